@@ -1,0 +1,195 @@
+//! The Action (paper 3.4): one iterator piped through a chain of actors.
+
+use crate::{
+    ActionError, ActorChain, ActorClass, Capabilities, Events, Flow, Graph, NodeId, OrderedState,
+    RunContext, StateKind, Step, TraversalError, TraversalIterator, Visit,
+};
+use std::any::Any;
+
+/// What one run of an action did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Nodes entered.
+    pub entered: u64,
+    /// Leave events delivered.
+    pub left: u64,
+    /// Nodes whose children were skipped by [`Flow::Prune`].
+    pub pruned: u64,
+    /// Whether an actor ended the run with [`Flow::Stop`].
+    pub stopped: bool,
+    /// Copies of ordered state made (summed over ordered actors).
+    pub state_copies: u64,
+}
+
+/// An iterator and an ordered chain of actors, run together until the iterator runs
+/// dry (paper 3.4).
+///
+/// Building it checks every actor's [`ActorClass`] against the iterator's
+/// [`Capabilities`] and names the actor and the reason when they cannot work
+/// together. A run reuses the iterator's and actors' buffers, so running again on a
+/// changed graph allocates nothing once they are large enough; a run that an actor
+/// stopped leaves nothing behind for the next one.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// use scenewalk_iterators::DepthFirst;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct Count(u64);
+/// impl UnorderedActor for Count {
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// for _ in 0..3 { graph.append_child(root, Group)?; }
+///
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<Count>().unwrap().0, 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Action<I, C> {
+    iterator: I,
+    actors: C,
+    leave_events: bool,
+    stats: RunStats,
+}
+
+impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
+    /// Puts an iterator and a chain of actors together, checking that each actor can
+    /// run under the iterator.
+    pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
+        let capabilities = iterator.capabilities();
+        let classes = actors.classes();
+        for class in &classes {
+            check(class, &capabilities)?;
+        }
+        Ok(Self {
+            iterator,
+            actors,
+            leave_events: classes.iter().any(|c| c.events == Events::EnterLeave),
+            stats: RunStats::default(),
+        })
+    }
+
+    /// Traverses the tree under `root`.
+    ///
+    /// Errors: a stale `root`; an iterator's own error (such as a NaN priority key).
+    /// After an error or a [`Flow::Stop`] the action is ready for the next run.
+    pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
+        let root = graph.check(root)?;
+        let root = crate::NodeIndex(root);
+        let run = RunContext {
+            graph,
+            root,
+            capabilities: self.iterator.capabilities(),
+        };
+        self.actors.begin(&run);
+        self.iterator.start(graph, root, self.leave_events);
+        let mut stats = RunStats::default();
+        let outcome = self.drive(graph, &mut stats);
+        self.iterator.clear();
+        self.actors.end(&mut stats);
+        self.stats = stats;
+        outcome.map(|()| stats)
+    }
+
+    #[inline]
+    fn drive(&mut self, graph: &Graph, stats: &mut RunStats) -> Result<(), TraversalError> {
+        while let Some(step) = self.iterator.next(graph) {
+            match step {
+                Step::Enter { node, depth } => {
+                    let Some(visit) = Visit::new(graph, node, depth) else {
+                        continue;
+                    };
+                    stats.entered += 1;
+                    let flow = self.actors.enter(&visit, &mut self.iterator.active());
+                    match flow {
+                        Flow::Continue => {}
+                        Flow::Prune => stats.pruned += 1,
+                        Flow::Stop => {
+                            stats.stopped = true;
+                            return Ok(());
+                        }
+                    }
+                    self.iterator.commit(graph, flow)?;
+                }
+                Step::Leave { node, depth } => {
+                    if let Some(visit) = Visit::new(graph, node, depth) {
+                        stats.left += 1;
+                        self.actors.leave(&visit);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The counts of the last run.
+    pub fn stats(&self) -> &RunStats {
+        &self.stats
+    }
+
+    /// The first actor of type `T` in the chain (the user's actor, unwrapped).
+    pub fn actor<T: Any>(&self) -> Option<&T> {
+        self.actors.find::<T>()
+    }
+
+    /// The first actor of type `T` in the chain, mutable (to change parameters
+    /// between runs).
+    pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.actors.find_mut::<T>()
+    }
+
+    /// The actor chain.
+    pub fn actors(&self) -> &C {
+        &self.actors
+    }
+
+    /// The iterator.
+    pub fn iterator(&self) -> &I {
+        &self.iterator
+    }
+
+    /// Takes the action apart.
+    pub fn into_parts(self) -> (I, C) {
+        (self.iterator, self.actors)
+    }
+}
+
+/// Whether an actor of this class can run under an iterator with these capabilities.
+pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), ActionError> {
+    let refuse = |reason: &str| {
+        Err(ActionError::Incompatible {
+            actor: class.name,
+            iterator: capabilities.name,
+            reason: reason.to_owned(),
+        })
+    };
+    if class.events == Events::EnterLeave && !capabilities.leave_events {
+        return refuse("it needs leave events (enter + leave actor), and this iterator gives none");
+    }
+    if !capabilities.current_node && class.state == StateKind::Ordered {
+        return refuse(
+            "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
+        );
+    }
+    if !capabilities.current_node && class.dispatch != crate::Dispatch::Uniform {
+        return refuse(
+            "it dispatches on the current node's type, and this iterator batches nodes with no current node",
+        );
+    }
+    if class.state == StateKind::Ordered && capabilities.ordered_state == OrderedState::Unsupported
+    {
+        return refuse(
+            "it keeps ordered state, and this iterator cannot give each node the state of its path",
+        );
+    }
+    Ok(())
+}

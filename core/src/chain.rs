@@ -1,0 +1,149 @@
+//! Actor chains: the ordered list of actors an action calls at each node.
+
+use crate::{ActiveList, Actor, ActorClass, Flow, RunContext, RunStats, Visit};
+use std::any::Any;
+
+/// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
+/// order at leave.
+///
+/// Implemented for tuples of up to eight [`Actor`]s, which the compiler turns into
+/// straight-line calls (no dynamic dispatch per node), and for `Vec<Box<dyn Actor>>`
+/// when the chain is only known at run time.
+pub trait ActorChain {
+    /// The classes of the actors, in chain order.
+    fn classes(&self) -> Vec<ActorClass>;
+    /// A run begins.
+    fn begin(&mut self, run: &RunContext<'_>);
+    /// Enters a node with every actor, combining their flows (see [`Flow`]).
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
+    /// Leaves a node with every actor, last to first.
+    fn leave(&mut self, visit: &Visit<'_>);
+    /// A run ended.
+    fn end(&mut self, stats: &mut RunStats);
+    /// The first actor of type `T` (the user's actor, inside its adapter).
+    fn find<T: Any>(&self) -> Option<&T>;
+    /// The first actor of type `T`, mutable.
+    fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
+}
+
+/// Folds one actor's answer into the chain's: `Stop` ends the chain, `Prune`
+/// deactivates every child before the next actor runs.
+#[inline(always)]
+fn step<A: Actor + ?Sized>(
+    actor: &mut A,
+    visit: &Visit<'_>,
+    active: &mut ActiveList<'_>,
+    flow: &mut Flow,
+) -> bool {
+    match actor.enter(visit, active) {
+        Flow::Continue => true,
+        Flow::Prune => {
+            active.deactivate_all();
+            *flow = Flow::Prune;
+            true
+        }
+        Flow::Stop => {
+            *flow = Flow::Stop;
+            false
+        }
+    }
+}
+
+impl ActorChain for () {
+    fn classes(&self) -> Vec<ActorClass> {
+        Vec::new()
+    }
+    fn begin(&mut self, _run: &RunContext<'_>) {}
+    #[inline]
+    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    #[inline]
+    fn leave(&mut self, _visit: &Visit<'_>) {}
+    fn end(&mut self, _stats: &mut RunStats) {}
+    fn find<T: Any>(&self) -> Option<&T> {
+        None
+    }
+    fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
+        None
+    }
+}
+
+macro_rules! tuple_chain {
+    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
+        impl<$($name: Actor),+> ActorChain for ($($name,)+) {
+            fn classes(&self) -> Vec<ActorClass> {
+                vec![$(self.$idx.class()),+]
+            }
+            fn begin(&mut self, run: &RunContext<'_>) {
+                $(self.$idx.begin(run);)+
+            }
+            #[inline]
+            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+                let mut flow = Flow::Continue;
+                $(if !step(&mut self.$idx, visit, active, &mut flow) { return flow; })+
+                flow
+            }
+            #[inline]
+            fn leave(&mut self, visit: &Visit<'_>) {
+                $(self.$rev.leave(visit);)+
+            }
+            fn end(&mut self, stats: &mut RunStats) {
+                $(self.$idx.end(stats);)+
+            }
+            fn find<T: Any>(&self) -> Option<&T> {
+                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))+
+            }
+            fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
+                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })+
+                None
+            }
+        }
+    };
+}
+
+tuple_chain!(A 0; 0);
+tuple_chain!(A 0, B 1; 1, 0);
+tuple_chain!(A 0, B 1, C 2; 2, 1, 0);
+tuple_chain!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
+tuple_chain!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
+tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
+tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
+tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+
+impl ActorChain for Vec<Box<dyn Actor>> {
+    fn classes(&self) -> Vec<ActorClass> {
+        self.iter().map(|a| a.class()).collect()
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        for actor in self.iter_mut() {
+            actor.begin(run);
+        }
+    }
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        let mut flow = Flow::Continue;
+        for actor in self.iter_mut() {
+            if !step(actor.as_mut(), visit, active, &mut flow) {
+                break;
+            }
+        }
+        flow
+    }
+    fn leave(&mut self, visit: &Visit<'_>) {
+        for actor in self.iter_mut().rev() {
+            actor.leave(visit);
+        }
+    }
+    fn end(&mut self, stats: &mut RunStats) {
+        for actor in self.iter_mut() {
+            actor.end(stats);
+        }
+    }
+    fn find<T: Any>(&self) -> Option<&T> {
+        self.iter().find_map(|a| a.inner().downcast_ref::<T>())
+    }
+    fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.iter_mut()
+            .find_map(|a| a.inner_mut().downcast_mut::<T>())
+    }
+}

@@ -1,0 +1,260 @@
+//! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
+//! method list), with fallback to parent types and a default.
+
+use crate::types::RegistryStamp;
+use crate::{
+    ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
+};
+use std::any::TypeId;
+
+type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
+
+/// A callable for one node type (paper 3.2). The three forms of the paper:
+/// - [`function`](Functor::function): a plain function;
+/// - [`closure`](Functor::closure): a closure holding an object, i.e. a method bound to
+///   an object;
+/// - [`node_method`](Functor::node_method): a method of the node itself, which may be a
+///   trait method and so switch on the node's type once more.
+///
+/// A functor registered for `T` also runs for types that extend `T`; it receives their
+/// `T` view ([`NodeCore::base`]).
+pub struct Functor<Cx> {
+    call: Box<Call<Cx>>,
+}
+
+impl<Cx> std::fmt::Debug for Functor<Cx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Functor")
+    }
+}
+
+impl<Cx: 'static> Functor<Cx> {
+    /// A plain function of the node, the visit and the actor's context.
+    pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
+        Self::closure(f)
+    }
+
+    /// A closure, which may own an object whose method it calls.
+    pub fn closure<T: NodeCore>(
+        mut f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+    ) -> Self {
+        Self {
+            call: Box::new(move |visit, cx| match visit.get::<T>() {
+                Some(node) => f(node, visit, cx),
+                None => Flow::Continue,
+            }),
+        }
+    }
+
+    /// A method of the node: `Functor::node_method(Lod::select)` with
+    /// `fn select(&self, cx: &mut Cx) -> Flow`.
+    pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
+        Self::closure(move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx))
+    }
+
+    /// A functor for any node type, given the type-erased visit.
+    pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
+        Self { call: Box::new(f) }
+    }
+
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        (self.call)(visit, cx)
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Functors per node type, resolved into one flat table indexed by [`NodeType`].
+///
+/// Registration only appends to a list; [`resolve`](MethodTable::resolve) builds the
+/// table once per registry change, filling each type's slot from its own functor, else
+/// from its parent type's, up the chain, else from the default. The hot path is then
+/// one index and one call.
+///
+/// ```
+/// use scenewalk_core::{Flow, Functor, Graph, MethodTable, NodeIndex};
+/// # #[derive(Clone, Debug)] struct Light;
+/// # impl scenewalk_core::NodeCore for Light {}
+/// # #[derive(Clone, Debug)] struct Spot(Light);
+/// # impl scenewalk_core::NodeCore for Spot { fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> { Some(&self.0) } }
+/// let mut graph = Graph::new();
+/// graph.register_type_with_parent::<Spot, Light>()?;
+/// let spot = graph.add_root(Spot(Light));
+///
+/// let mut table = MethodTable::<Vec<&'static str>>::new();
+/// table.add::<Light>(Functor::function(|_: &Light, _, log| { log.push("light"); Flow::Continue }));
+/// table.resolve(graph.types());
+///
+/// let mut log = Vec::new();
+/// let visit = scenewalk_core::Visit::new(&graph, spot.index(), 0).unwrap();
+/// table.call(&visit, &mut log);
+/// assert_eq!(log, ["light"]); // Spot fell back to Light
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Debug)]
+pub struct MethodTable<Cx> {
+    methods: Vec<(TypeId, Functor<Cx>)>,
+    default: Option<Functor<Cx>>,
+    /// Per type index: position in `methods`, `methods.len()` for the default, or NONE.
+    resolved: Vec<u32>,
+    stamp: Option<RegistryStamp>,
+}
+
+impl<Cx: 'static> Default for MethodTable<Cx> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Cx: 'static> MethodTable<Cx> {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self {
+            methods: Vec::new(),
+            default: None,
+            resolved: Vec::new(),
+            stamp: None,
+        }
+    }
+
+    /// Registers the functor for `T` (replacing an earlier one).
+    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
+        let id = TypeId::of::<T>();
+        match self.methods.iter_mut().find(|(t, _)| *t == id) {
+            Some(slot) => slot.1 = functor,
+            None => self.methods.push((id, functor)),
+        }
+        self.stamp = None;
+        self
+    }
+
+    /// Sets the functor for types with no functor of their own or of a parent type.
+    pub fn set_default(&mut self, functor: Functor<Cx>) -> &mut Self {
+        self.default = Some(functor);
+        self.stamp = None;
+        self
+    }
+
+    /// Builds the flat table for `types`, unless it is already built for them.
+    pub fn resolve(&mut self, types: &TypeRegistry) {
+        if self.stamp == Some(types.stamp()) {
+            return;
+        }
+        let own: Vec<Option<u32>> = types
+            .iter()
+            .map(|(_, info)| {
+                self.methods
+                    .iter()
+                    .position(|(t, _)| *t == info.type_id)
+                    .map(|p| p as u32)
+            })
+            .collect();
+        let default = if self.default.is_some() {
+            self.methods.len() as u32
+        } else {
+            NONE
+        };
+        self.resolved.clear();
+        for (ty, _) in types.iter() {
+            let found = types
+                .chain(ty)
+                .find_map(|t| own.get(t.get()).copied().flatten());
+            self.resolved.push(found.unwrap_or(default));
+        }
+        self.stamp = Some(types.stamp());
+    }
+
+    /// Whether some functor (own, inherited or default) handles `ty`.
+    pub fn handles(&self, ty: NodeType) -> bool {
+        self.resolved.get(ty.get()).is_some_and(|&m| m != NONE)
+    }
+
+    /// Calls the functor for the visited node's type; `Continue` if there is none or
+    /// the table was not resolved for this graph's types.
+    #[inline]
+    pub fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        let slot = self
+            .resolved
+            .get(visit.node_type().get())
+            .copied()
+            .unwrap_or(NONE);
+        if slot == NONE {
+            return Flow::Continue;
+        }
+        match self.methods.get_mut(slot as usize) {
+            Some((_, functor)) => functor.call(visit, cx),
+            None => match &mut self.default {
+                Some(functor) => functor.call(visit, cx),
+                None => Flow::Continue,
+            },
+        }
+    }
+}
+
+/// The paper's dispatch actor: an unordered actor that calls a functor per node type
+/// on its context `Cx`, resolving its [`MethodTable`] once per run.
+///
+/// ```
+/// use scenewalk_core::{Action, DispatchActor, Flow, Functor, Graph, Unordered};
+/// use scenewalk_iterators::DepthFirst;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
+/// # impl scenewalk_core::NodeCore for Mesh {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Mesh { triangles: 12 })?;
+/// graph.append_child(root, Mesh { triangles: 30 })?;
+///
+/// let triangles = DispatchActor::new(0u64)
+///     .on::<Mesh>(Functor::function(|mesh: &Mesh, _, total| { *total += mesh.triangles; Flow::Continue }));
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(triangles),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct DispatchActor<Cx> {
+    /// The functors.
+    pub methods: MethodTable<Cx>,
+    /// What the functors work on.
+    pub context: Cx,
+}
+
+impl<Cx: Send + 'static> DispatchActor<Cx> {
+    /// An actor with no functors yet.
+    pub fn new(context: Cx) -> Self {
+        Self {
+            methods: MethodTable::new(),
+            context,
+        }
+    }
+
+    /// Adds the functor for `T`.
+    #[must_use]
+    pub fn on<T: NodeCore>(mut self, functor: Functor<Cx>) -> Self {
+        self.methods.add::<T>(functor);
+        self
+    }
+
+    /// Sets the default functor.
+    #[must_use]
+    pub fn otherwise(mut self, functor: Functor<Cx>) -> Self {
+        self.methods.set_default(functor);
+        self
+    }
+}
+
+impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::PerType
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        self.methods.resolve(run.graph.types());
+    }
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        self.methods.call(visit, &mut self.context)
+    }
+}

@@ -1,0 +1,87 @@
+//! The errors of graph edits, type registration and action building.
+
+use crate::NodeId;
+
+/// What went wrong with a graph query or edit. Every invalid call returns one of these;
+/// none of them panics.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// The id names a node that was removed (or never belonged to this graph).
+    #[error("{0} is stale: the node was removed or belongs to another graph")]
+    StaleNode(NodeId),
+    /// The edit would make a node its own ancestor.
+    #[error(
+        "moving {node} under {new_parent} would make a cycle: {new_parent} is {node} or one of its descendants"
+    )]
+    Cycle {
+        /// The node being moved.
+        node: NodeId,
+        /// The requested parent, which lies in `node`'s subtree.
+        new_parent: NodeId,
+    },
+    /// `before` was given but is not a child of the requested parent.
+    #[error("{before} is not a child of {parent}")]
+    NotAChild {
+        /// The requested parent.
+        parent: NodeId,
+        /// The sibling to insert before.
+        before: NodeId,
+    },
+    /// An insert-before named a sibling that has no parent (a root).
+    #[error("{0} is a root: there is no parent to insert a sibling under")]
+    NoParent(NodeId),
+    /// Typed access asked for a type the node is not (nor extends).
+    #[error("{node} is a {found}, not a {expected}")]
+    WrongType {
+        /// The node asked for.
+        node: NodeId,
+        /// The type asked for.
+        expected: &'static str,
+        /// The node's actual type.
+        found: &'static str,
+    },
+    /// A type registration contradicts an earlier one.
+    #[error(transparent)]
+    Type(#[from] TypeError),
+    /// The arena is full: it holds at most `u32::MAX - 1` nodes.
+    #[error("the graph is full ({0} slots)")]
+    Full(usize),
+}
+
+/// A type registration that cannot be honoured.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TypeError {
+    /// The type was registered before with another parent type.
+    #[error(
+        "{ty} is already registered with parent {existing}; cannot re-register it with parent {requested}"
+    )]
+    ParentConflict {
+        /// The type being registered.
+        ty: &'static str,
+        /// The parent it already has (or `none`).
+        existing: &'static str,
+        /// The parent asked for now.
+        requested: &'static str,
+    },
+    /// A type was named as its own parent.
+    #[error("{0} cannot be its own parent type")]
+    OwnParent(&'static str),
+}
+
+/// Why an [`Action`](crate::Action) could not be built from its iterator and actors.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ActionError {
+    /// An actor's classification cannot be honoured by the iterator.
+    #[error("actor `{actor}` cannot run under iterator `{iterator}`: {reason}")]
+    Incompatible {
+        /// The actor's name.
+        actor: &'static str,
+        /// The iterator's name.
+        iterator: &'static str,
+        /// What the actor needs that the iterator does not give.
+        reason: String,
+    },
+}

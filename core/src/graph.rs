@@ -1,0 +1,413 @@
+//! The node graph: an arena of small link records, with payloads kept apart per type.
+
+use crate::column::{Column, ErasedColumn};
+use crate::id::NIL;
+use crate::{GraphError, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
+
+/// The links a depth-first traversal reads for every node: 16 bytes, kept apart from
+/// everything else so a walk streams through one contiguous array.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HotLinks {
+    pub(crate) parent: u32,
+    pub(crate) first_child: u32,
+    pub(crate) next_sibling: u32,
+    /// Dense type index, or [`FREE`] for a free slot.
+    pub(crate) ty: u32,
+}
+
+/// Links only edits need, plus bookkeeping: 16 bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColdLinks {
+    pub(crate) prev_sibling: u32,
+    pub(crate) last_child: u32,
+    pub(crate) generation: u32,
+    /// Where the payload lives in its type's column.
+    pub(crate) slot: u32,
+}
+
+/// `HotLinks::ty` of a free slot.
+pub(crate) const FREE: u32 = u32::MAX;
+
+/// A forest of heterogeneous nodes with first-child / next-sibling links.
+///
+/// Storage is an arena of fixed-size records (struct of arrays): 16 bytes of hot links
+/// (parent, first child, next sibling, type) that every walk reads, 16 bytes of cold
+/// links and bookkeeping (previous sibling, last child, generation, payload slot) that
+/// only edits read, and each payload in its type's own contiguous column. A node of a
+/// zero-sized type (a plain group) costs 32 bytes; any other adds its payload's size
+/// and a 4-byte back link.
+///
+/// Children keep document order. Appending, inserting before a sibling, detaching and
+/// removing are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check.
+/// Every query and edit with an invalid id returns a [`GraphError`].
+///
+/// Performance note: a depth-first walk costs several times more when records are
+/// scattered in memory than when they lie in depth-first order. Building a tree in
+/// depth-first order (as the examples do) gives the fast layout.
+///
+/// ```
+/// use scenewalk_core::Graph;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug, PartialEq)] struct Mesh(u32);
+/// # impl scenewalk_core::NodeCore for Mesh {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Mesh(1))?;
+/// let b = graph.append_child(root, Mesh(2))?;
+/// let c = graph.insert_before(b, Mesh(3))?;
+/// let order: Vec<_> = graph.children(root)?.collect();
+/// assert_eq!(order, [a, c, b]);
+/// assert_eq!(graph.get::<Mesh>(c)?, &Mesh(3));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub(crate) hot: Vec<HotLinks>,
+    pub(crate) cold: Vec<ColdLinks>,
+    pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
+    pub(crate) types: TypeRegistry,
+    /// Head of the free-slot list, chained through `HotLinks::next_sibling`.
+    pub(crate) free_head: u32,
+    pub(crate) live: usize,
+    pub(crate) revision: u64,
+}
+
+impl Default for Graph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[inline]
+fn opt(raw: u32) -> Option<NodeIndex> {
+    (raw != NIL).then_some(NodeIndex(raw))
+}
+
+impl Graph {
+    /// An empty graph.
+    pub fn new() -> Self {
+        Self {
+            hot: Vec::new(),
+            cold: Vec::new(),
+            columns: Vec::new(),
+            types: TypeRegistry::new(),
+            free_head: NIL,
+            live: 0,
+            revision: 0,
+        }
+    }
+
+    /// An empty graph with room for `nodes` nodes before it reallocates.
+    pub fn with_capacity(nodes: usize) -> Self {
+        let mut graph = Self::new();
+        graph.hot.reserve(nodes);
+        graph.cold.reserve(nodes);
+        graph
+    }
+
+    // ----- types -------------------------------------------------------------------
+
+    /// The registry of this graph's node types.
+    pub fn types(&self) -> &TypeRegistry {
+        &self.types
+    }
+
+    /// Registers `T` (done implicitly when its first node is added).
+    pub fn register_type<T: NodeCore>(&mut self) -> NodeType {
+        self.types.register::<T>()
+    }
+
+    /// Registers `T` as extending `P`, so every dispatch table falls back from `T` to `P`.
+    ///
+    /// Call it before the first `T` is added (adding registers `T` without a parent);
+    /// see [`TypeRegistry::register_with_parent`] for the rules.
+    pub fn register_type_with_parent<T: NodeCore, P: NodeCore>(
+        &mut self,
+    ) -> Result<NodeType, GraphError> {
+        Ok(self.types.register_with_parent::<T, P>()?)
+    }
+
+    // ----- size and identity -------------------------------------------------------
+
+    /// How many live nodes the graph holds.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether the graph holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// How many slots the arena has (live or free): the length for per-node arrays
+    /// indexed by [`NodeIndex::get`].
+    pub fn capacity(&self) -> usize {
+        self.hot.len()
+    }
+
+    /// Counts structural edits; a cached order built at revision `r` is current while
+    /// `revision() == r`. Payload edits do not count.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Whether `id` names a live node of this graph.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.check(id).is_ok()
+    }
+
+    #[inline]
+    pub(crate) fn check(&self, id: NodeId) -> Result<u32, GraphError> {
+        match (
+            self.hot.get(id.index as usize),
+            self.cold.get(id.index as usize),
+        ) {
+            (Some(hot), Some(cold)) if hot.ty != FREE && cold.generation == id.generation => {
+                Ok(id.index)
+            }
+            _ => Err(GraphError::StaleNode(id)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn id_of(&self, index: u32) -> NodeId {
+        NodeId {
+            index,
+            generation: self.cold[index as usize].generation,
+        }
+    }
+
+    fn id_opt(&self, raw: u32) -> Option<NodeId> {
+        (raw != NIL).then(|| self.id_of(raw))
+    }
+
+    // ----- structure queries by id ---------------------------------------------------
+
+    /// The node's parent (`None` for a root).
+    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].parent))
+    }
+
+    /// The node's first child.
+    pub fn first_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].first_child))
+    }
+
+    /// The node's last child.
+    pub fn last_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.cold[i as usize].last_child))
+    }
+
+    /// The sibling after this node.
+    pub fn next_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].next_sibling))
+    }
+
+    /// The sibling before this node.
+    pub fn prev_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.cold[i as usize].prev_sibling))
+    }
+
+    /// The node's children in document order.
+    pub fn children(&self, id: NodeId) -> Result<Children<'_>, GraphError> {
+        let i = self.check(id)?;
+        Ok(Children {
+            graph: self,
+            next: self.hot[i as usize].first_child,
+        })
+    }
+
+    /// Every root (node without a parent), in slot order.
+    pub fn roots(&self) -> impl std::iter::Iterator<Item = NodeId> + '_ {
+        self.hot
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.ty != FREE && h.parent == NIL)
+            .map(|(i, _)| self.id_of(i as u32))
+    }
+
+    /// How many ancestors the node has (a root has depth 0).
+    pub fn depth(&self, id: NodeId) -> Result<usize, GraphError> {
+        let mut i = self.check(id)?;
+        let mut depth = 0;
+        while self.hot[i as usize].parent != NIL {
+            i = self.hot[i as usize].parent;
+            depth += 1;
+        }
+        Ok(depth)
+    }
+
+    /// Whether `ancestor` is `node` or lies on the path from `node` to its root.
+    pub fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> Result<bool, GraphError> {
+        let target = self.check(ancestor)?;
+        let mut i = self.check(node)?;
+        loop {
+            if i == target {
+                return Ok(true);
+            }
+            i = self.hot[i as usize].parent;
+            if i == NIL {
+                return Ok(false);
+            }
+        }
+    }
+
+    // ----- payloads --------------------------------------------------------------------
+
+    /// The node's type.
+    pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
+        let i = self.check(id)?;
+        Ok(NodeType(self.hot[i as usize].ty))
+    }
+
+    /// The node's payload, type-erased.
+    pub fn payload(&self, id: NodeId) -> Result<&dyn NodeCore, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.payload_raw(i))
+    }
+
+    /// The node's payload, type-erased and mutable. Payload edits do not change the
+    /// [`revision`](Graph::revision).
+    pub fn payload_mut(&mut self, id: NodeId) -> Result<&mut dyn NodeCore, GraphError> {
+        let i = self.check(id)? as usize;
+        let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
+        self.columns
+            .get_mut(ty)
+            .and_then(|c| c.as_mut())
+            .and_then(|c| c.get_mut(slot))
+            .ok_or(GraphError::StaleNode(id))
+    }
+
+    /// The node's payload as a `T`: the node's own type, or a type it extends through
+    /// [`NodeCore::base`].
+    pub fn get<T: NodeCore>(&self, id: NodeId) -> Result<&T, GraphError> {
+        let i = self.check(id)?;
+        self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
+    }
+
+    /// The node's payload as a mutable `T`; only the node's exact type.
+    pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
+        let i = self.check(id)? as usize;
+        let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
+        if self.types.index_of::<T>().map(|t| t.get()) != Some(ty) {
+            return Err(self.wrong_type::<T>(id));
+        }
+        self.columns
+            .get_mut(ty)
+            .and_then(|c| c.as_mut())
+            .and_then(|c| c.downcast_mut::<Column<T>>())
+            .and_then(|c| c.get_typed_mut(slot))
+            .ok_or(GraphError::StaleNode(id))
+    }
+
+    fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
+        GraphError::WrongType {
+            node: id,
+            expected: std::any::type_name::<T>(),
+            found: self.types.name(NodeType(self.hot[id.index as usize].ty)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn payload_raw(&self, i: u32) -> &dyn NodeCore {
+        let (ty, slot) = (self.hot[i as usize].ty as usize, self.cold[i as usize].slot);
+        match self
+            .columns
+            .get(ty)
+            .and_then(|c| c.as_ref())
+            .and_then(|c| c.get(slot))
+        {
+            Some(payload) => payload,
+            None => &MISSING,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get_raw<T: NodeCore>(&self, i: u32) -> Option<&T> {
+        let (ty, slot) = (self.hot[i as usize].ty as usize, self.cold[i as usize].slot);
+        let column = self.columns.get(ty)?.as_ref()?;
+        match column.downcast_ref::<Column<T>>() {
+            Some(column) => column.get_typed(slot),
+            None => column.get(slot)?.base()?.view::<T>(),
+        }
+    }
+
+    // ----- traversal-time access by index ----------------------------------------------
+
+    /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
+    pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
+        let hot = self.hot.get(index.get())?;
+        (hot.ty != FREE).then(|| self.id_of(index.0))
+    }
+
+    /// The parent of the node in slot `index`.
+    #[inline]
+    pub fn parent_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.parent)
+    }
+
+    /// The first child of the node in slot `index`.
+    #[inline]
+    pub fn first_child_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.first_child)
+    }
+
+    /// The next sibling of the node in slot `index`.
+    #[inline]
+    pub fn next_sibling_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.next_sibling)
+    }
+
+    /// The type of the node in slot `index`.
+    #[inline]
+    pub fn type_at(&self, index: NodeIndex) -> Option<NodeType> {
+        let ty = self.hot.get(index.get())?.ty;
+        (ty != FREE).then_some(NodeType(ty))
+    }
+
+    /// The payload of the node in slot `index`, type-erased.
+    pub fn payload_at(&self, index: NodeIndex) -> Option<&dyn NodeCore> {
+        let hot = self.hot.get(index.get())?;
+        (hot.ty != FREE).then(|| self.payload_raw(index.0))
+    }
+
+    /// The payload of the node in slot `index` as a `T` (its own type, or one it extends).
+    #[inline]
+    pub fn get_at<T: NodeCore>(&self, index: NodeIndex) -> Option<&T> {
+        let hot = self.hot.get(index.get())?;
+        if hot.ty == FREE {
+            return None;
+        }
+        self.get_raw::<T>(index.0)
+    }
+}
+
+/// Stands in for a payload that cannot be found; unreachable while the graph's
+/// invariants hold, but a query must not panic if they ever broke.
+#[derive(Clone, Debug)]
+struct Missing;
+impl NodeCore for Missing {}
+static MISSING: Missing = Missing;
+
+/// The children of a node in document order; see [`Graph::children`].
+#[derive(Clone, Debug)]
+pub struct Children<'g> {
+    graph: &'g Graph,
+    next: u32,
+}
+
+impl std::iter::Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let current = self.graph.id_opt(self.next)?;
+        self.next = self.graph.hot[current.index as usize].next_sibling;
+        Some(current)
+    }
+}

@@ -1,0 +1,85 @@
+//! Node handles: the persistent [`NodeId`] and the traversal-time [`NodeIndex`].
+
+use std::fmt;
+
+/// Sentinel for "no node" in the link arrays.
+pub(crate) const NIL: u32 = u32::MAX;
+
+/// A persistent handle to a node of a [`Graph`](crate::Graph).
+///
+/// It pairs the node's slot in the arena with the slot's generation. When a node is
+/// removed its slot's generation moves on, so every old id of that slot is reported as
+/// [`GraphError::StaleNode`](crate::GraphError::StaleNode) instead of silently naming
+/// whatever node reuses the slot later.
+///
+/// ```
+/// use scenewalk_core::{Graph, GraphError};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.remove(root)?;
+/// let reused = graph.add_root(Group);
+/// assert_eq!(root.index(), reused.index()); // same slot …
+/// assert!(matches!(graph.parent(root), Err(GraphError::StaleNode(_)))); // … old id is stale
+/// # Ok::<(), GraphError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl NodeId {
+    /// The arena slot this id names, as a [`NodeIndex`].
+    pub fn index(self) -> NodeIndex {
+        NodeIndex(self.index)
+    }
+
+    /// The generation of the slot at the time this id was made.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl fmt::Debug for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NodeId({}v{})", self.index, self.generation)
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "node {} (generation {})", self.index, self.generation)
+    }
+}
+
+/// A node's arena slot, without its generation.
+///
+/// Traversals hand actors `NodeIndex` values: while an action runs the graph is borrowed
+/// immutably, so every index it yields names a live node, and actors can use it to index
+/// dense per-node arrays (`world[index.get()]`) with no generation check. Keep a
+/// [`NodeId`] (see [`Graph::id_at`](crate::Graph::id_at)) to refer to a node across edits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct NodeIndex(pub(crate) u32);
+
+impl NodeIndex {
+    /// The slot number, for indexing per-node arrays sized by
+    /// [`Graph::capacity`](crate::Graph::capacity).
+    #[inline]
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The slot number as stored in the link arrays.
+    #[inline]
+    pub fn raw(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for NodeIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "slot {}", self.0)
+    }
+}

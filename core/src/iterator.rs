@@ -1,0 +1,95 @@
+//! The Iterator of the paper (section 3.3): what chooses the next node.
+
+use crate::{ActiveList, Flow, Graph, GraphError, NodeId, NodeIndex};
+
+/// How an iterator lets ordered-state actors see the state of each node's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OrderedState {
+    /// Nodes are entered in pre-order (each after its parent, each subtree before the
+    /// next sibling), so each ordered actor keeps one stack of states by depth: a node
+    /// pushes a copy only when it changes the state.
+    DepthStack,
+    /// The iterator cannot give ordered actors a correct state; they are refused.
+    Unsupported,
+}
+
+/// What an iterator gives actors; the [`Action`](crate::Action) checks each actor's
+/// [`ActorClass`](crate::ActorClass) against it when it is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The iterator's name, for error messages.
+    pub name: &'static str,
+    /// Whether it produces leave events, each after all of the node's descendants.
+    pub leave_events: bool,
+    /// Whether each step has one current node (false for batching iterators).
+    pub current_node: bool,
+    /// How ordered state is kept.
+    pub ordered_state: OrderedState,
+}
+
+/// One step of a traversal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A node starts to be traversed; its active list is ready in
+    /// [`TraversalIterator::active`].
+    Enter {
+        /// The node.
+        node: NodeIndex,
+        /// Its depth below the traversal root.
+        depth: u32,
+    },
+    /// All of a node's descendants are done.
+    Leave {
+        /// The node.
+        node: NodeIndex,
+        /// Its depth below the traversal root.
+        depth: u32,
+    },
+}
+
+/// Why a run stopped with an error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TraversalError {
+    /// The root (or another id given to the run) is invalid.
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    /// An actor gave a node a NaN priority key, which has no place in an order.
+    #[error("priority key of {node} is NaN")]
+    NanKey {
+        /// The node with the NaN key.
+        node: NodeId,
+    },
+}
+
+/// The paper's Iterator: keeps the nodes still to be traversed and picks the next one.
+///
+/// The traversal state lives in the iterator; the graph is passed in at each call and
+/// never kept, so an iterator (and the [`Action`](crate::Action) holding it) can be
+/// reused across runs and graphs. Implementations must not recurse: a million-deep
+/// chain has to work.
+///
+/// A run is: [`start`](Self::start), then [`next`](Self::next) until `None`; after each
+/// [`Step::Enter`] the action hands [`active`](Self::active) to the actors, then calls
+/// [`commit`](Self::commit) with their combined [`Flow`].
+pub trait TraversalIterator {
+    /// What this iterator gives actors.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Prepares a run from `root`, clearing anything left from an earlier run.
+    /// `leave_events` says whether any actor wants leave events.
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool);
+
+    /// The next step, or `None` when the traversal is done.
+    fn next(&mut self, graph: &Graph) -> Option<Step>;
+
+    /// The active list of the node of the last [`Step::Enter`].
+    fn active(&mut self) -> ActiveList<'_>;
+
+    /// Takes the actors' verdict on the last entered node and its active list.
+    fn commit(&mut self, graph: &Graph, flow: Flow) -> Result<(), TraversalError>;
+
+    /// Drops all pending work (after [`Flow::Stop`] or an error), keeping buffers.
+    fn clear(&mut self);
+}

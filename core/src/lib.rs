@@ -1,0 +1,96 @@
+//! # scenewalk-core: the traversal framework
+//!
+//! scenewalk traverses heterogeneous trees (scene graphs, bounding-volume hierarchies,
+//! kinematic trees) with the framework of Dirk Reiners' *A Flexible and Extensible
+//! Traversal Framework for Scenegraph Systems*: three parts that are combined freely.
+//!
+//! - **[`Graph`]** holds the nodes: an arena of 32-byte link records (parent, first
+//!   child, next sibling; previous sibling and last child for O(1) edits) with
+//!   generational [`NodeId`]s, and each node type's payloads in their own column. A
+//!   payload is any [`NodeCore`] type, from any crate; registering it gives it a dense
+//!   [`NodeType`] index, and it may extend a parent type for dispatch fallback.
+//! - **Actors** do the work at a node. They see the current node ([`Visit`]) and the
+//!   active list ([`ActiveList`], by default its children), may deactivate entries or
+//!   give them priority keys, and return a [`Flow`]. Their classification is part of
+//!   their type: [`StaticActor`] (`&self`), [`UnorderedActor`] and [`OrderedActor`]
+//!   (hierarchical state kept by the framework, copied only where it changes); enter
+//!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
+//!   ([`Dispatch`], [`MethodTable`], [`Functor`]).
+//! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
+//!   others live in `scenewalk-iterators`.
+//! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
+//!   every actor can work under the iterator.
+//!
+//! ## Why tuples of actors
+//! An action's chain is a tuple of actors, so the compiler sees every call of a
+//! traversal and inlines it: the per-node cost is the links walked plus the actors'
+//! own work, not a virtual call per actor per node. When a chain is only known at run
+//! time, `Vec<Box<dyn Actor>>` is a chain too.
+//!
+//! ```
+//! use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
+//! use scenewalk_iterators::DepthFirst;
+//!
+//! #[derive(Clone, Debug)]
+//! struct Group;
+//! impl scenewalk_core::NodeCore for Group {}
+//!
+//! /// Culls everything deeper than one level.
+//! struct Shallow;
+//! impl StaticActor for Shallow {
+//!     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+//!         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
+//!     }
+//! }
+//!
+//! let mut graph = Graph::new();
+//! let root = graph.add_root(Group);
+//! let child = graph.append_child(root, Group)?;
+//! graph.append_child(child, Group)?;
+//!
+//! let mut action = Action::new(DepthFirst::new(), (Static::new(Shallow),))?;
+//! let stats = action.run(&graph, root)?;
+//! assert_eq!((stats.entered, stats.pruned), (2, 1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub use glam;
+
+pub use action::{Action, RunStats, check};
+pub use active::{ActiveEntry, ActiveList};
+pub use actor::{Actor, Ordered, OrderedActor, Static, StaticActor, Unordered, UnorderedActor};
+pub use chain::ActorChain;
+pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
+pub use dispatch::{DispatchActor, Functor, MethodTable};
+pub use error::{ActionError, GraphError, TypeError};
+pub use flow::Flow;
+pub use graph::{Children, Graph};
+pub use id::{NodeId, NodeIndex};
+pub use iterator::{Capabilities, OrderedState, Step, TraversalError, TraversalIterator};
+pub use math::Aabb;
+pub use node::{MAX_BASE_CHAIN, NodeCore};
+pub use state::StateCell;
+pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry};
+pub use visit::{RunContext, Visit};
+
+mod action;
+mod active;
+mod actor;
+mod chain;
+mod class;
+mod column;
+mod dispatch;
+mod edit;
+mod error;
+mod flow;
+mod graph;
+mod id;
+mod iterator;
+mod math;
+mod node;
+mod state;
+mod types;
+mod visit;
+mod walk;

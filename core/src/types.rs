@@ -1,0 +1,187 @@
+//! The node type registry: a dense index per node type and its parent type.
+
+use crate::NodeCore;
+use crate::error::TypeError;
+use indexmap::IndexMap;
+use std::any::TypeId;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The dense index of a registered node type: the key of every per-type dispatch table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct NodeType(pub(crate) u32);
+
+impl NodeType {
+    /// The index, for indexing per-type arrays sized by [`TypeRegistry::len`].
+    #[inline]
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What the registry knows of one node type.
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    /// The Rust type name.
+    pub name: &'static str,
+    /// Its `TypeId`.
+    pub type_id: TypeId,
+    /// The type it extends, for dispatch fallback.
+    pub parent: Option<NodeType>,
+}
+
+/// Identifies one registry's contents, so a dispatch table knows when to re-resolve.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RegistryStamp {
+    uid: u64,
+    len: usize,
+}
+
+static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+/// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
+/// (Coin3D's `SoType`).
+///
+/// Registration is cheap and happens implicitly when a payload of a new type is first
+/// added. A type may name a parent type; it must be registered before its first node
+/// is added, and the parent is registered first, so parents always have smaller indices
+/// and the chain cannot loop.
+#[derive(Debug)]
+pub struct TypeRegistry {
+    uid: u64,
+    types: IndexMap<TypeId, TypeInfo>,
+}
+
+impl Default for TypeRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for TypeRegistry {
+    /// A clone may register other types than the original, so it gets its own identity.
+    fn clone(&self) -> Self {
+        Self {
+            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            types: self.types.clone(),
+        }
+    }
+}
+
+impl TypeRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self {
+            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            types: IndexMap::new(),
+        }
+    }
+
+    /// Registers `T` with no parent type (or returns its index if already known).
+    pub fn register<T: NodeCore>(&mut self) -> NodeType {
+        let entry = self.types.entry(TypeId::of::<T>());
+        let index = entry.index();
+        entry.or_insert_with(|| TypeInfo {
+            name: std::any::type_name::<T>(),
+            type_id: TypeId::of::<T>(),
+            parent: None,
+        });
+        NodeType(index as u32)
+    }
+
+    /// Registers `T` as extending `P`: dispatch falls back from `T` to `P`.
+    ///
+    /// Calling it again with the same parent is a no-op. It is an error to give a type
+    /// that is already registered a different parent (including a type registered
+    /// without one), since tables already resolved for it would silently change.
+    pub fn register_with_parent<T: NodeCore, P: NodeCore>(
+        &mut self,
+    ) -> Result<NodeType, TypeError> {
+        if TypeId::of::<T>() == TypeId::of::<P>() {
+            return Err(TypeError::OwnParent(std::any::type_name::<T>()));
+        }
+        let parent = self.register::<P>();
+        if let Some((index, _, info)) = self.types.get_full(&TypeId::of::<T>()) {
+            return if info.parent == Some(parent) {
+                Ok(NodeType(index as u32))
+            } else {
+                Err(TypeError::ParentConflict {
+                    ty: info.name,
+                    existing: info.parent.map_or("none", |p| self.name(p)),
+                    requested: std::any::type_name::<P>(),
+                })
+            };
+        }
+        let (index, _) = self.types.insert_full(
+            TypeId::of::<T>(),
+            TypeInfo {
+                name: std::any::type_name::<T>(),
+                type_id: TypeId::of::<T>(),
+                parent: Some(parent),
+            },
+        );
+        Ok(NodeType(index as u32))
+    }
+
+    /// The index of `T`, if registered.
+    pub fn index_of<T: 'static>(&self) -> Option<NodeType> {
+        self.index_of_id(TypeId::of::<T>())
+    }
+
+    /// The index of the type with this `TypeId`, if registered.
+    pub fn index_of_id(&self, id: TypeId) -> Option<NodeType> {
+        self.types.get_index_of(&id).map(|i| NodeType(i as u32))
+    }
+
+    /// The record of a registered type (`None` for an index this registry never gave).
+    pub fn info(&self, ty: NodeType) -> Option<&TypeInfo> {
+        self.types.get_index(ty.get()).map(|(_, info)| info)
+    }
+
+    /// The type's name.
+    pub fn name(&self, ty: NodeType) -> &'static str {
+        self.types
+            .get_index(ty.get())
+            .map_or("<unknown type>", |(_, info)| info.name)
+    }
+
+    /// The type itself, then its parent, grandparent and so on.
+    pub fn chain(&self, ty: NodeType) -> impl std::iter::Iterator<Item = NodeType> + '_ {
+        std::iter::successors(Some(ty), |t| {
+            self.types
+                .get_index(t.get())
+                .and_then(|(_, info)| info.parent)
+        })
+    }
+
+    /// Whether `ty` is `ancestor` or extends it (directly or through its parents).
+    pub fn is_a(&self, ty: NodeType, ancestor: NodeType) -> bool {
+        self.chain(ty).any(|t| t == ancestor)
+    }
+
+    /// How many types are registered.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether no type is registered yet.
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// All registered types, in index order.
+    pub fn iter(&self) -> impl std::iter::Iterator<Item = (NodeType, &TypeInfo)> + '_ {
+        self.types
+            .values()
+            .enumerate()
+            .map(|(i, info)| (NodeType(i as u32), info))
+    }
+
+    /// A stamp that changes whenever this registry's contents change; dispatch tables
+    /// compare it once per run to decide whether to re-resolve.
+    pub fn stamp(&self) -> RegistryStamp {
+        RegistryStamp {
+            uid: self.uid,
+            len: self.types.len(),
+        }
+    }
+}
