@@ -100,7 +100,7 @@ impl Aabb {
         if self.is_empty() {
             return *self;
         }
-        let center = Vec3::from(m.transform_point3(self.center()));
+        let center = m.transform_point3(self.center());
         let half = (self.max - self.min) * 0.5;
         let abs = glam::Mat3::from_cols(
             Vec3::from(m.matrix3.x_axis.abs()),
