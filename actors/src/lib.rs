@@ -1,1 +1,51 @@
-//! placeholder
+//! # scenewalk-actors: ready-made actors
+//!
+//! Each actor does one job at a node and is classified by the paper's three criteria,
+//! which the [`Action`](scenewalk_core::Action) checks against its iterator:
+//!
+//! | actor | events | state | dispatch |
+//! |---|---|---|---|
+//! | [`WorldTransforms`] | enter | ordered (the matrix stack) | uniform; composes at types that are a [`Transform`](scenewalk_nodes::Transform) |
+//! | [`Statistics`] | enter | unordered | uniform |
+//! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry) |
+//!
+//! Results stay in the actor after the run, indexed by node, and are read through the
+//! action (`action.actor::<WorldTransforms>()`). They work for node types from other
+//! crates that extend `Transform` or `Geometry` (see `NodeCore::base`).
+//!
+//! ```
+//! use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
+//! use scenewalk_core::{Action, Aabb, Graph, Ordered, Unordered, glam::Vec3};
+//! use scenewalk_iterators::DepthFirst;
+//! use scenewalk_nodes::{Geometry, Group, Transform};
+//!
+//! let mut graph = Graph::new();
+//! let root = graph.add_root(Group);
+//! let moved = graph.append_child(root, Transform::from_translation(Vec3::X * 10.0))?;
+//! let mesh = graph.append_child(moved, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
+//!
+//! let mut action = Action::new(
+//!     DepthFirst::new(),
+//!     (Ordered::new(WorldTransforms::new()), Unordered::new(Statistics::new()), Ordered::new(Bounds::new())),
+//! )?;
+//! action.run(&graph, root)?;
+//!
+//! let world = action.actor::<WorldTransforms>().unwrap().world(&graph, mesh).unwrap();
+//! assert_eq!(world.translation.x, 10.0);
+//! assert_eq!(action.actor::<Statistics>().unwrap().nodes(), 3);
+//! let bounds = action.actor::<Bounds>().unwrap().world_bounds(&graph, root).unwrap();
+//! assert_eq!(bounds, Aabb::new(Vec3::new(10.0, 0.0, 0.0), Vec3::new(11.0, 1.0, 1.0)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub use bounds::Bounds;
+pub use per_node::PerNode;
+pub use statistics::Statistics;
+pub use world::{WorldTransforms, local_transform};
+
+mod bounds;
+mod per_node;
+mod statistics;
+mod world;

@@ -1,5 +1,6 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
+use crate::TypeSet;
 use crate::state::{DepthStates, StateCell};
 use crate::{
     ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, RunStats, StateKind, Visit,
@@ -122,36 +123,28 @@ pub trait OrderedActor: Any + Send {
 /// Which node types reach a [`Dispatch::Single`] actor, resolved once per run.
 #[derive(Clone, Debug, Default)]
 struct TypeFilter {
-    accepts: Option<Vec<bool>>,
+    single: Option<TypeSet>,
 }
 
 impl TypeFilter {
     fn resolve(&mut self, dispatch: Dispatch, run: &RunContext<'_>) {
-        self.accepts = match dispatch {
+        match dispatch {
             Dispatch::Single(key) => {
-                let types = run.graph.types();
-                let mut accepts = self.accepts.take().unwrap_or_default();
-                accepts.clear();
-                match types.index_of_id(key.id) {
-                    Some(target) => {
-                        accepts.extend(types.iter().map(|(ty, _)| types.is_a(ty, target)))
-                    }
-                    None => accepts.resize(types.len(), false),
-                }
-                Some(accepts)
+                let set = match &mut self.single {
+                    Some(set) => set,
+                    None => self.single.insert(TypeSet::of_id(key.id)),
+                };
+                set.resolve(run.graph.types());
             }
-            Dispatch::Uniform | Dispatch::PerType => None,
-        };
+            Dispatch::Uniform | Dispatch::PerType => self.single = None,
+        }
     }
 
     #[inline]
     fn admits(&self, visit: &Visit<'_>) -> bool {
-        match &self.accepts {
+        match &self.single {
             None => true,
-            Some(accepts) => accepts
-                .get(visit.node_type().get())
-                .copied()
-                .unwrap_or(false),
+            Some(set) => set.contains(visit.node_type()),
         }
     }
 }

@@ -72,7 +72,7 @@ pub use iterator::{Capabilities, OrderedState, Step, TraversalError, TraversalIt
 pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub use state::StateCell;
-pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry};
+pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet};
 pub use visit::{RunContext, Visit};
 
 mod action;

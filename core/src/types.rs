@@ -185,3 +185,66 @@ impl TypeRegistry {
         }
     }
 }
+
+/// The node types that are a `T` (`T` itself and every type extending it), as a flat
+/// table resolved once per registry change, so membership costs one index.
+///
+/// ```
+/// use scenewalk_core::{Graph, TypeSet};
+/// # #[derive(Clone, Debug)] struct Light;
+/// # impl scenewalk_core::NodeCore for Light {}
+/// # #[derive(Clone, Debug)] struct Spot(Light);
+/// # impl scenewalk_core::NodeCore for Spot { fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> { Some(&self.0) } }
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let spot = graph.register_type_with_parent::<Spot, Light>()?;
+/// let group = graph.register_type::<Group>();
+/// let mut lights = TypeSet::of::<Light>();
+/// lights.resolve(graph.types());
+/// assert!(lights.contains(spot) && !lights.contains(group));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TypeSet {
+    target: TypeId,
+    members: Vec<bool>,
+    stamp: Option<RegistryStamp>,
+}
+
+impl TypeSet {
+    /// The set of types that are a `T`; empty until [`resolve`](TypeSet::resolve)d.
+    pub fn of<T: 'static>() -> Self {
+        Self::of_id(TypeId::of::<T>())
+    }
+
+    /// The set of types that are the type with this `TypeId`.
+    pub fn of_id(target: TypeId) -> Self {
+        Self {
+            target,
+            members: Vec::new(),
+            stamp: None,
+        }
+    }
+
+    /// Resolves the set against a registry, unless already resolved for it.
+    pub fn resolve(&mut self, types: &TypeRegistry) {
+        if self.stamp == Some(types.stamp()) {
+            return;
+        }
+        self.members.clear();
+        match types.index_of_id(self.target) {
+            Some(target) => self
+                .members
+                .extend(types.iter().map(|(ty, _)| types.is_a(ty, target))),
+            None => self.members.resize(types.len(), false),
+        }
+        self.stamp = Some(types.stamp());
+    }
+
+    /// Whether `ty` is in the set.
+    #[inline]
+    pub fn contains(&self, ty: NodeType) -> bool {
+        self.members.get(ty.get()).copied().unwrap_or(false)
+    }
+}

@@ -1,0 +1,101 @@
+//! World bounding boxes, accumulated on leave.
+
+use crate::PerNode;
+use crate::world::{apply_local, world_above};
+use scenewalk_core::glam::Affine3A;
+use scenewalk_core::{
+    Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
+    TypeSet, Visit,
+};
+use scenewalk_nodes::{Geometry, Transform};
+
+/// Computes each reached node's world bounding box: the union of its own geometry's box
+/// (if it is a [`Geometry`]) and its children's boxes, in world coordinates.
+///
+/// A visit actor (enter + leave) with ordered state (the world matrix): a node's box
+/// is complete at its leave, after all its descendants, and is then merged into its
+/// parent's. Nodes pruned or deactivated by other actors contribute nothing, so with a
+/// culling actor first in the chain the result is the box of what was traversed.
+/// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    transforms: TypeSet,
+    geometry: TypeSet,
+    boxes: PerNode<Aabb>,
+    root: Option<NodeIndex>,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Bounds {
+    /// An actor with no results yet.
+    pub fn new() -> Self {
+        Self {
+            transforms: TypeSet::of::<Transform>(),
+            geometry: TypeSet::of::<Geometry>(),
+            boxes: PerNode::new(Aabb::EMPTY),
+            root: None,
+        }
+    }
+
+    /// The world box of `node`'s subtree from the latest run.
+    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Option<Aabb> {
+        self.boxes.get(graph, node)
+    }
+
+    /// The world box of the subtree of the node in slot `node` from the latest run.
+    pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
+        self.boxes.get_at(node)
+    }
+}
+
+impl OrderedActor for Bounds {
+    type State = Affine3A;
+    const EVENTS: Events = Events::EnterLeave;
+
+    fn root_state(&mut self, run: &RunContext<'_>) -> Affine3A {
+        self.transforms.resolve(run.graph.types());
+        self.geometry.resolve(run.graph.types());
+        self.boxes.begin(run.graph);
+        self.root = Some(run.root);
+        world_above(run.graph, run.root)
+    }
+
+    #[inline]
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, Affine3A>,
+        visit: &Visit<'_>,
+        _active: &mut ActiveList<'_>,
+    ) -> Flow {
+        apply_local(state, visit, &self.transforms);
+        let own = if self.geometry.contains(visit.node_type()) {
+            visit
+                .get::<Geometry>()
+                .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(state.get()))
+        } else {
+            Aabb::EMPTY
+        };
+        self.boxes.set(visit.node(), own);
+        Flow::Continue
+    }
+
+    #[inline]
+    fn leave(&mut self, _state: &Affine3A, visit: &Visit<'_>) {
+        if Some(visit.node()) == self.root {
+            return;
+        }
+        let Some(own) = self.boxes.get_at(visit.node()) else {
+            return;
+        };
+        if let Some(parent) = visit.parent()
+            && let Some(parent_box) = self.boxes.get_mut_at(parent)
+        {
+            *parent_box = parent_box.union(&own);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Statistics: counts per type, depth histogram, leaves.
+
+use scenewalk_core::{ActiveList, Flow, NodeType, RunContext, UnorderedActor, Visit};
+use std::any::TypeId;
+
+/// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
+/// unordered-state actor: the counts do not depend on the order nodes come in).
+///
+/// Counts are per run: each run starts from zero.
+#[derive(Clone, Debug, Default)]
+pub struct Statistics {
+    nodes: u64,
+    leaves: u64,
+    per_type: Vec<u64>,
+    type_names: Vec<&'static str>,
+    type_ids: Vec<TypeId>,
+    per_depth: Vec<u64>,
+}
+
+impl Statistics {
+    /// An actor with zero counts.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Nodes reached.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Reached nodes with no children in the graph.
+    pub fn leaves(&self) -> u64 {
+        self.leaves
+    }
+
+    /// Nodes reached per depth below the root (index 0 is the root).
+    pub fn depth_histogram(&self) -> &[u64] {
+        &self.per_depth
+    }
+
+    /// The depth of the deepest reached node (`None` before any run reached a node).
+    pub fn max_depth(&self) -> Option<usize> {
+        self.per_depth.iter().rposition(|&n| n > 0)
+    }
+
+    /// Nodes reached of exactly type `T` (not counting types that extend it).
+    pub fn count_of<T: 'static>(&self) -> u64 {
+        let id = TypeId::of::<T>();
+        self.type_ids
+            .iter()
+            .position(|&t| t == id)
+            .and_then(|i| self.per_type.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// `(type name, count)` for every type reached at least once, in type index order.
+    pub fn counts_by_type(&self) -> Vec<(&'static str, u64)> {
+        self.type_names
+            .iter()
+            .zip(&self.per_type)
+            .filter(|(_, n)| **n > 0)
+            .map(|(name, n)| (*name, *n))
+            .collect()
+    }
+
+    /// Count of the type with this index.
+    pub fn count_of_type(&self, ty: NodeType) -> u64 {
+        self.per_type.get(ty.get()).copied().unwrap_or(0)
+    }
+}
+
+impl UnorderedActor for Statistics {
+    fn begin(&mut self, run: &RunContext<'_>) {
+        let types = run.graph.types();
+        self.nodes = 0;
+        self.leaves = 0;
+        self.per_depth.clear();
+        self.per_type.clear();
+        self.per_type.resize(types.len(), 0);
+        self.type_names.clear();
+        self.type_ids.clear();
+        for (_, info) in types.iter() {
+            self.type_names.push(info.name);
+            self.type_ids.push(info.type_id);
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        self.nodes += 1;
+        if let Some(n) = self.per_type.get_mut(visit.node_type().get()) {
+            *n += 1;
+        }
+        let depth = visit.depth() as usize;
+        if self.per_depth.len() <= depth {
+            self.per_depth.resize(depth + 1, 0);
+        }
+        self.per_depth[depth] += 1;
+        if visit.is_leaf() {
+            self.leaves += 1;
+        }
+        Flow::Continue
+    }
+}

@@ -1,0 +1,271 @@
+//! World transforms and bounds against naive per-node computations on random trees.
+
+use proptest::prelude::*;
+use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
+use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::{Aabb, Action, Graph, NodeCore, NodeId, Ordered, Unordered};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::{Geometry, Group, Transform};
+
+/// One node of a generated tree: which earlier node is its parent, and its kind.
+#[derive(Clone, Debug)]
+enum Kind {
+    Group,
+    Transform(Vec3, Vec3, f32),
+    Geometry(Vec3, Vec3),
+}
+
+fn kind() -> impl Strategy<Value = Kind> {
+    let v = || {
+        (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    };
+    prop_oneof![
+        Just(Kind::Group),
+        (v(), v(), 0.5f32..2.0).prop_map(|(t, r, s)| Kind::Transform(t, r, s)),
+        (v(), v()).prop_map(|(a, b)| Kind::Geometry(a, b)),
+    ]
+}
+
+/// A random tree: node `i > 0` hangs under a node `< i`.
+fn tree() -> impl Strategy<Value = Vec<(usize, Kind)>> {
+    prop::collection::vec((any::<prop::sample::Index>(), kind()), 1..200).prop_map(|nodes| {
+        nodes
+            .into_iter()
+            .enumerate()
+            .map(|(i, (parent, kind))| (if i == 0 { 0 } else { parent.index(i) }, kind))
+            .collect()
+    })
+}
+
+fn build(spec: &[(usize, Kind)]) -> (Graph, Vec<NodeId>) {
+    let mut graph = Graph::new();
+    let mut ids: Vec<NodeId> = Vec::new();
+    for (i, (parent, kind)) in spec.iter().enumerate() {
+        let id = match (i, kind) {
+            (0, _) => graph.add_root(Group),
+            (_, Kind::Group) => graph.append_child(ids[*parent], Group).unwrap(),
+            (_, Kind::Transform(t, r, s)) => {
+                let rotation = Quat::from_euler(EulerRot::XYZ, r.x, r.y, r.z);
+                graph
+                    .append_child(
+                        ids[*parent],
+                        Transform::from_trs(*t, rotation, Vec3::splat(*s)),
+                    )
+                    .unwrap()
+            }
+            (_, Kind::Geometry(a, b)) => graph
+                .append_child(ids[*parent], Geometry::new(Aabb::new(*a, *b)))
+                .unwrap(),
+        };
+        ids.push(id);
+    }
+    (graph, ids)
+}
+
+/// The naive world transform: the product of every ancestor's local transform.
+fn naive_world(graph: &Graph, node: NodeId) -> Affine3A {
+    let mut world = Affine3A::IDENTITY;
+    let mut current = Some(node);
+    while let Some(n) = current {
+        if let Ok(t) = graph.get::<Transform>(n) {
+            world = *t.local() * world;
+        }
+        current = graph.parent(n).unwrap();
+    }
+    world
+}
+
+/// The naive world box: every geometry in the subtree transformed by its naive world.
+fn naive_bounds(graph: &Graph, node: NodeId) -> Aabb {
+    let mut result = Aabb::EMPTY;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if let Ok(g) = graph.get::<Geometry>(n) {
+            result = result.union(&g.local_bounds().transformed(&naive_world(graph, n)));
+        }
+        stack.extend(graph.children(n).unwrap());
+    }
+    result
+}
+
+fn close(a: Vec3, b: Vec3) -> bool {
+    (a - b).abs().max_element() <= 1e-3 * (1.0 + a.abs().max_element().max(b.abs().max_element()))
+}
+
+fn affine_close(a: &Affine3A, b: &Affine3A) -> bool {
+    close(a.translation.into(), b.translation.into())
+        && close(a.matrix3.x_axis.into(), b.matrix3.x_axis.into())
+        && close(a.matrix3.y_axis.into(), b.matrix3.y_axis.into())
+        && close(a.matrix3.z_axis.into(), b.matrix3.z_axis.into())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn world_transforms_equal_naive_product(spec in tree()) {
+        let (graph, ids) = build(&spec);
+        let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+        let stats = action.run(&graph, ids[0]).unwrap();
+        let world = action.actor::<WorldTransforms>().unwrap();
+        for &id in &ids {
+            let got = world.world(&graph, id).unwrap();
+            prop_assert!(affine_close(&got, &naive_world(&graph, id)), "node {id:?}");
+        }
+        let transforms = spec.iter().skip(1).filter(|(_, k)| matches!(k, Kind::Transform(..))).count() as u64;
+        prop_assert_eq!(stats.state_copies, transforms, "one state copy per transform node");
+    }
+
+    #[test]
+    fn world_transforms_of_a_subtree_start_from_its_ancestors(spec in tree(), pick in any::<prop::sample::Index>()) {
+        let (graph, ids) = build(&spec);
+        let start = ids[pick.index(ids.len())];
+        let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+        action.run(&graph, start).unwrap();
+        let world = action.actor::<WorldTransforms>().unwrap();
+        for &id in &ids {
+            let inside = graph.is_ancestor_or_self(start, id).unwrap();
+            match world.world(&graph, id) {
+                Some(got) => {
+                    prop_assert!(inside);
+                    prop_assert!(affine_close(&got, &naive_world(&graph, id)));
+                }
+                None => prop_assert!(!inside),
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_equal_naive_union(spec in tree()) {
+        let (graph, ids) = build(&spec);
+        let mut action = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),)).unwrap();
+        action.run(&graph, ids[0]).unwrap();
+        let bounds = action.actor::<Bounds>().unwrap();
+        for &id in &ids {
+            let got = bounds.world_bounds(&graph, id).unwrap();
+            let want = naive_bounds(&graph, id);
+            prop_assert_eq!(got.is_empty(), want.is_empty());
+            if !want.is_empty() {
+                prop_assert!(close(got.min, want.min) && close(got.max, want.max), "{:?} vs {:?}", got, want);
+            }
+        }
+    }
+
+    #[test]
+    fn statistics_count_every_node(spec in tree()) {
+        let (graph, ids) = build(&spec);
+        let mut action = Action::new(DepthFirst::new(), (Unordered::new(Statistics::new()),)).unwrap();
+        action.run(&graph, ids[0]).unwrap();
+        let stats = action.actor::<Statistics>().unwrap();
+        prop_assert_eq!(stats.nodes(), ids.len() as u64);
+        let leaves = ids.iter().filter(|&&id| graph.first_child(id).unwrap().is_none()).count() as u64;
+        prop_assert_eq!(stats.leaves(), leaves);
+        let geometry = spec.iter().skip(1).filter(|(_, k)| matches!(k, Kind::Geometry(..))).count() as u64;
+        prop_assert_eq!(stats.count_of::<Geometry>(), geometry);
+        let mut depths = vec![0u64; ids.len()];
+        for &id in &ids { depths[graph.depth(id).unwrap()] += 1; }
+        while depths.last() == Some(&0) { depths.pop(); }
+        prop_assert_eq!(stats.depth_histogram(), &depths[..]);
+    }
+}
+
+/// A node type from "another crate": a transform that also spins. It extends
+/// `Transform`, so the world-transform and statistics actors handle it unchanged.
+#[derive(Clone, Debug)]
+struct Spinner {
+    transform: Transform,
+    #[allow(dead_code)]
+    speed: f32,
+}
+
+impl NodeCore for Spinner {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.transform)
+    }
+}
+
+#[test]
+fn custom_node_type_is_handled_by_existing_actors() {
+    let mut graph = Graph::new();
+    graph
+        .register_type_with_parent::<Spinner, Transform>()
+        .unwrap();
+    let root = graph.add_root(Group);
+    let spin = graph
+        .append_child(
+            root,
+            Spinner {
+                transform: Transform::from_translation(Vec3::Y * 3.0),
+                speed: 1.0,
+            },
+        )
+        .unwrap();
+    let leaf = graph
+        .append_child(spin, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
+        .unwrap();
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Unordered::new(Statistics::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    action.run(&graph, root).unwrap();
+    let world = action
+        .actor::<WorldTransforms>()
+        .unwrap()
+        .world(&graph, leaf)
+        .unwrap();
+    assert_eq!(Vec3::from(world.translation), Vec3::Y * 3.0);
+    let stats = action.actor::<Statistics>().unwrap();
+    assert_eq!(stats.count_of::<Spinner>(), 1);
+    assert_eq!(stats.counts_by_type().len(), 3);
+    let bounds = action
+        .actor::<Bounds>()
+        .unwrap()
+        .world_bounds(&graph, root)
+        .unwrap();
+    assert_eq!(
+        bounds,
+        Aabb::new(Vec3::new(0.0, 3.0, 0.0), Vec3::new(1.0, 4.0, 1.0))
+    );
+}
+
+#[test]
+fn results_of_unreached_and_removed_nodes_are_none() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let a = graph
+        .append_child(root, Transform::from_translation(Vec3::X))
+        .unwrap();
+    let other_root = graph.add_root(Group);
+    let mut action =
+        Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+    action.run(&graph, root).unwrap();
+    assert!(
+        action
+            .actor::<WorldTransforms>()
+            .unwrap()
+            .world(&graph, other_root)
+            .is_none()
+    );
+    graph.remove(a).unwrap();
+    assert!(
+        action
+            .actor::<WorldTransforms>()
+            .unwrap()
+            .world(&graph, a)
+            .is_none()
+    );
+    action.run(&graph, other_root).unwrap();
+    assert!(
+        action
+            .actor::<WorldTransforms>()
+            .unwrap()
+            .world(&graph, root)
+            .is_none(),
+        "earlier run's values are forgotten"
+    );
+}
