@@ -1,12 +1,13 @@
 //! Statistics: counts per type, depth histogram, leaves.
 
-use scenewalk_core::{ActiveList, Flow, NodeType, RunContext, UnorderedActor, Visit};
+use scenewalk_core::{ActiveList, Flow, Graph, NodeType, RunContext, UnorderedActor, Visit};
 use std::any::TypeId;
 
 /// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
-/// Counts are per run: each run starts from zero.
+/// Counts are per run: each run starts from zero. It also counts whole batches
+/// (breadth-first iterators): every entry of a batch counts as reached.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
@@ -69,7 +70,30 @@ impl Statistics {
     }
 }
 
+impl Statistics {
+    #[inline]
+    fn count(&mut self, graph: &Graph, node: scenewalk_core::NodeIndex, depth: u32) {
+        self.nodes += 1;
+        if let Some(count) = graph
+            .type_at(node)
+            .and_then(|ty| self.per_type.get_mut(ty.get()))
+        {
+            *count += 1;
+        }
+        let depth = depth as usize;
+        if self.per_depth.len() <= depth {
+            self.per_depth.resize(depth + 1, 0);
+        }
+        self.per_depth[depth] += 1;
+        if graph.first_child_at(node).is_none() {
+            self.leaves += 1;
+        }
+    }
+}
+
 impl UnorderedActor for Statistics {
+    const BATCHES: bool = true;
+
     fn begin(&mut self, run: &RunContext<'_>) {
         let types = run.graph.types();
         self.nodes = 0;
@@ -87,17 +111,14 @@ impl UnorderedActor for Statistics {
 
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        self.nodes += 1;
-        if let Some(n) = self.per_type.get_mut(visit.node_type().get()) {
-            *n += 1;
-        }
-        let depth = visit.depth() as usize;
-        if self.per_depth.len() <= depth {
-            self.per_depth.resize(depth + 1, 0);
-        }
-        self.per_depth[depth] += 1;
-        if visit.is_leaf() {
-            self.leaves += 1;
+        self.count(visit.graph(), visit.node(), visit.depth());
+        Flow::Continue
+    }
+
+
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        for entry in batch.entries() {
+            self.count(graph, entry.node(), depth);
         }
         Flow::Continue
     }

@@ -1,8 +1,9 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
+use crate::frame::FrameTable;
 use crate::{
-    ActionError, ActorChain, ActorClass, Capabilities, Events, Flow, Graph, NodeId, OrderedState,
-    RunContext, StateKind, Step, TraversalError, TraversalIterator, Visit,
+    ActionError, ActorChain, ActorClass, Capabilities, Events, Flow, Frame, Graph, NodeId,
+    OrderedState, RunContext, StateKind, Step, TraversalError, TraversalIterator, Visit,
 };
 use std::any::Any;
 
@@ -19,6 +20,10 @@ pub struct RunStats {
     pub stopped: bool,
     /// Copies of ordered state made (summed over ordered actors).
     pub state_copies: u64,
+    /// Batches handed to the actors (breadth-first iterators).
+    pub batches: u64,
+    /// Times the actor chain was called: once per entered node, or once per batch.
+    pub chain_calls: u64,
 }
 
 /// An iterator and an ordered chain of actors, run together until the iterator runs
@@ -58,6 +63,8 @@ pub struct Action<I, C> {
     iterator: I,
     actors: C,
     leave_events: bool,
+    has_ordered: bool,
+    frames: FrameTable,
     stats: RunStats,
 }
 
@@ -74,6 +81,8 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             iterator,
             actors,
             leave_events: classes.iter().any(|c| c.events == Events::EnterLeave),
+            has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
+            frames: FrameTable::default(),
             stats: RunStats::default(),
         })
     }
@@ -85,30 +94,46 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
         let root = graph.check(root)?;
         let root = crate::NodeIndex(root);
+        let capabilities = self.iterator.capabilities();
         let run = RunContext {
             graph,
             root,
-            capabilities: self.iterator.capabilities(),
+            capabilities,
         };
         self.actors.begin(&run);
         self.iterator.start(graph, root, self.leave_events);
         let mut stats = RunStats::default();
-        let outcome = self.drive(graph, &mut stats);
+        let outcome = if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
+            self.frames.reset();
+            self.drive::<true>(graph, &mut stats)
+        } else {
+            self.drive::<false>(graph, &mut stats)
+        };
         self.iterator.clear();
         self.actors.end(&mut stats);
         self.stats = stats;
         outcome.map(|()| stats)
     }
 
+    /// The run loop; `FRAMES` says whether ordered states travel in frames.
     #[inline]
-    fn drive(&mut self, graph: &Graph, stats: &mut RunStats) -> Result<(), TraversalError> {
+    fn drive<const FRAMES: bool>(
+        &mut self,
+        graph: &Graph,
+        stats: &mut RunStats,
+    ) -> Result<(), TraversalError> {
         while let Some(step) = self.iterator.next(graph) {
             match step {
-                Step::Enter { node, depth } => {
+                Step::Enter { node, depth, frame } => {
                     let Some(visit) = Visit::new(graph, node, depth) else {
+                        self.drop_frame::<FRAMES>(frame);
                         continue;
                     };
                     stats.entered += 1;
+                    stats.chain_calls += 1;
+                    if FRAMES {
+                        self.actors.restore_frame(frame);
+                    }
                     let flow = self.actors.enter(&visit, &mut self.iterator.active());
                     match flow {
                         Flow::Continue => {}
@@ -118,17 +143,59 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
                             return Ok(());
                         }
                     }
-                    self.iterator.commit(graph, flow)?;
+                    if FRAMES {
+                        let saved = self.frames.allocate();
+                        self.actors.save_frame(saved);
+                        let refs = self.iterator.commit(graph, flow, saved)?;
+                        if self.frames.hold(saved, refs) {
+                            self.actors.release_frame(saved);
+                        }
+                        self.drop_frame::<FRAMES>(frame);
+                    } else {
+                        self.iterator.commit(graph, flow, Frame::ROOT)?;
+                    }
                 }
-                Step::Leave { node, depth } => {
+                Step::Leave { node, depth, frame } => {
                     if let Some(visit) = Visit::new(graph, node, depth) {
                         stats.left += 1;
+                        if FRAMES {
+                            self.actors.restore_frame(frame);
+                        }
                         self.actors.leave(&visit);
                     }
+                    self.drop_frame::<FRAMES>(frame);
+                }
+                Step::Batch { depth } => {
+                    stats.batches += 1;
+                    stats.chain_calls += 1;
+                    let mut batch = self.iterator.active();
+                    stats.entered += batch.len() as u64;
+                    let flow = self.actors.enter_batch(graph, depth, &mut batch);
+                    match flow {
+                        Flow::Continue => {}
+                        Flow::Prune => stats.pruned += 1,
+                        Flow::Stop => {
+                            stats.stopped = true;
+                            return Ok(());
+                        }
+                    }
+                    self.iterator.commit(graph, flow, Frame::ROOT)?;
                 }
             }
         }
         Ok(())
+    }
+
+    #[inline]
+    fn drop_frame<const FRAMES: bool>(&mut self, frame: Frame) {
+        if FRAMES && self.frames.drop_ref(frame) {
+            self.actors.release_frame(frame);
+        }
+    }
+
+    /// Frames still referenced (state-copy iterators); 0 after every complete run.
+    pub fn live_frames(&self) -> usize {
+        self.frames.live()
     }
 
     /// The counts of the last run.

@@ -1,18 +1,16 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
-use crate::TypeSet;
-use crate::state::{DepthStates, StateCell};
-use crate::{
-    ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, RunStats, StateKind, Visit,
-};
+use crate::state::StateCell;
+use crate::{ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats, Visit};
 use std::any::Any;
 
 /// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.
 ///
 /// You rarely implement this directly: implement [`StaticActor`], [`UnorderedActor`] or
-/// [`OrderedActor`] and wrap the value in [`Static`], [`Unordered`] or [`Ordered`], which
-/// implement `Actor` with the right class, the single-type filter and (for ordered
-/// actors) the state bookkeeping.
+/// [`OrderedActor`] and wrap the value in [`Static`](crate::Static),
+/// [`Unordered`](crate::Unordered) or [`Ordered`](crate::Ordered), which implement
+/// `Actor` with the right class, the single-type filter and (for ordered actors) the
+/// state bookkeeping.
 pub trait Actor: Any {
     /// The actor's classification.
     fn class(&self) -> ActorClass;
@@ -22,6 +20,18 @@ pub trait Actor: Any {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left (only called for [`Events::EnterLeave`] actors).
     fn leave(&mut self, visit: &Visit<'_>);
+    /// A batch of nodes at `depth` (breadth-first iterators); only called for actors
+    /// whose class says [`batches`](ActorClass::batches).
+    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// State copies ([`OrderedState::Copies`](crate::OrderedState::Copies)): the next
+    /// enter or leave works on the states saved as `frame`.
+    fn restore_frame(&mut self, _frame: Frame) {}
+    /// State copies: remember the states as they are after the last enter as `frame`.
+    fn save_frame(&mut self, _frame: Frame) {}
+    /// State copies: `frame` is no longer referenced.
+    fn release_frame(&mut self, _frame: Frame) {}
     /// A run ended (also after [`Flow::Stop`]); actors add their counts to `stats`.
     fn end(&mut self, stats: &mut RunStats);
     /// The user's actor inside the adapter, for [`Action::actor`](crate::Action::actor).
@@ -46,6 +56,9 @@ pub trait Actor: Any {
 pub trait StaticActor: Any + Sync {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
+    /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work on a
+    /// whole batch, so breadth-first iterators may run it.
+    const BATCHES: bool = false;
     /// Which node types reach the actor.
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
@@ -56,6 +69,10 @@ pub trait StaticActor: Any + Sync {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&self, _visit: &Visit<'_>) {}
+    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
 }
 
 /// An unordered-state actor: changes its state, but the result does not depend on the
@@ -63,6 +80,9 @@ pub trait StaticActor: Any + Sync {
 pub trait UnorderedActor: Any + Send {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
+    /// Whether [`enter_batch`](UnorderedActor::enter_batch) does the actor's work on a
+    /// whole batch, so breadth-first iterators may run it.
+    const BATCHES: bool = false;
     /// Which node types reach the actor.
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
@@ -73,6 +93,10 @@ pub trait UnorderedActor: Any + Send {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&mut self, _visit: &Visit<'_>) {}
+    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
     /// A run ended.
     fn end(&mut self) {}
 }
@@ -84,7 +108,7 @@ pub trait UnorderedActor: Any + Send {
 ///
 /// ```
 /// use scenewalk_core::{ActiveList, Flow, OrderedActor, StateCell, Visit};
-/// /// Records each node's distance (in edges) from the nearest "marked" ancestor.
+/// /// Records each node's distance (in edges) from the traversal root.
 /// struct Path { seen: Vec<u32> }
 /// impl OrderedActor for Path {
 ///     type State = u32;
@@ -118,252 +142,4 @@ pub trait OrderedActor: Any + Send {
     fn leave(&mut self, _state: &Self::State, _visit: &Visit<'_>) {}
     /// A run ended.
     fn end(&mut self) {}
-}
-
-/// Which node types reach a [`Dispatch::Single`] actor, resolved once per run.
-#[derive(Clone, Debug, Default)]
-struct TypeFilter {
-    single: Option<TypeSet>,
-}
-
-impl TypeFilter {
-    fn resolve(&mut self, dispatch: Dispatch, run: &RunContext<'_>) {
-        match dispatch {
-            Dispatch::Single(key) => {
-                let set = match &mut self.single {
-                    Some(set) => set,
-                    None => self.single.insert(TypeSet::of_id(key.id)),
-                };
-                set.resolve(run.graph.types());
-            }
-            Dispatch::Uniform | Dispatch::PerType => self.single = None,
-        }
-    }
-
-    #[inline]
-    fn admits(&self, visit: &Visit<'_>) -> bool {
-        match &self.single {
-            None => true,
-            Some(set) => set.contains(visit.node_type()),
-        }
-    }
-}
-
-fn class_of(
-    name: &'static str,
-    events: Events,
-    state: StateKind,
-    dispatch: Dispatch,
-) -> ActorClass {
-    ActorClass {
-        name,
-        events,
-        state,
-        dispatch,
-    }
-}
-
-/// Runs a [`StaticActor`] in an action.
-#[derive(Debug)]
-pub struct Static<A> {
-    actor: A,
-    filter: TypeFilter,
-}
-
-impl<A: StaticActor> Static<A> {
-    /// Wraps the actor.
-    pub fn new(actor: A) -> Self {
-        Self {
-            actor,
-            filter: TypeFilter::default(),
-        }
-    }
-    /// The wrapped actor.
-    pub fn get(&self) -> &A {
-        &self.actor
-    }
-    /// The wrapped actor, mutable (between runs).
-    pub fn get_mut(&mut self) -> &mut A {
-        &mut self.actor
-    }
-    /// Unwraps the actor.
-    pub fn into_inner(self) -> A {
-        self.actor
-    }
-}
-
-impl<A: StaticActor> Actor for Static<A> {
-    fn class(&self) -> ActorClass {
-        class_of(
-            std::any::type_name::<A>(),
-            A::EVENTS,
-            StateKind::Static,
-            self.actor.dispatch(),
-        )
-    }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        self.actor.begin(run);
-        self.filter.resolve(self.actor.dispatch(), run);
-    }
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            self.actor.leave(visit);
-        }
-    }
-    fn end(&mut self, _stats: &mut RunStats) {}
-    fn inner(&self) -> &dyn Any {
-        &self.actor
-    }
-    fn inner_mut(&mut self) -> &mut dyn Any {
-        &mut self.actor
-    }
-}
-
-/// Runs an [`UnorderedActor`] in an action.
-#[derive(Debug)]
-pub struct Unordered<A> {
-    actor: A,
-    filter: TypeFilter,
-}
-
-impl<A: UnorderedActor> Unordered<A> {
-    /// Wraps the actor.
-    pub fn new(actor: A) -> Self {
-        Self {
-            actor,
-            filter: TypeFilter::default(),
-        }
-    }
-    /// The wrapped actor.
-    pub fn get(&self) -> &A {
-        &self.actor
-    }
-    /// The wrapped actor, mutable.
-    pub fn get_mut(&mut self) -> &mut A {
-        &mut self.actor
-    }
-    /// Unwraps the actor.
-    pub fn into_inner(self) -> A {
-        self.actor
-    }
-}
-
-impl<A: UnorderedActor> Actor for Unordered<A> {
-    fn class(&self) -> ActorClass {
-        class_of(
-            std::any::type_name::<A>(),
-            A::EVENTS,
-            StateKind::Unordered,
-            self.actor.dispatch(),
-        )
-    }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        self.actor.begin(run);
-        self.filter.resolve(self.actor.dispatch(), run);
-    }
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            self.actor.leave(visit);
-        }
-    }
-    fn end(&mut self, _stats: &mut RunStats) {
-        self.actor.end();
-    }
-    fn inner(&self) -> &dyn Any {
-        &self.actor
-    }
-    fn inner_mut(&mut self) -> &mut dyn Any {
-        &mut self.actor
-    }
-}
-
-/// Runs an [`OrderedActor`] in an action, keeping its hierarchical state.
-#[derive(Debug)]
-pub struct Ordered<A: OrderedActor> {
-    actor: A,
-    filter: TypeFilter,
-    states: DepthStates<A::State>,
-}
-
-impl<A: OrderedActor> Ordered<A> {
-    /// Wraps the actor.
-    pub fn new(actor: A) -> Self {
-        Self {
-            actor,
-            filter: TypeFilter::default(),
-            states: DepthStates::default(),
-        }
-    }
-    /// The wrapped actor.
-    pub fn get(&self) -> &A {
-        &self.actor
-    }
-    /// The wrapped actor, mutable.
-    pub fn get_mut(&mut self) -> &mut A {
-        &mut self.actor
-    }
-    /// Unwraps the actor.
-    pub fn into_inner(self) -> A {
-        self.actor
-    }
-}
-
-impl<A: OrderedActor> Actor for Ordered<A> {
-    fn class(&self) -> ActorClass {
-        class_of(
-            std::any::type_name::<A>(),
-            A::EVENTS,
-            StateKind::Ordered,
-            self.actor.dispatch(),
-        )
-    }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        let root = self.actor.root_state(run);
-        self.states.reset(root);
-        self.filter.resolve(self.actor.dispatch(), run);
-    }
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        // Siblings (and their subtrees) entered before this node are done: drop
-        // their states even if this actor skips the node, so the parent's is on top.
-        self.states.enter_depth(visit.depth());
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        let mut cell = self.states.cell(visit.depth());
-        self.actor.enter(&mut cell, visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            let state = self.states.leave_depth(visit.depth());
-            self.actor.leave(state, visit);
-        }
-    }
-    fn end(&mut self, stats: &mut RunStats) {
-        stats.state_copies += self.states.take_copies();
-        self.actor.end();
-    }
-    fn inner(&self) -> &dyn Any {
-        &self.actor
-    }
-    fn inner_mut(&mut self) -> &mut dyn Any {
-        &mut self.actor
-    }
 }

@@ -1,6 +1,6 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
-use crate::{ActiveList, Actor, ActorClass, Flow, RunContext, RunStats, Visit};
+use crate::{ActiveList, Actor, ActorClass, Flow, Frame, Graph, RunContext, RunStats, Visit};
 use std::any::Any;
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
@@ -18,6 +18,14 @@ pub trait ActorChain {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// Leaves a node with every actor, last to first.
     fn leave(&mut self, visit: &Visit<'_>);
+    /// Enters a batch with every actor (see [`Actor::enter_batch`]).
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+    /// Forwards [`Actor::restore_frame`] to every actor.
+    fn restore_frame(&mut self, frame: Frame);
+    /// Forwards [`Actor::save_frame`] to every actor.
+    fn save_frame(&mut self, frame: Frame);
+    /// Forwards [`Actor::release_frame`] to every actor.
+    fn release_frame(&mut self, frame: Frame);
     /// A run ended.
     fn end(&mut self, stats: &mut RunStats);
     /// The first actor of type `T` (the user's actor, inside its adapter).
@@ -26,16 +34,21 @@ pub trait ActorChain {
     fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
 }
 
-/// Folds one actor's answer into the chain's: `Stop` ends the chain, `Prune`
-/// deactivates every child before the next actor runs.
+/// Folds one actor's batch answer into the chain's, as [`step`] does.
 #[inline(always)]
-fn step<A: Actor + ?Sized>(
+fn batch_step<A: Actor + ?Sized>(
     actor: &mut A,
-    visit: &Visit<'_>,
-    active: &mut ActiveList<'_>,
+    graph: &Graph,
+    depth: u32,
+    batch: &mut ActiveList<'_>,
     flow: &mut Flow,
 ) -> bool {
-    match actor.enter(visit, active) {
+    fold(actor.enter_batch(graph, depth, batch), batch, flow)
+}
+
+#[inline(always)]
+fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -> bool {
+    match answer {
         Flow::Continue => true,
         Flow::Prune => {
             active.deactivate_all();
@@ -49,6 +62,18 @@ fn step<A: Actor + ?Sized>(
     }
 }
 
+/// Folds one actor's answer into the chain's: `Stop` ends the chain, `Prune`
+/// deactivates every child before the next actor runs.
+#[inline(always)]
+fn step<A: Actor + ?Sized>(
+    actor: &mut A,
+    visit: &Visit<'_>,
+    active: &mut ActiveList<'_>,
+    flow: &mut Flow,
+) -> bool {
+    fold(actor.enter(visit, active), active, flow)
+}
+
 impl ActorChain for () {
     fn classes(&self) -> Vec<ActorClass> {
         Vec::new()
@@ -60,6 +85,12 @@ impl ActorChain for () {
     }
     #[inline]
     fn leave(&mut self, _visit: &Visit<'_>) {}
+    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    fn restore_frame(&mut self, _frame: Frame) {}
+    fn save_frame(&mut self, _frame: Frame) {}
+    fn release_frame(&mut self, _frame: Frame) {}
     fn end(&mut self, _stats: &mut RunStats) {}
     fn find<T: Any>(&self) -> Option<&T> {
         None
@@ -87,6 +118,20 @@ macro_rules! tuple_chain {
             #[inline]
             fn leave(&mut self, visit: &Visit<'_>) {
                 $(self.$rev.leave(visit);)+
+            }
+            fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+                let mut flow = Flow::Continue;
+                $(if !batch_step(&mut self.$idx, graph, depth, batch, &mut flow) { return flow; })+
+                flow
+            }
+            fn restore_frame(&mut self, frame: Frame) {
+                $(self.$idx.restore_frame(frame);)+
+            }
+            fn save_frame(&mut self, frame: Frame) {
+                $(self.$idx.save_frame(frame);)+
+            }
+            fn release_frame(&mut self, frame: Frame) {
+                $(self.$idx.release_frame(frame);)+
             }
             fn end(&mut self, stats: &mut RunStats) {
                 $(self.$idx.end(stats);)+
@@ -133,6 +178,24 @@ impl ActorChain for Vec<Box<dyn Actor>> {
         for actor in self.iter_mut().rev() {
             actor.leave(visit);
         }
+    }
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        let mut flow = Flow::Continue;
+        for actor in self.iter_mut() {
+            if !batch_step(actor.as_mut(), graph, depth, batch, &mut flow) {
+                break;
+            }
+        }
+        flow
+    }
+    fn restore_frame(&mut self, frame: Frame) {
+        self.iter_mut().for_each(|a| a.restore_frame(frame));
+    }
+    fn save_frame(&mut self, frame: Frame) {
+        self.iter_mut().for_each(|a| a.save_frame(frame));
+    }
+    fn release_frame(&mut self, frame: Frame) {
+        self.iter_mut().for_each(|a| a.release_frame(frame));
     }
     fn end(&mut self, stats: &mut RunStats) {
         for actor in self.iter_mut() {

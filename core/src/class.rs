@@ -75,4 +75,7 @@ pub struct ActorClass {
     pub state: StateKind,
     /// Uniform, single-type or per-type dispatch.
     pub dispatch: Dispatch,
+    /// Whether it does its work on whole batches (breadth-first iterators), needing
+    /// no single current node.
+    pub batches: bool,
 }

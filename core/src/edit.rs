@@ -186,7 +186,7 @@ impl Graph {
         let ty = self.types.register::<T>().get();
         let index = if self.free_head != NIL {
             let index = self.free_head;
-            self.free_head = self.hot[index as usize].next_sibling;
+            self.free_head = self.cold[index as usize].slot;
             index
         } else {
             if self.hot.len() >= MAX_SLOTS {
@@ -257,7 +257,7 @@ impl Graph {
         // A slot whose generation would wrap is retired rather than reused, so no id
         // can ever alias a later node.
         if generation != u32::MAX {
-            self.hot[i].next_sibling = self.free_head;
+            self.cold[i].slot = self.free_head;
             self.free_head = index;
         }
         self.live -= 1;

@@ -67,7 +67,8 @@ pub struct Graph {
     pub(crate) cold: Vec<ColdLinks>,
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
     pub(crate) types: TypeRegistry,
-    /// Head of the free-slot list, chained through `HotLinks::next_sibling`.
+    /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
+    /// hot links are all empty and no walk can wander into the free list.
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,

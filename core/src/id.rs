@@ -64,6 +64,13 @@ impl fmt::Display for NodeId {
 pub struct NodeIndex(pub(crate) u32);
 
 impl NodeIndex {
+    /// The index of slot `slot`. Any value is safe to use: queries on a slot that is
+    /// free or out of range answer `None`.
+    #[inline]
+    pub fn new(slot: u32) -> Self {
+        NodeIndex(slot)
+    }
+
     /// The slot number, for indexing per-node arrays sized by
     /// [`Graph::capacity`](crate::Graph::capacity).
     #[inline]

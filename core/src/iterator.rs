@@ -1,6 +1,6 @@
 //! The Iterator of the paper (section 3.3): what chooses the next node.
 
-use crate::{ActiveList, Flow, Graph, GraphError, NodeId, NodeIndex};
+use crate::{ActiveList, Flow, Frame, Graph, GraphError, NodeId, NodeIndex};
 
 /// How an iterator lets ordered-state actors see the state of each node's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,6 +10,10 @@ pub enum OrderedState {
     /// next sibling), so each ordered actor keeps one stack of states by depth: a node
     /// pushes a copy only when it changes the state.
     DepthStack,
+    /// Nodes may be entered in any order after their parent (priority, hybrid): each
+    /// pending node carries a [`Frame`] of its parent's states, shared between siblings
+    /// and copied per actor only when that actor writes.
+    Copies,
     /// The iterator cannot give ordered actors a correct state; they are refused.
     Unsupported,
 }
@@ -38,12 +42,23 @@ pub enum Step {
         node: NodeIndex,
         /// Its depth below the traversal root.
         depth: u32,
+        /// The parent's saved states ([`OrderedState::Copies`] iterators; others give
+        /// [`Frame::ROOT`]).
+        frame: Frame,
     },
     /// All of a node's descendants are done.
     Leave {
         /// The node.
         node: NodeIndex,
         /// Its depth below the traversal root.
+        depth: u32,
+        /// The node's own saved states (as for `Enter`).
+        frame: Frame,
+    },
+    /// A batch of nodes, all at `depth`, is ready in [`TraversalIterator::active`]
+    /// (breadth-first iterators, which have no current node).
+    Batch {
+        /// The depth of every node in the batch.
         depth: u32,
     },
 }
@@ -71,8 +86,13 @@ pub enum TraversalError {
 /// chain has to work.
 ///
 /// A run is: [`start`](Self::start), then [`next`](Self::next) until `None`; after each
-/// [`Step::Enter`] the action hands [`active`](Self::active) to the actors, then calls
-/// [`commit`](Self::commit) with their combined [`Flow`].
+/// [`Step::Enter`] or [`Step::Batch`] the action hands [`active`](Self::active) to the
+/// actors, then calls [`commit`](Self::commit) with their combined [`Flow`].
+///
+/// Iterators whose capabilities say [`OrderedState::Copies`] also carry frames: the
+/// `frame` given to `commit` is stored with every child kept (and with the node's
+/// pending leave) and handed back in their steps; `commit` returns how many it stored,
+/// and each step that hands one back uses it up.
 pub trait TraversalIterator {
     /// What this iterator gives actors.
     fn capabilities(&self) -> Capabilities;
@@ -87,8 +107,10 @@ pub trait TraversalIterator {
     /// The active list of the node of the last [`Step::Enter`].
     fn active(&mut self) -> ActiveList<'_>;
 
-    /// Takes the actors' verdict on the last entered node and its active list.
-    fn commit(&mut self, graph: &Graph, flow: Flow) -> Result<(), TraversalError>;
+    /// Takes the actors' verdict on the last entered node (or batch) and its active
+    /// list. Returns how many times `frame` was stored (0 for iterators that do not
+    /// use frames).
+    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError>;
 
     /// Drops all pending work (after [`Flow::Stop`] or an error), keeping buffers.
     fn clear(&mut self);

@@ -1,8 +1,10 @@
-//! Ordered state kept by depth: copy on write, shared by siblings.
+//! Ordered state: copy on write, shared by siblings, kept by depth or by frame.
+
+use crate::{Frame, OrderedState};
 
 /// A state with the depth of the node that made it (`depth + 1`; 0 for the root state).
 #[derive(Clone, Debug)]
-struct Frame<S> {
+struct Level<S> {
     owner: u32,
     state: S,
 }
@@ -12,78 +14,288 @@ struct Frame<S> {
 /// A node sees its parent's state and pushes a copy only if it changes it, so the
 /// number of copies grows with the number of state changes, not of nodes.
 #[derive(Clone, Debug)]
-pub(crate) struct DepthStates<S> {
-    frames: Vec<Frame<S>>,
-    copies: u64,
-}
-
-impl<S> Default for DepthStates<S> {
-    fn default() -> Self {
-        Self {
-            frames: Vec::new(),
-            copies: 0,
-        }
-    }
+struct DepthStates<S> {
+    levels: Vec<Level<S>>,
 }
 
 impl<S: Clone> DepthStates<S> {
-    /// Starts a run with the state above the root; keeps the buffer.
-    pub(crate) fn reset(&mut self, root: S) {
-        self.frames.clear();
-        self.frames.push(Frame {
-            owner: 0,
-            state: root,
-        });
-        self.copies = 0;
+    fn reset(&mut self, root: S) {
+        self.levels.clear();
+        self.levels.push(Level { owner: 0, state: root });
     }
 
-    /// A node at `depth` is about to be entered: drop the states of nodes at this
-    /// depth or deeper (earlier siblings and their subtrees).
+    /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
     #[inline]
-    pub(crate) fn enter_depth(&mut self, depth: u32) {
+    fn before_enter(&mut self, depth: u32) {
         let owner = depth.saturating_add(1);
-        while self.frames.len() > 1 && self.frames.last().is_some_and(|f| f.owner >= owner) {
-            self.frames.pop();
+        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= owner) {
+            self.levels.pop();
         }
     }
 
-    /// The node at `depth` is left: drop its descendants' states and return its own.
+    /// Drops the states of nodes deeper than `depth`; the top is the node's own.
     #[inline]
-    pub(crate) fn leave_depth(&mut self, depth: u32) -> &S {
+    fn at_leave(&mut self, depth: u32) -> Option<&S> {
         let owner = depth.saturating_add(1);
-        while self.frames.len() > 1 && self.frames.last().is_some_and(|f| f.owner > owner) {
-            self.frames.pop();
+        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner > owner) {
+            self.levels.pop();
         }
         self.top()
     }
 
     #[inline]
-    fn top(&self) -> &S {
-        match self.frames.last() {
-            Some(frame) => &frame.state,
-            None => unreachable!("reset() always leaves the root frame"),
+    fn top(&self) -> Option<&S> {
+        self.levels.last().map(|l| &l.state)
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One ordered actor's state versions, shared between frames by reference count.
+#[derive(Clone, Debug)]
+struct VersionStates<S> {
+    slots: Vec<Option<S>>,
+    refs: Vec<u32>,
+    free: Vec<u32>,
+    /// The version each live frame names.
+    frame_version: Vec<u32>,
+    /// The version the node being entered (or left) starts from.
+    current: u32,
+    /// The version this node made by writing, if any.
+    own: u32,
+}
+
+impl<S: Clone> VersionStates<S> {
+    fn reset(&mut self, root: S) {
+        self.slots.clear();
+        self.refs.clear();
+        self.free.clear();
+        self.frame_version.clear();
+        self.slots.push(Some(root));
+        self.refs.push(1);
+        self.frame_version.push(0); // Frame::ROOT
+        self.current = 0;
+        self.own = NONE;
+    }
+
+    fn restore(&mut self, frame: Frame) {
+        self.current = self.frame_version.get(frame.get()).copied().unwrap_or(0);
+        self.own = NONE;
+    }
+
+    fn save(&mut self, frame: Frame) {
+        let version = if self.own == NONE { self.current } else { self.own };
+        if self.frame_version.len() <= frame.get() {
+            self.frame_version.resize(frame.get() + 1, NONE);
+        }
+        self.frame_version[frame.get()] = version;
+        if let Some(r) = self.refs.get_mut(version as usize) {
+            *r += 1;
         }
     }
 
-    /// The cell the actor entering a node at `depth` works through.
+    fn release(&mut self, frame: Frame) {
+        let Some(&version) = self.frame_version.get(frame.get()) else {
+            return;
+        };
+        if let Some(r) = self.refs.get_mut(version as usize) {
+            *r = r.saturating_sub(1);
+            if *r == 0 {
+                self.slots[version as usize] = None;
+                self.free.push(version);
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> Option<&S> {
+        let v = if self.own == NONE { self.current } else { self.own };
+        self.slots.get(v as usize).and_then(Option::as_ref)
+    }
+
+    fn store(&mut self, state: S) -> u32 {
+        match self.free.pop() {
+            Some(v) => {
+                self.slots[v as usize] = Some(state);
+                self.refs[v as usize] = 0;
+                v
+            }
+            None => {
+                self.slots.push(Some(state));
+                self.refs.push(0);
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+
+    fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+/// One ordered actor's states for a run, in the form the iterator calls for.
+#[derive(Clone, Debug)]
+pub(crate) struct OrderedStates<S> {
+    mode: OrderedState,
+    depth: DepthStates<S>,
+    versions: VersionStates<S>,
+    copies: u64,
+}
+
+impl<S> Default for OrderedStates<S> {
+    fn default() -> Self {
+        Self {
+            mode: OrderedState::DepthStack,
+            depth: DepthStates { levels: Vec::new() },
+            versions: VersionStates {
+                slots: Vec::new(),
+                refs: Vec::new(),
+                free: Vec::new(),
+                frame_version: Vec::new(),
+                current: 0,
+                own: NONE,
+            },
+            copies: 0,
+        }
+    }
+}
+
+impl<S: Clone> OrderedStates<S> {
+    /// Starts a run with the state above the root; keeps the buffers.
+    pub(crate) fn reset(&mut self, mode: OrderedState, root: S) {
+        self.mode = mode;
+        self.copies = 0;
+        match mode {
+            OrderedState::Copies => {
+                self.depth.levels.clear();
+                self.versions.reset(root);
+            }
+            _ => {
+                self.versions.reset_empty();
+                self.depth.reset(root);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn before_enter(&mut self, depth: u32) {
+        if self.mode != OrderedState::Copies {
+            self.depth.before_enter(depth);
+        }
+    }
+
     #[inline]
     pub(crate) fn cell(&mut self, depth: u32) -> StateCell<'_, S> {
         StateCell {
-            states: self,
             owner: depth.saturating_add(1),
+            states: self,
+        }
+    }
+
+    /// The node's own state at its leave.
+    #[inline]
+    pub(crate) fn at_leave(&mut self, depth: u32) -> &S {
+        let state = match self.mode {
+            OrderedState::Copies => self.versions.get(),
+            _ => self.depth.at_leave(depth),
+        };
+        match state {
+            Some(state) => state,
+            None => unreachable!("a run always holds the root state"),
+        }
+    }
+
+    pub(crate) fn restore(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.restore(frame);
+        }
+    }
+
+    pub(crate) fn save(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.save(frame);
+        }
+    }
+
+    pub(crate) fn release(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.release(frame);
         }
     }
 
     pub(crate) fn take_copies(&mut self) -> u64 {
         std::mem::take(&mut self.copies)
     }
+
+    /// State versions alive now (copies mode), for leak checks.
+    #[allow(dead_code)]
+    pub(crate) fn live_versions(&self) -> usize {
+        self.versions.live()
+    }
+
+    #[inline]
+    fn get(&self) -> &S {
+        let state = match self.mode {
+            OrderedState::Copies => self.versions.get(),
+            _ => self.depth.top(),
+        };
+        match state {
+            Some(state) => state,
+            None => unreachable!("a run always holds the root state"),
+        }
+    }
+
+    #[inline]
+    fn is_own(&self, owner: u32) -> bool {
+        match self.mode {
+            OrderedState::Copies => self.versions.own != NONE,
+            _ => self.depth.levels.last().is_some_and(|l| l.owner == owner),
+        }
+    }
+
+    /// Makes the node's own state from `state`.
+    #[inline]
+    fn push_own(&mut self, owner: u32, state: S) {
+        self.copies += 1;
+        match self.mode {
+            OrderedState::Copies => self.versions.own = self.versions.store(state),
+            _ => self.depth.levels.push(Level { owner, state }),
+        }
+    }
+
+    #[inline]
+    fn own_mut(&mut self) -> &mut S {
+        let state = match self.mode {
+            OrderedState::Copies => {
+                let own = self.versions.own as usize;
+                self.versions.slots.get_mut(own).and_then(Option::as_mut)
+            }
+            _ => self.depth.levels.last_mut().map(|l| &mut l.state),
+        };
+        match state {
+            Some(state) => state,
+            None => unreachable!("own_mut follows push_own"),
+        }
+    }
+}
+
+impl<S> VersionStates<S> {
+    fn reset_empty(&mut self) {
+        self.slots.clear();
+        self.refs.clear();
+        self.free.clear();
+        self.frame_version.clear();
+        self.current = 0;
+        self.own = NONE;
+    }
 }
 
 /// An ordered actor's view of the state at the node it is entering: the parent's state
-/// until [`make_mut`](StateCell::make_mut) makes this node its own copy.
+/// until [`make_mut`](StateCell::make_mut) or [`set`](StateCell::set) gives this node
+/// its own.
 #[derive(Debug)]
 pub struct StateCell<'a, S> {
-    states: &'a mut DepthStates<S>,
+    states: &'a mut OrderedStates<S>,
     owner: u32,
 }
 
@@ -91,52 +303,34 @@ impl<S: Clone> StateCell<'_, S> {
     /// The state as it stands at this node.
     #[inline]
     pub fn get(&self) -> &S {
-        self.states.top()
+        self.states.get()
     }
 
     /// The state, writable: the first call at a node copies the parent's state (the
-    /// copy the action counts in [`RunStats::state_copies`](crate::RunStats)), later
-    /// calls at the same node reuse it.
+    /// copy counted in [`RunStats::state_copies`](crate::RunStats)); later calls at
+    /// the same node reuse it.
     #[inline]
     pub fn make_mut(&mut self) -> &mut S {
-        let frames = &mut self.states.frames;
-        if frames.last().is_none_or(|f| f.owner != self.owner) {
-            let state = self.states.top().clone();
-            self.states.frames.push(Frame {
-                owner: self.owner,
-                state,
-            });
-            self.states.copies += 1;
+        if !self.states.is_own(self.owner) {
+            let copy = self.states.get().clone();
+            self.states.push_own(self.owner, copy);
         }
-        let last = self.states.frames.len() - 1;
-        &mut self.states.frames[last].state
+        self.states.own_mut()
     }
 
-    /// Replaces the state at this node (no copy of the parent's is made).
+    /// Replaces the state at this node without cloning the parent's (one copy counted
+    /// if the node had no state of its own yet).
     #[inline]
     pub fn set(&mut self, state: S) {
-        if self
-            .states
-            .frames
-            .last()
-            .is_some_and(|f| f.owner == self.owner)
-        {
-            let last = self.states.frames.len() - 1;
-            self.states.frames[last].state = state;
+        if self.states.is_own(self.owner) {
+            *self.states.own_mut() = state;
         } else {
-            self.states.frames.push(Frame {
-                owner: self.owner,
-                state,
-            });
-            self.states.copies += 1;
+            self.states.push_own(self.owner, state);
         }
     }
 
     /// Whether this node has its own state (it changed it).
     pub fn is_own(&self) -> bool {
-        self.states
-            .frames
-            .last()
-            .is_some_and(|f| f.owner == self.owner)
+        self.states.is_own(self.owner)
     }
 }

@@ -1,7 +1,7 @@
 //! The depth-first iterator: an explicit stack, document order, no recursion.
 
 use scenewalk_core::{
-    ActiveEntry, ActiveList, Capabilities, Flow, Graph, NodeIndex, OrderedState, Step,
+    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
     TraversalError, TraversalIterator,
 };
 
@@ -83,7 +83,11 @@ impl TraversalIterator for DepthFirst {
         let (node, depth) = (entry.node(), entry.depth());
         if entry.is_marker() {
             self.mark = self.stack.len();
-            return Some(Step::Leave { node, depth });
+            return Some(Step::Leave {
+                node,
+                depth,
+                frame: Frame::ROOT,
+            });
         }
         if self.leave_events {
             self.stack.push(ActiveEntry::marker(node, depth));
@@ -94,7 +98,11 @@ impl TraversalIterator for DepthFirst {
             self.stack.push(ActiveEntry::new(c, depth + 1));
             child = graph.next_sibling_at(c);
         }
-        Some(Step::Enter { node, depth })
+        Some(Step::Enter {
+            node,
+            depth,
+            frame: Frame::ROOT,
+        })
     }
 
     #[inline]
@@ -104,11 +112,11 @@ impl TraversalIterator for DepthFirst {
     }
 
     #[inline]
-    fn commit(&mut self, _graph: &Graph, flow: Flow) -> Result<(), TraversalError> {
+    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
         let mark = self.mark.min(self.stack.len());
         if flow != Flow::Continue {
             self.stack.truncate(mark);
-            return Ok(());
+            return Ok(0);
         }
         let children = &mut self.stack[mark..];
         if !children.iter().all(ActiveEntry::is_active) {
@@ -122,7 +130,7 @@ impl TraversalIterator for DepthFirst {
             self.stack.truncate(mark + kept);
         }
         self.stack[mark..].reverse();
-        Ok(())
+        Ok(0)
     }
 
     fn clear(&mut self) {

@@ -1,0 +1,141 @@
+//! The actors under every order: what an ordered actor sees under priority and hybrid
+//! orders equals what it sees depth-first; statistics agree under breadth-first batches.
+
+use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
+use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_core::{
+    Aabb, Action, ActiveList, Flow, Graph, NodeId, Ordered, Static, StaticActor, Unordered, Visit,
+};
+use scenewalk_iterators::{BreadthFirst, DepthFirst, PriorityQueue, SwitchRule};
+use scenewalk_nodes::{Geometry, Group, Transform};
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+fn random_scene(n: usize, seed: u64) -> (Graph, Vec<NodeId>) {
+    let mut rng = Rng(seed);
+    let mut graph = Graph::new();
+    let mut ids = vec![graph.add_root(Group)];
+    for _ in 1..n {
+        let parent = ids[rng.below(ids.len())];
+        let id = match rng.below(3) {
+            0 => graph.append_child(parent, Group),
+            1 => {
+                let t = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 10.0;
+                let r = Quat::from_rotation_y(rng.unit() * 6.0);
+                graph.append_child(parent, Transform::from_trs(t, r, Vec3::splat(0.5 + rng.unit())))
+            }
+            _ => {
+                let a = Vec3::new(rng.unit(), rng.unit(), rng.unit());
+                graph.append_child(parent, Geometry::new(Aabb::new(a, a + Vec3::ONE)))
+            }
+        };
+        ids.push(id.unwrap());
+    }
+    (graph, ids)
+}
+
+/// Gives every child a pseudo-random key, so the priority order differs from document
+/// order.
+struct Shuffle;
+impl StaticActor for Shuffle {
+    fn enter(&self, _visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        for i in 0..active.len() {
+            let node = active.node(i).map_or(0, |n| n.get());
+            active.set_key(i, ((node * 7919) % 1013) as f32);
+        }
+        Flow::Continue
+    }
+}
+
+fn world_and_bounds<I: scenewalk_core::TraversalIterator>(
+    iterator: I,
+    graph: &Graph,
+    root: NodeId,
+) -> (WorldTransforms, Bounds, u64, u64) {
+    let mut action = Action::new(
+        iterator,
+        (
+            Static::new(Shuffle),
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    let stats = action.run(graph, root).unwrap();
+    assert_eq!(action.live_frames(), 0, "every frame is released by the end");
+    let (_, (_, world, bounds)) = action.into_parts();
+    (world.into_inner(), bounds.into_inner(), stats.entered, stats.state_copies)
+}
+
+#[test]
+fn ordered_state_is_the_same_under_every_order() {
+    for seed in 0..20 {
+        let (graph, ids) = random_scene(300, seed);
+        let (dfs_world, dfs_bounds, dfs_entered, dfs_copies) =
+            world_and_bounds(DepthFirst::new(), &graph, ids[0]);
+        for iterator in [
+            PriorityQueue::new(),
+            PriorityQueue::hybrid(SwitchRule::AtDepth(2)),
+            PriorityQueue::hybrid(SwitchRule::FrontierAbove(4)),
+        ] {
+            let (world, bounds, entered, copies) = world_and_bounds(iterator, &graph, ids[0]);
+            assert_eq!(entered, dfs_entered);
+            assert_eq!(copies, dfs_copies, "copies follow state changes, not the order");
+            for &id in &ids {
+                assert_eq!(world.world(&graph, id), dfs_world.world(&graph, id), "seed {seed}");
+                assert_eq!(
+                    bounds.world_bounds(&graph, id),
+                    dfs_bounds.world_bounds(&graph, id),
+                    "seed {seed}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn statistics_agree_under_breadth_first_batches() {
+    let (graph, ids) = random_scene(500, 7);
+    let mut dfs = Action::new(DepthFirst::new(), (Unordered::new(Statistics::new()),)).unwrap();
+    dfs.run(&graph, ids[0]).unwrap();
+    for max in [usize::MAX, 7, 1] {
+        let mut bfs = Action::new(
+            BreadthFirst::new().with_max_batch(max),
+            (Unordered::new(Statistics::new()),),
+        )
+        .unwrap();
+        let stats = bfs.run(&graph, ids[0]).unwrap();
+        let (a, b) = (dfs.actor::<Statistics>().unwrap(), bfs.actor::<Statistics>().unwrap());
+        assert_eq!(a.nodes(), b.nodes());
+        assert_eq!(a.leaves(), b.leaves());
+        assert_eq!(a.depth_histogram(), b.depth_histogram());
+        assert_eq!(a.counts_by_type(), b.counts_by_type());
+        assert_eq!(stats.chain_calls, stats.batches);
+        let levels = a.depth_histogram();
+        let expected: u64 = levels.iter().map(|&n| n.div_ceil(max.min(1 << 40) as u64)).sum();
+        assert_eq!(stats.batches, expected);
+    }
+}
+
+#[test]
+fn ordered_and_visit_actors_are_refused_by_breadth_first() {
+    let err = Action::new(BreadthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap_err();
+    assert!(err.to_string().contains("WorldTransforms"), "{err}");
+    assert!(Action::new(BreadthFirst::new(), (Ordered::new(Bounds::new()),)).is_err());
+}

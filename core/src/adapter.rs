@@ -1,0 +1,240 @@
+//! The adapters that run each kind of actor in a chain: class, type filter, state.
+
+use crate::state::OrderedStates;
+use crate::{
+    ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, Graph, OrderedActor, RunContext,
+    RunStats, StateKind, StaticActor, TypeSet, UnorderedActor, Visit,
+};
+use std::any::Any;
+
+/// Which node types reach a [`Dispatch::Single`] actor, resolved once per run.
+#[derive(Clone, Debug, Default)]
+struct TypeFilter {
+    single: Option<TypeSet>,
+}
+
+impl TypeFilter {
+    fn resolve(&mut self, dispatch: Dispatch, run: &RunContext<'_>) {
+        match dispatch {
+            Dispatch::Single(key) => {
+                let set = match &mut self.single {
+                    Some(set) => set,
+                    None => self.single.insert(TypeSet::of_id(key.id)),
+                };
+                set.resolve(run.graph.types());
+            }
+            Dispatch::Uniform | Dispatch::PerType => self.single = None,
+        }
+    }
+
+    #[inline]
+    fn admits(&self, visit: &Visit<'_>) -> bool {
+        match &self.single {
+            None => true,
+            Some(set) => set.contains(visit.node_type()),
+        }
+    }
+}
+
+fn class_of<A: Any>(events: Events, state: StateKind, dispatch: Dispatch, batches: bool) -> ActorClass {
+    ActorClass {
+        name: std::any::type_name::<A>(),
+        events,
+        state,
+        dispatch,
+        batches,
+    }
+}
+
+/// The accessors every adapter shares.
+macro_rules! wrapper_access {
+    ($adapter:ident, $bound:ident) => {
+        impl<A: $bound> $adapter<A> {
+            /// The wrapped actor.
+            pub fn get(&self) -> &A {
+                &self.actor
+            }
+            /// The wrapped actor, mutable (between runs).
+            pub fn get_mut(&mut self) -> &mut A {
+                &mut self.actor
+            }
+            /// Unwraps the actor.
+            pub fn into_inner(self) -> A {
+                self.actor
+            }
+        }
+    };
+}
+
+/// Runs a [`StaticActor`] in an action.
+#[derive(Debug)]
+pub struct Static<A> {
+    actor: A,
+    filter: TypeFilter,
+}
+
+impl<A: StaticActor> Static<A> {
+    /// Wraps the actor.
+    pub fn new(actor: A) -> Self {
+        Self {
+            actor,
+            filter: TypeFilter::default(),
+        }
+    }
+}
+wrapper_access!(Static, StaticActor);
+
+impl<A: StaticActor> Actor for Static<A> {
+    fn class(&self) -> ActorClass {
+        class_of::<A>(A::EVENTS, StateKind::Static, self.actor.dispatch(), A::BATCHES)
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        self.actor.begin(run);
+        self.filter.resolve(self.actor.dispatch(), run);
+    }
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if !self.filter.admits(visit) {
+            return Flow::Continue;
+        }
+        self.actor.enter(visit, active)
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            self.actor.leave(visit);
+        }
+    }
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        self.actor.enter_batch(graph, depth, batch)
+    }
+    fn end(&mut self, _stats: &mut RunStats) {}
+    fn inner(&self) -> &dyn Any {
+        &self.actor
+    }
+    fn inner_mut(&mut self) -> &mut dyn Any {
+        &mut self.actor
+    }
+}
+
+/// Runs an [`UnorderedActor`] in an action.
+#[derive(Debug)]
+pub struct Unordered<A> {
+    actor: A,
+    filter: TypeFilter,
+}
+
+impl<A: UnorderedActor> Unordered<A> {
+    /// Wraps the actor.
+    pub fn new(actor: A) -> Self {
+        Self {
+            actor,
+            filter: TypeFilter::default(),
+        }
+    }
+}
+wrapper_access!(Unordered, UnorderedActor);
+
+impl<A: UnorderedActor> Actor for Unordered<A> {
+    fn class(&self) -> ActorClass {
+        class_of::<A>(A::EVENTS, StateKind::Unordered, self.actor.dispatch(), A::BATCHES)
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        self.actor.begin(run);
+        self.filter.resolve(self.actor.dispatch(), run);
+    }
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if !self.filter.admits(visit) {
+            return Flow::Continue;
+        }
+        self.actor.enter(visit, active)
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            self.actor.leave(visit);
+        }
+    }
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        self.actor.enter_batch(graph, depth, batch)
+    }
+    fn end(&mut self, _stats: &mut RunStats) {
+        self.actor.end();
+    }
+    fn inner(&self) -> &dyn Any {
+        &self.actor
+    }
+    fn inner_mut(&mut self) -> &mut dyn Any {
+        &mut self.actor
+    }
+}
+
+/// Runs an [`OrderedActor`] in an action, keeping its hierarchical state: a stack by
+/// depth under pre-order iterators, shared copies per pending node otherwise.
+#[derive(Debug)]
+pub struct Ordered<A: OrderedActor> {
+    actor: A,
+    filter: TypeFilter,
+    states: OrderedStates<A::State>,
+}
+
+impl<A: OrderedActor> Ordered<A> {
+    /// Wraps the actor.
+    pub fn new(actor: A) -> Self {
+        Self {
+            actor,
+            filter: TypeFilter::default(),
+            states: OrderedStates::default(),
+        }
+    }
+}
+wrapper_access!(Ordered, OrderedActor);
+
+impl<A: OrderedActor> Actor for Ordered<A> {
+    fn class(&self) -> ActorClass {
+        class_of::<A>(A::EVENTS, StateKind::Ordered, self.actor.dispatch(), false)
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        let root = self.actor.root_state(run);
+        self.states.reset(run.capabilities.ordered_state, root);
+        self.filter.resolve(self.actor.dispatch(), run);
+    }
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        // Drop what earlier siblings left even if this actor skips the node, so the
+        // parent's state is the current one.
+        self.states.before_enter(visit.depth());
+        if !self.filter.admits(visit) {
+            return Flow::Continue;
+        }
+        let mut cell = self.states.cell(visit.depth());
+        self.actor.enter(&mut cell, visit, active)
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            let state = self.states.at_leave(visit.depth());
+            self.actor.leave(state, visit);
+        }
+    }
+    fn restore_frame(&mut self, frame: Frame) {
+        self.states.restore(frame);
+    }
+    fn save_frame(&mut self, frame: Frame) {
+        self.states.save(frame);
+    }
+    fn release_frame(&mut self, frame: Frame) {
+        self.states.release(frame);
+    }
+    fn end(&mut self, stats: &mut RunStats) {
+        stats.state_copies += self.states.take_copies();
+        self.actor.end();
+    }
+    fn inner(&self) -> &dyn Any {
+        &self.actor
+    }
+    fn inner_mut(&mut self) -> &mut dyn Any {
+        &mut self.actor
+    }
+}

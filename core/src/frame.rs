@@ -1,0 +1,80 @@
+//! Frames: saved ordered states that pending nodes share (priority-style orders).
+
+/// Names the ordered states saved after a node was entered, for iterators that do
+/// not enter nodes in pre-order ([`OrderedState::Copies`](crate::OrderedState::Copies)).
+///
+/// The action saves a frame after each enter and gives it to the iterator's
+/// [`commit`](crate::TraversalIterator::commit); the iterator stores it with every child
+/// it keeps (and with the node's pending leave) and hands it back in their steps. A
+/// frame costs nothing per actor whose state did not change: each ordered actor maps
+/// the frame to its parent's state version and copies only when it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Frame(pub(crate) u32);
+
+impl Frame {
+    /// The states above the traversal root, which the root's enter step carries.
+    pub const ROOT: Frame = Frame(0);
+
+    /// The frame's number (dense, reused after release).
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The action's reference counts of live frames.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FrameTable {
+    refs: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl FrameTable {
+    /// Forgets every frame but [`Frame::ROOT`], held once (by the root's step).
+    pub(crate) fn reset(&mut self) {
+        self.refs.clear();
+        self.free.clear();
+        self.refs.push(1);
+    }
+
+    /// A new frame with no references yet.
+    pub(crate) fn allocate(&mut self) -> Frame {
+        match self.free.pop() {
+            Some(f) => Frame(f),
+            None => {
+                self.refs.push(0);
+                Frame((self.refs.len() - 1) as u32)
+            }
+        }
+    }
+
+    /// Records `count` references; returns whether the frame is unreferenced (and so
+    /// free again).
+    pub(crate) fn hold(&mut self, frame: Frame, count: u32) -> bool {
+        self.refs[frame.get()] = count;
+        if count == 0 {
+            self.free.push(frame.0);
+            return true;
+        }
+        false
+    }
+
+    /// Drops one reference; returns whether that was the last (the frame is free again).
+    pub(crate) fn drop_ref(&mut self, frame: Frame) -> bool {
+        match self.refs.get_mut(frame.get()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                if *n == 0 {
+                    self.free.push(frame.0);
+                    return true;
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// How many frames are live.
+    pub(crate) fn live(&self) -> usize {
+        self.refs.len() - self.free.len()
+    }
+}

@@ -1,0 +1,142 @@
+//! The breadth-first iterator (paper 3.3.3): whole levels as batches.
+
+use scenewalk_core::{
+    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
+    TraversalError, TraversalIterator,
+};
+
+/// Level order, coalescing the children of many nodes into one active list so each
+/// actor is called once per batch instead of once per node (paper 3.3.3).
+///
+/// A batch is the nodes of one level (or a slice of at most
+/// [`with_max_batch`](BreadthFirst::with_max_batch) of them); entries an actor
+/// deactivates are not expanded, [`Flow::Prune`] expands none of the batch, and
+/// [`Flow::Stop`] ends the run. With no current node, no leave events and no single
+/// path, the action refuses enter + leave actors, ordered-state actors, actors that
+/// dispatch on the node type, and actors that do not implement `enter_batch`.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// use scenewalk_iterators::BreadthFirst;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct LevelSizes(Vec<usize>);
+/// impl UnorderedActor for LevelSizes {
+///     const BATCHES: bool = true;
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow { Flow::Continue }
+///     fn enter_batch(&mut self, _: &Graph, _: u32, batch: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(batch.len());
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// for _ in 0..3 {
+///     let child = graph.append_child(root, Group)?;
+///     graph.append_child(child, Group)?;
+/// }
+/// let mut action = Action::new(BreadthFirst::new(), (Unordered::new(LevelSizes::default()),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!(action.actor::<LevelSizes>().unwrap().0, [1, 3, 3]);
+/// assert_eq!(stats.batches, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct BreadthFirst {
+    level: Vec<ActiveEntry>,
+    next_level: Vec<ActiveEntry>,
+    /// Start of the batch being handed out within `level`.
+    cursor: usize,
+    batch_end: usize,
+    depth: u32,
+    max_batch: usize,
+}
+
+impl Default for BreadthFirst {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BreadthFirst {
+    /// Whole levels as batches.
+    pub fn new() -> Self {
+        Self {
+            level: Vec::new(),
+            next_level: Vec::new(),
+            cursor: 0,
+            batch_end: 0,
+            depth: 0,
+            max_batch: usize::MAX,
+        }
+    }
+
+    /// Hands a level over in batches of at most `max` nodes (at least 1), bounding
+    /// the active list's size.
+    #[must_use]
+    pub fn with_max_batch(mut self, max: usize) -> Self {
+        self.max_batch = max.max(1);
+        self
+    }
+}
+
+impl TraversalIterator for BreadthFirst {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            name: "BreadthFirst",
+            leave_events: false,
+            current_node: false,
+            ordered_state: OrderedState::Unsupported,
+        }
+    }
+
+    fn start(&mut self, _graph: &Graph, root: NodeIndex, _leave_events: bool) {
+        self.clear();
+        self.level.push(ActiveEntry::new(root, 0));
+    }
+
+    fn next(&mut self, _graph: &Graph) -> Option<Step> {
+        if self.cursor >= self.level.len() {
+            if self.next_level.is_empty() {
+                return None;
+            }
+            std::mem::swap(&mut self.level, &mut self.next_level);
+            self.next_level.clear();
+            self.cursor = 0;
+            self.depth += 1;
+        }
+        self.batch_end = self.level.len().min(self.cursor.saturating_add(self.max_batch));
+        Some(Step::Batch { depth: self.depth })
+    }
+
+    fn active(&mut self) -> ActiveList<'_> {
+        let end = self.batch_end.min(self.level.len());
+        let start = self.cursor.min(end);
+        ActiveList::new(&mut self.level[start..end])
+    }
+
+    fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
+        let end = self.batch_end.min(self.level.len());
+        if flow == Flow::Continue {
+            let depth = self.depth + 1;
+            for entry in self.level[self.cursor.min(end)..end].iter().filter(|e| e.is_active()) {
+                let mut child = graph.first_child_at(entry.node());
+                while let Some(c) = child {
+                    self.next_level.push(ActiveEntry::new(c, depth));
+                    child = graph.next_sibling_at(c);
+                }
+            }
+        }
+        self.cursor = end;
+        Ok(0)
+    }
+
+    fn clear(&mut self) {
+        self.level.clear();
+        self.next_level.clear();
+        self.cursor = 0;
+        self.batch_end = 0;
+        self.depth = 0;
+    }
+}
