@@ -2,8 +2,9 @@
 
 use crate::frame::FrameTable;
 use crate::{
-    ActionError, ActorChain, ActorClass, Capabilities, Events, Flow, Frame, Graph, NodeId,
-    OrderedState, RunContext, StateKind, Step, TraversalError, TraversalIterator, Visit,
+    ActionError, ActiveList, ActorChain, ActorClass, Capabilities, Events, Flow, Frame, Graph,
+    NodeId, NodeIndex, OrderedState, RunContext, StateKind, StepSink, TraversalError,
+    TraversalIterator, Visit,
 };
 use std::any::Any;
 
@@ -105,92 +106,28 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         let mut stats = RunStats::default();
         let outcome = if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
             self.frames.reset();
-            self.drive::<true>(graph, &mut stats)
+            let mut sink = Sink::<C, true> {
+                graph,
+                actors: &mut self.actors,
+                frames: &mut self.frames,
+                stats: &mut stats,
+                entered_from: Frame::ROOT,
+            };
+            self.iterator.drive(graph, &mut sink)
         } else {
-            self.drive::<false>(graph, &mut stats)
+            let mut sink = Sink::<C, false> {
+                graph,
+                actors: &mut self.actors,
+                frames: &mut self.frames,
+                stats: &mut stats,
+                entered_from: Frame::ROOT,
+            };
+            self.iterator.drive(graph, &mut sink)
         };
         self.iterator.clear();
         self.actors.end(&mut stats);
         self.stats = stats;
         outcome.map(|()| stats)
-    }
-
-    /// The run loop; `FRAMES` says whether ordered states travel in frames.
-    #[inline]
-    fn drive<const FRAMES: bool>(
-        &mut self,
-        graph: &Graph,
-        stats: &mut RunStats,
-    ) -> Result<(), TraversalError> {
-        while let Some(step) = self.iterator.next(graph) {
-            match step {
-                Step::Enter { node, depth, frame } => {
-                    let Some(visit) = Visit::new(graph, node, depth) else {
-                        self.drop_frame::<FRAMES>(frame);
-                        continue;
-                    };
-                    stats.entered += 1;
-                    stats.chain_calls += 1;
-                    if FRAMES {
-                        self.actors.restore_frame(frame);
-                    }
-                    let flow = self.actors.enter(&visit, &mut self.iterator.active());
-                    match flow {
-                        Flow::Continue => {}
-                        Flow::Prune => stats.pruned += 1,
-                        Flow::Stop => {
-                            stats.stopped = true;
-                            return Ok(());
-                        }
-                    }
-                    if FRAMES {
-                        let saved = self.frames.allocate();
-                        self.actors.save_frame(saved);
-                        let refs = self.iterator.commit(graph, flow, saved)?;
-                        if self.frames.hold(saved, refs) {
-                            self.actors.release_frame(saved);
-                        }
-                        self.drop_frame::<FRAMES>(frame);
-                    } else {
-                        self.iterator.commit(graph, flow, Frame::ROOT)?;
-                    }
-                }
-                Step::Leave { node, depth, frame } => {
-                    if let Some(visit) = Visit::new(graph, node, depth) {
-                        stats.left += 1;
-                        if FRAMES {
-                            self.actors.restore_frame(frame);
-                        }
-                        self.actors.leave(&visit);
-                    }
-                    self.drop_frame::<FRAMES>(frame);
-                }
-                Step::Batch { depth } => {
-                    stats.batches += 1;
-                    stats.chain_calls += 1;
-                    let mut batch = self.iterator.active();
-                    stats.entered += batch.len() as u64;
-                    let flow = self.actors.enter_batch(graph, depth, &mut batch);
-                    match flow {
-                        Flow::Continue => {}
-                        Flow::Prune => stats.pruned += 1,
-                        Flow::Stop => {
-                            stats.stopped = true;
-                            return Ok(());
-                        }
-                    }
-                    self.iterator.commit(graph, flow, Frame::ROOT)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    #[inline]
-    fn drop_frame<const FRAMES: bool>(&mut self, frame: Frame) {
-        if FRAMES && self.frames.drop_ref(frame) {
-            self.actors.release_frame(frame);
-        }
     }
 
     /// Frames still referenced (state-copy iterators); 0 after every complete run.
@@ -227,6 +164,102 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     /// Takes the action apart.
     pub fn into_parts(self) -> (I, C) {
         (self.iterator, self.actors)
+    }
+}
+
+/// The action's side of a run: builds each visit, calls the chain, keeps the counts
+/// and (with `FRAMES`) the frames of ordered states.
+struct Sink<'r, C, const FRAMES: bool> {
+    graph: &'r Graph,
+    actors: &'r mut C,
+    frames: &'r mut FrameTable,
+    stats: &'r mut RunStats,
+    /// The frame the last entered node's parent states came in.
+    entered_from: Frame,
+}
+
+impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
+    #[inline(always)]
+    fn drop_frame(&mut self, frame: Frame) {
+        if FRAMES && self.frames.drop_ref(frame) {
+            self.actors.release_frame(frame);
+        }
+    }
+}
+
+impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        self.entered_from = frame;
+        let Some(visit) = Visit::new(self.graph, node, depth) else {
+            // Not a live node: nothing to enter, nothing below it.
+            return Flow::Prune;
+        };
+        self.stats.entered += 1;
+        self.stats.chain_calls += 1;
+        if FRAMES {
+            self.actors.restore_frame(frame);
+        }
+        let flow = self.actors.enter(&visit, active);
+        match flow {
+            Flow::Continue => {}
+            Flow::Prune => self.stats.pruned += 1,
+            Flow::Stop => self.stats.stopped = true,
+        }
+        flow
+    }
+
+    #[inline(always)]
+    fn save_frame(&mut self) -> Frame {
+        if !FRAMES {
+            return Frame::ROOT;
+        }
+        let saved = self.frames.allocate();
+        self.actors.save_frame(saved);
+        saved
+    }
+
+    #[inline(always)]
+    fn hold_frame(&mut self, frame: Frame, refs: u32) {
+        if FRAMES {
+            if self.frames.hold(frame, refs) {
+                self.actors.release_frame(frame);
+            }
+            let parent = self.entered_from;
+            self.drop_frame(parent);
+        }
+    }
+
+    #[inline(always)]
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame) {
+        if let Some(visit) = Visit::new(self.graph, node, depth) {
+            self.stats.left += 1;
+            if FRAMES {
+                self.actors.restore_frame(frame);
+            }
+            self.actors.leave(&visit);
+        }
+        self.drop_frame(frame);
+    }
+
+    #[inline(always)]
+    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        self.stats.batches += 1;
+        self.stats.chain_calls += 1;
+        self.stats.entered += batch.len() as u64;
+        let flow = self.actors.enter_batch(self.graph, depth, batch);
+        match flow {
+            Flow::Continue => {}
+            Flow::Prune => self.stats.pruned += 1,
+            Flow::Stop => self.stats.stopped = true,
+        }
+        flow
     }
 }
 

@@ -1,6 +1,6 @@
 //! The active list: the candidate nodes an actor may deactivate or give priority keys.
 
-use crate::NodeIndex;
+use crate::{Graph, NodeIndex};
 
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;
@@ -90,12 +90,45 @@ impl ActiveEntry {
     }
 }
 
+/// Whether a lazily built active list was looked at, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListState {
+    /// No actor looked at the list: every child is active, none has a key, and the
+    /// iterator may walk the children by their links.
+    #[default]
+    Untouched,
+    /// The list was built in the iterator's buffer; read the entries from there.
+    Filled,
+    /// Every child was deactivated without the list being built.
+    Cleared,
+}
+
+/// Where the entries of an [`ActiveList`] come from.
+#[derive(Debug)]
+enum Source<'a> {
+    /// Entries an iterator already holds.
+    Slice(&'a mut [ActiveEntry]),
+    /// A node's children, built into `buf` (from `start`) only if an actor asks.
+    Lazy {
+        graph: &'a Graph,
+        parent: NodeIndex,
+        depth: u32,
+        buf: &'a mut Vec<ActiveEntry>,
+        start: usize,
+        state: &'a mut ListState,
+    },
+}
+
 /// The list of active nodes an actor receives with the current node: by default the
 /// node's children in document order (paper 3.1).
 ///
 /// An actor may deactivate entries (they are not traversed) and give entries priority
 /// keys (used by the priority iterator, ignored by depth-first). Indices out of range
 /// are ignored, never a panic.
+///
+/// A depth-first iterator hands out the list lazily: it is built only when an actor
+/// first looks at it, so actors that never do cost the traversal nothing, and the
+/// iterator then walks the children by their links.
 ///
 /// ```
 /// use scenewalk_core::{ActiveEntry, ActiveList, NodeIndex};
@@ -108,78 +141,141 @@ impl ActiveEntry {
 /// ```
 #[derive(Debug)]
 pub struct ActiveList<'a> {
-    entries: &'a mut [ActiveEntry],
+    source: Source<'a>,
 }
 
 impl<'a> ActiveList<'a> {
     /// A list over entries an iterator owns.
     #[inline]
     pub fn new(entries: &'a mut [ActiveEntry]) -> Self {
-        Self { entries }
+        Self {
+            source: Source::Slice(entries),
+        }
+    }
+
+    /// The children of `parent` (at `depth`), built at the end of `buf` only when an
+    /// actor first looks at the list; `state` tells the iterator afterwards whether
+    /// that happened.
+    #[inline(always)]
+    pub fn lazy(
+        graph: &'a Graph,
+        parent: NodeIndex,
+        depth: u32,
+        buf: &'a mut Vec<ActiveEntry>,
+        state: &'a mut ListState,
+    ) -> Self {
+        *state = ListState::Untouched;
+        let start = buf.len();
+        Self {
+            source: Source::Lazy {
+                graph,
+                parent,
+                depth,
+                buf,
+                start,
+                state,
+            },
+        }
+    }
+
+    /// The entries, building a lazy list first.
+    #[inline]
+    fn slice(&mut self) -> &mut [ActiveEntry] {
+        match &mut self.source {
+            Source::Slice(entries) => entries,
+            Source::Lazy {
+                graph,
+                parent,
+                depth,
+                buf,
+                start,
+                state,
+            } => {
+                if **state != ListState::Filled {
+                    let active = **state == ListState::Untouched;
+                    let mut child = graph.first_child_at(*parent);
+                    while let Some(c) = child {
+                        let mut entry = ActiveEntry::new(c, *depth);
+                        entry.set_active(active);
+                        buf.push(entry);
+                        child = graph.next_sibling_at(c);
+                    }
+                    **state = ListState::Filled;
+                }
+                let start = (*start).min(buf.len());
+                &mut buf[start..]
+            }
+        }
     }
 
     /// How many candidates (active or not).
     #[inline]
-    pub fn len(&self) -> usize {
-        self.entries.len()
+    pub fn len(&mut self) -> usize {
+        self.slice().len()
     }
 
     /// Whether there are no candidates.
     #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+    pub fn is_empty(&mut self) -> bool {
+        self.slice().is_empty()
     }
 
     /// The `i`th candidate's node.
     #[inline]
-    pub fn node(&self, i: usize) -> Option<NodeIndex> {
-        self.entries.get(i).map(|e| e.node)
+    pub fn node(&mut self, i: usize) -> Option<NodeIndex> {
+        self.slice().get(i).map(|e| e.node)
     }
 
     /// The entries, read-only.
     #[inline]
-    pub fn entries(&self) -> &[ActiveEntry] {
-        self.entries
+    pub fn entries(&mut self) -> &[ActiveEntry] {
+        self.slice()
     }
 
     /// The nodes still active, in order.
-    pub fn active_nodes(&self) -> impl std::iter::Iterator<Item = NodeIndex> + '_ {
-        self.entries
+    pub fn active_nodes(&mut self) -> impl std::iter::Iterator<Item = NodeIndex> + '_ {
+        self.slice()
             .iter()
             .filter(|e| e.is_active())
             .map(|e| e.node)
     }
 
     /// How many candidates are still active.
-    pub fn active_count(&self) -> usize {
-        self.entries.iter().filter(|e| e.is_active()).count()
+    pub fn active_count(&mut self) -> usize {
+        self.slice().iter().filter(|e| e.is_active()).count()
     }
 
     /// Whether the `i`th candidate is active.
     #[inline]
-    pub fn is_active(&self, i: usize) -> bool {
-        self.entries.get(i).is_some_and(|e| e.is_active())
+    pub fn is_active(&mut self, i: usize) -> bool {
+        self.slice().get(i).is_some_and(|e| e.is_active())
     }
 
     /// Drops the `i`th candidate from the traversal.
     #[inline]
     pub fn deactivate(&mut self, i: usize) {
-        if let Some(e) = self.entries.get_mut(i) {
+        if let Some(e) = self.slice().get_mut(i) {
             e.set_active(false);
         }
     }
 
-    /// Drops every candidate.
+    /// Drops every candidate (without building a lazy list).
     #[inline]
     pub fn deactivate_all(&mut self) {
-        for e in self.entries.iter_mut() {
+        if let Source::Lazy { state, .. } = &mut self.source
+            && **state == ListState::Untouched
+        {
+            **state = ListState::Cleared;
+            return;
+        }
+        for e in self.slice().iter_mut() {
             e.set_active(false);
         }
     }
 
     /// Keeps only the active candidates for which `keep` says yes.
     pub fn retain(&mut self, mut keep: impl FnMut(NodeIndex) -> bool) {
-        for e in self.entries.iter_mut() {
+        for e in self.slice().iter_mut() {
             if e.is_active() && !keep(e.node) {
                 e.set_active(false);
             }
@@ -189,20 +285,20 @@ impl<'a> ActiveList<'a> {
     /// Gives the `i`th candidate a priority key (larger goes first).
     #[inline]
     pub fn set_key(&mut self, i: usize, key: f32) {
-        if let Some(e) = self.entries.get_mut(i) {
+        if let Some(e) = self.slice().get_mut(i) {
             e.set_key(key);
         }
     }
 
     /// The `i`th candidate's key, if one was set.
     #[inline]
-    pub fn key(&self, i: usize) -> Option<f32> {
-        self.entries.get(i).and_then(|e| e.key())
+    pub fn key(&mut self, i: usize) -> Option<f32> {
+        self.slice().get(i).and_then(|e| e.key())
     }
 
     /// The entries, mutable (to set keys or activity in one pass).
     #[inline]
     pub fn entries_mut(&mut self) -> &mut [ActiveEntry] {
-        self.entries
+        self.slice()
     }
 }

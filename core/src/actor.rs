@@ -1,7 +1,9 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
 use crate::state::StateCell;
-use crate::{ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats, Visit};
+use crate::{
+    ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats, Visit,
+};
 use std::any::Any;
 
 /// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.

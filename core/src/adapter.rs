@@ -36,7 +36,12 @@ impl TypeFilter {
     }
 }
 
-fn class_of<A: Any>(events: Events, state: StateKind, dispatch: Dispatch, batches: bool) -> ActorClass {
+fn class_of<A: Any>(
+    events: Events,
+    state: StateKind,
+    dispatch: Dispatch,
+    batches: bool,
+) -> ActorClass {
     ActorClass {
         name: std::any::type_name::<A>(),
         events,
@@ -86,13 +91,18 @@ wrapper_access!(Static, StaticActor);
 
 impl<A: StaticActor> Actor for Static<A> {
     fn class(&self) -> ActorClass {
-        class_of::<A>(A::EVENTS, StateKind::Static, self.actor.dispatch(), A::BATCHES)
+        class_of::<A>(
+            A::EVENTS,
+            StateKind::Static,
+            self.actor.dispatch(),
+            A::BATCHES,
+        )
     }
     fn begin(&mut self, run: &RunContext<'_>) {
         self.actor.begin(run);
         self.filter.resolve(self.actor.dispatch(), run);
     }
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if !self.filter.admits(visit) {
             return Flow::Continue;
@@ -137,13 +147,18 @@ wrapper_access!(Unordered, UnorderedActor);
 
 impl<A: UnorderedActor> Actor for Unordered<A> {
     fn class(&self) -> ActorClass {
-        class_of::<A>(A::EVENTS, StateKind::Unordered, self.actor.dispatch(), A::BATCHES)
+        class_of::<A>(
+            A::EVENTS,
+            StateKind::Unordered,
+            self.actor.dispatch(),
+            A::BATCHES,
+        )
     }
     fn begin(&mut self, run: &RunContext<'_>) {
         self.actor.begin(run);
         self.filter.resolve(self.actor.dispatch(), run);
     }
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if !self.filter.admits(visit) {
             return Flow::Continue;
@@ -200,7 +215,7 @@ impl<A: OrderedActor> Actor for Ordered<A> {
         self.states.reset(run.capabilities.ordered_state, root);
         self.filter.resolve(self.actor.dispatch(), run);
     }
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         // Drop what earlier siblings left even if this actor skips the node, so the
         // parent's state is the current one.

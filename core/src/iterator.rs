@@ -104,8 +104,8 @@ pub trait TraversalIterator {
     /// The next step, or `None` when the traversal is done.
     fn next(&mut self, graph: &Graph) -> Option<Step>;
 
-    /// The active list of the node of the last [`Step::Enter`].
-    fn active(&mut self) -> ActiveList<'_>;
+    /// The active list of the node of the last [`Step::Enter`] (or the last batch).
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a>;
 
     /// Takes the actors' verdict on the last entered node (or batch) and its active
     /// list. Returns how many times `frame` was stored (0 for iterators that do not
@@ -114,4 +114,62 @@ pub trait TraversalIterator {
 
     /// Drops all pending work (after [`Flow::Stop`] or an error), keeping buffers.
     fn clear(&mut self);
+
+    /// Runs the whole traversal started by [`start`](Self::start), handing every
+    /// step to `sink`: the loop an [`Action`](crate::Action) runs.
+    ///
+    /// The provided version pulls steps with [`next`](Self::next),
+    /// [`active`](Self::active) and [`commit`](Self::commit). An iterator may override
+    /// it with a loop of its own that the compiler can fuse with the sink (the
+    /// depth-first iterator does), as long as the sink sees the same steps.
+    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError>
+    where
+        Self: Sized,
+    {
+        while let Some(step) = self.next(graph) {
+            match step {
+                Step::Enter { node, depth, frame } => {
+                    let flow = sink.enter(node, depth, frame, &mut self.active(graph));
+                    if flow == Flow::Stop {
+                        return Ok(());
+                    }
+                    let saved = sink.save_frame();
+                    let refs = self.commit(graph, flow, saved)?;
+                    sink.hold_frame(saved, refs);
+                }
+                Step::Leave { node, depth, frame } => sink.leave(node, depth, frame),
+                Step::Batch { depth } => {
+                    let flow = sink.batch(depth, &mut self.active(graph));
+                    if flow == Flow::Stop {
+                        return Ok(());
+                    }
+                    self.commit(graph, flow, Frame::ROOT)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
+/// loop.
+pub trait StepSink {
+    /// `node` is entered with the states of `frame`; returns the actors' verdict.
+    /// [`Flow::Stop`] ends the drive at once.
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow;
+    /// After an enter: the frame the states were saved as ([`Frame::ROOT`] when the
+    /// sink keeps no frames), to hand to [`TraversalIterator::commit`].
+    fn save_frame(&mut self) -> Frame;
+    /// The iterator stored `frame` `refs` times.
+    fn hold_frame(&mut self, frame: Frame, refs: u32);
+    /// `node` is left; `frame` is its own saved states.
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame);
+    /// A batch of nodes at `depth`; returns the actors' verdict.
+    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
 }

@@ -59,7 +59,7 @@
 pub use glam;
 
 pub use action::{Action, RunStats, check};
-pub use active::{ActiveEntry, ActiveList};
+pub use active::{ActiveEntry, ActiveList, ListState};
 pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
 pub use adapter::{Ordered, Static, Unordered};
 pub use chain::ActorChain;
@@ -70,7 +70,7 @@ pub use flow::Flow;
 pub use frame::Frame;
 pub use graph::{Children, Graph};
 pub use id::{NodeId, NodeIndex};
-pub use iterator::{Capabilities, OrderedState, Step, TraversalError, TraversalIterator};
+pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalError, TraversalIterator};
 pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub use state::StateCell;

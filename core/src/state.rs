@@ -21,7 +21,10 @@ struct DepthStates<S> {
 impl<S: Clone> DepthStates<S> {
     fn reset(&mut self, root: S) {
         self.levels.clear();
-        self.levels.push(Level { owner: 0, state: root });
+        self.levels.push(Level {
+            owner: 0,
+            state: root,
+        });
     }
 
     /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
@@ -84,7 +87,11 @@ impl<S: Clone> VersionStates<S> {
     }
 
     fn save(&mut self, frame: Frame) {
-        let version = if self.own == NONE { self.current } else { self.own };
+        let version = if self.own == NONE {
+            self.current
+        } else {
+            self.own
+        };
         if self.frame_version.len() <= frame.get() {
             self.frame_version.resize(frame.get() + 1, NONE);
         }
@@ -109,7 +116,11 @@ impl<S: Clone> VersionStates<S> {
 
     #[inline]
     fn get(&self) -> Option<&S> {
-        let v = if self.own == NONE { self.current } else { self.own };
+        let v = if self.own == NONE {
+            self.current
+        } else {
+            self.own
+        };
         self.slots.get(v as usize).and_then(Option::as_ref)
     }
 

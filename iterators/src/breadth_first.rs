@@ -106,11 +106,14 @@ impl TraversalIterator for BreadthFirst {
             self.cursor = 0;
             self.depth += 1;
         }
-        self.batch_end = self.level.len().min(self.cursor.saturating_add(self.max_batch));
+        self.batch_end = self
+            .level
+            .len()
+            .min(self.cursor.saturating_add(self.max_batch));
         Some(Step::Batch { depth: self.depth })
     }
 
-    fn active(&mut self) -> ActiveList<'_> {
+    fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
         let end = self.batch_end.min(self.level.len());
         let start = self.cursor.min(end);
         ActiveList::new(&mut self.level[start..end])
@@ -120,7 +123,10 @@ impl TraversalIterator for BreadthFirst {
         let end = self.batch_end.min(self.level.len());
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            for entry in self.level[self.cursor.min(end)..end].iter().filter(|e| e.is_active()) {
+            for entry in self.level[self.cursor.min(end)..end]
+                .iter()
+                .filter(|e| e.is_active())
+            {
                 let mut child = graph.first_child_at(entry.node());
                 while let Some(c) = child {
                     self.next_level.push(ActiveEntry::new(c, depth));

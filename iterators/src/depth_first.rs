@@ -1,17 +1,42 @@
-//! The depth-first iterator: an explicit stack, document order, no recursion.
+//! The depth-first iterator: document order, nested enter/leave, no recursion.
 
 use scenewalk_core::{
-    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
-    TraversalError, TraversalIterator,
+    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
+    Step, StepSink, TraversalError, TraversalIterator,
 };
+
+/// A node whose children come from its built active list rather than its links.
+#[derive(Clone, Copy, Debug)]
+struct ListFrame {
+    owner: NodeIndex,
+    /// Where the owner's list starts in `lists`.
+    start: u32,
+    /// The entry of the child being traversed.
+    cursor: u32,
+}
+
+/// What `next` does when called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Todo {
+    /// Enter the current node (the root).
+    Enter,
+    /// Go into the current node's children, or finish it if it has none.
+    Descend,
+    /// The current node is done (and left): go on to its next sibling or climb.
+    Climb,
+    /// Nothing left.
+    Done,
+}
 
 /// Depth-first, pre-order, in document order (paper 3.3.1), with properly nested leave
 /// events when an actor wants them.
 ///
-/// The pending nodes live on an explicit stack that is also the active list: a node's
-/// children are pushed once, shown to the actors in place, then reversed so they pop
-/// in document order. Nothing recurses, so a million-deep chain is fine, and the stack
-/// is kept between runs, so steady-state runs do not allocate.
+/// The iterator moves along the first-child / next-sibling / parent links like a
+/// hand-written walk (note 000), with no stack of its own: a node's active list is
+/// built only if an actor looks at it (to deactivate children or give keys), and
+/// only such nodes keep a frame on a small explicit stack until their children are
+/// done. Nothing recurses, so a million-deep chain is fine, and the buffers are kept
+/// between runs, so steady-state runs do not allocate.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit, Events};
@@ -40,23 +65,141 @@ use scenewalk_core::{
 /// assert_eq!(action.actor::<Trace>().unwrap().0, ["+0", "+1", "+2", "-2", "-1", "+3", "-3", "-0"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DepthFirst {
-    stack: Vec<ActiveEntry>,
-    /// Where the last entered node's children start on the stack.
-    mark: usize,
+    root: NodeIndex,
+    current: NodeIndex,
+    depth: u32,
+    todo: Todo,
     leave_events: bool,
+    /// Active lists that actors looked at, one region per frame.
+    lists: Vec<ActiveEntry>,
+    frames: Vec<ListFrame>,
+    list_state: ListState,
+    /// Where the current node's list would start in `lists`.
+    list_start: usize,
+}
+
+impl Default for DepthFirst {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl DepthFirst {
-    /// A depth-first iterator with an empty stack.
+    /// A depth-first iterator with empty buffers.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            root: NodeIndex::new(0),
+            current: NodeIndex::new(0),
+            depth: 0,
+            todo: Todo::Done,
+            leave_events: false,
+            lists: Vec::new(),
+            frames: Vec::new(),
+            list_state: ListState::Untouched,
+            list_start: 0,
+        }
     }
 
-    /// How many entries the stack can hold without growing.
-    pub fn stack_capacity(&self) -> usize {
-        self.stack.capacity()
+    #[inline(always)]
+    fn enter(&mut self, node: NodeIndex) -> Option<Step> {
+        self.current = node;
+        self.todo = Todo::Descend;
+        Some(Step::Enter {
+            node,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    #[inline(always)]
+    fn leave(&self) -> Option<Step> {
+        Some(Step::Leave {
+            node: self.current,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    /// The current node's first child to traverse, from its links or its built list.
+    #[inline(always)]
+    fn first_child(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        match self.list_state {
+            ListState::Untouched => graph.first_child_at(self.current),
+            ListState::Cleared => {
+                self.lists.truncate(self.list_start);
+                None
+            }
+            ListState::Filled => {
+                let start = self.list_start.min(self.lists.len());
+                let region = &mut self.lists[start..];
+                let mut kept = 0;
+                for i in 0..region.len() {
+                    if region[i].is_active() {
+                        region[kept] = region[i];
+                        kept += 1;
+                    }
+                }
+                self.lists.truncate(start + kept);
+                if kept == 0 {
+                    return None;
+                }
+                self.frames.push(ListFrame {
+                    owner: self.current,
+                    start: start as u32,
+                    cursor: start as u32,
+                });
+                Some(self.lists[start].node())
+            }
+        }
+    }
+}
+
+/// Where the walk goes after a node's subtree is done.
+enum After {
+    /// To this next sibling.
+    Sibling(NodeIndex),
+    /// Up to this parent, whose subtree is then done too.
+    Parent(NodeIndex),
+    /// Nowhere: the traversal root is done.
+    End,
+}
+
+impl DepthFirst {
+    /// One step after `node`'s subtree is done: its next sibling (from its parent's
+    /// built list, if the parent has one, else its links), else its parent.
+    #[inline(always)]
+    fn after(&mut self, graph: &Graph, node: NodeIndex) -> After {
+        if node == self.root {
+            return After::End;
+        }
+        let mut parent = None;
+        let listed = match self.frames.last() {
+            Some(frame) => {
+                parent = graph.parent_at(node);
+                Some(frame.owner) == parent
+            }
+            None => false,
+        };
+        if listed {
+            if let Some(frame) = self.frames.last_mut() {
+                let next = frame.cursor as usize + 1;
+                if let Some(entry) = self.lists.get(next) {
+                    frame.cursor = next as u32;
+                    return After::Sibling(entry.node());
+                }
+            }
+            if let Some(frame) = self.frames.pop() {
+                self.lists.truncate(frame.start as usize);
+            }
+        } else if let Some(sibling) = graph.next_sibling_at(node) {
+            return After::Sibling(sibling);
+        }
+        match parent.or_else(|| graph.parent_at(node)) {
+            Some(parent) => After::Parent(parent),
+            None => After::End,
+        }
     }
 }
 
@@ -71,70 +214,118 @@ impl TraversalIterator for DepthFirst {
     }
 
     fn start(&mut self, _graph: &Graph, root: NodeIndex, leave_events: bool) {
-        self.stack.clear();
-        self.stack.push(ActiveEntry::new(root, 0));
-        self.mark = self.stack.len();
+        self.clear();
         self.leave_events = leave_events;
+        self.root = root;
+        self.current = root;
+        self.todo = Todo::Enter;
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, graph: &Graph) -> Option<Step> {
-        let entry = self.stack.pop()?;
-        let (node, depth) = (entry.node(), entry.depth());
-        if entry.is_marker() {
-            self.mark = self.stack.len();
-            return Some(Step::Leave {
-                node,
-                depth,
-                frame: Frame::ROOT,
-            });
-        }
-        if self.leave_events {
-            self.stack.push(ActiveEntry::marker(node, depth));
-        }
-        self.mark = self.stack.len();
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            self.stack.push(ActiveEntry::new(c, depth + 1));
-            child = graph.next_sibling_at(c);
-        }
-        Some(Step::Enter {
-            node,
-            depth,
-            frame: Frame::ROOT,
-        })
-    }
-
-    #[inline]
-    fn active(&mut self) -> ActiveList<'_> {
-        let mark = self.mark.min(self.stack.len());
-        ActiveList::new(&mut self.stack[mark..])
-    }
-
-    #[inline]
-    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let mark = self.mark.min(self.stack.len());
-        if flow != Flow::Continue {
-            self.stack.truncate(mark);
-            return Ok(0);
-        }
-        let children = &mut self.stack[mark..];
-        if !children.iter().all(ActiveEntry::is_active) {
-            let mut kept = 0;
-            for i in 0..children.len() {
-                if children[i].is_active() {
-                    children[kept] = children[i];
-                    kept += 1;
+        match self.todo {
+            Todo::Descend => {
+                if let Some(child) = self.first_child(graph) {
+                    self.depth += 1;
+                    return self.enter(child);
+                }
+                self.todo = Todo::Climb;
+                if self.leave_events {
+                    return self.leave();
                 }
             }
-            self.stack.truncate(mark + kept);
+            Todo::Climb => {}
+            Todo::Enter => return self.enter(self.current),
+            Todo::Done => return None,
         }
-        self.stack[mark..].reverse();
+        // The current node is done: its next sibling, or climb and finish its parent.
+        loop {
+            match self.after(graph, self.current) {
+                After::Sibling(sibling) => return self.enter(sibling),
+                After::Parent(parent) => {
+                    self.current = parent;
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.leave_events {
+                        return self.leave();
+                    }
+                }
+                After::End => {
+                    self.todo = Todo::Done;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// The same walk as `next`, as one loop the compiler fuses with the action.
+    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
+        if self.todo != Todo::Enter {
+            return Ok(());
+        }
+        let mut node = self.root;
+        let mut depth = 0u32;
+        'enter: loop {
+            self.current = node;
+            self.depth = depth;
+            let flow = sink.enter(node, depth, Frame::ROOT, &mut self.active(graph));
+            match flow {
+                Flow::Continue => {}
+                Flow::Prune => self.list_state = ListState::Cleared,
+                Flow::Stop => return Ok(()),
+            }
+            if let Some(child) = self.first_child(graph) {
+                node = child;
+                depth += 1;
+                continue 'enter;
+            }
+            loop {
+                if self.leave_events {
+                    sink.leave(node, depth, Frame::ROOT);
+                }
+                match self.after(graph, node) {
+                    After::Sibling(sibling) => {
+                        node = sibling;
+                        continue 'enter;
+                    }
+                    After::Parent(parent) => {
+                        node = parent;
+                        depth = depth.saturating_sub(1);
+                    }
+                    After::End => {
+                        self.todo = Todo::Done;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        self.list_start = self.lists.len();
+        ActiveList::lazy(
+            graph,
+            self.current,
+            self.depth + 1,
+            &mut self.lists,
+            &mut self.list_state,
+        )
+    }
+
+    #[inline(always)]
+    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
+        if flow != Flow::Continue {
+            self.list_state = ListState::Cleared;
+        }
         Ok(0)
     }
 
     fn clear(&mut self) {
-        self.stack.clear();
-        self.mark = 0;
+        self.lists.clear();
+        self.frames.clear();
+        self.list_state = ListState::Untouched;
+        self.list_start = 0;
+        self.depth = 0;
+        self.todo = Todo::Done;
     }
 }

@@ -53,7 +53,8 @@ impl LeaveTracker {
     /// Queues the leave of slot `i`, and of each ancestor it was the last open child of.
     fn close(&mut self, mut i: usize) {
         loop {
-            self.ready.push_back((NodeIndex::new(i as u32), self.depth[i], self.frame[i]));
+            self.ready
+                .push_back((NodeIndex::new(i as u32), self.depth[i], self.frame[i]));
             let p = self.parent[i];
             if p == NIL {
                 return;
@@ -76,4 +77,3 @@ impl LeaveTracker {
         self.ready.clear();
     }
 }
-

@@ -197,7 +197,7 @@ impl TraversalIterator for PriorityQueue {
         })
     }
 
-    fn active(&mut self) -> ActiveList<'_> {
+    fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
         ActiveList::new(&mut self.active)
     }
 
@@ -208,7 +208,10 @@ impl TraversalIterator for PriorityQueue {
         if flow != Flow::Continue {
             self.active.clear();
         }
-        let nan = self.active.iter().find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
+        let nan = self
+            .active
+            .iter()
+            .find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
         if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
             return Err(TraversalError::NanKey { node });
         }
