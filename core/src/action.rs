@@ -285,6 +285,11 @@ pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), Acti
             "it dispatches on the current node's type, and this iterator batches nodes with no current node",
         );
     }
+    if !capabilities.current_node && !class.batches {
+        return refuse(
+            "it works on a single current node (it does not implement enter_batch), and this iterator batches nodes",
+        );
+    }
     if class.state == StateKind::Ordered && capabilities.ordered_state == OrderedState::Unsupported
     {
         return refuse(

@@ -171,9 +171,13 @@ impl<Cx: 'static> MethodTable<Cx> {
     }
 
     /// Calls the functor for the visited node's type; `Continue` if there is none or
-    /// the table was not resolved for this graph's types.
+    /// the table is not resolved for this graph's types (call
+    /// [`resolve`](MethodTable::resolve) first; it is cheap when nothing changed).
     #[inline]
     pub fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        if self.stamp != Some(visit.graph().types().stamp()) {
+            return Flow::Continue;
+        }
         let slot = self
             .resolved
             .get(visit.node_type().get())

@@ -92,9 +92,12 @@ impl Graph {
         let b = match before {
             Some(b) => {
                 let bi = self.check(b)?;
-                if p == NIL || self.hot[bi as usize].parent != p {
+                if p == NIL {
+                    return Err(GraphError::BeforeWithoutParent { node, before: b });
+                }
+                if self.hot[bi as usize].parent != p {
                     return Err(GraphError::NotAChild {
-                        parent: new_parent.unwrap_or(node),
+                        parent: self.id_of(p),
                         before: b,
                     });
                 }

@@ -28,6 +28,14 @@ pub enum GraphError {
         /// The sibling to insert before.
         before: NodeId,
     },
+    /// `set_parent` was given a sibling to insert before but no parent.
+    #[error("cannot place {node} before {before} without a parent: give the parent of {before}")]
+    BeforeWithoutParent {
+        /// The node being moved.
+        node: NodeId,
+        /// The sibling given.
+        before: NodeId,
+    },
     /// An insert-before named a sibling that has no parent (a root).
     #[error("{0} is a root: there is no parent to insert a sibling under")]
     NoParent(NodeId),

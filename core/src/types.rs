@@ -99,9 +99,10 @@ impl TypeRegistry {
         if TypeId::of::<T>() == TypeId::of::<P>() {
             return Err(TypeError::OwnParent(std::any::type_name::<T>()));
         }
-        let parent = self.register::<P>();
+        // Check `T` before registering `P`, so a refused call changes nothing.
         if let Some((index, _, info)) = self.types.get_full(&TypeId::of::<T>()) {
-            return if info.parent == Some(parent) {
+            let parent = self.index_of::<P>();
+            return if parent.is_some() && info.parent == parent {
                 Ok(NodeType(index as u32))
             } else {
                 Err(TypeError::ParentConflict {
@@ -111,6 +112,7 @@ impl TypeRegistry {
                 })
             };
         }
+        let parent = self.register::<P>();
         let (index, _) = self.types.insert_full(
             TypeId::of::<T>(),
             TypeInfo {
@@ -225,6 +227,11 @@ impl TypeSet {
             members: Vec::new(),
             stamp: None,
         }
+    }
+
+    /// The `TypeId` of the type whose set this is.
+    pub fn target(&self) -> TypeId {
+        self.target
     }
 
     /// Resolves the set against a registry, unless already resolved for it.

@@ -1,0 +1,468 @@
+//! Per-type dispatch: method tables, functor kinds, fallback along parent types, the
+//! default, re-resolution when types are added, and the type registry's rules.
+
+use scenewalk_core::{
+    Action, DispatchActor, Flow, Functor, Graph, GraphError, MethodTable, NodeCore, NodeId,
+    NodeType, TypeError, TypeRegistry, TypeSet, Unordered, Visit,
+};
+use scenewalk_iterators::DepthFirst;
+use std::any::type_name;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The root of the type chain.
+#[derive(Clone, Debug)]
+struct A(u32);
+impl NodeCore for A {}
+
+impl A {
+    fn visit(&self, log: &mut Log) -> Flow {
+        log.push(("A::visit", self.0));
+        Flow::Continue
+    }
+}
+
+/// Extends A.
+#[derive(Clone, Debug)]
+struct B {
+    a: A,
+    b: u32,
+}
+impl NodeCore for B {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.a)
+    }
+}
+
+/// Extends B (and so A).
+#[derive(Clone, Debug)]
+struct C {
+    b: B,
+    c: u32,
+}
+impl NodeCore for C {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.b)
+    }
+}
+
+/// Unrelated.
+#[derive(Clone, Debug)]
+struct D(u32);
+impl NodeCore for D {}
+
+/// Added later, extending A.
+#[derive(Clone, Debug)]
+struct E(A);
+impl NodeCore for E {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.0)
+    }
+}
+
+/// Added later, with its own functor registered before the type exists.
+#[derive(Clone, Debug)]
+struct F(u32);
+impl NodeCore for F {}
+
+type Log = Vec<(&'static str, u32)>;
+
+fn c(v: u32) -> C {
+    C {
+        b: B { a: A(v), b: v + 1 },
+        c: v + 2,
+    }
+}
+
+/// root(D 0) [A 10, B 20, C 30, D 40]; returns the graph and the nodes.
+fn graph() -> (Graph, Vec<NodeId>) {
+    let mut g = Graph::new();
+    g.register_type_with_parent::<B, A>().unwrap();
+    g.register_type_with_parent::<C, B>().unwrap();
+    let root = g.add_root(D(0));
+    let a = g.append_child(root, A(10)).unwrap();
+    let b = g.append_child(root, B { a: A(20), b: 21 }).unwrap();
+    let cc = g.append_child(root, c(30)).unwrap();
+    let d = g.append_child(root, D(40)).unwrap();
+    (g, vec![root, a, b, cc, d])
+}
+
+/// Runs a dispatch actor over the graph and returns its log.
+fn run(g: &Graph, root: NodeId, actor: DispatchActor<Log>) -> Log {
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    action.run(g, root).unwrap();
+    let (_, (actor,)) = action.into_parts();
+    actor.into_inner().context
+}
+
+fn fa(a: &A, _: &Visit<'_>, log: &mut Log) -> Flow {
+    log.push(("A", a.0));
+    Flow::Continue
+}
+fn fb(b: &B, _: &Visit<'_>, log: &mut Log) -> Flow {
+    log.push(("B", b.b));
+    Flow::Continue
+}
+fn fc(c: &C, _: &Visit<'_>, log: &mut Log) -> Flow {
+    log.push(("C", c.c));
+    Flow::Continue
+}
+fn fd(d: &D, _: &Visit<'_>, log: &mut Log) -> Flow {
+    log.push(("D", d.0));
+    Flow::Continue
+}
+
+#[test]
+fn exact_type_functors() {
+    let (g, n) = graph();
+    let actor = DispatchActor::new(Log::new())
+        .on::<A>(Functor::function(fa))
+        .on::<B>(Functor::function(fb))
+        .on::<C>(Functor::function(fc))
+        .on::<D>(Functor::function(fd));
+    let log = run(&g, n[0], actor);
+    assert_eq!(log, [("D", 0), ("A", 10), ("B", 21), ("C", 32), ("D", 40)]);
+}
+
+#[test]
+fn fallback_along_the_parent_chain() {
+    let (g, n) = graph();
+    // Only A: B and C fall back to it and get their A view.
+    let log = run(
+        &g,
+        n[0],
+        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
+    );
+    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
+    // A and B: C takes B's (its parent's), not A's.
+    let actor = DispatchActor::new(Log::new())
+        .on::<A>(Functor::function(fa))
+        .on::<B>(Functor::function(fb));
+    assert_eq!(run(&g, n[0], actor), [("A", 10), ("B", 21), ("B", 31)]);
+    // Only C: its parents are not handled.
+    let log = run(
+        &g,
+        n[0],
+        DispatchActor::new(Log::new()).on::<C>(Functor::function(fc)),
+    );
+    assert_eq!(log, [("C", 32)]);
+    // A later registration for the same type replaces the earlier one.
+    let actor = DispatchActor::new(Log::new())
+        .on::<A>(Functor::function(fa))
+        .on::<A>(Functor::function(|a: &A, _, log: &mut Log| {
+            log.push(("A2", a.0));
+            Flow::Continue
+        }));
+    assert_eq!(run(&g, n[0], actor), [("A2", 10), ("A2", 20), ("A2", 30)]);
+}
+
+#[test]
+fn default_functor_and_no_default() {
+    let (g, n) = graph();
+    let default = || {
+        Functor::any(|visit: &Visit<'_>, log: &mut Log| {
+            log.push(("default", visit.node().raw()));
+            Flow::Continue
+        })
+    };
+    let actor = DispatchActor::new(Log::new())
+        .on::<B>(Functor::function(fb))
+        .otherwise(default());
+    let log = run(&g, n[0], actor);
+    let slot = |i: usize| n[i].index().raw();
+    assert_eq!(
+        log,
+        [
+            ("default", slot(0)),
+            ("default", slot(1)),
+            ("B", 21),
+            ("B", 31),
+            ("default", slot(4))
+        ]
+    );
+
+    // Without a default, unhandled types are not called at all.
+    let mut table = MethodTable::<Log>::new();
+    table.add::<B>(Functor::function(fb));
+    table.resolve(g.types());
+    let types = g.types();
+    let ty = |id: NodeId| g.node_type(id).unwrap();
+    assert!(!table.handles(ty(n[0])) && !table.handles(ty(n[1])));
+    assert!(table.handles(ty(n[2])) && table.handles(ty(n[3])));
+    assert_eq!(types.index_of::<B>(), Some(ty(n[2])));
+    let mut log = Log::new();
+    for &id in &n {
+        let visit = Visit::new(&g, id.index(), 1).unwrap();
+        assert_eq!(table.call(&visit, &mut log), Flow::Continue);
+    }
+    assert_eq!(log, [("B", 21), ("B", 31)]);
+    table.set_default(default());
+    table.resolve(g.types());
+    assert!(table.handles(ty(n[0])));
+}
+
+/// An object whose method a closure functor calls.
+struct Scaler {
+    factor: u32,
+    calls: Arc<AtomicU64>,
+}
+impl Scaler {
+    fn apply(&mut self, a: &A, log: &mut Log) -> Flow {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        log.push(("scaled", a.0 * self.factor));
+        Flow::Continue
+    }
+}
+
+#[test]
+fn functor_kinds() {
+    let (g, n) = graph();
+    let calls = Arc::new(AtomicU64::new(0));
+    let mut scaler = Scaler {
+        factor: 3,
+        calls: calls.clone(),
+    };
+    let actor = DispatchActor::new(Log::new())
+        // A method of the node.
+        .on::<A>(Functor::node_method(A::visit))
+        // A closure holding an object, calling its method.
+        .on::<B>(Functor::closure(
+            move |b: &B, _: &Visit<'_>, log: &mut Log| scaler.apply(&b.a, log),
+        ))
+        // A plain function.
+        .on::<C>(Functor::function(fc))
+        // Type-erased.
+        .on::<D>(Functor::any(|visit: &Visit<'_>, log: &mut Log| {
+            log.push(("any", visit.get::<D>().unwrap().0));
+            Flow::Continue
+        }));
+    let log = run(&g, n[0], actor);
+    assert_eq!(
+        log,
+        [
+            ("any", 0),
+            ("A::visit", 10),
+            ("scaled", 60),
+            ("C", 32),
+            ("any", 40)
+        ]
+    );
+    assert_eq!(calls.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn functor_flow_is_honoured() {
+    let (mut g, n) = graph();
+    let under_b = g.append_child(n[2], A(99)).unwrap();
+    let under_a = g.append_child(n[1], A(98)).unwrap();
+    let actor = DispatchActor::new(Log::new())
+        .on::<A>(Functor::function(fa))
+        .on::<B>(Functor::function(|b: &B, _, log: &mut Log| {
+            log.push(("B", b.b));
+            Flow::Prune
+        }));
+    let log = run(&g, n[0], actor);
+    assert_eq!(log, [("A", 10), ("A", 98), ("B", 21), ("B", 31)]);
+    assert!(g.contains(under_b) && g.contains(under_a));
+}
+
+#[test]
+fn table_re_resolves_when_types_are_added() {
+    let (mut g, n) = graph();
+    let actor = DispatchActor::new(Log::new())
+        .on::<A>(Functor::function(fa))
+        .on::<F>(Functor::function(|f: &F, _, log: &mut Log| {
+            log.push(("F", f.0));
+            Flow::Continue
+        }));
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    action.run(&g, n[0]).unwrap();
+    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
+    assert!(g.types().index_of::<F>().is_none());
+
+    // New types after the table was resolved: E extends A, F has its own functor.
+    g.register_type_with_parent::<E, A>().unwrap();
+    g.append_child(n[0], E(A(50))).unwrap();
+    g.append_child(n[0], F(60)).unwrap();
+    action.run(&g, n[0]).unwrap();
+    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30), ("A", 50), ("F", 60)]);
+
+    // A functor added between runs takes effect at the next run.
+    let methods = &mut action.actor_mut::<DispatchActor<Log>>().unwrap().methods;
+    methods.add::<D>(Functor::function(fd));
+    action.run(&g, n[0]).unwrap();
+    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    assert_eq!(
+        log,
+        [
+            ("D", 0),
+            ("A", 10),
+            ("A", 20),
+            ("A", 30),
+            ("D", 40),
+            ("A", 50),
+            ("F", 60)
+        ]
+    );
+}
+
+#[test]
+fn one_actor_on_graphs_with_different_type_indices() {
+    // The same types registered in opposite orders get different indices.
+    let mut g1 = Graph::new();
+    let r1 = g1.add_root(D(1));
+    g1.append_child(r1, A(2)).unwrap();
+    let mut g2 = Graph::new();
+    let r2 = g2.add_root(A(3));
+    g2.append_child(r2, D(4)).unwrap();
+    assert_ne!(g1.types().index_of::<A>(), g2.types().index_of::<A>());
+
+    let actor = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    for (g, root, want) in [
+        (&g1, r1, ("A", 2)),
+        (&g2, r2, ("A", 3)),
+        (&g1, r1, ("A", 2)),
+    ] {
+        action.run(g, root).unwrap();
+        let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+        assert_eq!(log, [want]);
+    }
+    // A clone of a graph may diverge from it, so it is a registry of its own.
+    let mut g3 = g1.clone();
+    assert_ne!(g3.types().stamp(), g1.types().stamp());
+    g3.append_child(r1, F(5)).unwrap();
+    action.run(&g3, r1).unwrap();
+    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    assert_eq!(log, [("A", 2)]);
+}
+
+#[test]
+fn table_resolved_for_another_graph_calls_nothing() {
+    let mut g1 = Graph::new();
+    g1.register_type::<D>();
+    g1.register_type::<A>();
+    let mut g2 = Graph::new();
+    g2.register_type::<A>();
+    let d = g2.add_root(D(7));
+    let mut table = MethodTable::<Log>::new();
+    table.add::<A>(Functor::any(|visit: &Visit<'_>, log: &mut Log| {
+        log.push(("A?", visit.node().raw()));
+        Flow::Continue
+    }));
+    table.resolve(g1.types());
+    let mut log = Log::new();
+    let visit = Visit::new(&g2, d.index(), 0).unwrap();
+    assert_eq!(table.call(&visit, &mut log), Flow::Continue);
+    assert_eq!(
+        log,
+        [],
+        "the A functor was called for a D node of another graph"
+    );
+}
+
+// ----- the type registry ------------------------------------------------------------------------
+
+#[test]
+fn registry_parent_rules() {
+    let mut types = TypeRegistry::new();
+    assert_eq!(
+        types.register_with_parent::<A, A>(),
+        Err(TypeError::OwnParent(type_name::<A>()))
+    );
+    assert!(
+        types.is_empty(),
+        "a refused own-parent registration registers nothing"
+    );
+
+    let b = types.register_with_parent::<B, A>().unwrap();
+    let a = types.index_of::<A>().unwrap();
+    assert!(a < b, "the parent is registered first");
+    let c = types.register_with_parent::<C, B>().unwrap();
+    // The same parent again is a no-op.
+    assert_eq!(types.register_with_parent::<C, B>(), Ok(c));
+    assert_eq!(types.register::<C>(), c);
+    assert_eq!(types.len(), 3);
+    // Another parent is a conflict.
+    assert_eq!(
+        types.register_with_parent::<C, A>(),
+        Err(TypeError::ParentConflict {
+            ty: type_name::<C>(),
+            existing: type_name::<B>(),
+            requested: type_name::<A>(),
+        })
+    );
+    // A type first registered without a parent cannot get one later.
+    let d = types.register::<D>();
+    let err = types.register_with_parent::<D, A>().unwrap_err();
+    assert_eq!(
+        err,
+        TypeError::ParentConflict {
+            ty: type_name::<D>(),
+            existing: "none",
+            requested: type_name::<A>(),
+        }
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains(type_name::<D>()) && text.contains(type_name::<A>()),
+        "{text}"
+    );
+    // A parent cannot be made to extend its child: that would be a loop.
+    assert!(matches!(
+        types.register_with_parent::<A, C>(),
+        Err(TypeError::ParentConflict { .. })
+    ));
+
+    assert_eq!(types.chain(c).collect::<Vec<NodeType>>(), [c, b, a]);
+    assert_eq!(types.chain(d).collect::<Vec<NodeType>>(), [d]);
+    assert!(types.is_a(c, a) && types.is_a(c, b) && types.is_a(c, c));
+    assert!(!types.is_a(a, c) && !types.is_a(d, a));
+    assert_eq!(types.info(c).unwrap().parent, Some(b));
+    assert_eq!(types.name(b), type_name::<B>());
+    assert!(types.info(d).unwrap().parent.is_none());
+}
+
+#[test]
+fn graph_registration_after_the_first_node_is_refused() {
+    let mut g = Graph::new();
+    g.add_root(E(A(1)));
+    assert_eq!(
+        g.register_type_with_parent::<E, A>(),
+        Err(GraphError::Type(TypeError::ParentConflict {
+            ty: type_name::<E>(),
+            existing: "none",
+            requested: type_name::<A>(),
+        }))
+    );
+    assert_eq!(
+        g.register_type_with_parent::<F, F>(),
+        Err(GraphError::Type(TypeError::OwnParent(type_name::<F>())))
+    );
+}
+
+#[test]
+fn type_set_holds_a_type_and_its_extensions() {
+    let (mut g, _) = graph();
+    let mut set = TypeSet::of::<B>();
+    set.resolve(g.types());
+    let types = g.types();
+    let idx = |t: Option<NodeType>| t.unwrap();
+    assert!(set.contains(idx(types.index_of::<B>())));
+    assert!(set.contains(idx(types.index_of::<C>())));
+    assert!(!set.contains(idx(types.index_of::<A>())));
+    assert!(!set.contains(idx(types.index_of::<D>())));
+    // A type registered later is found after resolving again.
+    #[derive(Clone, Debug)]
+    struct G(B);
+    impl NodeCore for G {
+        fn base(&self) -> Option<&dyn NodeCore> {
+            Some(&self.0)
+        }
+    }
+    let gt = g.register_type_with_parent::<G, B>().unwrap();
+    set.resolve(g.types());
+    assert!(set.contains(gt));
+}
