@@ -115,7 +115,6 @@ impl UnorderedActor for Statistics {
         Flow::Continue
     }
 
-
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         for entry in batch.entries() {
             self.count(graph, entry.node(), depth);

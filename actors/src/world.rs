@@ -8,6 +8,7 @@ use scenewalk_core::{
 use scenewalk_nodes::Transform;
 
 /// The local transform of a node if it is a [`Transform`] (or extends one).
+#[inline]
 pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'g Affine3A> {
     if transforms.contains(visit.node_type()) {
         visit.get::<Transform>().map(Transform::local)
@@ -17,7 +18,7 @@ pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'
 }
 
 /// Composes the node's local transform onto the state, copying it only at transforms.
-#[inline]
+#[inline(always)]
 pub(crate) fn apply_local(
     state: &mut StateCell<'_, Affine3A>,
     visit: &Visit<'_>,

@@ -1,0 +1,463 @@
+//! The dual-tree (pair) traversal: every pair of leaves, one from each of two trees or
+//! two distinct leaves of one tree, whose every ancestor pair passes a pair filter.
+//!
+//! This is the stack-based BVH-versus-BVH descent of reference note 002, with three
+//! differences: the stack is a `Vec` that grows as needed (the note's fixed 100-entry
+//! array overflows on deep or bushy trees), trees may be n-ary (both-internal pairs
+//! descend into every child of `a` × every child of `b`; for binary trees these are
+//! the note's four pairs), and the traversal stops after each leaf pair and resumes
+//! where it left off.
+
+use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
+use std::fmt;
+use std::iter::FusedIterator;
+
+/// A pair of nodes: the first from tree `a`, the second from tree `b`.
+pub type NodePair = (NodeIndex, NodeIndex);
+
+/// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
+/// whether it is reported).
+///
+/// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is a filter; implement the trait
+/// for a named type when the filter carries data, as [`AabbOverlap`] does.
+pub trait PairFilter {
+    /// Whether the pair `(a, b)` can hold overlapping leaves: `false` prunes the pair
+    /// and every pair below it. `a` is a node of the first tree, `b` of the second.
+    /// Called once for every candidate pair, internal nodes included.
+    fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
+}
+
+impl<F: FnMut(NodeIndex, NodeIndex) -> bool> PairFilter for F {
+    #[inline]
+    fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool {
+        self(a, b)
+    }
+}
+
+/// The bounding-box filter: a pair passes when the nodes' boxes overlap (touching
+/// counts).
+///
+/// The boxes come from per-node side tables indexed by [`NodeIndex::get`], typically
+/// each node's box being the union of its subtree's leaf boxes. A node outside its
+/// table fails the test, so a short table prunes rather than panics.
+#[derive(Clone, Copy, Debug)]
+pub struct AabbOverlap<'t> {
+    a: &'t [Aabb],
+    b: &'t [Aabb],
+}
+
+impl<'t> AabbOverlap<'t> {
+    /// A filter with box table `a` for the first tree's graph and `b` for the second's.
+    pub fn new(a: &'t [Aabb], b: &'t [Aabb]) -> Self {
+        Self { a, b }
+    }
+
+    /// A filter for pairs within one graph (self mode, or two trees of one graph).
+    pub fn same(table: &'t [Aabb]) -> Self {
+        Self { a: table, b: table }
+    }
+}
+
+impl PairFilter for AabbOverlap<'_> {
+    #[inline]
+    fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool {
+        match (self.a.get(a.get()), self.b.get(b.get())) {
+            (Some(x), Some(y)) => x.overlaps(y),
+            _ => false,
+        }
+    }
+}
+
+/// What a [`DualTree`] has done since its last reset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DualTreeStats {
+    /// Filter calls (pair tests), internal pairs included.
+    pub pair_tests: u64,
+    /// Leaf pairs yielded.
+    pub pairs_found: u64,
+    /// The most entries the pending-pair stack held at once.
+    pub max_stack: usize,
+}
+
+/// Whether the roots have been checked against the graphs, and the graphs' revisions
+/// at that time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Watch {
+    /// Set by the `*_at` resets: the roots are checked by the next call.
+    Unchecked,
+    /// The graphs' revisions when the roots were checked.
+    Checked { a: u64, b: u64 },
+}
+
+/// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
+/// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
+///
+/// Two modes:
+///
+/// - **Two trees** ([`reset`](DualTree::reset)): a pair is a node of tree A and a node
+///   of tree B; the trees may live in two graphs or in one. Starting from the pair of
+///   roots, a pair that passes the filter is yielded when both nodes are leaves (have
+///   no children), descends on the internal side when the other is a leaf, and
+///   descends into every child × child pair when both are internal.
+/// - **Self** ([`reset_self`](DualTree::reset_self)): the unordered pairs of distinct
+///   leaves of one tree. Within a node, every unordered pair of distinct children's
+///   subtrees is tested as a two-tree pair, and each child is searched within itself.
+///   No pair comes twice, none is `(x, x)`, and `a` lies in an earlier sibling subtree
+///   than `b` at the level where their paths part. The filter is never asked about a
+///   node paired with itself.
+///
+/// The pending pairs live on an explicit stack (a `Vec`, kept between runs), so
+/// nothing recurses and any depth works. Each [`next`](DualTree::next) call runs until
+/// the next leaf pair and returns it; stop calling and the traversal is paused, call
+/// again and it resumes. The traversal does not borrow the graphs: each call takes
+/// them, petgraph style. Pass the same graphs for the whole traversal.
+///
+/// **Robustness.** [`reset`](DualTree::reset) rejects a stale [`NodeId`] with
+/// [`GraphError::StaleNode`]; the index-based [`reset_at`](DualTree::reset_at) does
+/// not check, and the first `next` then ends at once (returns `None`) when a root
+/// names no live node. A structural edit of either graph between calls (the graph's
+/// [`revision`](Graph::revision) changes) also ends the traversal with `None` rather
+/// than following stale links. Nothing here panics.
+///
+/// ```
+/// use scenewalk_core::{Aabb, Graph, glam::Vec3};
+/// use scenewalk_iterators::{AabbOverlap, DualTree};
+/// use scenewalk_nodes::{Geometry, Group};
+///
+/// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
+/// let mut graph = Graph::new();
+/// // Tree A: leaves at x = 0 and x = 5; tree B: leaves at x = 0.5 and x = 9.
+/// let a = graph.add_root(Group);
+/// let a0 = graph.append_child(a, Geometry::new(unit(0.0)))?;
+/// let a5 = graph.append_child(a, Geometry::new(unit(5.0)))?;
+/// let b = graph.add_root(Group);
+/// let b0 = graph.append_child(b, Geometry::new(unit(0.5)))?;
+/// let b9 = graph.append_child(b, Geometry::new(unit(9.0)))?;
+///
+/// // Per-node boxes: leaves their own, groups the union of their leaves.
+/// let mut boxes = vec![Aabb::EMPTY; graph.capacity()];
+/// for (leaf, x) in [(a0, 0.0), (a5, 5.0), (b0, 0.5), (b9, 9.0)] {
+///     boxes[leaf.index().get()] = unit(x);
+/// }
+/// boxes[a.index().get()] = unit(0.0).union(&unit(5.0));
+/// boxes[b.index().get()] = unit(0.5).union(&unit(9.0));
+///
+/// let mut dual = DualTree::new();
+/// dual.reset(&graph, a, &graph, b)?;
+/// let hits = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&boxes));
+/// assert_eq!(hits, [(a0.index(), b0.index())]);
+/// // (a, b), then the four leaf pairs.
+/// assert_eq!(dual.stats().pair_tests, 5);
+///
+/// // One tree against itself: a's two leaves are apart, so nothing.
+/// dual.reset_self(&graph, a)?;
+/// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::same(&boxes)), None);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DualTree {
+    /// Pending pairs, the next on top. In self mode an entry `(n, n)` means "the pairs
+    /// within `n`'s subtree" (a real pair of two distinct subtrees never has equal
+    /// nodes there).
+    stack: Vec<NodePair>,
+    within: bool,
+    watch: Watch,
+    stats: DualTreeStats,
+}
+
+impl Default for DualTree {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DualTree {
+    /// A finished traversal with an empty stack: [`next`](DualTree::next) gives `None`
+    /// until a reset.
+    pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// As [`new`](DualTree::new), with room for `pairs` pending pairs before the stack
+    /// grows.
+    pub fn with_capacity(pairs: usize) -> Self {
+        Self {
+            stack: Vec::with_capacity(pairs),
+            within: false,
+            watch: Watch::Checked { a: 0, b: 0 },
+            stats: DualTreeStats::default(),
+        }
+    }
+
+    /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
+    /// `graph_b`), which may be the same graph, keeping the stack's buffer.
+    ///
+    /// With the same root twice this yields ordered pairs, `(x, x)` included; use
+    /// [`reset_self`](DualTree::reset_self) for the unordered pairs of one tree.
+    ///
+    /// # Errors
+    /// [`GraphError::StaleNode`] when a root is not a live node of its graph; the
+    /// traversal is then empty.
+    pub fn reset(
+        &mut self,
+        graph_a: &Graph,
+        root_a: NodeId,
+        graph_b: &Graph,
+        root_b: NodeId,
+    ) -> Result<(), GraphError> {
+        self.clear();
+        for (graph, root) in [(graph_a, root_a), (graph_b, root_b)] {
+            if !graph.contains(root) {
+                return Err(GraphError::StaleNode(root));
+            }
+        }
+        self.reset_at(root_a.index(), root_b.index());
+        self.watch = Watch::Checked {
+            a: graph_a.revision(),
+            b: graph_b.revision(),
+        };
+        Ok(())
+    }
+
+    /// Starts a self traversal: the unordered pairs of distinct leaves of `root`'s
+    /// subtree, keeping the stack's buffer.
+    ///
+    /// # Errors
+    /// [`GraphError::StaleNode`] when `root` is not a live node of `graph`; the
+    /// traversal is then empty.
+    pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
+        self.clear();
+        if !graph.contains(root) {
+            return Err(GraphError::StaleNode(root));
+        }
+        self.reset_self_at(root.index());
+        self.watch = Watch::Checked {
+            a: graph.revision(),
+            b: graph.revision(),
+        };
+        Ok(())
+    }
+
+    /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
+    /// instead: if a root names no live node of its graph then, the traversal is empty.
+    pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
+        self.clear();
+        self.stack.push((root_a, root_b));
+        self.stats.max_stack = 1;
+        self.within = false;
+        self.watch = Watch::Unchecked;
+    }
+
+    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next
+    /// call instead: if `root` names no live node then, the traversal is empty.
+    pub fn reset_self_at(&mut self, root: NodeIndex) {
+        self.clear();
+        self.stack.push((root, root));
+        self.stats.max_stack = 1;
+        self.within = true;
+        self.watch = Watch::Unchecked;
+    }
+
+    /// Ends the traversal (keeping the buffer) and zeroes the statistics.
+    pub fn clear(&mut self) {
+        self.stack.clear();
+        self.stats = DualTreeStats::default();
+        self.watch = Watch::Checked { a: 0, b: 0 };
+    }
+
+    /// Whether the traversal is over: no pending pair is left.
+    pub fn is_done(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    /// Whether the current traversal is a self traversal (one tree against itself).
+    pub fn is_self(&self) -> bool {
+        self.within
+    }
+
+    /// How many entries are pending on the stack.
+    pub fn pending(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// How many entries the stack can hold without growing.
+    pub fn stack_capacity(&self) -> usize {
+        self.stack.capacity()
+    }
+
+    /// Pair tests, pairs found and the stack's high-water mark since the last reset.
+    pub fn stats(&self) -> DualTreeStats {
+        self.stats
+    }
+
+    /// Checks the roots after an `*_at` reset, and the graphs' revisions on every call;
+    /// ends the traversal when either fails.
+    fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
+        let revisions = (graph_a.revision(), graph_b.revision());
+        let ok = match self.watch {
+            Watch::Checked { a, b } => (a, b) == revisions || self.stack.is_empty(),
+            Watch::Unchecked => self
+                .stack
+                .iter()
+                .all(|&(a, b)| graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()),
+        };
+        if ok {
+            self.watch = Watch::Checked {
+                a: revisions.0,
+                b: revisions.1,
+            };
+        } else {
+            self.stack.clear();
+        }
+        ok
+    }
+
+    /// The next leaf pair, or `None` when the traversal is over.
+    ///
+    /// `graph_a` holds the first tree and `graph_b` the second (pass one graph twice
+    /// for two trees of one graph). In self mode `graph_b` is not read: pass the tree's
+    /// graph twice. Each call pops pending pairs, calls `filter` once per pair and
+    /// pushes the children of passing internal pairs, until a passing leaf pair comes
+    /// up or the stack is empty.
+    pub fn next<F: PairFilter + ?Sized>(
+        &mut self,
+        graph_a: &Graph,
+        graph_b: &Graph,
+        filter: &mut F,
+    ) -> Option<NodePair> {
+        let graph_b = if self.within { graph_a } else { graph_b };
+        if !self.guard(graph_a, graph_b) {
+            return None;
+        }
+        while let Some((a, b)) = self.stack.pop() {
+            let base = self.stack.len();
+            if self.within && a == b {
+                self.push_within(graph_a, a);
+            } else {
+                self.stats.pair_tests += 1;
+                if !filter.test(a, b) {
+                    continue;
+                }
+                match (graph_a.first_child_at(a), graph_b.first_child_at(b)) {
+                    (None, None) => {
+                        self.stats.pairs_found += 1;
+                        return Some((a, b));
+                    }
+                    (Some(first), None) => {
+                        let mut child = Some(first);
+                        while let Some(c) = child {
+                            self.stack.push((c, b));
+                            child = graph_a.next_sibling_at(c);
+                        }
+                    }
+                    (None, Some(first)) => {
+                        let mut child = Some(first);
+                        while let Some(c) = child {
+                            self.stack.push((a, c));
+                            child = graph_b.next_sibling_at(c);
+                        }
+                    }
+                    (Some(first_a), Some(first_b)) => {
+                        let mut child_a = Some(first_a);
+                        while let Some(ca) = child_a {
+                            let mut child_b = Some(first_b);
+                            while let Some(cb) = child_b {
+                                self.stack.push((ca, cb));
+                                child_b = graph_b.next_sibling_at(cb);
+                            }
+                            child_a = graph_a.next_sibling_at(ca);
+                        }
+                    }
+                }
+            }
+            // Pushed in document order; reversed so they pop in document order.
+            self.stack[base..].reverse();
+            self.stats.max_stack = self.stats.max_stack.max(self.stack.len());
+        }
+        None
+    }
+
+    /// Pushes the work within `node`: each internal child within itself, and every
+    /// pair of distinct children (earlier sibling first).
+    fn push_within(&mut self, graph: &Graph, node: NodeIndex) {
+        let mut child = graph.first_child_at(node);
+        while let Some(c) = child {
+            if graph.first_child_at(c).is_some() {
+                self.stack.push((c, c));
+            }
+            let mut later = graph.next_sibling_at(c);
+            while let Some(d) = later {
+                self.stack.push((c, d));
+                later = graph.next_sibling_at(d);
+            }
+            child = graph.next_sibling_at(c);
+        }
+    }
+
+    /// First-hit mode: the next leaf pair, after which the traversal is over (the
+    /// pending pairs are dropped; the buffer is kept). `None` when no pair is left.
+    pub fn first_hit<F: PairFilter + ?Sized>(
+        &mut self,
+        graph_a: &Graph,
+        graph_b: &Graph,
+        filter: &mut F,
+    ) -> Option<NodePair> {
+        let hit = self.next(graph_a, graph_b, filter);
+        self.stack.clear();
+        hit
+    }
+
+    /// Find-all mode: every remaining leaf pair, in traversal order.
+    pub fn find_all<F: PairFilter + ?Sized>(
+        &mut self,
+        graph_a: &Graph,
+        graph_b: &Graph,
+        filter: &mut F,
+    ) -> Vec<NodePair> {
+        self.iter(graph_a, graph_b, filter).collect()
+    }
+
+    /// The remaining leaf pairs as a lazy [`Iterator`] that borrows the traversal, the
+    /// graphs and the filter; dropping it pauses the traversal.
+    pub fn iter<'a, F: PairFilter + ?Sized>(
+        &'a mut self,
+        graph_a: &'a Graph,
+        graph_b: &'a Graph,
+        filter: &'a mut F,
+    ) -> DualTreeIter<'a, F> {
+        DualTreeIter {
+            dual: self,
+            graph_a,
+            graph_b,
+            filter,
+        }
+    }
+}
+
+/// The lazy [`Iterator`] over a [`DualTree`]'s remaining leaf pairs; see
+/// [`DualTree::iter`].
+pub struct DualTreeIter<'a, F: PairFilter + ?Sized> {
+    dual: &'a mut DualTree,
+    graph_a: &'a Graph,
+    graph_b: &'a Graph,
+    filter: &'a mut F,
+}
+
+impl<F: PairFilter + ?Sized> fmt::Debug for DualTreeIter<'_, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DualTreeIter")
+            .field("dual", &self.dual)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F: PairFilter + ?Sized> Iterator for DualTreeIter<'_, F> {
+    type Item = NodePair;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodePair> {
+        self.dual.next(self.graph_a, self.graph_b, self.filter)
+    }
+}
+
+impl<F: PairFilter + ?Sized> FusedIterator for DualTreeIter<'_, F> {}

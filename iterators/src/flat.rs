@@ -1,0 +1,523 @@
+//! The flattened tree: a subtree compiled into linear arrays in depth-first order.
+
+use scenewalk_core::{
+    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
+    NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
+};
+use std::ops::Range;
+
+/// The tree under a root compiled into linear arrays in depth-first (document) order,
+/// so a parent-before-child pass is one linear loop (reference note "Flattening
+/// trees").
+///
+/// Position `i` holds the node ([`nodes`](Self::nodes)), its parent's position
+/// ([`parents`](Self::parents), [`Flattened::NIL`] for the root at position 0), the
+/// size of its subtree counting itself ([`sizes`](Self::sizes)) and its depth below
+/// the root ([`depths`](Self::depths)). A node's descendants are the positions
+/// `i + 1 .. i + sizes[i]`, so skipping a subtree is the jump `i += sizes[i]`, and
+/// every parent lies before its children.
+///
+/// The arrays describe the graph as it was when they were built: building records the
+/// graph's [`revision`](Graph::revision), [`is_current`](Self::is_current) compares it
+/// with the graph's, and [`refresh`](Self::refresh) rebuilds only after a structural
+/// edit (payload edits do not change the structure, so [`gather`](Self::gather) the
+/// payloads again instead). Building walks the links without recursion and without a
+/// stack, so a million-deep chain is fine.
+///
+/// It is also a [`TraversalIterator`](scenewalk_core::TraversalIterator) that runs an
+/// [`Action`](scenewalk_core::Action) in the same order as
+/// [`DepthFirst`](crate::DepthFirst), rebuilding at the start of a run only when the
+/// graph or the root changed since the last build.
+///
+/// ```
+/// use scenewalk_core::glam::{Affine3A, Vec3};
+/// use scenewalk_core::Graph;
+/// use scenewalk_iterators::Flattened;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug)] struct Move(Affine3A);
+/// # impl scenewalk_core::NodeCore for Move {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let arm = graph.append_child(root, Move(Affine3A::from_translation(Vec3::X)))?;
+/// let hand = graph.append_child(arm, Move(Affine3A::from_translation(Vec3::Y)))?;
+/// graph.append_child(root, Group)?;
+///
+/// let mut flat = Flattened::build(&graph, root)?;
+/// assert_eq!(flat.sizes(), [4, 2, 1, 1]);
+/// assert_eq!(flat.parents(), [Flattened::NIL, 0, 1, 0]);
+///
+/// // World transforms: gather the locals in flat order, then one linear pass.
+/// let locals = flat.gather(|n| graph.get_at::<Move>(n).map_or(Affine3A::IDENTITY, |m| m.0));
+/// let mut world = Vec::new();
+/// flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |parent, local| *parent * *local);
+/// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());
+/// assert_eq!(flat.nodes()[2], hand.index());
+///
+/// // Rebuilt only after a structural edit.
+/// assert!(!flat.refresh(&graph, root)?);
+/// graph.append_child(hand, Group)?;
+/// assert!(!flat.is_current(&graph));
+/// assert!(flat.refresh(&graph, root)?);
+/// assert_eq!((flat.len(), flat.rebuilds()), (5, 2));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Flattened {
+    pub(crate) nodes: Vec<NodeIndex>,
+    pub(crate) parents: Vec<u32>,
+    pub(crate) sizes: Vec<u32>,
+    pub(crate) depths: Vec<u32>,
+    /// The root and the graph revision of the last build.
+    built: Option<(NodeId, u64)>,
+    rebuilds: u64,
+    /// The state of a run as a traversal iterator.
+    pub(crate) run: RunState,
+}
+
+/// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
+/// between steps; its buffers are reused by later runs.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunState {
+    /// The next position to consider.
+    pub(crate) pos: usize,
+    /// The position of the last entered node, until its commit.
+    pub(crate) entered: Option<usize>,
+    /// Positions of deactivated children still ahead, smallest on top: when the walk
+    /// reaches one it jumps past its subtree.
+    pub(crate) skips: Vec<u32>,
+    /// Entered positions whose leave event is still due, innermost on top.
+    pub(crate) open: Vec<u32>,
+    /// The active list of the last entered node (its children), if an actor built it.
+    pub(crate) active: Vec<ActiveEntry>,
+    /// Whether an actor built or cleared the active list.
+    pub(crate) list_state: ListState,
+    pub(crate) leave_events: bool,
+}
+
+impl Flattened {
+    /// The parent position of the root.
+    pub const NIL: u32 = u32::MAX;
+
+    /// An empty flattening, built by the first [`refresh`](Self::refresh) (or the first
+    /// run of an action that uses it as its iterator).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Flattens the tree under `root`.
+    ///
+    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    pub fn build(graph: &Graph, root: NodeId) -> Result<Self, GraphError> {
+        let mut flat = Self::new();
+        flat.rebuild(graph, root)?;
+        Ok(flat)
+    }
+
+    /// Flattens the tree under `root` again, whether or not anything changed (reusing
+    /// the arrays' memory).
+    ///
+    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
+    /// flattening is then left empty and not current.
+    pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
+        if !graph.contains(root) {
+            self.clear_arrays();
+            self.built = None;
+            return Err(GraphError::StaleNode(root));
+        }
+        self.flatten(graph, root.index());
+        self.built = Some((root, graph.revision()));
+        self.rebuilds += 1;
+        Ok(())
+    }
+
+    /// Rebuilds if the graph had a structural edit since the last build or `root` is
+    /// not the root of the last build; returns whether it rebuilt.
+    ///
+    /// The check compares [`Graph::revision`] only, so use a flattening with the graph
+    /// it was built from (a clone of that graph counts as the same graph until either is
+    /// edited).
+    ///
+    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
+        if self.built == Some((root, graph.revision())) && graph.contains(root) {
+            return Ok(false);
+        }
+        self.rebuild(graph, root)?;
+        Ok(true)
+    }
+
+    /// Whether the arrays still describe `graph`: built, and no structural edit since.
+    pub fn is_current(&self, graph: &Graph) -> bool {
+        self.built
+            .is_some_and(|(root, revision)| revision == graph.revision() && graph.contains(root))
+    }
+
+    /// How many times the arrays were built.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// The root of the last build.
+    pub fn root(&self) -> Option<NodeId> {
+        self.built.map(|(root, _)| root)
+    }
+
+    /// The graph revision of the last build.
+    pub fn built_revision(&self) -> Option<u64> {
+        self.built.map(|(_, revision)| revision)
+    }
+
+    /// How many nodes (positions) there are.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether nothing is built.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node at each position, in depth-first order.
+    pub fn nodes(&self) -> &[NodeIndex] {
+        &self.nodes
+    }
+
+    /// The parent position of each position ([`Flattened::NIL`] for the root).
+    pub fn parents(&self) -> &[u32] {
+        &self.parents
+    }
+
+    /// The subtree size of each position, counting the node itself.
+    pub fn sizes(&self) -> &[u32] {
+        &self.sizes
+    }
+
+    /// The depth below the root of each position.
+    pub fn depths(&self) -> &[u32] {
+        &self.depths
+    }
+
+    /// The parent position of position `pos` (`None` for the root or out of range).
+    pub fn parent(&self, pos: usize) -> Option<usize> {
+        match self.parents.get(pos) {
+            Some(&p) if p != Self::NIL => Some(p as usize),
+            _ => None,
+        }
+    }
+
+    /// The positions of `pos`'s subtree, itself first (empty if out of range).
+    pub fn subtree(&self, pos: usize) -> Range<usize> {
+        match self.sizes.get(pos) {
+            Some(&size) => pos..pos + size as usize,
+            None => pos..pos,
+        }
+    }
+
+    /// The positions of `pos`'s children, in order: from `pos + 1`, each past the
+    /// previous one's subtree.
+    pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = self.subtree(pos).end;
+        let mut next = pos + 1;
+        std::iter::from_fn(move || {
+            if next >= end {
+                return None;
+            }
+            let child = next;
+            next += self.sizes[child] as usize;
+            Some(child)
+        })
+    }
+
+    /// One value per position, in order: `f(nodes[i])` (e.g. each node's local
+    /// transform, read from the graph's payloads).
+    pub fn gather<T>(&self, f: impl FnMut(NodeIndex) -> T) -> Vec<T> {
+        self.nodes.iter().copied().map(f).collect()
+    }
+
+    /// As [`gather`](Self::gather), into `out` (cleared first) to reuse its memory.
+    pub fn gather_into<T>(&self, out: &mut Vec<T>, f: impl FnMut(NodeIndex) -> T) {
+        out.clear();
+        out.extend(self.nodes.iter().copied().map(f));
+    }
+
+    /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
+    /// &locals[i])`, with `root_value` standing for the root's parent. `out` is cleared
+    /// first and ends with one value per position (in order, like `locals`).
+    ///
+    /// World transforms are `propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l|
+    /// *p * *l)`; depths, accumulated opacity or inherited flags work the same way.
+    ///
+    /// # Panics
+    /// If `locals` does not hold exactly one value per position.
+    pub fn propagate<T: Copy>(
+        &self,
+        root_value: T,
+        locals: &[T],
+        out: &mut Vec<T>,
+        combine: impl Fn(&T, &T) -> T,
+    ) {
+        assert_eq!(
+            locals.len(),
+            self.len(),
+            "propagate needs one local value per flattened position"
+        );
+        out.clear();
+        let (Some(first), Some(parents), Some(rest)) =
+            (locals.first(), self.parents.get(1..), locals.get(1..))
+        else {
+            return;
+        };
+        out.reserve(locals.len());
+        out.push(combine(&root_value, first));
+        for (&parent, local) in parents.iter().zip(rest) {
+            // Every parent lies before its child, so `out[parent]` is already set.
+            let above = out[parent as usize];
+            out.push(combine(&above, local));
+        }
+    }
+
+    /// The nodes in flattened (depth-first) order, with
+    /// [`skip_subtree`](crate::FlatIter::skip_subtree).
+    ///
+    /// ```
+    /// # use scenewalk_core::Graph;
+    /// # use scenewalk_iterators::Flattened;
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let a = graph.append_child(root, Group)?;
+    /// graph.append_child(a, Group)?;
+    /// let b = graph.append_child(root, Group)?;
+    /// let flat = Flattened::build(&graph, root)?;
+    /// let mut iter = flat.iter();
+    /// assert_eq!(iter.next(), Some(root.index()));
+    /// assert_eq!(iter.next(), Some(a.index()));
+    /// iter.skip_subtree();
+    /// assert_eq!(iter.next(), Some(b.index()));
+    /// assert_eq!(iter.next(), None);
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    pub fn iter(&self) -> crate::FlatIter<'_> {
+        crate::FlatIter::new(self)
+    }
+
+    fn clear_arrays(&mut self) {
+        self.nodes.clear();
+        self.parents.clear();
+        self.sizes.clear();
+        self.depths.clear();
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeIndex, parent: u32, depth: u32) -> u32 {
+        let pos = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.parents.push(parent);
+        self.sizes.push(0);
+        self.depths.push(depth);
+        pos
+    }
+
+    /// The stackless first-child / next-sibling walk (reference note 000), recording
+    /// each node's position; a subtree's size is known when the walk climbs out of it,
+    /// and climbing follows the recorded parent positions.
+    fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
+        self.clear_arrays();
+        let mut node = root;
+        let mut depth = 0;
+        let mut pos = self.push(root, Self::NIL, 0);
+        'walk: loop {
+            if let Some(child) = graph.first_child_at(node) {
+                depth += 1;
+                node = child;
+                pos = self.push(child, pos, depth);
+                continue;
+            }
+            loop {
+                let end = self.nodes.len() as u32;
+                self.sizes[pos as usize] = end - pos;
+                if node == root {
+                    break 'walk;
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    let parent = self.parents[pos as usize];
+                    node = sibling;
+                    pos = self.push(sibling, parent, depth);
+                    break;
+                }
+                pos = self.parents[pos as usize];
+                node = self.nodes[pos as usize];
+                depth -= 1;
+            }
+        }
+    }
+}
+
+impl<'f> IntoIterator for &'f Flattened {
+    type Item = NodeIndex;
+    type IntoIter = crate::FlatIter<'f>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+// ----- as a traversal iterator ---------------------------------------------------------
+
+impl Flattened {
+    /// Records the deactivated children of position `i` (from the built active list,
+    /// whose entries are the children in order) as jumps, smallest on top.
+    fn skip_inactive(&mut self, i: usize) {
+        let first_skip = self.run.skips.len();
+        let end = i + self.sizes[i] as usize;
+        let mut child = i + 1;
+        for entry in &self.run.active {
+            if child >= end {
+                break;
+            }
+            if !entry.is_active() {
+                self.run.skips.push(child as u32);
+            }
+            child += self.sizes[child] as usize;
+        }
+        self.run.skips[first_skip..].reverse();
+    }
+}
+
+/// Pre-order over the flattened arrays: a deactivated child is a jump past its subtree,
+/// [`Flow::Prune`] a jump past the node's own subtree, and leave events come from a
+/// stack of open positions. The active list (the node's children) is built only if an
+/// actor looks at it. Each run [refreshes](Flattened::refresh) the arrays first, so
+/// they are rebuilt only when the graph or the root changed since the last run.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
+/// use scenewalk_iterators::Flattened;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Shallow;
+/// impl StaticActor for Shallow {
+///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+///
+/// let mut action = Action::new(Flattened::new(), (Static::new(Shallow),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!((stats.entered, stats.pruned), (2, 1));
+/// action.run(&graph, root)?;
+/// assert_eq!(action.iterator().rebuilds(), 1); // unchanged graph: not rebuilt
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl TraversalIterator for Flattened {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            name: "Flattened",
+            leave_events: true,
+            current_node: true,
+            ordered_state: OrderedState::DepthStack,
+        }
+    }
+
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
+        let refreshed = match graph.id_at(root) {
+            Some(root) => self.refresh(graph, root).is_ok(),
+            None => false,
+        };
+        if !refreshed {
+            self.clear_arrays();
+            self.built = None;
+        }
+        self.clear();
+        self.run.pos = 0;
+        self.run.leave_events = leave_events;
+    }
+
+    #[inline]
+    fn next(&mut self, _graph: &Graph) -> Option<Step> {
+        let run = &mut self.run;
+        while let Some(&skip) = run.skips.last() {
+            let skip = skip as usize;
+            if skip > run.pos {
+                break;
+            }
+            run.skips.pop();
+            if skip == run.pos {
+                run.pos += self.sizes[skip] as usize;
+            }
+        }
+        if let Some(&open) = run.open.last() {
+            let open = open as usize;
+            if open + self.sizes[open] as usize <= run.pos {
+                run.open.pop();
+                return Some(Step::Leave {
+                    node: self.nodes[open],
+                    depth: self.depths[open],
+                    frame: Frame::ROOT,
+                });
+            }
+        }
+        let i = run.pos;
+        let node = *self.nodes.get(i)?;
+        if run.leave_events {
+            run.open.push(i as u32);
+        }
+        run.pos = i + 1;
+        run.entered = Some(i);
+        run.list_state = ListState::Untouched;
+        Some(Step::Enter {
+            node,
+            depth: self.depths[i],
+            frame: Frame::ROOT,
+        })
+    }
+
+    #[inline]
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        let run = &mut self.run;
+        run.active.clear();
+        let (node, depth) = match run.entered {
+            Some(i) => (self.nodes[i], self.depths[i] + 1),
+            // No node entered: an empty list.
+            None => return ActiveList::new(&mut run.active[..]),
+        };
+        ActiveList::lazy(graph, node, depth, &mut run.active, &mut run.list_state)
+    }
+
+    #[inline]
+    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
+        let Some(i) = self.run.entered.take() else {
+            return Ok(0);
+        };
+        match flow {
+            Flow::Continue => match self.run.list_state {
+                ListState::Untouched => {}
+                ListState::Cleared => self.run.pos = i + self.sizes[i] as usize,
+                ListState::Filled => {
+                    if !self.run.active.iter().all(ActiveEntry::is_active) {
+                        self.skip_inactive(i);
+                    }
+                }
+            },
+            Flow::Prune => self.run.pos = i + self.sizes[i] as usize,
+            Flow::Stop => self.clear(),
+        }
+        Ok(0)
+    }
+
+    fn clear(&mut self) {
+        let run = &mut self.run;
+        run.pos = self.nodes.len();
+        run.entered = None;
+        run.skips.clear();
+        run.open.clear();
+        run.active.clear();
+        run.list_state = ListState::Untouched;
+    }
+}

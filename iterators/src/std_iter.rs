@@ -1,0 +1,392 @@
+//! Std iterators over a graph: depth-first events, level order, priority order, and
+//! the flattened order.
+
+use crate::{DfsWalker, Event, Flattened, StacklessDfs};
+use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+use std::iter::FusedIterator;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for scenewalk_core::Graph {}
+}
+
+/// Lazy std iterators over the subtree of a root, as methods of [`Graph`].
+///
+/// Each borrows the graph for as long as it lives (use a [`DfsWalker`] to edit the
+/// graph between steps) and checks the root when it is made: a stale root is a
+/// [`GraphError::StaleNode`]. Each has a `skip_subtree` that drops the descendants of
+/// the node it yielded last.
+///
+/// ```
+/// use scenewalk_core::Graph;
+/// use scenewalk_iterators::{Event, Walk};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// let a1 = graph.append_child(a, Group)?;
+/// let b = graph.append_child(root, Group)?;
+/// let [r, a, a1, b] = [root, a, a1, b].map(|id| id.index());
+///
+/// let entered: Vec<_> = graph.depth_first(root)?.filter(|e| e.is_enter()).map(Event::node).collect();
+/// assert_eq!(entered, [r, a, a1, b]);
+///
+/// let levels: Vec<_> = graph.breadth_first(root)?.collect();
+/// assert_eq!(levels, [(r, 0), (a, 1), (b, 1), (a1, 2)]);
+///
+/// // Highest key first: b (2.0) before a (1.0), and a1 only once a is out.
+/// let by_key: Vec<_> = graph.by_priority(root, |n| if n == b { 2.0 } else { 1.0 })?.collect();
+/// assert_eq!(by_key, [r, b, a, a1]);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+pub trait Walk: sealed::Sealed {
+    /// Enter and leave [`Event`]s of a depth-first walk in document order, properly
+    /// nested; stackless and allocation-free (a [`DfsWalker`] borrowing the graph).
+    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
+
+    /// The nodes in depth-first pre-order, no leave events; stackless and
+    /// allocation-free (a [`StacklessDfs`] borrowing the graph).
+    fn preorder(&self, root: NodeId) -> Result<PreorderIter<'_>, GraphError>;
+
+    /// `(node, depth)` in level order: the root, then its children, then its
+    /// grandchildren, each level in document order.
+    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError>;
+
+    /// The nodes by priority: among the nodes whose parent was already yielded, the
+    /// one with the highest key comes next (best-first, as for level-of-detail or
+    /// front-to-back). `key` is called once for each node but the root, when the
+    /// iterator moves on from the node's parent (so a parent's
+    /// [`skip_subtree`](PriorityIter::skip_subtree) spares its children's keys).
+    ///
+    /// Equal keys come out in the order they were pushed (a sequence number breaks
+    /// ties), so equal keys among siblings keep document order; `-0.0` equals `0.0`.
+    /// A NaN key ranks below every number, `-∞` included: the node is still visited,
+    /// after every pending node with a real key. That way a degenerate key (say a
+    /// distance computed from a zero-size box) neither loses a subtree nor jumps the
+    /// queue, and the iterator needs no error item; check keys in `key` if a NaN is a
+    /// bug for you.
+    fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
+    where
+        F: FnMut(NodeIndex) -> f32;
+}
+
+impl Walk for Graph {
+    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
+        check(self, root)?;
+        Ok(DepthFirstIter {
+            graph: self,
+            walker: DfsWalker::new(root),
+        })
+    }
+
+    fn preorder(&self, root: NodeId) -> Result<PreorderIter<'_>, GraphError> {
+        check(self, root)?;
+        Ok(PreorderIter {
+            graph: self,
+            walker: StacklessDfs::new(root),
+        })
+    }
+
+    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
+        check(self, root)?;
+        Ok(BreadthFirstIter {
+            graph: self,
+            runs: VecDeque::new(),
+            run: Some((root.index(), 0)),
+            last: None,
+        })
+    }
+
+    fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
+    where
+        F: FnMut(NodeIndex) -> f32,
+    {
+        check(self, root)?;
+        let mut heap = BinaryHeap::new();
+        heap.push(Pending::new(root.index(), 0.0, 0));
+        Ok(PriorityIter {
+            graph: self,
+            key,
+            heap,
+            sequence: 1,
+            last: None,
+        })
+    }
+}
+
+fn check(graph: &Graph, root: NodeId) -> Result<(), GraphError> {
+    if graph.contains(root) {
+        Ok(())
+    } else {
+        Err(GraphError::StaleNode(root))
+    }
+}
+
+/// Depth-first enter / leave events; see [`Walk::depth_first`].
+#[derive(Clone, Debug)]
+pub struct DepthFirstIter<'g> {
+    graph: &'g Graph,
+    walker: DfsWalker,
+}
+
+impl DepthFirstIter<'_> {
+    /// After an [`Event::Enter`]: do not descend into that node (its leave comes next).
+    pub fn skip_subtree(&mut self) {
+        self.walker.skip_subtree();
+    }
+
+    /// The depth below the root of the last event's node.
+    pub fn depth(&self) -> u32 {
+        self.walker.depth()
+    }
+
+    /// The walker, to keep walking after editing the graph.
+    pub fn into_walker(self) -> DfsWalker {
+        self.walker
+    }
+}
+
+impl Iterator for DepthFirstIter<'_> {
+    type Item = Event;
+
+    #[inline]
+    fn next(&mut self) -> Option<Event> {
+        self.walker.next(self.graph)
+    }
+}
+
+impl FusedIterator for DepthFirstIter<'_> {}
+
+/// Depth-first pre-order nodes; see [`Walk::preorder`].
+#[derive(Clone, Debug)]
+pub struct PreorderIter<'g> {
+    graph: &'g Graph,
+    walker: StacklessDfs,
+}
+
+impl PreorderIter<'_> {
+    /// Do not descend into the node yielded last.
+    pub fn skip_subtree(&mut self) {
+        self.walker.skip_subtree();
+    }
+}
+
+impl Iterator for PreorderIter<'_> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        self.walker.next(self.graph)
+    }
+}
+
+impl FusedIterator for PreorderIter<'_> {}
+
+/// Level order; see [`Walk::breadth_first`].
+///
+/// The queue holds one entry per node whose children are still to come (the first
+/// child of each such run of siblings), not one per pending node.
+#[derive(Clone, Debug)]
+pub struct BreadthFirstIter<'g> {
+    graph: &'g Graph,
+    /// First children of yielded nodes, each a run of siblings still to come.
+    runs: VecDeque<(NodeIndex, u32)>,
+    /// The next node of the run being yielded.
+    run: Option<(NodeIndex, u32)>,
+    /// The node yielded last, whose children are queued at the next step.
+    last: Option<(NodeIndex, u32)>,
+}
+
+impl BreadthFirstIter<'_> {
+    /// Do not yield the descendants of the node yielded last.
+    pub fn skip_subtree(&mut self) {
+        self.last = None;
+    }
+}
+
+impl Iterator for BreadthFirstIter<'_> {
+    type Item = (NodeIndex, u32);
+
+    fn next(&mut self) -> Option<(NodeIndex, u32)> {
+        if let Some((node, depth)) = self.last.take() {
+            if let Some(child) = self.graph.first_child_at(node) {
+                self.runs.push_back((child, depth + 1));
+            }
+        }
+        let (node, depth) = match self.run.take() {
+            Some(next) => next,
+            None => self.runs.pop_front()?,
+        };
+        // The root's siblings are not part of its subtree.
+        if depth > 0 {
+            self.run = self.graph.next_sibling_at(node).map(|s| (s, depth));
+        }
+        self.last = Some((node, depth));
+        Some((node, depth))
+    }
+}
+
+impl FusedIterator for BreadthFirstIter<'_> {}
+
+/// Best-first order; see [`Walk::by_priority`].
+pub struct PriorityIter<'g, F> {
+    graph: &'g Graph,
+    key: F,
+    heap: BinaryHeap<Pending>,
+    sequence: u64,
+    /// The node yielded last, whose children are keyed and queued at the next step.
+    last: Option<NodeIndex>,
+}
+
+impl<F> PriorityIter<'_, F> {
+    /// Do not yield the descendants of the node yielded last (its children are never
+    /// keyed).
+    pub fn skip_subtree(&mut self) {
+        self.last = None;
+    }
+
+    /// How many nodes wait in the queue (the children of the node yielded last are
+    /// queued at the next step).
+    pub fn pending(&self) -> usize {
+        self.heap.len()
+    }
+}
+
+impl<F> std::fmt::Debug for PriorityIter<'_, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PriorityIter")
+            .field("pending", &self.heap.len())
+            .field("last", &self.last)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
+    type Item = NodeIndex;
+
+    fn next(&mut self) -> Option<NodeIndex> {
+        if let Some(node) = self.last.take() {
+            let mut child = self.graph.first_child_at(node);
+            while let Some(c) = child {
+                let key = (self.key)(c);
+                self.heap.push(Pending::new(c, key, self.sequence));
+                self.sequence += 1;
+                child = self.graph.next_sibling_at(c);
+            }
+        }
+        let node = self.heap.pop()?.node;
+        self.last = Some(node);
+        Some(node)
+    }
+}
+
+impl<F: FnMut(NodeIndex) -> f32> FusedIterator for PriorityIter<'_, F> {}
+
+/// A queued node of [`PriorityIter`]: the heap's maximum is the highest real key, then
+/// the lowest sequence number; NaN keys rank below every real key.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    /// The key, NaN replaced by -∞ and -0 by +0.
+    key: f32,
+    /// Whether the key was real (not NaN); real keys outrank NaN ones.
+    real: bool,
+    sequence: u64,
+    node: NodeIndex,
+}
+
+impl Pending {
+    fn new(node: NodeIndex, key: f32, sequence: u64) -> Self {
+        let real = !key.is_nan();
+        let key = if !real {
+            f32::NEG_INFINITY
+        } else if key == 0.0 {
+            0.0
+        } else {
+            key
+        };
+        Self {
+            key,
+            real,
+            sequence,
+            node,
+        }
+    }
+}
+
+impl Ord for Pending {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.real
+            .cmp(&other.real)
+            .then(self.key.total_cmp(&other.key))
+            .then(other.sequence.cmp(&self.sequence))
+    }
+}
+
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Pending {}
+
+/// The nodes of a [`Flattened`] in its (depth-first) order; see [`Flattened::iter`].
+#[derive(Clone, Debug)]
+pub struct FlatIter<'f> {
+    flat: &'f Flattened,
+    pos: usize,
+    last: Option<usize>,
+}
+
+impl<'f> FlatIter<'f> {
+    pub(crate) fn new(flat: &'f Flattened) -> Self {
+        Self {
+            flat,
+            pos: 0,
+            last: None,
+        }
+    }
+
+    /// Do not yield the descendants of the node yielded last: the jump past its
+    /// subtree.
+    pub fn skip_subtree(&mut self) {
+        if let Some(last) = self.last.take() {
+            self.pos = self.pos.max(self.flat.subtree(last).end);
+        }
+    }
+
+    /// The position of the node yielded last.
+    pub fn position(&self) -> Option<usize> {
+        self.last
+    }
+}
+
+impl Iterator for FlatIter<'_> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        let node = *self.flat.nodes.get(self.pos)?;
+        self.last = Some(self.pos);
+        self.pos += 1;
+        Some(node)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.flat.len().saturating_sub(self.pos);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for FlatIter<'_> {}
+
+impl FusedIterator for FlatIter<'_> {}

@@ -1,0 +1,419 @@
+//! Walkers: traversal state that does not borrow the graph.
+
+use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
+
+/// One event of a depth-first walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// The walk reaches the node; its descendants follow (unless skipped).
+    Enter(NodeIndex),
+    /// All of the node's descendants are done.
+    Leave(NodeIndex),
+}
+
+impl Event {
+    /// The node of the event.
+    pub fn node(self) -> NodeIndex {
+        match self {
+            Event::Enter(node) | Event::Leave(node) => node,
+        }
+    }
+
+    /// Whether it is an [`Event::Enter`].
+    pub fn is_enter(self) -> bool {
+        matches!(self, Event::Enter(_))
+    }
+
+    /// Whether it is an [`Event::Leave`].
+    pub fn is_leave(self) -> bool {
+        matches!(self, Event::Leave(_))
+    }
+}
+
+/// A traversal whose state does not borrow the graph (after petgraph's `Walker`): each
+/// step takes the graph, so the graph may be edited between steps.
+pub trait Walker {
+    /// What each step yields.
+    type Item;
+
+    /// The next item, or `None` when the walk is done.
+    fn walk_next(&mut self, graph: &Graph) -> Option<Self::Item>;
+
+    /// A std iterator over the walk, borrowing `graph` for as long as it lives.
+    fn iter(self, graph: &Graph) -> WalkerIter<'_, Self>
+    where
+        Self: Sized,
+    {
+        WalkerIter {
+            walker: self,
+            graph,
+        }
+    }
+}
+
+/// A [`Walker`] bound to a graph, as a std [`Iterator`]; see [`Walker::iter`].
+#[derive(Clone, Debug)]
+pub struct WalkerIter<'g, W> {
+    walker: W,
+    graph: &'g Graph,
+}
+
+impl<W> WalkerIter<'_, W> {
+    /// The walker.
+    pub fn walker(&self) -> &W {
+        &self.walker
+    }
+
+    /// The walker, mutable (e.g. to [`skip_subtree`](DfsWalker::skip_subtree)).
+    pub fn walker_mut(&mut self) -> &mut W {
+        &mut self.walker
+    }
+
+    /// Unbinds the walker from the graph, to edit the graph and walk on.
+    pub fn into_walker(self) -> W {
+        self.walker
+    }
+}
+
+impl<W: Walker> Iterator for WalkerIter<'_, W> {
+    type Item = W::Item;
+
+    fn next(&mut self) -> Option<W::Item> {
+        self.walker.walk_next(self.graph)
+    }
+}
+
+/// Where a [`DfsWalker`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The next event enters `current`.
+    Before,
+    /// `current` was entered: next come its children (or its leave).
+    Entered,
+    /// `current` was left: next comes its next sibling (or its parent's leave).
+    Left,
+    /// The walk is over.
+    Done,
+}
+
+/// A depth-first walk with enter and leave events in document order that needs no
+/// stack and allocates nothing: its whole state is the current node, a phase and a
+/// depth (reference note 000's first-child / next-sibling step, with parent links for
+/// the leave events).
+///
+/// It does not borrow the graph: each [`next`](Self::next) takes it, so the graph may
+/// be edited between steps. The walk then continues from the current node's links *as
+/// they are at that step*: children added under a node not yet left are entered,
+/// siblings inserted after the current node are entered, nodes added before it are
+/// not, and a moved current node is followed to its new place (its new siblings and
+/// ancestors). Leaving never goes above the depth the walk went down, so the walk ends
+/// at most back at the level of its root. If the current node or the root is removed,
+/// `next` returns `None` (nodes are kept as [`NodeId`]s, so a removed node is noticed
+/// even when its slot is reused), and keeps returning `None` until
+/// [`reset`](Self::reset) or [`move_to`](Self::move_to).
+///
+/// ```
+/// use scenewalk_core::Graph;
+/// use scenewalk_iterators::{DfsWalker, Event};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// let b = graph.append_child(root, Group)?;
+///
+/// let mut walker = DfsWalker::new(root);
+/// let mut events = Vec::new();
+/// while let Some(event) = walker.next(&graph) {
+///     events.push(event);
+///     if event == Event::Enter(a.index()) {
+///         // The graph is not borrowed between steps: edit it as the walk goes.
+///         graph.append_child(a, Group)?;
+///         graph.append_child(b, Group)?;
+///     }
+///     if event == Event::Enter(b.index()) {
+///         walker.skip_subtree(); // b's new child is not entered
+///     }
+/// }
+/// let a1 = graph.first_child(a)?.unwrap().index();
+/// use Event::{Enter, Leave};
+/// assert_eq!(events, [
+///     Enter(root.index()), Enter(a.index()), Enter(a1), Leave(a1), Leave(a.index()),
+///     Enter(b.index()), Leave(b.index()), Leave(root.index()),
+/// ]);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DfsWalker {
+    root: NodeId,
+    current: NodeId,
+    phase: Phase,
+    depth: u32,
+    skip: bool,
+}
+
+impl DfsWalker {
+    /// A walk of `root`'s subtree; the first event enters `root` (if it is live then).
+    pub fn new(root: NodeId) -> Self {
+        Self {
+            root,
+            current: root,
+            phase: Phase::Before,
+            depth: 0,
+            skip: false,
+        }
+    }
+
+    /// Starts over: a new walk of `root`'s subtree.
+    pub fn reset(&mut self, root: NodeId) {
+        *self = Self::new(root);
+    }
+
+    /// Makes the next event enter `node`, continuing the walk of the same root from
+    /// there (after `node`'s subtree come the nodes after it in document order).
+    ///
+    /// Returns `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
+    /// subtree. Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
+    /// Costs O(depth of `node`).
+    pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
+        if !graph.contains(self.root) {
+            return Err(GraphError::StaleNode(self.root));
+        }
+        if !graph.contains(node) {
+            return Err(GraphError::StaleNode(node));
+        }
+        let mut depth = 0;
+        let mut up = node.index();
+        while up != self.root.index() {
+            match graph.parent_at(up) {
+                Some(parent) => {
+                    up = parent;
+                    depth += 1;
+                }
+                None => return Ok(false),
+            }
+        }
+        self.current = node;
+        self.phase = Phase::Before;
+        self.depth = depth;
+        self.skip = false;
+        Ok(true)
+    }
+
+    /// After an [`Event::Enter`]: do not descend into that node; its
+    /// [`Event::Leave`] comes next. No effect at any other time.
+    pub fn skip_subtree(&mut self) {
+        if self.phase == Phase::Entered {
+            self.skip = true;
+        }
+    }
+
+    /// The root of the walk.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// The node of the last event (`None` before the first and after the last).
+    pub fn current(&self) -> Option<NodeId> {
+        matches!(self.phase, Phase::Entered | Phase::Left).then_some(self.current)
+    }
+
+    /// The depth below the root of the last event's node.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Whether the walk is over.
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// The next event, or `None` when the walk is done (or its current node or root
+    /// was removed).
+    pub fn next(&mut self, graph: &Graph) -> Option<Event> {
+        if self.phase == Phase::Done {
+            return None;
+        }
+        if !graph.contains(self.current) || !graph.contains(self.root) {
+            return self.finish();
+        }
+        let node = self.current.index();
+        match self.phase {
+            Phase::Before => {
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            Phase::Entered => {
+                let skip = std::mem::take(&mut self.skip);
+                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.depth += 1;
+                    return self.enter(graph, child);
+                }
+                self.phase = Phase::Left;
+                Some(Event::Leave(node))
+            }
+            Phase::Left => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    return self.enter(graph, sibling);
+                }
+                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
+                    Some(parent) => {
+                        self.current = parent;
+                        self.depth -= 1;
+                        Some(Event::Leave(parent.index()))
+                    }
+                    None => self.finish(),
+                }
+            }
+            Phase::Done => None,
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+        match graph.id_at(node) {
+            Some(id) => {
+                self.current = id;
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            None => self.finish(),
+        }
+    }
+
+    fn finish(&mut self) -> Option<Event> {
+        self.phase = Phase::Done;
+        self.skip = false;
+        None
+    }
+}
+
+impl Walker for DfsWalker {
+    type Item = Event;
+
+    fn walk_next(&mut self, graph: &Graph) -> Option<Event> {
+        self.next(graph)
+    }
+}
+
+/// The plain pre-order step of reference note 000 as a walker: each node of the
+/// subtree once, in document order, no leave events, no stack, no allocation; each
+/// step is [`Graph::next_preorder_at`] (or [`Graph::next_preorder_skipping_at`] after
+/// [`skip_subtree`](Self::skip_subtree)).
+///
+/// Like [`DfsWalker`] it does not borrow the graph and continues from the current
+/// node's links after edits; it ends when the current node or the root was removed,
+/// and when its climb reaches the root or a node without parent.
+///
+/// ```
+/// use scenewalk_core::Graph;
+/// use scenewalk_iterators::StacklessDfs;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// graph.append_child(a, Group)?;
+/// let b = graph.append_child(root, Group)?;
+/// let mut walk = StacklessDfs::new(root);
+/// let mut order = Vec::new();
+/// while let Some(node) = walk.next(&graph) {
+///     order.push(node);
+///     if node == a.index() {
+///         walk.skip_subtree();
+///     }
+/// }
+/// assert_eq!(order, [root.index(), a.index(), b.index()]);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StacklessDfs {
+    root: NodeId,
+    /// The last yielded node; `None` before the first.
+    current: Option<NodeId>,
+    done: bool,
+    skip: bool,
+}
+
+impl StacklessDfs {
+    /// A pre-order walk of `root`'s subtree.
+    pub fn new(root: NodeId) -> Self {
+        Self {
+            root,
+            current: None,
+            done: false,
+            skip: false,
+        }
+    }
+
+    /// Starts over: a new walk of `root`'s subtree.
+    pub fn reset(&mut self, root: NodeId) {
+        *self = Self::new(root);
+    }
+
+    /// Do not descend into the node last yielded.
+    pub fn skip_subtree(&mut self) {
+        if self.current.is_some() && !self.done {
+            self.skip = true;
+        }
+    }
+
+    /// The root of the walk.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// The node last yielded.
+    pub fn current(&self) -> Option<NodeId> {
+        self.current.filter(|_| !self.done)
+    }
+
+    /// Whether the walk is over.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The next node in pre-order, or `None` when the walk is done.
+    pub fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        if self.done {
+            return None;
+        }
+        if !graph.contains(self.root) {
+            self.done = true;
+            return None;
+        }
+        let root = self.root.index();
+        let next = match self.current {
+            None => Some(root),
+            Some(current) if graph.contains(current) => {
+                if std::mem::take(&mut self.skip) {
+                    graph.next_preorder_skipping_at(current.index(), root)
+                } else {
+                    graph.next_preorder_at(current.index(), root)
+                }
+            }
+            Some(_) => None,
+        };
+        match next.and_then(|n| graph.id_at(n)) {
+            Some(id) => {
+                self.current = Some(id);
+                Some(id.index())
+            }
+            None => {
+                self.done = true;
+                None
+            }
+        }
+    }
+}
+
+impl Walker for StacklessDfs {
+    type Item = NodeIndex;
+
+    fn walk_next(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        self.next(graph)
+    }
+}
