@@ -153,6 +153,12 @@ impl Graph {
         self.revision
     }
 
+    /// A number that tells this graph from every other graph of the process, clones
+    /// included: with [`revision`](Graph::revision) it identifies one state of one graph.
+    pub fn uid(&self) -> u64 {
+        self.types.uid()
+    }
+
     /// Whether `id` names a live node of this graph.
     pub fn contains(&self, id: NodeId) -> bool {
         self.check(id).is_ok()
@@ -339,6 +345,37 @@ impl Graph {
         }
     }
 
+    /// Typed access to every payload of exactly type `T` (not types extending it),
+    /// resolved once: [`Payloads::get`] then costs two loads and a compare per node,
+    /// where [`get_at`](Graph::get_at) looks the column up each time. `None` if the
+    /// graph has no node of type `T` yet.
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
+    /// # impl scenewalk_core::NodeCore for Mass {}
+    /// let mut graph = Graph::new();
+    /// let a = graph.add_root(Mass(2.0));
+    /// let b = graph.append_child(a, Mass(3.0))?;
+    /// let masses = graph.payloads::<Mass>().unwrap();
+    /// let total: f32 = [a, b].iter().filter_map(|id| masses.get(id.index())).map(|m| m.0).sum();
+    /// assert_eq!(total, 5.0);
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    pub fn payloads<T: NodeCore>(&self) -> Option<Payloads<'_, T>> {
+        let ty = self.types.index_of::<T>()?;
+        let column = self
+            .columns
+            .get(ty.get())?
+            .as_ref()?
+            .downcast_ref::<Column<T>>()?;
+        Some(Payloads {
+            graph: self,
+            ty: ty.0,
+            column,
+        })
+    }
+
     // ----- traversal-time access by index ----------------------------------------------
 
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
@@ -395,6 +432,26 @@ impl Graph {
 struct Missing;
 impl NodeCore for Missing {}
 static MISSING: Missing = Missing;
+
+/// The payloads of one node type, from [`Graph::payloads`].
+#[derive(Clone, Copy, Debug)]
+pub struct Payloads<'g, T> {
+    graph: &'g Graph,
+    ty: u32,
+    column: &'g Column<T>,
+}
+
+impl<'g, T: NodeCore> Payloads<'g, T> {
+    /// The payload of the node in slot `node`, if that node is exactly a `T`.
+    #[inline]
+    pub fn get(&self, node: NodeIndex) -> Option<&'g T> {
+        let hot = self.graph.hot.get(node.get())?;
+        if hot.ty != self.ty {
+            return None;
+        }
+        self.column.get_typed(self.graph.cold[node.get()].slot)
+    }
+}
 
 /// The children of a node in document order; see [`Graph::children`].
 #[derive(Clone, Debug)]

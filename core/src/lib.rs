@@ -68,7 +68,7 @@ pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
 pub use flow::Flow;
 pub use frame::Frame;
-pub use graph::{Children, Graph};
+pub use graph::{Children, Graph, Payloads};
 pub use id::{NodeId, NodeIndex};
 pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalError, TraversalIterator};
 pub use math::Aabb;

@@ -178,6 +178,11 @@ impl TypeRegistry {
             .map(|(i, info)| (NodeType(i as u32), info))
     }
 
+    /// A number no other registry in this process has (a clone gets a new one).
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
     /// A stamp that changes whenever this registry's contents change; dispatch tables
     /// compare it once per run to decide whether to re-resolve.
     pub fn stamp(&self) -> RegistryStamp {

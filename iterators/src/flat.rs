@@ -68,8 +68,8 @@ pub struct Flattened {
     pub(crate) parents: Vec<u32>,
     pub(crate) sizes: Vec<u32>,
     pub(crate) depths: Vec<u32>,
-    /// The root and the graph revision of the last build.
-    built: Option<(NodeId, u64)>,
+    /// The root, the graph's uid and its revision at the last build.
+    built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
     /// The state of a run as a traversal iterator.
     pub(crate) run: RunState,
@@ -126,7 +126,7 @@ impl Flattened {
             return Err(GraphError::StaleNode(root));
         }
         self.flatten(graph, root.index());
-        self.built = Some((root, graph.revision()));
+        self.built = Some((root, graph.uid(), graph.revision()));
         self.rebuilds += 1;
         Ok(())
     }
@@ -134,13 +134,12 @@ impl Flattened {
     /// Rebuilds if the graph had a structural edit since the last build or `root` is
     /// not the root of the last build; returns whether it rebuilt.
     ///
-    /// The check compares [`Graph::revision`] only, so use a flattening with the graph
-    /// it was built from (a clone of that graph counts as the same graph until either is
-    /// edited).
+    /// The check compares [`Graph::uid`] and [`Graph::revision`], so another graph (a
+    /// clone included) always counts as changed.
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
-        if self.built == Some((root, graph.revision())) && graph.contains(root) {
+        if self.built == Some((root, graph.uid(), graph.revision())) && graph.contains(root) {
             return Ok(false);
         }
         self.rebuild(graph, root)?;
@@ -149,8 +148,9 @@ impl Flattened {
 
     /// Whether the arrays still describe `graph`: built, and no structural edit since.
     pub fn is_current(&self, graph: &Graph) -> bool {
-        self.built
-            .is_some_and(|(root, revision)| revision == graph.revision() && graph.contains(root))
+        self.built.is_some_and(|(root, uid, revision)| {
+            uid == graph.uid() && revision == graph.revision() && graph.contains(root)
+        })
     }
 
     /// How many times the arrays were built.
@@ -160,12 +160,12 @@ impl Flattened {
 
     /// The root of the last build.
     pub fn root(&self) -> Option<NodeId> {
-        self.built.map(|(root, _)| root)
+        self.built.map(|(root, _, _)| root)
     }
 
     /// The graph revision of the last build.
     pub fn built_revision(&self) -> Option<u64> {
-        self.built.map(|(_, revision)| revision)
+        self.built.map(|(_, _, revision)| revision)
     }
 
     /// How many nodes (positions) there are.

@@ -381,6 +381,17 @@ fn rebuilt_after_an_edit_and_not_before() {
 }
 
 #[test]
+fn a_clone_of_the_graph_is_another_graph() {
+    let (graph, root, _) = random_graph(40, 9);
+    let mut flat = Flattened::build(&graph, root).unwrap();
+    let copy = graph.clone();
+    assert_eq!(copy.revision(), graph.revision());
+    assert!(!flat.is_current(&copy), "same revision, but another graph");
+    assert!(flat.refresh(&copy, root).unwrap());
+    assert!(flat.is_current(&copy) && !flat.is_current(&graph));
+}
+
+#[test]
 fn stale_roots_are_errors() {
     let (mut graph, root, ids) = random_graph(20, 4);
     let gone = ids[4];
