@@ -50,7 +50,7 @@ use std::ops::Range;
 /// // World transforms: gather the locals in flat order, then one linear pass.
 /// let locals = flat.gather(|n| graph.get_at::<Move>(n).map_or(Affine3A::IDENTITY, |m| m.0));
 /// let mut world = Vec::new();
-/// flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |parent, local| *parent * *local);
+/// flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |parent, local| *parent * *local)?;
 /// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());
 /// assert_eq!(flat.nodes()[2], hand.index());
 ///
@@ -60,7 +60,7 @@ use std::ops::Range;
 /// assert!(!flat.is_current(&graph));
 /// assert!(flat.refresh(&graph, root)?);
 /// assert_eq!((flat.len(), flat.rebuilds()), (5, 2));
-/// # Ok::<(), scenewalk_core::GraphError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Flattened {
@@ -73,6 +73,19 @@ pub struct Flattened {
     rebuilds: u64,
     /// The state of a run as a traversal iterator.
     pub(crate) run: RunState,
+}
+
+/// [`Flattened::propagate`] was given a different number of local values than the
+/// flattening has positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "propagate needs one local value per flattened position: {positions} positions, {locals} values"
+)]
+pub struct LengthMismatch {
+    /// Positions in the flattening.
+    pub positions: usize,
+    /// Values given.
+    pub locals: usize,
 }
 
 /// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
@@ -248,25 +261,26 @@ impl Flattened {
     /// World transforms are `propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l|
     /// *p * *l)`; depths, accumulated opacity or inherited flags work the same way.
     ///
-    /// # Panics
-    /// If `locals` does not hold exactly one value per position.
+    /// Errors: [`LengthMismatch`] if `locals` does not hold exactly one value per
+    /// position (`out` is then left empty).
     pub fn propagate<T: Copy>(
         &self,
         root_value: T,
         locals: &[T],
         out: &mut Vec<T>,
         combine: impl Fn(&T, &T) -> T,
-    ) {
-        assert_eq!(
-            locals.len(),
-            self.len(),
-            "propagate needs one local value per flattened position"
-        );
+    ) -> Result<(), LengthMismatch> {
         out.clear();
+        if locals.len() != self.len() {
+            return Err(LengthMismatch {
+                positions: self.len(),
+                locals: locals.len(),
+            });
+        }
         let (Some(first), Some(parents), Some(rest)) =
             (locals.first(), self.parents.get(1..), locals.get(1..))
         else {
-            return;
+            return Ok(());
         };
         out.reserve(locals.len());
         out.push(combine(&root_value, first));
@@ -275,6 +289,7 @@ impl Flattened {
             let above = out[parent as usize];
             out.push(combine(&above, local));
         }
+        Ok(())
     }
 
     /// The nodes in flattened (depth-first) order, with

@@ -39,7 +39,7 @@ pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair
 
 mod dual_tree;
 
-pub use flat::Flattened;
+pub use flat::{Flattened, LengthMismatch};
 pub use std_iter::{BreadthFirstIter, DepthFirstIter, FlatIter, PreorderIter, PriorityIter, Walk};
 pub use walker::{DfsWalker, Event, StacklessDfs, Walker, WalkerIter};
 

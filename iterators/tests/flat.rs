@@ -256,7 +256,8 @@ fn flat_world(graph: &Graph, flat: &Flattened) -> Vec<Affine3A> {
             .map_or(Affine3A::IDENTITY, |t| *t.local())
     });
     let mut world = Vec::new();
-    flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l| *p * *l);
+    flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l| *p * *l)
+        .unwrap();
     world
 }
 
@@ -300,12 +301,14 @@ fn propagate_runs_any_combination() {
     // Depth by propagation: 1 per node, root value -1.
     let ones = vec![1i64; flat.len()];
     let mut depth = Vec::new();
-    flat.propagate(-1, &ones, &mut depth, |p, l| p + l);
+    flat.propagate(-1, &ones, &mut depth, |p, l| p + l).unwrap();
     let expected: Vec<i64> = flat.depths().iter().map(|&d| i64::from(d)).collect();
     assert_eq!(depth, expected);
     // Empty flattening: nothing to do.
     let mut out = vec![5];
-    Flattened::new().propagate(0, &[], &mut out, |p, l| p + l);
+    Flattened::new()
+        .propagate(0, &[], &mut out, |p, l| p + l)
+        .unwrap();
     assert!(out.is_empty());
     let mut into = Vec::new();
     flat.gather_into(&mut into, |n| n.get());
@@ -313,11 +316,15 @@ fn propagate_runs_any_combination() {
 }
 
 #[test]
-#[should_panic(expected = "one local value per flattened position")]
 fn propagate_checks_the_locals_length() {
     let (graph, root, _) = random_graph(10, 1);
     let flat = Flattened::build(&graph, root).unwrap();
-    flat.propagate(0, &[1, 2], &mut Vec::new(), |p, l| p + l);
+    let mut out = vec![7];
+    let err = flat
+        .propagate(0, &[1, 2], &mut out, |p, l| p + l)
+        .unwrap_err();
+    assert_eq!((err.positions, err.locals), (flat.len(), 2));
+    assert!(out.is_empty());
 }
 
 #[test]
