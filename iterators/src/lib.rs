@@ -6,7 +6,8 @@
 //! and states its [`Capabilities`](scenewalk_core::Capabilities), which the action checks
 //! against each actor's class.
 //!
-//! - [`DepthFirst`]: explicit stack, document order, nested enter/leave, no recursion.
+//! - [`DepthFirst`]: document order, nested enter/leave, no recursion; walks the links
+//!   like a hand-written loop and builds an active list only when an actor looks at it.
 //! - [`PriorityQueue`]: highest key first, with shared copies of ordered state and leave
 //!   events; as a hybrid it switches to depth-first inside subtrees ([`SwitchRule`]).
 //! - [`BreadthFirst`]: whole levels handed to the actors as batches.
@@ -20,6 +21,8 @@
 //! - [`Walk`]: std iterators on [`Graph`](scenewalk_core::Graph):
 //!   [`depth_first`](Walk::depth_first), [`preorder`](Walk::preorder),
 //!   [`breadth_first`](Walk::breadth_first) and [`by_priority`](Walk::by_priority).
+//! - [`DualTree`]: leaf pairs of two trees (or one tree against itself) under a pair
+//!   filter such as [`AabbOverlap`]; explicit growable stack, pausable (note 002).
 //!
 //! A new order is a type implementing `TraversalIterator` in any crate; nothing here
 //! or in core needs to change.
@@ -28,21 +31,17 @@
 
 pub use breadth_first::BreadthFirst;
 pub use depth_first::DepthFirst;
-pub use priority::{PriorityQueue, SwitchRule};
-
-mod breadth_first;
-mod depth_first;
-mod leaves;
-mod priority;
-
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
-
-mod dual_tree;
-
 pub use flat::{Flattened, LengthMismatch};
+pub use priority::{PriorityQueue, SwitchRule};
 pub use std_iter::{BreadthFirstIter, DepthFirstIter, FlatIter, PreorderIter, PriorityIter, Walk};
 pub use walker::{DfsWalker, Event, StacklessDfs, Walker, WalkerIter};
 
+mod breadth_first;
+mod depth_first;
+mod dual_tree;
 mod flat;
+mod leaves;
+mod priority;
 mod std_iter;
 mod walker;
