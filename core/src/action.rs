@@ -106,28 +106,30 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         let mut stats = RunStats::default();
         let outcome = if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
             self.frames.reset();
-            let mut sink = Sink::<C, true> {
-                graph,
-                actors: &mut self.actors,
-                frames: &mut self.frames,
-                stats: &mut stats,
-                entered_from: Frame::ROOT,
-            };
-            self.iterator.drive(graph, &mut sink)
+            self.drive::<true>(graph, &mut stats)
         } else {
-            let mut sink = Sink::<C, false> {
-                graph,
-                actors: &mut self.actors,
-                frames: &mut self.frames,
-                stats: &mut stats,
-                entered_from: Frame::ROOT,
-            };
-            self.iterator.drive(graph, &mut sink)
+            self.drive::<false>(graph, &mut stats)
         };
         self.iterator.clear();
         self.actors.end(&mut stats);
         self.stats = stats;
         outcome.map(|()| stats)
+    }
+
+    /// Lets the iterator drive the run into a sink that keeps frames if `FRAMES`.
+    fn drive<const FRAMES: bool>(
+        &mut self,
+        graph: &Graph,
+        stats: &mut RunStats,
+    ) -> Result<(), TraversalError> {
+        let mut sink = Sink::<C, FRAMES> {
+            graph,
+            actors: &mut self.actors,
+            frames: &mut self.frames,
+            stats,
+            entered_from: Frame::ROOT,
+        };
+        self.iterator.drive(graph, &mut sink)
     }
 
     /// Frames still referenced (state-copy iterators); 0 after every complete run.

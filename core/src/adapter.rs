@@ -71,119 +71,81 @@ macro_rules! wrapper_access {
     };
 }
 
-/// Runs a [`StaticActor`] in an action.
-#[derive(Debug)]
-pub struct Static<A> {
-    actor: A,
-    filter: TypeFilter,
+/// An adapter for an actor kind with no state of the framework's to keep: the class,
+/// the single-type filter and the calls.
+macro_rules! plain_adapter {
+    ($(#[$doc:meta])* $adapter:ident, $bound:ident, $state:expr, |$this:ident| $end:expr) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $adapter<A> {
+            actor: A,
+            filter: TypeFilter,
+        }
+
+        impl<A: $bound> $adapter<A> {
+            /// Wraps the actor.
+            pub fn new(actor: A) -> Self {
+                Self {
+                    actor,
+                    filter: TypeFilter::default(),
+                }
+            }
+        }
+        wrapper_access!($adapter, $bound);
+
+        impl<A: $bound> Actor for $adapter<A> {
+            fn class(&self) -> ActorClass {
+                class_of::<A>(A::EVENTS, $state, self.actor.dispatch(), A::BATCHES)
+            }
+            fn begin(&mut self, run: &RunContext<'_>) {
+                self.actor.begin(run);
+                self.filter.resolve(self.actor.dispatch(), run);
+            }
+            #[inline(always)]
+            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+                if !self.filter.admits(visit) {
+                    return Flow::Continue;
+                }
+                self.actor.enter(visit, active)
+            }
+            #[inline]
+            fn leave(&mut self, visit: &Visit<'_>) {
+                if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+                    self.actor.leave(visit);
+                }
+            }
+            fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+                self.actor.enter_batch(graph, depth, batch)
+            }
+            fn end(&mut self, _stats: &mut RunStats) {
+                let $this = &mut self.actor;
+                $end
+            }
+            fn inner(&self) -> &dyn Any {
+                &self.actor
+            }
+            fn inner_mut(&mut self) -> &mut dyn Any {
+                &mut self.actor
+            }
+        }
+    };
 }
 
-impl<A: StaticActor> Static<A> {
-    /// Wraps the actor.
-    pub fn new(actor: A) -> Self {
-        Self {
-            actor,
-            filter: TypeFilter::default(),
-        }
-    }
-}
-wrapper_access!(Static, StaticActor);
+plain_adapter!(
+    /// Runs a [`StaticActor`] in an action.
+    Static,
+    StaticActor,
+    StateKind::Static,
+    |_actor| ()
+);
 
-impl<A: StaticActor> Actor for Static<A> {
-    fn class(&self) -> ActorClass {
-        class_of::<A>(
-            A::EVENTS,
-            StateKind::Static,
-            self.actor.dispatch(),
-            A::BATCHES,
-        )
-    }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        self.actor.begin(run);
-        self.filter.resolve(self.actor.dispatch(), run);
-    }
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            self.actor.leave(visit);
-        }
-    }
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        self.actor.enter_batch(graph, depth, batch)
-    }
-    fn end(&mut self, _stats: &mut RunStats) {}
-    fn inner(&self) -> &dyn Any {
-        &self.actor
-    }
-    fn inner_mut(&mut self) -> &mut dyn Any {
-        &mut self.actor
-    }
-}
-
-/// Runs an [`UnorderedActor`] in an action.
-#[derive(Debug)]
-pub struct Unordered<A> {
-    actor: A,
-    filter: TypeFilter,
-}
-
-impl<A: UnorderedActor> Unordered<A> {
-    /// Wraps the actor.
-    pub fn new(actor: A) -> Self {
-        Self {
-            actor,
-            filter: TypeFilter::default(),
-        }
-    }
-}
-wrapper_access!(Unordered, UnorderedActor);
-
-impl<A: UnorderedActor> Actor for Unordered<A> {
-    fn class(&self) -> ActorClass {
-        class_of::<A>(
-            A::EVENTS,
-            StateKind::Unordered,
-            self.actor.dispatch(),
-            A::BATCHES,
-        )
-    }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        self.actor.begin(run);
-        self.filter.resolve(self.actor.dispatch(), run);
-    }
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            self.actor.leave(visit);
-        }
-    }
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        self.actor.enter_batch(graph, depth, batch)
-    }
-    fn end(&mut self, _stats: &mut RunStats) {
-        self.actor.end();
-    }
-    fn inner(&self) -> &dyn Any {
-        &self.actor
-    }
-    fn inner_mut(&mut self) -> &mut dyn Any {
-        &mut self.actor
-    }
-}
+plain_adapter!(
+    /// Runs an [`UnorderedActor`] in an action.
+    Unordered,
+    UnorderedActor,
+    StateKind::Unordered,
+    |actor| actor.end()
+);
 
 /// Runs an [`OrderedActor`] in an action, keeping its hierarchical state: a stack by
 /// depth under pre-order iterators, shared copies per pending node otherwise.

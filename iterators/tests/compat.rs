@@ -9,6 +9,9 @@ use scenewalk_core::{
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod common;
+use common::Rng;
+
 #[derive(Clone, Debug)]
 struct Plain;
 impl NodeCore for Plain {}
@@ -23,20 +26,6 @@ struct SubMark(Mark);
 impl NodeCore for SubMark {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.0)
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

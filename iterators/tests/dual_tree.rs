@@ -9,30 +9,10 @@ use scenewalk_iterators::{AabbOverlap, DualTree, NodePair, PairFilter};
 use scenewalk_nodes::{Geometry, Group};
 use std::collections::BTreeSet;
 
+mod common;
+use common::Rng;
+
 // ----- helpers ----------------------------------------------------------------------
-
-/// SplitMix64: small, seeded, good enough for test shapes.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 /// How a random tree looks.
 #[derive(Clone, Copy, Debug)]

@@ -10,44 +10,23 @@ use scenewalk_core::{
 use scenewalk_iterators::{DepthFirst, Flattened, Walk};
 use scenewalk_nodes::{Group, Transform};
 
-/// SplitMix64: a seeded generator, so every run builds the same trees.
-struct Rng(u64);
+mod common;
+use common::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u32 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    fn transform(&mut self) -> Transform {
-        let t = Vec3::new(
-            self.range(-5.0, 5.0),
-            self.range(-5.0, 5.0),
-            self.range(-5.0, 5.0),
-        );
-        let r = Quat::from_euler(
-            EulerRot::XYZ,
-            self.range(0.0, 6.3),
-            self.range(0.0, 6.3),
-            self.range(0.0, 6.3),
-        );
-        Transform::from_trs(t, r, Vec3::splat(self.range(0.8, 1.25)))
-    }
+/// A random finite transform.
+fn random_transform(rng: &mut Rng) -> Transform {
+    let t = Vec3::new(
+        rng.range(-5.0, 5.0),
+        rng.range(-5.0, 5.0),
+        rng.range(-5.0, 5.0),
+    );
+    let r = Quat::from_euler(
+        EulerRot::XYZ,
+        rng.range(0.0, 6.3),
+        rng.range(0.0, 6.3),
+        rng.range(0.0, 6.3),
+    );
+    Transform::from_trs(t, r, Vec3::splat(rng.range(0.8, 1.25)))
 }
 
 /// A random tree of `n` nodes (groups and transforms) under a root, grown by appends,
@@ -63,7 +42,9 @@ fn random_graph(n: usize, seed: u64) -> (Graph, NodeId, Vec<NodeId>) {
     while ids.len() < n {
         let anchor = ids[rng.below(ids.len())];
         let id = match (rng.below(8), rng.below(2)) {
-            (0, _) if anchor != root => graph.insert_before(anchor, rng.transform()).unwrap(),
+            (0, _) if anchor != root => graph
+                .insert_before(anchor, random_transform(&mut rng))
+                .unwrap(),
             (1, _) if ids.len() > 2 => {
                 // Move a random subtree under a node outside it.
                 let node = ids[1 + rng.below(ids.len() - 1)];
@@ -71,7 +52,9 @@ fn random_graph(n: usize, seed: u64) -> (Graph, NodeId, Vec<NodeId>) {
                 continue;
             }
             (_, 0) => graph.append_child(anchor, Group).unwrap(),
-            _ => graph.append_child(anchor, rng.transform()).unwrap(),
+            _ => graph
+                .append_child(anchor, random_transform(&mut rng))
+                .unwrap(),
         };
         ids.push(id);
     }

@@ -7,6 +7,9 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::{PriorityQueue, SwitchRule};
 
+mod common;
+use common::Rng;
+
 /// A node with the key its parent's actor gives it (`None`: no key, inherit).
 #[derive(Clone, Debug)]
 struct Item(Option<f32>);
@@ -38,22 +41,9 @@ impl UnorderedActor for Order {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Keys drawn from a few values (many ties), some children unkeyed.
 fn random_tree(n: usize, seed: u64) -> (Graph, NodeId) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng(seed);
     let mut graph = Graph::new();
     let root = graph.add_root(Item(None));
     let mut ids = vec![root];

@@ -9,22 +9,8 @@ use scenewalk_iterators::{DepthFirst, DfsWalker, Event, Flattened, StacklessDfs,
 use scenewalk_nodes::Group;
 use std::collections::BTreeSet;
 
-/// SplitMix64: a seeded generator, so every run builds the same trees.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 /// A random tree of `n` groups grown by appends, inserts and moves (slots not in
 /// depth-first order), beside a second tree no walk of the first may reach.
