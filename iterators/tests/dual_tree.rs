@@ -28,8 +28,8 @@ impl Shape {
     fn random(rng: &mut Rng) -> Self {
         Shape {
             max_depth: rng.below(6) as u32,
-            size: [1.0, 8.0, 25.0][rng.below(3) as usize],
-            offset: [0.0, 0.0, 60.0, 300.0][rng.below(4) as usize],
+            size: [1.0, 8.0, 25.0][rng.below(3)],
+            offset: [0.0, 0.0, 60.0, 300.0][rng.below(4)],
         }
     }
 }
