@@ -1,13 +1,12 @@
 //! World bounding boxes, accumulated on leave.
 
 use crate::PerNode;
-use crate::world::{apply_local, world_above};
-use scenewalk_core::glam::Affine3A;
+use crate::world::WorldMatrices;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
     TypeSet, Visit,
 };
-use scenewalk_nodes::{Geometry, Transform};
+use scenewalk_nodes::Geometry;
 
 /// Computes each reached node's world bounding box: the union of its own geometry's box
 /// (if it is a [`Geometry`]) and its children's boxes, in world coordinates.
@@ -19,7 +18,7 @@ use scenewalk_nodes::{Geometry, Transform};
 /// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
 #[derive(Clone, Debug)]
 pub struct Bounds {
-    transforms: TypeSet,
+    matrices: WorldMatrices,
     geometry: TypeSet,
     boxes: PerNode<Aabb>,
     root: Option<NodeIndex>,
@@ -35,7 +34,7 @@ impl Bounds {
     /// An actor with no results yet.
     pub fn new() -> Self {
         Self {
-            transforms: TypeSet::of::<Transform>(),
+            matrices: WorldMatrices::new(),
             geometry: TypeSet::of::<Geometry>(),
             boxes: PerNode::new(Aabb::EMPTY),
             root: None,
@@ -54,29 +53,29 @@ impl Bounds {
 }
 
 impl OrderedActor for Bounds {
-    type State = Affine3A;
+    type State = u32;
     const EVENTS: Events = Events::EnterLeave;
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> Affine3A {
-        self.transforms.resolve(run.graph.types());
+    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
         self.geometry.resolve(run.graph.types());
         self.boxes.begin(run.graph);
         self.root = Some(run.root);
-        world_above(run.graph, run.root)
+        self.matrices.begin(run)
     }
 
     #[inline]
     fn enter(
         &mut self,
-        state: &mut StateCell<'_, Affine3A>,
+        state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        apply_local(state, visit, &self.transforms);
+        self.matrices.enter(state, visit);
         let own = if self.geometry.contains(visit.node_type()) {
+            let world = self.matrices.get(*state.get());
             visit
                 .get::<Geometry>()
-                .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(state.get()))
+                .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world))
         } else {
             Aabb::EMPTY
         };
@@ -85,7 +84,7 @@ impl OrderedActor for Bounds {
     }
 
     #[inline]
-    fn leave(&mut self, _state: &Affine3A, visit: &Visit<'_>) {
+    fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if Some(visit.node()) == self.root {
             return;
         }

@@ -17,19 +17,6 @@ pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'
     }
 }
 
-/// Composes the node's local transform onto the state, copying it only at transforms.
-#[inline(always)]
-pub(crate) fn apply_local(
-    state: &mut StateCell<'_, Affine3A>,
-    visit: &Visit<'_>,
-    transforms: &TypeSet,
-) {
-    if let Some(local) = local_transform(visit, transforms) {
-        let world = *state.get() * *local;
-        state.set(world);
-    }
-}
-
 /// The product of the local transforms strictly above `node` (naive walk to the root):
 /// the state above a traversal root that is not a root of the graph.
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
@@ -44,17 +31,61 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
+/// The distinct world matrices of a run, one per transform node reached (and one for
+/// the root's parent). The ordered state of the matrix-stack actors is an index into
+/// it: 4 bytes to copy and to record per node, where the matrix is 64.
+#[derive(Clone, Debug)]
+pub(crate) struct WorldMatrices {
+    transforms: TypeSet,
+    matrices: Vec<Affine3A>,
+}
+
+impl WorldMatrices {
+    pub(crate) fn new() -> Self {
+        Self {
+            transforms: TypeSet::of::<Transform>(),
+            matrices: Vec::new(),
+        }
+    }
+
+    /// Starts a run; returns the state above the root.
+    pub(crate) fn begin(&mut self, run: &RunContext<'_>) -> u32 {
+        self.transforms.resolve(run.graph.types());
+        self.matrices.clear();
+        self.matrices.push(world_above(run.graph, run.root));
+        0
+    }
+
+    /// At a transform node, makes `parent world × local` the node's own state.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) {
+        if let Some(local) = local_transform(visit, &self.transforms) {
+            let world = self.get(*state.get()) * *local;
+            self.matrices.push(world);
+            state.set((self.matrices.len() - 1) as u32);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, index: u32) -> Affine3A {
+        self.matrices
+            .get(index as usize)
+            .copied()
+            .unwrap_or(Affine3A::IDENTITY)
+    }
+}
+
 /// Computes every reached node's world transform: the product of the local transforms
 /// on its path from the root (an ordered-state actor: the matrix stack).
 ///
-/// The state is the world matrix; a node that is a [`Transform`] replaces it with
-/// `parent world × local` (one state copy), every other node shares its parent's.
-/// Each reached node's world matrix is kept for reading after the run. A traversal
-/// root below the graph's root starts from the product of its ancestors.
+/// A node that is a [`Transform`] gets `parent world × local` as its own state (one
+/// copy); every other node shares its parent's. The state is an index into the run's
+/// distinct world matrices, so each node records 4 bytes, not a 64-byte matrix. A
+/// traversal root below the graph's root starts from the product of its ancestors.
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
-    transforms: TypeSet,
-    world: PerNode<Affine3A>,
+    matrices: WorldMatrices,
+    world: PerNode<u32>,
 }
 
 impl Default for WorldTransforms {
@@ -67,40 +98,39 @@ impl WorldTransforms {
     /// An actor with no results yet.
     pub fn new() -> Self {
         Self {
-            transforms: TypeSet::of::<Transform>(),
-            world: PerNode::new(Affine3A::IDENTITY),
+            matrices: WorldMatrices::new(),
+            world: PerNode::new(0),
         }
     }
 
     /// The world transform of `node` from the latest run (`None` if the node is stale
     /// or was not reached).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Option<Affine3A> {
-        self.world.get(graph, node)
+        self.world.get(graph, node).map(|i| self.matrices.get(i))
     }
 
     /// The world transform of the node in slot `node` from the latest run.
     pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
-        self.world.get_at(node)
+        self.world.get_at(node).map(|i| self.matrices.get(i))
     }
 }
 
 impl OrderedActor for WorldTransforms {
-    type State = Affine3A;
+    type State = u32;
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> Affine3A {
-        self.transforms.resolve(run.graph.types());
+    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
         self.world.begin(run.graph);
-        world_above(run.graph, run.root)
+        self.matrices.begin(run)
     }
 
     #[inline]
     fn enter(
         &mut self,
-        state: &mut StateCell<'_, Affine3A>,
+        state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        apply_local(state, visit, &self.transforms);
+        self.matrices.enter(state, visit);
         self.world.set(visit.node(), *state.get());
         Flow::Continue
     }

@@ -1,6 +1,6 @@
 //! Bounding boxes; the rest of the math is [`glam`], re-exported at the crate root.
 
-use glam::{Affine3A, Vec3};
+use glam::{Affine3A, Vec3, Vec3A};
 
 /// An axis-aligned bounding box. The empty box ([`Aabb::EMPTY`]) is the identity of
 /// [`union`](Aabb::union).
@@ -96,21 +96,18 @@ impl Aabb {
     /// The box around this box after an affine transform (Arvo's method: exact for the
     /// transformed corners, no eight-corner loop). The empty box stays empty.
     #[must_use]
+    #[inline]
     pub fn transformed(&self, m: &Affine3A) -> Aabb {
         if self.is_empty() {
             return *self;
         }
-        let center = m.transform_point3(self.center());
-        let half = (self.max - self.min) * 0.5;
-        let abs = glam::Mat3::from_cols(
-            Vec3::from(m.matrix3.x_axis.abs()),
-            Vec3::from(m.matrix3.y_axis.abs()),
-            Vec3::from(m.matrix3.z_axis.abs()),
-        );
-        let extent = abs * half;
+        let min = Vec3A::from(self.min);
+        let max = Vec3A::from(self.max);
+        let center = m.transform_point3a((min + max) * 0.5);
+        let extent = m.matrix3.abs() * ((max - min) * 0.5);
         Aabb {
-            min: center - extent,
-            max: center + extent,
+            min: (center - extent).into(),
+            max: (center + extent).into(),
         }
     }
 }
