@@ -1,0 +1,80 @@
+//! A reused action allocates nothing once its buffers are large enough, on a changed
+//! graph too (issue: "no allocation in steady state").
+
+use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
+use scenewalk_core::glam::Vec3;
+use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered, Unordered};
+use scenewalk_iterators::{DepthFirst, PriorityQueue};
+use scenewalk_nodes::{Geometry, Group, Transform};
+
+fn scene(levels: usize) -> (Graph, NodeId) {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let mut frontier = vec![root];
+    for level in 0..levels {
+        let mut next = Vec::new();
+        for &parent in &frontier {
+            for i in 0..3 {
+                let id = if level + 1 == levels {
+                    graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
+                } else {
+                    graph.append_child(parent, Transform::from_translation(Vec3::X * i as f32))
+                };
+                next.push(id.unwrap());
+            }
+        }
+        frontier = next;
+    }
+    (graph, root)
+}
+
+#[test]
+fn the_counter_counts() {
+    let info = allocation_counter::measure(|| {
+        std::hint::black_box(Vec::<u64>::with_capacity(10));
+    });
+    assert_eq!(info.count_total, 1);
+}
+
+#[test]
+fn depth_first_runs_allocate_nothing_in_steady_state() {
+    let (mut graph, root) = scene(6);
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Unordered::new(Statistics::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    action.run(&graph, root).unwrap(); // sizes the buffers
+    let first = allocation_counter::measure(|| {
+        action.run(&graph, root).unwrap();
+    });
+    assert_eq!(first.count_total, 0, "a second run allocated");
+
+    // Edit the graph (fewer nodes, other shape): the buffers still fit.
+    let doomed = graph.first_child(root).unwrap().unwrap();
+    graph.remove_subtree(doomed).unwrap();
+    graph.append_child(root, Group).unwrap();
+    let edited = allocation_counter::measure(|| {
+        action.run(&graph, root).unwrap();
+    });
+    assert_eq!(edited.count_total, 0, "a run on the edited graph allocated");
+}
+
+#[test]
+fn priority_runs_allocate_nothing_in_steady_state() {
+    let (graph, root) = scene(5);
+    let mut action = Action::new(
+        PriorityQueue::new(),
+        (Ordered::new(WorldTransforms::new()),),
+    )
+    .unwrap();
+    action.run(&graph, root).unwrap();
+    let info = allocation_counter::measure(|| {
+        action.run(&graph, root).unwrap();
+    });
+    assert_eq!(info.count_total, 0);
+}
