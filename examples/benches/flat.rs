@@ -1,0 +1,236 @@
+//! World-transform propagation over one 1,000,000-node tree (every node a random TRS
+//! `Transform`, records in depth-first order), four ways:
+//!
+//! - `raw_linear_loop`: a bare loop over a prebuilt `Vec<u32>` of parent indices and a
+//!   `Vec<Affine3A>` of locals, `world[i] = world[parent[i]] * local[i]`: the practical
+//!   limit;
+//! - `flattened_propagate`: `Flattened::propagate` over locals gathered once (the same
+//!   loop behind the flattening's API);
+//! - `flattened_gather_typed_propagate`: the same, reading payloads through a typed
+//!   column view (`Graph::payloads`) resolved once per pass;
+//! - `flattened_gather_propagate`: gathering the locals from the graph's payloads, then
+//!   propagating: the per-frame cost when payloads change but the structure does not;
+//! - `action_depth_first_world`: `Action<DepthFirst, (Ordered<WorldTransforms>,)>`, the
+//!   framework's matrix-stack traversal;
+//! - `action_flattened_world`: the same actor under `Flattened` as the action's
+//!   iterator (built once, reused while the graph is unchanged).
+//!
+//! Throughput is in nodes.
+
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use scenewalk_actors::WorldTransforms;
+use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::{Action, Graph, NodeId, Ordered};
+use scenewalk_iterators::{DepthFirst, Flattened};
+use scenewalk_nodes::Transform;
+use std::hint::black_box;
+use std::time::Duration;
+
+const NODES: usize = 1_000_000;
+/// Depth bound of the generated tree.
+const MAX_DEPTH: usize = 24;
+
+/// SplitMix64, so the tree is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u32 << 24) as f32)
+    }
+
+    fn transform(&mut self) -> Transform {
+        let mut v = |lo, hi| Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi));
+        let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
+        Transform::from_trs(t, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), s)
+    }
+}
+
+/// A random tree in depth-first order as a parent list (`u32::MAX` for the root): each
+/// new node hangs under the previous node or one of its ancestors, so numbering is
+/// pre-order; the depth does a random walk bounded by `MAX_DEPTH`.
+fn random_dfs_parents(n: usize, rng: &mut Rng) -> Vec<u32> {
+    let mut parents = Vec::with_capacity(n);
+    parents.push(u32::MAX);
+    let mut path = vec![0u32];
+    for i in 1..n as u32 {
+        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next() & 1 == 0) {
+            path.pop();
+        }
+        parents.push(*path.last().expect("the root stays on the path"));
+        path.push(i);
+    }
+    parents
+}
+
+/// The world transforms by the bare loop; `out` is cleared first. Written the way a
+/// careful hand loop would be (iterators, so no bounds checks on `parents` / `locals`).
+#[inline(never)]
+fn raw_linear_loop(parents: &[u32], locals: &[Affine3A], out: &mut Vec<Affine3A>) {
+    out.clear();
+    out.reserve(locals.len());
+    out.push(locals[0]);
+    for (&parent, local) in parents[1..].iter().zip(&locals[1..]) {
+        let above = out[parent as usize];
+        out.push(above * *local);
+    }
+}
+
+fn flat(c: &mut Criterion) {
+    let mut rng = Rng(0x5EED);
+    let parents = random_dfs_parents(NODES, &mut rng);
+    let mut graph = Graph::with_capacity(NODES);
+    let mut ids: Vec<NodeId> = Vec::with_capacity(NODES);
+    let mut locals = Vec::with_capacity(NODES);
+    for &p in &parents {
+        let t = rng.transform();
+        locals.push(*t.local());
+        let id = match p {
+            u32::MAX => graph.add_root(t),
+            p => graph
+                .append_child(ids[p as usize], t)
+                .expect("parents precede children"),
+        };
+        ids.push(id);
+    }
+    let root = ids[0];
+
+    let flat = Flattened::build(&graph, root).expect("root is live");
+    assert_eq!(flat.len(), NODES);
+    assert_eq!(
+        flat.parents(),
+        parents,
+        "the graph was built in depth-first order"
+    );
+    let mut gathered = flat.gather(|n| {
+        graph
+            .get_at::<Transform>(n)
+            .map_or(Affine3A::IDENTITY, |t| *t.local())
+    });
+    assert_eq!(gathered, locals);
+
+    // Every variant must compute the same matrices.
+    let mut by_raw = Vec::new();
+    raw_linear_loop(&parents, &locals, &mut by_raw);
+    let mut by_flat = Vec::new();
+    flat.propagate(Affine3A::IDENTITY, &locals, &mut by_flat, |p, l| *p * *l)
+        .expect("one local per position");
+    assert_eq!(by_flat, by_raw);
+    let mut depth_first = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))
+        .expect("ordered actors run depth-first");
+    let mut flattened = Action::new(Flattened::new(), (Ordered::new(WorldTransforms::new()),))
+        .expect("ordered actors run over the flattening");
+    for action_world in [
+        {
+            depth_first.run(&graph, root).expect("root is live");
+            depth_first
+                .actor::<WorldTransforms>()
+                .map(|w| w.world_at(ids[NODES - 1].index()))
+        },
+        {
+            flattened.run(&graph, root).expect("root is live");
+            flattened
+                .actor::<WorldTransforms>()
+                .map(|w| w.world_at(ids[NODES - 1].index()))
+        },
+    ] {
+        assert_eq!(action_world.flatten(), Some(by_raw[NODES - 1]));
+    }
+
+    let mut group = c.benchmark_group("world_transforms_1M");
+    group.throughput(Throughput::Elements(NODES as u64));
+
+    let mut out = Vec::with_capacity(NODES);
+    group.bench_function("raw_linear_loop", |b| {
+        b.iter(|| {
+            raw_linear_loop(black_box(&parents), black_box(&locals), &mut out);
+            black_box(out.last().copied())
+        })
+    });
+
+    group.bench_function("flattened_propagate", |b| {
+        b.iter(|| {
+            black_box(&flat)
+                .propagate(Affine3A::IDENTITY, black_box(&locals), &mut out, |p, l| {
+                    *p * *l
+                })
+                .expect("one local per position");
+            black_box(out.last().copied())
+        })
+    });
+
+    group.bench_function("flattened_gather_propagate", |b| {
+        b.iter(|| {
+            let flat = black_box(&flat);
+            flat.gather_into(&mut gathered, |n| {
+                graph
+                    .get_at::<Transform>(n)
+                    .map_or(Affine3A::IDENTITY, |t| *t.local())
+            });
+            flat.propagate(Affine3A::IDENTITY, &gathered, &mut out, |p, l| *p * *l)
+                .expect("one local per position");
+            black_box(out.last().copied())
+        })
+    });
+
+    group.bench_function("flattened_gather_typed_propagate", |b| {
+        b.iter(|| {
+            let flat = black_box(&flat);
+            let transforms = graph.payloads::<Transform>();
+            flat.gather_into(&mut gathered, |n| {
+                transforms
+                    .and_then(|t| t.get(n))
+                    .map_or(Affine3A::IDENTITY, |t| *t.local())
+            });
+            flat.propagate(Affine3A::IDENTITY, &gathered, &mut out, |p, l| *p * *l)
+                .expect("one local per position");
+            black_box(out.last().copied())
+        })
+    });
+
+    group.bench_function("action_depth_first_world", |b| {
+        b.iter(|| {
+            black_box(
+                depth_first
+                    .run(black_box(&graph), root)
+                    .expect("root is live"),
+            )
+        })
+    });
+
+    group.bench_function("action_flattened_world", |b| {
+        b.iter(|| {
+            black_box(
+                flattened
+                    .run(black_box(&graph), root)
+                    .expect("root is live"),
+            )
+        })
+    });
+
+    group.finish();
+    assert_eq!(
+        flattened.iterator().rebuilds(),
+        1,
+        "the flattening was never rebuilt"
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(15)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = flat
+}
+criterion_main!(benches);
