@@ -38,7 +38,10 @@ fn random_scene(n: usize, seed: u64) -> (Graph, Vec<NodeId>) {
             1 => {
                 let t = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 10.0;
                 let r = Quat::from_rotation_y(rng.unit() * 6.0);
-                graph.append_child(parent, Transform::from_trs(t, r, Vec3::splat(0.5 + rng.unit())))
+                graph.append_child(
+                    parent,
+                    Transform::from_trs(t, r, Vec3::splat(0.5 + rng.unit())),
+                )
             }
             _ => {
                 let a = Vec3::new(rng.unit(), rng.unit(), rng.unit());
@@ -78,9 +81,18 @@ fn world_and_bounds<I: scenewalk_core::TraversalIterator>(
     )
     .unwrap();
     let stats = action.run(graph, root).unwrap();
-    assert_eq!(action.live_frames(), 0, "every frame is released by the end");
+    assert_eq!(
+        action.live_frames(),
+        0,
+        "every frame is released by the end"
+    );
     let (_, (_, world, bounds)) = action.into_parts();
-    (world.into_inner(), bounds.into_inner(), stats.entered, stats.state_copies)
+    (
+        world.into_inner(),
+        bounds.into_inner(),
+        stats.entered,
+        stats.state_copies,
+    )
 }
 
 #[test]
@@ -96,9 +108,16 @@ fn ordered_state_is_the_same_under_every_order() {
         ] {
             let (world, bounds, entered, copies) = world_and_bounds(iterator, &graph, ids[0]);
             assert_eq!(entered, dfs_entered);
-            assert_eq!(copies, dfs_copies, "copies follow state changes, not the order");
+            assert_eq!(
+                copies, dfs_copies,
+                "copies follow state changes, not the order"
+            );
             for &id in &ids {
-                assert_eq!(world.world(&graph, id), dfs_world.world(&graph, id), "seed {seed}");
+                assert_eq!(
+                    world.world(&graph, id),
+                    dfs_world.world(&graph, id),
+                    "seed {seed}"
+                );
                 assert_eq!(
                     bounds.world_bounds(&graph, id),
                     dfs_bounds.world_bounds(&graph, id),
@@ -121,21 +140,28 @@ fn statistics_agree_under_breadth_first_batches() {
         )
         .unwrap();
         let stats = bfs.run(&graph, ids[0]).unwrap();
-        let (a, b) = (dfs.actor::<Statistics>().unwrap(), bfs.actor::<Statistics>().unwrap());
+        let (a, b) = (
+            dfs.actor::<Statistics>().unwrap(),
+            bfs.actor::<Statistics>().unwrap(),
+        );
         assert_eq!(a.nodes(), b.nodes());
         assert_eq!(a.leaves(), b.leaves());
         assert_eq!(a.depth_histogram(), b.depth_histogram());
         assert_eq!(a.counts_by_type(), b.counts_by_type());
         assert_eq!(stats.chain_calls, stats.batches);
         let levels = a.depth_histogram();
-        let expected: u64 = levels.iter().map(|&n| n.div_ceil(max.min(1 << 40) as u64)).sum();
+        let expected: u64 = levels
+            .iter()
+            .map(|&n| n.div_ceil(max.min(1 << 40) as u64))
+            .sum();
         assert_eq!(stats.batches, expected);
     }
 }
 
 #[test]
 fn ordered_and_visit_actors_are_refused_by_breadth_first() {
-    let err = Action::new(BreadthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap_err();
+    let err =
+        Action::new(BreadthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap_err();
     assert!(err.to_string().contains("WorldTransforms"), "{err}");
     assert!(Action::new(BreadthFirst::new(), (Ordered::new(Bounds::new()),)).is_err());
 }
