@@ -35,7 +35,7 @@ pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
     }
 }
 
-/// How many `base` steps [`view`](dyn NodeCore::view) follows before giving up.
+/// How many `base` steps `<dyn NodeCore>::view` follows before giving up.
 pub const MAX_BASE_CHAIN: usize = 64;
 
 impl_downcast!(NodeCore);
