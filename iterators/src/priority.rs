@@ -22,12 +22,49 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// A pending node: its key, its arrival number (ties go first come, first served),
-/// where it came from, and the frame of its parent's states.
+/// The place of a pending node in every priority order here: larger key first; among
+/// equal keys (`-0.0` equals `0.0`) the earlier arrival first. Keys are never NaN: a
+/// NaN key is reported before it is ranked.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rank {
+    key: f32,
+    arrival: u64,
+}
+
+impl Rank {
+    pub(crate) fn new(key: f32, arrival: u64) -> Self {
+        // Adding 0.0 turns -0.0 into +0.0, so the two zeros tie.
+        Self {
+            key: key + 0.0,
+            arrival,
+        }
+    }
+}
+
+impl PartialEq for Rank {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Rank {}
+impl PartialOrd for Rank {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Rank {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key
+            .total_cmp(&other.key)
+            .then_with(|| other.arrival.cmp(&self.arrival))
+    }
+}
+
+/// A pending node: its rank, where it came from, and the frame of its parent's states.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
+    rank: Rank,
     key: f32,
-    seq: u64,
     node: NodeIndex,
     parent: Option<NodeIndex>,
     depth: u32,
@@ -36,7 +73,7 @@ struct Pending {
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+        self.rank == other.rank
     }
 }
 impl Eq for Pending {}
@@ -46,11 +83,8 @@ impl PartialOrd for Pending {
     }
 }
 impl Ord for Pending {
-    /// Larger key first; among equal keys, the earlier arrival first.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.key
-            .total_cmp(&other.key)
-            .then_with(|| other.seq.cmp(&self.seq))
+        self.rank.cmp(&other.rank)
     }
 }
 
@@ -164,8 +198,8 @@ impl TraversalIterator for PriorityQueue {
             self.leaves.start(graph.capacity());
         }
         self.heap.push(Pending {
+            rank: Rank::new(0.0, 0),
             key: 0.0,
-            seq: 0,
             node: root,
             parent: None,
             depth: 0,
@@ -219,9 +253,10 @@ impl TraversalIterator for PriorityQueue {
         let mut kept = 0u32;
         let start = self.stack.len();
         for entry in self.active.iter().filter(|e| e.is_active()) {
+            let key = entry.key().unwrap_or(current.key);
             let pending = Pending {
-                key: entry.key().unwrap_or(current.key),
-                seq: self.seq,
+                rank: Rank::new(key, self.seq),
+                key,
                 node: entry.node(),
                 parent: Some(current.node),
                 depth: entry.depth(),

@@ -1,8 +1,9 @@
 //! Std iterators over a graph: depth-first events, level order, priority order, and
 //! the flattened order.
 
+use crate::priority::Rank;
 use crate::{DfsWalker, Event, Flattened, StacklessDfs};
-use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
+use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
@@ -38,9 +39,9 @@ mod sealed {
 /// assert_eq!(levels, [(r, 0), (a, 1), (b, 1), (a1, 2)]);
 ///
 /// // Highest key first: b (2.0) before a (1.0), and a1 only once a is out.
-/// let by_key: Vec<_> = graph.by_priority(root, |n| if n == b { 2.0 } else { 1.0 })?.collect();
-/// assert_eq!(by_key, [r, b, a, a1]);
-/// # Ok::<(), scenewalk_core::GraphError>(())
+/// let by_key = graph.by_priority(root, |n| if n == b { 2.0 } else { 1.0 })?;
+/// assert_eq!(by_key.collect::<Result<Vec<_>, _>>()?, [r, b, a, a1]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Walk: sealed::Sealed {
     /// Enter and leave [`Event`]s of a depth-first walk in document order, properly
@@ -63,11 +64,9 @@ pub trait Walk: sealed::Sealed {
     ///
     /// Equal keys come out in the order they were pushed (a sequence number breaks
     /// ties), so equal keys among siblings keep document order; `-0.0` equals `0.0`.
-    /// A NaN key ranks below every number, `-∞` included: the node is still visited,
-    /// after every pending node with a real key. That way a degenerate key (say a
-    /// distance computed from a zero-size box) neither loses a subtree nor jumps the
-    /// queue, and the iterator needs no error item; check keys in `key` if a NaN is a
-    /// bug for you.
+    /// This is the order of [`PriorityQueue`](crate::PriorityQueue), and as there a
+    /// NaN key is an error: the iterator yields `Err(TraversalError::NanKey)` for that
+    /// node and then ends, since a NaN has no place in an order.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
         F: FnMut(NodeIndex) -> f32;
@@ -106,7 +105,10 @@ impl Walk for Graph {
     {
         check(self, root)?;
         let mut heap = BinaryHeap::new();
-        heap.push(Pending::new(root.index(), 0.0, 0));
+        heap.push(Pending {
+            rank: Rank::new(0.0, 0),
+            node: root.index(),
+        });
         Ok(PriorityIter {
             graph: self,
             key,
@@ -265,63 +267,46 @@ impl<F> std::fmt::Debug for PriorityIter<'_, F> {
 }
 
 impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
-    type Item = NodeIndex;
+    type Item = Result<NodeIndex, TraversalError>;
 
-    fn next(&mut self) -> Option<NodeIndex> {
+    fn next(&mut self) -> Option<Self::Item> {
         if let Some(node) = self.last.take() {
             let mut child = self.graph.first_child_at(node);
             while let Some(c) = child {
                 let key = (self.key)(c);
-                self.heap.push(Pending::new(c, key, self.sequence));
+                if key.is_nan() {
+                    self.heap.clear();
+                    return self
+                        .graph
+                        .id_at(c)
+                        .map(|node| Err(TraversalError::NanKey { node }));
+                }
+                self.heap.push(Pending {
+                    rank: Rank::new(key, self.sequence),
+                    node: c,
+                });
                 self.sequence += 1;
                 child = self.graph.next_sibling_at(c);
             }
         }
         let node = self.heap.pop()?.node;
         self.last = Some(node);
-        Some(node)
+        Some(Ok(node))
     }
 }
 
 impl<F: FnMut(NodeIndex) -> f32> FusedIterator for PriorityIter<'_, F> {}
 
-/// A queued node of [`PriorityIter`]: the heap's maximum is the highest real key, then
-/// the lowest sequence number; NaN keys rank below every real key.
+/// A queued node of [`PriorityIter`], in the order of [`Rank`].
 #[derive(Clone, Copy, Debug)]
 struct Pending {
-    /// The key, NaN replaced by -∞ and -0 by +0.
-    key: f32,
-    /// Whether the key was real (not NaN); real keys outrank NaN ones.
-    real: bool,
-    sequence: u64,
+    rank: Rank,
     node: NodeIndex,
-}
-
-impl Pending {
-    fn new(node: NodeIndex, key: f32, sequence: u64) -> Self {
-        let real = !key.is_nan();
-        let key = if !real {
-            f32::NEG_INFINITY
-        } else if key == 0.0 {
-            0.0
-        } else {
-            key
-        };
-        Self {
-            key,
-            real,
-            sequence,
-            node,
-        }
-    }
 }
 
 impl Ord for Pending {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.real
-            .cmp(&other.real)
-            .then(self.key.total_cmp(&other.key))
-            .then(other.sequence.cmp(&self.sequence))
+        self.rank.cmp(&other.rank)
     }
 }
 
@@ -333,7 +318,7 @@ impl PartialOrd for Pending {
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+        self.rank == other.rank
     }
 }
 

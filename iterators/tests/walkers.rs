@@ -73,8 +73,17 @@ fn same_node_set(order: &[NodeIndex], reference: &[NodeIndex]) {
 }
 
 fn keys(seed: u64) -> impl FnMut(NodeIndex) -> f32 {
-    // Few distinct values (ties), zeros of both signs, infinities and NaN.
-    const KEYS: [f32; 8] = [0.0, -0.0, 1.0, -1.0, 2.5, f32::NAN, f32::INFINITY, -3.0];
+    // Few distinct values (ties), zeros of both signs, infinities.
+    const KEYS: [f32; 8] = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.5,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        -3.0,
+    ];
     move |n: NodeIndex| {
         KEYS[((n.raw() as u64 ^ seed).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 61) as usize]
     }
@@ -99,8 +108,8 @@ fn every_order_visits_the_depth_first_node_set() {
                 graph.preorder(top).unwrap().collect(),
                 StacklessDfs::new(top).iter(&graph).collect(),
                 graph.breadth_first(top).unwrap().map(|(n, _)| n).collect(),
-                graph.by_priority(top, keys(seed)).unwrap().collect(),
-                graph.by_priority(top, |_| 0.0).unwrap().collect(),
+                ok(graph.by_priority(top, keys(seed)).unwrap()),
+                ok(graph.by_priority(top, |_| 0.0).unwrap()),
                 flat.iter().collect(),
             ];
             for order in &orders {
@@ -168,15 +177,17 @@ fn breadth_first_is_level_order() {
     }
 }
 
-/// Whether pending `(key, sequence)` `a` goes before `b`: real keys before NaN, higher
-/// keys first (IEEE comparison, so -0 == +0), then the lower sequence number.
+/// Every node of a priority walk, which must have no NaN key.
+fn ok(
+    iter: impl Iterator<Item = Result<NodeIndex, scenewalk_core::TraversalError>>,
+) -> Vec<NodeIndex> {
+    iter.collect::<Result<_, _>>().unwrap()
+}
+
+/// Whether pending `(key, sequence)` `a` goes before `b`: higher keys first (IEEE
+/// comparison, so -0 == +0), then the lower sequence number.
 fn goes_first(a: (f32, u64), b: (f32, u64)) -> bool {
-    match (a.0.is_nan(), b.0.is_nan()) {
-        (false, true) => true,
-        (true, false) => false,
-        (true, true) => a.1 < b.1,
-        (false, false) => a.0 > b.0 || (a.0 == b.0 && a.1 < b.1),
-    }
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
 /// The priority order by a naive model: scan every pending node for the best.
@@ -209,7 +220,7 @@ fn naive_priority(
 fn by_priority_honours_keys_and_ties() {
     for seed in 0..40 {
         let (graph, root, _) = random_graph(300, seed + 600);
-        let got: Vec<_> = graph.by_priority(root, keys(seed)).unwrap().collect();
+        let got = ok(graph.by_priority(root, keys(seed)).unwrap());
         assert_eq!(got, naive_priority(&graph, root, keys(seed)), "seed {seed}");
         // Each node comes after its parent.
         let position = |n: NodeIndex| got.iter().position(|&m| m == n).unwrap();
@@ -217,7 +228,7 @@ fn by_priority_honours_keys_and_ties() {
             assert!(position(graph.parent_at(n).unwrap()) < position(n));
         }
         // All keys equal: insertion order, which is level order.
-        let flat: Vec<_> = graph.by_priority(root, |_| 1.0).unwrap().collect();
+        let flat = ok(graph.by_priority(root, |_| 1.0).unwrap());
         let levels: Vec<_> = graph.breadth_first(root).unwrap().map(|(n, _)| n).collect();
         assert_eq!(flat, levels);
     }
@@ -233,23 +244,32 @@ fn star(children: usize) -> (Graph, NodeId, Vec<NodeIndex>) {
 }
 
 #[test]
-fn by_priority_ties_nan_and_signed_zero() {
-    let (graph, root, c) = star(7);
+fn by_priority_ties_and_signed_zero() {
+    let (graph, root, c) = star(5);
     let key = |n: NodeIndex| match c.iter().position(|&k| k == n).unwrap() {
-        0 => f32::NAN,
-        1 => 0.0,
-        2 => f32::NEG_INFINITY,
-        3 => -0.0,
-        4 => 5.0,
-        5 => f32::NAN,
+        0 => 0.0,
+        1 => f32::NEG_INFINITY,
+        2 => -0.0,
+        3 => 5.0,
         _ => 0.0,
     };
-    let order: Vec<_> = graph.by_priority(root, key).unwrap().collect();
-    // 5.0; the three zeros in insertion order (-0 == +0); -inf; the NaNs last, in order.
+    let order = ok(graph.by_priority(root, key).unwrap());
+    // 5.0; the three zeros in insertion order (-0 == +0); -inf.
+    assert_eq!(order, [root.index(), c[3], c[0], c[2], c[4], c[1]]);
+}
+
+#[test]
+fn by_priority_reports_a_nan_key_and_ends() {
+    let (graph, root, c) = star(3);
+    let key = |n: NodeIndex| if n == c[1] { f32::NAN } else { 1.0 };
+    let mut iter = graph.by_priority(root, key).unwrap();
+    assert_eq!(iter.next(), Some(Ok(root.index())));
+    let bad = graph.id_at(c[1]).unwrap();
     assert_eq!(
-        order,
-        [root.index(), c[4], c[1], c[3], c[6], c[2], c[0], c[5]]
+        iter.next(),
+        Some(Err(scenewalk_core::TraversalError::NanKey { node: bad }))
     );
+    assert_eq!(iter.next(), None);
 }
 
 #[test]
@@ -268,13 +288,14 @@ fn by_priority_is_best_first_across_levels() {
             .unwrap()
             .1
     };
-    let order: Vec<_> = graph.by_priority(root, key).unwrap().collect();
+    let order = ok(graph.by_priority(root, key).unwrap());
     let ix = |ids: &[NodeId]| ids.iter().map(|id| id.index()).collect::<Vec<_>>();
     assert_eq!(order, ix(&[root, b, a, a1, b1]));
     // Skipping b's subtree: b1 is never keyed nor yielded.
     let mut iter = graph.by_priority(root, key).unwrap();
     let mut got = Vec::new();
     while let Some(n) = iter.next() {
+        let n = n.unwrap();
         got.push(n);
         if n == b.index() {
             iter.skip_subtree();
@@ -353,6 +374,7 @@ fn skip_subtree_everywhere() {
         let mut best = graph.by_priority(root, keys(seed)).unwrap();
         let mut by_key = Vec::new();
         while let Some(n) = best.next() {
+            let n = n.unwrap();
             by_key.push(n);
             if skip(n) {
                 best.skip_subtree();
@@ -583,5 +605,5 @@ fn million_deep_chain() {
         graph.breadth_first(root).unwrap().last(),
         Some((last.index(), (N - 1) as u32))
     );
-    assert_eq!(graph.by_priority(root, |_| 0.0).unwrap().count(), N);
+    assert_eq!(ok(graph.by_priority(root, |_| 0.0).unwrap()).len(), N);
 }
