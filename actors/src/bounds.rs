@@ -41,7 +41,8 @@ impl Bounds {
         }
     }
 
-    /// The world box of `node`'s subtree from the latest run.
+    /// The world box of `node`'s subtree from the latest run (`None` if the node is
+    /// stale, was not reached, or the graph's structure changed since the run).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Option<Aabb> {
         self.boxes.get(graph, node)
     }

@@ -6,12 +6,17 @@ use scenewalk_core::{Graph, NodeId, NodeIndex};
 ///
 /// Sized to the graph's arena at the start of each run; a value counts only if it was
 /// written in the latest run, so nodes the run did not reach (culled, outside the
-/// root's subtree) read as `None` without clearing the whole array each run.
+/// root's subtree) read as `None` without clearing the whole array each run. Read by
+/// id, values describe the graph as it was at the run: after a structural edit (or
+/// for another graph) they read as `None`, so a removed node's slot reused by a new
+/// node never shows the old node's value.
 #[derive(Clone, Debug)]
 pub struct PerNode<T> {
     values: Vec<T>,
     written: Vec<u32>,
     run: u32,
+    /// The graph's uid and revision at the latest run.
+    graph: Option<(u64, u64)>,
 }
 
 impl<T: Copy> PerNode<T> {
@@ -21,6 +26,7 @@ impl<T: Copy> PerNode<T> {
             values: Vec::new(),
             written: Vec::new(),
             run: 0,
+            graph: None,
         }
         .with_fill(fill)
     }
@@ -33,6 +39,7 @@ impl<T: Copy> PerNode<T> {
 
     /// Starts a run over `graph`: grows the table and forgets earlier runs' values.
     pub fn begin(&mut self, graph: &Graph) {
+        self.graph = Some((graph.uid(), graph.revision()));
         let fill = self.values[0];
         let len = graph.capacity() + 1;
         if self.values.len() < len {
@@ -75,10 +82,11 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// The value for `id` if the node is live in `graph` and was reached by the latest run.
+    /// The value for `id` if the latest run was over `graph` as it is now (no
+    /// structural edit since) and reached the node.
     pub fn get(&self, graph: &Graph, id: NodeId) -> Option<T> {
-        graph
-            .contains(id)
+        let current = self.graph == Some((graph.uid(), graph.revision()));
+        (current && graph.contains(id))
             .then(|| self.get_at(id.index()))
             .flatten()
     }

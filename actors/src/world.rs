@@ -103,8 +103,8 @@ impl WorldTransforms {
         }
     }
 
-    /// The world transform of `node` from the latest run (`None` if the node is stale
-    /// or was not reached).
+    /// The world transform of `node` from the latest run (`None` if the node is stale,
+    /// was not reached, or the graph's structure changed since the run).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Option<Affine3A> {
         self.world.get(graph, node).map(|i| self.matrices.get(i))
     }

@@ -269,3 +269,40 @@ fn results_of_unreached_and_removed_nodes_are_none() {
         "earlier run's values are forgotten"
     );
 }
+
+#[test]
+fn a_reused_slot_does_not_show_the_old_nodes_value() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let moved = graph
+        .append_child(root, Transform::from_translation(Vec3::X * 7.0))
+        .unwrap();
+    let mut action =
+        Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+    action.run(&graph, root).unwrap();
+    assert!(
+        action
+            .actor::<WorldTransforms>()
+            .unwrap()
+            .world(&graph, moved)
+            .is_some()
+    );
+    graph.remove(moved).unwrap();
+    let newcomer = graph.add_root(Group);
+    assert_eq!(newcomer.index(), moved.index(), "the slot is reused");
+    let world = action.actor::<WorldTransforms>().unwrap();
+    assert_eq!(world.world(&graph, newcomer), None);
+    assert_eq!(
+        world.world(&graph, root),
+        None,
+        "the structure changed since the run"
+    );
+    action.run(&graph, root).unwrap();
+    let world = action.actor::<WorldTransforms>().unwrap();
+    assert_eq!(world.world(&graph, root), Some(Affine3A::IDENTITY));
+    assert_eq!(
+        world.world(&graph, newcomer),
+        None,
+        "not under the traversal root"
+    );
+}

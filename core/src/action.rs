@@ -73,11 +73,8 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     /// Puts an iterator and a chain of actors together, checking that each actor can
     /// run under the iterator.
     pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
-        let capabilities = iterator.capabilities();
+        actors.check(&iterator.capabilities())?;
         let classes = actors.classes();
-        for class in &classes {
-            check(class, &capabilities)?;
-        }
         Ok(Self {
             iterator,
             actors,
@@ -90,12 +87,16 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 
     /// Traverses the tree under `root`.
     ///
-    /// Errors: a stale `root`; an iterator's own error (such as a NaN priority key).
+    /// Errors: a stale `root`; an actor whose dispatch was changed (through
+    /// [`actor_mut`](Action::actor_mut)) so that the iterator can no longer run it
+    /// ([`TraversalError::Incompatible`]); an iterator's own error (such as a NaN
+    /// priority key).
     /// After an error or a [`Flow::Stop`] the action is ready for the next run.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
         let root = graph.check(root)?;
         let root = crate::NodeIndex(root);
         let capabilities = self.iterator.capabilities();
+        self.actors.check(&capabilities)?;
         let run = RunContext {
             graph,
             root,

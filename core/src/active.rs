@@ -4,8 +4,6 @@ use crate::{Graph, NodeIndex};
 
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;
-/// Set by iterators on entries that are not candidates (e.g. a pending leave event).
-const MARKER: u8 = 4;
 
 /// One candidate of the active list. Iterators store these directly in their pending
 /// structures, so handing the list to the actors copies nothing.
@@ -29,18 +27,6 @@ impl ActiveEntry {
         }
     }
 
-    /// A non-candidate entry an iterator keeps among candidates (such as the pending
-    /// leave of `node`); never shown as active.
-    #[inline]
-    pub fn marker(node: NodeIndex, depth: u32) -> Self {
-        Self {
-            node,
-            depth,
-            key: 0.0,
-            flags: MARKER,
-        }
-    }
-
     /// The candidate node.
     #[inline]
     pub fn node(&self) -> NodeIndex {
@@ -57,12 +43,6 @@ impl ActiveEntry {
     #[inline]
     pub fn is_active(&self) -> bool {
         self.flags & ACTIVE != 0
-    }
-
-    /// Whether this is an iterator's marker rather than a candidate.
-    #[inline]
-    pub fn is_marker(&self) -> bool {
-        self.flags & MARKER != 0
     }
 
     /// The priority key an actor gave it, if any. NaN keys are stored as given; the
@@ -87,6 +67,51 @@ impl ActiveEntry {
         } else {
             self.flags &= !ACTIVE;
         }
+    }
+}
+
+/// One candidate of an [`ActiveList`], as [`ActiveList::iter_mut`] hands it out: its
+/// key and activity can change, not which node it is.
+#[derive(Debug)]
+pub struct Candidate<'a> {
+    entry: &'a mut ActiveEntry,
+}
+
+impl Candidate<'_> {
+    /// The candidate node.
+    #[inline]
+    pub fn node(&self) -> NodeIndex {
+        self.entry.node
+    }
+
+    /// Its depth below the traversal root.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.entry.depth
+    }
+
+    /// Whether it will be traversed.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.entry.is_active()
+    }
+
+    /// Drops it from the traversal.
+    #[inline]
+    pub fn deactivate(&mut self) {
+        self.entry.set_active(false);
+    }
+
+    /// Its priority key, if one was set.
+    #[inline]
+    pub fn key(&self) -> Option<f32> {
+        self.entry.key()
+    }
+
+    /// Gives it a priority key (larger goes first).
+    #[inline]
+    pub fn set_key(&mut self, key: f32) {
+        self.entry.set_key(key);
     }
 }
 
@@ -208,47 +233,80 @@ impl<'a> ActiveList<'a> {
         }
     }
 
+    /// The candidates as they stand, without building a lazy list: each item is
+    /// (node, active, key).
+    fn peek(&self) -> impl std::iter::Iterator<Item = (NodeIndex, bool, Option<f32>)> + '_ {
+        let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
+            Source::Slice(entries) => (&entries[..], None),
+            Source::Lazy {
+                graph,
+                parent,
+                buf,
+                start,
+                state,
+                ..
+            } => match **state {
+                ListState::Filled => (&buf[(*start).min(buf.len())..], None),
+                ListState::Untouched => {
+                    (&[][..], Some((*graph, graph.first_child_at(*parent), true)))
+                }
+                ListState::Cleared => (
+                    &[][..],
+                    Some((*graph, graph.first_child_at(*parent), false)),
+                ),
+            },
+        };
+        let listed = entries.iter().map(|e| (e.node, e.is_active(), e.key()));
+        let linked = lazy.into_iter().flat_map(|(graph, first, active)| {
+            std::iter::successors(first, move |&c| graph.next_sibling_at(c))
+                .map(move |c| (c, active, None))
+        });
+        listed.chain(linked)
+    }
+
     /// How many candidates (active or not).
     #[inline]
-    pub fn len(&mut self) -> usize {
-        self.slice().len()
+    pub fn len(&self) -> usize {
+        match &self.source {
+            Source::Slice(entries) => entries.len(),
+            _ => self.peek().count(),
+        }
     }
 
     /// Whether there are no candidates.
     #[inline]
-    pub fn is_empty(&mut self) -> bool {
-        self.slice().is_empty()
+    pub fn is_empty(&self) -> bool {
+        self.peek().next().is_none()
     }
 
     /// The `i`th candidate's node.
     #[inline]
-    pub fn node(&mut self, i: usize) -> Option<NodeIndex> {
-        self.slice().get(i).map(|e| e.node)
+    pub fn node(&self, i: usize) -> Option<NodeIndex> {
+        self.peek().nth(i).map(|(node, _, _)| node)
     }
 
-    /// The entries, read-only.
+    /// The entries, read-only (builds a lazy list).
     #[inline]
     pub fn entries(&mut self) -> &[ActiveEntry] {
         self.slice()
     }
 
     /// The nodes still active, in order.
-    pub fn active_nodes(&mut self) -> impl std::iter::Iterator<Item = NodeIndex> + '_ {
-        self.slice()
-            .iter()
-            .filter(|e| e.is_active())
-            .map(|e| e.node)
+    pub fn active_nodes(&self) -> impl std::iter::Iterator<Item = NodeIndex> + '_ {
+        self.peek()
+            .filter(|(_, active, _)| *active)
+            .map(|(node, _, _)| node)
     }
 
     /// How many candidates are still active.
-    pub fn active_count(&mut self) -> usize {
-        self.slice().iter().filter(|e| e.is_active()).count()
+    pub fn active_count(&self) -> usize {
+        self.active_nodes().count()
     }
 
     /// Whether the `i`th candidate is active.
     #[inline]
-    pub fn is_active(&mut self, i: usize) -> bool {
-        self.slice().get(i).is_some_and(|e| e.is_active())
+    pub fn is_active(&self, i: usize) -> bool {
+        self.peek().nth(i).is_some_and(|(_, active, _)| active)
     }
 
     /// Drops the `i`th candidate from the traversal.
@@ -292,13 +350,14 @@ impl<'a> ActiveList<'a> {
 
     /// The `i`th candidate's key, if one was set.
     #[inline]
-    pub fn key(&mut self, i: usize) -> Option<f32> {
-        self.slice().get(i).and_then(|e| e.key())
+    pub fn key(&self, i: usize) -> Option<f32> {
+        self.peek().nth(i).and_then(|(_, _, key)| key)
     }
 
-    /// The entries, mutable (to set keys or activity in one pass).
+    /// Every candidate, to set keys or activity in one pass. Only the key and the
+    /// activity can change: the candidates and their order are the iterator's.
     #[inline]
-    pub fn entries_mut(&mut self) -> &mut [ActiveEntry] {
-        self.slice()
+    pub fn iter_mut(&mut self) -> impl std::iter::Iterator<Item = Candidate<'_>> + '_ {
+        self.slice().iter_mut().map(|entry| Candidate { entry })
     }
 }

@@ -1,6 +1,9 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
-use crate::{ActiveList, Actor, ActorClass, Flow, Frame, Graph, RunContext, RunStats, Visit};
+use crate::{
+    ActionError, ActiveList, Actor, ActorClass, Capabilities, Flow, Frame, Graph, RunContext,
+    RunStats, Visit,
+};
 use std::any::Any;
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
@@ -12,6 +15,9 @@ use std::any::Any;
 pub trait ActorChain {
     /// The classes of the actors, in chain order.
     fn classes(&self) -> Vec<ActorClass>;
+    /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
+    /// without allocating.
+    fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError>;
     /// A run begins.
     fn begin(&mut self, run: &RunContext<'_>);
     /// Enters a node with every actor, combining their flows (see [`Flow`]).
@@ -78,6 +84,9 @@ impl ActorChain for () {
     fn classes(&self) -> Vec<ActorClass> {
         Vec::new()
     }
+    fn check(&self, _capabilities: &Capabilities) -> Result<(), ActionError> {
+        Ok(())
+    }
     fn begin(&mut self, _run: &RunContext<'_>) {}
     #[inline]
     fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
@@ -105,6 +114,10 @@ macro_rules! tuple_chain {
         impl<$($name: Actor),+> ActorChain for ($($name,)+) {
             fn classes(&self) -> Vec<ActorClass> {
                 vec![$(self.$idx.class()),+]
+            }
+            fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
+                $(crate::check(&self.$idx.class(), capabilities)?;)+
+                Ok(())
             }
             fn begin(&mut self, run: &RunContext<'_>) {
                 $(self.$idx.begin(run);)+
@@ -159,6 +172,10 @@ tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
 impl ActorChain for Vec<Box<dyn Actor>> {
     fn classes(&self) -> Vec<ActorClass> {
         self.iter().map(|a| a.class()).collect()
+    }
+    fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
+        self.iter()
+            .try_for_each(|a| crate::check(&a.class(), capabilities))
     }
     fn begin(&mut self, run: &RunContext<'_>) {
         for actor in self.iter_mut() {

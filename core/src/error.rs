@@ -7,8 +7,11 @@ use crate::NodeId;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
-    /// The id names a node that was removed (or never belonged to this graph).
-    #[error("{0} is stale: the node was removed or belongs to another graph")]
+    /// The id names a node that was removed, or a slot this graph never had.
+    ///
+    /// An id does not record its graph: an id of another graph whose slot and
+    /// generation happen to be live here names whatever node is here.
+    #[error("{0} is stale: the node was removed, or the id is not of this graph")]
     StaleNode(NodeId),
     /// The edit would make a node its own ancestor.
     #[error(
@@ -35,6 +38,14 @@ pub enum GraphError {
         node: NodeId,
         /// The sibling given.
         before: NodeId,
+    },
+    /// A walk of `root`'s subtree was asked to step from a node outside it.
+    #[error("{node} is not in the subtree of {root}")]
+    NotInSubtree {
+        /// The node given.
+        node: NodeId,
+        /// The root of the walk.
+        root: NodeId,
     },
     /// An insert-before named a sibling that has no parent (a root).
     #[error("{0} is a root: there is no parent to insert a sibling under")]

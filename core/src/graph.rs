@@ -37,12 +37,13 @@ pub(crate) const FREE: u32 = u32::MAX;
 /// zero-sized type (a plain group) costs 32 bytes; any other adds its payload's size
 /// and a 4-byte back link.
 ///
-/// Children keep document order. Appending, inserting before a sibling, detaching and
-/// removing are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check.
+/// Children keep document order. Appending, inserting before a sibling and detaching
+/// are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check;
+/// [`remove`](Graph::remove) is O(number of children), which it splices into place.
 /// Every query and edit with an invalid id returns a [`GraphError`].
 ///
-/// Performance note: a depth-first walk costs several times more when records are
-/// scattered in memory than when they lie in depth-first order. Building a tree in
+/// Performance note: a depth-first walk costs about 30 times more when records are
+/// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
 /// depth-first order (as the examples do) gives the fast layout.
 ///
 /// ```

@@ -1,6 +1,6 @@
 //! The Iterator of the paper (section 3.3): what chooses the next node.
 
-use crate::{ActiveList, Flow, Frame, Graph, GraphError, NodeId, NodeIndex};
+use crate::{ActionError, ActiveList, Flow, Frame, Graph, GraphError, NodeId, NodeIndex};
 
 /// How an iterator lets ordered-state actors see the state of each node's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +70,10 @@ pub enum TraversalError {
     /// The root (or another id given to the run) is invalid.
     #[error(transparent)]
     Graph(#[from] GraphError),
+    /// An actor can no longer run under the iterator (its dispatch changed since the
+    /// action was built).
+    #[error(transparent)]
+    Incompatible(#[from] ActionError),
     /// An actor gave a node a NaN priority key, which has no place in an order.
     #[error("priority key of {node} is NaN")]
     NanKey {

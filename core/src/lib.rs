@@ -59,7 +59,7 @@
 pub use glam;
 
 pub use action::{Action, RunStats, check};
-pub use active::{ActiveEntry, ActiveList, ListState};
+pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
 pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
 pub use adapter::{Ordered, Static, Unordered};
 pub use chain::ActorChain;

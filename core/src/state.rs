@@ -75,7 +75,10 @@ impl<S: Clone> VersionStates<S> {
         self.free.clear();
         self.frame_version.clear();
         self.slots.push(Some(root));
-        self.refs.push(1);
+        // One reference for Frame::ROOT and one that pins the root state for the
+        // whole run, so an iterator that misuses frames falls back to it rather
+        // than to a released version.
+        self.refs.push(2);
         self.frame_version.push(0); // Frame::ROOT
         self.current = 0;
         self.own = NONE;
@@ -121,7 +124,10 @@ impl<S: Clone> VersionStates<S> {
         } else {
             self.own
         };
-        self.slots.get(v as usize).and_then(Option::as_ref)
+        self.slots
+            .get(v as usize)
+            .and_then(Option::as_ref)
+            .or_else(|| self.slots.first().and_then(Option::as_ref))
     }
 
     fn store(&mut self, state: S) -> u32 {
@@ -137,10 +143,6 @@ impl<S: Clone> VersionStates<S> {
                 (self.slots.len() - 1) as u32
             }
         }
-    }
-
-    fn live(&self) -> usize {
-        self.slots.len() - self.free.len()
     }
 }
 
@@ -236,12 +238,6 @@ impl<S: Clone> OrderedStates<S> {
 
     pub(crate) fn take_copies(&mut self) -> u64 {
         std::mem::take(&mut self.copies)
-    }
-
-    /// State versions alive now (copies mode), for leak checks.
-    #[allow(dead_code)]
-    pub(crate) fn live_versions(&self) -> usize {
-        self.versions.live()
     }
 
     #[inline]

@@ -27,14 +27,22 @@ impl Graph {
     /// assert_eq!(order, [root, a, a1, b]);
     /// # Ok::<(), scenewalk_core::GraphError>(())
     /// ```
+    ///
+    /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
+    /// `root`'s subtree (checked by walking up from `node`, O(depth); the `_at` form
+    /// below skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
         let n = self.check(node)?;
         let r = self.check(root)?;
+        if !self.is_ancestor_or_self(root, node)? {
+            return Err(GraphError::NotInSubtree { node, root });
+        }
         Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
     }
 
     /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code.
-    /// `node` must lie in `root`'s subtree; an index outside the arena gives `None`.
+    /// `node` must lie in `root`'s subtree (not checked: a node outside it walks on
+    /// through its own tree); an index outside the arena gives `None`.
     #[inline]
     pub fn next_preorder_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {

@@ -482,3 +482,63 @@ fn depth_stack_and_frames_agree_on_every_state() {
         x.check(&t, true);
     }
 }
+
+/// Claims state copies but hands every node `Frame::ROOT` and stores nothing: a
+/// broken third-party iterator. The run must not panic; states fall back to the
+/// root's.
+#[derive(Default)]
+struct Forgetful(Fifo);
+
+impl TraversalIterator for Forgetful {
+    fn capabilities(&self) -> Capabilities {
+        self.0.capabilities()
+    }
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave: bool) {
+        self.0.start(graph, root, leave);
+    }
+    fn next(&mut self, graph: &Graph) -> Option<Step> {
+        match self.0.next(graph)? {
+            Step::Enter { node, depth, .. } => Some(Step::Enter {
+                node,
+                depth,
+                frame: Frame::ROOT,
+            }),
+            other => Some(other),
+        }
+    }
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        self.0.active(graph)
+    }
+    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
+        self.0.commit(graph, flow, frame).map(|_| 0)
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+#[test]
+fn an_iterator_that_misuses_frames_cannot_make_a_run_panic() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let mut frontier = vec![root];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for &p in &frontier {
+            next.push(graph.append_child(p, Group).unwrap());
+            next.push(graph.append_child(p, Group).unwrap());
+        }
+        frontier = next;
+    }
+    // Every node changes the state, so every lookup goes through a released version.
+    let everyone = Path::<false> {
+        changers: (0..31u32)
+            .filter_map(|i| graph.id_at(NodeIndex::new(i)))
+            .collect(),
+        seen: HashMap::new(),
+        at_leave: HashMap::new(),
+    };
+    let mut action = Action::new(Forgetful::default(), (Ordered::new(everyone),)).unwrap();
+    let stats = action.run(&graph, root).unwrap();
+    assert_eq!(stats.entered, 31);
+}

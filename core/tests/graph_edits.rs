@@ -664,3 +664,17 @@ fn cloned_graph_is_independent() {
     assert_eq!(copy.get::<Mesh>(a2), Ok(&Mesh(12)));
     assert_forest(&g, &[E(root, vec![leaf(b), leaf(c)])]);
 }
+
+#[test]
+fn next_preorder_refuses_a_node_outside_the_subtree() {
+    let mut g = Graph::new();
+    let root = g.add_root(Group);
+    let a = g.append_child(root, Group).unwrap();
+    let b = g.append_child(root, Group).unwrap();
+    assert_eq!(
+        g.next_preorder(a, b),
+        Err(GraphError::NotInSubtree { node: a, root: b })
+    );
+    assert_eq!(g.next_preorder(a, root), Ok(Some(b)));
+    assert_eq!(g.next_preorder(b, b), Ok(None));
+}

@@ -31,7 +31,7 @@ struct Scatter;
 impl StaticActor for Scatter {
     #[inline]
     fn enter(&self, _visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        for entry in active.entries_mut() {
+        for mut entry in active.iter_mut() {
             let h = (entry.node().raw() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
             entry.set_key(h as f32);
         }

@@ -120,7 +120,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     let nearest = nearest_geometry(&graph, camera, &world_bounds);
     println!("  nearest geometry by brute force over all nodes: {nearest:.1} m");
-    let mut hybrid = near_first(PriorityQueue::hybrid(SwitchRule::AtDepth(3)))?;
+    let mut hybrid = near_first(PriorityQueue::hybrid(SwitchRule::AtDepth(2)))?;
     let mixed = hybrid.run(&graph, root)?;
     println!(
         "  hybrid (by distance down to buildings, depth-first inside): {} nodes, {} state copies",

@@ -53,7 +53,10 @@ impl SplitMix64 {
 
     /// A uniform integer in `[lo, hi]` (inclusive; `lo` when `hi < lo`).
     pub fn between(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below((hi + 1).saturating_sub(lo))
+        if hi < lo {
+            return lo;
+        }
+        lo + self.below((hi - lo).saturating_add(1))
     }
 }
 

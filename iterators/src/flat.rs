@@ -229,15 +229,16 @@ impl Flattened {
 
     /// The positions of `pos`'s children, in order: from `pos + 1`, each past the
     /// previous one's subtree.
+    /// Empty if `pos` is out of range.
     pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.subtree(pos).end;
-        let mut next = pos + 1;
+        let mut next = pos.saturating_add(1);
         std::iter::from_fn(move || {
             if next >= end {
                 return None;
             }
             let child = next;
-            next += self.sizes[child] as usize;
+            next = next.saturating_add(self.sizes.get(child).map_or(usize::MAX, |&s| s as usize));
             Some(child)
         })
     }

@@ -14,8 +14,9 @@ pub enum SwitchRule {
     /// Never: a pure priority order.
     #[default]
     Never,
-    /// Nodes at this depth or deeper are traversed depth-first inside the subtree of
-    /// their ancestor at this depth (which itself was taken by priority).
+    /// Nodes down to this depth are taken by priority; below it, the subtree of each
+    /// node at this depth is traversed depth-first right after that node (document
+    /// order, keys ignored).
     AtDepth(u32),
     /// Priority order while the queue holds at most this many nodes; once it holds
     /// more, each node taken from the queue is traversed depth-first with its subtree.
@@ -171,7 +172,7 @@ impl PriorityQueue {
         self.current_from_stack
             || match self.rule {
                 SwitchRule::Never => false,
-                SwitchRule::AtDepth(d) => current.depth + 1 >= d,
+                SwitchRule::AtDepth(d) => current.depth >= d,
                 SwitchRule::FrontierAbove(n) => self.heap.len() > n,
             }
     }

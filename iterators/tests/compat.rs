@@ -80,7 +80,7 @@ struct Keys;
 impl StaticActor for Keys {
     const BATCHES: bool = true;
     fn enter(&self, _: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        for entry in active.entries_mut() {
+        for mut entry in active.iter_mut() {
             entry.set_key(((entry.node().raw() * 7919) % 101) as f32);
         }
         Flow::Continue
@@ -379,4 +379,35 @@ fn every_cell_of_the_table() {
             }
         }
     }
+}
+
+/// A uniform actor that can be switched to single-type dispatch between runs.
+struct Switchable(bool);
+impl UnorderedActor for Switchable {
+    const BATCHES: bool = true;
+    fn dispatch(&self) -> Dispatch {
+        if self.0 {
+            Dispatch::single::<Mark>()
+        } else {
+            Dispatch::Uniform
+        }
+    }
+    fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+}
+
+#[test]
+fn a_dispatch_changed_after_building_is_checked_again_at_run() {
+    let scene = Scene::random(30, 1);
+    let mut action =
+        Action::new(BreadthFirst::new(), (Unordered::new(Switchable(false)),)).unwrap();
+    action.run(&scene.graph, scene.root).unwrap();
+    action.actor_mut::<Switchable>().unwrap().0 = true;
+    let err = action.run(&scene.graph, scene.root).unwrap_err();
+    assert!(
+        matches!(err, scenewalk_core::TraversalError::Incompatible(_)),
+        "{err}"
+    );
+    assert!(err.to_string().contains("Switchable"));
 }

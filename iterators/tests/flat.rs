@@ -460,3 +460,13 @@ fn million_deep_chain() {
         "built once, reused by the run"
     );
 }
+
+#[test]
+fn positions_out_of_range_are_empty() {
+    let (graph, root, _) = random_graph(20, 4);
+    let flat = Flattened::build(&graph, root).unwrap();
+    assert_eq!(flat.children(usize::MAX).count(), 0);
+    assert_eq!(flat.children(flat.len()).count(), 0);
+    assert!(flat.subtree(usize::MAX).is_empty());
+    assert_eq!(flat.parent(usize::MAX), None);
+}

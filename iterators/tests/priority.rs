@@ -20,7 +20,7 @@ struct KeyFromPayload;
 impl StaticActor for KeyFromPayload {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         let graph = visit.graph();
-        for entry in active.entries_mut() {
+        for mut entry in active.iter_mut() {
             if let Some(key) = graph.get_at::<Item>(entry.node()).and_then(|item| item.0) {
                 entry.set_key(key);
             }
@@ -197,4 +197,30 @@ fn hybrid_takes_subtrees_whole_below_the_switch_depth() {
             assert_eq!(window, set, "seed {seed}: subtree of {id:?} is contiguous");
         }
     }
+}
+
+#[test]
+fn hybrid_orders_by_key_down_to_the_switch_depth() {
+    // root -> A(1), B(5); A -> a1(9); B -> b1(2) -> b11(7), b12(0); B -> b2(8).
+    let mut graph = Graph::new();
+    let root = graph.add_root(Item(None));
+    let a = graph.append_child(root, Item(Some(1.0))).unwrap();
+    let a1 = graph.append_child(a, Item(Some(9.0))).unwrap();
+    let b = graph.append_child(root, Item(Some(5.0))).unwrap();
+    let b1 = graph.append_child(b, Item(Some(2.0))).unwrap();
+    let b11 = graph.append_child(b1, Item(Some(7.0))).unwrap();
+    let b12 = graph.append_child(b1, Item(Some(0.0))).unwrap();
+    let b2 = graph.append_child(b, Item(Some(8.0))).unwrap();
+    let ix = |ids: &[NodeId]| ids.iter().map(|id| id.index()).collect::<Vec<_>>();
+    // Depth 2 (a1, b1, b2) by key; below b1, document order (b11 before b12 even
+    // though a1's 9 and b11's 7 would outrank it by key).
+    assert_eq!(
+        priority_order(PriorityQueue::hybrid(SwitchRule::AtDepth(2)), &graph, root),
+        ix(&[root, b, b2, b1, b11, b12, a, a1])
+    );
+    // Pure priority for comparison: b11 (7) waits for nothing but its parent.
+    assert_eq!(
+        priority_order(PriorityQueue::new(), &graph, root),
+        ix(&[root, b, b2, b1, b11, a, a1, b12])
+    );
 }

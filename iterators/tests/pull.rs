@@ -1,0 +1,165 @@
+//! `DepthFirst` overrides `TraversalIterator::drive` with its own loop; this runs the
+//! same iterator through the provided, pull-based `drive` (next / active / commit)
+//! and checks both give the same steps, with actors that build, cull and clear active
+//! lists, prune, and keep ordered state.
+
+use scenewalk_core::{
+    Action, ActiveList, Capabilities, Events, Flow, Frame, Graph, NodeId, NodeIndex, Ordered,
+    OrderedActor, RunContext, StateCell, Step, TraversalError, TraversalIterator, Unordered,
+    UnorderedActor, Visit,
+};
+use scenewalk_iterators::{DepthFirst, Flattened};
+use scenewalk_nodes::Group;
+
+mod common;
+use common::Rng;
+
+/// An iterator with every method but `drive` forwarded, so the provided `drive` runs.
+struct Pull<I>(I);
+
+impl<I: TraversalIterator> TraversalIterator for Pull<I> {
+    fn capabilities(&self) -> Capabilities {
+        self.0.capabilities()
+    }
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
+        self.0.start(graph, root, leave_events);
+    }
+    fn next(&mut self, graph: &Graph) -> Option<Step> {
+        self.0.next(graph)
+    }
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        self.0.active(graph)
+    }
+    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
+        self.0.commit(graph, flow, frame)
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+fn hash(node: NodeIndex, salt: u64) -> u64 {
+    ((node.raw() as u64) ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58
+}
+
+/// Records enter/leave, and by a hash of the node: culls some children, clears all,
+/// prunes, gives keys, or leaves the list alone.
+struct Meddle {
+    salt: u64,
+    events: Vec<(bool, NodeIndex, u32)>,
+}
+
+impl UnorderedActor for Meddle {
+    const EVENTS: Events = Events::EnterLeave;
+    fn begin(&mut self, _: &RunContext<'_>) {
+        self.events.clear();
+    }
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.events.push((true, visit.node(), visit.depth()));
+        let salt = self.salt;
+        match hash(visit.node(), salt) % 8 {
+            0 => active.retain(|n| hash(n, salt) % 3 != 0),
+            1 => active.deactivate_all(),
+            2 => return Flow::Prune,
+            3 => {
+                for mut c in active.iter_mut() {
+                    c.set_key(hash(c.node(), salt) as f32);
+                }
+            }
+            4 if !active.is_empty() => active.deactivate(active.len() - 1),
+            _ => {}
+        }
+        Flow::Continue
+    }
+    fn leave(&mut self, visit: &Visit<'_>) {
+        self.events.push((false, visit.node(), visit.depth()));
+    }
+}
+
+/// Depth along the path, as ordered state.
+#[derive(Default)]
+struct Depths(Vec<(NodeIndex, u32)>);
+
+impl OrderedActor for Depths {
+    type State = u32;
+    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
+        self.0.clear();
+        0
+    }
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, u32>,
+        visit: &Visit<'_>,
+        _: &mut ActiveList<'_>,
+    ) -> Flow {
+        if visit.depth() > 0 {
+            *state.make_mut() += 1;
+        }
+        self.0.push((visit.node(), *state.get()));
+        Flow::Continue
+    }
+}
+
+fn random_tree(n: usize, seed: u64) -> (Graph, NodeId) {
+    let mut rng = Rng(seed);
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let mut ids = vec![root];
+    for _ in 1..n {
+        let parent = ids[rng.below(ids.len())];
+        ids.push(graph.append_child(parent, Group).unwrap());
+    }
+    (graph, root)
+}
+
+type Trace = (Vec<(bool, NodeIndex, u32)>, Vec<(NodeIndex, u32)>);
+
+fn trace<I: TraversalIterator>(iterator: I, graph: &Graph, root: NodeId, salt: u64) -> Trace {
+    let mut action = Action::new(
+        iterator,
+        (
+            Unordered::new(Meddle {
+                salt,
+                events: Vec::new(),
+            }),
+            Ordered::new(Depths::default()),
+        ),
+    )
+    .unwrap();
+    action.run(graph, root).unwrap();
+    let events = action.actor::<Meddle>().unwrap().events.clone();
+    let depths = action.actor::<Depths>().unwrap().0.clone();
+    (events, depths)
+}
+
+#[test]
+fn the_pull_loop_gives_the_same_steps_as_the_fused_loop() {
+    for seed in 0..60 {
+        let (graph, root) = random_tree(200, seed);
+        let fused = trace(DepthFirst::new(), &graph, root, seed);
+        assert_eq!(
+            trace(Pull(DepthFirst::new()), &graph, root, seed),
+            fused,
+            "seed {seed}"
+        );
+        assert_eq!(
+            trace(Flattened::new(), &graph, root, seed),
+            fused,
+            "seed {seed}"
+        );
+        assert_eq!(
+            trace(Pull(Flattened::new()), &graph, root, seed),
+            fused,
+            "seed {seed}"
+        );
+        // Every ordered state equals the node's depth.
+        for (node, depth) in &fused.1 {
+            let (_, _, d) = fused
+                .0
+                .iter()
+                .find(|(enter, n, _)| *enter && n == node)
+                .unwrap();
+            assert_eq!(depth, d);
+        }
+    }
+}
