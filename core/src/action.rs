@@ -129,8 +129,14 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             frames: &mut self.frames,
             stats,
             entered_from: Frame::ROOT,
+            batch_entries: 0,
         };
-        self.iterator.drive(graph, &mut sink)
+        let outcome = self.iterator.drive(graph, &mut sink);
+        // One chain call per node entered alone, one per batch; counted here rather
+        // than per node.
+        let batch_entries = sink.batch_entries;
+        stats.chain_calls = stats.entered - batch_entries + stats.batches;
+        outcome
     }
 
     /// Frames still referenced (state-copy iterators); 0 after every complete run.
@@ -179,6 +185,8 @@ struct Sink<'r, C, const FRAMES: bool> {
     stats: &'r mut RunStats,
     /// The frame the last entered node's parent states came in.
     entered_from: Frame,
+    /// Nodes entered as part of batches.
+    batch_entries: u64,
 }
 
 impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
@@ -199,13 +207,14 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         frame: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow {
-        self.entered_from = frame;
+        if FRAMES {
+            self.entered_from = frame;
+        }
         let Some(visit) = Visit::new(self.graph, node, depth) else {
             // Not a live node: nothing to enter, nothing below it.
             return Flow::Prune;
         };
         self.stats.entered += 1;
-        self.stats.chain_calls += 1;
         if FRAMES {
             self.actors.restore_frame(frame);
         }
@@ -254,8 +263,8 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
     #[inline(always)]
     fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         self.stats.batches += 1;
-        self.stats.chain_calls += 1;
         self.stats.entered += batch.len() as u64;
+        self.batch_entries += batch.len() as u64;
         let flow = self.actors.enter_batch(self.graph, depth, batch);
         match flow {
             Flow::Continue => {}

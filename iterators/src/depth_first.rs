@@ -124,15 +124,20 @@ impl DepthFirst {
 
     /// The current node's first child to traverse, from its links or its built list.
     #[inline(always)]
-    fn first_child(&mut self, graph: &Graph) -> Option<NodeIndex> {
+    fn first_child(
+        &mut self,
+        graph: &Graph,
+        node: NodeIndex,
+        list_start: usize,
+    ) -> Option<NodeIndex> {
         match self.list_state {
-            ListState::Untouched => graph.first_child_at(self.current),
+            ListState::Untouched => graph.first_child_at(node),
             ListState::Cleared => {
-                self.lists.truncate(self.list_start);
+                self.lists.truncate(list_start);
                 None
             }
             ListState::Filled => {
-                let start = self.list_start.min(self.lists.len());
+                let start = list_start.min(self.lists.len());
                 let region = &mut self.lists[start..];
                 let mut kept = 0;
                 for i in 0..region.len() {
@@ -146,7 +151,7 @@ impl DepthFirst {
                     return None;
                 }
                 self.frames.push(ListFrame {
-                    owner: self.current,
+                    owner: node,
                     start: start as u32,
                     cursor: start as u32,
                 });
@@ -225,7 +230,7 @@ impl TraversalIterator for DepthFirst {
     fn next(&mut self, graph: &Graph) -> Option<Step> {
         match self.todo {
             Todo::Descend => {
-                if let Some(child) = self.first_child(graph) {
+                if let Some(child) = self.first_child(graph, self.current, self.list_start) {
                     self.depth += 1;
                     return self.enter(child);
                 }
@@ -258,6 +263,7 @@ impl TraversalIterator for DepthFirst {
     }
 
     /// The same walk as `next`, as one loop the compiler fuses with the action.
+    #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
         if self.todo != Todo::Enter {
             return Ok(());
@@ -265,15 +271,25 @@ impl TraversalIterator for DepthFirst {
         let mut node = self.root;
         let mut depth = 0u32;
         'enter: loop {
-            self.current = node;
-            self.depth = depth;
-            let flow = sink.enter(node, depth, Frame::ROOT, &mut self.active(graph));
+            let list_start = self.lists.len();
+            let flow = sink.enter(
+                node,
+                depth,
+                Frame::ROOT,
+                &mut ActiveList::lazy(
+                    graph,
+                    node,
+                    depth + 1,
+                    &mut self.lists,
+                    &mut self.list_state,
+                ),
+            );
             match flow {
                 Flow::Continue => {}
                 Flow::Prune => self.list_state = ListState::Cleared,
                 Flow::Stop => return Ok(()),
             }
-            if let Some(child) = self.first_child(graph) {
+            if let Some(child) = self.first_child(graph, node, list_start) {
                 node = child;
                 depth += 1;
                 continue 'enter;
