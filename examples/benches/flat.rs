@@ -23,6 +23,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use scenewalk_actors::WorldTransforms;
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Action, Graph, NodeId, Ordered};
+use scenewalk_examples::rng::SplitMix64;
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::Transform;
 use std::hint::black_box;
@@ -32,38 +33,28 @@ const NODES: usize = 1_000_000;
 /// Depth bound of the generated tree.
 const MAX_DEPTH: usize = 24;
 
-/// SplitMix64, so the tree is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u32 << 24) as f32)
-    }
-
-    fn transform(&mut self) -> Transform {
-        let mut v = |lo, hi| Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi));
-        let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
-        Transform::from_trs(t, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), s)
-    }
+/// A transform with small scale, so products stay well inside `f32` over deep chains.
+fn random_transform(rng: &mut SplitMix64) -> Transform {
+    let mut v = |lo, hi| {
+        Vec3::new(
+            rng.range_f32(lo, hi),
+            rng.range_f32(lo, hi),
+            rng.range_f32(lo, hi),
+        )
+    };
+    let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
+    Transform::from_trs(t, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), s)
 }
 
 /// A random tree in depth-first order as a parent list (`u32::MAX` for the root): each
 /// new node hangs under the previous node or one of its ancestors, so numbering is
 /// pre-order; the depth does a random walk bounded by `MAX_DEPTH`.
-fn random_dfs_parents(n: usize, rng: &mut Rng) -> Vec<u32> {
+fn random_dfs_parents(n: usize, rng: &mut SplitMix64) -> Vec<u32> {
     let mut parents = Vec::with_capacity(n);
     parents.push(u32::MAX);
     let mut path = vec![0u32];
     for i in 1..n as u32 {
-        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next() & 1 == 0) {
+        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next_u64() & 1 == 0) {
             path.pop();
         }
         parents.push(*path.last().expect("the root stays on the path"));
@@ -86,13 +77,13 @@ fn raw_linear_loop(parents: &[u32], locals: &[Affine3A], out: &mut Vec<Affine3A>
 }
 
 fn flat(c: &mut Criterion) {
-    let mut rng = Rng(0x5EED);
+    let mut rng = SplitMix64::new(0x5EED);
     let parents = random_dfs_parents(NODES, &mut rng);
     let mut graph = Graph::with_capacity(NODES);
     let mut ids: Vec<NodeId> = Vec::with_capacity(NODES);
     let mut locals = Vec::with_capacity(NODES);
     for &p in &parents {
-        let t = rng.transform();
+        let t = random_transform(&mut rng);
         locals.push(*t.local());
         let id = match p {
             u32::MAX => graph.add_root(t),
