@@ -19,8 +19,14 @@ pub struct RunStats {
     pub pruned: u64,
     /// Whether an actor ended the run with [`Flow::Stop`].
     pub stopped: bool,
-    /// Copies of ordered state made (summed over ordered actors).
+    /// Copies of ordered state made (summed over ordered actors): one per node whose
+    /// enter wrote an actor's state.
     pub state_copies: u64,
+    /// Times an ordered actor's state went back to a saved one (summed over ordered
+    /// actors): a node's copy dropped from the depth stack, or a frame restored for
+    /// a step under a state-copy iterator. Restoring only points at a saved state; it
+    /// copies nothing.
+    pub state_restores: u64,
     /// Batches handed to the actors (breadth-first iterators).
     pub batches: u64,
     /// Times the actor chain was called: once per entered node, or once per batch.

@@ -205,7 +205,9 @@ impl<A: OrderedActor> Actor for Ordered<A> {
         self.states.release(frame);
     }
     fn end(&mut self, stats: &mut RunStats) {
-        stats.state_copies += self.states.take_copies();
+        let (copies, restores) = self.states.take_counts();
+        stats.state_copies += copies;
+        stats.state_restores += restores;
         self.actor.end();
     }
     fn inner(&self) -> &dyn Any {

@@ -29,21 +29,26 @@ impl<S: Clone> DepthStates<S> {
 
     /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
     #[inline]
-    fn before_enter(&mut self, depth: u32) {
+    fn before_enter(&mut self, depth: u32) -> u64 {
         let owner = depth.saturating_add(1);
+        let mut popped = 0;
         while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= owner) {
             self.levels.pop();
+            popped += 1;
         }
+        popped
     }
 
     /// Drops the states of nodes deeper than `depth`; the top is the node's own.
     #[inline]
-    fn at_leave(&mut self, depth: u32) -> Option<&S> {
+    fn at_leave(&mut self, depth: u32) -> (u64, Option<&S>) {
         let owner = depth.saturating_add(1);
+        let mut popped = 0;
         while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner > owner) {
             self.levels.pop();
+            popped += 1;
         }
-        self.top()
+        (popped, self.top())
     }
 
     #[inline]
@@ -153,6 +158,7 @@ pub(crate) struct OrderedStates<S> {
     depth: DepthStates<S>,
     versions: VersionStates<S>,
     copies: u64,
+    restores: u64,
 }
 
 impl<S> Default for OrderedStates<S> {
@@ -169,6 +175,7 @@ impl<S> Default for OrderedStates<S> {
                 own: NONE,
             },
             copies: 0,
+            restores: 0,
         }
     }
 }
@@ -178,6 +185,7 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn reset(&mut self, mode: OrderedState, root: S) {
         self.mode = mode;
         self.copies = 0;
+        self.restores = 0;
         match mode {
             OrderedState::Copies => {
                 self.depth.levels.clear();
@@ -193,7 +201,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     pub(crate) fn before_enter(&mut self, depth: u32) {
         if self.mode != OrderedState::Copies {
-            self.depth.before_enter(depth);
+            self.restores += self.depth.before_enter(depth);
         }
     }
 
@@ -210,7 +218,11 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn at_leave(&mut self, depth: u32) -> &S {
         let state = match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => self.depth.at_leave(depth),
+            _ => {
+                let (popped, state) = self.depth.at_leave(depth);
+                self.restores += popped;
+                state
+            }
         };
         match state {
             Some(state) => state,
@@ -221,6 +233,7 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn restore(&mut self, frame: Frame) {
         if self.mode == OrderedState::Copies {
             self.versions.restore(frame);
+            self.restores += 1;
         }
     }
 
@@ -236,8 +249,12 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    pub(crate) fn take_copies(&mut self) -> u64 {
-        std::mem::take(&mut self.copies)
+    /// The copies and restores of the run: (copies, restores).
+    pub(crate) fn take_counts(&mut self) -> (u64, u64) {
+        (
+            std::mem::take(&mut self.copies),
+            std::mem::take(&mut self.restores),
+        )
     }
 
     #[inline]
