@@ -38,6 +38,8 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 pub(crate) struct WorldMatrices {
     transforms: TypeSet,
     matrices: Vec<Affine3A>,
+    /// Transform nodes whose world matrix came out NaN or infinite.
+    non_finite: Vec<NodeIndex>,
 }
 
 impl WorldMatrices {
@@ -45,6 +47,7 @@ impl WorldMatrices {
         Self {
             transforms: TypeSet::of::<Transform>(),
             matrices: Vec::new(),
+            non_finite: Vec::new(),
         }
     }
 
@@ -52,7 +55,12 @@ impl WorldMatrices {
     pub(crate) fn begin(&mut self, run: &RunContext<'_>) -> u32 {
         self.transforms.resolve(run.graph.types());
         self.matrices.clear();
-        self.matrices.push(world_above(run.graph, run.root));
+        self.non_finite.clear();
+        let above = world_above(run.graph, run.root);
+        if !above.is_finite() {
+            self.non_finite.push(run.root);
+        }
+        self.matrices.push(above);
         0
     }
 
@@ -61,9 +69,16 @@ impl WorldMatrices {
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) {
         if let Some(local) = local_transform(visit, &self.transforms) {
             let world = self.get(*state.get()) * *local;
+            if !world.is_finite() {
+                self.non_finite.push(visit.node());
+            }
             self.matrices.push(world);
             state.set((self.matrices.len() - 1) as u32);
         }
+    }
+
+    pub(crate) fn non_finite(&self) -> &[NodeIndex] {
+        &self.non_finite
     }
 
     #[inline(always)]
@@ -112,6 +127,28 @@ impl WorldTransforms {
     /// The world transform of the node in slot `node` from the latest run.
     pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
         self.world.get_at(node).map(|i| self.matrices.get(i))
+    }
+
+    /// The transform nodes of the latest run whose world matrix came out NaN or
+    /// infinite (a bad local transform, or an overflowing product), in traversal order: the
+    /// place to look when results are not numbers. Their subtrees inherit the bad
+    /// matrix. Empty when every matrix is finite.
+    ///
+    /// ```
+    /// use scenewalk_actors::WorldTransforms;
+    /// use scenewalk_core::{Action, Graph, Ordered, glam::{Affine3A, Vec3}};
+    /// use scenewalk_iterators::DepthFirst;
+    /// use scenewalk_nodes::{Group, Transform};
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let bad = graph.append_child(root, Transform::from_translation(Vec3::NAN))?;
+    /// let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))?;
+    /// action.run(&graph, root)?;
+    /// assert_eq!(action.actor::<WorldTransforms>().unwrap().non_finite(), [bad.index()]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn non_finite(&self) -> &[NodeIndex] {
+        self.matrices.non_finite()
     }
 }
 

@@ -11,7 +11,8 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Geometry with this local bounding box and no primitive count.
+    /// Geometry with this local bounding box and no primitive count. The box is taken
+    /// as given; use [`try_new`](Geometry::try_new) for untrusted input.
     pub fn new(bounds: Aabb) -> Self {
         Self {
             bounds,
@@ -22,6 +23,18 @@ impl Geometry {
     /// Geometry with a bounding box and a primitive (triangle) count.
     pub fn with_primitives(bounds: Aabb, primitives: u32) -> Self {
         Self { bounds, primitives }
+    }
+
+    /// Geometry with a checked box: the form for untrusted input.
+    ///
+    /// Errors: [`BadBounds`] if a corner holds a NaN or infinity. An empty box
+    /// ([`Aabb::EMPTY`], geometry with no extent) is accepted.
+    pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
+        if bounds.is_finite() || bounds == Aabb::EMPTY {
+            Ok(Self { bounds, primitives })
+        } else {
+            Err(BadBounds(bounds))
+        }
     }
 
     /// The box in the node's own coordinates.
@@ -36,3 +49,8 @@ impl Geometry {
 }
 
 impl NodeCore for Geometry {}
+
+/// A bounding box with a NaN or infinite corner.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("the bounding box {0:?} holds a NaN or an infinity")]
+pub struct BadBounds(pub Aabb);

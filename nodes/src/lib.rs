@@ -26,9 +26,9 @@
 
 #![forbid(unsafe_code)]
 
-pub use geometry::Geometry;
+pub use geometry::{BadBounds, Geometry};
 pub use group::Group;
-pub use transform::Transform;
+pub use transform::{BadTransform, Transform};
 
 mod geometry;
 mod group;

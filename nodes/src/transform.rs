@@ -33,19 +33,54 @@ impl Transform {
         Self { local }
     }
 
-    /// From a 4×4 matrix whose last row is (0, 0, 0, 1); `None` if it is projective or
-    /// holds a NaN or infinity.
-    pub fn from_mat4(m: Mat4) -> Option<Self> {
-        let row3 = m.row(3);
-        if !m.is_finite() || row3 != scenewalk_core::glam::Vec4::W {
-            return None;
+    /// From a 4×4 matrix whose last row is (0, 0, 0, 1).
+    ///
+    /// Errors: [`BadTransform::NotFinite`] for a NaN or infinity,
+    /// [`BadTransform::Projective`] for another last row.
+    pub fn from_mat4(m: Mat4) -> Result<Self, BadTransform> {
+        if !m.is_finite() {
+            return Err(BadTransform::NotFinite);
         }
-        Some(Self {
+        if m.row(3) != scenewalk_core::glam::Vec4::W {
+            return Err(BadTransform::Projective);
+        }
+        Ok(Self {
             local: Affine3A::from_mat4(m),
         })
     }
 
-    /// From translation, rotation and scale (applied scale first).
+    /// From translation, rotation and scale, checked: the form for untrusted input
+    /// (files, user edits). A rotation is normalized first.
+    ///
+    /// Errors: [`BadTransform::NotFinite`] if any value is NaN or infinite, or the
+    /// rotation has zero length.
+    ///
+    /// ```
+    /// use scenewalk_core::glam::{Quat, Vec3};
+    /// use scenewalk_nodes::{BadTransform, Transform};
+    /// let bad = Transform::try_from_trs(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE);
+    /// assert_eq!(bad, Err(BadTransform::NotFinite));
+    /// ```
+    pub fn try_from_trs(
+        translation: Vec3,
+        rotation: Quat,
+        scale: Vec3,
+    ) -> Result<Self, BadTransform> {
+        let length = rotation.length();
+        if !(length.is_finite() && length > 0.0) {
+            return Err(BadTransform::NotFinite);
+        }
+        let rotation = rotation / length;
+        let transform = Self::from_trs(translation, rotation, scale);
+        if translation.is_finite() && scale.is_finite() && transform.is_finite() {
+            Ok(transform)
+        } else {
+            Err(BadTransform::NotFinite)
+        }
+    }
+
+    /// From translation, rotation and scale (applied scale first). Values are taken
+    /// as given; use [`try_from_trs`](Transform::try_from_trs) for untrusted input.
     pub fn from_trs(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
         Self {
             local: Affine3A::from_scale_rotation_translation(scale, rotation, translation),
@@ -76,3 +111,14 @@ impl Transform {
 }
 
 impl NodeCore for Transform {}
+
+/// Why a transform was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadTransform {
+    /// A value is NaN or infinite (or a rotation has zero length).
+    #[error("the transform holds a NaN or an infinity")]
+    NotFinite,
+    /// The matrix's last row is not (0, 0, 0, 1), so it is not affine.
+    #[error("the matrix is projective (its last row is not 0 0 0 1)")]
+    Projective,
+}
