@@ -40,6 +40,8 @@ pub(crate) struct WorldMatrices {
     matrices: Vec<Affine3A>,
     /// Transform nodes whose world matrix came out NaN or infinite.
     non_finite: Vec<NodeIndex>,
+    /// The run's root, when the matrix above it is already bad (listed once).
+    bad_root: Option<NodeIndex>,
 }
 
 impl WorldMatrices {
@@ -48,6 +50,7 @@ impl WorldMatrices {
             transforms: TypeSet::of::<Transform>(),
             matrices: Vec::new(),
             non_finite: Vec::new(),
+            bad_root: None,
         }
     }
 
@@ -57,9 +60,8 @@ impl WorldMatrices {
         self.matrices.clear();
         self.non_finite.clear();
         let above = world_above(run.graph, run.root);
-        if !above.is_finite() {
-            self.non_finite.push(run.root);
-        }
+        self.bad_root = (!above.is_finite()).then_some(run.root);
+        self.non_finite.extend(self.bad_root);
         self.matrices.push(above);
         0
     }
@@ -69,7 +71,7 @@ impl WorldMatrices {
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) {
         if let Some(local) = local_transform(visit, &self.transforms) {
             let world = self.get(*state.get()) * *local;
-            if !world.is_finite() {
+            if !world.is_finite() && self.bad_root != Some(visit.node()) {
                 self.non_finite.push(visit.node());
             }
             self.matrices.push(world);
@@ -130,9 +132,10 @@ impl WorldTransforms {
     }
 
     /// The transform nodes of the latest run whose world matrix came out NaN or
-    /// infinite (a bad local transform, or an overflowing product), in traversal order: the
-    /// place to look when results are not numbers. Their subtrees inherit the bad
-    /// matrix. Empty when every matrix is finite.
+    /// infinite (a bad local transform, or an overflowing product), in traversal
+    /// order: the place to look when results are not numbers. Their subtrees inherit
+    /// the bad matrix. The run's root comes first, whatever its type, when the matrix
+    /// of its ancestors is already bad. Empty when every matrix is finite.
     ///
     /// ```
     /// use scenewalk_actors::WorldTransforms;

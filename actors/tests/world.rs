@@ -306,3 +306,39 @@ fn a_reused_slot_does_not_show_the_old_nodes_value() {
         "not under the traversal root"
     );
 }
+
+#[test]
+fn non_finite_world_matrices_are_listed_once() {
+    let mut graph = Graph::new();
+    let top = graph.add_root(Transform::from_translation(Vec3::NAN));
+    let inner = graph
+        .append_child(top, Transform::from_translation(Vec3::X))
+        .unwrap();
+    let leaf = graph.append_child(inner, Group).unwrap();
+    let fine = graph.add_root(Transform::from_translation(Vec3::X));
+    let mut action =
+        Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+    action.run(&graph, inner).unwrap();
+    assert_eq!(
+        action.actor::<WorldTransforms>().unwrap().non_finite(),
+        [inner.index()]
+    );
+    action.run(&graph, leaf).unwrap();
+    assert_eq!(
+        action.actor::<WorldTransforms>().unwrap().non_finite(),
+        [leaf.index()]
+    );
+    action.run(&graph, top).unwrap();
+    assert_eq!(
+        action.actor::<WorldTransforms>().unwrap().non_finite(),
+        [top.index(), inner.index()]
+    );
+    action.run(&graph, fine).unwrap();
+    assert!(
+        action
+            .actor::<WorldTransforms>()
+            .unwrap()
+            .non_finite()
+            .is_empty()
+    );
+}

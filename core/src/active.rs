@@ -118,8 +118,9 @@ impl Candidate<'_> {
 /// Whether a lazily built active list was looked at, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ListState {
-    /// No actor looked at the list: every child is active, none has a key, and the
-    /// iterator may walk the children by their links.
+    /// The list was not built (no actor changed it or asked for its entries by
+    /// index): every child is active, none has a key, and the iterator may walk the
+    /// children by their links.
     #[default]
     Untouched,
     /// The list was built in the iterator's buffer; read the entries from there.
@@ -152,7 +153,9 @@ enum Source<'a> {
 /// are ignored, never a panic.
 ///
 /// A depth-first iterator hands out the list lazily: it is built only when an actor
-/// first looks at it, so actors that never do cost the traversal nothing, and the
+/// changes it or reads entries by index (`len`, `is_empty`, `active_nodes` and
+/// `active_count` read the links without building it), so actors that never touch it
+/// cost the traversal nothing, and the
 /// iterator then walks the children by their links.
 ///
 /// ```
@@ -279,10 +282,10 @@ impl<'a> ActiveList<'a> {
         self.peek().next().is_none()
     }
 
-    /// The `i`th candidate's node.
+    /// The `i`th candidate's node (builds a lazy list, so indexed loops stay linear).
     #[inline]
-    pub fn node(&self, i: usize) -> Option<NodeIndex> {
-        self.peek().nth(i).map(|(node, _, _)| node)
+    pub fn node(&mut self, i: usize) -> Option<NodeIndex> {
+        self.slice().get(i).map(|e| e.node)
     }
 
     /// The entries, read-only (builds a lazy list).
@@ -303,10 +306,10 @@ impl<'a> ActiveList<'a> {
         self.active_nodes().count()
     }
 
-    /// Whether the `i`th candidate is active.
+    /// Whether the `i`th candidate is active (builds a lazy list).
     #[inline]
-    pub fn is_active(&self, i: usize) -> bool {
-        self.peek().nth(i).is_some_and(|(_, active, _)| active)
+    pub fn is_active(&mut self, i: usize) -> bool {
+        self.slice().get(i).is_some_and(|e| e.is_active())
     }
 
     /// Drops the `i`th candidate from the traversal.
@@ -348,10 +351,10 @@ impl<'a> ActiveList<'a> {
         }
     }
 
-    /// The `i`th candidate's key, if one was set.
+    /// The `i`th candidate's key, if one was set (builds a lazy list).
     #[inline]
-    pub fn key(&self, i: usize) -> Option<f32> {
-        self.peek().nth(i).and_then(|(_, _, key)| key)
+    pub fn key(&mut self, i: usize) -> Option<f32> {
+        self.slice().get(i).and_then(|e| e.key())
     }
 
     /// Every candidate, to set keys or activity in one pass. Only the key and the

@@ -42,7 +42,7 @@ pub(crate) const FREE: u32 = u32::MAX;
 /// [`remove`](Graph::remove) is O(number of children), which it splices into place.
 /// Every query and edit with an invalid id returns a [`GraphError`].
 ///
-/// Performance note: a depth-first walk costs about 30 times more when records are
+/// Performance note: a depth-first walk costs 30 times more or worse when records are
 /// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
 /// depth-first order (as the examples do) gives the fast layout.
 ///

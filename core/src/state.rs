@@ -113,8 +113,12 @@ impl<S: Clone> VersionStates<S> {
         let Some(&version) = self.frame_version.get(frame.get()) else {
             return;
         };
-        if let Some(r) = self.refs.get_mut(version as usize) {
-            *r = r.saturating_sub(1);
+        // Free only on the step from one reference to none: a release too many (a
+        // misbehaving iterator) must not put a slot on the free list twice.
+        if let Some(r) = self.refs.get_mut(version as usize)
+            && *r > 0
+        {
+            *r -= 1;
             if *r == 0 {
                 self.slots[version as usize] = None;
                 self.free.push(version);

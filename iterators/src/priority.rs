@@ -16,7 +16,7 @@ pub enum SwitchRule {
     Never,
     /// Nodes down to this depth are taken by priority; below it, the subtree of each
     /// node at this depth is traversed depth-first right after that node (document
-    /// order, keys ignored).
+    /// order: keys do not reorder it, though a NaN key is still an error).
     AtDepth(u32),
     /// Priority order while the queue holds at most this many nodes; once it holds
     /// more, each node taken from the queue is traversed depth-first with its subtree.

@@ -27,10 +27,11 @@ impl Geometry {
 
     /// Geometry with a checked box: the form for untrusted input.
     ///
-    /// Errors: [`BadBounds`] if a corner holds a NaN or infinity. An empty box
-    /// ([`Aabb::EMPTY`], geometry with no extent) is accepted.
+    /// Errors: [`BadBounds`] if a corner holds a NaN or infinity, or `min` lies above
+    /// `max` on some axis. The empty box ([`Aabb::EMPTY`], geometry with no extent) is
+    /// accepted.
     pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
-        if bounds.is_finite() || bounds == Aabb::EMPTY {
+        if (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY {
             Ok(Self { bounds, primitives })
         } else {
             Err(BadBounds(bounds))
@@ -50,7 +51,7 @@ impl Geometry {
 
 impl NodeCore for Geometry {}
 
-/// A bounding box with a NaN or infinite corner.
+/// A bounding box with a NaN or infinite corner, or with `min` above `max`.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[error("the bounding box {0:?} holds a NaN or an infinity")]
+#[error("the bounding box {0:?} is not a box: a corner is NaN or infinite, or min lies above max")]
 pub struct BadBounds(pub Aabb);

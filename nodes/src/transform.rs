@@ -66,11 +66,15 @@ impl Transform {
         rotation: Quat,
         scale: Vec3,
     ) -> Result<Self, BadTransform> {
-        let length = rotation.length();
+        // In f64, so a finite rotation with very large or very small components
+        // neither overflows nor underflows to a zero length.
+        let q = [rotation.x, rotation.y, rotation.z, rotation.w].map(f64::from);
+        let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
         if !(length.is_finite() && length > 0.0) {
             return Err(BadTransform::NotFinite);
         }
-        let rotation = rotation / length;
+        let [x, y, z, w] = q.map(|c| (c / length) as f32);
+        let rotation = Quat::from_xyzw(x, y, z, w);
         let transform = Self::from_trs(translation, rotation, scale);
         if translation.is_finite() && scale.is_finite() && transform.is_finite() {
             Ok(transform)

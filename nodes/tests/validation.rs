@@ -76,3 +76,21 @@ fn geometry_try_new_refuses_non_finite_boxes() {
     let infinite = Aabb::new(Vec3::ZERO, Vec3::splat(f32::INFINITY));
     assert!(Geometry::try_new(infinite, 0).is_err());
 }
+
+#[test]
+fn try_from_trs_normalizes_very_large_and_very_small_rotations() {
+    for w in [1e20f32, 1e-25] {
+        let t = Transform::try_from_trs(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, w), Vec3::ONE)
+            .unwrap();
+        assert_eq!(*t.local(), Affine3A::IDENTITY, "w = {w}");
+    }
+}
+
+#[test]
+fn geometry_try_new_refuses_an_inverted_box() {
+    let inverted = Aabb {
+        min: Vec3::new(0.0, 5.0, 0.0),
+        max: Vec3::new(1.0, 1.0, 1.0),
+    };
+    assert_eq!(Geometry::try_new(inverted, 0), Err(BadBounds(inverted)));
+}
