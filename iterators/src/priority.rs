@@ -5,7 +5,6 @@ use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
     TraversalError, TraversalIterator,
 };
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// When a [`PriorityQueue`] stops ordering by key and goes depth-first inside a subtree.
@@ -26,67 +25,33 @@ pub enum SwitchRule {
 /// The place of a pending node in every priority order here: larger key first; among
 /// equal keys (`-0.0` equals `0.0`) the earlier arrival first. Keys are never NaN: a
 /// NaN key is reported before it is ranked.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Rank {
-    key: f32,
-    arrival: u64,
-}
+///
+/// Packed into one `u64` (the key's bits made to sort as unsigned, then the arrival
+/// number inverted), so the heap moves 16-byte entries and compares integers.
+/// Arrivals are counted per run and a node arrives at most once, so 32 bits hold them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Rank(u64);
 
 impl Rank {
     pub(crate) fn new(key: f32, arrival: u64) -> Self {
         // Adding 0.0 turns -0.0 into +0.0, so the two zeros tie.
-        Self {
-            key: key + 0.0,
-            arrival,
-        }
+        let bits = (key + 0.0).to_bits();
+        let sortable = if bits & SIGN != 0 { !bits } else { bits | SIGN };
+        Rank((u64::from(sortable) << 32) | u64::from(u32::MAX - arrival as u32))
     }
 }
 
-impl PartialEq for Rank {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Rank {}
-impl PartialOrd for Rank {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Rank {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.key
-            .total_cmp(&other.key)
-            .then_with(|| other.arrival.cmp(&self.arrival))
-    }
-}
+const SIGN: u32 = 0x8000_0000;
 
-/// A pending node: its rank, where it came from, and the frame of its parent's states.
+/// A pending node: where it came from, its key (inherited by unkeyed children) and
+/// the frame of its parent's states.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
-    rank: Rank,
     key: f32,
     node: NodeIndex,
     parent: Option<NodeIndex>,
     depth: u32,
     frame: Frame,
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
-    }
-}
-impl Eq for Pending {}
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.rank.cmp(&other.rank)
-    }
 }
 
 /// Takes the pending node with the highest priority key next (paper 3.3.2), or, as a
@@ -137,7 +102,10 @@ impl Ord for Pending {
 #[derive(Clone, Debug, Default)]
 pub struct PriorityQueue {
     rule: SwitchRule,
-    heap: BinaryHeap<Pending>,
+    /// Ranks with the slot of their pending node in `slab`.
+    heap: BinaryHeap<(Rank, u32)>,
+    slab: Vec<Pending>,
+    free: Vec<u32>,
     /// Pending nodes of subtrees being traversed depth-first (hybrid).
     stack: Vec<Pending>,
     /// The entered node's children, shown to the actors.
@@ -166,6 +134,26 @@ impl PriorityQueue {
     /// The switch rule.
     pub fn rule(&self) -> SwitchRule {
         self.rule
+    }
+
+    fn push_heap(&mut self, rank: Rank, pending: Pending) {
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = pending;
+                slot
+            }
+            None => {
+                self.slab.push(pending);
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.heap.push((rank, slot));
+    }
+
+    fn pop_heap(&mut self) -> Option<Pending> {
+        let (_, slot) = self.heap.pop()?;
+        self.free.push(slot);
+        self.slab.get(slot as usize).copied()
     }
 
     fn depth_first_below(&self, current: &Pending) -> bool {
@@ -198,14 +186,16 @@ impl TraversalIterator for PriorityQueue {
         if leave_events {
             self.leaves.start(graph.capacity());
         }
-        self.heap.push(Pending {
-            rank: Rank::new(0.0, 0),
-            key: 0.0,
-            node: root,
-            parent: None,
-            depth: 0,
-            frame: Frame::ROOT,
-        });
+        self.push_heap(
+            Rank::new(0.0, 0),
+            Pending {
+                key: 0.0,
+                node: root,
+                parent: None,
+                depth: 0,
+                frame: Frame::ROOT,
+            },
+        );
         self.seq = 1;
     }
 
@@ -215,7 +205,7 @@ impl TraversalIterator for PriorityQueue {
         }
         let (pending, from_stack) = match self.stack.pop() {
             Some(p) => (p, true),
-            None => (self.heap.pop()?, false),
+            None => (self.pop_heap()?, false),
         };
         self.current = Some(pending);
         self.current_from_stack = from_stack;
@@ -253,22 +243,25 @@ impl TraversalIterator for PriorityQueue {
         let depth_first = self.depth_first_below(&current);
         let mut kept = 0u32;
         let start = self.stack.len();
-        for entry in self.active.iter().filter(|e| e.is_active()) {
+        for i in 0..self.active.len() {
+            let entry = self.active[i];
+            if !entry.is_active() {
+                continue;
+            }
             let key = entry.key().unwrap_or(current.key);
             let pending = Pending {
-                rank: Rank::new(key, self.seq),
                 key,
                 node: entry.node(),
                 parent: Some(current.node),
                 depth: entry.depth(),
                 frame,
             };
-            self.seq += 1;
             kept += 1;
             if depth_first {
                 self.stack.push(pending);
             } else {
-                self.heap.push(pending);
+                self.push_heap(Rank::new(key, self.seq), pending);
+                self.seq += 1;
             }
         }
         // The stack pops last-in first: reverse so children come in document order.
@@ -284,6 +277,8 @@ impl TraversalIterator for PriorityQueue {
 
     fn clear(&mut self) {
         self.heap.clear();
+        self.slab.clear();
+        self.free.clear();
         self.stack.clear();
         self.active.clear();
         self.current = None;
