@@ -2,7 +2,7 @@
 //! actor, on seeded random trees.
 
 use scenewalk_actors::WorldTransforms;
-use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeId, NodeIndex, Ordered, Unordered,
     UnorderedActor, Visit,
@@ -11,55 +11,7 @@ use scenewalk_iterators::{DepthFirst, Flattened, Walk};
 use scenewalk_nodes::{Group, Transform};
 
 mod common;
-use common::Rng;
-
-/// A random finite transform.
-fn random_transform(rng: &mut Rng) -> Transform {
-    let t = Vec3::new(
-        rng.range(-5.0, 5.0),
-        rng.range(-5.0, 5.0),
-        rng.range(-5.0, 5.0),
-    );
-    let r = Quat::from_euler(
-        EulerRot::XYZ,
-        rng.range(0.0, 6.3),
-        rng.range(0.0, 6.3),
-        rng.range(0.0, 6.3),
-    );
-    Transform::from_trs(t, r, Vec3::splat(rng.range(0.8, 1.25)))
-}
-
-/// A random tree of `n` nodes (groups and transforms) under a root, grown by appends,
-/// inserts before siblings and moves, so slots are not in depth-first order; plus a
-/// second small tree beside it that no walk of the first may reach.
-fn random_graph(n: usize, seed: u64) -> (Graph, NodeId, Vec<NodeId>) {
-    let mut rng = Rng(seed);
-    let mut graph = Graph::new();
-    let root = graph.add_root(Group);
-    let other = graph.add_root(Group);
-    graph.append_child(other, Group).unwrap();
-    let mut ids = vec![root];
-    while ids.len() < n {
-        let anchor = ids[rng.below(ids.len())];
-        let id = match (rng.below(8), rng.below(2)) {
-            (0, _) if anchor != root => graph
-                .insert_before(anchor, random_transform(&mut rng))
-                .unwrap(),
-            (1, _) if ids.len() > 2 => {
-                // Move a random subtree under a node outside it.
-                let node = ids[1 + rng.below(ids.len() - 1)];
-                let _ = graph.set_parent(node, Some(anchor), None); // a cycle is refused
-                continue;
-            }
-            (_, 0) => graph.append_child(anchor, Group).unwrap(),
-            _ => graph
-                .append_child(anchor, random_transform(&mut rng))
-                .unwrap(),
-        };
-        ids.push(id);
-    }
-    (graph, root, ids)
-}
+use common::{Rng, random_graph};
 
 /// Enter / leave trace, with a deterministic culling rule when `cull` is set.
 #[derive(Default)]

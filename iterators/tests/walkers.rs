@@ -10,32 +10,7 @@ use scenewalk_nodes::Group;
 use std::collections::BTreeSet;
 
 mod common;
-use common::Rng;
-
-/// A random tree of `n` groups grown by appends, inserts and moves (slots not in
-/// depth-first order), beside a second tree no walk of the first may reach.
-fn random_graph(n: usize, seed: u64) -> (Graph, NodeId, Vec<NodeId>) {
-    let mut rng = Rng(seed);
-    let mut graph = Graph::new();
-    let root = graph.add_root(Group);
-    let other = graph.add_root(Group);
-    graph.append_child(other, Group).unwrap();
-    let mut ids = vec![root];
-    while ids.len() < n {
-        let anchor = ids[rng.below(ids.len())];
-        let id = match rng.below(6) {
-            0 if anchor != root => graph.insert_before(anchor, Group).unwrap(),
-            1 if ids.len() > 2 => {
-                let node = ids[1 + rng.below(ids.len() - 1)];
-                let _ = graph.set_parent(node, Some(anchor), None); // cycles are refused
-                continue;
-            }
-            _ => graph.append_child(anchor, Group).unwrap(),
-        };
-        ids.push(id);
-    }
-    (graph, root, ids)
-}
+use common::{Rng, random_graph};
 
 #[derive(Default)]
 struct Trace(Vec<Event>);

@@ -3,6 +3,10 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+use scenewalk_core::glam::{EulerRot, Quat, Vec3};
+use scenewalk_core::{Graph, NodeId};
+use scenewalk_nodes::{Group, Transform};
+
 /// SplitMix64.
 pub struct Rng(pub u64);
 
@@ -30,4 +34,52 @@ impl Rng {
     pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
         lo + (hi - lo) * self.unit()
     }
+}
+
+/// A random finite transform.
+pub fn random_transform(rng: &mut Rng) -> Transform {
+    let t = Vec3::new(
+        rng.range(-5.0, 5.0),
+        rng.range(-5.0, 5.0),
+        rng.range(-5.0, 5.0),
+    );
+    let r = Quat::from_euler(
+        EulerRot::XYZ,
+        rng.range(0.0, 6.3),
+        rng.range(0.0, 6.3),
+        rng.range(0.0, 6.3),
+    );
+    Transform::from_trs(t, r, Vec3::splat(rng.range(0.8, 1.25)))
+}
+
+/// A random tree of `n` nodes (groups and transforms) under a root, grown by appends,
+/// inserts before siblings and moves, so slots are not in depth-first order; plus a
+/// second small tree beside it that no walk of the first may reach.
+pub fn random_graph(n: usize, seed: u64) -> (Graph, NodeId, Vec<NodeId>) {
+    let mut rng = Rng(seed);
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let other = graph.add_root(Group);
+    graph.append_child(other, Group).unwrap();
+    let mut ids = vec![root];
+    while ids.len() < n {
+        let anchor = ids[rng.below(ids.len())];
+        let id = match (rng.below(8), rng.below(2)) {
+            (0, _) if anchor != root => graph
+                .insert_before(anchor, random_transform(&mut rng))
+                .unwrap(),
+            (1, _) if ids.len() > 2 => {
+                // Move a random subtree under a node outside it.
+                let node = ids[1 + rng.below(ids.len() - 1)];
+                let _ = graph.set_parent(node, Some(anchor), None); // a cycle is refused
+                continue;
+            }
+            (_, 0) => graph.append_child(anchor, Group).unwrap(),
+            _ => graph
+                .append_child(anchor, random_transform(&mut rng))
+                .unwrap(),
+        };
+        ids.push(id);
+    }
+    (graph, root, ids)
 }
