@@ -8,6 +8,9 @@
 //!   matrix) applied to its subtree;
 //! - [`Geometry`]: a leaf with a local bounding box (and a primitive count).
 //!
+//! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
+//! a graph of these types.
+//!
 //! Types from other crates extend these by returning them from
 //! [`NodeCore::base`](scenewalk_core::NodeCore::base) and registering with
 //! [`Graph::register_type_with_parent`](scenewalk_core::Graph::register_type_with_parent).
@@ -29,6 +32,9 @@
 pub use geometry::{BadBounds, Geometry};
 pub use group::Group;
 pub use transform::{BadTransform, Transform};
+
+#[cfg(feature = "gltf")]
+pub mod gltf;
 
 mod geometry;
 mod group;

@@ -1,0 +1,159 @@
+//! Why an import failed.
+
+use crate::BadTransform;
+use std::path::PathBuf;
+
+/// Why a glTF file could not be imported. Every message names the glTF index (and where
+/// it was found, as a JSON path such as `nodes[3].children[1]`) so the user can find the
+/// fault in the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GltfError {
+    /// A file (the glTF itself or an external buffer) could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not JSON, a value of the wrong JSON type, or a malformed `.glb` container.
+    #[error("not a readable glTF file: {0}")]
+    Parse(String),
+    /// `asset.version` (or `asset.minVersion`) is not a 2.x version.
+    #[error("unsupported glTF version {0:?}: only 2.x is read")]
+    UnsupportedVersion(String),
+    /// An index points past the end of the array it refers to.
+    #[error("{at}: {what} index {index} is out of range (the file has {count})")]
+    IndexOutOfRange {
+        /// Where the index was found, as a JSON path.
+        at: String,
+        /// What kind of item it names (`node`, `mesh`, `accessor`, ...).
+        what: &'static str,
+        /// The index.
+        index: usize,
+        /// How many such items the file has.
+        count: usize,
+    },
+    /// The scene asked for (in the options or by the file's `scene`) does not exist.
+    #[error("scene {scene} does not exist (the file has {count} scenes)")]
+    NoSuchScene {
+        /// The scene asked for.
+        scene: usize,
+        /// How many scenes the file has.
+        count: usize,
+    },
+    /// A node is listed as a child twice: by two parents, or twice by one.
+    #[error("node {node} has two parents: it is a child of node {first} and of node {second}")]
+    TwoParents {
+        /// The child.
+        node: usize,
+        /// The first parent that lists it.
+        first: usize,
+        /// The next parent that lists it (may equal `first`).
+        second: usize,
+    },
+    /// A node is its own ancestor.
+    #[error("node {node} is part of a cycle of children")]
+    Cycle {
+        /// A node on the cycle.
+        node: usize,
+    },
+    /// A scene lists a node that is not a root (it has a parent).
+    #[error("scenes[{scene}] lists node {node} as a root, but it is a child of node {parent}")]
+    SceneRootHasParent {
+        /// The scene.
+        scene: usize,
+        /// The node listed.
+        node: usize,
+        /// Its parent.
+        parent: usize,
+    },
+    /// A scene lists the same root twice.
+    #[error("scenes[{scene}] lists node {node} twice")]
+    DuplicateRoot {
+        /// The scene.
+        scene: usize,
+        /// The node listed twice.
+        node: usize,
+    },
+    /// A node's matrix or translation / rotation / scale is not a usable transform.
+    #[error("node {node} has a bad transform: {source}")]
+    BadTransform {
+        /// The node.
+        node: usize,
+        /// Why the transform was refused.
+        #[source]
+        source: BadTransform,
+    },
+    /// A camera's values are not a usable projection.
+    #[error("camera {camera} is invalid: {reason}")]
+    BadCamera {
+        /// The camera.
+        camera: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A buffer's data is missing or cannot be decoded.
+    #[error("buffer {buffer} cannot be loaded: {reason}")]
+    BadBuffer {
+        /// The buffer.
+        buffer: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A buffer holds fewer bytes than its `byteLength` says.
+    #[error("buffer {buffer} holds {actual} bytes, but its byteLength is {expected}")]
+    BufferTooShort {
+        /// The buffer.
+        buffer: usize,
+        /// Its declared length.
+        expected: u64,
+        /// The bytes found.
+        actual: u64,
+    },
+    /// A byte range (of a buffer view, or of an accessor in its view) ends past its
+    /// container.
+    #[error("{at}: bytes up to {end} are needed, but {container} holds only {length}")]
+    OutOfBounds {
+        /// The item whose range is too long (`bufferViews[2]`, `accessors[5]`).
+        at: String,
+        /// The container (`buffer 0`, `bufferViews[2]`).
+        container: String,
+        /// The end of the range.
+        end: u64,
+        /// The container's length.
+        length: u64,
+    },
+    /// Any other value the importer cannot use: a bad enum value, a POSITION min/max
+    /// that is not three numbers, an unsupported accessor layout.
+    #[error("{at}: {reason}")]
+    Invalid {
+        /// Where, as a JSON path.
+        at: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Building the graph failed (a bug in the importer: every edit it makes is valid).
+    #[error("building the graph failed: {0}")]
+    Graph(#[from] scenewalk_core::GraphError),
+}
+
+impl GltfError {
+    pub(crate) fn out_of_range(at: String, what: &'static str, index: usize, count: usize) -> Self {
+        Self::IndexOutOfRange {
+            at,
+            what,
+            index,
+            count,
+        }
+    }
+
+    pub(crate) fn invalid(at: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self::Invalid {
+            at: at.into(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The node hierarchy: glTF requires the nodes to form disjoint strict trees. Checked
+//! here without recursion, so a file with a very deep chain neither overflows the
+//! stack nor takes more than linear time.
+
+use super::GltfError;
+use gltf::json;
+
+/// Each node's parent, after checking every child index, that no node has two parents
+/// and that no node is its own ancestor.
+pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfError> {
+    let count = nodes.len();
+    let mut parent: Vec<Option<usize>> = vec![None; count];
+    for (p, node) in nodes.iter().enumerate() {
+        for (k, child) in node.children.iter().flatten().enumerate() {
+            let c = child.value();
+            let Some(slot) = parent.get_mut(c) else {
+                return Err(GltfError::out_of_range(
+                    format!("nodes[{p}].children[{k}]"),
+                    "node",
+                    c,
+                    count,
+                ));
+            };
+            if c == p {
+                return Err(GltfError::Cycle { node: p });
+            }
+            if let Some(first) = *slot {
+                return Err(GltfError::TwoParents {
+                    node: c,
+                    first,
+                    second: p,
+                });
+            }
+            *slot = Some(p);
+        }
+    }
+    check_acyclic(&parent)?;
+    Ok(parent)
+}
+
+/// With at most one parent per node, a cycle is a chain of parents that never reaches
+/// a root. Each node's chain is followed once: nodes already known to reach a root
+/// stop the walk, so the whole check is linear.
+fn check_acyclic(parent: &[Option<usize>]) -> Result<(), GltfError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Unknown,
+        OnPath,
+        Rooted,
+    }
+    let mut mark = vec![Mark::Unknown; parent.len()];
+    let mut path = Vec::new();
+    for start in 0..parent.len() {
+        let mut at = Some(start);
+        while let Some(n) = at {
+            match mark.get(n).copied() {
+                Some(Mark::Unknown) => {
+                    mark[n] = Mark::OnPath;
+                    path.push(n);
+                    at = parent.get(n).copied().flatten();
+                }
+                Some(Mark::OnPath) => return Err(GltfError::Cycle { node: n }),
+                Some(Mark::Rooted) | None => break,
+            }
+        }
+        for n in path.drain(..) {
+            mark[n] = Mark::Rooted;
+        }
+    }
+    Ok(())
+}
+
+/// The roots of scene `scene`, checked: in range, without a parent, listed once.
+pub(crate) fn scene_roots(
+    root: &json::Root,
+    scene: usize,
+    parent: &[Option<usize>],
+) -> Result<Vec<usize>, GltfError> {
+    let Some(s) = root.scenes.get(scene) else {
+        return Err(GltfError::NoSuchScene {
+            scene,
+            count: root.scenes.len(),
+        });
+    };
+    let mut listed = vec![false; parent.len()];
+    let mut roots = Vec::with_capacity(s.nodes.len());
+    for (k, index) in s.nodes.iter().enumerate() {
+        let n = index.value();
+        let (Some(up), Some(seen)) = (parent.get(n), listed.get_mut(n)) else {
+            return Err(GltfError::out_of_range(
+                format!("scenes[{scene}].nodes[{k}]"),
+                "node",
+                n,
+                parent.len(),
+            ));
+        };
+        if let Some(p) = *up {
+            return Err(GltfError::SceneRootHasParent {
+                scene,
+                node: n,
+                parent: p,
+            });
+        }
+        if *seen {
+            return Err(GltfError::DuplicateRoot { scene, node: n });
+        }
+        *seen = true;
+        roots.push(n);
+    }
+    Ok(roots)
+}
+
+/// The nodes under `roots` in depth-first pre-order (roots in order, children in the
+/// node's order), each with its depth (0 for a root). The hierarchy must have been
+/// checked by [`parents`].
+pub(crate) fn preorder(nodes: &[json::Node], roots: &[usize]) -> Vec<(usize, u32)> {
+    let mut order = Vec::new();
+    let mut stack: Vec<(usize, u32)> = roots.iter().rev().map(|&r| (r, 0)).collect();
+    while let Some((n, depth)) = stack.pop() {
+        order.push((n, depth));
+        if let Some(children) = nodes.get(n).and_then(|node| node.children.as_ref()) {
+            stack.extend(children.iter().rev().map(|c| (c.value(), depth + 1)));
+        }
+    }
+    order
+}

@@ -1,0 +1,233 @@
+//! The importer: file → checked glTF document → scene graph.
+
+use super::{GltfError, buffers, hierarchy, mesh};
+use crate::Transform;
+use gltf::json;
+use scenewalk_core::glam::{Mat4, Quat, Vec3};
+use scenewalk_core::{Graph, NodeId};
+use std::path::Path;
+
+/// What to import.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// The scene to import; `None` takes the file's default scene, else scene 0.
+    pub scene: Option<usize>,
+}
+
+/// One imported glTF node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedNode {
+    /// Its [`Transform`] node in the graph.
+    pub id: NodeId,
+    /// Its glTF name.
+    pub name: Option<String>,
+    /// The glTF index of its parent (`None` for a scene root).
+    pub parent: Option<usize>,
+    /// Its depth in the scene: 0 for a scene root.
+    pub depth: u32,
+    /// The glTF index of its mesh.
+    pub mesh: Option<usize>,
+    /// One child node per primitive of its mesh, in the mesh's order: each is a
+    /// [`Geometry`](crate::Geometry) holding the primitive's POSITION box.
+    pub primitives: Vec<NodeId>,
+}
+
+/// A glTF scene as a scene graph.
+///
+/// Each glTF node becomes a [`Transform`] node (its local matrix, or translation ×
+/// rotation × scale); below it come one child per primitive of its mesh, then its glTF
+/// children in their order.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The graph: only the chosen scene's nodes.
+    pub graph: Graph,
+    /// The scene's root nodes (graph roots), in the scene's order.
+    pub roots: Vec<NodeId>,
+    /// The imported scene's index; `None` when the file has no scene.
+    pub scene: Option<usize>,
+    /// By glTF node index: the imported node, `None` for nodes not in the scene.
+    pub nodes: Vec<Option<ImportedNode>>,
+    /// The glTF indices of the scene's nodes in depth-first pre-order: roots in the
+    /// scene's order, children in each node's order.
+    pub order: Vec<usize>,
+}
+
+impl Imported {
+    /// The graph node of glTF node `index` (`None` if it is not in the scene).
+    pub fn node_id(&self, index: usize) -> Option<NodeId> {
+        self.nodes.get(index)?.as_ref().map(|n| n.id)
+    }
+
+    /// The imported glTF node `index` (`None` if it is not in the scene).
+    pub fn node(&self, index: usize) -> Option<&ImportedNode> {
+        self.nodes.get(index)?.as_ref()
+    }
+}
+
+/// Imports a `.gltf` (external or embedded buffers) or `.glb` file.
+///
+/// Errors: [`GltfError`], naming the node or index at fault.
+pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
+    let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    import_slice(&bytes, path.parent(), options)
+}
+
+/// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
+/// of the glTF file); with `None`, only embedded buffers can be read.
+///
+/// Errors: [`GltfError`], naming the node or index at fault.
+pub fn import_slice(
+    bytes: &[u8],
+    base: Option<&Path>,
+    options: &ImportOptions,
+) -> Result<Imported, GltfError> {
+    // The crate's own validation indexes arrays unchecked (a POSITION accessor out of
+    // range panics in it), so the importer checks every index it follows itself.
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes)
+        .map_err(|e| GltfError::Parse(e.to_string()))?;
+    let root = document.into_json();
+    check_version(&root.asset)?;
+    let parent = hierarchy::parents(&root.nodes)?;
+    check_node_links(&root)?;
+    let scene = choose_scene(&root, options)?;
+    let buffers = buffers::load(&root, blob, base)?;
+    buffers::check_views(&root)?;
+
+    let roots = match scene {
+        Some(s) => hierarchy::scene_roots(&root, s, &parent)?,
+        None => Vec::new(),
+    };
+    let order = hierarchy::preorder(&root.nodes, &roots);
+    let mut graph = Graph::with_capacity(order.len() * 2);
+    let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
+    let mut meshes: Vec<Option<Vec<crate::Geometry>>> = vec![None; root.meshes.len()];
+    let mut graph_roots = Vec::with_capacity(roots.len());
+    for &(n, depth) in &order {
+        let Some(node) = root.nodes.get(n) else {
+            continue;
+        };
+        let transform =
+            local_transform(node).map_err(|source| GltfError::BadTransform { node: n, source })?;
+        let up = parent.get(n).copied().flatten();
+        let id = match up.and_then(|p| nodes.get(p)?.as_ref()) {
+            Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
+            _ => {
+                let id = graph.add_root(transform);
+                graph_roots.push(id);
+                id
+            }
+        };
+        let mut primitives = Vec::new();
+        let mesh = node.mesh.map(|m| m.value());
+        if let Some(m) = mesh {
+            // A mesh used by many nodes is read once.
+            let cached = match meshes.get_mut(m) {
+                Some(Some(cached)) => cached.clone(),
+                slot => {
+                    let made = mesh::primitives(&root, &buffers, m)?;
+                    if let Some(slot) = slot {
+                        *slot = Some(made.clone());
+                    }
+                    made
+                }
+            };
+            for geometry in cached {
+                primitives.push(graph.append_child(id, geometry)?);
+            }
+        }
+        if let Some(slot) = nodes.get_mut(n) {
+            *slot = Some(ImportedNode {
+                id,
+                name: node.name.clone(),
+                parent: up,
+                depth,
+                mesh,
+                primitives,
+            });
+        }
+    }
+    Ok(Imported {
+        graph,
+        roots: graph_roots,
+        scene,
+        nodes,
+        order: order.into_iter().map(|(n, _)| n).collect(),
+    })
+}
+
+/// glTF 2.x only: a 1.0 file is a different format.
+fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
+    for version in std::iter::once(&asset.version).chain(asset.min_version.as_ref()) {
+        let major = version
+            .split('.')
+            .next()
+            .and_then(|m| m.parse::<u32>().ok());
+        if major != Some(2) {
+            return Err(GltfError::UnsupportedVersion(version.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Every node's mesh and camera index is in range.
+fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
+    for (n, node) in root.nodes.iter().enumerate() {
+        if let Some(m) = node.mesh
+            && m.value() >= root.meshes.len()
+        {
+            let at = format!("nodes[{n}].mesh");
+            return Err(GltfError::out_of_range(
+                at,
+                "mesh",
+                m.value(),
+                root.meshes.len(),
+            ));
+        }
+        if let Some(c) = node.camera
+            && c.value() >= root.cameras.len()
+        {
+            let at = format!("nodes[{n}].camera");
+            return Err(GltfError::out_of_range(
+                at,
+                "camera",
+                c.value(),
+                root.cameras.len(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The option's scene, else the file's default, else scene 0 (none if there are none).
+fn choose_scene(root: &json::Root, options: &ImportOptions) -> Result<Option<usize>, GltfError> {
+    let count = root.scenes.len();
+    match (options.scene, root.scene) {
+        (Some(scene), _) if scene >= count => Err(GltfError::NoSuchScene { scene, count }),
+        (Some(scene), _) => Ok(Some(scene)),
+        (None, Some(s)) if s.value() >= count => Err(GltfError::out_of_range(
+            "scene".into(),
+            "scene",
+            s.value(),
+            count,
+        )),
+        (None, Some(s)) => Ok(Some(s.value())),
+        (None, None) => Ok((count > 0).then_some(0)),
+    }
+}
+
+/// The node's local transform: its matrix (column-major), else T × R × S with the
+/// rotation normalized. Checked, so NaN or a projective matrix names the node.
+fn local_transform(node: &json::Node) -> Result<Transform, crate::BadTransform> {
+    if let Some(m) = node.matrix {
+        return Transform::from_mat4(Mat4::from_cols_array(&m));
+    }
+    let t = node.translation.map_or(Vec3::ZERO, Vec3::from_array);
+    let r = node
+        .rotation
+        .map_or(Quat::IDENTITY, |q| Quat::from_array(q.0));
+    let s = node.scale.map_or(Vec3::ONE, Vec3::from_array);
+    Transform::try_from_trs(t, r, s)
+}

@@ -1,0 +1,36 @@
+//! glTF 2.0 import (cargo feature `gltf`, on by default).
+//!
+//! [`import`] reads a `.gltf` (buffers embedded as base64 data URIs or in files beside
+//! it) or a `.glb` into a [`Graph`](scenewalk_core::Graph) of this crate's node types:
+//! each glTF node becomes a [`Transform`](crate::Transform), each primitive of its mesh
+//! a [`Geometry`](crate::Geometry) child holding the POSITION box. World transforms and
+//! world boxes are then what scenewalk's own actors compute over the graph.
+//!
+//! Malformed files are errors ([`GltfError`]) naming the index at fault, never panics:
+//! indices out of range, a node with two parents, cycles, byte ranges past their
+//! buffer, unsupported versions. The hierarchy is checked and built without recursion.
+//!
+//! ```
+//! use scenewalk_nodes::gltf::{ImportOptions, import_slice};
+//! use scenewalk_nodes::Transform;
+//! let file = br#"{
+//!     "asset": {"version": "2.0"},
+//!     "scenes": [{"nodes": [0]}],
+//!     "nodes": [{"translation": [1, 2, 3], "children": [1]}, {"scale": [2, 2, 2]}]
+//! }"#;
+//! let imported = import_slice(file, None, &ImportOptions::default())?;
+//! assert_eq!(imported.order, [0, 1]);
+//! let child = imported.node_id(1).unwrap();
+//! let t = imported.graph.get::<Transform>(child).unwrap();
+//! assert_eq!(t.local().matrix3.x_axis.x, 2.0);
+//! # Ok::<(), scenewalk_nodes::gltf::GltfError>(())
+//! ```
+
+pub use error::GltfError;
+pub use import::{ImportOptions, Imported, ImportedNode, import, import_slice};
+
+mod buffers;
+mod error;
+mod hierarchy;
+mod import;
+mod mesh;
