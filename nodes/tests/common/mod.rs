@@ -1,0 +1,87 @@
+//! Small glTF files written by the tests themselves (buffers as base64 data URIs).
+
+#![allow(dead_code)]
+
+use base64::Engine;
+use scenewalk_nodes::gltf::{GltfError, ImportOptions, Imported, import_slice};
+use serde_json::{Value, json};
+
+/// A base64 data URI holding `bytes`.
+pub fn data_uri(bytes: &[u8]) -> String {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    format!("data:application/octet-stream;base64,{encoded}")
+}
+
+/// Little-endian bytes of floats.
+pub fn f32_bytes(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    values.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// Adds mesh 0: one triangle list over `points` (min/max declared when `declare`), its
+/// buffer embedded. Returns the document.
+pub fn with_mesh(mut doc: Value, points: &[[f32; 3]], declare: bool) -> Value {
+    let bytes = f32_bytes(points.iter().flatten().copied());
+    let mut accessor = json!({
+        "bufferView": 0, "componentType": 5126, "count": points.len(), "type": "VEC3"
+    });
+    if declare {
+        let min: Vec<f32> = (0..3)
+            .map(|k| points.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min))
+            .collect();
+        let max: Vec<f32> = (0..3)
+            .map(|k| {
+                points
+                    .iter()
+                    .map(|p| p[k])
+                    .fold(f32::NEG_INFINITY, f32::max)
+            })
+            .collect();
+        accessor["min"] = json!(min);
+        accessor["max"] = json!(max);
+    }
+    doc["buffers"] = json!([{"byteLength": bytes.len(), "uri": data_uri(&bytes)}]);
+    doc["bufferViews"] = json!([{"buffer": 0, "byteLength": bytes.len()}]);
+    doc["accessors"] = json!([accessor]);
+    doc["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": 0}}]}]);
+    doc
+}
+
+/// A document with the given nodes and scenes.
+pub fn doc(nodes: Value, scenes: Value) -> Value {
+    json!({"asset": {"version": "2.0"}, "nodes": nodes, "scenes": scenes})
+}
+
+/// Imports a JSON document with default options.
+pub fn import(doc: &Value) -> Result<Imported, GltfError> {
+    import_with(doc, &ImportOptions::default())
+}
+
+/// Imports a JSON document.
+pub fn import_with(doc: &Value, options: &ImportOptions) -> Result<Imported, GltfError> {
+    let bytes = serde_json::to_vec(doc).unwrap();
+    import_slice(&bytes, None, options)
+}
+
+/// A `.glb` container with this JSON and binary chunk.
+pub fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = serde_json::to_vec(doc).unwrap();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
