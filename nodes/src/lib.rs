@@ -26,10 +26,22 @@
 
 #![forbid(unsafe_code)]
 
+pub use camera::{BadCamera, Camera, Projection};
+pub use frustum::{Containment, Frustum, PlaneMask};
 pub use geometry::{BadBounds, Geometry};
 pub use group::Group;
+pub use light::{Light, LightKind};
+pub use lod::{BadLod, Lod};
+pub use material::Material;
+pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 
+mod camera;
+mod frustum;
 mod geometry;
 mod group;
+mod light;
+mod lod;
+mod material;
+mod switch;
 mod transform;
