@@ -41,11 +41,21 @@
 #![forbid(unsafe_code)]
 
 pub use bounds::Bounds;
+pub use cull::FrustumCull;
+pub use near_first::NearFirst;
 pub use per_node::PerNode;
+pub use render::{
+    CameraItem, DrawItem, LightItem, RenderContext, RenderList, RenderState, Sorting,
+};
+pub use select::{LodSelect, SwitchSelect};
 pub use statistics::Statistics;
 pub use world::{WorldTransforms, local_transform};
 
 mod bounds;
+mod cull;
+mod near_first;
 mod per_node;
+mod render;
+mod select;
 mod statistics;
 mod world;
