@@ -4,7 +4,7 @@ use crate::bvh::MeshBvh;
 use crate::geometry::Geometry;
 use crate::intersect::{Ray, ray_aabb, ray_triangle};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex};
+use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, NodeType, TypeRegistry};
 use std::fmt;
 use std::sync::Arc;
 
@@ -13,9 +13,9 @@ use std::sync::Arc;
 ///
 /// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) is a geometry with the
 /// mesh's box and triangle count), so every actor that handles geometry (bounds,
-/// statistics, culling) handles meshes unchanged once the graph knows the relation:
-/// call `graph.register_type_with_parent::<Mesh, Geometry>()` before adding the first
-/// mesh. Cloning is cheap: the data is shared.
+/// statistics, culling) handles meshes unchanged: `Mesh` declares `Geometry` as its
+/// parent type ([`NodeCore::parent_type`]), so a graph learns the relation when the
+/// first mesh is added. Cloning is cheap: the data is shared.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -33,7 +33,6 @@ use std::sync::Arc;
 /// assert_eq!((hit.triangle, hit.distance), (1, 2.0));
 ///
 /// let mut graph = Graph::new();
-/// graph.register_type_with_parent::<Mesh, Geometry>()?;
 /// let root = graph.add_root(Group);
 /// let node = graph.append_child(root, quad)?;
 /// assert_eq!(graph.get::<Geometry>(node)?.primitives(), 2);
@@ -276,6 +275,9 @@ impl Mesh {
 impl NodeCore for Mesh {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.geometry)
+    }
+    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+        Some(registry.register::<Geometry>())
     }
 }
 
