@@ -9,6 +9,10 @@
 //! | [`Statistics`] | enter | unordered | uniform |
 //! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry) |
 //!
+//! [`Collide`] is not an actor but a query built on their results: it drives the
+//! dual-tree iterator over two meshes' BVHs, or over two scene subtrees pruned by a
+//! [`Bounds`] run, with exact triangle tests at the leaves.
+//!
 //! Results stay in the actor after the run, indexed by node, and are read through the
 //! action (`action.actor::<WorldTransforms>()`). They work for node types from other
 //! crates that extend `Transform` or `Geometry` (see `NodeCore::base`).
@@ -41,11 +45,23 @@
 #![forbid(unsafe_code)]
 
 pub use bounds::Bounds;
+pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
+pub use cull::FrustumCull;
+pub use near_first::NearFirst;
 pub use per_node::PerNode;
+pub use render::{
+    CameraItem, DrawItem, LightItem, RenderContext, RenderList, RenderState, Sorting,
+};
+pub use select::{LodSelect, SwitchSelect};
 pub use statistics::Statistics;
 pub use world::{WorldTransforms, local_transform};
 
 mod bounds;
+mod collide;
+mod cull;
+mod near_first;
 mod per_node;
+mod render;
+mod select;
 mod statistics;
 mod world;

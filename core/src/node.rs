@@ -1,5 +1,6 @@
 //! The node trait: a node's type-specific data (OpenSG's NodeCore).
 
+use crate::{NodeType, TypeRegistry};
 use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 use std::fmt::Debug;
@@ -31,6 +32,40 @@ use std::fmt::Debug;
 pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
     /// The embedded value of this type's parent type, if it extends one.
     fn base(&self) -> Option<&dyn NodeCore> {
+        None
+    }
+
+    /// The parent type this type extends, registered in `registry`: a type whose
+    /// [`base`](NodeCore::base) returns a `P` declares it here as
+    /// `Some(registry.register::<P>())`, and then every graph registers the parent
+    /// along with the type when its first node is added, so no
+    /// [`Graph::register_type_with_parent`](crate::Graph::register_type_with_parent)
+    /// call is needed. The default declares none.
+    ///
+    /// ```
+    /// use scenewalk_core::{Graph, NodeCore, NodeType, TypeRegistry};
+    /// #[derive(Clone, Debug)]
+    /// struct Light;
+    /// impl NodeCore for Light {}
+    /// #[derive(Clone, Debug)]
+    /// struct Spot(Light);
+    /// impl NodeCore for Spot {
+    ///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+    ///     fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+    ///         Some(registry.register::<Light>())
+    ///     }
+    /// }
+    /// let mut graph = Graph::new();
+    /// let spot = graph.add_root(Spot(Light));
+    /// let types = graph.types();
+    /// let light = types.index_of::<Light>().unwrap();
+    /// assert!(types.is_a(graph.node_type(spot)?, light));
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    fn parent_type(_registry: &mut TypeRegistry) -> Option<NodeType>
+    where
+        Self: Sized,
+    {
         None
     }
 }

@@ -1,7 +1,7 @@
 //! The node type registry: a dense index per node type and its parent type.
 
-use crate::NodeCore;
 use crate::error::TypeError;
+use crate::{MAX_BASE_CHAIN, NodeCore};
 use indexmap::IndexMap;
 use std::any::TypeId;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,6 +49,8 @@ static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 pub struct TypeRegistry {
     uid: u64,
     types: IndexMap<TypeId, TypeInfo>,
+    /// How many declared parent types are being registered (guards a looping chain).
+    declaring: usize,
 }
 
 impl Default for TypeRegistry {
@@ -63,6 +65,7 @@ impl Clone for TypeRegistry {
         Self {
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
             types: self.types.clone(),
+            declaring: 0,
         }
     }
 }
@@ -73,18 +76,39 @@ impl TypeRegistry {
         Self {
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
             types: IndexMap::new(),
+            declaring: 0,
         }
     }
 
-    /// Registers `T` with no parent type (or returns its index if already known).
+    /// Registers `T` (or returns its index if already known). A type registered here
+    /// for the first time gets the parent type it declares through
+    /// [`NodeCore::parent_type`] (none by default), registered first.
     pub fn register<T: NodeCore>(&mut self) -> NodeType {
-        let entry = self.types.entry(TypeId::of::<T>());
-        let index = entry.index();
-        entry.or_insert_with(|| TypeInfo {
-            name: std::any::type_name::<T>(),
-            type_id: TypeId::of::<T>(),
-            parent: None,
-        });
+        if let Some(index) = self.types.get_index_of(&TypeId::of::<T>()) {
+            return NodeType(index as u32);
+        }
+        // A chain of declared parents that loops back would recurse forever; real
+        // chains are short, so cut them at the same length `view` follows.
+        let parent = if self.declaring < MAX_BASE_CHAIN {
+            self.declaring += 1;
+            let parent = T::parent_type(self);
+            self.declaring -= 1;
+            parent
+        } else {
+            None
+        };
+        // The loop case: `T` was registered while its parents were.
+        if let Some(index) = self.types.get_index_of(&TypeId::of::<T>()) {
+            return NodeType(index as u32);
+        }
+        let (index, _) = self.types.insert_full(
+            TypeId::of::<T>(),
+            TypeInfo {
+                name: std::any::type_name::<T>(),
+                type_id: TypeId::of::<T>(),
+                parent,
+            },
+        );
         NodeType(index as u32)
     }
 

@@ -466,3 +466,93 @@ fn type_set_holds_a_type_and_its_extensions() {
     set.resolve(g.types());
     assert!(set.contains(gt));
 }
+
+mod declared_parents {
+    use scenewalk_core::{
+        Flow, Functor, Graph, MethodTable, NodeCore, NodeType, TypeRegistry, Visit,
+    };
+
+    #[derive(Clone, Debug)]
+    struct Shape;
+    impl NodeCore for Shape {}
+
+    #[derive(Clone, Debug)]
+    struct Ball(Shape);
+    impl NodeCore for Ball {
+        fn base(&self) -> Option<&dyn NodeCore> {
+            Some(&self.0)
+        }
+        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+            Some(registry.register::<Shape>())
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Marble(Ball);
+    impl NodeCore for Marble {
+        fn base(&self) -> Option<&dyn NodeCore> {
+            Some(&self.0)
+        }
+        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+            Some(registry.register::<Ball>())
+        }
+    }
+
+    /// Two types that declare each other as parent: a user bug that must not hang.
+    #[derive(Clone, Debug)]
+    struct Ping;
+    #[derive(Clone, Debug)]
+    struct Pong;
+    impl NodeCore for Ping {
+        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+            Some(registry.register::<Pong>())
+        }
+    }
+    impl NodeCore for Pong {
+        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+            Some(registry.register::<Ping>())
+        }
+    }
+
+    #[test]
+    fn adding_a_node_registers_its_declared_parents_first() {
+        let mut graph = Graph::new();
+        let marble = graph.add_root(Marble(Ball(Shape)));
+        let types = graph.types();
+        let (shape, ball) = (
+            types.index_of::<Shape>().unwrap(),
+            types.index_of::<Ball>().unwrap(),
+        );
+        let ty = graph.node_type(marble).unwrap();
+        assert_eq!(types.chain(ty).collect::<Vec<_>>(), [ty, ball, shape]);
+        assert!(shape < ball && ball < ty, "parents get smaller indices");
+
+        let mut table = MethodTable::<Vec<&str>>::new();
+        table.add::<Shape>(Functor::function(|_: &Shape, _, log| {
+            log.push("shape");
+            Flow::Continue
+        }));
+        table.resolve(graph.types());
+        let mut log = Vec::new();
+        table.call(&Visit::new(&graph, marble.index(), 0).unwrap(), &mut log);
+        assert_eq!(log, ["shape"], "falls back two levels and views the base");
+    }
+
+    #[test]
+    fn an_explicit_registration_with_the_declared_parent_agrees() {
+        let mut graph = Graph::new();
+        graph.add_root(Ball(Shape));
+        assert!(graph.register_type_with_parent::<Ball, Shape>().is_ok());
+        assert!(graph.register_type_with_parent::<Ball, Marble>().is_err());
+    }
+
+    #[test]
+    fn a_looping_declaration_ends() {
+        let mut graph = Graph::new();
+        let ping = graph.add_root(Ping);
+        let types = graph.types();
+        let ty = graph.node_type(ping).unwrap();
+        assert!(types.chain(ty).count() <= 2, "the chain ends");
+        assert!(types.index_of::<Pong>().is_some());
+    }
+}

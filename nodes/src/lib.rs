@@ -6,7 +6,14 @@
 //! - [`Group`]: structure only, zero-sized, so a group node costs just its link record;
 //! - [`Transform`]: a local affine transform (from translation / rotation / scale or a
 //!   matrix) applied to its subtree;
-//! - [`Geometry`]: a leaf with a local bounding box (and a primitive count).
+//! - [`Geometry`]: a leaf with a local bounding box (and a primitive count);
+//! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
+//!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
+//!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
+//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]).
+//!
+//! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
+//! [`ray_triangle`] and [`triangles_intersect`].
 //!
 //! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
 //! a graph of these types.
@@ -29,13 +36,34 @@
 
 #![forbid(unsafe_code)]
 
+pub use bvh::{BvhNode, MAX_LEAF_TRIANGLES, MeshBvh};
+pub use camera::{BadCamera, Camera, Projection};
+pub use frustum::{Containment, Frustum, PlaneMask};
 pub use geometry::{BadBounds, Geometry};
 pub use group::Group;
+pub use intersect::{BadRay, Ray, ray_aabb, ray_triangle, triangles_intersect};
+pub use light::{Light, LightKind};
+pub use lod::{BadLod, Lod};
+pub use material::Material;
+pub use mesh::{Mesh, MeshError, TriangleHit};
+pub use obj::{ObjError, load_obj, load_obj_from};
+pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 
+mod bvh;
+mod camera;
+mod frustum;
 #[cfg(feature = "gltf")]
 pub mod gltf;
-
 mod geometry;
 mod group;
+mod intersect;
+mod light;
+mod lod;
+mod material;
+mod mesh;
+mod obj;
+mod shapes;
+mod switch;
 mod transform;
+mod tri_tri;

@@ -1,0 +1,366 @@
+//! Collision queries: mesh against mesh, and scene subtree against subtree, both driven
+//! by the dual-tree iterator.
+
+use crate::{Bounds, WorldTransforms};
+use scenewalk_core::glam::Affine3A;
+use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
+use scenewalk_iterators::{DualTree, PairFilter};
+use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
+
+/// Whether a query stops at the first contact or finds them all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContactMode {
+    /// Stop at the first contact found (which one is unspecified): "do they touch?".
+    First,
+    /// Every contact.
+    #[default]
+    All,
+}
+
+/// A pair of intersecting triangles: index `a` of the first mesh, `b` of the second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TriangleContact {
+    /// The triangle of the first mesh.
+    pub a: u32,
+    /// The triangle of the second mesh.
+    pub b: u32,
+}
+
+/// A contact between two scene nodes, `a` from the first subtree and `b` from the
+/// second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeContact {
+    /// The node of the first subtree.
+    pub a: NodeId,
+    /// The node of the second subtree.
+    pub b: NodeId,
+    /// For two meshes, the intersecting triangles (one contact per pair); `None` for
+    /// a box contact (two geometry nodes, not both meshes, whose world boxes overlap).
+    pub triangles: Option<TriangleContact>,
+}
+
+/// Why a subtree collision query was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CollideError {
+    /// The id names no live node of the graph.
+    #[error("{0} is stale: the node was removed, or the id is not of this graph")]
+    StaleNode(NodeId),
+    /// One subtree contains the other; use [`Collide::within`] for one subtree.
+    #[error("the subtrees of {a} and {b} overlap: one contains the other")]
+    Overlapping {
+        /// The first root.
+        a: NodeId,
+        /// The second root.
+        b: NodeId,
+    },
+    /// The world transforms or bounds passed have no result for this node: they are
+    /// not from a run over this graph as it is now, or the run did not reach it.
+    #[error("no world transform or bounds for {0}: run WorldTransforms and Bounds over the graph as it is now first")]
+    NoResults(NodeId),
+}
+
+/// How two meshes are brought into one frame: A's local frame mapped by `a`, B's by
+/// `b` (`None`: B's local frame is the common one).
+#[derive(Clone, Copy, Debug)]
+struct Placement {
+    a: Affine3A,
+    b: Option<Affine3A>,
+}
+
+impl Placement {
+    /// B's frame (A moved by `world_b⁻¹ · world_a`) when that is finite, else the
+    /// world frame (when `world_b` is singular).
+    fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
+        let relative = world_b.inverse() * *world_a;
+        if relative.is_finite() {
+            Self {
+                a: relative,
+                b: None,
+            }
+        } else {
+            Self {
+                a: *world_a,
+                b: Some(*world_b),
+            }
+        }
+    }
+}
+
+/// The pair filter of a mesh query: A's node box moved into the common frame
+/// overlaps B's.
+struct MeshFilter<'m> {
+    a: &'m [Aabb],
+    b: &'m [Aabb],
+    place: Placement,
+}
+
+impl PairFilter for MeshFilter<'_> {
+    #[inline]
+    fn test(&mut self, x: NodeIndex, y: NodeIndex) -> bool {
+        let (Some(bx), Some(by)) = (self.a.get(x.get()), self.b.get(y.get())) else {
+            return false;
+        };
+        let bx = bx.transformed(&self.place.a);
+        match &self.place.b {
+            None => bx.overlaps(by),
+            Some(m) => bx.overlaps(&by.transformed(m)),
+        }
+    }
+}
+
+/// Runs the mesh query on `dual`, reporting each contact to `found`; returns how many
+/// were found.
+fn collide_meshes(
+    dual: &mut DualTree,
+    a: &Mesh,
+    b: &Mesh,
+    place: Placement,
+    mode: ContactMode,
+    mut found: impl FnMut(TriangleContact),
+) -> usize {
+    let (bvh_a, bvh_b) = (a.bvh(), b.bvh());
+    let (graph_a, graph_b) = (bvh_a.graph(), bvh_b.graph());
+    if dual
+        .reset(graph_a, bvh_a.root(), graph_b, bvh_b.root())
+        .is_err()
+    {
+        return 0;
+    }
+    let mut filter = MeshFilter {
+        a: bvh_a.boxes(),
+        b: bvh_b.boxes(),
+        place,
+    };
+    let mut count = 0;
+    while let Some((x, y)) = dual.next(graph_a, graph_b, &mut filter) {
+        for &ta in bvh_a.leaf_triangles(x) {
+            let Some(corners_a) = a.triangle(ta) else {
+                continue;
+            };
+            let corners_a = corners_a.map(|p| place.a.transform_point3(p));
+            for &tb in bvh_b.leaf_triangles(y) {
+                let Some(mut corners_b) = b.triangle(tb) else {
+                    continue;
+                };
+                if let Some(m) = &place.b {
+                    corners_b = corners_b.map(|p| m.transform_point3(p));
+                }
+                if triangles_intersect(&corners_a, &corners_b) {
+                    found(TriangleContact { a: ta, b: tb });
+                    count += 1;
+                    if mode == ContactMode::First {
+                        dual.clear();
+                        return count;
+                    }
+                }
+            }
+        }
+    }
+    count
+}
+
+/// A reusable collision query: two meshes ([`meshes`](Collide::meshes)), two disjoint
+/// scene subtrees ([`subtrees`](Collide::subtrees)) or the leaves of one subtree
+/// against each other ([`within`](Collide::within)).
+///
+/// This is not an actor in a chain: it is a query driven by the dual-tree iterator
+/// ([`DualTree`]), which descends the two hierarchies pair by pair under a box-overlap
+/// filter, with the exact [`triangles_intersect`] test at pairs of BVH leaves. It keeps
+/// its iterators' stacks and its result buffers between calls, so once they have grown
+/// to the size a scene needs, a call allocates nothing.
+///
+/// ```
+/// use scenewalk_actors::{Collide, ContactMode};
+/// use scenewalk_core::glam::{Affine3A, Vec3};
+/// use scenewalk_nodes::Mesh;
+///
+/// let ball = Mesh::uv_sphere(1.0, 16, 8)?;
+/// let here = Affine3A::IDENTITY;
+/// let near = Affine3A::from_translation(Vec3::X * 1.5);
+/// let far = Affine3A::from_translation(Vec3::X * 5.0);
+///
+/// let mut collide = Collide::new();
+/// assert!(!collide.meshes(&ball, &here, &ball, &near, ContactMode::All).is_empty());
+/// assert_eq!(collide.meshes(&ball, &here, &ball, &near, ContactMode::First).len(), 1);
+/// assert!(collide.meshes(&ball, &here, &ball, &far, ContactMode::All).is_empty());
+/// # Ok::<(), scenewalk_nodes::MeshError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Collide {
+    /// The scene-level descent.
+    outer: DualTree,
+    /// The mesh-level descent (nested inside the scene-level one).
+    inner: DualTree,
+    triangles: Vec<TriangleContact>,
+    nodes: Vec<NodeContact>,
+}
+
+impl Collide {
+    /// A query with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The intersecting triangle pairs of mesh `a` placed by `world_a` and mesh `b`
+    /// placed by `world_b` (any affine transforms, scaled and sheared included).
+    ///
+    /// Triangles are compared in B's local frame, A's corners mapped by
+    /// `world_b⁻¹ · world_a` (in the world frame if `world_b` is singular). In
+    /// [`ContactMode::All`] the result is every pair that [`triangles_intersect`]
+    /// accepts there, in the order the descent finds them; in
+    /// [`ContactMode::First`] it is one such pair, or empty when there is none.
+    pub fn meshes(
+        &mut self,
+        a: &Mesh,
+        world_a: &Affine3A,
+        b: &Mesh,
+        world_b: &Affine3A,
+        mode: ContactMode,
+    ) -> &[TriangleContact] {
+        self.triangles.clear();
+        let place = Placement::new(world_a, world_b);
+        let Self {
+            inner, triangles, ..
+        } = self;
+        collide_meshes(inner, a, b, place, mode, |c| triangles.push(c));
+        &self.triangles
+    }
+
+    /// The contacts between the leaves of two disjoint subtrees of `graph`, rooted at
+    /// `a` and `b`.
+    ///
+    /// The descent prunes with the world boxes of the latest [`Bounds`] run and places
+    /// meshes with the [`WorldTransforms`] run (both over `graph` as it is now, having
+    /// reached both roots; one action can run both). At a pair of leaves: two
+    /// [`Mesh`]es give one contact per intersecting triangle pair (as
+    /// [`meshes`](Collide::meshes)); two other [`Geometry`] nodes (or a mesh and a plain
+    /// geometry) whose world boxes overlap give a box contact; anything else gives
+    /// nothing. Only leaves are tested: geometry on a node with children is not.
+    ///
+    /// # Errors
+    /// [`CollideError::StaleNode`] for a dead id, [`CollideError::Overlapping`] when
+    /// one root lies in the other's subtree, [`CollideError::NoResults`] when the
+    /// transforms or bounds are not from a run over this graph state that reached the
+    /// node.
+    pub fn subtrees(
+        &mut self,
+        graph: &Graph,
+        a: NodeId,
+        b: NodeId,
+        world: &WorldTransforms,
+        bounds: &Bounds,
+        mode: ContactMode,
+    ) -> Result<&[NodeContact], CollideError> {
+        self.nodes.clear();
+        for id in [a, b] {
+            check(graph, id, world, bounds)?;
+        }
+        let nested = |x, y| graph.is_ancestor_or_self(x, y).unwrap_or(true);
+        if nested(a, b) || nested(b, a) {
+            return Err(CollideError::Overlapping { a, b });
+        }
+        self.outer
+            .reset(graph, a, graph, b)
+            .map_err(|_| CollideError::StaleNode(a))?;
+        self.leaf_pairs(graph, world, bounds, mode)?;
+        Ok(&self.nodes)
+    }
+
+    /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
+    /// once), found as [`subtrees`](Collide::subtrees) finds them between two.
+    ///
+    /// # Errors
+    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`], as for
+    /// [`subtrees`](Collide::subtrees).
+    pub fn within(
+        &mut self,
+        graph: &Graph,
+        root: NodeId,
+        world: &WorldTransforms,
+        bounds: &Bounds,
+        mode: ContactMode,
+    ) -> Result<&[NodeContact], CollideError> {
+        self.nodes.clear();
+        check(graph, root, world, bounds)?;
+        self.outer
+            .reset_self(graph, root)
+            .map_err(|_| CollideError::StaleNode(root))?;
+        self.leaf_pairs(graph, world, bounds, mode)?;
+        Ok(&self.nodes)
+    }
+
+    /// Runs the (already reset) scene-level descent, testing each leaf pair.
+    fn leaf_pairs(
+        &mut self,
+        graph: &Graph,
+        world: &WorldTransforms,
+        bounds: &Bounds,
+        mode: ContactMode,
+    ) -> Result<(), CollideError> {
+        let Self {
+            outer,
+            inner,
+            nodes,
+            ..
+        } = self;
+        let mut filter = |x: NodeIndex, y: NodeIndex| match (
+            bounds.world_bounds_at(x),
+            bounds.world_bounds_at(y),
+        ) {
+            (Some(p), Some(q)) => p.overlaps(&q),
+            _ => false,
+        };
+        while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
+            let (Some(id_a), Some(id_b)) = (graph.id_at(x), graph.id_at(y)) else {
+                continue;
+            };
+            if graph.get_at::<Geometry>(x).is_none() || graph.get_at::<Geometry>(y).is_none() {
+                continue;
+            }
+            let found = match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
+                (Some(mesh_a), Some(mesh_b)) => {
+                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(id_a))?;
+                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(id_b))?;
+                    let place = Placement::new(&world_a, &world_b);
+                    collide_meshes(inner, mesh_a, mesh_b, place, mode, |c| {
+                        nodes.push(NodeContact {
+                            a: id_a,
+                            b: id_b,
+                            triangles: Some(c),
+                        });
+                    })
+                }
+                _ => {
+                    nodes.push(NodeContact {
+                        a: id_a,
+                        b: id_b,
+                        triangles: None,
+                    });
+                    1
+                }
+            };
+            if found > 0 && mode == ContactMode::First {
+                outer.clear();
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A subtree root must be live and have results in both runs.
+fn check(
+    graph: &Graph,
+    id: NodeId,
+    world: &WorldTransforms,
+    bounds: &Bounds,
+) -> Result<(), CollideError> {
+    if !graph.contains(id) {
+        return Err(CollideError::StaleNode(id));
+    }
+    if world.world(graph, id).is_none() || bounds.world_bounds(graph, id).is_none() {
+        return Err(CollideError::NoResults(id));
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! View-frustum culling.
+
+use crate::Bounds;
+use scenewalk_core::{
+    ActiveList, Flow, Graph, NodeIndex, OrderedActor, RunContext, StateCell, StaticActor, Visit,
+};
+use scenewalk_nodes::{Containment, Frustum, PlaneMask};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Deactivates the children whose world bounding box lies outside a view frustum, so
+/// nothing below them is entered (paper 3.1: an actor choosing the active list).
+///
+/// The boxes are the subtree boxes of an earlier [`Bounds`] run over the same graph
+/// (the update pass), shared through an `Arc`. The test is **conservative**: a child
+/// is dropped only when its whole box lies beyond one plane, so a visible node is
+/// never dropped; a NaN box, an empty box (a subtree without geometry, such as a
+/// light) and a node the update did not reach all count as visible.
+///
+/// Two classes, one actor — wrap it as the traversal needs:
+/// - `Ordered::new(cull)`: the ordered state is a [`PlaneMask`]: a box fully inside a
+///   plane passes that plane down, so its subtree is never tested against it again.
+///   Runs under depth-first, priority, hybrid and flattened orders.
+/// - `Static::new(cull)`: no state: each node first classifies its own box to find
+///   the planes its children still need (the same mask, found again). Read-only, so it
+///   also runs on breadth-first batches (one call per level) and in parallel.
+///
+/// Counts: [`tested`](FrustumCull::tested) child boxes and [`culled`](FrustumCull::culled)
+/// children, per run.
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_actors::{Bounds, FrustumCull, Statistics};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::{Affine3A, Vec3}};
+/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_nodes::{Camera, Geometry, Group};
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let unit = |z: f32| Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)));
+/// graph.append_child(root, unit(-10.0))?; // ahead of the camera
+/// graph.append_child(root, unit(10.0))?;  // behind it
+///
+/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
+/// update.run(&graph, root)?;
+/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+///
+/// let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
+/// let mut view = Action::new(
+///     DepthFirst::new(),
+///     (Ordered::new(FrustumCull::new(frustum, bounds)), Unordered::new(Statistics::new())),
+/// )?;
+/// view.run(&graph, root)?;
+/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 2); // root and the box ahead
+/// assert_eq!(view.actor::<FrustumCull>().unwrap().culled(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct FrustumCull {
+    frustum: Frustum,
+    bounds: Arc<Bounds>,
+    tested: AtomicU64,
+    culled: AtomicU64,
+}
+
+impl FrustumCull {
+    /// Culls against `frustum` with the world boxes of `bounds`.
+    pub fn new(frustum: Frustum, bounds: Arc<Bounds>) -> Self {
+        Self {
+            frustum,
+            bounds,
+            tested: AtomicU64::new(0),
+            culled: AtomicU64::new(0),
+        }
+    }
+
+    /// The frustum.
+    pub fn frustum(&self) -> &Frustum {
+        &self.frustum
+    }
+
+    /// Changes the frustum (the camera moved).
+    pub fn set_frustum(&mut self, frustum: Frustum) {
+        self.frustum = frustum;
+    }
+
+    /// Replaces the world boxes (after a new update pass).
+    pub fn set_bounds(&mut self, bounds: Arc<Bounds>) {
+        self.bounds = bounds;
+    }
+
+    /// Child boxes tested in the latest run.
+    pub fn tested(&self) -> u64 {
+        self.tested.load(Ordering::Relaxed)
+    }
+
+    /// Children dropped in the latest run (their subtrees were not entered).
+    pub fn culled(&self) -> u64 {
+        self.culled.load(Ordering::Relaxed)
+    }
+
+    fn reset_counts(&mut self) {
+        *self.tested.get_mut() = 0;
+        *self.culled.get_mut() = 0;
+    }
+
+    /// The planes the node's own box leaves to its children, or `None` if the node
+    /// itself is outside (the run's root can be).
+    #[inline]
+    fn own_mask(&self, node: NodeIndex, inherited: PlaneMask) -> Option<PlaneMask> {
+        match self.bounds.world_bounds_at(node) {
+            None => Some(inherited),
+            Some(b) => match self.frustum.classify(&b, inherited) {
+                Containment::Outside => None,
+                Containment::Visible(mask) => Some(mask),
+            },
+        }
+    }
+
+    /// Deactivates the children outside the planes of `mask`; returns (tested, culled).
+    #[inline]
+    fn cull_children(&self, mask: PlaneMask, active: &mut ActiveList<'_>) -> (u64, u64) {
+        if mask.is_empty() {
+            return (0, 0);
+        }
+        let (mut tested, mut culled) = (0, 0);
+        for mut child in active.iter_mut() {
+            if !child.is_active() {
+                continue;
+            }
+            tested += 1;
+            if let Some(b) = self.bounds.world_bounds_at(child.node())
+                && self.frustum.classify(&b, mask) == Containment::Outside
+            {
+                child.deactivate();
+                culled += 1;
+            }
+        }
+        (tested, culled)
+    }
+
+    fn count(&self, tested: u64, culled: u64) {
+        if tested > 0 {
+            self.tested.fetch_add(tested, Ordering::Relaxed);
+        }
+        if culled > 0 {
+            self.culled.fetch_add(culled, Ordering::Relaxed);
+        }
+    }
+}
+
+impl StaticActor for FrustumCull {
+    const BATCHES: bool = true;
+
+    fn begin(&mut self, _run: &RunContext<'_>) {
+        self.reset_counts();
+    }
+
+    #[inline]
+    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if visit.is_leaf() {
+            return Flow::Continue;
+        }
+        let Some(mask) = self.own_mask(visit.node(), PlaneMask::ALL) else {
+            return Flow::Prune;
+        };
+        let (tested, culled) = self.cull_children(mask, active);
+        self.count(tested, culled);
+        Flow::Continue
+    }
+
+    fn enter_batch(&self, _graph: &Graph, _depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        let (tested, culled) = self.cull_children(PlaneMask::ALL, batch);
+        self.count(tested, culled);
+        Flow::Continue
+    }
+}
+
+impl OrderedActor for FrustumCull {
+    type State = PlaneMask;
+
+    fn root_state(&mut self, _run: &RunContext<'_>) -> PlaneMask {
+        self.reset_counts();
+        PlaneMask::ALL
+    }
+
+    #[inline]
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, PlaneMask>,
+        visit: &Visit<'_>,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        let inherited = *state.get();
+        if inherited.is_empty() || visit.is_leaf() {
+            return Flow::Continue;
+        }
+        // A node is entered only if its parent found it visible against `inherited`;
+        // classifying it again tells which of those planes it is fully inside of.
+        let Some(mask) = self.own_mask(visit.node(), inherited) else {
+            return Flow::Prune;
+        };
+        if mask != inherited {
+            state.set(mask);
+        }
+        let (tested, culled) = self.cull_children(mask, active);
+        *self.tested.get_mut() += tested;
+        *self.culled.get_mut() += culled;
+        Flow::Continue
+    }
+}

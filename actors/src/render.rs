@@ -1,0 +1,391 @@
+//! The render list: per-type functors collecting draw items with inherited state.
+
+use crate::world::world_above;
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{
+    ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
+    RunContext, StateCell, Visit,
+};
+use scenewalk_nodes::{Camera, Geometry, Light, Material, Transform};
+
+const NO_MATERIAL: u32 = u32::MAX;
+
+/// The render list's ordered state: what a node passes down to its subtree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderState {
+    /// Index of the current world matrix in the run's matrix table.
+    pub world: u32,
+    /// Index of the current material in the run's material table (`u32::MAX`: none).
+    pub material: u32,
+}
+
+/// One thing to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawItem {
+    /// The node that asked for it.
+    pub node: NodeIndex,
+    /// What to draw: local box and primitive count.
+    pub geometry: Geometry,
+    /// The node's world transform.
+    pub world: Affine3A,
+    /// The inherited material's node, if any.
+    pub material: Option<NodeIndex>,
+    /// Whether it is drawn after the opaque items, back to front.
+    pub transparent: bool,
+    /// Distance in front of the camera of the world box's centre (view-space −z).
+    pub depth: f32,
+}
+
+/// A light with its world placement.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LightItem {
+    /// The light's node.
+    pub node: NodeIndex,
+    /// The light.
+    pub light: Light,
+    /// Its position (the node's world origin).
+    pub position: Vec3,
+    /// Where it points (the node's world −z), unit length when the transform allows.
+    pub direction: Vec3,
+}
+
+/// A camera with its world placement.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraItem {
+    /// The camera's node.
+    pub node: NodeIndex,
+    /// The camera.
+    pub camera: Camera,
+    /// Its node's world transform.
+    pub world: Affine3A,
+}
+
+/// What the render list's functors work on: the current node's inherited state, the
+/// run's tables, and the lists being built. A functor for a new node type calls
+/// [`draw`](RenderContext::draw) (or changes the state) like the built-in ones do.
+#[derive(Clone, Debug)]
+pub struct RenderContext {
+    view: Affine3A,
+    state: RenderState,
+    node: NodeIndex,
+    matrices: Vec<Affine3A>,
+    materials: Vec<(NodeIndex, bool)>,
+    items: Vec<DrawItem>,
+    lights: Vec<LightItem>,
+    cameras: Vec<CameraItem>,
+}
+
+impl RenderContext {
+    fn new(view: Affine3A) -> Self {
+        Self {
+            view,
+            state: RenderState {
+                world: 0,
+                material: NO_MATERIAL,
+            },
+            node: NodeIndex::new(0),
+            matrices: Vec::new(),
+            materials: Vec::new(),
+            items: Vec::new(),
+            lights: Vec::new(),
+            cameras: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self, above_root: Affine3A) {
+        self.matrices.clear();
+        self.matrices.push(above_root);
+        self.materials.clear();
+        self.items.clear();
+        self.lights.clear();
+        self.cameras.clear();
+        self.state = RenderState {
+            world: 0,
+            material: NO_MATERIAL,
+        };
+    }
+
+    /// The current node's world transform.
+    #[inline]
+    pub fn world(&self) -> Affine3A {
+        self.matrices
+            .get(self.state.world as usize)
+            .copied()
+            .unwrap_or(Affine3A::IDENTITY)
+    }
+
+    /// The inherited state.
+    pub fn state(&self) -> RenderState {
+        self.state
+    }
+
+    /// The world-to-view transform.
+    pub fn view(&self) -> &Affine3A {
+        &self.view
+    }
+
+    /// Makes `world × local` the current node's (and its subtree's) world transform.
+    #[inline]
+    pub fn push_transform(&mut self, local: &Affine3A) {
+        let world = self.world() * *local;
+        self.matrices.push(world);
+        self.state.world = (self.matrices.len() - 1) as u32;
+    }
+
+    /// Makes `material` (on node `node`) the current node's and its subtree's material.
+    pub fn set_material(&mut self, node: NodeIndex, material: &Material) {
+        self.materials.push((node, material.is_transparent()));
+        self.state.material = (self.materials.len() - 1) as u32;
+    }
+
+    /// Adds a draw item for the current node with the inherited world transform and
+    /// material.
+    #[inline]
+    pub fn draw(&mut self, geometry: Geometry) {
+        let world = self.world();
+        let center = geometry.local_bounds().transformed(&world).center();
+        let depth = -self.view.transform_point3(center).z;
+        let (material, transparent) = match self.materials.get(self.state.material as usize) {
+            Some(&(node, transparent)) => (Some(node), transparent),
+            None => (None, false),
+        };
+        self.items.push(DrawItem {
+            node: self.node,
+            geometry,
+            world,
+            material,
+            transparent,
+            depth,
+        });
+    }
+
+    /// Adds a light placed by the current world transform.
+    pub fn add_light(&mut self, light: Light) {
+        let world = self.world();
+        self.lights.push(LightItem {
+            node: self.node,
+            light,
+            position: world.translation.into(),
+            direction: world.transform_vector3(-Vec3::Z).normalize_or_zero(),
+        });
+    }
+
+    /// Adds a camera placed by the current world transform.
+    pub fn add_camera(&mut self, camera: Camera) {
+        self.cameras.push(CameraItem {
+            node: self.node,
+            camera,
+            world: self.world(),
+        });
+    }
+}
+
+/// How the render list orders its items at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sorting {
+    /// Opaque items front to back (nearest first, to reject hidden pixels early), then
+    /// transparent items back to front (to blend correctly); ties by node slot, so
+    /// the list does not depend on traversal order.
+    #[default]
+    ByDepth,
+    /// The order the traversal added them in.
+    Arrival,
+}
+
+/// Builds a draw list (paper 3.1.3: per-type dispatch) with ordered state: every node
+/// type has its functor in a [`MethodTable`], resolved once per run with fallback to
+/// the parent type and then to the default.
+///
+/// Built-in functors: a [`Transform`] composes the world matrix, a [`Material`]
+/// becomes the subtree's material, a [`Geometry`] (and so a `Mesh`) adds a
+/// [`DrawItem`], a [`Light`] a [`LightItem`], a [`Camera`] a [`CameraItem`]. Register
+/// a functor for a new node type with [`on`](RenderList::on), or replace a built-in one.
+///
+/// The state ([`RenderState`]: world matrix and material, two indices) is copied only
+/// where a node changes it, and works under every pre-order and priority iterator.
+/// Put it after culling actors in the chain, so culled nodes never reach it.
+///
+/// ```
+/// use scenewalk_actors::RenderList;
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, glam::{Affine3A, Vec3, Vec4}};
+/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_nodes::{Geometry, Group, Material, Transform};
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Material::new("red", Vec4::new(1.0, 0.0, 0.0, 1.0)));
+/// let unit = Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE));
+/// let far = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -20.0)))?;
+/// graph.append_child(far, unit)?;
+/// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
+/// let close = graph.append_child(near, unit)?;
+///
+/// // A camera at the origin looking down -z: view = inverse of its world transform.
+/// let mut action = Action::new(DepthFirst::new(), (Ordered::new(RenderList::new(Affine3A::IDENTITY)),))?;
+/// action.run(&graph, root)?;
+/// let list = action.actor::<RenderList>().unwrap();
+/// assert_eq!(list.items().len(), 2);
+/// assert_eq!(list.items()[0].node, close.index()); // front to back
+/// assert_eq!(list.items()[0].material, Some(root.index()));
+/// assert_eq!(list.items()[0].depth, 4.5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct RenderList {
+    methods: MethodTable<RenderContext>,
+    cx: RenderContext,
+    sorting: Sorting,
+    opaque: usize,
+}
+
+impl RenderList {
+    /// A render list for a camera whose view transform (world to camera, the inverse
+    /// of the camera's world transform) is `view`, with the built-in functors.
+    pub fn new(view: Affine3A) -> Self {
+        let mut methods = MethodTable::<RenderContext>::new();
+        methods
+            .add::<Transform>(Functor::function(
+                |t: &Transform, _, cx: &mut RenderContext| {
+                    cx.push_transform(t.local());
+                    Flow::Continue
+                },
+            ))
+            .add::<Material>(Functor::function(
+                |m: &Material, visit: &Visit<'_>, cx: &mut RenderContext| {
+                    cx.set_material(visit.node(), m);
+                    Flow::Continue
+                },
+            ))
+            .add::<Geometry>(Functor::function(
+                |g: &Geometry, _, cx: &mut RenderContext| {
+                    cx.draw(*g);
+                    Flow::Continue
+                },
+            ))
+            .add::<Light>(Functor::function(|l: &Light, _, cx: &mut RenderContext| {
+                cx.add_light(*l);
+                Flow::Continue
+            }))
+            .add::<Camera>(Functor::function(
+                |c: &Camera, _, cx: &mut RenderContext| {
+                    cx.add_camera(*c);
+                    Flow::Continue
+                },
+            ));
+        Self {
+            methods,
+            cx: RenderContext::new(view),
+            sorting: Sorting::default(),
+            opaque: 0,
+        }
+    }
+
+    /// Registers (or replaces) the functor for node type `T`.
+    #[must_use]
+    pub fn on<T: NodeCore>(mut self, functor: Functor<RenderContext>) -> Self {
+        self.methods.add::<T>(functor);
+        self
+    }
+
+    /// Sets the functor for types with no functor of their own or of a parent type.
+    #[must_use]
+    pub fn otherwise(mut self, functor: Functor<RenderContext>) -> Self {
+        self.methods.set_default(functor);
+        self
+    }
+
+    /// Chooses how items are ordered at the end of a run.
+    #[must_use]
+    pub fn with_sorting(mut self, sorting: Sorting) -> Self {
+        self.sorting = sorting;
+        self
+    }
+
+    /// Changes the view (the camera moved).
+    pub fn set_view(&mut self, view: Affine3A) {
+        self.cx.view = view;
+    }
+
+    /// Every draw item of the latest run: opaque ones, then transparent ones.
+    pub fn items(&self) -> &[DrawItem] {
+        &self.cx.items
+    }
+
+    /// The opaque items (with [`Sorting::ByDepth`]: front to back).
+    pub fn opaque(&self) -> &[DrawItem] {
+        self.cx.items.get(..self.opaque).unwrap_or(&[])
+    }
+
+    /// The transparent items (with [`Sorting::ByDepth`]: back to front).
+    pub fn transparent(&self) -> &[DrawItem] {
+        self.cx.items.get(self.opaque..).unwrap_or(&[])
+    }
+
+    /// The lights of the latest run.
+    pub fn lights(&self) -> &[LightItem] {
+        &self.cx.lights
+    }
+
+    /// The cameras of the latest run.
+    pub fn cameras(&self) -> &[CameraItem] {
+        &self.cx.cameras
+    }
+}
+
+impl OrderedActor for RenderList {
+    type State = RenderState;
+
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::PerType
+    }
+
+    fn root_state(&mut self, run: &RunContext<'_>) -> RenderState {
+        self.methods.resolve(run.graph.types());
+        self.cx.reset(world_above(run.graph, run.root));
+        self.opaque = 0;
+        self.cx.state
+    }
+
+    #[inline]
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, RenderState>,
+        visit: &Visit<'_>,
+        _active: &mut ActiveList<'_>,
+    ) -> Flow {
+        let before = *state.get();
+        self.cx.state = before;
+        self.cx.node = visit.node();
+        let flow = self.methods.call(visit, &mut self.cx);
+        if self.cx.state != before {
+            state.set(self.cx.state);
+        }
+        flow
+    }
+
+    fn end(&mut self) {
+        let items = &mut self.cx.items;
+        match self.sorting {
+            Sorting::ByDepth => {
+                items.sort_unstable_by(|a, b| {
+                    a.transparent
+                        .cmp(&b.transparent)
+                        .then_with(|| {
+                            let near_first = a.depth.total_cmp(&b.depth);
+                            if a.transparent {
+                                near_first.reverse()
+                            } else {
+                                near_first
+                            }
+                        })
+                        .then_with(|| a.node.cmp(&b.node))
+                });
+                self.opaque = items.partition_point(|i| !i.transparent);
+            }
+            Sorting::Arrival => {
+                // Keep arrival order within each group, opaque first.
+                items.sort_by_key(|i| i.transparent);
+                self.opaque = items.partition_point(|i| !i.transparent);
+            }
+        }
+    }
+}

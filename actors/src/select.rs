@@ -1,0 +1,138 @@
+//! Level-of-detail and switch selection: single-type actors choosing active children.
+
+use crate::WorldTransforms;
+use scenewalk_core::glam::Vec3;
+use scenewalk_core::{ActiveList, Dispatch, Flow, StaticActor, Visit};
+use scenewalk_nodes::{Lod, Switch};
+use std::sync::Arc;
+
+/// At each [`Lod`] node, deactivates the children whose distance range does not hold
+/// the viewer's distance to the node's centre (single-type dispatch: no other node
+/// reaches it; static state).
+///
+/// The centre is placed in world space by the node's world transform from an earlier
+/// [`WorldTransforms`] run over the same graph (the update pass). A node that run did
+/// not reach, or a NaN distance, selects child 0, the most detailed: wrong only in cost,
+/// never in what is seen.
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};
+/// use scenewalk_core::{Action, Graph, Ordered, Static, Unordered, glam::Vec3};
+/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_nodes::{Group, Lod, Transform};
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Transform::from_translation(Vec3::new(0.0, 0.0, 100.0)));
+/// let lod = graph.append_child(root, Lod::from_thresholds(Vec3::ZERO, &[50.0])?)?;
+/// let fine = graph.append_child(lod, Group)?;
+/// let coarse = graph.append_child(lod, Group)?;
+///
+/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))?;
+/// update.run(&graph, root)?;
+/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+///
+/// // The viewer at the origin is 100 away: the coarse child shows.
+/// let mut view = Action::new(
+///     DepthFirst::new(),
+///     (Static::new(LodSelect::new(Vec3::ZERO, world)), Unordered::new(Statistics::new())),
+/// )?;
+/// view.run(&graph, root)?;
+/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 3); // root, lod, coarse
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct LodSelect {
+    viewer: Vec3,
+    world: Arc<WorldTransforms>,
+}
+
+impl LodSelect {
+    /// Selects by distance from `viewer` (world space), placing centres with `world`.
+    pub fn new(viewer: Vec3, world: Arc<WorldTransforms>) -> Self {
+        Self { viewer, world }
+    }
+
+    /// Moves the viewer.
+    pub fn set_viewer(&mut self, viewer: Vec3) {
+        self.viewer = viewer;
+    }
+
+    /// Replaces the world transforms (after a new update pass).
+    pub fn set_world(&mut self, world: Arc<WorldTransforms>) {
+        self.world = world;
+    }
+
+    /// The viewer's distance to `lod`'s centre when `lod` is the node in `visit`
+    /// (NaN when unknown).
+    pub fn distance(&self, lod: &Lod, visit: &Visit<'_>) -> f32 {
+        match self.world.world_at(visit.node()) {
+            Some(world) => (world.transform_point3(lod.center()) - self.viewer).length(),
+            None => f32::NAN,
+        }
+    }
+}
+
+impl StaticActor for LodSelect {
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::single::<Lod>()
+    }
+
+    #[inline]
+    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        let Some(lod) = visit.get::<Lod>() else {
+            return Flow::Continue;
+        };
+        let distance = self.distance(lod, visit);
+        for (i, mut child) in active.iter_mut().enumerate() {
+            if !lod.shows(i, distance) {
+                child.deactivate();
+            }
+        }
+        Flow::Continue
+    }
+}
+
+/// At each [`Switch`] node, deactivates the children the switch has off (single-type
+/// dispatch, static state).
+///
+/// ```
+/// use scenewalk_actors::{Statistics, SwitchSelect};
+/// use scenewalk_core::{Action, Graph, Static, Unordered};
+/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_nodes::{Group, Selection, Switch};
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Switch::new(Selection::One(1)));
+/// for _ in 0..3 {
+///     graph.append_child(root, Group)?;
+/// }
+/// let mut view = Action::new(
+///     DepthFirst::new(),
+///     (Static::new(SwitchSelect), Unordered::new(Statistics::new())),
+/// )?;
+/// view.run(&graph, root)?;
+/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SwitchSelect;
+
+impl StaticActor for SwitchSelect {
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::single::<Switch>()
+    }
+
+    #[inline]
+    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        let Some(switch) = visit.get::<Switch>() else {
+            return Flow::Continue;
+        };
+        for (i, mut child) in active.iter_mut().enumerate() {
+            if !switch.is_on(i) {
+                child.deactivate();
+            }
+        }
+        Flow::Continue
+    }
+}

@@ -1,0 +1,88 @@
+//! Random scenes and naive per-node computations shared by the actor tests.
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::{Aabb, Graph, NodeId};
+use scenewalk_nodes::{Geometry, Group, Transform};
+
+/// One node of a generated tree: which earlier node is its parent, and its kind.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Group,
+    Transform(Vec3, Vec3, f32),
+    Geometry(Vec3, Vec3),
+}
+
+pub fn kind() -> impl Strategy<Value = Kind> {
+    let v = || {
+        (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    };
+    prop_oneof![
+        Just(Kind::Group),
+        (v(), v(), 0.5f32..2.0).prop_map(|(t, r, s)| Kind::Transform(t, r, s)),
+        (v(), v()).prop_map(|(a, b)| Kind::Geometry(a, b)),
+    ]
+}
+
+/// A random tree: node `i > 0` hangs under a node `< i`.
+pub fn tree() -> impl Strategy<Value = Vec<(usize, Kind)>> {
+    prop::collection::vec((any::<prop::sample::Index>(), kind()), 1..200).prop_map(|nodes| {
+        nodes
+            .into_iter()
+            .enumerate()
+            .map(|(i, (parent, kind))| (if i == 0 { 0 } else { parent.index(i) }, kind))
+            .collect()
+    })
+}
+
+pub fn build(spec: &[(usize, Kind)]) -> (Graph, Vec<NodeId>) {
+    let mut graph = Graph::new();
+    let mut ids: Vec<NodeId> = Vec::new();
+    for (i, (parent, kind)) in spec.iter().enumerate() {
+        let id = match (i, kind) {
+            (0, _) => graph.add_root(Group),
+            (_, Kind::Group) => graph.append_child(ids[*parent], Group).unwrap(),
+            (_, Kind::Transform(t, r, s)) => {
+                let rotation = Quat::from_euler(EulerRot::XYZ, r.x, r.y, r.z);
+                graph
+                    .append_child(
+                        ids[*parent],
+                        Transform::from_trs(*t, rotation, Vec3::splat(*s)),
+                    )
+                    .unwrap()
+            }
+            (_, Kind::Geometry(a, b)) => graph
+                .append_child(ids[*parent], Geometry::new(Aabb::new(*a, *b)))
+                .unwrap(),
+        };
+        ids.push(id);
+    }
+    (graph, ids)
+}
+
+/// The naive world transform: the product of every ancestor's local transform.
+pub fn naive_world(graph: &Graph, node: NodeId) -> Affine3A {
+    let mut world = Affine3A::IDENTITY;
+    let mut current = Some(node);
+    while let Some(n) = current {
+        if let Ok(t) = graph.get::<Transform>(n) {
+            world = *t.local() * world;
+        }
+        current = graph.parent(n).unwrap();
+    }
+    world
+}
+
+/// The naive world box: every geometry in the subtree transformed by its naive world.
+pub fn naive_bounds(graph: &Graph, node: NodeId) -> Aabb {
+    let mut result = Aabb::EMPTY;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if let Ok(g) = graph.get::<Geometry>(n) {
+            result = result.union(&g.local_bounds().transformed(&naive_world(graph, n)));
+        }
+        stack.extend(graph.children(n).unwrap());
+    }
+    result
+}

@@ -1,0 +1,286 @@
+//! A mesh's bounding-volume hierarchy, built as a scenewalk [`Graph`] so the framework's
+//! iterators (the dual-tree one above all) walk it like any other tree.
+
+use scenewalk_core::glam::Vec3;
+use scenewalk_core::{Aabb, Graph, GraphError, NodeCore, NodeId, NodeIndex};
+
+/// The most triangles a leaf of a [`MeshBvh`] holds.
+pub const MAX_LEAF_TRIANGLES: usize = 4;
+
+/// Bins per axis of the SAH split search: 16 is within a few percent of a full sweep
+/// at a fraction of its cost.
+const BINS: usize = 16;
+
+/// The payload of a BVH node: the range of [`MeshBvh::triangle_order`] holding the
+/// triangles of its subtree (for a leaf, its own triangles).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BvhNode {
+    first: u32,
+    count: u32,
+}
+
+impl BvhNode {
+    /// Where the subtree's triangles start in the triangle order.
+    pub fn first(&self) -> u32 {
+        self.first
+    }
+
+    /// How many triangles the subtree holds.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+}
+
+impl NodeCore for BvhNode {}
+
+/// A binary bounding-volume hierarchy over a mesh's triangles.
+///
+/// The hierarchy is a [`Graph`] of [`BvhNode`] payloads, added in depth-first order (so
+/// the link records lie in walk order), with a box table indexed by
+/// [`NodeIndex::get`] ([`boxes`](MeshBvh::boxes)) that plugs straight into
+/// `scenewalk_iterators::AabbOverlap`. A leaf (a node without children) holds at most
+/// [`MAX_LEAF_TRIANGLES`] triangles; every node's box holds its subtree's triangles.
+///
+/// Built top-down by the binned surface-area heuristic ([`BINS`] bins per axis),
+/// iteratively with an explicit stack; a range whose centroids all coincide is split
+/// in half by position, so any input terminates with shallow leaves. An empty mesh
+/// gives one empty leaf with an empty box.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::Mesh;
+/// let mesh = Mesh::uv_sphere(1.0, 16, 8)?;
+/// let bvh = mesh.bvh();
+/// let root = bvh.root().index();
+/// assert_eq!(bvh.boxes()[root.get()], *mesh.local_bounds());
+/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.triangle_count() as usize);
+/// # Ok::<(), scenewalk_nodes::MeshError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct MeshBvh {
+    graph: Graph,
+    root: NodeId,
+    boxes: Vec<Aabb>,
+    /// Per slot: the subtree's range of `order`, and whether the node is a leaf.
+    ranges: Vec<(u32, u32, bool)>,
+    order: Vec<u32>,
+}
+
+/// A pending range of the build: its parent and its span of the triangle order.
+struct Task {
+    parent: Option<NodeId>,
+    start: usize,
+    end: usize,
+}
+
+impl MeshBvh {
+    /// Builds the hierarchy of `triangles` over `positions`. Indices must be in range
+    /// and there must be fewer than `u32::MAX` triangles (the mesh checks both).
+    pub(crate) fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<Self, GraphError> {
+        let corner = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
+        let tri_boxes: Vec<Aabb> = triangles
+            .iter()
+            .map(|t| Aabb::from_points(t.map(corner)))
+            .collect();
+        let centroids: Vec<Vec3> = tri_boxes.iter().map(Aabb::center).collect();
+        let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
+        let mut graph = Graph::with_capacity(triangles.len() / 2 + 1);
+        let mut boxes = Vec::with_capacity(triangles.len() / 2 + 1);
+        let mut ranges = Vec::with_capacity(triangles.len() / 2 + 1);
+        let mut root = None;
+        let mut stack = vec![Task {
+            parent: None,
+            start: 0,
+            end: triangles.len(),
+        }];
+        while let Some(task) = stack.pop() {
+            let span = order.get_mut(task.start..task.end).unwrap_or_default();
+            let bounds = span
+                .iter()
+                .filter_map(|&t| tri_boxes.get(t as usize))
+                .fold(Aabb::EMPTY, |b, t| b.union(t));
+            let split = split(span, &centroids, &tri_boxes, &bounds);
+            let payload = BvhNode {
+                first: task.start as u32,
+                count: (task.end - task.start) as u32,
+            };
+            let id = match task.parent {
+                None => graph.try_add_root(payload)?,
+                Some(parent) => graph.append_child(parent, payload)?,
+            };
+            root.get_or_insert(id);
+            let slot = id.index().get();
+            if boxes.len() <= slot {
+                boxes.resize(slot + 1, Aabb::EMPTY);
+                ranges.resize(slot + 1, (0, 0, true));
+            }
+            boxes[slot] = bounds;
+            ranges[slot] = (payload.first, payload.count, split.is_none());
+            if let Some(mid) = split {
+                let mid = task.start + mid;
+                // Right pushed first, so the left subtree is built (and numbered) first.
+                stack.push(Task {
+                    parent: Some(id),
+                    start: mid,
+                    end: task.end,
+                });
+                stack.push(Task {
+                    parent: Some(id),
+                    start: task.start,
+                    end: mid,
+                });
+            }
+        }
+        let root = match root {
+            Some(root) => root,
+            None => graph.try_add_root(BvhNode::default())?,
+        };
+        Ok(Self {
+            graph,
+            root,
+            boxes,
+            ranges,
+            order,
+        })
+    }
+
+    /// The hierarchy as a graph of [`BvhNode`] payloads.
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// Each node's box (in the mesh's local frame), indexed by [`NodeIndex::get`].
+    pub fn boxes(&self) -> &[Aabb] {
+        &self.boxes
+    }
+
+    /// The box of `node` (empty for a slot outside the hierarchy).
+    pub fn node_box(&self, node: NodeIndex) -> Aabb {
+        self.boxes.get(node.get()).copied().unwrap_or(Aabb::EMPTY)
+    }
+
+    /// How many nodes the hierarchy has.
+    pub fn node_count(&self) -> usize {
+        self.graph.len()
+    }
+
+    /// Every triangle index once, in leaf order: each node's triangles are a
+    /// contiguous range of it.
+    pub fn triangle_order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The triangles of a leaf; empty for an internal node or a slot outside the
+    /// hierarchy.
+    pub fn leaf_triangles(&self, node: NodeIndex) -> &[u32] {
+        match self.ranges.get(node.get()) {
+            Some(&(first, count, true)) => self.span(first, count),
+            _ => &[],
+        }
+    }
+
+    /// The triangles of `node`'s whole subtree; empty for a slot outside the hierarchy.
+    pub fn subtree_triangles(&self, node: NodeIndex) -> &[u32] {
+        match self.ranges.get(node.get()) {
+            Some(&(first, count, _)) => self.span(first, count),
+            None => &[],
+        }
+    }
+
+    /// Whether `node` is a leaf of the hierarchy.
+    pub fn is_leaf(&self, node: NodeIndex) -> bool {
+        matches!(self.ranges.get(node.get()), Some(&(_, _, true)))
+    }
+
+    fn span(&self, first: u32, count: u32) -> &[u32] {
+        let start = first as usize;
+        self.order
+            .get(start..start + count as usize)
+            .unwrap_or_default()
+    }
+}
+
+/// Half the surface area of a box (the SAH only compares ratios).
+fn half_area(b: &Aabb) -> f32 {
+    let s = b.size();
+    s.x * s.y + s.y * s.z + s.z * s.x
+}
+
+fn bin_of(c: f32, min: f32, scale: f32) -> usize {
+    (((c - min) * scale) as usize).min(BINS - 1)
+}
+
+/// Chooses how to split `span` (triangle indices): `None` for a leaf, else the
+/// position where the right half starts after `span` was partitioned in place.
+fn split(span: &mut [u32], centroids: &[Vec3], tri_boxes: &[Aabb], bounds: &Aabb) -> Option<usize> {
+    let n = span.len();
+    if n <= 1 {
+        return None;
+    }
+    let centroid = |t: u32| centroids.get(t as usize).copied().unwrap_or(Vec3::ZERO);
+    let cb = Aabb::from_points(span.iter().map(|&t| centroid(t)));
+    let extent = cb.size();
+    // (cost, axis, first bin of the right side)
+    let mut best: Option<(f32, usize, usize)> = None;
+    for axis in 0..3 {
+        if extent[axis] <= 0.0 {
+            continue;
+        }
+        let scale = BINS as f32 / extent[axis];
+        let mut bins = [(Aabb::EMPTY, 0u32); BINS];
+        for &t in span.iter() {
+            let bin = &mut bins[bin_of(centroid(t)[axis], cb.min[axis], scale)];
+            bin.0 = bin.0.union(tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY));
+            bin.1 += 1;
+        }
+        // Right side's area × count for each split position, swept from the right.
+        let mut right_cost = [0.0f32; BINS];
+        let (mut right, mut right_n) = (Aabb::EMPTY, 0u32);
+        for i in (1..BINS).rev() {
+            right = right.union(&bins[i].0);
+            right_n += bins[i].1;
+            right_cost[i] = if right_n == 0 {
+                f32::INFINITY
+            } else {
+                half_area(&right) * right_n as f32
+            };
+        }
+        let (mut left, mut left_n) = (Aabb::EMPTY, 0u32);
+        for i in 1..BINS {
+            left = left.union(&bins[i - 1].0);
+            left_n += bins[i - 1].1;
+            if left_n == 0 || right_cost[i].is_infinite() {
+                continue;
+            }
+            let cost = half_area(&left) * left_n as f32 + right_cost[i];
+            if best.is_none_or(|(b, _, _)| cost < b) {
+                best = Some((cost, axis, i));
+            }
+        }
+    }
+    let Some((cost, axis, bin)) = best else {
+        // Every centroid in one point: halve by position, or stop when small enough.
+        return (n > MAX_LEAF_TRIANGLES).then_some(n / 2);
+    };
+    // Leaf cost n (one intersection per triangle) against one traversal step plus the
+    // expected intersections of the children.
+    let area = half_area(bounds);
+    let split_cost = 1.0 + if area > 0.0 { cost / area } else { 0.0 };
+    if n <= MAX_LEAF_TRIANGLES && split_cost >= n as f32 {
+        return None;
+    }
+    let scale = BINS as f32 / extent[axis];
+    let mut mid = 0;
+    for j in 0..n {
+        if bin_of(centroid(span[j])[axis], cb.min[axis], scale) < bin {
+            span.swap(mid, j);
+            mid += 1;
+        }
+    }
+    Some(mid)
+}

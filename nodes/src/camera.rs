@@ -1,0 +1,242 @@
+//! The camera node: a projection, placed by its node's world transform.
+
+use crate::Frustum;
+use scenewalk_core::NodeCore;
+use scenewalk_core::glam::{Affine3A, Mat4, Vec3, Vec4};
+
+/// How a [`Camera`] projects the scene. Angles in radians, distances in scene units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Projection {
+    /// A perspective projection (glTF's `perspective` camera).
+    Perspective {
+        /// Vertical field of view, in (0, π).
+        yfov: f32,
+        /// Width over height; `None` takes the viewport's (1 until one is set).
+        aspect: Option<f32>,
+        /// Distance to the near plane, > 0.
+        near: f32,
+        /// Distance to the far plane, > near; `None` for an infinite far plane.
+        far: Option<f32>,
+    },
+    /// An orthographic projection (glTF's `orthographic` camera).
+    Orthographic {
+        /// Half the view's width.
+        xmag: f32,
+        /// Half the view's height.
+        ymag: f32,
+        /// Distance to the near plane, >= 0.
+        near: f32,
+        /// Distance to the far plane, > near.
+        far: f32,
+    },
+}
+
+/// A camera. It looks down −z of its node's frame with +y up (the glTF and OpenGL
+/// convention), so its node's world transform places and aims it.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::Camera;
+/// let camera = Camera::perspective(1.0, 16.0 / 9.0, 0.1, 500.0)?;
+/// let placed = Camera::look_at(Vec3::new(0.0, 10.0, 20.0), Vec3::ZERO, Vec3::Y).unwrap();
+/// assert!(camera.frustum(&placed).contains_point(Vec3::ZERO));
+/// assert!(!camera.frustum(&placed).contains_point(Vec3::new(0.0, 10.0, 40.0)));
+/// # Ok::<(), scenewalk_nodes::BadCamera>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    projection: Projection,
+}
+
+impl Camera {
+    /// A camera with a checked projection: the form for untrusted input.
+    ///
+    /// Errors: [`BadCamera`] naming the first value that is NaN, infinite or out of
+    /// range (see [`Projection`] for the ranges).
+    pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        match projection {
+            Projection::Perspective {
+                yfov,
+                aspect,
+                near,
+                far,
+            } => {
+                if !(positive(yfov) && yfov < std::f32::consts::PI) {
+                    return Err(BadCamera::FieldOfView(yfov));
+                }
+                if let Some(a) = aspect.filter(|&a| !positive(a)) {
+                    return Err(BadCamera::Aspect(a));
+                }
+                if !positive(near) {
+                    return Err(BadCamera::Near(near));
+                }
+                if let Some(f) = far.filter(|&f| !(f.is_finite() && f > near)) {
+                    return Err(BadCamera::Far(f));
+                }
+            }
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                near,
+                far,
+            } => {
+                for mag in [xmag, ymag] {
+                    if !(mag.is_finite() && mag != 0.0) {
+                        return Err(BadCamera::Magnification(mag));
+                    }
+                }
+                if !(near.is_finite() && near >= 0.0) {
+                    return Err(BadCamera::Near(near));
+                }
+                if !(far.is_finite() && far > near) {
+                    return Err(BadCamera::Far(far));
+                }
+            }
+        }
+        Ok(Camera { projection })
+    }
+
+    /// A perspective camera with a finite far plane (checked as in
+    /// [`try_new`](Camera::try_new)).
+    pub fn perspective(yfov: f32, aspect: f32, near: f32, far: f32) -> Result<Camera, BadCamera> {
+        Camera::try_new(Projection::Perspective {
+            yfov,
+            aspect: Some(aspect),
+            near,
+            far: Some(far),
+        })
+    }
+
+    /// The projection.
+    pub fn projection(&self) -> &Projection {
+        &self.projection
+    }
+
+    /// The same camera with this aspect ratio when its projection leaves it to the
+    /// viewport (a perspective with `aspect: None`); otherwise unchanged. A
+    /// non-positive or non-finite aspect is ignored.
+    #[must_use]
+    pub fn with_viewport_aspect(mut self, viewport: f32) -> Camera {
+        if let Projection::Perspective { aspect, .. } = &mut self.projection
+            && aspect.is_none()
+            && viewport.is_finite()
+            && viewport > 0.0
+        {
+            *aspect = Some(viewport);
+        }
+        self
+    }
+
+    /// The projection matrix: right-handed, clip depth 0 at the near plane and 1 at
+    /// the far one (Vulkan, wgpu). A perspective with no aspect uses 1.
+    pub fn projection_matrix(&self) -> Mat4 {
+        match self.projection {
+            Projection::Perspective {
+                yfov,
+                aspect,
+                near,
+                far,
+            } => {
+                let f = 1.0 / (0.5 * yfov).tan();
+                let x = f / aspect.unwrap_or(1.0);
+                // Right-handed, looking down -z, clip depth 0 at near and 1 at far.
+                let (z, w) = match far {
+                    Some(far) => (far / (near - far), near * far / (near - far)),
+                    None => (-1.0, -near),
+                };
+                Mat4::from_cols(
+                    Vec4::new(x, 0.0, 0.0, 0.0),
+                    Vec4::new(0.0, f, 0.0, 0.0),
+                    Vec4::new(0.0, 0.0, z, -1.0),
+                    Vec4::new(0.0, 0.0, w, 0.0),
+                )
+            }
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                near,
+                far,
+            } => {
+                let r = 1.0 / (near - far);
+                Mat4::from_cols(
+                    Vec4::new(1.0 / xmag, 0.0, 0.0, 0.0),
+                    Vec4::new(0.0, 1.0 / ymag, 0.0, 0.0),
+                    Vec4::new(0.0, 0.0, r, 0.0),
+                    Vec4::new(0.0, 0.0, r * near, 1.0),
+                )
+            }
+        }
+    }
+
+    /// The world transform of a camera at `eye` looking at `target`, `up` giving the
+    /// roll: the transform to give its node. `None` when the view direction is zero,
+    /// parallel to `up`, or not finite.
+    ///
+    /// ```
+    /// use scenewalk_core::glam::Vec3;
+    /// use scenewalk_nodes::Camera;
+    /// let world = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y).unwrap();
+    /// // The camera's -z axis points at the target.
+    /// let ahead = world.transform_vector3(-Vec3::Z);
+    /// assert!((ahead - -Vec3::Z).length() < 1e-6);
+    /// ```
+    pub fn look_at(eye: Vec3, target: Vec3, up: Vec3) -> Option<Affine3A> {
+        let back = (eye - target).try_normalize()?;
+        let right = up.cross(back).try_normalize()?;
+        let up = back.cross(right);
+        eye.is_finite()
+            .then(|| Affine3A::from_cols(right.into(), up.into(), back.into(), eye.into()))
+    }
+
+    /// The view matrix for a camera node with world transform `world`: world space
+    /// into the camera's frame (the inverse of `world`).
+    pub fn view_matrix(world: &Affine3A) -> Mat4 {
+        Mat4::from(world.inverse())
+    }
+
+    /// The world-space frustum of this camera placed by `world`.
+    pub fn frustum(&self, world: &Affine3A) -> Frustum {
+        Frustum::from_matrix(self.projection_matrix() * Camera::view_matrix(world))
+    }
+
+    /// The eight world-space corners of the view volume (near plane first, each
+    /// plane as bottom-left, bottom-right, top-right, top-left); `None` for an
+    /// infinite far plane.
+    pub fn corners(&self, world: &Affine3A) -> Option<[Vec3; 8]> {
+        if let Projection::Perspective { far: None, .. } = self.projection {
+            return None;
+        }
+        let inverse = (self.projection_matrix() * Camera::view_matrix(world)).inverse();
+        let ndc = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+        let mut out = [Vec3::ZERO; 8];
+        for (k, z) in [0.0, 1.0].into_iter().enumerate() {
+            for (i, (x, y)) in ndc.into_iter().enumerate() {
+                out[k * 4 + i] = inverse.project_point3(Vec3::new(x, y, z));
+            }
+        }
+        Some(out)
+    }
+}
+
+impl NodeCore for Camera {}
+
+/// A camera value that is NaN, infinite or out of range.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum BadCamera {
+    /// The vertical field of view is not in (0, π).
+    #[error("the field of view {0} is not an angle in (0, π) radians")]
+    FieldOfView(f32),
+    /// The aspect ratio is not a positive number.
+    #[error("the aspect ratio {0} is not a positive number")]
+    Aspect(f32),
+    /// The near distance is out of range.
+    #[error("the near distance {0} is not a positive number (>= 0 for orthographic)")]
+    Near(f32),
+    /// The far distance is not beyond the near one.
+    #[error("the far distance {0} is not a finite number beyond the near distance")]
+    Far(f32),
+    /// An orthographic magnification is zero, NaN or infinite.
+    #[error("the orthographic magnification {0} is zero, NaN or infinite")]
+    Magnification(f32),
+}

@@ -1,0 +1,175 @@
+//! Rays and the exact intersection tests the mesh queries are built on: ray–box,
+//! ray–triangle (Möller–Trumbore) and triangle–triangle (in `tri_tri.rs`).
+
+use scenewalk_core::Aabb;
+use scenewalk_core::glam::{Affine3A, Vec3};
+
+pub use crate::tri_tri::triangles_intersect;
+
+/// A half-line: an origin and a unit direction. Distances along a ray are in the units
+/// of the frame it is given in.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::Ray;
+/// let ray = Ray::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0))?;
+/// assert_eq!(ray.direction(), Vec3::Z);
+/// assert_eq!(ray.at(3.0), Vec3::new(0.0, 0.0, 3.0));
+/// # Ok::<(), scenewalk_nodes::BadRay>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ray {
+    origin: Vec3,
+    direction: Vec3,
+}
+
+/// Why a ray was refused.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum BadRay {
+    /// The origin or direction holds a NaN or an infinity.
+    #[error("the ray's origin or direction holds a NaN or an infinity")]
+    NotFinite,
+    /// The direction has zero length (or is too short to normalize).
+    #[error("the ray's direction has zero length")]
+    ZeroDirection,
+}
+
+impl Ray {
+    /// A ray from `origin` along `direction`, which is normalized.
+    ///
+    /// Errors: [`BadRay::NotFinite`] for a NaN or infinity, [`BadRay::ZeroDirection`]
+    /// when the direction cannot be normalized.
+    pub fn new(origin: Vec3, direction: Vec3) -> Result<Ray, BadRay> {
+        if !(origin.is_finite() && direction.is_finite()) {
+            return Err(BadRay::NotFinite);
+        }
+        let direction = direction.try_normalize().ok_or(BadRay::ZeroDirection)?;
+        Ok(Ray { origin, direction })
+    }
+
+    /// Where the ray starts.
+    pub fn origin(&self) -> Vec3 {
+        self.origin
+    }
+
+    /// The unit direction.
+    pub fn direction(&self) -> Vec3 {
+        self.direction
+    }
+
+    /// The point at distance `t` along the ray.
+    pub fn at(&self, t: f32) -> Vec3 {
+        self.origin + self.direction * t
+    }
+
+    /// The ray mapped by `m` (for example a world ray by the inverse of a node's world
+    /// transform, into the node's local frame), with the *distance scale*: a distance
+    /// `t` along this ray is `t * scale` along the returned one, because a scaling `m`
+    /// changes lengths. `None` when the result is not a ray (`m` is singular or not
+    /// finite).
+    ///
+    /// ```
+    /// use scenewalk_core::glam::{Affine3A, Vec3};
+    /// use scenewalk_nodes::Ray;
+    /// let ray = Ray::new(Vec3::ZERO, Vec3::X)?;
+    /// let (local, scale) = ray.transformed(&Affine3A::from_scale(Vec3::splat(2.0))).unwrap();
+    /// assert_eq!(scale, 2.0);
+    /// assert_eq!(local.at(1.0 * scale), Vec3::new(2.0, 0.0, 0.0));
+    /// # Ok::<(), scenewalk_nodes::BadRay>(())
+    /// ```
+    pub fn transformed(&self, m: &Affine3A) -> Option<(Ray, f32)> {
+        let origin = m.transform_point3(self.origin);
+        let moved = m.transform_vector3(self.direction);
+        let scale = moved.length();
+        let ray = Ray::new(origin, moved).ok()?;
+        (scale.is_finite() && scale > 0.0).then_some((ray, scale))
+    }
+}
+
+/// The distance at which `ray` enters box `b`, if it does within `max_distance`:
+/// `0.0` when the origin is inside (or on) the box. Touching the boundary counts.
+///
+/// An empty box is never hit, nor is anything when `max_distance` is negative or NaN.
+/// A box with a NaN corner is reported as hit at distance `0.0`: the conservative
+/// answer for a pruning test, so bad bounds never hide geometry.
+///
+/// ```
+/// use scenewalk_core::{Aabb, glam::Vec3};
+/// use scenewalk_nodes::{Ray, ray_aabb};
+/// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+/// let ray = Ray::new(Vec3::new(-2.0, 0.5, 0.5), Vec3::X)?;
+/// assert_eq!(ray_aabb(&ray, &unit, f32::INFINITY), Some(2.0));
+/// assert_eq!(ray_aabb(&ray, &unit, 1.0), None);
+/// # Ok::<(), scenewalk_nodes::BadRay>(())
+/// ```
+pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
+    if max_distance.is_nan() || max_distance < 0.0 {
+        return None;
+    }
+    if b.min.is_nan() || b.max.is_nan() {
+        return Some(0.0);
+    }
+    let mut enter = 0.0f32;
+    let mut exit = max_distance;
+    let (o, d) = (ray.origin.to_array(), ray.direction.to_array());
+    let (lo, hi) = (b.min.to_array(), b.max.to_array());
+    for axis in 0..3 {
+        if lo[axis] > hi[axis] {
+            return None;
+        }
+        if d[axis] == 0.0 {
+            // Parallel to the slab: inside it or never.
+            if o[axis] < lo[axis] || o[axis] > hi[axis] {
+                return None;
+            }
+            continue;
+        }
+        let inv = 1.0 / d[axis];
+        let (mut near, mut far) = ((lo[axis] - o[axis]) * inv, (hi[axis] - o[axis]) * inv);
+        if near > far {
+            std::mem::swap(&mut near, &mut far);
+        }
+        enter = enter.max(near);
+        exit = exit.min(far);
+        if enter > exit {
+            return None;
+        }
+    }
+    Some(enter)
+}
+
+/// Where `ray` meets triangle `tri` (Möller–Trumbore): `(t, u, v)` with the distance
+/// `t ≥ 0` and the hit point `(1 − u − v)·tri[0] + u·tri[1] + v·tri[2]`. Edges and
+/// vertices count as hits; both faces are hit (no culling). A degenerate triangle
+/// (zero area) or one seen exactly edge-on is never hit.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::{Ray, ray_triangle};
+/// let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+/// let ray = Ray::new(Vec3::new(0.25, 0.25, 1.0), -Vec3::Z)?;
+/// assert_eq!(ray_triangle(&ray, &tri), Some((1.0, 0.25, 0.25)));
+/// # Ok::<(), scenewalk_nodes::BadRay>(())
+/// ```
+pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
+    let e1 = tri[1] - tri[0];
+    let e2 = tri[2] - tri[0];
+    let p = ray.direction.cross(e2);
+    let det = e1.dot(p);
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = ray.origin - tri[0];
+    let u = s.dot(p) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = ray.direction.dot(q) * inv;
+    if !(v >= 0.0 && u + v <= 1.0) {
+        return None;
+    }
+    let t = e2.dot(q) * inv;
+    (t >= 0.0).then_some((t, u, v))
+}

@@ -1,0 +1,108 @@
+//! The level-of-detail node: which children show at which distance.
+
+use scenewalk_core::NodeCore;
+use scenewalk_core::glam::Vec3;
+use std::ops::Range;
+
+/// Level of detail: child `i` is shown while the viewer's distance to the node's
+/// centre lies in `ranges[i]` (start inclusive, end exclusive); children without a
+/// range are never shown. Ranges may overlap (two children shown, for a blend) or
+/// leave gaps (nothing shown: an object too far away to draw).
+///
+/// The centre is in the node's own coordinates; the distance is measured in world
+/// space, after the node's world transform.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::Lod;
+/// // Detailed below 50 m, coarse from 50 to 200 m, then nothing.
+/// let lod = Lod::new(Vec3::ZERO, vec![0.0..50.0, 50.0..200.0])?;
+/// assert_eq!(lod.selected(49.9).collect::<Vec<_>>(), [0]);
+/// assert_eq!(lod.selected(50.0).collect::<Vec<_>>(), [1]);
+/// assert_eq!(lod.selected(200.0).count(), 0);
+/// // The usual form: thresholds, the last child showing beyond the last one.
+/// let lod = Lod::from_thresholds(Vec3::ZERO, &[50.0, 200.0])?;
+/// assert_eq!(lod.selected(1e6).collect::<Vec<_>>(), [2]);
+/// # Ok::<(), scenewalk_nodes::BadLod>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lod {
+    center: Vec3,
+    ranges: Vec<Range<f32>>,
+}
+
+impl Lod {
+    /// A node showing child `i` in `ranges[i]`, checked.
+    ///
+    /// Errors: [`BadLod::Center`] for a NaN or infinite centre; [`BadLod::Range`]
+    /// naming the first range with a NaN, a negative start, or an end before its
+    /// start (an end of `f32::INFINITY` is allowed).
+    pub fn new(center: Vec3, ranges: Vec<Range<f32>>) -> Result<Lod, BadLod> {
+        if !center.is_finite() {
+            return Err(BadLod::Center);
+        }
+        if let Some(child) = ranges
+            .iter()
+            .position(|r| !(r.start >= 0.0 && r.start.is_finite() && r.end >= r.start))
+        {
+            return Err(BadLod::Range(child));
+        }
+        Ok(Lod { center, ranges })
+    }
+
+    /// `n` thresholds for `n + 1` children: child 0 below the first, child `i`
+    /// from threshold `i − 1` to threshold `i`, the last child from the last threshold
+    /// on (Coin3D's `SoLOD`). Thresholds must rise.
+    pub fn from_thresholds(center: Vec3, thresholds: &[f32]) -> Result<Lod, BadLod> {
+        let mut ranges = Vec::with_capacity(thresholds.len() + 1);
+        let mut start = 0.0;
+        for &t in thresholds {
+            ranges.push(start..t);
+            start = t;
+        }
+        ranges.push(start..f32::INFINITY);
+        Lod::new(center, ranges)
+    }
+
+    /// The centre distances are measured from, in the node's coordinates.
+    pub fn center(&self) -> Vec3 {
+        self.center
+    }
+
+    /// The distance range of each child.
+    pub fn ranges(&self) -> &[Range<f32>] {
+        &self.ranges
+    }
+
+    /// Whether child `child` shows at `distance`. A NaN distance shows child 0 only,
+    /// the most detailed: the conservative choice when the distance is unknown.
+    #[inline]
+    pub fn shows(&self, child: usize, distance: f32) -> bool {
+        if distance.is_nan() {
+            return child == 0;
+        }
+        self.ranges
+            .get(child)
+            .is_some_and(|r| r.contains(&distance))
+    }
+
+    /// The children shown at `distance`, in order.
+    pub fn selected(&self, distance: f32) -> impl Iterator<Item = usize> + '_ {
+        (0..self.ranges.len()).filter(move |&i| self.shows(i, distance))
+    }
+}
+
+impl NodeCore for Lod {}
+
+/// Why a level-of-detail node was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadLod {
+    /// The centre holds a NaN or an infinity.
+    #[error("the level-of-detail centre holds a NaN or an infinity")]
+    Center,
+    /// A child's range has a NaN, a negative or infinite start, or ends before it starts.
+    #[error(
+        "the distance range of child {0} is not a range of distances (NaN, negative start, or end before start)"
+    )]
+    Range(usize),
+}

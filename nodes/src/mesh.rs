@@ -1,0 +1,294 @@
+//! The triangle mesh node: positions, triangles and their BVH, shared behind an `Arc`.
+
+use crate::bvh::MeshBvh;
+use crate::geometry::Geometry;
+use crate::intersect::{Ray, ray_aabb, ray_triangle};
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, NodeType, TypeRegistry};
+use std::fmt;
+use std::sync::Arc;
+
+/// A triangle mesh: vertex positions, triangles as index triples, and a [`MeshBvh`]
+/// over them, in the node's local frame.
+///
+/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) is a geometry with the
+/// mesh's box and triangle count), so every actor that handles geometry (bounds,
+/// statistics, culling) handles meshes unchanged: `Mesh` declares `Geometry` as its
+/// parent type ([`NodeCore::parent_type`]), so a graph learns the relation when the
+/// first mesh is added. Cloning is cheap: the data is shared.
+///
+/// ```
+/// use scenewalk_core::{Aabb, Graph, glam::Vec3};
+/// use scenewalk_nodes::{Geometry, Group, Mesh, Ray};
+///
+/// let quad = Mesh::new(
+///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+///     vec![[0, 1, 2], [0, 2, 3]],
+/// )?;
+/// assert_eq!(quad.triangle_count(), 2);
+/// assert_eq!(*quad.local_bounds(), Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0)));
+///
+/// let ray = Ray::new(Vec3::new(0.25, 0.75, 2.0), -Vec3::Z)?;
+/// let hit = quad.ray_hit(&ray, f32::INFINITY).unwrap();
+/// assert_eq!((hit.triangle, hit.distance), (1, 2.0));
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let node = graph.append_child(root, quad)?;
+/// assert_eq!(graph.get::<Geometry>(node)?.primitives(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Mesh {
+    geometry: Geometry,
+    data: Arc<MeshData>,
+}
+
+struct MeshData {
+    positions: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    bounds: Aabb,
+    bvh: MeshBvh,
+}
+
+/// Why a mesh was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// A position holds a NaN or an infinity.
+    #[error("position {index} is {position:?}: not a finite point")]
+    NotFinite {
+        /// The position's index.
+        index: usize,
+        /// Its value.
+        position: Vec3,
+    },
+    /// A triangle names a vertex that does not exist.
+    #[error("triangle {triangle} names vertex {index}, but the mesh has {positions} positions")]
+    IndexOutOfRange {
+        /// The triangle's index.
+        triangle: usize,
+        /// The bad vertex index.
+        index: u32,
+        /// How many positions there are.
+        positions: usize,
+    },
+    /// More triangles than a `u32` can count.
+    #[error("{0} triangles: a mesh holds fewer than 2^32 - 1")]
+    TooManyTriangles(usize),
+    /// The hierarchy's graph refused a node (its arena is full).
+    #[error("building the BVH failed: {0}")]
+    Bvh(#[from] GraphError),
+}
+
+/// The nearest triangle a ray hits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriangleHit {
+    /// The triangle's index.
+    pub triangle: u32,
+    /// The distance along the ray, in the frame of the ray the caller passed.
+    pub distance: f32,
+    /// The hit point, in the frame the query was asked in (local for
+    /// [`Mesh::ray_hit`], world for [`Mesh::ray_hit_world`]).
+    pub point: Vec3,
+    /// The barycentric coordinates `(u, v)` of the point: weights of corners 1 and 2.
+    pub barycentric: (f32, f32),
+}
+
+impl Mesh {
+    /// A mesh of `triangles` (index triples into `positions`), with its BVH built.
+    /// Degenerate triangles are kept (they bound but are never hit); an empty mesh has
+    /// an empty box.
+    ///
+    /// Errors: [`MeshError::NotFinite`], [`MeshError::IndexOutOfRange`],
+    /// [`MeshError::TooManyTriangles`].
+    pub fn new(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Mesh, MeshError> {
+        if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite())
+        {
+            return Err(MeshError::NotFinite { index, position });
+        }
+        if triangles.len() >= u32::MAX as usize {
+            return Err(MeshError::TooManyTriangles(triangles.len()));
+        }
+        for (triangle, t) in triangles.iter().enumerate() {
+            if let Some(&index) = t.iter().find(|&&i| i as usize >= positions.len()) {
+                return Err(MeshError::IndexOutOfRange {
+                    triangle,
+                    index,
+                    positions: positions.len(),
+                });
+            }
+        }
+        let bvh = MeshBvh::build(&positions, &triangles)?;
+        let bounds = bvh.node_box(bvh.root().index());
+        let geometry = Geometry::with_primitives(bounds, triangles.len() as u32);
+        Ok(Mesh {
+            geometry,
+            data: Arc::new(MeshData {
+                positions,
+                triangles,
+                bounds,
+                bvh,
+            }),
+        })
+    }
+
+    /// The mesh with its geometry box widened to hold `bounds` too (a file's declared
+    /// min / max): the node's box is the union of the computed and the declared one.
+    /// The BVH keeps the computed boxes.
+    #[must_use]
+    pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
+        let union = self.data.bounds.union(&bounds);
+        Mesh {
+            geometry: Geometry::with_primitives(union, self.geometry.primitives()),
+            data: self.data,
+        }
+    }
+
+    /// The vertex positions.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.data.positions
+    }
+
+    /// The triangles, as index triples into [`positions`](Mesh::positions).
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.data.triangles
+    }
+
+    /// The corners of triangle `i` (`None` past the end).
+    pub fn triangle(&self, i: u32) -> Option<[Vec3; 3]> {
+        let t = self.data.triangles.get(i as usize)?;
+        let p = &self.data.positions;
+        Some([
+            *p.get(t[0] as usize)?,
+            *p.get(t[1] as usize)?,
+            *p.get(t[2] as usize)?,
+        ])
+    }
+
+    /// The geometry this mesh extends.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The node's local box (the geometry's: computed, or widened by
+    /// [`with_declared_bounds`](Mesh::with_declared_bounds)).
+    pub fn local_bounds(&self) -> &Aabb {
+        self.geometry.local_bounds()
+    }
+
+    /// How many triangles.
+    pub fn triangle_count(&self) -> u32 {
+        self.geometry.primitives()
+    }
+
+    /// The bounding-volume hierarchy over the triangles.
+    pub fn bvh(&self) -> &MeshBvh {
+        &self.data.bvh
+    }
+
+    /// Whether two meshes share their data (one is a clone of the other).
+    pub fn shares_data(&self, other: &Mesh) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+    }
+
+    /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
+    /// frame. Ties in distance go to the lowest triangle index, so the answer equals a
+    /// loop over every triangle with [`ray_triangle`].
+    ///
+    /// Walks the BVH with an explicit stack, nearer child first, skipping boxes that
+    /// start beyond the best hit so far.
+    pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
+        let bvh = &self.data.bvh;
+        let graph = bvh.graph();
+        let root = bvh.root().index();
+        let entry = ray_aabb(ray, &bvh.node_box(root), max_distance)?;
+        let mut limit = max_distance;
+        let mut best: Option<TriangleHit> = None;
+        let mut stack: Vec<(NodeIndex, f32)> = Vec::with_capacity(64);
+        stack.push((root, entry));
+        while let Some((node, entry)) = stack.pop() {
+            if entry > limit {
+                continue;
+            }
+            let Some(first) = graph.first_child_at(node) else {
+                for &triangle in bvh.leaf_triangles(node) {
+                    let Some(corners) = self.triangle(triangle) else {
+                        continue;
+                    };
+                    let Some((t, u, v)) = ray_triangle(ray, &corners) else {
+                        continue;
+                    };
+                    let better = match best {
+                        None => t <= limit,
+                        Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
+                    };
+                    if better {
+                        limit = t;
+                        best = Some(TriangleHit {
+                            triangle,
+                            distance: t,
+                            point: ray.at(t),
+                            barycentric: (u, v),
+                        });
+                    }
+                }
+                continue;
+            };
+            let base = stack.len();
+            let mut child = Some(first);
+            while let Some(c) = child {
+                if let Some(d) = ray_aabb(ray, &bvh.node_box(c), limit) {
+                    stack.push((c, d));
+                }
+                child = graph.next_sibling_at(c);
+            }
+            // Farthest pushed first, so the nearest is popped next.
+            if let Some(pushed) = stack.get_mut(base..) {
+                pushed.sort_unstable_by(|x, y| y.1.total_cmp(&x.1));
+            }
+        }
+        best
+    }
+
+    /// As [`ray_hit`](Mesh::ray_hit) for a ray in the world frame, the mesh being
+    /// placed by `world` (its node's world transform): the distance is along the
+    /// world ray and the point is in world coordinates, scaled transforms included.
+    /// `None` as well when `world` is singular.
+    pub fn ray_hit_world(
+        &self,
+        ray: &Ray,
+        world: &Affine3A,
+        max_distance: f32,
+    ) -> Option<TriangleHit> {
+        let (local, scale) = ray.transformed(&world.inverse())?;
+        let hit = self.ray_hit(&local, max_distance * scale)?;
+        let distance = hit.distance / scale;
+        Some(TriangleHit {
+            distance,
+            point: ray.at(distance),
+            ..hit
+        })
+    }
+}
+
+impl NodeCore for Mesh {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.geometry)
+    }
+    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+        Some(registry.register::<Geometry>())
+    }
+}
+
+impl fmt::Debug for Mesh {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The arrays can hold millions of entries: show their sizes, not their contents.
+        f.debug_struct("Mesh")
+            .field("geometry", &self.geometry)
+            .field("positions", &self.data.positions.len())
+            .field("triangles", &self.data.triangles.len())
+            .field("bvh_nodes", &self.data.bvh.node_count())
+            .finish()
+    }
+}

@@ -1,0 +1,126 @@
+//! Loading meshes from Wavefront OBJ files with `tobj`.
+
+use crate::mesh::{Mesh, MeshError};
+use scenewalk_core::glam::Vec3;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+/// Why an OBJ file gave no meshes.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ObjError {
+    /// The file could not be opened or parsed (a missing file, a syntax error, a face
+    /// naming a vertex that does not exist).
+    #[error("{file}: {source}")]
+    Parse {
+        /// The file (`<memory>` for [`load_obj_from`]).
+        file: PathBuf,
+        /// What `tobj` reported.
+        source: tobj::LoadError,
+    },
+    /// A model's faces do not form whole triangles after triangulation.
+    #[error("{file}: model {model:?} has {indices} indices, not a multiple of 3")]
+    NotTriangles {
+        /// The file.
+        file: PathBuf,
+        /// The model's name.
+        model: String,
+        /// How many indices it has.
+        indices: usize,
+    },
+    /// A model's data makes no valid mesh.
+    #[error("{file}: model {model:?}: {source}")]
+    Mesh {
+        /// The file.
+        file: PathBuf,
+        /// The model's name.
+        model: String,
+        /// Why the mesh was refused.
+        source: MeshError,
+    },
+}
+
+/// Triangulated, one index per corner (positions only), points and lines dropped.
+// tobj's optional features add fields (merging, reordering); the update keeps this
+// compiling when another crate in the build turns them on.
+#[allow(clippy::needless_update)]
+fn options() -> tobj::LoadOptions {
+    tobj::LoadOptions {
+        single_index: true,
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    }
+}
+
+/// Loads every model (`o` / `g` block) of the OBJ file at `path` as a `(name, mesh)`
+/// pair, polygons triangulated. Only positions are read; materials are not loaded.
+///
+/// Errors: [`ObjError`], naming the file.
+pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
+    let file = std::fs::File::open(path).map_err(|_| ObjError::Parse {
+        file: path.to_path_buf(),
+        source: tobj::LoadError::OpenFileFailed,
+    })?;
+    load_obj_named(&mut std::io::BufReader::new(file), path)
+}
+
+/// As [`load_obj`], from OBJ text in a reader (errors name the file `<memory>`).
+///
+/// ```
+/// use scenewalk_nodes::load_obj_from;
+/// let text = "o quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
+/// let meshes = load_obj_from(&mut text.as_bytes())?;
+/// assert_eq!(meshes.len(), 1);
+/// assert_eq!(meshes[0].0, "quad");
+/// assert_eq!(meshes[0].1.triangle_count(), 2);
+/// # Ok::<(), scenewalk_nodes::ObjError>(())
+/// ```
+pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, ObjError> {
+    load_obj_named(reader, Path::new("<memory>"))
+}
+
+fn load_obj_named(
+    reader: &mut impl BufRead,
+    file: &Path,
+) -> Result<Vec<(String, Mesh)>, ObjError> {
+    let (models, _materials) =
+        tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed))
+            .map_err(|source| ObjError::Parse {
+                file: file.to_path_buf(),
+                source,
+            })?;
+    let mut meshes = Vec::with_capacity(models.len());
+    for model in models {
+        let indices = &model.mesh.indices;
+        if indices.len() % 3 != 0 {
+            return Err(ObjError::NotTriangles {
+                file: file.to_path_buf(),
+                model: model.name,
+                indices: indices.len(),
+            });
+        }
+        let positions = model
+            .mesh
+            .positions
+            .chunks_exact(3)
+            .map(|p| Vec3::new(p[0], p[1], p[2]))
+            .collect();
+        let triangles = indices
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]])
+            .collect();
+        match Mesh::new(positions, triangles) {
+            Ok(mesh) => meshes.push((model.name, mesh)),
+            Err(source) => {
+                return Err(ObjError::Mesh {
+                    file: file.to_path_buf(),
+                    model: model.name,
+                    source,
+                });
+            }
+        }
+    }
+    Ok(meshes)
+}

@@ -1,0 +1,199 @@
+//! Procedural meshes for tests, examples and users: sphere, box, torus, grid.
+
+use crate::mesh::{Mesh, MeshError};
+use scenewalk_core::glam::{Vec2, Vec3};
+use std::f32::consts::TAU;
+
+/// Refuses shapes whose vertex or triangle count would not fit the index type.
+fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
+    if vertices >= u64::from(u32::MAX) || triangles >= u64::from(u32::MAX) {
+        return Err(MeshError::TooManyTriangles(
+            usize::try_from(triangles).unwrap_or(usize::MAX),
+        ));
+    }
+    Ok(())
+}
+
+/// Two triangles for the quad `a b c d` (counter-clockwise).
+fn quad(triangles: &mut Vec<[u32; 3]>, a: u32, b: u32, c: u32, d: u32) {
+    triangles.push([a, b, c]);
+    triangles.push([a, c, d]);
+}
+
+impl Mesh {
+    /// A sphere of `radius` around the origin, with `segments` (at least 3) around the
+    /// Y axis and `rings` (at least 2) from pole to pole: `2 · segments · (rings − 1)`
+    /// triangles.
+    ///
+    /// Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
+    /// [`MeshError::TooManyTriangles`] for counts past `u32`.
+    ///
+    /// ```
+    /// use scenewalk_nodes::Mesh;
+    /// let sphere = Mesh::uv_sphere(2.0, 8, 4)?;
+    /// assert_eq!(sphere.triangle_count(), 2 * 8 * 3);
+    /// assert!((sphere.local_bounds().max.y - 2.0).abs() < 1e-6);
+    /// # Ok::<(), scenewalk_nodes::MeshError>(())
+    /// ```
+    pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> Result<Mesh, MeshError> {
+        let (segments, rings) = (segments.max(3), rings.max(2));
+        let (s, r) = (u64::from(segments), u64::from(rings));
+        check_size(s * (r - 1) + 2, 2 * s * (r - 1))?;
+        let mut positions = vec![Vec3::Y * radius];
+        for ring in 1..rings {
+            let polar = std::f32::consts::PI * ring as f32 / rings as f32;
+            for seg in 0..segments {
+                let azimuth = TAU * seg as f32 / segments as f32;
+                positions.push(
+                    Vec3::new(
+                        polar.sin() * azimuth.cos(),
+                        polar.cos(),
+                        polar.sin() * azimuth.sin(),
+                    ) * radius,
+                );
+            }
+        }
+        let south = positions.len() as u32;
+        positions.push(-Vec3::Y * radius);
+        let at = |ring: u32, seg: u32| 1 + (ring - 1) * segments + seg % segments;
+        let mut triangles = Vec::new();
+        for seg in 0..segments {
+            triangles.push([0, at(1, seg + 1), at(1, seg)]);
+            triangles.push([south, at(rings - 1, seg), at(rings - 1, seg + 1)]);
+        }
+        for ring in 1..rings - 1 {
+            for seg in 0..segments {
+                quad(
+                    &mut triangles,
+                    at(ring, seg),
+                    at(ring, seg + 1),
+                    at(ring + 1, seg + 1),
+                    at(ring + 1, seg),
+                );
+            }
+        }
+        Mesh::new(positions, triangles)
+    }
+
+    /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles.
+    ///
+    /// Errors: [`MeshError::NotFinite`] for a NaN or infinite extent.
+    ///
+    /// ```
+    /// use scenewalk_core::{Aabb, glam::Vec3};
+    /// use scenewalk_nodes::Mesh;
+    /// let cube = Mesh::cuboid(Vec3::ONE)?;
+    /// assert_eq!(cube.triangle_count(), 12);
+    /// assert_eq!(*cube.local_bounds(), Aabb::new(-Vec3::ONE, Vec3::ONE));
+    /// # Ok::<(), scenewalk_nodes::MeshError>(())
+    /// ```
+    pub fn cuboid(half_extents: Vec3) -> Result<Mesh, MeshError> {
+        let h = half_extents;
+        let positions = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { -h.x } else { h.x },
+                    if i & 2 == 0 { -h.y } else { h.y },
+                    if i & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect();
+        let mut triangles = Vec::with_capacity(12);
+        for [a, b, c, d] in [
+            [0, 4, 6, 2], // -x
+            [1, 3, 7, 5], // +x
+            [0, 1, 5, 4], // -y
+            [2, 6, 7, 3], // +y
+            [0, 2, 3, 1], // -z
+            [4, 5, 7, 6], // +z
+        ] {
+            quad(&mut triangles, a, b, c, d);
+        }
+        Mesh::new(positions, triangles)
+    }
+
+    /// A torus around the Y axis: a tube of radius `minor` whose centre circles at
+    /// radius `major`, with `segments` (at least 3) around the axis and `sides` (at
+    /// least 3) around the tube: `2 · segments · sides` triangles.
+    ///
+    /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
+    ///
+    /// ```
+    /// use scenewalk_nodes::Mesh;
+    /// let ring = Mesh::torus(2.0, 0.5, 24, 12)?;
+    /// assert_eq!(ring.triangle_count(), 2 * 24 * 12);
+    /// # Ok::<(), scenewalk_nodes::MeshError>(())
+    /// ```
+    pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> Result<Mesh, MeshError> {
+        let (segments, sides) = (segments.max(3), sides.max(3));
+        let (s, k) = (u64::from(segments), u64::from(sides));
+        check_size(s * k, 2 * s * k)?;
+        let mut positions = Vec::new();
+        for seg in 0..segments {
+            let around = TAU * seg as f32 / segments as f32;
+            let (sin, cos) = around.sin_cos();
+            for side in 0..sides {
+                let tube = TAU * side as f32 / sides as f32;
+                let r = major + minor * tube.cos();
+                positions.push(Vec3::new(r * cos, minor * tube.sin(), r * sin));
+            }
+        }
+        let at = |seg: u32, side: u32| (seg % segments) * sides + side % sides;
+        let mut triangles = Vec::new();
+        for seg in 0..segments {
+            for side in 0..sides {
+                quad(
+                    &mut triangles,
+                    at(seg, side),
+                    at(seg, side + 1),
+                    at(seg + 1, side + 1),
+                    at(seg + 1, side),
+                );
+            }
+        }
+        Mesh::new(positions, triangles)
+    }
+
+    /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across,
+    /// of `cells.0 × cells.1` squares (each at least 1), two triangles each.
+    ///
+    /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
+    ///
+    /// ```
+    /// use scenewalk_core::glam::Vec2;
+    /// use scenewalk_nodes::Mesh;
+    /// let floor = Mesh::grid(Vec2::new(10.0, 4.0), (5, 2))?;
+    /// assert_eq!(floor.triangle_count(), 20);
+    /// assert_eq!(floor.local_bounds().max.x, 5.0);
+    /// # Ok::<(), scenewalk_nodes::MeshError>(())
+    /// ```
+    pub fn grid(size: Vec2, cells: (u32, u32)) -> Result<Mesh, MeshError> {
+        let (nx, nz) = (cells.0.max(1), cells.1.max(1));
+        let (x, z) = (u64::from(nx), u64::from(nz));
+        check_size((x + 1) * (z + 1), 2 * x * z)?;
+        let mut positions = Vec::new();
+        for j in 0..=nz {
+            for i in 0..=nx {
+                positions.push(Vec3::new(
+                    size.x * (i as f32 / nx as f32 - 0.5),
+                    0.0,
+                    size.y * (j as f32 / nz as f32 - 0.5),
+                ));
+            }
+        }
+        let at = |i: u32, j: u32| j * (nx + 1) + i;
+        let mut triangles = Vec::new();
+        for j in 0..nz {
+            for i in 0..nx {
+                quad(
+                    &mut triangles,
+                    at(i, j),
+                    at(i, j + 1),
+                    at(i + 1, j + 1),
+                    at(i + 1, j),
+                );
+            }
+        }
+        Mesh::new(positions, triangles)
+    }
+}
