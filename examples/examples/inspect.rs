@@ -9,6 +9,7 @@
 
 use scenewalk_examples::inspect::inspect;
 use scenewalk_nodes::gltf::{ImportOptions, import};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -49,10 +50,14 @@ fn run() -> Result<(), String> {
     let imported = import(&file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
     let import_time = start.elapsed();
     let report = inspect(&imported).map_err(|e| e.to_string())?;
-    if as_json {
-        println!("{}", report.to_json());
-    } else {
-        println!("{}", report.summary(import_time));
+    let text = match as_json {
+        true => report.to_json().to_string(),
+        false => report.summary(import_time),
+    };
+    // `writeln!`, not `println!`: a closed pipe (`inspect ... | head`) is an error to
+    // report, not a panic.
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
     }
-    Ok(())
 }

@@ -53,9 +53,9 @@ pub use transform::{BadTransform, Transform};
 mod bvh;
 mod camera;
 mod frustum;
+mod geometry;
 #[cfg(feature = "gltf")]
 pub mod gltf;
-mod geometry;
 mod group;
 mod intersect;
 mod light;

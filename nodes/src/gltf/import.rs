@@ -1,6 +1,7 @@
 //! The importer: file → checked glTF document → scene graph.
 
-use super::{GltfError, buffers, hierarchy, mesh};
+use super::mesh::PrimitiveNode;
+use super::{GltfError, buffers, camera, hierarchy, mesh};
 use crate::Transform;
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
@@ -27,16 +28,20 @@ pub struct ImportedNode {
     pub depth: u32,
     /// The glTF index of its mesh.
     pub mesh: Option<usize>,
-    /// One child node per primitive of its mesh, in the mesh's order: each is a
-    /// [`Geometry`](crate::Geometry) holding the primitive's POSITION box.
+    /// One child node per primitive of its mesh, in the mesh's order: a
+    /// [`Mesh`](crate::Mesh) for triangles, else a [`Geometry`](crate::Geometry)
+    /// holding the primitive's POSITION box. Both are a `Geometry` to the actors.
     pub primitives: Vec<NodeId>,
+    /// The [`Camera`](crate::Camera) child, when the node has a camera. It looks down
+    /// −z of the node's frame.
+    pub camera: Option<NodeId>,
 }
 
 /// A glTF scene as a scene graph.
 ///
 /// Each glTF node becomes a [`Transform`] node (its local matrix, or translation ×
-/// rotation × scale); below it come one child per primitive of its mesh, then its glTF
-/// children in their order.
+/// rotation × scale); below it come one child per primitive of its mesh, then its
+/// camera, then its glTF children in their order.
 #[derive(Clone, Debug)]
 pub struct Imported {
     /// The graph: only the chosen scene's nodes.
@@ -103,7 +108,7 @@ pub fn import_slice(
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
-    let mut meshes: Vec<Option<Vec<crate::Geometry>>> = vec![None; root.meshes.len()];
+    let mut meshes: Vec<Option<Vec<PrimitiveNode>>> = vec![None; root.meshes.len()];
     let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
@@ -134,10 +139,17 @@ pub fn import_slice(
                     made
                 }
             };
-            for geometry in cached {
-                primitives.push(graph.append_child(id, geometry)?);
+            for primitive in cached {
+                primitives.push(match primitive {
+                    PrimitiveNode::Mesh(m) => graph.append_child(id, m)?,
+                    PrimitiveNode::Geometry(g) => graph.append_child(id, g)?,
+                });
             }
         }
+        let camera = match node.camera {
+            Some(c) => Some(graph.append_child(id, camera::camera(&root, c.value())?)?),
+            None => None,
+        };
         if let Some(slot) = nodes.get_mut(n) {
             *slot = Some(ImportedNode {
                 id,
@@ -146,6 +158,7 @@ pub fn import_slice(
                 depth,
                 mesh,
                 primitives,
+                camera,
             });
         }
     }

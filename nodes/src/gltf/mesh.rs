@@ -1,83 +1,146 @@
-//! Mesh primitives: POSITION bounds (declared or computed), triangle counts, and the
-//! node each primitive becomes.
+//! Mesh primitives: what each becomes in the graph, with its POSITION bounds (declared
+//! or computed) and triangles.
 
 use super::GltfError;
-use super::buffers::view_bytes;
-use crate::Geometry;
+use super::accessor::{accessor, read_indices, read_vec3};
+use crate::{Geometry, Mesh};
 use gltf::json;
-use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
 
-/// The node payloads of mesh `m`'s primitives, in order: the one place that decides
-/// what a primitive becomes in the graph.
+/// The node a primitive becomes: a [`Mesh`] when it is a triangle list, strip or fan
+/// whose positions (and indices) can be read, else a [`Geometry`] holding its
+/// POSITION box (points, lines, or data this importer does not decode).
+#[derive(Clone, Debug)]
+pub(crate) enum PrimitiveNode {
+    Mesh(Mesh),
+    Geometry(Geometry),
+}
+
+/// The nodes of mesh `m`'s primitives, in order.
 pub(crate) fn primitives(
     root: &json::Root,
     buffers: &[Vec<u8>],
     m: usize,
-) -> Result<Vec<Geometry>, GltfError> {
+) -> Result<Vec<PrimitiveNode>, GltfError> {
     let Some(mesh) = root.meshes.get(m) else {
-        return Err(GltfError::out_of_range(
-            format!("meshes[{m}]"),
-            "mesh",
-            m,
-            root.meshes.len(),
-        ));
+        let at = format!("meshes[{m}]");
+        return Err(GltfError::out_of_range(at, "mesh", m, root.meshes.len()));
     };
     let mut out = Vec::with_capacity(mesh.primitives.len());
     for (p, primitive) in mesh.primitives.iter().enumerate() {
         let at = format!("meshes[{m}].primitives[{p}]");
-        let triangles = triangle_count(root, primitive, &at)?;
-        let bounds = match primitive
-            .attributes
-            .get(&Checked::Valid(Semantic::Positions))
-        {
-            Some(a) => position_bounds(root, buffers, a.value(), &at)?,
-            // A primitive without positions has nothing to draw (the spec says to
-            // skip it): an empty box.
-            None => Aabb::EMPTY,
-        };
-        let geometry = Geometry::try_new(bounds, triangles)
-            .map_err(|e| GltfError::invalid(format!("{at}.attributes.POSITION"), e.to_string()))?;
-        out.push(geometry);
+        out.push(primitive_node(root, buffers, primitive, &at)?);
     }
     Ok(out)
 }
 
-/// The accessor at index `a`, found at JSON path `at`.
-fn accessor<'r>(root: &'r json::Root, a: usize, at: &str) -> Result<&'r json::Accessor, GltfError> {
-    root.accessors
-        .get(a)
-        .ok_or_else(|| GltfError::out_of_range(at.to_owned(), "accessor", a, root.accessors.len()))
-}
-
-/// Triangles drawn by a primitive: none for points and lines.
-fn triangle_count(
+fn primitive_node(
     root: &json::Root,
+    buffers: &[Vec<u8>],
     primitive: &json::mesh::Primitive,
     at: &str,
-) -> Result<u32, GltfError> {
+) -> Result<PrimitiveNode, GltfError> {
     let Checked::Valid(mode) = primitive.mode else {
         return Err(GltfError::invalid(
             format!("{at}.mode"),
             "not a primitive mode",
         ));
     };
-    let vertices = match (
-        primitive.indices,
-        primitive
-            .attributes
-            .get(&Checked::Valid(Semantic::Positions)),
-    ) {
-        (Some(i), _) => accessor(root, i.value(), &format!("{at}.indices"))?.count.0,
-        (None, Some(p)) => {
-            accessor(root, p.value(), &format!("{at}.attributes.POSITION"))?
-                .count
-                .0
+    let triangle_mode = matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    );
+    let Some(a) = primitive
+        .attributes
+        .get(&Checked::Valid(Semantic::Positions))
+    else {
+        // Nothing to draw (the spec says to skip it): an empty box.
+        return Ok(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
+    };
+    let position_at = format!("{at}.attributes.POSITION");
+    let a = a.value();
+    let declared = declared_bounds(accessor(root, a, &position_at)?, a)?;
+    let positions = read_vec3(root, buffers, a)?;
+    let indices = match primitive.indices {
+        Some(i) if triangle_mode => {
+            accessor(root, i.value(), &format!("{at}.indices"))?;
+            read_indices(root, buffers, i.value())?
         }
-        (None, None) => 0,
+        _ => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
+    };
+    if let (true, Some(positions), Some(indices)) = (triangle_mode, &positions, indices) {
+        let triangles = assemble(mode, &indices);
+        let mesh = Mesh::new(positions.clone(), triangles)
+            .map_err(|e| GltfError::invalid(at, e.to_string()))?;
+        let mesh = match declared {
+            Some(bounds) => mesh.with_declared_bounds(bounds),
+            None => mesh,
+        };
+        return Ok(PrimitiveNode::Mesh(mesh));
+    }
+    let bounds = match (declared, positions) {
+        (Some(bounds), _) => bounds,
+        (None, Some(points)) => Aabb::from_points(points),
+        (None, None) => {
+            return Err(GltfError::invalid(
+                format!("accessors[{a}]"),
+                "POSITION has no min/max and its data cannot be read \
+                 (only float VEC3 in a buffer view, without sparse values, is read)",
+            ));
+        }
+    };
+    let triangles = triangle_count(root, primitive, mode, &position_at, a)?;
+    let geometry = Geometry::try_new(bounds, triangles)
+        .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
+    Ok(PrimitiveNode::Geometry(geometry))
+}
+
+/// Triangles as index triples: lists in threes, strips alternating their winding so
+/// every triangle faces the same way, fans around the first vertex.
+fn assemble(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::Triangles => indices
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]])
+            .collect(),
+        Mode::TriangleStrip => indices
+            .windows(3)
+            .enumerate()
+            .map(|(i, t)| match i % 2 {
+                0 => [t[0], t[1], t[2]],
+                _ => [t[1], t[0], t[2]],
+            })
+            .collect(),
+        Mode::TriangleFan => match indices.split_first() {
+            Some((&first, rest)) => rest.windows(2).map(|t| [first, t[0], t[1]]).collect(),
+            None => Vec::new(),
+        },
+        Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
+    }
+}
+
+/// Triangles drawn by a primitive whose data is not read: none for points and lines.
+fn triangle_count(
+    root: &json::Root,
+    primitive: &json::mesh::Primitive,
+    mode: Mode,
+    position_at: &str,
+    a: usize,
+) -> Result<u32, GltfError> {
+    let vertices = match primitive.indices {
+        Some(i) => {
+            accessor(
+                root,
+                i.value(),
+                &position_at.replace("attributes.POSITION", "indices"),
+            )?
+            .count
+            .0
+        }
+        None => accessor(root, a, position_at)?.count.0,
     };
     let triangles = match mode {
         Mode::Triangles => vertices / 3,
@@ -85,29 +148,6 @@ fn triangle_count(
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
     };
     Ok(u32::try_from(triangles).unwrap_or(u32::MAX))
-}
-
-/// The POSITION box: the accessor's `min`/`max` when given (the spec requires them),
-/// else computed from the data.
-fn position_bounds(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    a: usize,
-    at: &str,
-) -> Result<Aabb, GltfError> {
-    let at = format!("{at}.attributes.POSITION");
-    let acc = accessor(root, a, &at)?;
-    if let Some(declared) = declared_bounds(acc, a)? {
-        return Ok(declared);
-    }
-    match read_vec3(root, buffers, acc, a)? {
-        Some(points) => Ok(Aabb::from_points(points)),
-        None => Err(GltfError::invalid(
-            format!("accessors[{a}]"),
-            "POSITION has no min/max and its data cannot be read \
-             (only float VEC3 in a buffer view, without sparse values, is read)",
-        )),
-    }
 }
 
 /// `min` and `max` of a POSITION accessor as a box, if both are given.
@@ -141,76 +181,4 @@ fn declared_bounds(acc: &json::Accessor, a: usize) -> Result<Option<Aabb>, GltfE
         ));
     }
     Ok(Some(Aabb { min, max }))
-}
-
-/// The values of a float VEC3 accessor (`None` for a layout this reader does not
-/// handle: other component types, sparse values, no buffer view).
-pub(crate) fn read_vec3(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    acc: &json::Accessor,
-    a: usize,
-) -> Result<Option<Vec<Vec3>>, GltfError> {
-    let float_vec3 = matches!(
-        acc.component_type,
-        Checked::Valid(GenericComponentType(ComponentType::F32))
-    ) && matches!(acc.type_, Checked::Valid(Type::Vec3));
-    let (true, None, Some(v)) = (float_vec3, &acc.sparse, acc.buffer_view) else {
-        return Ok(None);
-    };
-    let v = v.value();
-    let bytes = view_bytes(root, buffers, v)?;
-    const SIZE: u64 = 12;
-    let stride = root
-        .buffer_views
-        .get(v)
-        .and_then(|view| view.byte_stride)
-        .map_or(SIZE, |s| s.0 as u64);
-    if stride < SIZE {
-        return Err(GltfError::invalid(
-            format!("bufferViews[{v}].byteStride"),
-            format!("stride {stride} is shorter than accessor {a}'s 12-byte elements"),
-        ));
-    }
-    let offset = acc.byte_offset.map_or(0, |o| o.0);
-    let count = acc.count.0;
-    let end = match count {
-        0 => offset,
-        n => (n - 1)
-            .checked_mul(stride)
-            .and_then(|x| x.checked_add(offset))
-            .and_then(|x| x.checked_add(SIZE))
-            .unwrap_or(u64::MAX),
-    };
-    if end > bytes.len() as u64 {
-        return Err(GltfError::OutOfBounds {
-            at: format!("accessors[{a}]"),
-            container: format!("bufferViews[{v}]"),
-            end,
-            length: bytes.len() as u64,
-        });
-    }
-    // In range: every start below fits in usize because `end` does.
-    let mut points = Vec::with_capacity(count as usize);
-    for i in 0..count {
-        let start = (offset + i * stride) as usize;
-        let Some(element) = bytes.get(start..start + SIZE as usize) else {
-            break;
-        };
-        let f = |k: usize| {
-            element
-                .get(k..k + 4)
-                .and_then(|b| b.try_into().ok())
-                .map_or(f32::NAN, f32::from_le_bytes)
-        };
-        let p = Vec3::new(f(0), f(4), f(8));
-        if !p.is_finite() {
-            return Err(GltfError::invalid(
-                format!("accessors[{a}]"),
-                format!("element {i} is not finite: {p}"),
-            ));
-        }
-        points.push(p);
-    }
-    Ok(Some(points))
 }

@@ -2,9 +2,11 @@
 //!
 //! [`import`] reads a `.gltf` (buffers embedded as base64 data URIs or in files beside
 //! it) or a `.glb` into a [`Graph`](scenewalk_core::Graph) of this crate's node types:
-//! each glTF node becomes a [`Transform`](crate::Transform), each primitive of its mesh
-//! a [`Geometry`](crate::Geometry) child holding the POSITION box. World transforms and
-//! world boxes are then what scenewalk's own actors compute over the graph.
+//! each glTF node becomes a [`Transform`](crate::Transform); each primitive of its mesh
+//! a [`Mesh`](crate::Mesh) child (triangles), or a [`Geometry`](crate::Geometry) child
+//! holding the POSITION box (points, lines, undecoded data); its camera a
+//! [`Camera`](crate::Camera) child. World transforms and world boxes are then what
+//! scenewalk's own actors compute over the graph.
 //!
 //! Malformed files are errors ([`GltfError`]) naming the index at fault, never panics:
 //! indices out of range, a node with two parents, cycles, byte ranges past their
@@ -29,7 +31,9 @@
 pub use error::GltfError;
 pub use import::{ImportOptions, Imported, ImportedNode, import, import_slice};
 
+mod accessor;
 mod buffers;
+mod camera;
 mod error;
 mod hierarchy;
 mod import;

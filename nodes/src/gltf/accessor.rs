@@ -1,0 +1,156 @@
+//! Reading accessor data, every byte range checked against its buffer view.
+
+use super::GltfError;
+use super::buffers::view_bytes;
+use gltf::json;
+use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
+use gltf::json::validation::Checked;
+use scenewalk_core::glam::Vec3;
+
+/// The accessor at index `a`, referred to at JSON path `at`.
+pub(crate) fn accessor<'r>(
+    root: &'r json::Root,
+    a: usize,
+    at: &str,
+) -> Result<&'r json::Accessor, GltfError> {
+    root.accessors
+        .get(a)
+        .ok_or_else(|| GltfError::out_of_range(at.to_owned(), "accessor", a, root.accessors.len()))
+}
+
+/// The elements of a dense accessor (no sparse values, in a buffer view): one byte
+/// slice of `size` bytes per element, after checking the whole range lies in the view.
+/// `None` for a layout without stored elements (sparse, or no buffer view).
+fn elements<'b>(
+    root: &json::Root,
+    buffers: &'b [Vec<u8>],
+    acc: &json::Accessor,
+    a: usize,
+    size: u64,
+) -> Result<Option<Vec<&'b [u8]>>, GltfError> {
+    let (None, Some(v)) = (&acc.sparse, acc.buffer_view) else {
+        return Ok(None);
+    };
+    let v = v.value();
+    let bytes = view_bytes(root, buffers, v)?;
+    let stride = root
+        .buffer_views
+        .get(v)
+        .and_then(|view| view.byte_stride)
+        .map_or(size, |s| s.0 as u64);
+    if stride < size {
+        return Err(GltfError::invalid(
+            format!("bufferViews[{v}].byteStride"),
+            format!("stride {stride} is shorter than accessor {a}'s {size}-byte elements"),
+        ));
+    }
+    let offset = acc.byte_offset.map_or(0, |o| o.0);
+    let count = acc.count.0;
+    let end = match count {
+        0 => offset,
+        n => (n - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(offset))
+            .and_then(|x| x.checked_add(size))
+            .unwrap_or(u64::MAX),
+    };
+    if end > bytes.len() as u64 {
+        return Err(GltfError::OutOfBounds {
+            at: format!("accessors[{a}]"),
+            container: format!("bufferViews[{v}]"),
+            end,
+            length: bytes.len() as u64,
+        });
+    }
+    // Every element ends at or before `end`, which fits in the slice: the `get`s
+    // below cannot fail, and `count` elements fit in memory since the view does.
+    let out = (0..count)
+        .filter_map(|i| {
+            let start = usize::try_from(offset + i * stride).ok()?;
+            bytes.get(start..start + size as usize)
+        })
+        .collect();
+    Ok(Some(out))
+}
+
+fn f32_at(element: &[u8], k: usize) -> f32 {
+    element
+        .get(k..k + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(f32::NAN, f32::from_le_bytes)
+}
+
+/// The values of a float VEC3 accessor (`None` for a layout this reader does not
+/// handle: other component types, sparse values, no buffer view).
+///
+/// Errors: a range past the view, or a value that is NaN or infinite.
+pub(crate) fn read_vec3(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    a: usize,
+) -> Result<Option<Vec<Vec3>>, GltfError> {
+    let acc = accessor(root, a, &format!("accessors[{a}]"))?;
+    let float_vec3 = matches!(
+        acc.component_type,
+        Checked::Valid(GenericComponentType(ComponentType::F32))
+    ) && matches!(acc.type_, Checked::Valid(Type::Vec3));
+    if !float_vec3 {
+        return Ok(None);
+    }
+    let Some(elements) = elements(root, buffers, acc, a, 12)? else {
+        return Ok(None);
+    };
+    let mut points = Vec::with_capacity(elements.len());
+    for (i, e) in elements.iter().enumerate() {
+        let p = Vec3::new(f32_at(e, 0), f32_at(e, 4), f32_at(e, 8));
+        if !p.is_finite() {
+            return Err(GltfError::invalid(
+                format!("accessors[{a}]"),
+                format!("element {i} is not finite: {p}"),
+            ));
+        }
+        points.push(p);
+    }
+    Ok(Some(points))
+}
+
+/// The values of an unsigned SCALAR index accessor (`None` for a sparse accessor or
+/// one without a buffer view).
+///
+/// Errors: another type or component type, a range past the view.
+pub(crate) fn read_indices(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    a: usize,
+) -> Result<Option<Vec<u32>>, GltfError> {
+    let acc = accessor(root, a, &format!("accessors[{a}]"))?;
+    let size = match (acc.component_type, acc.type_) {
+        (Checked::Valid(GenericComponentType(c)), Checked::Valid(Type::Scalar)) => match c {
+            ComponentType::U8 => 1,
+            ComponentType::U16 => 2,
+            ComponentType::U32 => 4,
+            _ => 0,
+        },
+        _ => 0,
+    };
+    if size == 0 {
+        return Err(GltfError::invalid(
+            format!("accessors[{a}]"),
+            "indices must be SCALAR of unsigned byte, short or int",
+        ));
+    }
+    let Some(elements) = elements(root, buffers, acc, a, size)? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        elements
+            .iter()
+            .map(|e| match **e {
+                [b] => u32::from(b),
+                [b0, b1] => u32::from(u16::from_le_bytes([b0, b1])),
+                [b0, b1, b2, b3] => u32::from_le_bytes([b0, b1, b2, b3]),
+                _ => u32::MAX,
+            })
+            .collect(),
+    ))
+}
