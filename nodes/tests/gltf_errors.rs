@@ -1,5 +1,7 @@
 //! Malformed glTF files: each is an error naming the index at fault, never a panic.
 
+#![cfg(feature = "gltf")]
+
 mod common;
 
 use common::{data_uri, doc, f32_bytes, import, import_with, with_mesh};

@@ -1,5 +1,7 @@
 //! Valid glTF files, ordinary and odd, imported into the graph they describe.
 
+#![cfg(feature = "gltf")]
+
 mod common;
 
 use common::{data_uri, doc, f32_bytes, glb, import, import_with, with_mesh};
