@@ -53,9 +53,9 @@ fn check_acyclic(parent: &[Option<usize>]) -> Result<(), GltfError> {
     for start in 0..parent.len() {
         let mut at = Some(start);
         while let Some(n) = at {
-            match mark.get(n).copied() {
-                Some(Mark::Unknown) => {
-                    mark[n] = Mark::OnPath;
+            match mark.get_mut(n) {
+                Some(m @ Mark::Unknown) => {
+                    *m = Mark::OnPath;
                     path.push(n);
                     at = parent.get(n).copied().flatten();
                 }
@@ -64,7 +64,9 @@ fn check_acyclic(parent: &[Option<usize>]) -> Result<(), GltfError> {
             }
         }
         for n in path.drain(..) {
-            mark[n] = Mark::Rooted;
+            if let Some(m) = mark.get_mut(n) {
+                *m = Mark::Rooted;
+            }
         }
     }
     Ok(())

@@ -101,21 +101,29 @@ fn primitive_node(
 /// Triangles as index triples: lists in threes, strips alternating their winding so
 /// every triangle faces the same way, fans around the first vertex.
 fn assemble(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
+    // Slice patterns rather than indexing: the windows have the stated lengths.
     match mode {
         Mode::Triangles => indices
             .chunks_exact(3)
-            .map(|t| [t[0], t[1], t[2]])
+            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
             .collect(),
         Mode::TriangleStrip => indices
             .windows(3)
             .enumerate()
-            .map(|(i, t)| match i % 2 {
-                0 => [t[0], t[1], t[2]],
-                _ => [t[1], t[0], t[2]],
+            .filter_map(|(i, t)| match (i % 2, t) {
+                (0, &[a, b, c]) => Some([a, b, c]),
+                (_, &[a, b, c]) => Some([b, a, c]),
+                _ => None,
             })
             .collect(),
         Mode::TriangleFan => match indices.split_first() {
-            Some((&first, rest)) => rest.windows(2).map(|t| [first, t[0], t[1]]).collect(),
+            Some((&first, rest)) => rest
+                .windows(2)
+                .filter_map(|t| match *t {
+                    [b, c] => Some([first, b, c]),
+                    _ => None,
+                })
+                .collect(),
             None => Vec::new(),
         },
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
