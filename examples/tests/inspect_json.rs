@@ -226,3 +226,38 @@ proptest! {
         reference::check(&run(&doc, None), &doc, 0);
     }
 }
+
+#[test]
+fn summary_reports_counts_levels_fan_out_and_bounds() {
+    let doc = with_meshes(
+        json!({
+            "asset": {"version": "2.0"},
+            "scenes": [{"nodes": [0]}],
+            "nodes": [
+                {"children": [1, 2, 3]},
+                {"translation": [10, 0, 0], "mesh": 0},
+                {"children": [4]},
+                {},
+                {"translation": [0, -3, 0], "mesh": 0}
+            ]
+        }),
+        &[vec![tetra()]],
+    );
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let imported = import_slice(&bytes, None, &ImportOptions::default()).unwrap();
+    let report = inspect(&imported).unwrap();
+    assert_eq!(
+        (
+            report.levels(),
+            report.max_fan_out(),
+            report.mesh_node_count()
+        ),
+        (3, 3, 2)
+    );
+    let text = report.summary(std::time::Duration::ZERO);
+    assert!(
+        text.starts_with("scene 0: 5 nodes, 3 levels, fan-out at most 3, 2 mesh nodes"),
+        "{text}"
+    );
+    assert!(text.contains("min [-0.5, -3, -1] max [11, 2, 3]"), "{text}");
+}

@@ -143,3 +143,30 @@ fn the_undamaged_files_import() {
     let from_glb = import_slice(&glb(&doc, &bytes), None, &ImportOptions::default()).unwrap();
     assert_eq!(from_glb.order, imported.order);
 }
+
+#[test]
+fn odd_attribute_names_and_extensions_do_not_panic() {
+    for name in [
+        "TEXCOORD_",
+        "JOINTS_99999999999999999999",
+        "_X",
+        "",
+        "COLOR_-1",
+        "WEIGHTS_0x",
+    ] {
+        let mut doc = rich();
+        doc["meshes"][0]["primitives"][0]["attributes"][name] = json!(0);
+        let imported = import(&doc);
+        assert!(imported.is_ok(), "{name}: {imported:?}");
+    }
+    let mut doc = rich();
+    doc["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
+    doc["extensionsUsed"] = json!(["KHR_draco_mesh_compression"]);
+    // Positions without a buffer view (as with Draco): the declared box is kept.
+    doc["accessors"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("bufferView");
+    check(&doc);
+    assert!(import(&doc).is_ok());
+}
