@@ -69,9 +69,27 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` (external or embedded buffers) or `.glb` file.
+/// Imports a `.gltf` (external or embedded buffers) or `.glb` file. External buffers
+/// are read from the file's folder.
 ///
 /// Errors: [`GltfError`], naming the node or index at fault.
+///
+/// ```
+/// use scenewalk_nodes::gltf::{GltfError, ImportOptions, import};
+/// let dir = std::env::temp_dir().join(format!("scenewalk-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let file = dir.join("two-scenes.gltf");
+/// std::fs::write(&file, r#"{"asset": {"version": "2.0"}, "scene": 1,
+///     "scenes": [{"nodes": [0]}, {"nodes": [1]}], "nodes": [{}, {"name": "b"}]}"#)?;
+/// let imported = import(&file, &ImportOptions::default());
+/// let chosen = import(&file, &ImportOptions { scene: Some(5) });
+/// std::fs::remove_dir_all(&dir)?;
+/// let imported = imported?;
+/// assert_eq!(imported.scene, Some(1));
+/// assert_eq!(imported.node(1).unwrap().name.as_deref(), Some("b"));
+/// assert!(matches!(chosen, Err(GltfError::NoSuchScene { scene: 5, count: 2 })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
     let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
         path: path.to_owned(),
