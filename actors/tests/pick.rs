@@ -38,22 +38,34 @@ fn brute_force(graph: &Graph, ids: &[NodeId], ray: &Ray) -> Option<(f32, NodeId)
     best
 }
 
-fn picked<I: TraversalIterator>(iterator: I, graph: &Graph, root: NodeId, ray: Ray) -> (Option<scenewalk_actors::PickHit>, bool) {
+fn picked<I: TraversalIterator>(
+    iterator: I,
+    graph: &Graph,
+    root: NodeId,
+    ray: Ray,
+) -> (Option<scenewalk_actors::PickHit>, bool) {
     let mut update = Action::new(
         DepthFirst::new(),
-        (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
     )
     .unwrap();
     update.run(graph, root).unwrap();
     let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
     let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
-    let mut action = Action::new(iterator, (Unordered::new(Pick::new(ray, world, bounds)),)).unwrap();
+    let mut action =
+        Action::new(iterator, (Unordered::new(Pick::new(ray, world, bounds)),)).unwrap();
     let stats = action.run(graph, root).unwrap();
     (action.actor::<Pick>().unwrap().hit(), stats.stopped)
 }
 
 fn ray() -> impl Strategy<Value = Ray> {
-    (prop::array::uniform3(-25.0f32..25.0), prop::array::uniform3(-8.0f32..8.0))
+    (
+        prop::array::uniform3(-25.0f32..25.0),
+        prop::array::uniform3(-8.0f32..8.0),
+    )
         .prop_filter_map("a direction", |(origin, target)| {
             let origin = Vec3::from(origin);
             Ray::new(origin, Vec3::from(target) - origin).ok()
@@ -106,7 +118,14 @@ fn priority_order_stops_once_no_box_can_be_nearer() {
     let mut first = None;
     for k in 0..50 {
         let at = graph
-            .append_child(root, Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -5.0 - 3.0 * k as f32))))
+            .append_child(
+                root,
+                Transform::from_affine(Affine3A::from_translation(Vec3::new(
+                    0.0,
+                    0.0,
+                    -5.0 - 3.0 * k as f32,
+                ))),
+            )
             .unwrap();
         let node = graph.append_child(at, ball.clone()).unwrap();
         first.get_or_insert(node);
