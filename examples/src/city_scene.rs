@@ -106,8 +106,8 @@ impl CityScene {
     /// ```
     ///
     /// The first block also holds the sculpture (a ring mesh with a ball mesh lodged
-    /// in its tube). The camera stands at the city's south-west corner at street
-    /// level, looking over the city. Nodes are added depth-first, so the arena
+    /// in its tube). The camera stands 30 m up over the first third of the city,
+    /// looking across it. Nodes are added depth-first, so the arena
     /// records lie in depth-first order.
     pub fn build(blocks: usize, seed: u64, meshes: &CityMeshes) -> Result<CityScene, CityError> {
         let mut rng = SplitMix64::new(seed);
@@ -126,8 +126,8 @@ impl CityScene {
         );
         append(&mut graph, sun, Light::sun(100_000.0));
 
-        let eye = Vec3::new(-30.0, 25.0, -30.0);
-        let target = Vec3::new(0.45 * size, 0.0, 0.55 * size);
+        let eye = Vec3::new(0.3 * size, 30.0, 0.25 * size);
+        let target = Vec3::new(0.6 * size, 0.0, 0.55 * size);
         let placed = Camera::look_at(eye, target, Vec3::Y)
             .map_or(Transform::IDENTITY, Transform::from_affine);
         let camera_at = append(&mut graph, root, placed);
