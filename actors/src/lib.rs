@@ -49,6 +49,7 @@ pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleConta
 pub use cull::FrustumCull;
 pub use near_first::NearFirst;
 pub use per_node::PerNode;
+pub use pick::{Pick, PickHit};
 pub use render::{
     CameraItem, DrawItem, LightItem, RenderContext, RenderList, RenderState, Sorting,
 };
@@ -61,6 +62,7 @@ mod collide;
 mod cull;
 mod near_first;
 mod per_node;
+mod pick;
 mod render;
 mod select;
 mod statistics;

@@ -1,23 +1,52 @@
-//! The tour: builds a city (or loads nothing: every scene is generated), runs the
-//! main actions on it and prints a short report.
-//!
-//! ```text
-//! cargo run --release --example tour                 # the built-in 5 × 5 block city
-//! cargo run --release --example tour -- --blocks 40  # a bigger city
-//! ```
+//! The tour: scenewalk's main job on a built-in city of about 50,000 nodes (or on a
+//! glTF file): update, view (cull + LOD + switch + render list), picking and
+//! collision, with a short report and an SVG top view. Run `tour --help`.
 
-use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
-use scenewalk_core::glam::Vec3;
-use scenewalk_core::{
-    Aabb, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, Ordered, Static, StaticActor,
-    Unordered, UnorderedActor, Visit,
+use scenewalk_actors::{
+    Bounds, Collide, ContactMode, FrustumCull, LodSelect, Pick, RenderList, Statistics,
+    SwitchSelect, WorldTransforms,
 };
-use scenewalk_examples::city;
-use scenewalk_iterators::{BreadthFirst, DepthFirst, PriorityQueue, SwitchRule};
-use scenewalk_nodes::Geometry;
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Action, Graph, Ordered, Static, Unordered};
+use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
+use scenewalk_examples::svg::{Style, TopView};
+use scenewalk_examples::{CityMeshes, CityScene, Reached, city_scene};
+use scenewalk_iterators::{DepthFirst, PriorityQueue};
+use scenewalk_nodes::{Camera, Geometry, Mesh, Ray, load_obj, ray_aabb, ray_triangle};
 use std::error::Error;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
+
+const HELP: &str = "\
+tour: scenewalk's main job on a built-in scene
+
+usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg]
+
+Builds a city of N × N blocks (default 16: about 50,000 nodes of nine node types:
+buildings with levels of detail, materials and glass, switched rooftop signs, street
+lights, shared meshes, a sun and a camera) and runs on it:
+
+  1. update   world transforms + statistics + bounds (one depth-first action)
+  2. view     frustum cull + level of detail + switch + render list from the camera
+  3. pick     five rays through the camera, nearest hit first (priority order)
+  4. collide  the sculpture's ring against the ball lodged in it (BVH against BVH)
+
+It prints counts, checks each result against a brute-force or hand-written
+computation, times each action per node against a hand-written loop doing the same
+work, and writes an SVG top view (visible and culled objects, the frustum, the pick
+rays and hits) whose path it prints.
+
+  --blocks N     city size (1..=200)
+  --obj FILE     use the first mesh of an OBJ file for the lodged ball (scaled to fit)
+  --svg FILE     where to write the top view (default: target/tour.svg)
+";
+
+struct Options {
+    blocks: usize,
+    obj: Option<PathBuf>,
+    svg: PathBuf,
+}
 
 fn main() {
     if let Err(err) = run() {
@@ -27,20 +56,33 @@ fn main() {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
-    let blocks = parse_blocks()?;
+    let options = parse()?;
+    let mut meshes = CityMeshes::generated()?;
+    if let Some(path) = &options.obj {
+        let (name, mesh) = load_obj(path)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{} holds no mesh", path.display()))?;
+        println!(
+            "using {name:?} from {} ({} triangles) as the ball",
+            path.display(),
+            mesh.triangle_count()
+        );
+        meshes.ball = fit(&mesh, 2.4)?;
+    }
     let started = Instant::now();
-    let (graph, root) = city::city(blocks, blocks, city::DEFAULT_SEED);
-    let built = started.elapsed();
-    println!("scenewalk tour: a city of {blocks} × {blocks} blocks");
+    let city = CityScene::build(options.blocks, city_scene::DEFAULT_SEED, &meshes)?;
+    let (graph, root) = (&city.graph, city.root);
     println!(
-        "  built {} nodes in {:.1} ms ({} node types)\n",
+        "scenewalk tour: a city of {0} × {0} blocks, {1} nodes of {2} types, built in {3:.1} ms\n",
+        options.blocks,
         graph.len(),
-        built.as_secs_f64() * 1e3,
-        graph.types().len()
+        graph.types().len(),
+        ms(started)
     );
 
-    // 1. Depth-first: world transforms (ordered), statistics (unordered), bounds (visit).
-    let mut main = Action::new(
+    // 1. Update.
+    let mut update = Action::new(
         DepthFirst::new(),
         (
             Ordered::new(WorldTransforms::new()),
@@ -48,206 +90,371 @@ fn run() -> Result<(), Box<dyn Error>> {
             Ordered::new(Bounds::new()),
         ),
     )?;
-    let stats = main.run(&graph, root)?;
-    let statistics = main
-        .actor::<Statistics>()
-        .ok_or("statistics actor missing")?;
-    println!("depth-first: world transforms + statistics + bounds");
-    println!(
-        "  entered {} nodes, {} leave events, {} state copies (one per transform, per ordered actor)",
-        stats.entered, stats.left, stats.state_copies
+    let stats = update.run(graph, root)?;
+    let update_ns = per_node(|| Ok(update.run(graph, root).map(drop)?), stats.entered)?;
+    let mut hand_update = HandUpdate::default();
+    let hand_update_ns = per_node(
+        || {
+            hand_update.run(graph, root.index());
+            Ok(())
+        },
+        stats.entered,
+    )?;
+    let statistics = update.actor::<Statistics>().ok_or("no statistics")?;
+    let world = Arc::new(
+        update
+            .actor::<WorldTransforms>()
+            .ok_or("no transforms")?
+            .clone(),
     );
-    for (name, count) in statistics.counts_by_type() {
-        println!("  {count:>8}  {}", short(name));
-    }
+    let bounds = Arc::new(update.actor::<Bounds>().ok_or("no bounds")?.clone());
+    let extent = bounds.world_bounds(graph, root).ok_or("no world box")?;
+    println!("1. update: world transforms + statistics + bounds, depth-first");
+    let counts: Vec<String> = statistics
+        .counts_by_type()
+        .into_iter()
+        .map(|(name, n)| format!("{n} {}", short(name)))
+        .collect();
+    println!("   {}", counts.join(", "));
+    println!("   world box {} .. {}", fmt(extent.min), fmt(extent.max));
     println!(
-        "  leaves {}, max depth {}, nodes per depth {:?}",
-        statistics.leaves(),
-        statistics.max_depth().unwrap_or(0),
-        statistics.depth_histogram()
-    );
-    let bounds = main
-        .actor::<Bounds>()
-        .and_then(|b| b.world_bounds(&graph, root))
-        .ok_or("no bounds for the root")?;
-    println!(
-        "  world bounds {} .. {} (size {})",
-        fmt(bounds.min),
-        fmt(bounds.max),
-        fmt(bounds.size())
-    );
-    let per_node = time_per_node(&mut main, &graph, root, stats.entered)?;
-    let mut bare = Action::new(DepthFirst::new(), (Unordered::new(Count(0)),))?;
-    let bare_per_node = time_per_node(&mut bare, &graph, root, stats.entered)?;
-    println!(
-        "  time per node: {per_node:.1} ns with these three actors, {bare_per_node:.1} ns with one counting actor (best of 5 runs)\n"
+        "   {update_ns:.1} ns/node; the same three jobs in one hand-written loop: {hand_update_ns:.1} ns/node ({:.2}×)\n",
+        update_ns / hand_update_ns
     );
 
-    // 2. Front to back: priority order by distance to a camera, ordered state intact.
-    let camera = Vec3::new(-50.0, 30.0, -50.0);
-    let world_bounds = Arc::new(
-        main.actor::<Bounds>()
-            .cloned()
-            .ok_or("bounds actor missing")?,
-    );
-    let near_first = |iterator: PriorityQueue| {
-        Action::new(
-            iterator,
-            (
-                Ordered::new(WorldTransforms::new()),
-                Static::new(NearFirst {
-                    camera,
-                    bounds: Arc::clone(&world_bounds),
-                }),
-                Unordered::new(FirstGeometry {
-                    camera,
-                    bounds: Arc::clone(&world_bounds),
-                    limit: 5,
-                    found: Vec::new(),
-                }),
-            ),
-        )
-    };
-    let mut pure = near_first(PriorityQueue::new())?;
-    let front = pure.run(&graph, root)?;
+    // 2. View.
+    let camera_world = world
+        .world(graph, city.camera)
+        .ok_or("the camera was not reached")?;
+    let camera = *graph.get::<Camera>(city.camera)?;
+    let frustum = camera.frustum(&camera_world);
+    let eye = Vec3::from(camera_world.translation);
+    let view_matrix = camera_world.inverse();
+    let mut view = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Static::new(SwitchSelect),
+            Ordered::new(RenderList::new(view_matrix)),
+        ),
+    )?;
+    let seen = view.run(graph, root)?;
+    let view_ns = per_node(|| Ok(view.run(graph, root).map(drop)?), seen.entered)?;
+    let mut hand_view = HandView::default();
+    let hand_view_ns = per_node(
+        || {
+            hand_view.run(
+                graph,
+                root.index(),
+                &frustum,
+                &hand_update.bounds,
+                eye,
+                &view_matrix,
+            );
+            Ok(())
+        },
+        seen.entered,
+    )?;
+    let cull = view.actor::<FrustumCull>().ok_or("no cull")?;
+    let list = view.actor::<RenderList>().ok_or("no render list")?;
+    let triangles: u64 = list
+        .items()
+        .iter()
+        .map(|i| u64::from(i.geometry.primitives()))
+        .sum();
     println!(
-        "front to back from a camera at {}: priority order by distance",
-        fmt(camera)
+        "2. view from the camera at {}: cull + LOD + switch + render list",
+        fmt(eye)
     );
     println!(
-        "  entered {} nodes, {} state copies",
-        front.entered, front.state_copies
+        "   {} of {} nodes entered; {} child boxes tested, {} culled with their subtrees",
+        seen.entered,
+        graph.len(),
+        cull.tested(),
+        cull.culled()
     );
-    if let Some(first) = pure.actor::<FirstGeometry>() {
-        let distances: Vec<String> = first.found.iter().map(|(_, d)| format!("{d:.1}")).collect();
-        println!("  first geometry reached at {} m", distances.join(", "));
+    println!(
+        "   {} draw items ({} opaque front to back, {} transparent back to front), {} triangles, {} lights",
+        list.items().len(),
+        list.opaque().len(),
+        list.transparent().len(),
+        triangles,
+        list.lights().len()
+    );
+    println!(
+        "   the hand-written loop draws the same list: {}",
+        yes(hand_view.items == list.items())
+    );
+    println!(
+        "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop {hand_view_ns:.1} ns ({:.2}×)\n",
+        view_ns * seen.entered as f64 / 1e3,
+        view_ns / hand_view_ns
+    );
+
+    // 3. Pick.
+    println!("3. pick: rays through the camera, priority order by box entry distance");
+    let mut top = TopView::new(format!(
+        "scenewalk tour: {} nodes, top view (x right, z down)",
+        graph.len()
+    ));
+    let dot = 0.005 * extent.size().max_element();
+    let inverse = (camera.projection_matrix() * Camera::view_matrix(&camera_world)).inverse();
+    let mut pick = Action::new(
+        PriorityQueue::new(),
+        (Unordered::new(Pick::new(
+            Ray::new(eye, Vec3::Z)?,
+            Arc::clone(&world),
+            Arc::clone(&bounds),
+        )),),
+    )?;
+    for (k, (x, y)) in [
+        (0.0, -0.2),
+        (-0.5, -0.3),
+        (0.5, -0.3),
+        (-0.2, -0.6),
+        (0.3, -0.1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let near = inverse.project_point3(Vec3::new(x, y, 0.0));
+        let far = inverse.project_point3(Vec3::new(x, y, 1.0));
+        let ray = Ray::new(near, far - near)?;
+        pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
+        let started = Instant::now();
+        let run = pick.run(graph, root)?;
+        let took = ms(started);
+        let hit = pick.actor::<Pick>().and_then(Pick::hit);
+        match hit {
+            Some(hit) => {
+                let ty = graph
+                    .type_at(hit.node)
+                    .map_or("?", |t| short(graph.types().name(t)));
+                let triangle = hit
+                    .triangle
+                    .map_or(String::new(), |t| format!(", triangle {t}"));
+                println!(
+                    "   ray {k}: {ty} at {:.2} m{triangle}; {} nodes entered, {}, {took:.2} ms",
+                    hit.distance,
+                    run.entered,
+                    if run.stopped {
+                        "stopped early"
+                    } else {
+                        "ran to the end"
+                    }
+                );
+                top.line(ray.origin(), hit.point, Style::Ray);
+                top.dot(hit.point, dot, Style::Hit);
+            }
+            None => {
+                println!("   ray {k}: no hit; {} nodes entered", run.entered);
+                top.line(ray.origin(), ray.at(city_scene::DRAW_DISTANCE), Style::Ray);
+            }
+        }
+        if k == 0 {
+            let (brute, tested) = brute_force_pick(graph, &world, &ray);
+            let agrees = match (brute, hit) {
+                (None, None) => true,
+                (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
+                _ => false,
+            };
+            println!(
+                "   ray 0 against brute force over {tested} triangles and boxes: {}",
+                yes(agrees)
+            );
+        }
     }
-    let nearest = nearest_geometry(&graph, camera, &world_bounds);
-    println!("  nearest geometry by brute force over all nodes: {nearest:.1} m");
-    let mut hybrid = near_first(PriorityQueue::hybrid(SwitchRule::AtDepth(2)))?;
-    let mixed = hybrid.run(&graph, root)?;
-    println!(
-        "  hybrid (by distance down to buildings, depth-first inside): {} nodes, {} state copies",
-        mixed.entered, mixed.state_copies
-    );
     println!();
 
-    // 3. Breadth-first: statistics in batches, one actor call per level.
-    let mut levels = Action::new(BreadthFirst::new(), (Unordered::new(Statistics::new()),))?;
-    let batched = levels.run(&graph, root)?;
+    // 4. Collide.
+    let (ring, ball) = city.sculpture;
+    let ring_mesh = graph.get::<Mesh>(ring)?;
+    let ball_mesh = graph.get::<Mesh>(ball)?;
+    let ring_world = world.world(graph, ring).ok_or("ring not reached")?;
+    let ball_world = world.world(graph, ball).ok_or("ball not reached")?;
+    let mut collide = Collide::new();
+    let started = Instant::now();
+    let all = collide
+        .meshes(
+            ring_mesh,
+            &ring_world,
+            ball_mesh,
+            &ball_world,
+            ContactMode::All,
+        )
+        .len();
+    let all_ms = ms(started);
+    let started = Instant::now();
+    let first = collide
+        .meshes(
+            ring_mesh,
+            &ring_world,
+            ball_mesh,
+            &ball_world,
+            ContactMode::First,
+        )
+        .first()
+        .copied();
+    let first_ms = ms(started);
     println!(
-        "breadth-first: statistics in {} batches for {} nodes ({} actor calls instead of {})",
-        batched.batches, batched.entered, batched.chain_calls, batched.entered
+        "4. collide: ring ({} triangles) against ball ({} triangles), dual-tree over their BVHs",
+        ring_mesh.triangle_count(),
+        ball_mesh.triangle_count()
     );
+    println!(
+        "   {all} triangle pairs touch ({all_ms:.2} ms); first contact {first:?} ({first_ms:.3} ms)"
+    );
+    if let Some(contact) = first
+        && let Some(tri) = ring_mesh.triangle(contact.a)
+    {
+        top.dot(
+            ring_world.transform_point3((tri[0] + tri[1] + tri[2]) / 3.0),
+            1.5,
+            Style::Contact,
+        );
+    }
+    println!();
+
+    // The top view.
+    let mut marked = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Static::new(SwitchSelect),
+            Unordered::new(Reached::default()),
+        ),
+    )?;
+    marked.run(graph, root)?;
+    let entered = marked.actor::<Reached>().ok_or("no record")?;
+    for block in graph.children(root)? {
+        for object in graph.children(block)? {
+            let Some(b) = bounds.world_bounds(graph, object) else {
+                continue;
+            };
+            let style = if entered.contains(object) {
+                Style::Visible
+            } else {
+                Style::Culled
+            };
+            top.rect(&b, style);
+        }
+    }
+    if let Some(corners) = camera.corners(&camera_world) {
+        top.hull(&corners, Style::Frustum);
+    }
+    top.legend(Style::Visible, "objects the view pass entered");
+    top.legend(
+        Style::Culled,
+        "objects culled (outside the frustum, or LOD beyond draw distance)",
+    );
+    top.legend(Style::Frustum, "the camera's view frustum");
+    top.legend(Style::Hit, "pick rays and their nearest hits");
+    top.legend(Style::Contact, "first collision contact (the sculpture)");
+    if let Some(dir) = options.svg.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&options.svg, top.finish())
+        .map_err(|e| format!("cannot write {}: {e}", options.svg.display()))?;
+    println!("top view written to {}", options.svg.display());
     Ok(())
 }
 
-/// Counts nodes: the cheapest actor, to show what the framework itself costs.
-struct Count(u64);
-
-impl UnorderedActor for Count {
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        self.0 += 1;
-        Flow::Continue
-    }
-}
-
-/// Keys each child by its closeness to the camera (nearer is a larger key).
-struct NearFirst {
-    camera: Vec3,
-    bounds: Arc<Bounds>,
-}
-
-impl StaticActor for NearFirst {
-    fn enter(&self, _visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        for i in 0..active.len() {
-            let Some(node) = active.node(i) else { continue };
-            active.set_key(i, -distance(self.camera, &self.bounds, node));
+/// The nearest hit by testing every mesh triangle and plain geometry box of the
+/// graph, placed by the update's world matrices; and how many it tested.
+fn brute_force_pick(graph: &Graph, world: &WorldTransforms, ray: &Ray) -> (Option<f32>, u64) {
+    let mut best: Option<f32> = None;
+    let mut tested = 0;
+    for slot in 0..graph.capacity() as u32 {
+        let node = scenewalk_core::NodeIndex::new(slot);
+        let Some(placed) = world.world_at(node) else {
+            continue;
+        };
+        let hit = if let Some(mesh) = graph.get_at::<Mesh>(node) {
+            tested += u64::from(mesh.triangle_count());
+            (0..mesh.triangle_count())
+                .filter_map(|k| {
+                    let corners = mesh.triangle(k)?.map(|p| placed.transform_point3(p));
+                    ray_triangle(ray, &corners).map(|(t, _, _)| t)
+                })
+                .reduce(f32::min)
+        } else if let Some(g) = graph.get_at::<Geometry>(node) {
+            tested += 1;
+            ray_aabb(ray, &g.local_bounds().transformed(&placed), f32::INFINITY)
+        } else {
+            None
+        };
+        if let Some(t) = hit {
+            best = Some(best.map_or(t, |b: f32| b.min(t)));
         }
-        Flow::Continue
     }
+    (best, tested)
 }
 
-/// Distance from `p` to the world box of `node`'s subtree (far away if it has none).
-fn distance(p: Vec3, bounds: &Bounds, node: NodeIndex) -> f32 {
-    bounds
-        .world_bounds_at(node)
-        .filter(|b| !b.is_empty())
-        .map_or(f32::MAX, |b: Aabb| (p.clamp(b.min, b.max) - p).length())
+/// The mesh scaled and centred to fit a cube of side `size`.
+fn fit(mesh: &Mesh, size: f32) -> Result<Mesh, Box<dyn Error>> {
+    let b = mesh.local_bounds();
+    let scale = size / b.size().max_element().max(f32::MIN_POSITIVE);
+    let to = Affine3A::from_scale(Vec3::splat(scale)) * Affine3A::from_translation(-b.center());
+    let positions = mesh
+        .positions()
+        .iter()
+        .map(|&p| to.transform_point3(p))
+        .collect();
+    Ok(Mesh::new(positions, mesh.triangles().to_vec())?)
 }
 
-/// The smallest distance from `camera` to any geometry node's world box, by checking
-/// every node: what the front-to-back order should find first.
-fn nearest_geometry(graph: &Graph, camera: Vec3, bounds: &Bounds) -> f32 {
-    (0..graph.capacity() as u32)
-        .map(NodeIndex::new)
-        .filter(|&n| graph.get_at::<Geometry>(n).is_some())
-        .map(|n| distance(camera, bounds, n))
-        .fold(f32::MAX, f32::min)
-}
-
-/// Notes the first `limit` geometry nodes entered, with their distance to the camera.
-struct FirstGeometry {
-    camera: Vec3,
-    bounds: Arc<Bounds>,
-    limit: usize,
-    found: Vec<(NodeId, f32)>,
-}
-
-impl UnorderedActor for FirstGeometry {
-    fn begin(&mut self, _run: &scenewalk_core::RunContext<'_>) {
-        self.found.clear();
-    }
-    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        if self.found.len() < self.limit && visit.get::<Geometry>().is_some() {
-            let distance = distance(self.camera, &self.bounds, visit.node());
-            self.found.push((visit.id(), distance));
-        }
-        Flow::Continue
-    }
-}
-
-fn time_per_node<I, C>(
-    action: &mut Action<I, C>,
-    graph: &Graph,
-    root: NodeId,
+/// The best of five runs, in ns per node.
+fn per_node(
+    mut run: impl FnMut() -> Result<(), Box<dyn Error>>,
     nodes: u64,
-) -> Result<f64, Box<dyn Error>>
-where
-    I: scenewalk_core::TraversalIterator,
-    C: scenewalk_core::ActorChain,
-{
+) -> Result<f64, Box<dyn Error>> {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let start = Instant::now();
-        action.run(graph, root)?;
+        run()?;
         best = best.min(start.elapsed().as_secs_f64());
     }
     Ok(best * 1e9 / nodes.max(1) as f64)
 }
 
-fn parse_blocks() -> Result<usize, Box<dyn Error>> {
+fn parse() -> Result<Options, Box<dyn Error>> {
+    let mut options = Options {
+        blocks: city_scene::DEFAULT_BLOCKS,
+        obj: None,
+        svg: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tour.svg"),
+    };
     let mut args = std::env::args().skip(1);
-    let mut blocks = city::DEFAULT_BLOCKS_X;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--blocks" => {
                 let value = args.next().ok_or("--blocks needs a number")?;
-                blocks = value
+                options.blocks = value
                     .parse()
                     .map_err(|_| format!("--blocks needs a whole number, not {value:?}"))?;
-                if !(1..=1000).contains(&blocks) {
-                    return Err("--blocks must be between 1 and 1000".into());
+                if !(1..=200).contains(&options.blocks) {
+                    return Err("--blocks must be between 1 and 200".into());
                 }
             }
+            "--obj" => options.obj = Some(args.next().ok_or("--obj needs a file")?.into()),
+            "--svg" => options.svg = args.next().ok_or("--svg needs a file")?.into(),
             "-h" | "--help" => {
-                println!("usage: tour [--blocks N]   (a city of N × N blocks; default {blocks})");
+                print!("{HELP}");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other:?} (try --help)").into()),
         }
     }
-    Ok(blocks)
+    Ok(options)
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
+
+fn yes(ok: bool) -> &'static str {
+    if ok { "yes" } else { "NO" }
 }
 
 fn short(type_name: &str) -> &str {

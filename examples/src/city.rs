@@ -69,7 +69,11 @@ pub fn city_default() -> (Graph, NodeId) {
     city(DEFAULT_BLOCKS_X, DEFAULT_BLOCKS_Y, DEFAULT_SEED)
 }
 
-fn append<T: scenewalk_core::NodeCore>(graph: &mut Graph, parent: NodeId, payload: T) -> NodeId {
+pub(crate) fn append<T: scenewalk_core::NodeCore>(
+    graph: &mut Graph,
+    parent: NodeId,
+    payload: T,
+) -> NodeId {
     graph
         .append_child(parent, payload)
         .expect("the parent was just added to this graph")
@@ -98,7 +102,13 @@ fn add_building(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
 
 /// Four outer walls and 1–3 rooms side by side along x, in floor coordinates
 /// (footprint centred on the origin, floor at y = 0).
-fn add_floor(graph: &mut Graph, level: NodeId, width: f32, depth: f32, rng: &mut SplitMix64) {
+pub(crate) fn add_floor(
+    graph: &mut Graph,
+    level: NodeId,
+    width: f32,
+    depth: f32,
+    rng: &mut SplitMix64,
+) {
     let (hw, hd, h) = (0.5 * width, 0.5 * depth, FLOOR_HEIGHT);
     let walls = [
         (Vec3::new(-hw, 0.0, -hd), Vec3::new(hw, h, -hd + WALL)),

@@ -43,12 +43,18 @@
 #![forbid(unsafe_code)]
 
 pub use city::{city, city_default};
+pub use city_scene::{CityError, CityMeshes, CityScene};
+pub use reached::Reached;
 pub use scenes::{quad_tree, random_tree, tree_with_nodes};
 pub use shape::{NO_PARENT, TreeShape};
 
 pub mod baseline;
 pub mod city;
+pub mod city_scene;
 pub mod inspect;
+mod reached;
 pub mod rng;
+pub mod scene_baseline;
 pub mod scenes;
 mod shape;
+pub mod svg;

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId};
-use scenewalk_nodes::{Geometry, Group, Transform};
+use scenewalk_nodes::{Geometry, Group, Mesh, Transform};
 
 /// One node of a generated tree: which earlier node is its parent, and its kind.
 #[derive(Clone, Debug)]
@@ -37,6 +37,22 @@ pub fn tree() -> impl Strategy<Value = Vec<(usize, Kind)>> {
 }
 
 pub fn build(spec: &[(usize, Kind)]) -> (Graph, Vec<NodeId>) {
+    build_with(spec, false)
+}
+
+/// A tetrahedron spanning the box from `a` to `b`: a mesh whose hits differ from the box's.
+pub fn tetrahedron(a: Vec3, b: Vec3) -> Mesh {
+    let positions = vec![
+        a,
+        Vec3::new(b.x, a.y, a.z),
+        Vec3::new(a.x, b.y, a.z),
+        Vec3::new(a.x, a.y, b.z),
+    ];
+    Mesh::new(positions, vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]).unwrap()
+}
+
+/// As [`build`], with every other geometry node a [`tetrahedron`] mesh when `meshes`.
+pub fn build_with(spec: &[(usize, Kind)], meshes: bool) -> (Graph, Vec<NodeId>) {
     let mut graph = Graph::new();
     let mut ids: Vec<NodeId> = Vec::new();
     for (i, (parent, kind)) in spec.iter().enumerate() {
@@ -52,6 +68,9 @@ pub fn build(spec: &[(usize, Kind)]) -> (Graph, Vec<NodeId>) {
                     )
                     .unwrap()
             }
+            (i, Kind::Geometry(a, b)) if meshes && i % 2 == 0 => graph
+                .append_child(ids[*parent], tetrahedron(*a, *b))
+                .unwrap(),
             (_, Kind::Geometry(a, b)) => graph
                 .append_child(ids[*parent], Geometry::new(Aabb::new(*a, *b)))
                 .unwrap(),

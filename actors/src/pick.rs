@@ -1,0 +1,206 @@
+//! Picking: the nearest ray hit, nearest boxes first.
+
+use crate::{Bounds, WorldTransforms};
+use scenewalk_core::glam::Vec3;
+use scenewalk_core::{ActiveList, Flow, NodeIndex, RunContext, TypeSet, UnorderedActor, Visit};
+use scenewalk_nodes::{Geometry, Mesh, Ray, ray_aabb};
+use std::sync::Arc;
+
+/// The nearest thing a pick ray hits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PickHit {
+    /// The node hit.
+    pub node: NodeIndex,
+    /// Distance along the ray (world units; the ray's direction is unit length).
+    pub distance: f32,
+    /// The hit point in world space.
+    pub point: Vec3,
+    /// The triangle hit, for a [`Mesh`]; `None` for a plain [`Geometry`], whose own box
+    /// (placed by its world transform) counts as solid.
+    pub triangle: Option<u32>,
+}
+
+/// Finds the nearest hit of a world-space ray (an unordered actor: the nearest hit
+/// does not depend on the order nodes come in).
+///
+/// At each node it drops the children whose world box (from an earlier [`Bounds`]
+/// run) the ray misses or enters beyond the best hit so far, and keys the others by
+/// −(entry distance), so a priority iterator takes the nearest box first. At a
+/// [`Mesh`] it walks the mesh's BVH for the nearest triangle (placed by the node's
+/// world transform from an earlier [`WorldTransforms`] run); at any other
+/// [`Geometry`] the world box itself is the surface.
+///
+/// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) (pure
+/// priority order) the boxes come out nearest entry first, and a box is never entered
+/// before its parent's; so once the next box starts beyond the best hit, no pending
+/// box can hold a nearer one and the actor returns [`Flow::Stop`]. Under any other
+/// order it prunes instead, with the same result. For a user iterator that also pops
+/// by key, say so with [`assume_key_order`](Pick::assume_key_order).
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::Vec3};
+/// use scenewalk_iterators::{DepthFirst, PriorityQueue};
+/// use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform};
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
+/// let ball = graph.append_child(near, Mesh::uv_sphere(1.0, 16, 8)?)?;
+/// graph.append_child(root, Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, -21.0), Vec3::new(1.0, 1.0, -20.0))))?;
+///
+/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())))?;
+/// update.run(&graph, root)?;
+/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+///
+/// let ray = Ray::new(Vec3::ZERO, -Vec3::Z)?;
+/// let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray, world, bounds)),))?;
+/// let stats = pick.run(&graph, root)?;
+/// let hit = pick.actor::<Pick>().unwrap().hit().unwrap();
+/// assert_eq!(hit.node, ball.index());
+/// assert!((hit.distance - 4.0).abs() < 1e-3);
+/// assert!(stats.stopped); // the far box was never entered
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Pick {
+    ray: Ray,
+    world: Arc<WorldTransforms>,
+    bounds: Arc<Bounds>,
+    meshes: TypeSet,
+    geometry: TypeSet,
+    assume_key_order: bool,
+    key_order: bool,
+    best: Option<PickHit>,
+}
+
+impl Pick {
+    /// Picks along `ray` with the world transforms and boxes of an update pass.
+    pub fn new(ray: Ray, world: Arc<WorldTransforms>, bounds: Arc<Bounds>) -> Self {
+        Self {
+            ray,
+            world,
+            bounds,
+            meshes: TypeSet::of::<Mesh>(),
+            geometry: TypeSet::of::<Geometry>(),
+            assume_key_order: false,
+            key_order: false,
+            best: None,
+        }
+    }
+
+    /// Declares that the iterator always takes the largest key next (as the pure
+    /// priority queue does), so the actor may stop the run early.
+    #[must_use]
+    pub fn assume_key_order(mut self, yes: bool) -> Self {
+        self.assume_key_order = yes;
+        self
+    }
+
+    /// Aims a new ray.
+    pub fn set_ray(&mut self, ray: Ray) {
+        self.ray = ray;
+    }
+
+    /// Replaces the update pass's results.
+    pub fn set_scene(&mut self, world: Arc<WorldTransforms>, bounds: Arc<Bounds>) {
+        self.world = world;
+        self.bounds = bounds;
+    }
+
+    /// The ray.
+    pub fn ray(&self) -> &Ray {
+        &self.ray
+    }
+
+    /// The nearest hit of the latest run.
+    pub fn hit(&self) -> Option<PickHit> {
+        self.best
+    }
+
+    #[inline]
+    fn limit(&self) -> f32 {
+        self.best.map_or(f32::INFINITY, |b| b.distance)
+    }
+
+    fn offer(&mut self, hit: PickHit) {
+        let better = match self.best {
+            None => true,
+            Some(b) => {
+                hit.distance < b.distance || (hit.distance == b.distance && hit.node < b.node)
+            }
+        };
+        if better {
+            self.best = Some(hit);
+        }
+    }
+}
+
+impl UnorderedActor for Pick {
+    fn begin(&mut self, run: &RunContext<'_>) {
+        self.meshes.resolve(run.graph.types());
+        self.geometry.resolve(run.graph.types());
+        self.key_order = self.assume_key_order || run.capabilities.name == "PriorityQueue";
+        self.best = None;
+    }
+
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        let node = visit.node();
+        let limit = self.limit();
+        match self.bounds.world_bounds_at(node) {
+            // Not reached by the update pass: nothing known, so look inside.
+            None => {}
+            Some(b) => match ray_aabb(&self.ray, &b, limit) {
+                Some(_) => {}
+                // Keys make a priority order pop boxes nearest entry first, and a
+                // child's box lies within its parent's: nothing pending is nearer.
+                None if self.key_order && self.best.is_some() => return Flow::Stop,
+                None => return Flow::Prune,
+            },
+        }
+        let ty = visit.node_type();
+        if self.meshes.contains(ty) {
+            if let (Some(mesh), Some(world)) = (visit.get::<Mesh>(), self.world.world_at(node))
+                && let Some(hit) = mesh.ray_hit_world(&self.ray, &world, limit)
+            {
+                self.offer(PickHit {
+                    node,
+                    distance: hit.distance,
+                    point: hit.point,
+                    triangle: Some(hit.triangle),
+                });
+            }
+        } else if self.geometry.contains(ty)
+            && let (Some(geometry), Some(world)) =
+                (visit.get::<Geometry>(), self.world.world_at(node))
+            && let Some(t) = ray_aabb(
+                &self.ray,
+                &geometry.local_bounds().transformed(&world),
+                limit,
+            )
+        {
+            self.offer(PickHit {
+                node,
+                distance: t,
+                point: self.ray.at(t),
+                triangle: None,
+            });
+        }
+        let limit = self.limit();
+        for mut child in active.iter_mut() {
+            if !child.is_active() {
+                continue;
+            }
+            match self.bounds.world_bounds_at(child.node()) {
+                None => child.set_key(0.0),
+                Some(b) => match ray_aabb(&self.ray, &b, limit) {
+                    Some(t) => child.set_key(-t),
+                    None => child.deactivate(),
+                },
+            }
+        }
+        Flow::Continue
+    }
+}
