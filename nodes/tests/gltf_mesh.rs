@@ -172,3 +172,31 @@ fn cameras() {
         assert!(e.to_string().contains("camera 1"), "{e}");
     }
 }
+
+#[test]
+fn quantized_positions_keep_their_declared_box() {
+    // Normalized shorts (KHR_mesh_quantization): min / max are stored integers.
+    let shorts: Vec<u8> = [0i16, 0, 0, 32767, -32767, 16384, 0, 0, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let mut d = doc(json!([{"mesh": 0}]), json!([{"nodes": [0]}]));
+    d["extensionsUsed"] = json!(["KHR_mesh_quantization"]);
+    d["buffers"] = json!([{"byteLength": 20, "uri": data_uri(&[shorts, vec![0, 0]].concat())}]);
+    d["bufferViews"] = json!([{"buffer": 0, "byteLength": 20, "byteStride": 8}]);
+    d["accessors"] = json!([{
+        "bufferView": 0, "componentType": 5122, "normalized": true, "count": 2, "type": "VEC3",
+        "min": [0, -32767, 0], "max": [32767, 0, 16384]
+    }]);
+    d["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}]);
+    let imported = import(&d).unwrap();
+    let p = imported.node(0).unwrap().primitives[0];
+    let b = *imported.graph.get::<Geometry>(p).unwrap().local_bounds();
+    assert_eq!(
+        b,
+        Aabb::new(
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(1.0, 0.0, 16384.0 / 32767.0)
+        )
+    );
+}

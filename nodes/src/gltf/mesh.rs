@@ -5,6 +5,7 @@ use super::GltfError;
 use super::accessor::{accessor, read_indices, read_vec3};
 use crate::{Geometry, Mesh};
 use gltf::json;
+use gltf::json::accessor::{ComponentType, GenericComponentType};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use scenewalk_core::Aabb;
@@ -182,6 +183,22 @@ fn declared_bounds(acc: &json::Accessor, a: usize) -> Result<Option<Aabb>, GltfE
         }
     };
     let (min, max) = (corner(min, "min")?, corner(max, "max")?);
+    // Normalized integer positions (KHR_mesh_quantization) declare min / max in the
+    // stored integers; the positions are those divided by the type's maximum.
+    let (min, max) = match (acc.normalized, acc.component_type) {
+        (true, Checked::Valid(GenericComponentType(c))) => {
+            let unit = match c {
+                ComponentType::I8 => 127.0,
+                ComponentType::U8 => 255.0,
+                ComponentType::I16 => 32767.0,
+                ComponentType::U16 => 65535.0,
+                ComponentType::U32 | ComponentType::F32 => 1.0,
+            };
+            let dequantize = |v: Vec3| (v / unit).max(Vec3::splat(-1.0));
+            (dequantize(min), dequantize(max))
+        }
+        _ => (min, max),
+    };
     if !min.cmple(max).all() {
         return Err(GltfError::invalid(
             format!("accessors[{a}]"),
