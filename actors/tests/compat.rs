@@ -35,9 +35,21 @@ fn the_library_actors_run_where_the_table_says() {
     let all = [true; 5];
     let not_batched = [true, true, true, false, true];
     let cases: Vec<(&str, [bool; 5], [bool; 5])> = vec![
-        ("WorldTransforms", accepts(&|| Ordered::new(WorldTransforms::new())), not_batched),
-        ("Statistics", accepts(&|| Unordered::new(Statistics::new())), all),
-        ("Bounds", accepts(&|| Ordered::new(Bounds::new())), not_batched),
+        (
+            "WorldTransforms",
+            accepts(&|| Ordered::new(WorldTransforms::new())),
+            not_batched,
+        ),
+        (
+            "Statistics",
+            accepts(&|| Unordered::new(Statistics::new())),
+            all,
+        ),
+        (
+            "Bounds",
+            accepts(&|| Ordered::new(Bounds::new())),
+            not_batched,
+        ),
         (
             "Ordered<FrustumCull>",
             accepts(&|| Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))),
@@ -53,7 +65,11 @@ fn the_library_actors_run_where_the_table_says() {
             accepts(&|| Static::new(LodSelect::new(Vec3::ZERO, Arc::clone(&world)))),
             not_batched,
         ),
-        ("SwitchSelect", accepts(&|| Static::new(SwitchSelect)), not_batched),
+        (
+            "SwitchSelect",
+            accepts(&|| Static::new(SwitchSelect)),
+            not_batched,
+        ),
         (
             "RenderList",
             accepts(&|| Ordered::new(RenderList::new(Affine3A::IDENTITY))),
