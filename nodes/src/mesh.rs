@@ -203,7 +203,21 @@ impl Mesh {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
         let root = bvh.root().index();
-        let entry = ray_aabb(ray, &bvh.node_box(root), max_distance)?;
+        // Boxes are padded by a few dozen ulps of the scene's scale (the box's and the
+        // ray origin's coordinates): a hit the triangle test accepts through rounding,
+        // at an edge or corner on a box face, must not be pruned by the box test's
+        // own rounding.
+        let scale = ray.origin().abs().max_element();
+        let padded = |node: NodeIndex| {
+            let b = bvh.node_box(node);
+            let m = b.min.abs().max(b.max.abs()).max_element();
+            let eps = Vec3::splat(4e-6 * (m + scale));
+            Aabb {
+                min: b.min - eps,
+                max: b.max + eps,
+            }
+        };
+        let entry = ray_aabb(ray, &padded(root), max_distance)?;
         let mut limit = max_distance;
         let mut best: Option<TriangleHit> = None;
         let mut stack: Vec<(NodeIndex, f32)> = Vec::with_capacity(64);
@@ -239,7 +253,7 @@ impl Mesh {
             let base = stack.len();
             let mut child = Some(first);
             while let Some(c) = child {
-                if let Some(d) = ray_aabb(ray, &bvh.node_box(c), limit) {
+                if let Some(d) = ray_aabb(ray, &padded(c), limit) {
                     stack.push((c, d));
                 }
                 child = graph.next_sibling_at(c);
