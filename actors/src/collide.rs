@@ -56,7 +56,9 @@ pub enum CollideError {
     },
     /// The world transforms or bounds passed have no result for this node: they are
     /// not from a run over this graph as it is now, or the run did not reach it.
-    #[error("no world transform or bounds for {0}: run WorldTransforms and Bounds over the graph as it is now first")]
+    #[error(
+        "no world transform or bounds for {0}: run WorldTransforms and Bounds over the graph as it is now first"
+    )]
     NoResults(NodeId),
 }
 

@@ -39,10 +39,15 @@ fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
 
 fn soup() -> impl Strategy<Value = Mesh> {
     let corner = || (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0);
-    prop::collection::vec([corner(), corner(), corner()], 1..30)
-    .prop_map(|tris| {
-        let positions = tris.iter().flatten().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
-        let triangles = (0..tris.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    prop::collection::vec([corner(), corner(), corner()], 1..30).prop_map(|tris| {
+        let positions = tris
+            .iter()
+            .flatten()
+            .map(|&(x, y, z)| Vec3::new(x, y, z))
+            .collect();
+        let triangles = (0..tris.len() as u32)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect();
         Mesh::new(positions, triangles).unwrap()
     })
 }
@@ -90,11 +95,18 @@ fn touching_and_apart_spheres() {
             Vec3::X * dx,
         );
         let expected = brute_pairs(&ball, &here, &ball, &there);
-        assert_eq!(sorted(collide.meshes(&ball, &here, &ball, &there, ContactMode::All)), expected);
+        assert_eq!(
+            sorted(collide.meshes(&ball, &here, &ball, &there, ContactMode::All)),
+            expected
+        );
     }
     // A singular placement of B: compared in the world frame instead.
     let flat = Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0));
-    assert!(!collide.meshes(&ball, &here, &ball, &flat, ContactMode::All).is_empty());
+    assert!(
+        !collide
+            .meshes(&ball, &here, &ball, &flat, ContactMode::All)
+            .is_empty()
+    );
 }
 
 /// A tiny deterministic generator for scenes.
@@ -114,11 +126,22 @@ impl Rng {
         lo + (hi - lo) * self.unit()
     }
     fn transform(&mut self, reach: f32) -> Transform {
-        let axis = Vec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+        let axis = Vec3::new(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        );
         let s = self.range(0.6, 1.4);
         Transform::from_trs(
-            Vec3::new(self.range(-reach, reach), self.range(-reach, reach), self.range(-reach, reach)),
-            Quat::from_axis_angle(axis.try_normalize().unwrap_or(Vec3::Y), self.range(0.0, 6.3)),
+            Vec3::new(
+                self.range(-reach, reach),
+                self.range(-reach, reach),
+                self.range(-reach, reach),
+            ),
+            Quat::from_axis_angle(
+                axis.try_normalize().unwrap_or(Vec3::Y),
+                self.range(0.0, 6.3),
+            ),
             Vec3::new(s, s * self.range(0.7, 1.3), s),
         )
     }
@@ -142,7 +165,11 @@ fn scene(seed: u64) -> (Graph, NodeId, NodeId, NodeId) {
         for _ in 0..1 + rng.next() % 5 {
             let t = graph.append_child(top, rng.transform(1.2)).unwrap();
             let mesh = pool[(rng.next() % 3) as usize].clone();
-            let lo = Vec3::new(rng.range(-1.0, 0.5), rng.range(-1.0, 0.5), rng.range(-1.0, 0.5));
+            let lo = Vec3::new(
+                rng.range(-1.0, 0.5),
+                rng.range(-1.0, 0.5),
+                rng.range(-1.0, 0.5),
+            );
             let boxed = Geometry::new(Aabb::new(lo, lo + Vec3::splat(rng.range(0.1, 0.8))));
             match rng.next() % 3 {
                 0 => {
@@ -186,13 +213,29 @@ fn leaf_contacts(
     let (a, b) = (graph.id_at(x).unwrap(), graph.id_at(y).unwrap());
     match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
         (Some(ma), Some(mb)) => {
-            let pairs = brute_pairs(ma, &world.world_at(x).unwrap(), mb, &world.world_at(y).unwrap());
-            out.extend(pairs.into_iter().map(|c| NodeContact { a, b, triangles: Some(c) }));
+            let pairs = brute_pairs(
+                ma,
+                &world.world_at(x).unwrap(),
+                mb,
+                &world.world_at(y).unwrap(),
+            );
+            out.extend(pairs.into_iter().map(|c| NodeContact {
+                a,
+                b,
+                triangles: Some(c),
+            }));
         }
         _ => {
-            let (p, q) = (bounds.world_bounds_at(x).unwrap(), bounds.world_bounds_at(y).unwrap());
+            let (p, q) = (
+                bounds.world_bounds_at(x).unwrap(),
+                bounds.world_bounds_at(y).unwrap(),
+            );
             if p.overlaps(&q) {
-                out.push(NodeContact { a, b, triangles: None });
+                out.push(NodeContact {
+                    a,
+                    b,
+                    triangles: None,
+                });
             }
         }
     }
@@ -201,7 +244,10 @@ fn leaf_contacts(
 fn run(graph: &Graph, root: NodeId) -> (WorldTransforms, Bounds) {
     let mut action = Action::new(
         DepthFirst::new(),
-        (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
     )
     .unwrap();
     action.run(graph, root).unwrap();
@@ -294,11 +340,20 @@ fn meshes_work_under_bounds_and_statistics() {
     graph.register_type_with_parent::<Mesh, Geometry>().unwrap();
     let root = graph.add_root(Group);
     let moved = graph
-        .append_child(root, Transform::from_trs(Vec3::new(10.0, 0.0, 0.0), Quat::from_rotation_y(0.5), Vec3::splat(2.0)))
+        .append_child(
+            root,
+            Transform::from_trs(
+                Vec3::new(10.0, 0.0, 0.0),
+                Quat::from_rotation_y(0.5),
+                Vec3::splat(2.0),
+            ),
+        )
         .unwrap();
     let ball = Mesh::uv_sphere(1.0, 16, 8).unwrap();
     let node = graph.append_child(moved, ball.clone()).unwrap();
-    let other = graph.append_child(root, Mesh::cuboid(Vec3::ONE).unwrap()).unwrap();
+    let other = graph
+        .append_child(root, Mesh::cuboid(Vec3::ONE).unwrap())
+        .unwrap();
     let mut action = Action::new(
         DepthFirst::new(),
         (
@@ -309,7 +364,11 @@ fn meshes_work_under_bounds_and_statistics() {
     )
     .unwrap();
     action.run(&graph, root).unwrap();
-    let world = action.actor::<WorldTransforms>().unwrap().world(&graph, node).unwrap();
+    let world = action
+        .actor::<WorldTransforms>()
+        .unwrap()
+        .world(&graph, node)
+        .unwrap();
     let bounds = action.actor::<Bounds>().unwrap();
     let expected = ball.local_bounds().transformed(&world);
     assert_eq!(bounds.world_bounds(&graph, node), Some(expected));
@@ -334,19 +393,27 @@ fn steady_state_queries_allocate_nothing() {
     let ball = Mesh::uv_sphere(1.0, 24, 12).unwrap();
     let there = Affine3A::from_translation(Vec3::new(1.2, 0.3, 0.0));
     let mut collide = Collide::new();
-    let n = collide.meshes(&ball, &Affine3A::IDENTITY, &ball, &there, ContactMode::All).len();
+    let n = collide
+        .meshes(&ball, &Affine3A::IDENTITY, &ball, &there, ContactMode::All)
+        .len();
     assert!(n > 0);
     let info = allocation_counter::measure(|| {
-        let found = collide.meshes(&ball, &Affine3A::IDENTITY, &ball, &there, ContactMode::All).len();
+        let found = collide
+            .meshes(&ball, &Affine3A::IDENTITY, &ball, &there, ContactMode::All)
+            .len();
         assert_eq!(found, n);
     });
     assert_eq!(info.count_total, 0);
 
     let (graph, root, a, b) = scene(3);
     let (world, bounds) = run(&graph, root);
-    collide.subtrees(&graph, a, b, &world, &bounds, ContactMode::All).unwrap();
+    collide
+        .subtrees(&graph, a, b, &world, &bounds, ContactMode::All)
+        .unwrap();
     let info = allocation_counter::measure(|| {
-        collide.subtrees(&graph, a, b, &world, &bounds, ContactMode::All).unwrap();
+        collide
+            .subtrees(&graph, a, b, &world, &bounds, ContactMode::All)
+            .unwrap();
     });
     assert_eq!(info.count_total, 0);
 }

@@ -235,7 +235,9 @@ fn split(span: &mut [u32], centroids: &[Vec3], tri_boxes: &[Aabb], bounds: &Aabb
         let mut bins = [(Aabb::EMPTY, 0u32); BINS];
         for &t in span.iter() {
             let bin = &mut bins[bin_of(centroid(t)[axis], cb.min[axis], scale)];
-            bin.0 = bin.0.union(tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY));
+            bin.0 = bin
+                .0
+                .union(tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY));
             bin.1 += 1;
         }
         // Right side's area × count for each split position, swept from the right.

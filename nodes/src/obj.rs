@@ -81,16 +81,14 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
     load_obj_named(reader, Path::new("<memory>"))
 }
 
-fn load_obj_named(
-    reader: &mut impl BufRead,
-    file: &Path,
-) -> Result<Vec<(String, Mesh)>, ObjError> {
+fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
     let (models, _materials) =
-        tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed))
-            .map_err(|source| ObjError::Parse {
+        tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
+            |source| ObjError::Parse {
                 file: file.to_path_buf(),
                 source,
-            })?;
+            },
+        )?;
     let mut meshes = Vec::with_capacity(models.len());
     for model in models {
         let indices = &model.mesh.indices;

@@ -32,9 +32,8 @@ pub fn triangles_intersect(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
         (Simplex::Triangle(n), Simplex::Point(p)) => point_triangle(p, a, n),
         (Simplex::Point(p), Simplex::Triangle(n)) => point_triangle(p, b, n),
         (Simplex::Segment(p1, q1), Simplex::Segment(p2, q2)) => segment_segment(p1, q1, p2, q2),
-        (Simplex::Segment(s, e), Simplex::Point(p)) | (Simplex::Point(p), Simplex::Segment(s, e)) => {
-            point_segment(p, s, e)
-        }
+        (Simplex::Segment(s, e), Simplex::Point(p))
+        | (Simplex::Point(p), Simplex::Segment(s, e)) => point_segment(p, s, e),
         (Simplex::Point(p), Simplex::Point(q)) => p == q,
         (Simplex::Invalid, _) | (_, Simplex::Invalid) => false,
     }
@@ -65,7 +64,10 @@ impl Simplex {
         let edges = [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
         let (p, q) = edges
             .into_iter()
-            .max_by(|x, y| x.0.distance_squared(x.1).total_cmp(&y.0.distance_squared(y.1)))
+            .max_by(|x, y| {
+                x.0.distance_squared(x.1)
+                    .total_cmp(&y.0.distance_squared(y.1))
+            })
             .unwrap_or((t[0], t[1]));
         if p == q {
             Simplex::Point(p)
@@ -193,7 +195,11 @@ fn segments_2d(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> bool {
 
 /// Whether `p` lies in the (projected, non-degenerate) triangle `t`, boundary included.
 fn inside_2d(p: Vec2, t: &[Vec2; 3]) -> bool {
-    let o = [orient(t[0], t[1], p), orient(t[1], t[2], p), orient(t[2], t[0], p)];
+    let o = [
+        orient(t[0], t[1], p),
+        orient(t[1], t[2], p),
+        orient(t[2], t[0], p),
+    ];
     let negative = o.iter().any(|&x| x < 0.0);
     let positive = o.iter().any(|&x| x > 0.0);
     !(negative && positive)

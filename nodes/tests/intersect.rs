@@ -63,13 +63,16 @@ fn triangle() -> impl Strategy<Value = Tri> {
 
 /// A triangle in the plane where coordinate `axis` is `c`, exactly.
 fn planar(axis: usize, c: f32) -> impl Strategy<Value = Tri> {
-    triangle().prop_map(move |t| {
-        t.map(|mut p| {
-            p[axis] = c;
-            p
+    triangle()
+        .prop_map(move |t| {
+            t.map(|mut p| {
+                p[axis] = c;
+                p
+            })
         })
-    })
-    .prop_filter("proper", |t| (t[1] - t[0]).cross(t[2] - t[0]).length() > 1e-3)
+        .prop_filter("proper", |t| {
+            (t[1] - t[0]).cross(t[2] - t[0]).length() > 1e-3
+        })
 }
 
 proptest! {
@@ -226,21 +229,30 @@ fn degenerate_triangles() {
     assert!(both(&on, &on));
     assert!(!both(&on, &off));
     // NaN never intersects.
-    assert!(!both(&a, &[v(f32::NAN, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)]));
+    assert!(!both(
+        &a,
+        &[v(f32::NAN, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0)]
+    ));
 }
 
 #[test]
 fn ray_hand_cases() {
     assert_eq!(Ray::new(Vec3::ZERO, Vec3::ZERO), Err(BadRay::ZeroDirection));
     assert_eq!(Ray::new(Vec3::NAN, Vec3::X), Err(BadRay::NotFinite));
-    assert_eq!(Ray::new(Vec3::ZERO, v(f32::INFINITY, 0.0, 0.0)), Err(BadRay::NotFinite));
+    assert_eq!(
+        Ray::new(Vec3::ZERO, v(f32::INFINITY, 0.0, 0.0)),
+        Err(BadRay::NotFinite)
+    );
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
     let inside = Ray::new(Vec3::splat(0.5), Vec3::X).unwrap();
     assert_eq!(ray_aabb(&inside, &unit, 10.0), Some(0.0));
     assert_eq!(ray_aabb(&inside, &unit, -1.0), None);
     assert_eq!(ray_aabb(&inside, &unit, f32::NAN), None);
     assert_eq!(ray_aabb(&inside, &Aabb::EMPTY, 10.0), None);
-    let nan_box = Aabb { min: Vec3::NAN, max: Vec3::ONE };
+    let nan_box = Aabb {
+        min: Vec3::NAN,
+        max: Vec3::ONE,
+    };
     assert_eq!(ray_aabb(&inside, &nan_box, 10.0), Some(0.0));
     // Parallel to a face, on it: touching counts; just off it: a miss.
     let grazing = Ray::new(v(-1.0, 1.0, 0.5), Vec3::X).unwrap();
@@ -255,7 +267,10 @@ fn ray_hand_cases() {
     let down = |x: f32, y: f32| Ray::new(v(x, y, 1.0), -Vec3::Z).unwrap();
     assert_eq!(ray_triangle(&down(0.5, 0.0), &tri), Some((1.0, 0.5, 0.0)));
     assert_eq!(ray_triangle(&down(0.6, 0.6), &tri), None);
-    assert_eq!(ray_triangle(&down(0.0, 0.0), &[Vec3::ZERO, Vec3::X, Vec3::X * 2.0]), None);
+    assert_eq!(
+        ray_triangle(&down(0.0, 0.0), &[Vec3::ZERO, Vec3::X, Vec3::X * 2.0]),
+        None
+    );
     let up = Ray::new(v(0.2, 0.2, 1.0), Vec3::Z).unwrap();
     assert_eq!(ray_triangle(&up, &tri), None);
 }

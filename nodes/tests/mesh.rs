@@ -5,9 +5,7 @@ use proptest::prelude::*;
 use scenewalk_core::glam::{Affine3A, Quat, Vec2, Vec3};
 use scenewalk_core::{Aabb, NodeIndex};
 use scenewalk_iterators::Walk;
-use scenewalk_nodes::{
-    MAX_LEAF_TRIANGLES, Mesh, MeshError, Ray, TriangleHit, ray_triangle,
-};
+use scenewalk_nodes::{MAX_LEAF_TRIANGLES, Mesh, MeshError, Ray, TriangleHit, ray_triangle};
 use std::collections::HashMap;
 
 /// The nearest hit by testing every triangle; ties go to the lowest index.
@@ -42,7 +40,10 @@ fn check_bvh(mesh: &Mesh) {
         let own = bvh.boxes()[i.get()];
         for &t in bvh.subtree_triangles(i) {
             let corners = mesh.triangle(t).unwrap();
-            assert!(contains(&own, &Aabb::from_points(corners)), "triangle {t} outside node box");
+            assert!(
+                contains(&own, &Aabb::from_points(corners)),
+                "triangle {t} outside node box"
+            );
         }
         let children: Vec<NodeIndex> =
             std::iter::successors(graph.first_child_at(i), |&c| graph.next_sibling_at(c)).collect();
@@ -65,8 +66,16 @@ fn check_bvh(mesh: &Mesh) {
         }
     }
     assert_eq!(expected_slot, bvh.node_count());
-    assert!(seen.iter().all(|&n| n == 1), "a triangle is in {seen:?} leaves");
-    let all = Aabb::from_points(mesh.triangles().iter().flatten().map(|&i| mesh.positions()[i as usize]));
+    assert!(
+        seen.iter().all(|&n| n == 1),
+        "a triangle is in {seen:?} leaves"
+    );
+    let all = Aabb::from_points(
+        mesh.triangles()
+            .iter()
+            .flatten()
+            .map(|&i| mesh.positions()[i as usize]),
+    );
     assert_eq!(bvh.boxes()[root.index().get()], all);
     assert_eq!(*mesh.local_bounds(), all);
 }
@@ -79,8 +88,14 @@ fn soup() -> impl Strategy<Value = Mesh> {
     )
         .prop_map(|(points, tris)| {
             let n = points.len() as u32;
-            let positions = points.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)).collect();
-            let triangles = tris.into_iter().map(|(a, b, c)| [a % n, b % n, c % n]).collect();
+            let positions = points
+                .into_iter()
+                .map(|(x, y, z)| Vec3::new(x, y, z))
+                .collect();
+            let triangles = tris
+                .into_iter()
+                .map(|(a, b, c)| [a % n, b % n, c % n])
+                .collect();
             Mesh::new(positions, triangles).unwrap()
         })
 }
@@ -167,14 +182,24 @@ fn empty_mesh_has_one_empty_leaf() {
 fn bad_input_is_an_error() {
     assert_eq!(
         Mesh::new(vec![Vec3::ZERO, Vec3::X], vec![[0, 1, 2]]).unwrap_err(),
-        MeshError::IndexOutOfRange { triangle: 0, index: 2, positions: 2 }
+        MeshError::IndexOutOfRange {
+            triangle: 0,
+            index: 2,
+            positions: 2
+        }
     );
     assert!(matches!(
         Mesh::new(vec![Vec3::ZERO, Vec3::NAN, Vec3::X], vec![[0, 1, 2]]),
         Err(MeshError::NotFinite { index: 1, .. })
     ));
-    assert!(matches!(Mesh::uv_sphere(f32::INFINITY, 8, 4), Err(MeshError::NotFinite { .. })));
-    assert!(matches!(Mesh::grid(Vec2::ONE, (u32::MAX, u32::MAX)), Err(MeshError::TooManyTriangles(_))));
+    assert!(matches!(
+        Mesh::uv_sphere(f32::INFINITY, 8, 4),
+        Err(MeshError::NotFinite { .. })
+    ));
+    assert!(matches!(
+        Mesh::grid(Vec2::ONE, (u32::MAX, u32::MAX)),
+        Err(MeshError::TooManyTriangles(_))
+    ));
 }
 
 #[test]
@@ -189,9 +214,17 @@ fn identical_centroids_still_split_into_small_leaves() {
 #[test]
 fn declared_bounds_widen_the_geometry_only() {
     let mesh = Mesh::cuboid(Vec3::ONE).unwrap();
-    let wide = mesh.clone().with_declared_bounds(Aabb::new(Vec3::ZERO, Vec3::splat(3.0)));
-    assert_eq!(*wide.local_bounds(), Aabb::new(-Vec3::ONE, Vec3::splat(3.0)));
-    assert_eq!(wide.bvh().boxes()[wide.bvh().root().index().get()], *mesh.local_bounds());
+    let wide = mesh
+        .clone()
+        .with_declared_bounds(Aabb::new(Vec3::ZERO, Vec3::splat(3.0)));
+    assert_eq!(
+        *wide.local_bounds(),
+        Aabb::new(-Vec3::ONE, Vec3::splat(3.0))
+    );
+    assert_eq!(
+        wide.bvh().boxes()[wide.bvh().root().index().get()],
+        *mesh.local_bounds()
+    );
     assert!(wide.shares_data(&mesh));
 }
 
@@ -213,7 +246,12 @@ fn assert_closed(mesh: &Mesh) {
 fn shapes_are_closed_and_sized() {
     let sphere = Mesh::uv_sphere(2.0, 12, 6).unwrap();
     assert_closed(&sphere);
-    assert!(sphere.positions().iter().all(|p| (p.length() - 2.0).abs() < 1e-5));
+    assert!(
+        sphere
+            .positions()
+            .iter()
+            .all(|p| (p.length() - 2.0).abs() < 1e-5)
+    );
     check_bvh(&sphere);
     let torus = Mesh::torus(3.0, 1.0, 16, 8).unwrap();
     assert_closed(&torus);
@@ -228,5 +266,12 @@ fn shapes_are_closed_and_sized() {
     let down = Ray::new(Vec3::new(0.3, 5.0, -0.2), -Vec3::Y).unwrap();
     assert_eq!(grid.ray_hit(&down, f32::INFINITY).unwrap().distance, 5.0);
     // Walks of the BVH graph see every node once.
-    assert_eq!(grid.bvh().graph().preorder(grid.bvh().root()).unwrap().count(), grid.bvh().node_count());
+    assert_eq!(
+        grid.bvh()
+            .graph()
+            .preorder(grid.bvh().root())
+            .unwrap()
+            .count(),
+        grid.bvh().node_count()
+    );
 }

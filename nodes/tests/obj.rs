@@ -1,8 +1,8 @@
 //! OBJ loading: small files written by the tests, and (by hand, `--ignored`) the real
 //! meshes in `/work/shared/scenes/mesh/`.
 
-use scenewalk_core::glam::Vec3;
 use scenewalk_core::Aabb;
+use scenewalk_core::glam::Vec3;
 use scenewalk_iterators::Walk;
 use scenewalk_nodes::{MAX_LEAF_TRIANGLES, ObjError, Ray, load_obj, load_obj_from, ray_triangle};
 use std::path::Path;
@@ -31,8 +31,14 @@ fn quads_are_triangulated_and_objects_kept_apart() {
     let (quad, tri) = (&meshes[0].1, &meshes[1].1);
     assert_eq!(quad.triangle_count(), 2);
     assert_eq!(tri.triangle_count(), 1);
-    assert_eq!(*quad.local_bounds(), Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0)));
-    assert_eq!(*tri.local_bounds(), Aabb::new(Vec3::Z, Vec3::new(1.0, 1.0, 1.0)));
+    assert_eq!(
+        *quad.local_bounds(),
+        Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0))
+    );
+    assert_eq!(
+        *tri.local_bounds(),
+        Aabb::new(Vec3::Z, Vec3::new(1.0, 1.0, 1.0))
+    );
     // The two triangles cover the quad: both diagonal halves are hit.
     for (x, y) in [(0.8, 0.2), (0.2, 0.8)] {
         let ray = Ray::new(Vec3::new(x, y, -1.0), Vec3::Z).unwrap();
@@ -49,7 +55,9 @@ fn a_file_on_disk_loads_and_a_missing_one_is_named() {
     assert_eq!(load_obj(&path).unwrap().len(), 2);
     let missing = dir.join("missing.obj");
     let err = load_obj(&missing).unwrap_err();
-    assert!(matches!(err, ObjError::Parse { source: tobj_open, .. } if tobj_open.to_string().contains("open")));
+    assert!(
+        matches!(err, ObjError::Parse { source: tobj_open, .. } if tobj_open.to_string().contains("open"))
+    );
     assert!(err.to_string().contains("missing.obj"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -58,7 +66,10 @@ fn a_file_on_disk_loads_and_a_missing_one_is_named() {
 fn bad_index_and_bad_numbers_are_errors() {
     let bad_index = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n";
     let err = load_obj_from(&mut bad_index.as_bytes()).unwrap_err();
-    assert!(matches!(err, ObjError::Parse { .. } | ObjError::Mesh { .. }), "{err:?}");
+    assert!(
+        matches!(err, ObjError::Parse { .. } | ObjError::Mesh { .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("<memory>"));
     let bad_number = "v 0 zero 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
     assert!(load_obj_from(&mut bad_number.as_bytes()).is_err());
@@ -90,7 +101,9 @@ fn shared_meshes_load_with_valid_bvhs() {
         let loaded = start.elapsed();
         for (name, mesh) in &meshes {
             let start = Instant::now();
-            let rebuilt = scenewalk_nodes::Mesh::new(mesh.positions().to_vec(), mesh.triangles().to_vec()).unwrap();
+            let rebuilt =
+                scenewalk_nodes::Mesh::new(mesh.positions().to_vec(), mesh.triangles().to_vec())
+                    .unwrap();
             let build = start.elapsed();
             let bvh = rebuilt.bvh();
             let mut seen = vec![0u8; rebuilt.triangle_count() as usize];
@@ -103,7 +116,9 @@ fn shared_meshes_load_with_valid_bvhs() {
                 }
                 if bvh.is_leaf(i) {
                     assert!(bvh.leaf_triangles(i).len() <= MAX_LEAF_TRIANGLES);
-                    bvh.leaf_triangles(i).iter().for_each(|&t| seen[t as usize] += 1);
+                    bvh.leaf_triangles(i)
+                        .iter()
+                        .for_each(|&t| seen[t as usize] += 1);
                     let mut d = 0;
                     let mut up = bvh.graph().parent_at(i);
                     while let Some(p) = up {
@@ -128,11 +143,16 @@ fn shared_meshes_load_with_valid_bvhs() {
                 })
                 .collect();
             let start = Instant::now();
-            let hits: Vec<_> = rays.iter().map(|r| rebuilt.ray_hit(r, f32::INFINITY)).collect();
+            let hits: Vec<_> = rays
+                .iter()
+                .map(|r| rebuilt.ray_hit(r, f32::INFINITY))
+                .collect();
             let per_ray = start.elapsed() / rays.len() as u32;
             for (ray, hit) in rays.iter().zip(&hits).take(50) {
                 let brute = (0..rebuilt.triangle_count())
-                    .filter_map(|t| ray_triangle(ray, &rebuilt.triangle(t).unwrap()).map(|h| (h.0, t)))
+                    .filter_map(|t| {
+                        ray_triangle(ray, &rebuilt.triangle(t).unwrap()).map(|h| (h.0, t))
+                    })
                     .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
                 assert_eq!(hit.map(|h| (h.distance, h.triangle)), brute);
             }
