@@ -100,6 +100,15 @@ fn touching_and_apart_spheres() {
             expected
         );
     }
+    // Boxes touching face to face, one turned a quarter (rounding in the rotation):
+    // the contacts on the shared face are found as brute force finds them.
+    let cube = Mesh::cuboid(Vec3::ONE).unwrap();
+    for turn in [0.0, std::f32::consts::FRAC_PI_2, 0.3] {
+        let there = Affine3A::from_rotation_translation(Quat::from_rotation_x(turn), Vec3::X * 2.0);
+        let expected = brute_pairs(&cube, &here, &cube, &there);
+        assert!(!expected.is_empty());
+        assert_eq!(sorted(collide.meshes(&cube, &here, &cube, &there, ContactMode::All)), expected);
+    }
     // A singular placement of B: compared in the world frame instead.
     let flat = Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0));
     assert!(

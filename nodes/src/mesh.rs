@@ -210,6 +210,9 @@ impl Mesh {
         let scale = ray.origin().abs().max_element();
         let padded = |node: NodeIndex| {
             let b = bvh.node_box(node);
+            if b.is_empty() {
+                return b;
+            }
             let m = b.min.abs().max(b.max.abs()).max_element();
             let eps = Vec3::splat(4e-6 * (m + scale));
             Aabb {
