@@ -107,7 +107,10 @@ fn touching_and_apart_spheres() {
         let there = Affine3A::from_rotation_translation(Quat::from_rotation_x(turn), Vec3::X * 2.0);
         let expected = brute_pairs(&cube, &here, &cube, &there);
         assert!(!expected.is_empty());
-        assert_eq!(sorted(collide.meshes(&cube, &here, &cube, &there, ContactMode::All)), expected);
+        assert_eq!(
+            sorted(collide.meshes(&cube, &here, &cube, &there, ContactMode::All)),
+            expected
+        );
     }
     // A singular placement of B: compared in the world frame instead.
     let flat = Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0));

@@ -17,11 +17,15 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use scenewalk_actors::{Collide, ContactMode, TriangleContact};
-use scenewalk_core::NodeIndex;
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
+use scenewalk_core::{Graph, NodeIndex};
 use scenewalk_nodes::{Mesh, triangles_intersect};
 use std::hint::black_box;
 use std::time::Duration;
+
+fn children(g: &Graph, n: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    std::iter::successors(g.first_child_at(n), move |&c| g.next_sibling_at(c))
+}
 
 /// The same descent as `DualTree` (both internal: every child pair), recursively.
 fn recursive(
@@ -37,9 +41,6 @@ fn recursive(
         return;
     }
     let (ga, gb) = (ba.graph(), bb.graph());
-    let children = |g: &scenewalk_core::Graph, n: NodeIndex| {
-        std::iter::successors(g.first_child_at(n), move |&c| g.next_sibling_at(c))
-    };
     match (ga.first_child_at(x), gb.first_child_at(y)) {
         (None, None) => {
             for &ta in ba.leaf_triangles(x) {
@@ -106,7 +107,14 @@ fn bench(c: &mut Criterion) {
     group.bench_function("recursive_all", |bench| {
         bench.iter(|| {
             by_hand.clear();
-            recursive(&sphere, black_box(&sphere), &rel, root_a, root_b, &mut by_hand);
+            recursive(
+                &sphere,
+                black_box(&sphere),
+                &rel,
+                root_a,
+                root_b,
+                &mut by_hand,
+            );
             black_box(by_hand.len())
         })
     });
@@ -114,7 +122,13 @@ fn bench(c: &mut Criterion) {
         bench.iter(|| {
             black_box(
                 collide
-                    .meshes(&sphere, &here, black_box(&sphere), &there, ContactMode::First)
+                    .meshes(
+                        &sphere,
+                        &here,
+                        black_box(&sphere),
+                        &there,
+                        ContactMode::First,
+                    )
                     .len(),
             )
         })

@@ -41,7 +41,7 @@ impl NodeCore for BvhNode {}
 /// `scenewalk_iterators::AabbOverlap`. A leaf (a node without children) holds at most
 /// [`MAX_LEAF_TRIANGLES`] triangles; every node's box holds its subtree's triangles.
 ///
-/// Built top-down by the binned surface-area heuristic ([`BINS`] bins per axis),
+/// Built top-down by the binned surface-area heuristic (16 bins per axis),
 /// iteratively with an explicit stack; a range whose centroids all coincide is split
 /// in half by position, so any input terminates with shallow leaves. An empty mesh
 /// gives one empty leaf with an empty box.
