@@ -275,3 +275,52 @@ fn shapes_are_closed_and_sized() {
         grid.bvh().node_count()
     );
 }
+
+#[test]
+fn extreme_coordinates_build_and_answer() {
+    // Extents overflow to infinity: the SAH sees infinite areas and must still split.
+    let big = 3.0e38f32;
+    let positions = vec![
+        Vec3::new(-big, -big, -big),
+        Vec3::new(big, -big, 0.0),
+        Vec3::new(0.0, big, big),
+        Vec3::new(1.0, 2.0, 3.0),
+        Vec3::new(-1.0, 0.5, 2.0),
+        Vec3::new(0.0, 0.0, -1.0),
+    ];
+    let triangles: Vec<[u32; 3]> = (0..60).map(|i| [i % 6, (i + 1) % 6, (i + 3) % 6]).collect();
+    let mesh = Mesh::new(positions, triangles).unwrap();
+    check_bvh(&mesh);
+    let ray = Ray::new(Vec3::new(0.1, 0.2, 10.0), -Vec3::Z).unwrap();
+    assert_eq!(
+        mesh.ray_hit(&ray, f32::INFINITY)
+            .map(|h| (h.triangle, h.distance)),
+        brute_hit(&mesh, &ray, f32::INFINITY)
+    );
+}
+
+#[test]
+fn exponentially_spaced_triangles_make_a_deep_tree_without_recursion() {
+    // Each SAH split peels off the largest triangle: a deep, list-like hierarchy.
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    for i in 0..2000u32 {
+        let s = 1.04f32.powi(i as i32);
+        positions.extend([
+            Vec3::new(s, 0.0, 0.0),
+            Vec3::new(s, s, 0.0),
+            Vec3::new(s, 0.0, s),
+        ]);
+        triangles.push([3 * i, 3 * i + 1, 3 * i + 2]);
+    }
+    let mesh = Mesh::new(positions, triangles).unwrap();
+    check_bvh(&mesh);
+    for x in [1.0f32, 50.0, 1.0e20] {
+        let ray = Ray::new(Vec3::new(-1.0, 0.01 * x, 0.01 * x), Vec3::X).unwrap();
+        assert_eq!(
+            mesh.ray_hit(&ray, f32::INFINITY)
+                .map(|h| (h.triangle, h.distance)),
+            brute_hit(&mesh, &ray, f32::INFINITY)
+        );
+    }
+}
