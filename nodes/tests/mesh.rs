@@ -300,8 +300,7 @@ fn extreme_coordinates_build_and_answer() {
 }
 
 #[test]
-fn exponentially_spaced_triangles_make_a_deep_tree_without_recursion() {
-    // Each SAH split peels off the largest triangle: a deep, list-like hierarchy.
+fn exponentially_spaced_triangles_make_a_deeper_tree() {
     let mut positions = Vec::new();
     let mut triangles = Vec::new();
     for i in 0..2000u32 {
@@ -315,6 +314,15 @@ fn exponentially_spaced_triangles_make_a_deep_tree_without_recursion() {
     }
     let mesh = Mesh::new(positions, triangles).unwrap();
     check_bvh(&mesh);
+    // Binned SAH peels the largest triangles off level by level.
+    let graph = mesh.bvh().graph();
+    let depth = graph
+        .preorder(mesh.bvh().root())
+        .unwrap()
+        .map(|i| std::iter::successors(graph.parent_at(i), |&p| graph.parent_at(p)).count())
+        .max()
+        .unwrap();
+    assert!(depth > 20, "depth {depth}");
     for x in [1.0f32, 50.0, 1.0e20] {
         let ray = Ray::new(Vec3::new(-1.0, 0.01 * x, 0.01 * x), Vec3::X).unwrap();
         assert_eq!(
