@@ -100,11 +100,19 @@ fn shared_meshes_load_with_valid_bvhs() {
         let meshes = load_obj(&path).unwrap();
         let loaded = start.elapsed();
         for (name, mesh) in &meshes {
-            let start = Instant::now();
-            let rebuilt =
-                scenewalk_nodes::Mesh::new(mesh.positions().to_vec(), mesh.triangles().to_vec())
-                    .unwrap();
-            let build = start.elapsed();
+            // The best of three builds and of five passes over the rays: the machine
+            // is shared, and the minimum is the least disturbed figure.
+            let mut build = std::time::Duration::MAX;
+            let mut rebuilt = mesh.clone();
+            for _ in 0..3 {
+                let start = Instant::now();
+                rebuilt = scenewalk_nodes::Mesh::new(
+                    mesh.positions().to_vec(),
+                    mesh.triangles().to_vec(),
+                )
+                .unwrap();
+                build = build.min(start.elapsed());
+            }
             let bvh = rebuilt.bvh();
             let mut seen = vec![0u8; rebuilt.triangle_count() as usize];
             let mut depth_max = 0;
@@ -142,12 +150,16 @@ fn shared_meshes_load_with_valid_bvhs() {
                     Ray::new(from, centre - from).unwrap()
                 })
                 .collect();
-            let start = Instant::now();
-            let hits: Vec<_> = rays
-                .iter()
-                .map(|r| rebuilt.ray_hit(r, f32::INFINITY))
-                .collect();
-            let per_ray = start.elapsed() / rays.len() as u32;
+            let mut per_ray = std::time::Duration::MAX;
+            let mut hits = Vec::new();
+            for _ in 0..5 {
+                let start = Instant::now();
+                hits = rays
+                    .iter()
+                    .map(|r| rebuilt.ray_hit(r, f32::INFINITY))
+                    .collect();
+                per_ray = per_ray.min(start.elapsed() / rays.len() as u32);
+            }
             for (ray, hit) in rays.iter().zip(&hits).take(50) {
                 let brute = (0..rebuilt.triangle_count())
                     .filter_map(|t| {
