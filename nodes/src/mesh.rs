@@ -136,10 +136,16 @@ impl Mesh {
 
     /// The mesh with its geometry box widened to hold `bounds` too (a file's declared
     /// min / max): the node's box is the union of the computed and the declared one.
-    /// The BVH keeps the computed boxes.
+    /// The BVH keeps the computed boxes. A declared box with a NaN or infinite
+    /// corner, or with `min` above `max`, is ignored: it cannot widen a real box.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let union = self.data.bounds.union(&bounds);
+        let usable = bounds.is_finite() && !bounds.is_empty();
+        let union = if usable {
+            self.data.bounds.union(&bounds)
+        } else {
+            self.data.bounds
+        };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
             data: self.data,

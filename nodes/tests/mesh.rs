@@ -226,6 +226,24 @@ fn declared_bounds_widen_the_geometry_only() {
         *mesh.local_bounds()
     );
     assert!(wide.shares_data(&mesh));
+    // Unusable declarations change nothing.
+    let nan = Aabb {
+        min: Vec3::NAN,
+        max: Vec3::ONE,
+    };
+    let inverted = Aabb {
+        min: Vec3::ONE,
+        max: -Vec3::ONE,
+    };
+    let infinite = Aabb::new(Vec3::ZERO, Vec3::INFINITY);
+    for bad in [nan, inverted, infinite] {
+        assert_eq!(
+            mesh.clone().with_declared_bounds(bad).local_bounds(),
+            mesh.local_bounds()
+        );
+    }
+    fn shareable<T: Send + Sync + Clone>() {}
+    shareable::<Mesh>();
 }
 
 /// Every edge of a closed surface is used by exactly two triangles, once each way.
