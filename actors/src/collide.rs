@@ -2,7 +2,7 @@
 //! by the dual-tree iterator.
 
 use crate::{Bounds, WorldTransforms};
-use scenewalk_core::glam::Affine3A;
+use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
 use scenewalk_iterators::{DualTree, PairFilter};
 use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
@@ -89,8 +89,23 @@ impl Placement {
     }
 }
 
+/// `b` grown by a few dozen ulps of its coordinates' magnitude: box tests prune with
+/// this, so the rounding of a transformed box never hides a contact the exact
+/// triangle test (on transformed corners, rounded differently) finds at the box's face.
+fn padded(b: &Aabb) -> Aabb {
+    if b.is_empty() {
+        return *b;
+    }
+    let m = b.min.abs().max(b.max.abs()).max_element();
+    let eps = Vec3::splat(4e-6 * m);
+    Aabb {
+        min: b.min - eps,
+        max: b.max + eps,
+    }
+}
+
 /// The pair filter of a mesh query: A's node box moved into the common frame
-/// overlaps B's.
+/// overlaps B's (both padded against rounding).
 struct MeshFilter<'m> {
     a: &'m [Aabb],
     b: &'m [Aabb],
@@ -103,10 +118,10 @@ impl PairFilter for MeshFilter<'_> {
         let (Some(bx), Some(by)) = (self.a.get(x.get()), self.b.get(y.get())) else {
             return false;
         };
-        let bx = bx.transformed(&self.place.a);
+        let bx = padded(&bx.transformed(&self.place.a));
         match &self.place.b {
             None => bx.overlaps(by),
-            Some(m) => bx.overlaps(&by.transformed(m)),
+            Some(m) => bx.overlaps(&padded(&by.transformed(m))),
         }
     }
 }
@@ -306,11 +321,13 @@ impl Collide {
             nodes,
             ..
         } = self;
+        // Padded, so meshes touching at a world box's face are still compared; box
+        // contacts are decided on the exact boxes below.
         let mut filter = |x: NodeIndex, y: NodeIndex| match (
             bounds.world_bounds_at(x),
             bounds.world_bounds_at(y),
         ) {
-            (Some(p), Some(q)) => p.overlaps(&q),
+            (Some(p), Some(q)) => padded(&p).overlaps(&q),
             _ => false,
         };
         while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
@@ -334,12 +351,18 @@ impl Collide {
                     })
                 }
                 _ => {
-                    nodes.push(NodeContact {
-                        a: id_a,
-                        b: id_b,
-                        triangles: None,
-                    });
-                    1
+                    let overlap = match (bounds.world_bounds_at(x), bounds.world_bounds_at(y)) {
+                        (Some(p), Some(q)) => p.overlaps(&q),
+                        _ => false,
+                    };
+                    if overlap {
+                        nodes.push(NodeContact {
+                            a: id_a,
+                            b: id_b,
+                            triangles: None,
+                        });
+                    }
+                    usize::from(overlap)
                 }
             };
             if found > 0 && mode == ContactMode::First {

@@ -8,6 +8,17 @@
 //! | [`WorldTransforms`] | enter | ordered (the matrix stack) | uniform; composes at types that are a [`Transform`](scenewalk_nodes::Transform) |
 //! | [`Statistics`] | enter | unordered | uniform |
 //! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry) |
+//! | [`FrustumCull`] | enter | ordered (plane mask) or static | uniform |
+//! | [`LodSelect`] | enter | static | single: [`Lod`](scenewalk_nodes::Lod) |
+//! | [`SwitchSelect`] | enter | static | single: [`Switch`](scenewalk_nodes::Switch) |
+//! | [`RenderList`] | enter | ordered (world matrix, material) | per type ([`MethodTable`](scenewalk_core::MethodTable)) |
+//! | [`NearFirst`] | enter | static (sets priority keys) | uniform |
+//! | [`Pick`] | enter | unordered (the best hit) | uniform |
+//!
+//! The first three make the **update pass**; the view actors ([`FrustumCull`],
+//! [`LodSelect`], [`Pick`], [`NearFirst`]) read its results, shared through an `Arc`,
+//! because choosing which children to enter needs their subtree boxes before they are
+//! entered.
 //!
 //! [`Collide`] is not an actor but a query built on their results: it drives the
 //! dual-tree iterator over two meshes' BVHs, or over two scene subtrees pruned by a

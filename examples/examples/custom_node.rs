@@ -5,19 +5,26 @@
 //! cargo run --example custom_node
 //! ```
 //!
-//! - `Spinner` extends `Transform` (it embeds one and names it as its parent type), so
-//!   the world-transform and bounds actors compose it like any transform.
+//! - `Spinner` extends `Transform` (it embeds one and declares it as its parent type),
+//!   so the world-transform and bounds actors compose it like any transform.
 //! - `Light` is a brand-new type; the statistics actor counts it, and a dispatch actor
 //!   gets a functor for it, with a default for every other type.
+//! - `Emitter`, a particle emitter, extends `Geometry` (its particles' box): bounds,
+//!   statistics and frustum culling handle it as they are, and one registered functor
+//!   makes the render list draw its particles.
 
-use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
-use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_actors::{
+    Bounds, FrustumCull, RenderContext, RenderList, Statistics, WorldTransforms,
+};
+use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
-    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, Ordered, Unordered, Visit,
+    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeType, Ordered, TypeRegistry,
+    Unordered, Visit,
 };
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Geometry, Group, Transform};
+use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::error::Error;
+use std::sync::Arc;
 
 /// A transform that turns about y at `speed` radians per second.
 #[derive(Clone, Debug)]
@@ -29,6 +36,44 @@ struct Spinner {
 impl NodeCore for Spinner {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.transform)
+    }
+    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+        Some(registry.register::<Transform>())
+    }
+}
+
+/// A particle emitter: `particles` sprites (two triangles each) inside its box.
+#[derive(Clone, Debug)]
+struct Emitter {
+    volume: Geometry,
+    particles: u32,
+}
+
+impl NodeCore for Emitter {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.volume)
+    }
+    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+        Some(registry.register::<Geometry>())
+    }
+}
+
+impl Emitter {
+    fn new(half: f32, particles: u32) -> Self {
+        let volume = Aabb::new(Vec3::splat(-half), Vec3::splat(half));
+        Self {
+            volume: Geometry::with_primitives(volume, 2 * particles),
+            particles,
+        }
+    }
+
+    /// How the render list draws it: one item for the whole particle system.
+    fn draw(&self, _: &Visit<'_>, list: &mut RenderContext) -> Flow {
+        list.draw(Geometry::with_primitives(
+            *self.volume.local_bounds(),
+            2 * self.particles,
+        ));
+        Flow::Continue
     }
 }
 
@@ -76,7 +121,6 @@ fn main() {
 
 fn run() -> Result<(), Box<dyn Error>> {
     let mut graph = Graph::new();
-    graph.register_type_with_parent::<Spinner, Transform>()?;
     let root = graph.add_root(Group);
     let carousel = graph.append_child(root, Spinner::at(Vec3::new(10.0, 0.0, 0.0), 0.5, 0.0))?;
     for i in 0..4 {
@@ -91,6 +135,15 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     graph.append_child(carousel, Light { watts: 60.0 })?;
     graph.append_child(root, Light { watts: 100.0 })?;
+    // Two fountains of particles: one ahead of the camera, one behind it.
+    let ahead = graph.append_child(
+        root,
+        Transform::from_translation(Vec3::new(0.0, 0.0, -30.0)),
+    )?;
+    let front = graph.append_child(ahead, Emitter::new(2.0, 5_000))?;
+    let behind =
+        graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, 30.0)))?;
+    let back = graph.append_child(behind, Emitter::new(2.0, 5_000))?;
 
     let power = DispatchActor::new(Power::default())
         .on::<Light>(Functor::node_method(Light::add_power))
@@ -145,5 +198,32 @@ fn run() -> Result<(), Box<dyn Error>> {
         "dispatch: {} lights with {} W, {} triangles, {} other nodes (by the default functor)",
         power.lights, power.watts, power.triangles, power.others
     );
+
+    // The view: a camera at the origin looking down -z. The emitters are culled by
+    // their boxes like any geometry, and drawn by the one functor registered for them.
+    let bounds = Arc::new(action.actor::<Bounds>().ok_or("no bounds")?.clone());
+    let frustum = Camera::perspective(1.0, 1.5, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
+    let render = RenderList::new(Affine3A::IDENTITY).on::<Emitter>(Functor::closure(
+        |e: &Emitter, visit: &Visit<'_>, list: &mut RenderContext| e.draw(visit, list),
+    ));
+    let mut view = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(FrustumCull::new(frustum, bounds)),
+            Ordered::new(render),
+        ),
+    )?;
+    view.run(&graph, root)?;
+    let list = view.actor::<RenderList>().ok_or("no render list")?;
+    let drawn = |node: scenewalk_core::NodeId| list.items().iter().any(|i| i.node == node.index());
+    println!(
+        "view: {} draw items; the emitter ahead is drawn: {}, the one behind is culled: {}",
+        list.items().len(),
+        drawn(front),
+        !drawn(back)
+    );
+    if !drawn(front) || drawn(back) {
+        return Err("the emitters were not culled and drawn as expected".into());
+    }
     Ok(())
 }

@@ -56,7 +56,12 @@ fn main() {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
-    let options = parse()?;
+    run_with(&parse()?)
+}
+
+/// Runs the tour; a failed check is an error.
+fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
+    let mut failed = Vec::new();
     let mut meshes = CityMeshes::generated()?;
     if let Some(path) = &options.obj {
         let (name, mesh) = load_obj(path)?
@@ -182,10 +187,14 @@ fn run() -> Result<(), Box<dyn Error>> {
         triangles,
         list.lights().len()
     );
+    let same = hand_view.items == list.items();
     println!(
         "   the hand-written loop draws the same list: {}",
-        yes(hand_view.items == list.items())
+        yes(same)
     );
+    if !same {
+        failed.push("the view's draw list differs from the hand-written loop's");
+    }
     println!(
         "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop {hand_view_ns:.1} ns ({:.2}×)\n",
         view_ns * seen.entered as f64 / 1e3,
@@ -263,6 +272,9 @@ fn run() -> Result<(), Box<dyn Error>> {
                 "   ray 0 against brute force over {tested} triangles and boxes: {}",
                 yes(agrees)
             );
+            if !agrees {
+                failed.push("the first pick differs from brute force");
+            }
         }
     }
     println!();
@@ -358,7 +370,14 @@ fn run() -> Result<(), Box<dyn Error>> {
     std::fs::write(&options.svg, top.finish())
         .map_err(|e| format!("cannot write {}: {e}", options.svg.display()))?;
     println!("top view written to {}", options.svg.display());
-    Ok(())
+    if all == 0 {
+        failed.push("the lodged ball does not touch the ring");
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("checks failed: {}", failed.join("; ")).into())
+    }
 }
 
 /// The nearest hit by testing every mesh triangle and plain geometry box of the
@@ -463,4 +482,24 @@ fn short(type_name: &str) -> &str {
 
 fn fmt(v: Vec3) -> String {
     format!("({:.1}, {:.1}, {:.1})", v.x, v.y, v.z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tour_runs_and_its_checks_pass_on_a_small_city() {
+        let svg =
+            std::env::temp_dir().join(format!("scenewalk-tour-test-{}.svg", std::process::id()));
+        let options = Options {
+            blocks: 3,
+            obj: None,
+            svg: svg.clone(),
+        };
+        run_with(&options).unwrap();
+        let written = std::fs::read_to_string(&svg).unwrap();
+        assert!(written.contains("<polygon") && written.contains("<rect"));
+        let _ = std::fs::remove_file(svg);
+    }
 }

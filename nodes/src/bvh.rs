@@ -41,7 +41,7 @@ impl NodeCore for BvhNode {}
 /// `scenewalk_iterators::AabbOverlap`. A leaf (a node without children) holds at most
 /// [`MAX_LEAF_TRIANGLES`] triangles; every node's box holds its subtree's triangles.
 ///
-/// Built top-down by the binned surface-area heuristic ([`BINS`] bins per axis),
+/// Built top-down by the binned surface-area heuristic (16 bins per axis),
 /// iteratively with an explicit stack; a range whose centroids all coincide is split
 /// in half by position, so any input terminates with shallow leaves. An empty mesh
 /// gives one empty leaf with an empty box.
@@ -88,6 +88,9 @@ impl MeshBvh {
         let mut boxes = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut ranges = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut root = None;
+        // Reused by every split: zeroing a fresh 1.5 KB table per node cost more than
+        // the binning itself.
+        let mut bins: Bins = [[(Aabb::EMPTY, 0); BINS]; 3];
         let mut stack = vec![Task {
             parent: None,
             start: 0,
@@ -95,11 +98,22 @@ impl MeshBvh {
         }];
         while let Some(task) = stack.pop() {
             let span = order.get_mut(task.start..task.end).unwrap_or_default();
-            let bounds = span
-                .iter()
-                .filter_map(|&t| tri_boxes.get(t as usize))
-                .fold(Aabb::EMPTY, |b, t| b.union(t));
-            let split = split(span, &centroids, &tri_boxes, &bounds);
+            // One pass for the node's box and its centroids' box.
+            let (bounds, centroid_bounds) =
+                span.iter().fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), &t| {
+                    match (tri_boxes.get(t as usize), centroids.get(t as usize)) {
+                        (Some(tb), Some(&tc)) => (b.union(tb), c.including(tc)),
+                        _ => (b, c),
+                    }
+                });
+            let split = split(
+                span,
+                &centroids,
+                &tri_boxes,
+                &bounds,
+                &centroid_bounds,
+                &mut bins,
+            );
             let payload = BvhNode {
                 first: task.start as u32,
                 count: (task.end - task.start) as u32,
@@ -205,45 +219,69 @@ impl MeshBvh {
     }
 }
 
+/// Per axis, per bin: the box of the triangles whose centroids fall in it, and
+/// their count.
+type Bins = [[(Aabb, u32); BINS]; 3];
+
 /// Half the surface area of a box (the SAH only compares ratios).
 fn half_area(b: &Aabb) -> f32 {
     let s = b.size();
     s.x * s.y + s.y * s.z + s.z * s.x
 }
 
-fn bin_of(c: f32, min: f32, scale: f32) -> usize {
-    (((c - min) * scale) as usize).min(BINS - 1)
+fn bin_of(c: f32, min: f32, scale: f32, bins: usize) -> usize {
+    (((c - min) * scale) as usize).min(bins - 1)
 }
 
-/// Chooses how to split `span` (triangle indices): `None` for a leaf, else the
-/// position where the right half starts after `span` was partitioned in place.
-fn split(span: &mut [u32], centroids: &[Vec3], tri_boxes: &[Aabb], bounds: &Aabb) -> Option<usize> {
+/// Chooses how to split `span` (triangle indices) whose centroids lie in `cb`:
+/// `None` for a leaf, else the position where the right half starts after `span` was
+/// partitioned in place.
+fn split(
+    span: &mut [u32],
+    centroids: &[Vec3],
+    tri_boxes: &[Aabb],
+    bounds: &Aabb,
+    cb: &Aabb,
+    bins: &mut Bins,
+) -> Option<usize> {
     let n = span.len();
     if n <= 1 {
         return None;
     }
     let centroid = |t: u32| centroids.get(t as usize).copied().unwrap_or(Vec3::ZERO);
-    let cb = Aabb::from_points(span.iter().map(|&t| centroid(t)));
     let extent = cb.size();
+    // No more bins than triangles: small nodes, the most numerous, sweep less.
+    let used = n.min(BINS);
+    let scale = Vec3::from_array([0, 1, 2].map(|axis| {
+        if extent[axis] > 0.0 {
+            used as f32 / extent[axis]
+        } else {
+            0.0
+        }
+    }));
+    // All three axes binned in one pass over the triangles.
+    for axis_bins in bins.iter_mut() {
+        axis_bins[..used].fill((Aabb::EMPTY, 0));
+    }
+    for &t in span.iter() {
+        let c = centroid(t);
+        let b = tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY);
+        for (axis, axis_bins) in bins.iter_mut().enumerate() {
+            let bin = &mut axis_bins[bin_of(c[axis], cb.min[axis], scale[axis], used)];
+            bin.0 = bin.0.union(b);
+            bin.1 += 1;
+        }
+    }
     // (cost, axis, first bin of the right side)
     let mut best: Option<(f32, usize, usize)> = None;
-    for axis in 0..3 {
-        if extent[axis] <= 0.0 {
+    for (axis, bins) in bins.iter().enumerate() {
+        if scale[axis] <= 0.0 {
             continue;
-        }
-        let scale = BINS as f32 / extent[axis];
-        let mut bins = [(Aabb::EMPTY, 0u32); BINS];
-        for &t in span.iter() {
-            let bin = &mut bins[bin_of(centroid(t)[axis], cb.min[axis], scale)];
-            bin.0 = bin
-                .0
-                .union(tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY));
-            bin.1 += 1;
         }
         // Right side's area × count for each split position, swept from the right.
         let mut right_cost = [0.0f32; BINS];
         let (mut right, mut right_n) = (Aabb::EMPTY, 0u32);
-        for i in (1..BINS).rev() {
+        for i in (1..used).rev() {
             right = right.union(&bins[i].0);
             right_n += bins[i].1;
             right_cost[i] = if right_n == 0 {
@@ -253,7 +291,7 @@ fn split(span: &mut [u32], centroids: &[Vec3], tri_boxes: &[Aabb], bounds: &Aabb
             };
         }
         let (mut left, mut left_n) = (Aabb::EMPTY, 0u32);
-        for i in 1..BINS {
+        for i in 1..used {
             left = left.union(&bins[i - 1].0);
             left_n += bins[i - 1].1;
             if left_n == 0 || right_cost[i].is_infinite() {
@@ -276,10 +314,9 @@ fn split(span: &mut [u32], centroids: &[Vec3], tri_boxes: &[Aabb], bounds: &Aabb
     if n <= MAX_LEAF_TRIANGLES && split_cost >= n as f32 {
         return None;
     }
-    let scale = BINS as f32 / extent[axis];
     let mut mid = 0;
     for j in 0..n {
-        if bin_of(centroid(span[j])[axis], cb.min[axis], scale) < bin {
+        if bin_of(centroid(span[j])[axis], cb.min[axis], scale[axis], used) < bin {
             span.swap(mid, j);
             mid += 1;
         }

@@ -141,7 +141,8 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
 /// Where `ray` meets triangle `tri` (Möller–Trumbore): `(t, u, v)` with the distance
 /// `t ≥ 0` and the hit point `(1 − u − v)·tri[0] + u·tri[1] + v·tri[2]`. Edges and
 /// vertices count as hits; both faces are hit (no culling). A degenerate triangle
-/// (zero area) or one seen exactly edge-on is never hit.
+/// (zero area, or edges less than about 1e-6 rad apart, whose plane rounding cannot
+/// pin down) or one seen exactly edge-on is never hit.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;
@@ -154,6 +155,12 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
 pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
     let e1 = tri[1] - tri[0];
     let e2 = tri[2] - tri[0];
+    // A (near-)degenerate triangle leaves `det` as rounding noise, which would report
+    // hits far off the triangle: edges less than ~1e-6 rad apart count as degenerate.
+    let n = e1.cross(e2);
+    if n.length_squared() <= 1e-12 * e1.length_squared() * e2.length_squared() {
+        return None;
+    }
     let p = ray.direction.cross(e2);
     let det = e1.dot(p);
     if det == 0.0 || !det.is_finite() {

@@ -1,12 +1,17 @@
 //! # scenewalk-nodes: the basic scene vocabulary
 //!
 //! Node types are plain data implementing [`NodeCore`](scenewalk_core::NodeCore); core
-//! knows none of them. This crate gives the three every scene needs:
+//! knows none of them. This crate gives the ones every scene needs:
 //!
 //! - [`Group`]: structure only, zero-sized, so a group node costs just its link record;
 //! - [`Transform`]: a local affine transform (from translation / rotation / scale or a
 //!   matrix) applied to its subtree;
 //! - [`Geometry`]: a leaf with a local bounding box (and a primitive count);
+//! - [`Material`]: surface state inherited by the geometry below it;
+//! - [`Lod`]: which children show at which distance from the viewer;
+//! - [`Switch`]: which children are on (one, all, none, a mask);
+//! - [`Light`] and [`Camera`] (a projection; its [`Frustum`] with the conservative
+//!   box test and inherited [`PlaneMask`] culling uses);
 //! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
 //!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
 //!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
@@ -15,12 +20,17 @@
 //! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
 //! [`ray_triangle`] and [`triangles_intersect`].
 //!
+//! Every constructor that takes numbers from outside (`try_` forms, [`Camera::try_new`],
+//! [`Lod::new`], [`Mesh::new`]) refuses NaN and out-of-range values with an error
+//! naming the value.
+//!
 //! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
 //! a graph of these types.
 //!
 //! Types from other crates extend these by returning them from
-//! [`NodeCore::base`](scenewalk_core::NodeCore::base) and registering with
-//! [`Graph::register_type_with_parent`](scenewalk_core::Graph::register_type_with_parent).
+//! [`NodeCore::base`](scenewalk_core::NodeCore::base) and declaring the parent type in
+//! [`NodeCore::parent_type`](scenewalk_core::NodeCore::parent_type), as [`Mesh`] does
+//! for `Geometry`.
 //!
 //! ```
 //! use scenewalk_core::{Graph, glam::Vec3, Aabb};

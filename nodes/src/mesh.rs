@@ -135,10 +135,16 @@ impl Mesh {
 
     /// The mesh with its geometry box widened to hold `bounds` too (a file's declared
     /// min / max): the node's box is the union of the computed and the declared one.
-    /// The BVH keeps the computed boxes.
+    /// The BVH keeps the computed boxes. A declared box with a NaN or infinite
+    /// corner, or with `min` above `max`, is ignored: it cannot widen a real box.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let union = self.data.bounds.union(&bounds);
+        let usable = bounds.is_finite() && !bounds.is_empty();
+        let union = if usable {
+            self.data.bounds.union(&bounds)
+        } else {
+            self.data.bounds
+        };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
             data: self.data,
@@ -197,16 +203,34 @@ impl Mesh {
     /// loop over every triangle with [`ray_triangle`].
     ///
     /// Walks the BVH with an explicit stack, nearer child first, skipping boxes that
-    /// start beyond the best hit so far.
+    /// start beyond the best hit so far. Allocates nothing unless the hierarchy is
+    /// deeper than 63 levels.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
         let root = bvh.root().index();
-        let entry = ray_aabb(ray, &bvh.node_box(root), max_distance)?;
+        // Boxes are padded by a few dozen ulps of the scene's scale (the box's and the
+        // ray origin's coordinates): a hit the triangle test accepts through rounding,
+        // at an edge or corner on a box face, must not be pruned by the box test's
+        // own rounding.
+        let scale = ray.origin().abs().max_element();
+        let padded = |node: NodeIndex| {
+            let b = bvh.node_box(node);
+            if b.is_empty() {
+                return b;
+            }
+            let m = b.min.abs().max(b.max.abs()).max_element();
+            let eps = Vec3::splat(4e-6 * (m + scale));
+            Aabb {
+                min: b.min - eps,
+                max: b.max + eps,
+            }
+        };
+        let entry = ray_aabb(ray, &padded(root), max_distance)?;
         let mut limit = max_distance;
         let mut best: Option<TriangleHit> = None;
-        let mut stack: Vec<(NodeIndex, f32)> = Vec::with_capacity(64);
-        stack.push((root, entry));
+        let mut stack = Pending::new();
+        stack.push(root, entry);
         while let Some((node, entry)) = stack.pop() {
             if entry > limit {
                 continue;
@@ -235,17 +259,23 @@ impl Mesh {
                 }
                 continue;
             };
-            let base = stack.len();
-            let mut child = Some(first);
-            while let Some(c) = child {
-                if let Some(d) = ray_aabb(ray, &bvh.node_box(c), limit) {
-                    stack.push((c, d));
+            // The BVH is binary: the farther child is pushed first, so the nearer one
+            // is popped next.
+            let second = graph.next_sibling_at(first);
+            let near = ray_aabb(ray, &padded(first), limit);
+            let far = second.and_then(|c| ray_aabb(ray, &padded(c), limit).map(|d| (c, d)));
+            match (near, far) {
+                (Some(d1), Some((c2, d2))) if d2 < d1 => {
+                    stack.push(first, d1);
+                    stack.push(c2, d2);
                 }
-                child = graph.next_sibling_at(c);
-            }
-            // Farthest pushed first, so the nearest is popped next.
-            if let Some(pushed) = stack.get_mut(base..) {
-                pushed.sort_unstable_by(|x, y| y.1.total_cmp(&x.1));
+                (Some(d1), Some((c2, d2))) => {
+                    stack.push(c2, d2);
+                    stack.push(first, d1);
+                }
+                (Some(d1), None) => stack.push(first, d1),
+                (None, Some((c2, d2))) => stack.push(c2, d2),
+                (None, None) => {}
             }
         }
         best
@@ -272,6 +302,44 @@ impl Mesh {
     }
 }
 
+/// The pending nodes of a ray walk: a fixed array for the usual depth (a binary
+/// walk holds at most depth + 1 entries), spilling to the heap only past it, so a
+/// query allocates nothing on ordinary meshes.
+struct Pending {
+    inline: [(NodeIndex, f32); 64],
+    len: usize,
+    spill: Vec<(NodeIndex, f32)>,
+}
+
+impl Pending {
+    fn new() -> Self {
+        Self {
+            inline: [(NodeIndex::new(0), 0.0); 64],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, node: NodeIndex, entry: f32) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => {
+                *slot = (node, entry);
+                self.len += 1;
+            }
+            None => self.spill.push((node, entry)),
+        }
+    }
+
+    fn pop(&mut self) -> Option<(NodeIndex, f32)> {
+        // Everything spilled was pushed after the array filled: it comes off first.
+        if let Some(top) = self.spill.pop() {
+            return Some(top);
+        }
+        self.len = self.len.checked_sub(1)?;
+        self.inline.get(self.len).copied()
+    }
+}
+
 impl NodeCore for Mesh {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.geometry)
@@ -290,5 +358,33 @@ impl fmt::Debug for Mesh {
             .field("triangles", &self.data.triangles.len())
             .field("bvh_nodes", &self.data.bvh.node_count())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+    use scenewalk_core::NodeIndex;
+
+    #[test]
+    fn pending_is_last_in_first_out_past_its_array() {
+        let mut stack = Pending::new();
+        for i in 0..200u32 {
+            stack.push(NodeIndex::new(i), i as f32);
+        }
+        for i in (0..200u32).rev() {
+            assert_eq!(stack.pop(), Some((NodeIndex::new(i), i as f32)));
+        }
+        assert_eq!(stack.pop(), None);
+        // Interleaved around the boundary.
+        for i in 0..70u32 {
+            stack.push(NodeIndex::new(i), 0.0);
+        }
+        for _ in 0..10 {
+            stack.pop();
+        }
+        stack.push(NodeIndex::new(999), 1.0);
+        assert_eq!(stack.pop(), Some((NodeIndex::new(999), 1.0)));
+        assert_eq!(stack.pop(), Some((NodeIndex::new(59), 0.0)));
     }
 }

@@ -170,7 +170,7 @@ impl Mesh {
     pub fn grid(size: Vec2, cells: (u32, u32)) -> Result<Mesh, MeshError> {
         let (nx, nz) = (cells.0.max(1), cells.1.max(1));
         let (x, z) = (u64::from(nx), u64::from(nz));
-        check_size((x + 1) * (z + 1), 2 * x * z)?;
+        check_size((x + 1).saturating_mul(z + 1), (2 * x).saturating_mul(z))?;
         let mut positions = Vec::new();
         for j in 0..=nz {
             for i in 0..=nx {

@@ -1,0 +1,160 @@
+//! Meshes in a city: shared triangle meshes scattered over the streets, bounds and
+//! statistics over them, mesh-against-mesh and subtree collision through the dual-tree
+//! iterator, and a ray down onto a mesh.
+//!
+//! `cargo run --release -p scenewalk-examples --example meshes [-- --obj FILE.obj]`
+//! (with `--obj`, the file's first model is scattered too).
+
+use scenewalk_actors::{Bounds, Collide, ContactMode, Statistics, WorldTransforms};
+use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_core::{Action, NodeId, Ordered, Unordered};
+use scenewalk_examples::city;
+use scenewalk_examples::rng::SplitMix64;
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform, load_obj};
+use std::error::Error;
+use std::path::Path;
+use std::time::Instant;
+
+fn main() {
+    if let Err(err) = run() {
+        eprintln!("meshes: {err}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut graph, root) = city::city(3, 3, city::DEFAULT_SEED);
+    // Before the first mesh: meshes are geometry to every geometry actor.
+    graph.register_type_with_parent::<Mesh, Geometry>()?;
+
+    let mut pool = vec![
+        ("sphere", Mesh::uv_sphere(4.0, 48, 24)?),
+        ("torus", Mesh::torus(5.0, 1.5, 48, 16)?),
+        ("box", Mesh::cuboid(Vec3::new(3.0, 2.0, 4.0))?),
+    ];
+    if let Some(i) = args.iter().position(|a| a == "--obj") {
+        let path = args.get(i + 1).ok_or("--obj needs a file")?;
+        let started = Instant::now();
+        let (name, mesh) = load_obj(Path::new(path))?
+            .into_iter()
+            .next()
+            .ok_or("the file holds no model")?;
+        println!(
+            "loaded {name:?} from {path}: {} triangles, BVH of {} nodes, in {:.1} ms",
+            mesh.triangle_count(),
+            mesh.bvh().node_count(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        pool.push(("obj", mesh));
+    }
+
+    // A park of meshes along the streets (every node shares its mesh's data).
+    let park = graph.append_child(root, Group)?;
+    let mut rng = SplitMix64::new(7);
+    for k in 0..60 {
+        let (_, mesh) = &pool[k % pool.len()];
+        let at = Vec3::new(rng.range_f32(0.0, 300.0), 5.0, 100.0 * rng.below(3) as f32);
+        let spin = Quat::from_rotation_y(rng.range_f32(0.0, 6.3));
+        let place = graph.append_child(park, Transform::from_trs(at, spin, Vec3::ONE))?;
+        graph.append_child(place, mesh.clone())?;
+    }
+    // Two meshes put through each other on purpose, in two separate subtrees.
+    let (ring, ball) = (&pool[1].1, &pool[0].1);
+    let left = graph.append_child(
+        root,
+        Transform::from_translation(Vec3::new(50.0, 5.0, 50.0)),
+    )?;
+    graph.append_child(left, ring.clone())?;
+    let right = graph.append_child(
+        root,
+        Transform::from_trs(
+            Vec3::new(54.0, 5.0, 50.0),
+            Quat::from_rotation_x(1.2),
+            Vec3::splat(0.8),
+        ),
+    )?;
+    graph.append_child(right, ball.clone())?;
+
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Unordered::new(Statistics::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )?;
+    action.run(&graph, root)?;
+    let world = action.actor::<WorldTransforms>().ok_or("no transforms")?;
+    let bounds = action.actor::<Bounds>().ok_or("no bounds")?;
+    let stats = action.actor::<Statistics>().ok_or("no statistics")?;
+    println!(
+        "city with {} nodes, {} of them meshes; world box {:?}",
+        stats.nodes(),
+        stats.count_of::<Mesh>(),
+        bounds.world_bounds(&graph, root).ok_or("no root box")?
+    );
+
+    let mut collide = Collide::new();
+    report(
+        "ring against ball",
+        &mut collide,
+        &graph,
+        left,
+        right,
+        world,
+        bounds,
+    )?;
+    let started = Instant::now();
+    let contacts = collide.within(&graph, park, world, bounds, ContactMode::All)?;
+    let touching: std::collections::BTreeSet<_> = contacts.iter().map(|c| (c.a, c.b)).collect();
+    println!(
+        "park: {} triangle contacts between {} pairs of its 60 meshes, in {:.2} ms",
+        contacts.len(),
+        touching.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+
+    // A ray straight down onto the ring, in world coordinates.
+    let ring_world = world
+        .world(&graph, graph.first_child(left)?.ok_or("no ring")?)
+        .ok_or("no ring transform")?;
+    let ray = Ray::new(Vec3::new(55.0, 50.0, 50.0), -Vec3::Y)?;
+    match ring.ray_hit_world(&ray, &ring_world, f32::INFINITY) {
+        Some(hit) => println!(
+            "ray down at x = 55: hits ring triangle {} at {:.2} m, point {:?}",
+            hit.triangle, hit.distance, hit.point
+        ),
+        None => println!("ray down at x = 55: misses the ring"),
+    }
+    Ok(())
+}
+
+fn report(
+    what: &str,
+    collide: &mut Collide,
+    graph: &scenewalk_core::Graph,
+    a: NodeId,
+    b: NodeId,
+    world: &WorldTransforms,
+    bounds: &Bounds,
+) -> Result<(), Box<dyn Error>> {
+    let started = Instant::now();
+    let first = collide
+        .subtrees(graph, a, b, world, bounds, ContactMode::First)?
+        .first()
+        .copied();
+    let first_time = started.elapsed();
+    let started = Instant::now();
+    let all = collide
+        .subtrees(graph, a, b, world, bounds, ContactMode::All)?
+        .len();
+    println!(
+        "{what}: first contact {:?} in {:.1} µs; all {all} triangle contacts in {:.1} µs",
+        first.and_then(|c| c.triangles),
+        first_time.as_secs_f64() * 1e6,
+        started.elapsed().as_secs_f64() * 1e6
+    );
+    Ok(())
+}
