@@ -376,6 +376,17 @@ fn missing_or_undecodable_buffers() {
     )
     .unwrap_err();
     assert!(matches!(e, GltfError::BadBuffer { buffer: 0, .. }), "{e:?}");
+    // A device is not a buffer, even one that never ends.
+    let mut d = base.clone();
+    d["buffers"][0]["uri"] = json!("/dev/zero");
+    let bytes = serde_json::to_vec(&d).unwrap();
+    let e = import_slice(
+        &bytes,
+        Some(&std::env::temp_dir()),
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, GltfError::BadBuffer { buffer: 0, .. }), "{e:?}");
     // Shorter than its byteLength.
     let mut d = base;
     d["buffers"][0]["uri"] = json!(data_uri(&f32_bytes([0.0; 4])));

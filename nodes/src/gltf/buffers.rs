@@ -4,6 +4,7 @@
 use super::GltfError;
 use base64::Engine;
 use gltf::json;
+use std::io::Read;
 use std::path::Path;
 
 /// Loads every buffer's bytes and checks each holds at least its `byteLength`.
@@ -25,7 +26,7 @@ pub(crate) fn load(
                 .filter(|_| index == 0)
                 .ok_or_else(|| bad("it has no uri and there is no GLB binary chunk".into()))?,
             Some(uri) if uri.starts_with("data:") => decode_data_uri(uri).map_err(bad)?,
-            Some(uri) => read_external(uri, base).map_err(bad)?,
+            Some(uri) => read_external(uri, base, buffer.byte_length.0).map_err(bad)?,
         };
         let expected = buffer.byte_length.0;
         let actual = data.len() as u64;
@@ -54,8 +55,10 @@ fn decode_data_uri(uri: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("the data URI is not valid base64: {e}"))
 }
 
-/// A relative URI, percent-decoded and resolved against the glTF file's folder.
-fn read_external(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
+/// A relative URI, percent-decoded and resolved against the glTF file's folder. Only a
+/// regular file is read, and only its first `length` bytes: a URI naming a device such
+/// as `/dev/zero` must not make the import hang.
+fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>, String> {
     if uri.contains("://") {
         return Err(format!("unsupported URI scheme in {uri:?}"));
     }
@@ -68,7 +71,14 @@ fn read_external(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
         .decode_utf8()
         .map_err(|e| format!("the URI {uri:?} is not UTF-8 once decoded: {e}"))?;
     let path = base.join(decoded.as_ref());
-    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(&path).map_err(cannot)?;
+    if !file.metadata().map_err(cannot)?.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut data = Vec::new();
+    file.take(length).read_to_end(&mut data).map_err(cannot)?;
+    Ok(data)
 }
 
 /// Checks that every buffer view lies inside its buffer's `byteLength`.
