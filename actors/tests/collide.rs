@@ -168,7 +168,6 @@ fn scene(seed: u64) -> (Graph, NodeId, NodeId, NodeId) {
     ];
     let mut rng = Rng(seed);
     let mut graph = Graph::new();
-    graph.register_type_with_parent::<Mesh, Geometry>().unwrap();
     let root = graph.add_root(Group);
     let mut sides = Vec::new();
     for _ in 0..2 {
@@ -349,7 +348,6 @@ fn bad_queries_are_errors() {
 #[test]
 fn meshes_work_under_bounds_and_statistics() {
     let mut graph = Graph::new();
-    graph.register_type_with_parent::<Mesh, Geometry>().unwrap();
     let root = graph.add_root(Group);
     let moved = graph
         .append_child(

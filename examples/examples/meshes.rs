@@ -11,7 +11,7 @@ use scenewalk_core::{Action, NodeId, Ordered, Unordered};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform, load_obj};
+use scenewalk_nodes::{Group, Mesh, Ray, Transform, load_obj};
 use std::error::Error;
 use std::path::Path;
 use std::time::Instant;
@@ -27,7 +27,6 @@ fn run() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut graph, root) = city::city(3, 3, city::DEFAULT_SEED);
     // Before the first mesh: meshes are geometry to every geometry actor.
-    graph.register_type_with_parent::<Mesh, Geometry>()?;
 
     let mut pool = vec![
         ("sphere", Mesh::uv_sphere(4.0, 48, 24)?),
