@@ -7,45 +7,64 @@ use scenewalk_actors::{
     SwitchSelect, WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, Graph, Ordered, Static, Unordered};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Static, Unordered};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_examples::svg::{Style, TopView};
 use scenewalk_examples::{CityMeshes, CityScene, Reached, city_scene};
 use scenewalk_iterators::{DepthFirst, PriorityQueue};
-use scenewalk_nodes::{Camera, Geometry, Mesh, Ray, load_obj, ray_aabb, ray_triangle};
+use scenewalk_nodes::gltf::{ImportOptions, import};
+use scenewalk_nodes::{Camera, Geometry, Group, Mesh, Ray, load_obj, ray_aabb, ray_triangle};
 use std::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 const HELP: &str = "\
-tour: scenewalk's main job on a built-in scene
+tour: scenewalk's main job on a built-in scene, or on a glTF file
 
 usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg]
+       tour FILE.gltf|FILE.glb [--scene N] [--svg FILE.svg]
 
-Builds a city of N × N blocks (default 16: about 50,000 nodes of nine node types:
-buildings with levels of detail, materials and glass, switched rooftop signs, street
-lights, shared meshes, a sun and a camera) and runs on it:
+Without a file it builds a city of N × N blocks (default 16: about 55,000 nodes of
+nine node types: buildings with levels of detail, materials and glass, switched
+rooftop signs, street lights, shared meshes, a sun and a camera). With a glTF file it
+imports the file's scene (the default one, or --scene N) instead, viewed from the
+file's first camera or, without one, from a camera placed over the scene's box.
+On the scene it runs:
 
   1. update   world transforms + statistics + bounds (one depth-first action)
   2. view     frustum cull + level of detail + switch + render list from the camera
   3. pick     five rays through the camera, nearest hit first (priority order)
-  4. collide  the sculpture's ring against the ball lodged in it (BVH against BVH)
+  4. collide  the city's sculpture: a ring against the ball lodged in it (BVH
+              against BVH); for a file: every pair of touching geometry in the scene
 
-It prints counts, checks each result against a brute-force or hand-written
-computation, times each action per node against a hand-written loop doing the same
-work, and writes an SVG top view (visible and culled objects, the frustum, the pick
-rays and hits) whose path it prints.
+It prints counts, checks results against brute-force or hand-written computations
+(a failed check exits with 1), times each action per node against a hand-written
+loop doing the same work, and writes an SVG top view (visible and culled objects,
+the frustum, the pick rays and their hits) whose path it prints.
 
   --blocks N     city size (1..=200)
   --obj FILE     use the first mesh of an OBJ file for the lodged ball (scaled to fit)
+  --scene N      the glTF scene to import
   --svg FILE     where to write the top view (default: target/tour.svg)
 ";
 
 struct Options {
     blocks: usize,
     obj: Option<PathBuf>,
+    gltf: Option<PathBuf>,
+    scene: Option<usize>,
     svg: PathBuf,
+}
+
+/// What the tour runs on.
+struct Scene {
+    graph: Graph,
+    root: NodeId,
+    /// The camera node, if the scene has one.
+    camera: Option<NodeId>,
+    /// Two meshes known to touch (the city's sculpture).
+    sculpture: Option<(NodeId, NodeId)>,
 }
 
 fn main() {
@@ -62,29 +81,11 @@ fn run() -> Result<(), Box<dyn Error>> {
 /// Runs the tour; a failed check is an error.
 fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     let mut failed = Vec::new();
-    let mut meshes = CityMeshes::generated()?;
-    if let Some(path) = &options.obj {
-        let (name, mesh) = load_obj(path)?
-            .into_iter()
-            .next()
-            .ok_or_else(|| format!("{} holds no mesh", path.display()))?;
-        println!(
-            "using {name:?} from {} ({} triangles) as the ball",
-            path.display(),
-            mesh.triangle_count()
-        );
-        meshes.ball = fit(&mesh, 2.4)?;
-    }
-    let started = Instant::now();
-    let city = CityScene::build(options.blocks, city_scene::DEFAULT_SEED, &meshes)?;
-    let (graph, root) = (&city.graph, city.root);
-    println!(
-        "scenewalk tour: a city of {0} × {0} blocks, {1} nodes of {2} types, built in {3:.1} ms\n",
-        options.blocks,
-        graph.len(),
-        graph.types().len(),
-        ms(started)
-    );
+    let scene = match &options.gltf {
+        Some(path) => gltf_scene(path, options.scene)?,
+        None => city(options)?,
+    };
+    let (graph, root) = (&scene.graph, scene.root);
 
     // 1. Update.
     let mut update = Action::new(
@@ -123,27 +124,36 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     println!("   {}", counts.join(", "));
     println!("   world box {} .. {}", fmt(extent.min), fmt(extent.max));
     println!(
-        "   {update_ns:.1} ns/node; the same three jobs in one hand-written loop: {hand_update_ns:.1} ns/node ({:.2}×)\n",
+        "   {update_ns:.1} ns/node; the same three jobs in one hand-written loop: \
+         {hand_update_ns:.1} ns/node ({:.2}×)\n",
         update_ns / hand_update_ns
     );
+    if extent.is_empty() || !extent.is_finite() {
+        return Err("the scene has no finite geometry to look at".into());
+    }
 
     // 2. View.
-    let camera_world = world
-        .world(graph, city.camera)
-        .ok_or("the camera was not reached")?;
-    let camera = *graph.get::<Camera>(city.camera)?;
+    let (camera, camera_world) = match scene.camera {
+        Some(node) => (
+            *graph.get::<Camera>(node)?,
+            world
+                .world(graph, node)
+                .ok_or("the camera was not reached")?,
+        ),
+        None => overview_camera(&extent)?,
+    };
     let frustum = camera.frustum(&camera_world);
     let eye = Vec3::from(camera_world.translation);
     let view_matrix = camera_world.inverse();
-    let mut view = Action::new(
-        DepthFirst::new(),
+    let chain = || {
         (
             Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
             Static::new(LodSelect::new(eye, Arc::clone(&world))),
             Static::new(SwitchSelect),
             Ordered::new(RenderList::new(view_matrix)),
-        ),
-    )?;
+        )
+    };
+    let mut view = Action::new(DepthFirst::new(), chain())?;
     let seen = view.run(graph, root)?;
     let view_ns = per_node(|| Ok(view.run(graph, root).map(drop)?), seen.entered)?;
     let mut hand_view = HandView::default();
@@ -180,11 +190,11 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         cull.culled()
     );
     println!(
-        "   {} draw items ({} opaque front to back, {} transparent back to front), {} triangles, {} lights",
+        "   {} draw items ({} opaque front to back, {} transparent back to front), \
+         {triangles} triangles, {} lights",
         list.items().len(),
         list.opaque().len(),
         list.transparent().len(),
-        triangles,
         list.lights().len()
     );
     let same = hand_view.items == list.items();
@@ -196,19 +206,23 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         failed.push("the view's draw list differs from the hand-written loop's");
     }
     println!(
-        "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop {hand_view_ns:.1} ns ({:.2}×)\n",
+        "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop \
+         {hand_view_ns:.1} ns ({:.2}×)\n",
         view_ns * seen.entered as f64 / 1e3,
         view_ns / hand_view_ns
     );
 
     // 3. Pick.
-    println!("3. pick: rays through the camera, priority order by box entry distance");
     let mut top = TopView::new(format!(
         "scenewalk tour: {} nodes, top view (x right, z down)",
         graph.len()
     ));
     let dot = 0.005 * extent.size().max_element();
+    println!("3. pick: rays through the camera, priority order by box entry distance");
     let inverse = (camera.projection_matrix() * Camera::view_matrix(&camera_world)).inverse();
+    let far = camera
+        .corners(&camera_world)
+        .map_or(extent.size().length(), |c| (c[4] - eye).length());
     let mut pick = Action::new(
         PriorityQueue::new(),
         (Unordered::new(Pick::new(
@@ -217,19 +231,16 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
             Arc::clone(&bounds),
         )),),
     )?;
-    for (k, (x, y)) in [
+    let points = [
         (0.0, -0.2),
         (-0.5, -0.3),
         (0.5, -0.3),
         (-0.2, -0.6),
         (0.3, -0.1),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    ];
+    for (k, (x, y)) in points.into_iter().enumerate() {
         let near = inverse.project_point3(Vec3::new(x, y, 0.0));
-        let far = inverse.project_point3(Vec3::new(x, y, 1.0));
-        let ray = Ray::new(near, far - near)?;
+        let ray = Ray::new(near, inverse.project_point3(Vec3::new(x, y, 0.5)) - near)?;
         pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
         let started = Instant::now();
         let run = pick.run(graph, root)?;
@@ -243,22 +254,21 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
                 let triangle = hit
                     .triangle
                     .map_or(String::new(), |t| format!(", triangle {t}"));
+                let how = if run.stopped {
+                    "stopped early"
+                } else {
+                    "ran to the end"
+                };
                 println!(
-                    "   ray {k}: {ty} at {:.2} m{triangle}; {} nodes entered, {}, {took:.2} ms",
-                    hit.distance,
-                    run.entered,
-                    if run.stopped {
-                        "stopped early"
-                    } else {
-                        "ran to the end"
-                    }
+                    "   ray {k}: {ty} at {:.2}{triangle}; {} nodes entered, {how}, {took:.2} ms",
+                    hit.distance, run.entered
                 );
                 top.line(ray.origin(), hit.point, Style::Ray);
                 top.dot(hit.point, dot, Style::Hit);
             }
             None => {
                 println!("   ray {k}: no hit; {} nodes entered", run.entered);
-                top.line(ray.origin(), ray.at(city_scene::DRAW_DISTANCE), Style::Ray);
+                top.line(ray.origin(), ray.at(far), Style::Ray);
             }
         }
         if k == 0 {
@@ -280,51 +290,54 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     println!();
 
     // 4. Collide.
-    let (ring, ball) = city.sculpture;
-    let ring_mesh = graph.get::<Mesh>(ring)?;
-    let ball_mesh = graph.get::<Mesh>(ball)?;
-    let ring_world = world.world(graph, ring).ok_or("ring not reached")?;
-    let ball_world = world.world(graph, ball).ok_or("ball not reached")?;
     let mut collide = Collide::new();
-    let started = Instant::now();
-    let all = collide
-        .meshes(
-            ring_mesh,
-            &ring_world,
-            ball_mesh,
-            &ball_world,
-            ContactMode::All,
-        )
-        .len();
-    let all_ms = ms(started);
-    let started = Instant::now();
-    let first = collide
-        .meshes(
-            ring_mesh,
-            &ring_world,
-            ball_mesh,
-            &ball_world,
-            ContactMode::First,
-        )
-        .first()
-        .copied();
-    let first_ms = ms(started);
-    println!(
-        "4. collide: ring ({} triangles) against ball ({} triangles), dual-tree over their BVHs",
-        ring_mesh.triangle_count(),
-        ball_mesh.triangle_count()
-    );
-    println!(
-        "   {all} triangle pairs touch ({all_ms:.2} ms); first contact {first:?} ({first_ms:.3} ms)"
-    );
-    if let Some(contact) = first
-        && let Some(tri) = ring_mesh.triangle(contact.a)
-    {
-        top.dot(
-            ring_world.transform_point3((tri[0] + tri[1] + tri[2]) / 3.0),
-            1.5,
-            Style::Contact,
-        );
+    match scene.sculpture {
+        Some((ring, ball)) => {
+            let (a, b) = (graph.get::<Mesh>(ring)?, graph.get::<Mesh>(ball)?);
+            let wa = world.world(graph, ring).ok_or("ring not reached")?;
+            let wb = world.world(graph, ball).ok_or("ball not reached")?;
+            let started = Instant::now();
+            let all = collide.meshes(a, &wa, b, &wb, ContactMode::All).len();
+            let all_ms = ms(started);
+            let started = Instant::now();
+            let first = collide
+                .meshes(a, &wa, b, &wb, ContactMode::First)
+                .first()
+                .copied();
+            let first_ms = ms(started);
+            println!(
+                "4. collide: ring ({} triangles) against ball ({} triangles), dual-tree over their BVHs",
+                a.triangle_count(),
+                b.triangle_count()
+            );
+            println!(
+                "   {all} triangle pairs touch ({all_ms:.2} ms); first contact {first:?} \
+                 ({first_ms:.3} ms)"
+            );
+            if all == 0 {
+                failed.push("the lodged ball does not touch the ring");
+            }
+            if let Some(tri) = first.and_then(|c| a.triangle(c.a)) {
+                let at = wa.transform_point3((tri[0] + tri[1] + tri[2]) / 3.0);
+                top.dot(at, 1.5 * dot, Style::Contact);
+            }
+        }
+        None => {
+            let started = Instant::now();
+            let contacts = collide.within(graph, root, &world, &bounds, ContactMode::All)?;
+            let triangle_pairs = contacts.iter().filter(|c| c.triangles.is_some()).count();
+            let boxes = contacts.len() - triangle_pairs;
+            println!("4. collide: every pair of geometry in the scene, dual-tree over the scene");
+            println!(
+                "   {triangle_pairs} touching triangle pairs between meshes, {boxes} box contacts \
+                 ({:.2} ms)",
+                ms(started)
+            );
+            if let Some(c) = contacts.first() {
+                let at = world.world(graph, c.a).map(|w| Vec3::from(w.translation));
+                top.dot(at.unwrap_or(eye), 1.5 * dot, Style::Contact);
+            }
+        }
     }
     println!();
 
@@ -340,11 +353,8 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     )?;
     marked.run(graph, root)?;
     let entered = marked.actor::<Reached>().ok_or("no record")?;
-    for block in graph.children(root)? {
-        for object in graph.children(block)? {
-            let Some(b) = bounds.world_bounds(graph, object) else {
-                continue;
-            };
+    for object in objects(graph, root, 4_000) {
+        if let Some(b) = bounds.world_bounds(graph, object) {
             let style = if entered.contains(object) {
                 Style::Visible
             } else {
@@ -363,20 +373,103 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     );
     top.legend(Style::Frustum, "the camera's view frustum");
     top.legend(Style::Hit, "pick rays and their nearest hits");
-    top.legend(Style::Contact, "first collision contact (the sculpture)");
+    top.legend(Style::Contact, "a collision contact");
     if let Some(dir) = options.svg.parent() {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&options.svg, top.finish())
         .map_err(|e| format!("cannot write {}: {e}", options.svg.display()))?;
     println!("top view written to {}", options.svg.display());
-    if all == 0 {
-        failed.push("the lodged ball does not touch the ring");
-    }
     if failed.is_empty() {
         Ok(())
     } else {
         Err(format!("checks failed: {}", failed.join("; ")).into())
+    }
+}
+
+/// The built-in city.
+fn city(options: &Options) -> Result<Scene, Box<dyn Error>> {
+    let mut meshes = CityMeshes::generated()?;
+    if let Some(path) = &options.obj {
+        let (name, mesh) = load_obj(path)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{} holds no mesh", path.display()))?;
+        println!(
+            "using {name:?} from {} ({} triangles) as the ball",
+            path.display(),
+            mesh.triangle_count()
+        );
+        meshes.ball = fit(&mesh, 2.4)?;
+    }
+    let started = Instant::now();
+    let city = CityScene::build(options.blocks, city_scene::DEFAULT_SEED, &meshes)?;
+    println!(
+        "scenewalk tour: a city of {0} × {0} blocks, {1} nodes of {2} types, built in {3:.1} ms\n",
+        options.blocks,
+        city.graph.len(),
+        city.graph.types().len(),
+        ms(started)
+    );
+    Ok(Scene {
+        graph: city.graph,
+        root: city.root,
+        camera: Some(city.camera),
+        sculpture: Some(city.sculpture),
+    })
+}
+
+/// A glTF file's scene, its roots gathered under one group so one action covers it.
+fn gltf_scene(path: &std::path::Path, scene: Option<usize>) -> Result<Scene, Box<dyn Error>> {
+    let started = Instant::now();
+    let imported = import(path, &ImportOptions { scene })?;
+    let took = ms(started);
+    let camera = imported
+        .order
+        .iter()
+        .find_map(|&i| imported.node(i).and_then(|n| n.camera));
+    let mut graph = imported.graph;
+    let root = graph.add_root(Group);
+    for &r in &imported.roots {
+        graph.set_parent(r, Some(root), None)?;
+    }
+    println!(
+        "scenewalk tour: {} (scene {}), {} nodes of {} types, imported in {took:.1} ms\n",
+        path.display(),
+        imported.scene.map_or("none".into(), |s| s.to_string()),
+        graph.len(),
+        graph.types().len()
+    );
+    Ok(Scene {
+        graph,
+        root,
+        camera,
+        sculpture: None,
+    })
+}
+
+/// A camera over the scene's box, looking at its centre from above one corner.
+fn overview_camera(extent: &Aabb) -> Result<(Camera, Affine3A), Box<dyn Error>> {
+    let diagonal = extent.size().length().max(1e-3);
+    let center = extent.center();
+    let eye = center + Vec3::new(0.6, 0.5, 0.9).normalize() * 1.2 * diagonal;
+    let placed = Camera::look_at(eye, center, Vec3::Y).ok_or("no view direction")?;
+    let camera = Camera::perspective(0.9, 16.0 / 9.0, 1e-3 * diagonal, 10.0 * diagonal)?;
+    Ok((camera, placed))
+}
+
+/// The nodes of the deepest level that has at most `most` nodes: objects to draw.
+fn objects(graph: &Graph, root: NodeId, most: usize) -> Vec<NodeId> {
+    let mut level = vec![root];
+    loop {
+        let next: Vec<NodeId> = level
+            .iter()
+            .flat_map(|&n| graph.children(n).into_iter().flatten())
+            .collect();
+        if next.is_empty() || next.len() > most {
+            return level;
+        }
+        level = next;
     }
 }
 
@@ -386,7 +479,7 @@ fn brute_force_pick(graph: &Graph, world: &WorldTransforms, ray: &Ray) -> (Optio
     let mut best: Option<f32> = None;
     let mut tested = 0;
     for slot in 0..graph.capacity() as u32 {
-        let node = scenewalk_core::NodeIndex::new(slot);
+        let node = NodeIndex::new(slot);
         let Some(placed) = world.world_at(node) else {
             continue;
         };
@@ -442,6 +535,8 @@ fn parse() -> Result<Options, Box<dyn Error>> {
     let mut options = Options {
         blocks: city_scene::DEFAULT_BLOCKS,
         obj: None,
+        gltf: None,
+        scene: None,
         svg: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tour.svg"),
     };
     let mut args = std::env::args().skip(1);
@@ -456,14 +551,28 @@ fn parse() -> Result<Options, Box<dyn Error>> {
                     return Err("--blocks must be between 1 and 200".into());
                 }
             }
+            "--scene" => {
+                let value = args.next().ok_or("--scene needs a number")?;
+                let scene = value
+                    .parse()
+                    .map_err(|_| format!("--scene needs a whole number, not {value:?}"))?;
+                options.scene = Some(scene);
+            }
             "--obj" => options.obj = Some(args.next().ok_or("--obj needs a file")?.into()),
             "--svg" => options.svg = args.next().ok_or("--svg needs a file")?.into(),
             "-h" | "--help" => {
                 print!("{HELP}");
                 std::process::exit(0);
             }
-            other => return Err(format!("unknown argument {other:?} (try --help)").into()),
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option {other:?} (try --help)").into());
+            }
+            file if options.gltf.is_none() => options.gltf = Some(file.into()),
+            extra => return Err(format!("one scene file at a time, not also {extra:?}").into()),
         }
+    }
+    if options.scene.is_some() && options.gltf.is_none() {
+        return Err("--scene chooses a scene of a glTF file; give the file too".into());
     }
     Ok(options)
 }
@@ -488,18 +597,49 @@ fn fmt(v: Vec3) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_tour_runs_and_its_checks_pass_on_a_small_city() {
-        let svg =
-            std::env::temp_dir().join(format!("scenewalk-tour-test-{}.svg", std::process::id()));
-        let options = Options {
+    fn options(svg: &std::path::Path) -> Options {
+        Options {
             blocks: 3,
             obj: None,
-            svg: svg.clone(),
-        };
-        run_with(&options).unwrap();
+            gltf: None,
+            scene: None,
+            svg: svg.to_path_buf(),
+        }
+    }
+
+    #[test]
+    fn the_tour_runs_and_its_checks_pass_on_a_small_city() {
+        let svg = std::env::temp_dir().join(format!("scenewalk-tour-{}.svg", std::process::id()));
+        run_with(&options(&svg)).unwrap();
         let written = std::fs::read_to_string(&svg).unwrap();
         assert!(written.contains("<polygon") && written.contains("<rect"));
+        let _ = std::fs::remove_file(svg);
+    }
+
+    #[test]
+    fn the_tour_runs_on_a_gltf_file_without_a_camera() {
+        let dir = std::env::temp_dir();
+        let gltf = dir.join(format!("scenewalk-tour-{}.gltf", std::process::id()));
+        let svg = dir.join(format!("scenewalk-tour-gltf-{}.svg", std::process::id()));
+        // Two unit boxes' worth of POSITION bounds (no buffer data needed for a
+        // point primitive's declared box), one moved by a TRS node.
+        let json = r#"{
+          "asset": {"version": "2.0"},
+          "scene": 0,
+          "scenes": [{"nodes": [0, 1]}],
+          "nodes": [
+            {"mesh": 0},
+            {"mesh": 0, "translation": [3, 0, 0]}
+          ],
+          "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
+          "accessors": [{"componentType": 5126, "count": 1, "type": "VEC3",
+                         "min": [0, 0, 0], "max": [1, 1, 1]}]
+        }"#;
+        std::fs::write(&gltf, json).unwrap();
+        let mut options = options(&svg);
+        options.gltf = Some(gltf.clone());
+        run_with(&options).unwrap();
+        let _ = std::fs::remove_file(gltf);
         let _ = std::fs::remove_file(svg);
     }
 }
