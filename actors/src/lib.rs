@@ -58,6 +58,7 @@
 pub use bounds::Bounds;
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
 pub use cull::FrustumCull;
+pub use incremental::{IncrementalUpdate, UpdateStats};
 pub use near_first::NearFirst;
 pub use per_node::PerNode;
 pub use pick::{Pick, PickHit};
@@ -71,6 +72,7 @@ pub use world::{WorldTransforms, local_transform};
 mod bounds;
 mod collide;
 mod cull;
+mod incremental;
 mod near_first;
 mod per_node;
 mod pick;

@@ -66,6 +66,28 @@ impl WorldMatrices {
         0
     }
 
+    /// Continues the matrices of the latest run for a patch of one subtree whose
+    /// parent's world is `above`: earlier matrices stay, as recorded states point at
+    /// them. Returns the state above the subtree's root.
+    pub(crate) fn resume(&mut self, run: &RunContext<'_>, above: Affine3A) -> u32 {
+        self.transforms.resolve(run.graph.types());
+        self.bad_root = (!above.is_finite()).then_some(run.root);
+        self.non_finite.extend(self.bad_root);
+        self.matrices.push(above);
+        (self.matrices.len() - 1) as u32
+    }
+
+    /// Forgets every matrix (for users that record no matrix index).
+    pub(crate) fn clear(&mut self) {
+        self.matrices.clear();
+        self.non_finite.clear();
+    }
+
+    /// How many matrices the runs since the last full one recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.matrices.len()
+    }
+
     /// At a transform node, makes `parent world × local` the node's own state.
     #[inline(always)]
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) {
@@ -101,8 +123,11 @@ impl WorldMatrices {
 /// traversal root below the graph's root starts from the product of its ancestors.
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
-    matrices: WorldMatrices,
-    world: PerNode<u32>,
+    pub(crate) matrices: WorldMatrices,
+    pub(crate) world: PerNode<u32>,
+    /// Set by an incremental update for one run: the world above the run's root, and
+    /// that the run patches the latest results instead of replacing them.
+    pub(crate) patch: Option<Affine3A>,
 }
 
 impl Default for WorldTransforms {
@@ -117,6 +142,7 @@ impl WorldTransforms {
         Self {
             matrices: WorldMatrices::new(),
             world: PerNode::new(0),
+            patch: None,
         }
     }
 
@@ -159,6 +185,10 @@ impl OrderedActor for WorldTransforms {
     type State = u32;
 
     fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
+        if let Some(above) = self.patch {
+            self.world.resume(run.graph);
+            return self.matrices.resume(run, above);
+        }
         self.world.begin(run.graph);
         self.matrices.begin(run)
     }
