@@ -265,7 +265,7 @@ impl IncrementalUpdate {
         }
 
         // Boxes on the way up, deepest first, so children are done before parents.
-        self.inside.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        self.inside.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
         let inside = std::mem::take(&mut self.inside);
         for &(_, node) in &inside {
             if self.flags(node) & COVERED != 0 {
@@ -404,9 +404,8 @@ impl IncrementalUpdate {
             for &node in path.iter().rev() {
                 depth += 1;
                 covered |= self.flags(node) & SUBTREE != 0;
-                let bits = KNOWN
-                    | if inside { INSIDE } else { 0 }
-                    | if covered { COVERED } else { 0 };
+                let bits =
+                    KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
                 if let Some(mark) = self.mark(node, bits) {
                     mark.depth = depth;
                     if inside {

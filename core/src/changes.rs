@@ -63,10 +63,8 @@ impl ChangeLog {
     /// Appends a change; `slots` is the arena size, which bounds the window.
     #[inline]
     pub(crate) fn record(&mut self, change: Change, slots: usize) {
-        // Repeated borrows of one node (a loop of `get_mut`) log it once.
-        if self.entries.last() == Some(&change) {
-            return;
-        }
+        // No de-duplication: the log cannot tell whether a reader took a cursor
+        // between two borrows of one node, and dropping the second would hide it.
         if self.entries.len() >= slots.saturating_mul(2).max(MIN_WINDOW) {
             self.reset();
         }
