@@ -91,7 +91,8 @@ pub struct IncrementalUpdate {
     action: UpdateAction,
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
-    /// World matrices after the last full run; patches append to them.
+    /// World matrices after the last full run; patches append to them when they add
+    /// or move transforms (changed ones are overwritten in place).
     matrices_after_full: usize,
     marks: Vec<Mark>,
     epoch: u32,
@@ -112,12 +113,11 @@ impl Default for IncrementalUpdate {
 impl IncrementalUpdate {
     /// An update with no results yet.
     pub fn new() -> Self {
+        let mut world = WorldTransforms::new();
+        world.matrices.track_owners();
         let action = Action::new(
             DepthFirst::new(),
-            (
-                Ordered::new(WorldTransforms::new()),
-                Ordered::new(Bounds::new()),
-            ),
+            (Ordered::new(world), Ordered::new(Bounds::new())),
         );
         Self {
             action: match action {
@@ -209,12 +209,15 @@ impl IncrementalUpdate {
         self.bounds().world_bounds(graph, node)
     }
 
-    fn set_patch(&mut self, above: Option<Affine3A>) {
+    /// Puts both actors in patch mode for the next run, below a parent whose state
+    /// is `above`, or back in full mode.
+    fn set_patch(&mut self, above: Option<u32>) {
+        let matrix = above.map(|i| self.transforms().matrices.get(i));
         if let Some(world) = self.action.actor_mut::<WorldTransforms>() {
             world.patch = above;
         }
         if let Some(bounds) = self.action.actor_mut::<Bounds>() {
-            bounds.patch = above;
+            bounds.patch = matrix;
         }
     }
 
@@ -301,7 +304,7 @@ impl IncrementalUpdate {
                 self.forget_subtree(graph, node);
                 continue;
             }
-            let above = self.transforms().world_at(parent?)?;
+            let above = self.transforms().world.get_at(parent?)?;
             self.set_patch(Some(above));
             let id = graph.id_at(node)?;
             let run = self.action.run(graph, id);
