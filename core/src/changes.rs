@@ -41,13 +41,13 @@ pub struct ChangeCursor {
     position: u64,
 }
 
-/// The log itself: the changes since `start`, bounded in length.
+/// The log itself: the most recent changes, from absolute position `start` on.
 ///
 /// Readers take `&Graph`, so the log cannot know who has read what; instead it keeps a
-/// window of recent changes and drops the whole window when it grows past the arena's
-/// size. A reader whose cursor lies before the window is told the log no longer reaches
-/// back (and recomputes everything, which costs about what reading that many changes
-/// would).
+/// sliding window of recent changes: when it holds twice the arena's size it drops the
+/// older half. A reader that keeps up never notices; one whose cursor lies before the
+/// window is told the log no longer reaches back, and recomputes everything (which
+/// then costs about what reading that many changes would).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Change>,
@@ -55,8 +55,7 @@ pub(crate) struct ChangeLog {
     start: u64,
 }
 
-/// The log keeps at least this many entries before it drops its window, so small
-/// graphs do not drop it all the time.
+/// The smallest window, so small graphs do not slide it all the time.
 const MIN_WINDOW: usize = 4096;
 
 impl ChangeLog {
@@ -65,8 +64,12 @@ impl ChangeLog {
     pub(crate) fn record(&mut self, change: Change, slots: usize) {
         // No de-duplication: the log cannot tell whether a reader took a cursor
         // between two borrows of one node, and dropping the second would hide it.
-        if self.entries.len() >= slots.saturating_mul(2).max(MIN_WINDOW) {
-            self.reset();
+        let window = slots.saturating_mul(2).max(MIN_WINDOW);
+        if self.entries.len() >= window {
+            // Amortized: half a window of entries moved per half a window recorded.
+            let dropped = self.entries.len() - window / 2;
+            self.entries.drain(..dropped);
+            self.start += dropped as u64;
         }
         self.entries.push(change);
     }
@@ -106,8 +109,10 @@ impl Graph {
     ///
     /// `None` when the log no longer reaches back to `since`: the cursor is of another
     /// graph (a clone counts as another), or the log dropped entries the reader had not
-    /// seen ([`clear_changes`](Graph::clear_changes), a long edit sequence, or an edit
-    /// that renumbers slots). The reader must then recompute everything.
+    /// seen: [`clear_changes`](Graph::clear_changes) (called by edits that renumber
+    /// slots), or more changes since `since` than the log keeps (it keeps at least as
+    /// many as the arena has slots, and at least 2,048). The reader must then
+    /// recompute everything.
     ///
     /// Every structural edit and every mutable payload borrow is recorded; a payload
     /// changed some other way (interior mutability) needs
