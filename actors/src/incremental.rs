@@ -239,6 +239,9 @@ impl IncrementalUpdate {
         let root = root.index();
         self.begin_marks(graph);
         self.collect(graph, changes);
+        // Slot order is memory order (and document order for a graph built depth
+        // first): the passes below then sweep the arrays forward instead of jumping.
+        self.dirty.sort_unstable();
         // A change above the root changes everything below it.
         let mut up = graph.parent_at(root);
         while let Some(p) = up {
@@ -268,7 +271,8 @@ impl IncrementalUpdate {
         }
 
         // Boxes on the way up, deepest first, so children are done before parents.
-        self.inside.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
+        self.inside
+            .sort_unstable_by_key(|&(depth, node)| (std::cmp::Reverse(depth), node));
         let inside = std::mem::take(&mut self.inside);
         for &(_, node) in &inside {
             if self.flags(node) & COVERED != 0 {
@@ -423,17 +427,18 @@ impl IncrementalUpdate {
 
     /// Recomputes one box from the node's geometry and its children's boxes.
     fn rebox(&mut self, graph: &Graph, node: NodeIndex) {
-        let world = self.transforms().world_at(node);
-        let Some(bounds) = self.action.actor_mut::<Bounds>() else {
-            return;
-        };
         let mut own = Aabb::EMPTY;
+        // The world matrix is three loads from scattered memory: only for geometry.
         if let Some(ty) = graph.type_at(node)
-            && bounds.geometry.contains(ty)
-            && let (Some(geometry), Some(world)) = (graph.get_at::<Geometry>(node), world)
+            && self.bounds().geometry.contains(ty)
+            && let Some(geometry) = graph.get_at::<Geometry>(node)
+            && let Some(world) = self.transforms().world_at(node)
         {
             own = geometry.local_bounds().transformed(&world);
         }
+        let Some(bounds) = self.action.actor_mut::<Bounds>() else {
+            return;
+        };
         let mut child = graph.first_child_at(node);
         while let Some(c) = child {
             if let Some(b) = bounds.boxes.get_at(c) {
