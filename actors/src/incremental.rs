@@ -184,18 +184,12 @@ impl IncrementalUpdate {
     /// The world transforms (read them by id or slot, or clone them into an `Arc` for
     /// view actors).
     pub fn transforms(&self) -> &WorldTransforms {
-        match self.action.actor::<WorldTransforms>() {
-            Some(actor) => actor,
-            None => unreachable!("the chain holds a WorldTransforms"),
-        }
+        self.action.actors().0.get()
     }
 
     /// The world bounds.
     pub fn bounds(&self) -> &Bounds {
-        match self.action.actor::<Bounds>() {
-            Some(actor) => actor,
-            None => unreachable!("the chain holds a Bounds"),
-        }
+        self.action.actors().1.get()
     }
 
     /// The world transform of `node` (`None` if it is stale, outside the root's
