@@ -48,6 +48,10 @@ const KNOWN: u8 = 4;
 const INSIDE: u8 = 8;
 /// The node or one of its ancestors has `SUBTREE`.
 const COVERED: u8 = 16;
+/// The node was added or moved: it has no earlier box of its own to compare with.
+const PLACED: u8 = 32;
+/// A child's box (or the set of children) changed: the node's box is recomputed.
+const STALE: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree.
@@ -275,10 +279,15 @@ impl IncrementalUpdate {
             .sort_unstable_by_key(|&(depth, node)| (std::cmp::Reverse(depth), node));
         let inside = std::mem::take(&mut self.inside);
         for &(_, node) in &inside {
-            if self.flags(node) & COVERED != 0 {
+            if self.flags(node) & (COVERED | STALE) != STALE {
                 continue;
             }
-            self.rebox(graph, node);
+            if self.rebox(graph, node)
+                && node != root
+                && let Some(parent) = graph.parent_at(node)
+            {
+                self.mark(parent, STALE);
+            }
             stats.ancestors += 1;
         }
         self.inside = inside;
@@ -308,13 +317,19 @@ impl IncrementalUpdate {
                 self.forget_subtree(graph, node);
                 continue;
             }
-            let above = self.transforms().world.get_at(parent?)?;
+            let parent = parent?;
+            let above = self.transforms().world.get_at(parent)?;
+            let before = self.bounds().world_bounds_at(node);
             self.set_patch(Some(above));
             let id = graph.id_at(node)?;
             let run = self.action.run(graph, id);
             self.set_patch(None);
             stats.entered += run.ok()?.entered;
             stats.subtrees += 1;
+            // A box that came out as it was leaves its ancestors' boxes as they were.
+            if flags & PLACED != 0 || self.bounds().world_bounds_at(node) != before {
+                self.mark(parent, STALE);
+            }
         }
         Some(())
     }
@@ -364,7 +379,8 @@ impl IncrementalUpdate {
                 continue; // removed since; its parent was recorded too
             }
             let flags = match change {
-                Change::Children(_) => BOX,
+                Change::Children(_) => BOX | STALE,
+                Change::Placed(_) => SUBTREE | PLACED,
                 _ => SUBTREE,
             };
             let first = self.flags(node) & (SUBTREE | BOX) == 0;
@@ -425,8 +441,9 @@ impl IncrementalUpdate {
         self.dirty = dirty;
     }
 
-    /// Recomputes one box from the node's geometry and its children's boxes.
-    fn rebox(&mut self, graph: &Graph, node: NodeIndex) {
+    /// Recomputes one box from the node's geometry and its children's boxes; returns
+    /// whether it changed.
+    fn rebox(&mut self, graph: &Graph, node: NodeIndex) -> bool {
         let mut own = Aabb::EMPTY;
         // The world matrix is three loads from scattered memory: only for geometry.
         if let Some(ty) = graph.type_at(node)
@@ -437,7 +454,7 @@ impl IncrementalUpdate {
             own = geometry.local_bounds().transformed(&world);
         }
         let Some(bounds) = self.action.actor_mut::<Bounds>() else {
-            return;
+            return true;
         };
         let mut child = graph.first_child_at(node);
         while let Some(c) = child {
@@ -446,7 +463,9 @@ impl IncrementalUpdate {
             }
             child = graph.next_sibling_at(c);
         }
+        let before = bounds.boxes.get_at(node);
         bounds.boxes.set(node, own);
+        before != Some(own)
     }
 
     /// Forgets the results of a subtree that left the root's subtree, so they read

@@ -248,6 +248,19 @@ fn an_edit_deep_down_reruns_only_its_subtree() {
         (stats.full, stats.changes, stats.entered, stats.ancestors),
         (false, 0, 0, 0)
     );
+    // A borrow that changes nothing reruns the subtree, whose box comes out as it
+    // was, so no ancestor is recomputed.
+    graph.get_mut::<Transform>(b).unwrap();
+    let stats = update.run(&graph, root).unwrap();
+    assert_eq!((stats.subtrees, stats.entered, stats.ancestors), (1, 2, 0));
+    // A changed transform overwrites its own matrix, so edits can go on for ever
+    // without a full run to drop superseded matrices.
+    for k in 0..5_000 {
+        let m = Affine3A::from_translation(Vec3::Z * k as f32);
+        graph.get_mut::<Transform>(b).unwrap().set_local(m);
+        assert!(!update.run(&graph, root).unwrap().full, "update {k}");
+    }
+    assert_eq!(update.world(&graph, leaf).unwrap().translation.z, 4_999.0);
 }
 
 #[test]
