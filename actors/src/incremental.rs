@@ -15,6 +15,7 @@ type UpdateAction = Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds
 
 /// What one [`IncrementalUpdate::run`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UpdateStats {
     /// Whether it recomputed everything (first run, another root or graph, a log
     /// that no longer reaches back, a change above the root, non-finite matrices, or
@@ -26,7 +27,8 @@ pub struct UpdateStats {
     pub subtrees: usize,
     /// Nodes entered by those traversals (or by the full one).
     pub entered: u64,
-    /// Boxes recomputed on the way up from changed nodes to the root.
+    /// Boxes recomputed on the way up from changed nodes to the root (only where a
+    /// child's box changed).
     pub ancestors: usize,
 }
 
