@@ -2,6 +2,7 @@
 
 use crate::PerNode;
 use crate::world::WorldMatrices;
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
     TypeSet, Visit,
@@ -19,9 +20,11 @@ use scenewalk_nodes::Geometry;
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
-    geometry: TypeSet,
-    boxes: PerNode<Aabb>,
+    pub(crate) geometry: TypeSet,
+    pub(crate) boxes: PerNode<Aabb>,
     root: Option<NodeIndex>,
+    /// Set by an incremental update for one run, as in `WorldTransforms`.
+    pub(crate) patch: Option<Affine3A>,
 }
 
 impl Default for Bounds {
@@ -38,6 +41,7 @@ impl Bounds {
             geometry: TypeSet::of::<Geometry>(),
             boxes: PerNode::new(Aabb::EMPTY),
             root: None,
+            patch: None,
         }
     }
 
@@ -59,8 +63,15 @@ impl OrderedActor for Bounds {
 
     fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
         self.geometry.resolve(run.graph.types());
-        self.boxes.begin(run.graph);
         self.root = Some(run.root);
+        if let Some(above) = self.patch {
+            self.boxes.resume(run.graph);
+            // A patch run starts fresh matrices: boxes record no matrix index, so
+            // nothing refers to the earlier ones.
+            self.matrices.clear();
+            return self.matrices.resume(run, above);
+        }
+        self.boxes.begin(run.graph);
         self.matrices.begin(run)
     }
 

@@ -20,6 +20,10 @@
 //! because choosing which children to enter needs their subtree boxes before they are
 //! entered.
 //!
+//! [`IncrementalUpdate`] is the update pass kept up to date across edits: it reads the
+//! graph's change log and runs the world-transform and bounds actors again only over
+//! the subtrees that changed, then recomputes the boxes of their ancestors.
+//!
 //! [`Collide`] is not an actor but a query built on their results: it drives the
 //! dual-tree iterator over two meshes' BVHs, or over two scene subtrees pruned by a
 //! [`Bounds`] run, with exact triangle tests at the leaves.
@@ -58,6 +62,7 @@
 pub use bounds::Bounds;
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
 pub use cull::FrustumCull;
+pub use incremental::{IncrementalUpdate, UpdateStats};
 pub use near_first::NearFirst;
 pub use per_node::PerNode;
 pub use pick::{Pick, PickHit};
@@ -71,6 +76,7 @@ pub use world::{WorldTransforms, local_transform};
 mod bounds;
 mod collide;
 mod cull;
+mod incremental;
 mod near_first;
 mod per_node;
 mod pick;

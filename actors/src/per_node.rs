@@ -54,6 +54,34 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
+    /// Continues the latest run over `graph` as it is now: grows the table and takes
+    /// the graph's current revision, keeping every value. For incremental updates,
+    /// which patch the values an edit changed (with [`set`](Self::set) and
+    /// [`unset`](Self::unset)) and then vouch for the rest.
+    pub fn resume(&mut self, graph: &Graph) {
+        if self.run == 0 {
+            // No run yet: nothing to keep.
+            self.begin(graph);
+            return;
+        }
+        self.graph = Some((graph.uid(), graph.revision()));
+        let fill = self.values[0];
+        let len = graph.capacity() + 1;
+        if self.values.len() < len {
+            self.values.resize(len, fill);
+            self.written.resize(len, 0);
+        }
+    }
+
+    /// Forgets the value of slot `node`, so it reads as `None` (as if the latest run
+    /// had not reached it).
+    #[inline]
+    pub fn unset(&mut self, node: NodeIndex) {
+        if let Some(w) = self.written.get_mut(node.get() + 1) {
+            *w = 0;
+        }
+    }
+
     /// Writes the value of the node in slot `node`.
     #[inline]
     pub fn set(&mut self, node: NodeIndex, value: T) {

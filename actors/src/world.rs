@@ -42,6 +42,13 @@ pub(crate) struct WorldMatrices {
     non_finite: Vec<NodeIndex>,
     /// The run's root, when the matrix above it is already bad (listed once).
     bad_root: Option<NodeIndex>,
+    /// Whether `owners` is kept (by incremental updates only, so other runs do not
+    /// pay for it).
+    track_owners: bool,
+    /// The slot of the transform node that pushed each matrix (`u32::MAX` for the
+    /// matrix above the root): a patch may overwrite a matrix in place only for the
+    /// node that owns it, as only that node's subtree refers to it.
+    owners: Vec<u32>,
 }
 
 impl WorldMatrices {
@@ -51,7 +58,14 @@ impl WorldMatrices {
             matrices: Vec::new(),
             non_finite: Vec::new(),
             bad_root: None,
+            track_owners: false,
+            owners: Vec::new(),
         }
+    }
+
+    /// Keeps the owner of each matrix from now on, for in-place patches.
+    pub(crate) fn track_owners(&mut self) {
+        self.track_owners = true;
     }
 
     /// Starts a run; returns the state above the root.
@@ -63,7 +77,44 @@ impl WorldMatrices {
         self.bad_root = (!above.is_finite()).then_some(run.root);
         self.non_finite.extend(self.bad_root);
         self.matrices.push(above);
+        self.owners.clear();
+        if self.track_owners {
+            self.owners.push(u32::MAX);
+        }
         0
+    }
+
+    /// Starts a patch of one subtree whose parent's world is `above`, as a new matrix
+    /// (for users that keep no matrix index across runs). Returns the state above
+    /// the subtree's root.
+    pub(crate) fn resume(&mut self, run: &RunContext<'_>, above: Affine3A) -> u32 {
+        self.transforms.resolve(run.graph.types());
+        self.bad_root = (!above.is_finite()).then_some(run.root);
+        self.non_finite.extend(self.bad_root);
+        self.matrices.push(above);
+        if self.track_owners {
+            self.owners.push(u32::MAX);
+        }
+        (self.matrices.len() - 1) as u32
+    }
+
+    /// Starts a patch of one subtree whose parent's state is `above`, an index of an
+    /// earlier run: earlier matrices stay, as recorded states point at them.
+    pub(crate) fn resume_at(&mut self, run: &RunContext<'_>, above: u32) -> u32 {
+        self.transforms.resolve(run.graph.types());
+        self.bad_root = None;
+        above
+    }
+
+    /// Forgets every matrix (for users that record no matrix index).
+    pub(crate) fn clear(&mut self) {
+        self.matrices.clear();
+        self.non_finite.clear();
+    }
+
+    /// How many matrices the runs since the last full one recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.matrices.len()
     }
 
     /// At a transform node, makes `parent world × local` the node's own state.
@@ -75,8 +126,43 @@ impl WorldMatrices {
                 self.non_finite.push(visit.node());
             }
             self.matrices.push(world);
+            if self.track_owners {
+                self.owners.push(visit.node().raw());
+            }
             state.set((self.matrices.len() - 1) as u32);
         }
+    }
+
+    /// As [`enter`](Self::enter) in a patch: a transform node that owns its earlier
+    /// matrix `previous` overwrites it, so repeated patches leave nothing behind.
+    #[inline]
+    pub(crate) fn enter_in_place(
+        &mut self,
+        state: &mut StateCell<'_, u32>,
+        visit: &Visit<'_>,
+        previous: Option<u32>,
+    ) {
+        let Some(local) = local_transform(visit, &self.transforms) else {
+            return;
+        };
+        let world = self.get(*state.get()) * *local;
+        if !world.is_finite() {
+            self.non_finite.push(visit.node());
+        }
+        let node = visit.node().raw();
+        if let Some(i) = previous
+            && self.owners.get(i as usize) == Some(&node)
+            && let Some(slot) = self.matrices.get_mut(i as usize)
+        {
+            *slot = world;
+            state.set(i);
+            return;
+        }
+        self.matrices.push(world);
+        if self.track_owners {
+            self.owners.push(node);
+        }
+        state.set((self.matrices.len() - 1) as u32);
     }
 
     pub(crate) fn non_finite(&self) -> &[NodeIndex] {
@@ -101,8 +187,12 @@ impl WorldMatrices {
 /// traversal root below the graph's root starts from the product of its ancestors.
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
-    matrices: WorldMatrices,
-    world: PerNode<u32>,
+    pub(crate) matrices: WorldMatrices,
+    pub(crate) world: PerNode<u32>,
+    /// Set by an incremental update for one run: the state (matrix index) above the
+    /// run's root, and that the run patches the latest results instead of replacing
+    /// them.
+    pub(crate) patch: Option<u32>,
 }
 
 impl Default for WorldTransforms {
@@ -117,6 +207,7 @@ impl WorldTransforms {
         Self {
             matrices: WorldMatrices::new(),
             world: PerNode::new(0),
+            patch: None,
         }
     }
 
@@ -159,6 +250,10 @@ impl OrderedActor for WorldTransforms {
     type State = u32;
 
     fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
+        if let Some(above) = self.patch {
+            self.world.resume(run.graph);
+            return self.matrices.resume_at(run, above);
+        }
         self.world.begin(run.graph);
         self.matrices.begin(run)
     }
@@ -170,7 +265,12 @@ impl OrderedActor for WorldTransforms {
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        self.matrices.enter(state, visit);
+        if self.patch.is_some() {
+            let previous = self.world.get_at(visit.node());
+            self.matrices.enter_in_place(state, visit, previous);
+        } else {
+            self.matrices.enter(state, visit);
+        }
         self.world.set(visit.node(), *state.get());
         Flow::Continue
     }

@@ -1,9 +1,10 @@
 //! Structural edits: add, insert, reparent (with cycle check), detach, remove.
 
+use crate::changes::Change;
 use crate::column::Column;
 use crate::graph::{ColdLinks, FREE, HotLinks};
 use crate::id::NIL;
-use crate::{Graph, GraphError, NodeCore, NodeId};
+use crate::{Graph, GraphError, NodeCore, NodeId, NodeIndex};
 
 /// The largest number of slots the arena hands out; `NIL` is reserved.
 const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
@@ -25,6 +26,7 @@ impl Graph {
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
         let index = self.allocate(payload)?;
         self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
         Ok(self.id_of(index))
     }
 
@@ -38,6 +40,7 @@ impl Graph {
         let index = self.allocate(payload)?;
         self.link(index, p, NIL);
         self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
         Ok(self.id_of(index))
     }
 
@@ -55,6 +58,7 @@ impl Graph {
         let index = self.allocate(payload)?;
         self.link(index, p, s);
         self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
         Ok(self.id_of(index))
     }
 
@@ -120,11 +124,16 @@ impl Graph {
         if b == n {
             return Ok(()); // "before itself": already in place
         }
+        let old_parent = self.hot[n as usize].parent;
         self.unlink(n);
         if p != NIL {
             self.link(n, p, b);
         }
         self.revision += 1;
+        if old_parent != NIL {
+            self.record(Change::Children(NodeIndex(old_parent)));
+        }
+        self.record(Change::Placed(NodeIndex(n)));
         Ok(())
     }
 
@@ -147,11 +156,16 @@ impl Graph {
             if parent != NIL {
                 self.link(child, parent, next);
             }
+            // Its path lost the removed node (perhaps a transform).
+            self.record(Change::Placed(NodeIndex(child)));
             child = following;
         }
         self.unlink(n);
         self.release(n);
         self.revision += 1;
+        if parent != NIL {
+            self.record(Change::Children(NodeIndex(parent)));
+        }
         Ok(())
     }
 
@@ -159,6 +173,7 @@ impl Graph {
     /// Iterative, so any depth is fine.
     pub fn remove_subtree(&mut self, node: NodeId) -> Result<usize, GraphError> {
         let n = self.check(node)?;
+        let parent = self.hot[n as usize].parent;
         self.unlink(n);
         // Post-order without a stack: go down first children; free a leaf and step
         // back to its parent, whose next first child is the freed leaf's sibling.
@@ -179,6 +194,9 @@ impl Graph {
             current = hot.parent;
         }
         self.revision += 1;
+        if parent != NIL {
+            self.record(Change::Children(NodeIndex(parent)));
+        }
         Ok(removed)
     }
 

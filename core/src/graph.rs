@@ -1,5 +1,6 @@
 //! The node graph: an arena of small link records, with payloads kept apart per type.
 
+use crate::changes::{Change, ChangeLog};
 use crate::column::{Column, ErasedColumn};
 use crate::id::NIL;
 use crate::{GraphError, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
@@ -73,6 +74,10 @@ pub struct Graph {
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,
+    /// Edits and mutable borrows since readers last looked (`changes.rs`). The one
+    /// piece of per-slot change state: an edit that renumbers slots must call
+    /// [`Graph::clear_changes`].
+    pub(crate) changes: ChangeLog,
 }
 
 impl Default for Graph {
@@ -97,6 +102,7 @@ impl Graph {
             free_head: NIL,
             live: 0,
             revision: 0,
+            changes: ChangeLog::default(),
         }
     }
 
@@ -281,9 +287,11 @@ impl Graph {
     }
 
     /// The node's payload, type-erased and mutable. Payload edits do not change the
-    /// [`revision`](Graph::revision).
+    /// [`revision`](Graph::revision); the borrow is recorded as a
+    /// [`Change::Payload`] in the change log.
     pub fn payload_mut(&mut self, id: NodeId) -> Result<&mut dyn NodeCore, GraphError> {
         let i = self.check(id)? as usize;
+        self.record(Change::Payload(NodeIndex(i as u32)));
         let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
         self.columns
             .get_mut(ty)
@@ -299,13 +307,16 @@ impl Graph {
         self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
     }
 
-    /// The node's payload as a mutable `T`; only the node's exact type.
+    /// The node's payload as a mutable `T`; only the node's exact type. The borrow is
+    /// recorded as a [`Change::Payload`] in the change log
+    /// ([`changes_since`](Graph::changes_since)), which incremental updates read.
     pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
         let i = self.check(id)? as usize;
         let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
         if self.types.index_of::<T>().map(|t| t.get()) != Some(ty) {
             return Err(self.wrong_type::<T>(id));
         }
+        self.record(Change::Payload(NodeIndex(i as u32)));
         self.columns
             .get_mut(ty)
             .and_then(|c| c.as_mut())

@@ -9,6 +9,8 @@
 //!   generational [`NodeId`]s, and each node type's payloads in their own column. A
 //!   payload is any [`NodeCore`] type, from any crate; registering it gives it a dense
 //!   [`NodeType`] index, and it may extend a parent type for dispatch fallback.
+//!   Every edit and mutable payload borrow is recorded in a change log
+//!   ([`Graph::changes_since`]) that incremental updates read.
 //! - **Actors** do the work at a node. They see the current node ([`Visit`]) and the
 //!   active list ([`ActiveList`], by default its children), may deactivate entries or
 //!   give them priority keys, and return a [`Flow`]. Their classification is part of
@@ -63,6 +65,7 @@ pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
 pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
 pub use adapter::{Ordered, Static, Unordered};
 pub use chain::ActorChain;
+pub use changes::{Change, ChangeCursor};
 pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
 pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
@@ -82,6 +85,7 @@ mod active;
 mod actor;
 mod adapter;
 mod chain;
+mod changes;
 mod class;
 mod column;
 mod dispatch;

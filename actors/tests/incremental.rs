@@ -1,0 +1,351 @@
+//! Incremental updates against full recomputation after random edit sequences.
+
+mod common;
+
+use common::{Kind, build, kind, naive_bounds, naive_world, tree};
+use proptest::prelude::*;
+use scenewalk_actors::{Bounds, IncrementalUpdate, WorldTransforms};
+use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::{Geometry, Group, Transform};
+
+#[derive(Clone, Debug)]
+enum Edit {
+    /// A new local transform for the picked node, if it is a transform.
+    SetTransform(prop::sample::Index, Vec3, f32),
+    /// A new box for the picked node, if it is geometry.
+    SetBox(prop::sample::Index, Vec3, Vec3),
+    Append(prop::sample::Index, Kind),
+    Remove(prop::sample::Index),
+    RemoveSubtree(prop::sample::Index),
+    /// Move the first under the second (a cycle is refused and ignored).
+    Reparent(prop::sample::Index, prop::sample::Index),
+    /// Make the node a root: it leaves the update's subtree.
+    Detach(prop::sample::Index),
+    Update,
+}
+
+fn v() -> impl Strategy<Value = Vec3> {
+    (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let i = any::<prop::sample::Index>;
+    prop_oneof![
+        4 => (i(), v(), 0.5f32..2.0).prop_map(|(n, t, s)| Edit::SetTransform(n, t, s)),
+        2 => (i(), v(), v()).prop_map(|(n, a, b)| Edit::SetBox(n, a, b)),
+        2 => (i(), kind()).prop_map(|(n, k)| Edit::Append(n, k)),
+        1 => i().prop_map(Edit::Remove),
+        1 => i().prop_map(Edit::RemoveSubtree),
+        2 => (i(), i()).prop_map(|(a, b)| Edit::Reparent(a, b)),
+        1 => i().prop_map(Edit::Detach),
+        3 => Just(Edit::Update),
+    ]
+}
+
+fn payload(kind: &Kind) -> Result<Transform, Geometry> {
+    match kind {
+        Kind::Transform(t, r, s) => Ok(Transform::from_trs(
+            *t,
+            Quat::from_euler(EulerRot::XYZ, r.x, r.y, r.z),
+            Vec3::splat(*s),
+        )),
+        Kind::Geometry(a, b) => Err(Geometry::new(Aabb::new(*a, *b))),
+        Kind::Group => Ok(Transform::IDENTITY),
+    }
+}
+
+/// Applies one edit to a random live node (never removing or moving `root` itself).
+fn apply(graph: &mut Graph, root: NodeId, edit: &Edit) {
+    let live: Vec<NodeId> = all_nodes(graph);
+    if live.is_empty() {
+        return;
+    }
+    let pick = |i: &prop::sample::Index| live[i.index(live.len())];
+    match edit {
+        Edit::SetTransform(n, t, s) => {
+            if let Ok(tr) = graph.get_mut::<Transform>(pick(n)) {
+                tr.set_local(Affine3A::from_scale_rotation_translation(
+                    Vec3::splat(*s),
+                    Quat::from_rotation_y(t.x),
+                    *t,
+                ));
+            }
+        }
+        Edit::SetBox(n, a, b) => {
+            if let Ok(g) = graph.get_mut::<Geometry>(pick(n)) {
+                *g = Geometry::new(Aabb::new(*a, *b));
+            }
+        }
+        Edit::Append(n, k) => {
+            let parent = pick(n);
+            if graph.get::<Geometry>(parent).is_err() {
+                match (k, payload(k)) {
+                    (Kind::Group, _) => graph.append_child(parent, Group).map(drop),
+                    (_, Ok(t)) => graph.append_child(parent, t).map(drop),
+                    (_, Err(g)) => graph.append_child(parent, g).map(drop),
+                }
+                .unwrap();
+            }
+        }
+        Edit::Remove(n) if pick(n) != root => graph.remove(pick(n)).unwrap(),
+        Edit::RemoveSubtree(n) if pick(n) != root => drop(graph.remove_subtree(pick(n)).unwrap()),
+        Edit::Reparent(a, b) if pick(a) != root => {
+            let _ = graph.set_parent(pick(a), Some(pick(b)), None);
+        }
+        Edit::Detach(n) if pick(n) != root => graph.detach(pick(n)).unwrap(),
+        _ => {}
+    }
+}
+
+/// Every live node of every tree.
+fn all_nodes(graph: &Graph) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    for r in graph.roots() {
+        let mut next = Some(r);
+        while let Some(n) = next {
+            out.push(n);
+            next = graph.next_preorder(n, r).unwrap();
+        }
+    }
+    out
+}
+
+/// Checks the incremental results against a full run and the naive products.
+fn check(graph: &Graph, root: NodeId, update: &IncrementalUpdate) -> Result<(), TestCaseError> {
+    let mut full = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    full.run(graph, root).unwrap();
+    let (world, bounds) = (
+        full.actor::<WorldTransforms>().unwrap(),
+        full.actor::<Bounds>().unwrap(),
+    );
+    for id in all_nodes(graph) {
+        let got = update.world(graph, id);
+        prop_assert_eq!(got, world.world(graph, id), "world of {:?}", id);
+        prop_assert_eq!(
+            update.world_bounds(graph, id),
+            bounds.world_bounds(graph, id),
+            "box of {:?}",
+            id
+        );
+        let inside = graph.is_ancestor_or_self(root, id).unwrap();
+        prop_assert_eq!(got.is_some(), inside);
+        if let Some(got) = got {
+            let naive = naive_world(graph, id);
+            prop_assert!(
+                got.abs_diff_eq(naive, 1e-3 * (1.0 + naive.translation.abs().max_element()))
+            );
+            let naive_box = naive_bounds(graph, id);
+            let got_box = update.world_bounds(graph, id).unwrap();
+            prop_assert_eq!(got_box.is_empty(), naive_box.is_empty());
+            if !naive_box.is_empty() {
+                let scale = 1.0 + naive_box.max.abs().max(naive_box.min.abs()).max_element();
+                prop_assert!((got_box.min - naive_box.min).abs().max_element() <= 1e-3 * scale);
+                prop_assert!((got_box.max - naive_box.max).abs().max_element() <= 1e-3 * scale);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn incremental_updates_equal_full_runs(spec in tree(), edits in prop::collection::vec(edit(), 0..40)) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[0];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        check(&graph, root, &update)?;
+        for edit in &edits {
+            if let Edit::Update = edit {
+                // The root is never edited, moved or removed, the transforms are
+                // finite and the log is short: every update is a patch.
+                prop_assert!(!update.run(&graph, root).unwrap().full);
+                check(&graph, root, &update)?;
+            } else {
+                apply(&mut graph, root, edit);
+            }
+        }
+        prop_assert!(!update.run(&graph, root).unwrap().full);
+        check(&graph, root, &update)?;
+    }
+
+    #[test]
+    fn a_subtree_root_below_the_graph_root_is_updated_too(spec in tree(), pick in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 0..30)) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[pick.index(ids.len())];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for edit in &edits {
+            if let Edit::Update = edit {
+                update.run(&graph, root).unwrap();
+                check(&graph, root, &update)?;
+            } else {
+                apply(&mut graph, root, edit);
+            }
+            if !graph.contains(root) {
+                // Removed with an ancestor: a stale root is an error, not a panic.
+                prop_assert!(update.run(&graph, root).is_err());
+                return Ok(());
+            }
+        }
+        if graph.contains(root) {
+            update.run(&graph, root).unwrap();
+            check(&graph, root, &update)?;
+        }
+    }
+}
+
+/// A chain root → a → b → leaf box, and a sibling box under the root.
+fn chain() -> (Graph, [NodeId; 5]) {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let a = graph
+        .append_child(root, Transform::from_translation(Vec3::X))
+        .unwrap();
+    let b = graph
+        .append_child(a, Transform::from_translation(Vec3::Y))
+        .unwrap();
+    let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    let leaf = graph.append_child(b, Geometry::new(unit)).unwrap();
+    let side = graph.append_child(root, Geometry::new(unit)).unwrap();
+    (graph, [root, a, b, leaf, side])
+}
+
+#[test]
+fn an_edit_deep_down_reruns_only_its_subtree() {
+    let (mut graph, [root, _a, b, leaf, _]) = chain();
+    let mut update = IncrementalUpdate::new();
+    assert!(update.run(&graph, root).unwrap().full);
+    graph
+        .get_mut::<Transform>(b)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::Z * 3.0));
+    let stats = update.run(&graph, root).unwrap();
+    assert!(!stats.full);
+    assert_eq!((stats.subtrees, stats.entered, stats.ancestors), (1, 2, 2));
+    assert_eq!(
+        update.world(&graph, leaf).unwrap().translation,
+        Vec3::new(1.0, 0.0, 3.0).into()
+    );
+    assert_eq!(
+        update.world_bounds(&graph, root).unwrap(),
+        Aabb::new(Vec3::ZERO, Vec3::new(2.0, 1.0, 4.0))
+    );
+    // Nothing changed: nothing is done.
+    let stats = update.run(&graph, root).unwrap();
+    assert_eq!(
+        (stats.full, stats.changes, stats.entered, stats.ancestors),
+        (false, 0, 0, 0)
+    );
+    // A borrow that changes nothing reruns the subtree, whose box comes out as it
+    // was, so no ancestor is recomputed.
+    graph.get_mut::<Transform>(b).unwrap();
+    let stats = update.run(&graph, root).unwrap();
+    assert_eq!((stats.subtrees, stats.entered, stats.ancestors), (1, 2, 0));
+    // A changed transform overwrites its own matrix, so edits can go on for ever
+    // without a full run to drop superseded matrices.
+    for k in 0..5_000 {
+        let m = Affine3A::from_translation(Vec3::Z * k as f32);
+        graph.get_mut::<Transform>(b).unwrap().set_local(m);
+        assert!(!update.run(&graph, root).unwrap().full, "update {k}");
+    }
+    assert_eq!(update.world(&graph, leaf).unwrap().translation.z, 4_999.0);
+}
+
+#[test]
+fn a_removal_shrinks_the_ancestors_boxes_without_a_traversal() {
+    let (mut graph, [root, a, _, leaf, side]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    graph.remove(leaf).unwrap();
+    let stats = update.run(&graph, root).unwrap();
+    assert_eq!((stats.full, stats.entered, stats.ancestors), (false, 0, 3));
+    assert!(update.world_bounds(&graph, a).unwrap().is_empty());
+    assert_eq!(
+        update.world_bounds(&graph, root),
+        Some(*graph.get::<Geometry>(side).unwrap().local_bounds())
+    );
+    assert_eq!(update.world(&graph, leaf), None);
+}
+
+#[test]
+fn another_root_a_cleared_log_or_a_clone_mean_a_full_run() {
+    let (mut graph, [root, a, ..]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    assert!(update.run(&graph, a).unwrap().full);
+    assert!(!update.run(&graph, a).unwrap().full);
+    graph.clear_changes();
+    assert!(update.run(&graph, a).unwrap().full);
+    let copy = graph.clone();
+    assert!(update.run(&copy, a).unwrap().full);
+    let other = graph.add_root(Group);
+    assert!(update.run(&graph, other).unwrap().full);
+    let stale = graph.append_child(a, Group).unwrap();
+    graph.remove(stale).unwrap();
+    assert!(update.run(&graph, stale).is_err());
+}
+
+#[test]
+fn a_change_above_the_root_reaches_below_it() {
+    let (mut graph, [_, a, b, leaf, _]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, b).unwrap();
+    graph
+        .get_mut::<Transform>(a)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::X * 7.0));
+    assert!(update.run(&graph, b).unwrap().full);
+    assert_eq!(update.world(&graph, leaf).unwrap().translation.x, 7.0);
+}
+
+#[test]
+fn a_long_edit_sequence_overflows_the_log_into_a_full_run() {
+    let (mut graph, [root, a, b, ..]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    for k in 0..10_000 {
+        let node = if k % 2 == 0 { a } else { b };
+        graph
+            .get_mut::<Transform>(node)
+            .unwrap()
+            .set_local(Affine3A::from_translation(Vec3::X * k as f32));
+    }
+    assert!(update.run(&graph, root).unwrap().full);
+    check(&graph, root, &update).unwrap();
+}
+
+proptest! {
+    // Many small cases: they shrink to readable counterexamples.
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #[test]
+    fn small_trees_and_short_edit_sequences(spec in prop::collection::vec((any::<prop::sample::Index>(), kind()), 1..8).prop_map(|nodes| {
+        nodes.into_iter().enumerate().map(|(i, (parent, kind))| (if i == 0 { 0 } else { parent.index(i) }, kind)).collect::<Vec<_>>()
+    }), edits in prop::collection::vec(edit(), 0..6)) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[0];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for edit in &edits {
+            if let Edit::Update = edit {
+                prop_assert!(!update.run(&graph, root).unwrap().full);
+                check(&graph, root, &update)?;
+            } else {
+                apply(&mut graph, root, edit);
+            }
+        }
+        prop_assert!(!update.run(&graph, root).unwrap().full);
+        check(&graph, root, &update)?;
+    }
+}
