@@ -44,7 +44,8 @@ pub(crate) const FREE: u32 = u32::MAX;
 ///
 /// Performance note: a depth-first walk costs 30 times more or worse when records are
 /// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
-/// depth-first order (as the examples do) gives the fast layout.
+/// depth-first order (as the examples do) gives the fast layout, and
+/// [`compact`](Graph::compact) restores it after edits.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -73,6 +74,10 @@ pub struct Graph {
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,
+    /// Generation of a slot the arena appends: above every generation issued for a slot
+    /// that [`compact`](Graph::compact) cut off, so a re-grown slot never revives an
+    /// old id.
+    pub(crate) fresh_generation: u32,
 }
 
 impl Default for Graph {
@@ -97,6 +102,7 @@ impl Graph {
             free_head: NIL,
             live: 0,
             revision: 0,
+            fresh_generation: 0,
         }
     }
 
