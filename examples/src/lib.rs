@@ -48,6 +48,7 @@ pub use shape::{NO_PARENT, TreeShape};
 
 pub mod baseline;
 pub mod city;
+pub mod report;
 pub mod rng;
 pub mod scenes;
 mod shape;
