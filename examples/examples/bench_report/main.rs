@@ -40,12 +40,12 @@ pub struct Config {
 }
 
 impl Config {
-    /// Warm-up and measured rounds for a case whose one run takes about `run_ms`.
+    /// Warm-up and measured rounds.
     pub fn reps(&self) -> scenewalk_examples::report::Reps {
         if self.quick {
             scenewalk_examples::report::Reps {
-                warmup: 1,
-                measured: 7,
+                warmup: 2,
+                measured: 9,
             }
         } else {
             scenewalk_examples::report::Reps {
