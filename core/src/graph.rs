@@ -167,6 +167,7 @@ impl Graph {
     }
 
     /// Whether `id` names a live node of this graph.
+    #[inline]
     pub fn contains(&self, id: NodeId) -> bool {
         self.check(id).is_ok()
     }
@@ -386,6 +387,7 @@ impl Graph {
     // ----- traversal-time access by index ----------------------------------------------
 
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
+    #[inline]
     pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
         let hot = self.hot.get(index.get())?;
         (hot.ty != FREE).then(|| self.id_of(index.0))

@@ -113,13 +113,12 @@ fn main() {
             }
             rows.extend(case_rows);
         }
-        let lines: String = rows.iter().map(|r| format!("{}\n", r.line())).collect();
         let tag = if config.quick {
             "bench_report:quick"
         } else {
             "bench_report:full"
         };
-        (tag, format!("{}\n```text\n{lines}```\n", table(&rows)))
+        (tag, table(&rows))
     };
 
     let header = machine::header(&command, &load_before, &machine::load_average());
