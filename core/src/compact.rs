@@ -11,6 +11,9 @@ use crate::graph::{ColdLinks, FREE, HotLinks};
 use crate::id::NIL;
 use crate::{Graph, GraphError, NodeId, NodeIndex};
 
+/// One column's new order: the old payload slots in new node order, and their owners.
+type ColumnOrder = (Vec<u32>, Vec<u32>);
+
 /// How [`Graph::compact`] renumbered the nodes: old id → new id.
 ///
 /// A node that stayed in its slot keeps its id, so `get(id) == Some(id)`. Every other
@@ -242,14 +245,13 @@ impl Graph {
 
     /// Per column: the old payload slots in the new node order with their new owners,
     /// and per new node its payload slot.
-    #[allow(clippy::type_complexity)]
-    fn column_orders(&self, order: &[u32]) -> (Vec<(Vec<u32>, Vec<u32>)>, Vec<u32>) {
+    fn column_orders(&self, order: &[u32]) -> (Vec<ColumnOrder>, Vec<u32>) {
         let per_node: Vec<bool> = self
             .columns
             .iter()
             .map(|c| c.as_ref().is_some_and(|c| c.stores_per_node()))
             .collect();
-        let mut columns: Vec<(Vec<u32>, Vec<u32>)> = self
+        let mut columns: Vec<ColumnOrder> = self
             .columns
             .iter()
             .map(|c| {
