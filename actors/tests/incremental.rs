@@ -349,3 +349,38 @@ proptest! {
         check(&graph, root, &update)?;
     }
 }
+
+#[test]
+fn compaction_makes_the_next_update_a_full_one_with_the_new_ids() {
+    use scenewalk_actors::IncrementalUpdate;
+    use scenewalk_core::glam::{Affine3A, Vec3};
+    use scenewalk_nodes::{Group, Transform};
+    let mut graph = scenewalk_core::Graph::new();
+    let root = graph.add_root(Group);
+    let mut moved = Vec::new();
+    for k in 0..20 {
+        let t = graph
+            .append_child(root, Transform::from_translation(Vec3::X * k as f32))
+            .unwrap();
+        moved.push(graph.append_child(t, Transform::IDENTITY).unwrap());
+    }
+    let mut update = IncrementalUpdate::new();
+    assert!(update.run(&graph, root).unwrap().full);
+    // Scatter the records, patch once, then compact.
+    graph.remove(moved[3]).unwrap();
+    graph
+        .get_mut::<Transform>(moved[7])
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::Y));
+    assert!(!update.run(&graph, root).unwrap().full);
+    let remap = graph.compact().unwrap();
+    let root = remap.get(root).unwrap();
+    let stats = update.run(&graph, root).unwrap();
+    assert!(
+        stats.full,
+        "slots were renumbered: the log cannot be trusted"
+    );
+    let seven = remap.get(moved[7]).unwrap();
+    let world = update.world(&graph, seven).unwrap();
+    assert_eq!(world.translation, Vec3::new(7.0, 1.0, 0.0).into());
+}

@@ -10,6 +10,15 @@ pub(crate) trait ErasedColumn: Downcast + DynClone + Send + Sync + std::fmt::Deb
     fn swap_remove(&mut self, slot: u32) -> Option<u32>;
     fn get(&self, slot: u32) -> Option<&dyn NodeCore>;
     fn get_mut(&mut self, slot: u32) -> Option<&mut dyn NodeCore>;
+    /// How many payloads the column stores (a zero-sized type stores at most one).
+    fn len(&self) -> usize;
+    /// Whether each node has its own payload slot (false for zero-sized types, whose
+    /// nodes all use slot 0).
+    fn stores_per_node(&self) -> bool;
+    /// Puts the payload now in slot `order[k]` into slot `k` and records `owners[k]` as
+    /// its node. `order` must be a permutation of the slots; otherwise nothing changes
+    /// and the answer is `false`.
+    fn reorder(&mut self, order: &[u32], owners: Vec<u32>) -> bool;
 }
 impl_downcast!(ErasedColumn);
 clone_trait_object!(ErasedColumn);
@@ -79,6 +88,48 @@ impl<T: NodeCore> ErasedColumn for Column<T> {
         self.items.swap_remove(slot);
         self.owners.swap_remove(slot);
         self.owners.get(slot).copied()
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn stores_per_node(&self) -> bool {
+        !Self::ZERO_SIZED
+    }
+
+    fn reorder(&mut self, order: &[u32], owners: Vec<u32>) -> bool {
+        let len = self.items.len();
+        if Self::ZERO_SIZED || order.len() != len || owners.len() != len {
+            return Self::ZERO_SIZED;
+        }
+        let mut done = vec![false; len];
+        for &slot in order {
+            match done.get_mut(slot as usize) {
+                Some(seen @ false) => *seen = true,
+                _ => return false,
+            }
+        }
+        // Follow each cycle of the permutation with swaps: no payload is cloned and no
+        // second column is allocated.
+        done.fill(false);
+        for start in 0..len {
+            if done[start] {
+                continue;
+            }
+            let mut at = start;
+            loop {
+                done[at] = true;
+                let from = order[at] as usize;
+                if from == start {
+                    break;
+                }
+                self.items.swap(at, from);
+                at = from;
+            }
+        }
+        self.owners = owners;
+        true
     }
 
     fn get(&self, slot: u32) -> Option<&dyn NodeCore> {

@@ -222,7 +222,7 @@ impl Graph {
             self.cold.push(ColdLinks {
                 prev_sibling: NIL,
                 last_child: NIL,
-                generation: 0,
+                generation: self.fresh_generation,
                 slot: 0,
             });
             (self.hot.len() - 1) as u32

@@ -66,6 +66,14 @@ pub enum GraphError {
     /// The arena is full: it holds at most `u32::MAX - 1` nodes.
     #[error("the graph is full ({0} slots)")]
     Full(usize),
+    /// [`Graph::compact`](crate::Graph::compact) would have to give slot `slot` a new
+    /// generation, but the slot has used all of them (after about four billion reuses);
+    /// the graph is left unchanged.
+    #[error("slot {slot} has used up its generations: the graph cannot be compacted")]
+    GenerationsExhausted {
+        /// The slot whose generations are used up.
+        slot: u32,
+    },
 }
 
 /// A type registration that cannot be honoured.

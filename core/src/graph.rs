@@ -45,7 +45,8 @@ pub(crate) const FREE: u32 = u32::MAX;
 ///
 /// Performance note: a depth-first walk costs 30 times more or worse when records are
 /// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
-/// depth-first order (as the examples do) gives the fast layout.
+/// depth-first order (as the examples do) gives the fast layout, and
+/// [`compact`](Graph::compact) restores it after edits.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -78,6 +79,10 @@ pub struct Graph {
     /// piece of per-slot change state: an edit that renumbers slots must call
     /// [`Graph::clear_changes`].
     pub(crate) changes: ChangeLog,
+    /// Generation of a slot the arena appends: above every generation issued for a slot
+    /// that [`compact`](Graph::compact) cut off, so a re-grown slot never revives an
+    /// old id.
+    pub(crate) fresh_generation: u32,
 }
 
 impl Default for Graph {
@@ -103,6 +108,7 @@ impl Graph {
             live: 0,
             revision: 0,
             changes: ChangeLog::default(),
+            fresh_generation: 0,
         }
     }
 
@@ -167,6 +173,7 @@ impl Graph {
     }
 
     /// Whether `id` names a live node of this graph.
+    #[inline]
     pub fn contains(&self, id: NodeId) -> bool {
         self.check(id).is_ok()
     }
@@ -391,6 +398,7 @@ impl Graph {
     // ----- traversal-time access by index ----------------------------------------------
 
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
+    #[inline]
     pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
         let hot = self.hot.get(index.get())?;
         (hot.ty != FREE).then(|| self.id_of(index.0))

@@ -53,6 +53,7 @@ pub mod city;
 pub mod city_scene;
 pub mod inspect;
 mod reached;
+pub mod report;
 pub mod rng;
 pub mod scene_baseline;
 pub mod scenes;

@@ -1,0 +1,225 @@
+//! Case c: dispatch on 8 node types in random order, each functor reading its node's
+//! payload, against a `match` on an enum and a `HashMap<TypeId, _>` lookup.
+
+use crate::Config;
+use crate::bytes::{held, same_checksums};
+use scenewalk_core::{Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, Unordered};
+use scenewalk_examples::TreeShape;
+use scenewalk_examples::baseline::graph_preorder_links;
+use scenewalk_examples::report::{Contender, Row, round_robin};
+use scenewalk_examples::rng::SplitMix64;
+use scenewalk_iterators::DepthFirst;
+use std::any::TypeId;
+use std::collections::HashMap;
+
+macro_rules! node_types {
+    ($($name:ident),*) => {
+        $(
+            /// A node type of the dispatch case; its payload is one number.
+            #[derive(Clone, Debug)]
+            pub struct $name(pub u64);
+            impl NodeCore for $name {}
+        )*
+    };
+}
+
+node_types!(T0, T1, T2, T3, T4, T5, T6, T7);
+
+/// Each type does a different small job with its payload, so no two arms merge.
+#[inline]
+fn work(ty: u8, v: u64) -> u64 {
+    match ty {
+        0 => v,
+        1 => v * 3,
+        2 => v ^ 0x55,
+        3 => v + 7,
+        4 => v >> 1,
+        5 => v.wrapping_mul(v),
+        6 => v | 1,
+        _ => v.rotate_left(3),
+    }
+}
+
+/// The hand-written side: the payloads as one enum.
+#[derive(Clone, Copy, Debug)]
+enum Node8 {
+    T0(u64),
+    T1(u64),
+    T2(u64),
+    T3(u64),
+    T4(u64),
+    T5(u64),
+    T6(u64),
+    T7(u64),
+}
+
+#[inline]
+fn match_work(node: Node8) -> u64 {
+    match node {
+        Node8::T0(v) => work(0, v),
+        Node8::T1(v) => work(1, v),
+        Node8::T2(v) => work(2, v),
+        Node8::T3(v) => work(3, v),
+        Node8::T4(v) => work(4, v),
+        Node8::T5(v) => work(5, v),
+        Node8::T6(v) => work(6, v),
+        Node8::T7(v) => work(7, v),
+    }
+}
+
+/// The sum, reset at the start of every run.
+#[derive(Default)]
+pub struct Sum(u64);
+
+fn functor<T: NodeCore>(ty: u8, payload: fn(&T) -> u64) -> Functor<Sum> {
+    Functor::closure(move |node: &T, _, sum: &mut Sum| {
+        sum.0 = sum.0.wrapping_add(work(ty, payload(node)));
+        Flow::Continue
+    })
+}
+
+fn dispatch_actor() -> DispatchActor<Sum> {
+    DispatchActor::new(Sum(0))
+        .on::<T0>(functor(0, |n: &T0| n.0))
+        .on::<T1>(functor(1, |n: &T1| n.0))
+        .on::<T2>(functor(2, |n: &T2| n.0))
+        .on::<T3>(functor(3, |n: &T3| n.0))
+        .on::<T4>(functor(4, |n: &T4| n.0))
+        .on::<T5>(functor(5, |n: &T5| n.0))
+        .on::<T6>(functor(6, |n: &T6| n.0))
+        .on::<T7>(functor(7, |n: &T7| n.0))
+}
+
+type Erased = fn(&dyn NodeCore) -> u64;
+
+/// The entry of type `T` (type number `ty`) in the `TypeId` table.
+fn erased<T: NodeCore>(ty: u8) -> (TypeId, Erased) {
+    (
+        TypeId::of::<T>(),
+        match ty {
+            0 => |n| n.downcast_ref::<T0>().map_or(0, |n| work(0, n.0)),
+            1 => |n| n.downcast_ref::<T1>().map_or(0, |n| work(1, n.0)),
+            2 => |n| n.downcast_ref::<T2>().map_or(0, |n| work(2, n.0)),
+            3 => |n| n.downcast_ref::<T3>().map_or(0, |n| work(3, n.0)),
+            4 => |n| n.downcast_ref::<T4>().map_or(0, |n| work(4, n.0)),
+            5 => |n| n.downcast_ref::<T5>().map_or(0, |n| work(5, n.0)),
+            6 => |n| n.downcast_ref::<T6>().map_or(0, |n| work(6, n.0)),
+            _ => |n| n.downcast_ref::<T7>().map_or(0, |n| work(7, n.0)),
+        },
+    )
+}
+
+/// Runs case c.
+pub fn run(config: &Config) -> Vec<Row> {
+    let n = if config.quick { 200_000 } else { 1_000_000 };
+    let case = format!("c. dispatch {:.1}M", n as f64 / 1e6);
+    let shape = TreeShape::complete(n, 4);
+    let mut rng = SplitMix64::new(8);
+    let kinds: Vec<(u8, u64)> = (0..n)
+        .map(|_| (rng.below(8) as u8, rng.next_u64() >> 40))
+        .collect();
+    let (links, links_bytes) = held(|| shape.to_links());
+    let (enums, enum_bytes) = held(|| {
+        kinds
+            .iter()
+            .map(|&(ty, v)| match ty {
+                0 => Node8::T0(v),
+                1 => Node8::T1(v),
+                2 => Node8::T2(v),
+                3 => Node8::T3(v),
+                4 => Node8::T4(v),
+                5 => Node8::T5(v),
+                6 => Node8::T6(v),
+                _ => Node8::T7(v),
+            })
+            .collect::<Vec<_>>()
+    });
+    let ((graph, root), graph_bytes) = held(|| {
+        let mut graph = Graph::with_capacity(n);
+        let mut ids: Vec<NodeId> = Vec::with_capacity(n);
+        for (i, (&p, &(ty, v))) in shape.parents().iter().zip(&kinds).enumerate() {
+            let parent = (i > 0).then(|| ids[p as usize]);
+            let add = |g: &mut Graph| -> NodeId {
+                macro_rules! add {
+                    ($t:expr) => {
+                        match parent {
+                            None => g.add_root($t),
+                            Some(p) => g.append_child(p, $t).expect("parent is live"),
+                        }
+                    };
+                }
+                match ty {
+                    0 => add!(T0(v)),
+                    1 => add!(T1(v)),
+                    2 => add!(T2(v)),
+                    3 => add!(T3(v)),
+                    4 => add!(T4(v)),
+                    5 => add!(T5(v)),
+                    6 => add!(T6(v)),
+                    _ => add!(T7(v)),
+                }
+            };
+            ids.push(add(&mut graph));
+        }
+        (graph, ids[0])
+    });
+    let (table, table_bytes) = held(|| {
+        [
+            erased::<T0>(0),
+            erased::<T1>(1),
+            erased::<T2>(2),
+            erased::<T3>(3),
+            erased::<T4>(4),
+            erased::<T5>(5),
+            erased::<T6>(6),
+            erased::<T7>(7),
+        ]
+        .into_iter()
+        .collect::<HashMap<TypeId, Erased>>()
+    });
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(dispatch_actor()),))
+        .expect("an unordered actor runs depth-first");
+    let (_, action_bytes) = held(|| action.run(&graph, root).expect("root is live"));
+
+    let graph = &graph;
+    let mut contenders = vec![
+        (
+            Contender::new("hand_loop_match_enum", n as u64, || {
+                let mut sum = 0u64;
+                links.preorder(0, |i| sum = sum.wrapping_add(match_work(enums[i as usize])));
+                sum
+            }),
+            links_bytes + enum_bytes,
+        ),
+        (
+            Contender::new("action_dispatch_actor_8", n as u64, move || {
+                if let Some(actor) = action.actor_mut::<DispatchActor<Sum>>() {
+                    actor.context.0 = 0;
+                }
+                action.run(graph, root).expect("root is live");
+                action
+                    .actor::<DispatchActor<Sum>>()
+                    .map_or(0, |a| a.context.0)
+            }),
+            graph_bytes + action_bytes,
+        ),
+        (
+            Contender::new("hand_loop_graph_hashmap_typeid", n as u64, || {
+                let mut sum = 0u64;
+                graph_preorder_links(graph, root.index(), |node| {
+                    if let Some(payload) = graph.payload_at(node)
+                        && let Some(f) = table.get(&(*payload).type_id())
+                    {
+                        sum = sum.wrapping_add(f(payload));
+                    }
+                });
+                sum
+            }),
+            graph_bytes + table_bytes,
+        ),
+    ];
+    same_checksums(&case, &mut contenders);
+    let mut contenders: Vec<Contender<'_>> = contenders.into_iter().map(|(c, _)| c).collect();
+    let measured = round_robin(&mut contenders, config.reps());
+    Row::from_measured(&case, &measured, "hand_loop_match_enum")
+}
