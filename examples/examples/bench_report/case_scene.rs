@@ -1,0 +1,117 @@
+//! Case f: the tour's passes on its 55,706-node city against hand-written monolithic
+//! loops doing the same work (`scenewalk_examples::scene_baseline`): the update
+//! (world transforms, statistics, bounds) and the view (cull + LOD + switch + render
+//! list) from the city's street camera and from a camera high above seeing it all.
+
+use crate::Config;
+use scenewalk_actors::{
+    Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
+};
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Action, Ordered, Static, Unordered};
+use scenewalk_examples::CityScene;
+use scenewalk_examples::report::{Contender, Row, round_robin};
+use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::Camera;
+use std::sync::Arc;
+
+/// A checksum both sides compute the same way: count, then the slots of the draw
+/// items in order.
+fn list_checksum(entered: u64, items: &[scenewalk_actors::DrawItem]) -> u64 {
+    items.iter().fold(entered, |h, i| {
+        h.wrapping_mul(31).wrapping_add(i.node.get() as u64)
+    })
+}
+
+/// Runs case f.
+pub fn run(config: &Config) -> Vec<Row> {
+    let city = CityScene::default_city().expect("the default city builds");
+    let (graph, root) = (&city.graph, city.root);
+    let nodes = graph.len() as u64;
+    let mut rows = Vec::new();
+
+    let mut update = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Unordered::new(Statistics::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .expect("compatible");
+    update.run(graph, root).expect("root is live");
+    let world = Arc::new(update.actor::<WorldTransforms>().expect("there").clone());
+    let bounds = Arc::new(update.actor::<Bounds>().expect("there").clone());
+    let mut hand_update = HandUpdate::default();
+    hand_update.run(graph, root.index());
+    let hand_bounds = hand_update.bounds.clone();
+    {
+        let case = format!("f. update city {:.1}k", nodes as f64 / 1e3);
+        let mut contenders = vec![
+            Contender::new("hand_loop_update", nodes, || {
+                hand_update.run(graph, root.index());
+                let b = hand_update.bounds[root.index().get()];
+                u64::from(b.max.x.to_bits()) + hand_update.per_type.iter().sum::<u64>()
+            }),
+            Contender::new("action_transforms_stats_bounds", nodes, || {
+                update.run(graph, root).expect("root is live");
+                let b = update
+                    .actor::<Bounds>()
+                    .and_then(|b| b.world_bounds_at(root.index()))
+                    .unwrap_or_default();
+                u64::from(b.max.x.to_bits()) + update.actor::<Statistics>().map_or(0, |s| s.nodes())
+            }),
+        ];
+        let measured = round_robin(&mut contenders, config.reps());
+        rows.extend(Row::from_measured(&case, &measured, "hand_loop_update"));
+    }
+
+    let street = world
+        .world(graph, city.camera)
+        .expect("the camera is reached");
+    let lens = *graph.get::<Camera>(city.camera).expect("a camera");
+    let middle = Vec3::new(0.5 * city.size, 0.0, 0.5 * city.size);
+    let above = Camera::look_at(Vec3::new(0.5 * city.size, 900.0, -300.0), middle, Vec3::Y)
+        .expect("a view direction");
+    let wide = Camera::perspective(1.2, 16.0 / 9.0, 1.0, 4000.0).expect("valid");
+    for (name, camera, placed) in [("street", lens, street), ("overview", wide, above)] {
+        let frustum = camera.frustum(&placed);
+        let eye = Vec3::from(placed.translation);
+        let view: Affine3A = placed.inverse();
+        let mut action = Action::new(
+            DepthFirst::new(),
+            (
+                Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+                Static::new(LodSelect::new(eye, Arc::clone(&world))),
+                Static::new(SwitchSelect),
+                Ordered::new(RenderList::new(view)),
+            ),
+        )
+        .expect("compatible");
+        let entered = action.run(graph, root).expect("root is live").entered;
+        let mut hand = HandView::default();
+        let case = format!("f. view {name} ({entered} entered)");
+        let mut contenders = vec![
+            Contender::new("hand_loop_view", entered, || {
+                hand.run(graph, root.index(), &frustum, &hand_bounds, eye, &view);
+                list_checksum(hand.entered, &hand.items)
+            }),
+            Contender::new("action_cull_lod_switch_render", entered, || {
+                let stats = action.run(graph, root).expect("root is live");
+                let items = action
+                    .actor::<RenderList>()
+                    .map_or(&[][..], RenderList::items);
+                list_checksum(stats.entered, items)
+            }),
+        ];
+        let measured = round_robin(&mut contenders, config.reps());
+        let sums: Vec<u64> = measured.iter().map(|m| m.checksum).collect();
+        assert!(
+            sums.windows(2).all(|w| w[0] == w[1]),
+            "{case}: the contenders disagree: {sums:?}"
+        );
+        rows.extend(Row::from_measured(&case, &measured, "hand_loop_view"));
+    }
+    rows
+}
