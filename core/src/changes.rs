@@ -2,6 +2,7 @@
 //! updates.
 
 use crate::{Graph, GraphError, NodeId, NodeIndex};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What happened to a node, as recorded in the graph's change log.
 ///
@@ -48,11 +49,27 @@ pub struct ChangeCursor {
 /// older half. A reader that keeps up never notices; one whose cursor lies before the
 /// window is told the log no longer reaches back, and recomputes everything (which
 /// then costs about what reading that many changes would).
-#[derive(Clone, Debug, Default)]
+///
+/// Nothing is kept until the first reader takes a cursor: a graph nobody reads changes
+/// from (most graphs, and every graph while it is being built) pays no memory for the
+/// log, only the count of positions, so a cursor taken later is still exact.
+#[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Change>,
     /// The absolute position of `entries[0]`.
     start: u64,
+    /// Whether a reader has taken a cursor (set through `&Graph`, hence atomic).
+    read: AtomicBool,
+}
+
+impl Clone for ChangeLog {
+    fn clone(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+            start: self.start,
+            read: AtomicBool::new(self.read.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// The smallest window, so small graphs do not slide it all the time.
@@ -62,6 +79,11 @@ impl ChangeLog {
     /// Appends a change; `slots` is the arena size, which bounds the window.
     #[inline]
     pub(crate) fn record(&mut self, change: Change, slots: usize) {
+        if !*self.read.get_mut() {
+            // Nobody reads: count the position, keep nothing.
+            self.start += 1;
+            return;
+        }
         // No de-duplication: the log cannot tell whether a reader took a cursor
         // between two borrows of one node, and dropping the second would hide it.
         let window = slots.saturating_mul(2).max(MIN_WINDOW);
@@ -97,7 +119,12 @@ impl Graph {
     /// Where the change log ends now: a reader that has brought its results up to date
     /// keeps this, and later asks [`changes_since`](Graph::changes_since) for what
     /// happened after.
+    ///
+    /// The first cursor switches the log on: changes before it are counted, not kept
+    /// (no reader could ask for them), so a graph nobody reads changes from costs no
+    /// memory for its log.
     pub fn change_cursor(&self) -> ChangeCursor {
+        self.changes.read.store(true, Ordering::Relaxed);
         ChangeCursor {
             uid: self.uid(),
             position: self.changes.end(),
@@ -162,5 +189,35 @@ impl Graph {
     /// that renumber slots (compaction), after which recorded slots mean nothing.
     pub fn clear_changes(&mut self) {
         self.changes.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug)]
+    struct Group;
+    impl crate::NodeCore for Group {}
+
+    #[test]
+    fn nothing_is_kept_until_a_reader_takes_a_cursor() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        for _ in 0..10_000 {
+            graph.append_child(root, Group).unwrap();
+        }
+        assert!(
+            graph.changes.entries.is_empty(),
+            "a graph nobody reads keeps no log"
+        );
+        let seen = graph.change_cursor();
+        assert_eq!(graph.changes_since(seen), Some(&[][..]));
+        let leaf = graph.append_child(root, Group).unwrap();
+        assert_eq!(
+            graph.changes_since(seen),
+            Some(&[Change::Placed(leaf.index())][..])
+        );
+        assert_eq!(graph.changes.entries.len(), 1);
     }
 }
