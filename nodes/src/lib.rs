@@ -57,6 +57,7 @@ pub use lod::{BadLod, Lod};
 pub use material::Material;
 pub use mesh::{Mesh, MeshError, TriangleHit};
 pub use obj::{ObjError, load_obj, load_obj_from};
+pub use shapes::MAX_SHAPE_TRIANGLES;
 pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 

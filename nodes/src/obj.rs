@@ -9,14 +9,24 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ObjError {
-    /// The file could not be opened or parsed (a missing file, a syntax error, a face
-    /// naming a vertex that does not exist).
-    #[error("{file}: {source}")]
+    /// The file could not be opened (missing, or not a regular file: a pipe or a
+    /// device would block or never end).
+    #[error("{file}: cannot open: {reason}")]
+    Open {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The text could not be parsed (a syntax error, a face naming a vertex that does
+    /// not exist).
+    #[error("{file}: {message}")]
     Parse {
         /// The file (`<memory>` for [`load_obj_from`]).
         file: PathBuf,
-        /// What `tobj` reported.
-        source: tobj::LoadError,
+        /// What the OBJ parser reported (kept as text, so the parser's own error type
+        /// is not part of this API).
+        message: String,
     },
     /// A model's faces do not form whole triangles after triangulation.
     #[error("{file}: model {model:?} has {indices} indices, not a multiple of 3")]
@@ -59,10 +69,16 @@ fn options() -> tobj::LoadOptions {
 ///
 /// Errors: [`ObjError`], naming the file.
 pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
-    let file = std::fs::File::open(path).map_err(|_| ObjError::Parse {
+    let open = |reason: String| ObjError::Open {
         file: path.to_path_buf(),
-        source: tobj::LoadError::OpenFileFailed,
-    })?;
+        reason,
+    };
+    // Checked before opening: opening a pipe blocks, reading a device never ends.
+    let meta = std::fs::metadata(path).map_err(|e| open(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(open("not a regular file".into()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| open(e.to_string()))?;
     load_obj_named(&mut std::io::BufReader::new(file), path)
 }
 
@@ -86,7 +102,7 @@ fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String,
         tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
             |source| ObjError::Parse {
                 file: file.to_path_buf(),
-                source,
+                message: source.to_string(),
             },
         )?;
     let mut meshes = Vec::with_capacity(models.len());

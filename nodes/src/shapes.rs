@@ -4,9 +4,15 @@ use crate::mesh::{Mesh, MeshError};
 use scenewalk_core::glam::{Vec2, Vec3};
 use std::f32::consts::TAU;
 
-/// Refuses shapes whose vertex or triangle count would not fit the index type.
+/// The most triangles a procedural shape may have (2²⁶, about 67 million: 1.6 GB of
+/// triangles and BVH), so a typo in a segment count is an error, not an abort when
+/// the allocation fails.
+pub const MAX_SHAPE_TRIANGLES: u64 = 1 << 26;
+
+/// Refuses shapes past [`MAX_SHAPE_TRIANGLES`] (counts are computed saturating, so
+/// huge arguments cannot overflow on the way).
 fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
-    if vertices >= u64::from(u32::MAX) || triangles >= u64::from(u32::MAX) {
+    if vertices > MAX_SHAPE_TRIANGLES || triangles > MAX_SHAPE_TRIANGLES {
         return Err(MeshError::TooManyTriangles(
             usize::try_from(triangles).unwrap_or(usize::MAX),
         ));
@@ -26,7 +32,7 @@ impl Mesh {
     /// triangles.
     ///
     /// Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
-    /// [`MeshError::TooManyTriangles`] for counts past `u32`.
+    /// [`MeshError::TooManyTriangles`] past [`MAX_SHAPE_TRIANGLES`].
     ///
     /// ```
     /// use scenewalk_nodes::Mesh;
@@ -38,7 +44,8 @@ impl Mesh {
     pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> Result<Mesh, MeshError> {
         let (segments, rings) = (segments.max(3), rings.max(2));
         let (s, r) = (u64::from(segments), u64::from(rings));
-        check_size(s * (r - 1) + 2, 2 * s * (r - 1))?;
+        let bands = s.saturating_mul(r - 1);
+        check_size(bands.saturating_add(2), bands.saturating_mul(2))?;
         let mut positions = vec![Vec3::Y * radius];
         for ring in 1..rings {
             let polar = std::f32::consts::PI * ring as f32 / rings as f32;
@@ -127,7 +134,7 @@ impl Mesh {
     pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> Result<Mesh, MeshError> {
         let (segments, sides) = (segments.max(3), sides.max(3));
         let (s, k) = (u64::from(segments), u64::from(sides));
-        check_size(s * k, 2 * s * k)?;
+        check_size(s.saturating_mul(k), s.saturating_mul(k).saturating_mul(2))?;
         let mut positions = Vec::new();
         for seg in 0..segments {
             let around = TAU * seg as f32 / segments as f32;

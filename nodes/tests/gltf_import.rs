@@ -313,3 +313,27 @@ fn external_buffer_beside_the_file() {
         expected_box()
     );
 }
+
+/// Pipes and devices would block or never end a read: they are refused by type.
+#[cfg(unix)]
+#[test]
+fn pipes_and_devices_are_refused_not_read() {
+    let dir = std::env::temp_dir().join(format!("scenewalk-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("buffer.bin");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo not available; skipped");
+        return;
+    }
+    let options = scenewalk_nodes::gltf::ImportOptions::default();
+    assert!(scenewalk_nodes::gltf::import(&fifo, &options).is_err());
+    assert!(scenewalk_nodes::gltf::import(std::path::Path::new("/dev/zero"), &options).is_err());
+    let gltf = dir.join("scene.gltf");
+    let json =
+        r#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "buffer.bin"}]}"#;
+    std::fs::write(&gltf, json).unwrap();
+    let e = scenewalk_nodes::gltf::import(&gltf, &options).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -200,3 +200,36 @@ fn quantized_positions_keep_their_declared_box() {
         )
     );
 }
+
+#[test]
+fn meshes_naming_the_same_accessors_share_one_decoded_mesh() {
+    // One triangle, named by three meshes used by three nodes.
+    let positions: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &positions)
+    );
+    let primitive = serde_json::json!({"attributes": {"POSITION": 0}});
+    let d = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0, 1, 2]}],
+        "nodes": [{"mesh": 0}, {"mesh": 1}, {"mesh": 2}],
+        "meshes": [{"primitives": [primitive]}, {"primitives": [primitive]}, {"primitives": [primitive]}],
+        "buffers": [{"byteLength": 36, "uri": uri}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 0]}]
+    });
+    let bytes = serde_json::to_vec(&d).unwrap();
+    let imported = scenewalk_nodes::gltf::import_slice(&bytes, None, &Default::default()).unwrap();
+    let meshes: Vec<&Mesh> = (0..3)
+        .map(|i| {
+            let node = imported.node(i).unwrap();
+            imported.graph.get::<Mesh>(node.primitives[0]).unwrap()
+        })
+        .collect();
+    assert!(meshes[0].shares_data(meshes[1]) && meshes[1].shares_data(meshes[2]));
+}

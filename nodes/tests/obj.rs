@@ -55,10 +55,15 @@ fn a_file_on_disk_loads_and_a_missing_one_is_named() {
     assert_eq!(load_obj(&path).unwrap().len(), 2);
     let missing = dir.join("missing.obj");
     let err = load_obj(&missing).unwrap_err();
-    assert!(
-        matches!(err, ObjError::Parse { source: tobj_open, .. } if tobj_open.to_string().contains("open"))
-    );
+    assert!(matches!(err, ObjError::Open { .. }), "{err:?}");
     assert!(err.to_string().contains("missing.obj"), "{err}");
+    // A folder, a device: refused by type, never read.
+    assert!(matches!(load_obj(&dir), Err(ObjError::Open { .. })));
+    #[cfg(unix)]
+    assert!(matches!(
+        load_obj(std::path::Path::new("/dev/zero")),
+        Err(ObjError::Open { .. })
+    ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -178,4 +183,22 @@ fn shared_meshes_load_with_valid_bvhs() {
             );
         }
     }
+}
+
+#[test]
+fn huge_shape_counts_are_errors_not_overflows_or_aborts() {
+    use scenewalk_nodes::{Mesh, MeshError};
+    assert!(matches!(
+        Mesh::uv_sphere(1.0, u32::MAX, u32::MAX),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(matches!(
+        Mesh::torus(1.0, 0.5, u32::MAX, u32::MAX),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(matches!(
+        Mesh::uv_sphere(1.0, 65_535, 32_768),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(Mesh::uv_sphere(1.0, 64, 32).is_ok());
 }

@@ -72,10 +72,11 @@ fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>,
         .map_err(|e| format!("the URI {uri:?} is not UTF-8 once decoded: {e}"))?;
     let path = base.join(decoded.as_ref());
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::File::open(&path).map_err(cannot)?;
-    if !file.metadata().map_err(cannot)?.is_file() {
+    // Checked before opening: opening a pipe blocks until a writer comes.
+    if !std::fs::metadata(&path).map_err(cannot)?.is_file() {
         return Err(format!("{} is not a regular file", path.display()));
     }
+    let file = std::fs::File::open(&path).map_err(cannot)?;
     let mut data = Vec::new();
     file.take(length).read_to_end(&mut data).map_err(cannot)?;
     Ok(data)

@@ -91,10 +91,18 @@ impl Imported {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
-    let bytes = std::fs::read(path).map_err(|source| GltfError::Io {
+    let io = |source| GltfError::Io {
         path: path.to_owned(),
         source,
-    })?;
+    };
+    // A device or a pipe would hang the read or never end it.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
     import_slice(&bytes, path.parent(), options)
 }
 
@@ -127,6 +135,7 @@ pub fn import_slice(
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
     let mut meshes: Vec<Option<Vec<PrimitiveNode>>> = vec![None; root.meshes.len()];
+    let mut decoded = mesh::Decoded::new();
     let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
@@ -150,7 +159,7 @@ pub fn import_slice(
             let cached = match meshes.get_mut(m) {
                 Some(Some(cached)) => cached.clone(),
                 slot => {
-                    let made = mesh::primitives(&root, &buffers, m)?;
+                    let made = mesh::primitives(&root, &buffers, m, &mut decoded)?;
                     if let Some(slot) = slot {
                         *slot = Some(made.clone());
                     }
@@ -189,16 +198,20 @@ pub fn import_slice(
     })
 }
 
-/// glTF 2.x only: a 1.0 file is a different format.
+/// glTF 2.x only: a 1.0 file is a different format; and a `minVersion` above 2.0 asks
+/// for features this importer does not know, which the spec says to refuse.
 fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
-    for version in std::iter::once(&asset.version).chain(asset.min_version.as_ref()) {
-        let major = version
-            .split('.')
-            .next()
-            .and_then(|m| m.parse::<u32>().ok());
-        if major != Some(2) {
-            return Err(GltfError::UnsupportedVersion(version.clone()));
-        }
+    let parse = |version: &str| {
+        let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
+        (parts.next().flatten(), parts.next().flatten())
+    };
+    if parse(&asset.version).0 != Some(2) {
+        return Err(GltfError::UnsupportedVersion(asset.version.clone()));
+    }
+    if let Some(min) = &asset.min_version
+        && parse(min) != (Some(2), Some(0))
+    {
+        return Err(GltfError::UnsupportedVersion(min.clone()));
     }
     Ok(())
 }

@@ -10,6 +10,12 @@ use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
+use std::collections::HashMap;
+
+/// Primitives already decoded, by (POSITION accessor, index accessor, mode): meshes
+/// that point at the same data share one [`Mesh`] (its clones share the data), so a
+/// small file naming one big accessor many times costs its data once.
+pub(crate) type Decoded = HashMap<(usize, Option<usize>, u32), PrimitiveNode>;
 
 /// The node a primitive becomes: a [`Mesh`] when it is a triangle list, strip or fan
 /// whose positions (and indices) can be read, else a [`Geometry`] holding its
@@ -25,6 +31,7 @@ pub(crate) fn primitives(
     root: &json::Root,
     buffers: &[Vec<u8>],
     m: usize,
+    decoded: &mut Decoded,
 ) -> Result<Vec<PrimitiveNode>, GltfError> {
     let Some(mesh) = root.meshes.get(m) else {
         let at = format!("meshes[{m}]");
@@ -33,7 +40,7 @@ pub(crate) fn primitives(
     let mut out = Vec::with_capacity(mesh.primitives.len());
     for (p, primitive) in mesh.primitives.iter().enumerate() {
         let at = format!("meshes[{m}].primitives[{p}]");
-        out.push(primitive_node(root, buffers, primitive, &at)?);
+        out.push(primitive_node(root, buffers, primitive, &at, decoded)?);
     }
     Ok(out)
 }
@@ -43,6 +50,7 @@ fn primitive_node(
     buffers: &[Vec<u8>],
     primitive: &json::mesh::Primitive,
     at: &str,
+    decoded: &mut Decoded,
 ) -> Result<PrimitiveNode, GltfError> {
     let Checked::Valid(mode) = primitive.mode else {
         return Err(GltfError::invalid(
@@ -61,8 +69,38 @@ fn primitive_node(
         // Nothing to draw (the spec says to skip it): an empty box.
         return Ok(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
     };
-    let position_at = format!("{at}.attributes.POSITION");
     let a = a.value();
+    let key = (
+        a,
+        primitive
+            .indices
+            .map(|i| i.value())
+            .filter(|_| triangle_mode),
+        mode.as_gl_enum(),
+    );
+    if let Some(done) = decoded.get(&key) {
+        return Ok(done.clone());
+    }
+    let node = decode(root, buffers, primitive, at, mode, a)?;
+    decoded.insert(key, node.clone());
+    Ok(node)
+}
+
+/// Reads primitive data: a [`Mesh`] or, for data this importer does not decode, a
+/// [`Geometry`] with the declared box.
+fn decode(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    primitive: &json::mesh::Primitive,
+    at: &str,
+    mode: Mode,
+    a: usize,
+) -> Result<PrimitiveNode, GltfError> {
+    let triangle_mode = matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    );
+    let position_at = format!("{at}.attributes.POSITION");
     let declared = declared_bounds(accessor(root, a, &position_at)?, a)?;
     let positions = read_vec3(root, buffers, a)?;
     let indices = match primitive.indices {
