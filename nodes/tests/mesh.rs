@@ -350,3 +350,21 @@ fn exponentially_spaced_triangles_make_a_deeper_tree() {
         );
     }
 }
+
+#[test]
+fn huge_shape_counts_are_errors_not_overflows_or_aborts() {
+    use scenewalk_nodes::{Mesh, MeshError};
+    assert!(matches!(
+        Mesh::uv_sphere(1.0, u32::MAX, u32::MAX),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(matches!(
+        Mesh::torus(1.0, 0.5, u32::MAX, u32::MAX),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(matches!(
+        Mesh::uv_sphere(1.0, 65_535, 32_768),
+        Err(MeshError::TooManyTriangles(_))
+    ));
+    assert!(Mesh::uv_sphere(1.0, 64, 32).is_ok());
+}
