@@ -35,7 +35,9 @@ pub struct PickHit {
 /// before its parent's; so once the next box starts beyond the best hit, no pending
 /// box can hold a nearer one and the actor returns [`Flow::Stop`]. Under any other
 /// order it prunes instead, with the same result. For a user iterator that also pops
-/// by key, say so with [`assume_key_order`](Pick::assume_key_order).
+/// by key, say so with [`assume_key_order`](Pick::assume_key_order)`(true)`. The early
+/// stop relies on the keys being Pick's own: if an actor after it in the chain sets
+/// other keys, pass `assume_key_order(false)`, and it prunes instead of stopping.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -71,7 +73,8 @@ pub struct Pick {
     bounds: Arc<Bounds>,
     meshes: TypeSet,
     geometry: TypeSet,
-    assume_key_order: bool,
+    /// `None`: stop early under the pure `PriorityQueue` only.
+    assume_key_order: Option<bool>,
     key_order: bool,
     best: Option<PickHit>,
 }
@@ -85,17 +88,20 @@ impl Pick {
             bounds,
             meshes: TypeSet::of::<Mesh>(),
             geometry: TypeSet::of::<Geometry>(),
-            assume_key_order: false,
+            assume_key_order: None,
             key_order: false,
             best: None,
         }
     }
 
-    /// Declares that the iterator always takes the largest key next (as the pure
-    /// priority queue does), so the actor may stop the run early.
+    /// Declares whether the iterator takes nodes in the order of Pick's keys (largest
+    /// first), so the actor may stop the run early: `true` for a user iterator that
+    /// does, `false` when another actor of the chain overrides the keys. Without this
+    /// call, Pick stops early under the pure
+    /// [`PriorityQueue`](scenewalk_iterators::PriorityQueue) only.
     #[must_use]
     pub fn assume_key_order(mut self, yes: bool) -> Self {
-        self.assume_key_order = yes;
+        self.assume_key_order = Some(yes);
         self
     }
 
@@ -142,7 +148,9 @@ impl UnorderedActor for Pick {
     fn begin(&mut self, run: &RunContext<'_>) {
         self.meshes.resolve(run.graph.types());
         self.geometry.resolve(run.graph.types());
-        self.key_order = self.assume_key_order || run.capabilities.name == "PriorityQueue";
+        self.key_order = self
+            .assume_key_order
+            .unwrap_or(run.capabilities.name == "PriorityQueue");
         self.best = None;
     }
 

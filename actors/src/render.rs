@@ -92,16 +92,21 @@ impl RenderContext {
         }
     }
 
-    fn reset(&mut self, above_root: Affine3A) {
+    fn reset(&mut self, above_root: Affine3A, material_above: Option<(NodeIndex, bool)>) {
         self.matrices.clear();
         self.matrices.push(above_root);
         self.materials.clear();
+        self.materials.extend(material_above);
         self.items.clear();
         self.lights.clear();
         self.cameras.clear();
         self.state = RenderState {
             world: 0,
-            material: NO_MATERIAL,
+            material: if material_above.is_some() {
+                0
+            } else {
+                NO_MATERIAL
+            },
         };
     }
 
@@ -180,12 +185,26 @@ impl RenderContext {
     }
 }
 
+/// The nearest `Material` strictly above `node`: the state a run from a subtree root
+/// inherits, as its world matrix does.
+fn material_above(graph: &scenewalk_core::Graph, node: NodeIndex) -> Option<(NodeIndex, bool)> {
+    let mut up = graph.parent_at(node);
+    while let Some(p) = up {
+        if let Some(m) = graph.get_at::<Material>(p) {
+            return Some((p, m.is_transparent()));
+        }
+        up = graph.parent_at(p);
+    }
+    None
+}
+
 /// How the render list orders its items at the end of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Sorting {
     /// Opaque items front to back (nearest first, to reject hidden pixels early), then
     /// transparent items back to front (to blend correctly); ties by node slot, so
-    /// the list does not depend on traversal order.
+    /// the list does not depend on traversal order (items of one node keep the order
+    /// its functor drew them in).
     #[default]
     ByDepth,
     /// The order the traversal added them in.
@@ -340,7 +359,10 @@ impl OrderedActor for RenderList {
 
     fn root_state(&mut self, run: &RunContext<'_>) -> RenderState {
         self.methods.resolve(run.graph.types());
-        self.cx.reset(world_above(run.graph, run.root));
+        self.cx.reset(
+            world_above(run.graph, run.root),
+            material_above(run.graph, run.root),
+        );
         self.opaque = 0;
         self.cx.state
     }
@@ -366,7 +388,9 @@ impl OrderedActor for RenderList {
         let items = &mut self.cx.items;
         match self.sorting {
             Sorting::ByDepth => {
-                items.sort_unstable_by(|a, b| {
+                // Stable, so several items one functor draws for one node at one depth
+                // keep the order it drew them in.
+                items.sort_by(|a, b| {
                     a.transparent
                         .cmp(&b.transparent)
                         .then_with(|| {

@@ -140,3 +140,46 @@ fn priority_order_stops_once_no_box_can_be_nearer() {
     assert_eq!(same.map(|h| h.node), Some(hit.node));
     assert!(!stopped, "depth-first cannot know and prunes instead");
 }
+
+#[test]
+fn another_actor_setting_keys_turns_the_early_stop_off_when_told() {
+    use scenewalk_actors::NearFirst;
+    use scenewalk_core::{Aabb, Static};
+    use scenewalk_nodes::Group;
+    // Boxes the ray enters at 10, 20 and 5; NearFirst (from a viewer at z = -14)
+    // keys them in another order than Pick would.
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    for z in [-10.0f32, -20.0, -5.0] {
+        let b = Aabb::new(Vec3::new(-1.0, -1.0, z - 1.0), Vec3::new(1.0, 1.0, z));
+        graph.append_child(root, Geometry::new(b)).unwrap();
+    }
+    let mut update = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    update.run(&graph, root).unwrap();
+    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let ray = Ray::new(Vec3::ZERO, -Vec3::Z).unwrap();
+    let mut action = Action::new(
+        PriorityQueue::new(),
+        (
+            Unordered::new(
+                Pick::new(ray, Arc::clone(&world), Arc::clone(&bounds)).assume_key_order(false),
+            ),
+            Static::new(NearFirst::new(
+                Vec3::new(0.0, 0.0, -14.0),
+                Arc::clone(&bounds),
+            )),
+        ),
+    )
+    .unwrap();
+    action.run(&graph, root).unwrap();
+    let hit = action.actor::<Pick>().unwrap().hit().unwrap();
+    assert_eq!(hit.distance, 5.0, "the nearest box, whatever the keys");
+}

@@ -347,3 +347,21 @@ fn render_items_inherit_the_nearest_material_and_transparent_ones_sort_back_to_f
     assert_eq!(list.opaque()[0].depth, 2.0);
     assert_eq!(list.opaque()[0].world.translation.z, -2.0);
 }
+
+#[test]
+fn a_run_from_a_subtree_inherits_the_material_above_it() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Material::new("paint", Vec4::ONE));
+    let sub = graph.append_child(root, Group).unwrap();
+    let item = graph.append_child(sub, unit_box()).unwrap();
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (Ordered::new(RenderList::new(Affine3A::IDENTITY)),),
+    )
+    .unwrap();
+    action.run(&graph, sub).unwrap();
+    let list = action.actor::<RenderList>().unwrap();
+    assert_eq!(list.items().len(), 1);
+    assert_eq!(list.items()[0].node, item.index());
+    assert_eq!(list.items()[0].material, Some(root.index()));
+}

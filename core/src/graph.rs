@@ -134,8 +134,10 @@ impl Graph {
 
     /// Registers `T` as extending `P`, so every dispatch table falls back from `T` to `P`.
     ///
-    /// Call it before the first `T` is added (adding registers `T` without a parent);
-    /// see [`TypeRegistry::register_with_parent`] for the rules.
+    /// Call it before the first `T` is added (adding registers `T` with the parent its
+    /// [`NodeCore::parent_type`] declares, none by default); see
+    /// [`TypeRegistry::register_with_parent`] for the rules. A type that declares its
+    /// parent needs no call.
     pub fn register_type_with_parent<T: NodeCore, P: NodeCore>(
         &mut self,
     ) -> Result<NodeType, GraphError> {

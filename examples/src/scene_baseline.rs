@@ -242,7 +242,7 @@ impl HandView {
             }
             self.stack.extend(self.children.drain(..).rev());
         }
-        self.items.sort_unstable_by(|a, b| {
+        self.items.sort_by(|a, b| {
             a.transparent
                 .cmp(&b.transparent)
                 .then_with(|| {

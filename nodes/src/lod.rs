@@ -81,9 +81,11 @@ impl Lod {
         if distance.is_nan() {
             return child == 0;
         }
-        self.ranges
-            .get(child)
-            .is_some_and(|r| r.contains(&distance))
+        // An infinite end takes every distance from its start on, infinity included
+        // (a distance overflows to it when coordinates are huge).
+        self.ranges.get(child).is_some_and(|r| {
+            r.contains(&distance) || (r.end == f32::INFINITY && distance >= r.start)
+        })
     }
 
     /// The children shown at `distance`, in order.

@@ -186,7 +186,7 @@ fn lod_ranges_include_their_start_and_exclude_their_end() {
     assert_eq!(pick(10.0f32.next_down()), [0]);
     assert_eq!(pick(10.0), [1]);
     assert_eq!(pick(20.0), [2]);
-    assert_eq!(pick(f32::INFINITY), Vec::<usize>::new());
+    assert_eq!(pick(f32::INFINITY), [2], "the last range has no end");
     assert_eq!(pick(f32::NAN), [0]);
     assert!(!lod.shows(3, 5.0));
     assert_eq!(
