@@ -422,7 +422,7 @@ fn city(options: &Options) -> Result<Scene, Box<dyn Error>> {
 /// A glTF file's scene, its roots gathered under one group so one action covers it.
 fn gltf_scene(path: &std::path::Path, scene: Option<usize>) -> Result<Scene, Box<dyn Error>> {
     let started = Instant::now();
-    let imported = import(path, &ImportOptions { scene })?;
+    let imported = import(path, &ImportOptions::default().with_scene(scene))?;
     let took = ms(started);
     let camera = imported
         .order

@@ -43,7 +43,7 @@ fn with_meshes(mut doc: Value, meshes: &[Vec<Vec<[f32; 3]>>]) -> Value {
 
 fn run(doc: &Value, scene: Option<usize>) -> Value {
     let bytes = serde_json::to_vec(doc).unwrap();
-    let imported = import_slice(&bytes, None, &ImportOptions { scene }).unwrap();
+    let imported = import_slice(&bytes, None, &ImportOptions::default().with_scene(scene)).unwrap();
     let report = inspect(&imported).unwrap();
     // Through text, as a user of `inspect --json` reads it.
     serde_json::from_str(&report.to_json().to_string()).unwrap()

@@ -38,7 +38,7 @@ fn samples_match_the_reference() {
             let mut runs = vec![(None, default)];
             runs.extend((0..scenes).map(|s| (Some(s), s)));
             for (option, scene) in runs {
-                let imported = import(&path, &ImportOptions { scene: option }).unwrap();
+                let imported = import(&path, &ImportOptions::default().with_scene(option)).unwrap();
                 let json = inspect(&imported).unwrap().to_json();
                 reference::check(&json, &doc, scene);
                 eprintln!(

@@ -223,6 +223,7 @@ impl NodeCore for Camera {}
 
 /// A camera value that is NaN, infinite or out of range.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BadCamera {
     /// The vertical field of view is not in (0, π).
     #[error("the field of view {0} is not an angle in (0, π) radians")]

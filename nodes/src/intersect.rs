@@ -25,6 +25,7 @@ pub struct Ray {
 
 /// Why a ray was refused.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BadRay {
     /// The origin or direction holds a NaN or an infinity.
     #[error("the ray's origin or direction holds a NaN or an infinity")]

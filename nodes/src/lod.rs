@@ -98,6 +98,7 @@ impl NodeCore for Lod {}
 
 /// Why a level-of-detail node was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BadLod {
     /// The centre holds a NaN or an infinity.
     #[error("the level-of-detail centre holds a NaN or an infinity")]

@@ -119,7 +119,7 @@ fn scene_out_of_range() {
         "{e:?}"
     );
     let d = doc(json!([{}]), json!([{"nodes": [0]}]));
-    let e = import_with(&d, &ImportOptions { scene: Some(1) }).unwrap_err();
+    let e = import_with(&d, &ImportOptions::default().with_scene(Some(1))).unwrap_err();
     assert!(
         matches!(e, GltfError::NoSuchScene { scene: 1, count: 1 }),
         "{e:?}"

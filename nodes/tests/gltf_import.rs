@@ -152,7 +152,7 @@ fn scene_choice() {
         (Some(1), vec![1, 2])
     );
     assert_eq!(imported.node_id(0), None);
-    let imported = import_with(&d, &ImportOptions { scene: Some(0) }).unwrap();
+    let imported = import_with(&d, &ImportOptions::default().with_scene(Some(0))).unwrap();
     assert_eq!((imported.scene, imported.order.clone()), (Some(0), vec![0]));
     assert_eq!(imported.graph.len(), 1);
 }

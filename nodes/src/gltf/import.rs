@@ -8,11 +8,29 @@ use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, NodeId};
 use std::path::Path;
 
-/// What to import.
+/// What to import. Built from [`ImportOptions::default`] and its `with_` methods, so
+/// options can be added without breaking callers.
+///
+/// ```
+/// use scenewalk_nodes::gltf::ImportOptions;
+/// let options = ImportOptions::default().with_scene(Some(1));
+/// assert_eq!(options.scene, Some(1));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImportOptions {
     /// The scene to import; `None` takes the file's default scene, else scene 0.
     pub scene: Option<usize>,
+}
+
+impl ImportOptions {
+    /// The same options, importing scene `scene` (`None`: the file's default scene,
+    /// else scene 0).
+    #[must_use]
+    pub fn with_scene(mut self, scene: Option<usize>) -> Self {
+        self.scene = scene;
+        self
+    }
 }
 
 /// One imported glTF node.
@@ -82,7 +100,7 @@ impl Imported {
 /// std::fs::write(&file, r#"{"asset": {"version": "2.0"}, "scene": 1,
 ///     "scenes": [{"nodes": [0]}, {"nodes": [1]}], "nodes": [{}, {"name": "b"}]}"#)?;
 /// let imported = import(&file, &ImportOptions::default());
-/// let chosen = import(&file, &ImportOptions { scene: Some(5) });
+/// let chosen = import(&file, &ImportOptions::default().with_scene(Some(5)));
 /// std::fs::remove_dir_all(&dir)?;
 /// let imported = imported?;
 /// assert_eq!(imported.scene, Some(1));
