@@ -25,6 +25,10 @@ use scenewalk_core::glam::{Vec2, Vec3};
 /// assert!(!triangles_intersect(&floor, &above));
 /// ```
 pub fn triangles_intersect(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
+    // Relative to one corner, so the products below grow with the triangles' size,
+    // not with how far from the origin they lie.
+    let origin = a[0];
+    let (a, b) = (&a.map(|p| p - origin), &b.map(|p| p - origin));
     match (Simplex::of(a), Simplex::of(b)) {
         (Simplex::Triangle(na), Simplex::Triangle(nb)) => general(a, na, b, nb),
         (Simplex::Triangle(n), Simplex::Segment(p, q)) => segment_triangle(p, q, a, n),
@@ -42,7 +46,7 @@ pub fn triangles_intersect(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
 /// What a triangle's point set is.
 #[derive(Clone, Copy, Debug)]
 enum Simplex {
-    /// A proper triangle with this (non-zero) normal.
+    /// A proper triangle with this unit normal.
     Triangle(Vec3),
     /// Collinear corners: the segment between the two farthest.
     Segment(Vec3, Vec3),
@@ -57,9 +61,15 @@ impl Simplex {
         if !(t[0].is_finite() && t[1].is_finite() && t[2].is_finite()) {
             return Simplex::Invalid;
         }
-        let n = (t[1] - t[0]).cross(t[2] - t[0]);
-        if n != Vec3::ZERO && n.is_finite() {
-            return Simplex::Triangle(n);
+        let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+        // Edges scaled to at most 1 first: the cross product of huge edges would
+        // overflow, of tiny ones underflow, and only its direction is kept.
+        let scale = e1.abs().max_element().max(e2.abs().max_element());
+        if scale > 0.0 && scale.is_finite() {
+            let n = (e1 / scale).cross(e2 / scale).normalize_or_zero();
+            if n != Vec3::ZERO {
+                return Simplex::Triangle(n);
+            }
         }
         let edges = [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
         let (p, q) = edges
@@ -93,6 +103,7 @@ fn general(a: &[Vec3; 3], na: Vec3, b: &[Vec3; 3], nb: Vec3) -> bool {
     if db == [0.0; 3] {
         return coplanar(a, b, na);
     }
+    // Unit normals make this unit-free too (its length is the sine of the angle).
     let line = na.cross(nb);
     if line == Vec3::ZERO {
         // Parallel normals yet straddling planes: only rounding gets here.

@@ -274,3 +274,34 @@ fn ray_hand_cases() {
     let up = Ray::new(v(0.2, 0.2, 1.0), Vec3::Z).unwrap();
     assert_eq!(ray_triangle(&up, &tri), None);
 }
+
+#[test]
+fn triangle_tests_hold_at_any_scale_and_distance_from_the_origin() {
+    use scenewalk_nodes::triangles_intersect;
+    let a = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(0.0, 2.0, 0.0),
+    ];
+    let crossing = [
+        Vec3::new(0.5, 0.5, -1.0),
+        Vec3::new(0.5, 0.5, 1.0),
+        Vec3::new(1.0, 0.25, 1.0),
+    ];
+    let apart = crossing.map(|p| p + Vec3::new(0.0, 0.0, 5.0));
+    for scale in [1e-6f32, 1e-3, 1.0, 1e4, 1e8, 1e13, 1e18] {
+        // Offsets in units of the triangles' size, up to where f32 still resolves
+        // the shapes (an ulp of the offset stays well below the 0.25 features).
+        for offset in [0.0f32, 1e3, 1e5] {
+            let place = |t: [Vec3; 3]| t.map(|p| (p + Vec3::splat(offset)) * scale);
+            assert!(
+                triangles_intersect(&place(a), &place(crossing)),
+                "crossing at scale {scale}, offset {offset}"
+            );
+            assert!(
+                !triangles_intersect(&place(a), &place(apart)),
+                "apart at scale {scale}, offset {offset}"
+            );
+        }
+    }
+}
