@@ -158,8 +158,14 @@ pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
     let e2 = tri[2] - tri[0];
     // A (near-)degenerate triangle leaves `det` as rounding noise, which would report
     // hits far off the triangle: edges less than ~1e-6 rad apart count as degenerate.
-    let n = e1.cross(e2);
-    if n.length_squared() <= 1e-12 * e1.length_squared() * e2.length_squared() {
+    // Tested on edges scaled to at most 1, so tiny triangles do not underflow into
+    // looking degenerate (nor huge ones overflow).
+    let scale = e1.abs().max_element().max(e2.abs().max_element());
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let (s1, s2) = (e1 / scale, e2 / scale);
+    if s1.cross(s2).length_squared() <= 1e-12 * s1.length_squared() * s2.length_squared() {
         return None;
     }
     let p = ray.direction.cross(e2);

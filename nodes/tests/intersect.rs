@@ -305,3 +305,21 @@ fn triangle_tests_hold_at_any_scale_and_distance_from_the_origin() {
         }
     }
 }
+
+#[test]
+fn tiny_and_huge_triangles_are_hit() {
+    use scenewalk_nodes::{Ray, ray_triangle};
+    for size in [1e-15f32, 1e-12, 1e-6, 1.0, 1e6, 1e15] {
+        let tri = [
+            Vec3::ZERO,
+            Vec3::new(size, 0.0, 0.0),
+            Vec3::new(0.0, size, 0.0),
+        ];
+        let ray = Ray::new(Vec3::new(0.25 * size, 0.25 * size, 1.0), -Vec3::Z).unwrap();
+        let hit = ray_triangle(&ray, &tri);
+        assert!(
+            hit.is_some_and(|(t, _, _)| (t - 1.0).abs() < 1e-5),
+            "size {size}: {hit:?}"
+        );
+    }
+}
