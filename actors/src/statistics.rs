@@ -7,7 +7,10 @@ use std::any::TypeId;
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
 /// Counts are per run: each run starts from zero. It also counts whole batches
-/// (breadth-first iterators): every entry of a batch counts as reached.
+/// (breadth-first iterators): every entry of a batch counts as reached. It forks and
+/// merges, so it runs in parallel runs
+/// ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) with the same
+/// counts.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
@@ -120,5 +123,32 @@ impl UnorderedActor for Statistics {
             self.count(graph, entry.node(), depth);
         }
         Flow::Continue
+    }
+
+    /// Zero counts over the same type table.
+    fn fork(&self) -> Option<Self> {
+        Some(Self {
+            nodes: 0,
+            leaves: 0,
+            per_type: vec![0; self.per_type.len()],
+            type_names: self.type_names.clone(),
+            type_ids: self.type_ids.clone(),
+            per_depth: Vec::new(),
+        })
+    }
+
+    /// Counts add up, so merged counts equal a sequential run's exactly.
+    fn merge(&mut self, worker: Self) {
+        self.nodes += worker.nodes;
+        self.leaves += worker.leaves;
+        for (total, part) in self.per_type.iter_mut().zip(&worker.per_type) {
+            *total += part;
+        }
+        if self.per_depth.len() < worker.per_depth.len() {
+            self.per_depth.resize(worker.per_depth.len(), 0);
+        }
+        for (total, part) in self.per_depth.iter_mut().zip(&worker.per_depth) {
+            *total += part;
+        }
     }
 }

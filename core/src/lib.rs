@@ -67,6 +67,10 @@ pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
 pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
 pub use flow::Flow;
+pub use fork::{
+    NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker, WorkerActor, WorkerChain,
+    check_parallel,
+};
 pub use frame::Frame;
 pub use graph::{Children, Graph, Payloads};
 pub use id::{NodeId, NodeIndex};
@@ -88,12 +92,14 @@ mod dispatch;
 mod edit;
 mod error;
 mod flow;
+mod fork;
 mod frame;
 mod graph;
 mod id;
 mod iterator;
 mod math;
 mod node;
+mod parallel;
 mod state;
 mod types;
 mod visit;
