@@ -19,7 +19,10 @@
 //! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
 //!   others live in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
-//!   every actor can work under the iterator.
+//!   every actor can work under the iterator. [`Action::run_parallel`] runs one
+//!   traversal on all cores of a rayon pool: split by subtree size, static actors
+//!   shared, unordered actors forked and merged in document order
+//!   ([`UnorderedActor::fork`], [`check_parallel`]).
 //!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a

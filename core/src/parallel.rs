@@ -96,23 +96,26 @@ struct Control {
 /// A walk's buffers and counts.
 #[derive(Default)]
 struct Walker {
-    stack: Vec<Item>,
-    list: Vec<ActiveEntry>,
+    /// Nodes whose children come from their built active list, innermost last.
+    frames: Vec<ListFrame>,
+    /// The built active lists of `frames`, one region each.
+    lists: Vec<ActiveEntry>,
     stats: RunStats,
 }
 
+/// A node whose children are taken from its active list rather than its links.
 #[derive(Clone, Copy)]
-enum Item {
-    Enter(NodeIndex, u32),
-    Leave(NodeIndex, u32),
+struct ListFrame {
+    owner: NodeIndex,
+    /// Where the owner's list starts in `lists`.
+    start: usize,
+    /// The entry of the child being walked.
+    cursor: usize,
 }
 
 impl Walker {
-    /// Depth-first from each of `roots` in turn, in document order, with `chain`: the
-    /// loop of the depth-first iterator and the action's sink in one, with explicit
-    /// stack. A node for which `split` says yes is not entered but pushed to `found`
-    /// (with its depth), and with `defer` the leave events go there instead of to the
-    /// chain. Returns false if the run was stopped (here or by another walk).
+    /// Depth-first from each of `roots` in turn, in document order, with `chain`.
+    /// Returns false if the run was stopped (here or by another walk).
     #[allow(clippy::too_many_arguments)] // one private loop, called twice
     fn walk<C: Calls>(
         &mut self,
@@ -125,93 +128,146 @@ impl Walker {
         found: &mut Vec<(NodeIndex, u32)>,
         mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
     ) -> bool {
-        for &(root, depth) in roots {
-            self.stack.clear();
-            self.stack.push(Item::Enter(root, depth));
-            while let Some(item) = self.stack.pop() {
-                match item {
-                    Item::Enter(node, depth) => {
-                        if control.stop.load(Ordering::Relaxed) {
-                            return false;
-                        }
-                        if node != root && split(node) {
-                            found.push((node, depth));
-                            chain.split(found.len() - 1);
-                            continue;
-                        }
-                        if !self.enter(graph, chain, node, depth, leave_events) {
-                            control.stop.store(true, Ordering::Relaxed);
-                            return false;
-                        }
-                    }
-                    Item::Leave(node, depth) => match defer.as_deref_mut() {
-                        Some(deferred) => deferred.push((node, depth)),
-                        None => {
-                            if let Some(visit) = Visit::new(graph, node, depth) {
-                                self.stats.left += 1;
-                                chain.leave(&visit);
-                            }
-                        }
-                    },
-                }
-            }
-        }
-        true
+        roots.iter().all(|&(root, depth)| {
+            self.subtree(
+                graph,
+                chain,
+                root,
+                depth,
+                leave_events,
+                control,
+                &split,
+                found,
+                defer.as_deref_mut(),
+            )
+        })
     }
 
-    /// Enters one node and stacks its leave and its active children (last child
-    /// lowest, so the first is entered next). False on [`Flow::Stop`].
-    #[inline]
-    fn enter<C: Calls>(
+    /// The subtree of `root`, by its links like the depth-first iterator (no stack
+    /// unless an actor built an active list): enter, go down to the first active
+    /// child, else leave and go on to the next sibling or climb. A node for which
+    /// `split` says yes is not entered but pushed to `found` (with its depth); with
+    /// `defer`, leave events go there instead of to the chain.
+    #[allow(clippy::too_many_arguments)]
+    fn subtree<C: Calls>(
         &mut self,
         graph: &Graph,
         chain: &mut C,
-        node: NodeIndex,
-        depth: u32,
+        root: NodeIndex,
+        mut depth: u32,
         leave_events: bool,
+        control: &Control,
+        split: &impl Fn(NodeIndex) -> bool,
+        found: &mut Vec<(NodeIndex, u32)>,
+        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
     ) -> bool {
-        let Some(visit) = Visit::new(graph, node, depth) else {
-            return true;
-        };
-        self.stats.entered += 1;
-        self.list.clear();
-        let mut state = ListState::Untouched;
-        let flow = chain.enter(
-            &visit,
-            &mut ActiveList::lazy(graph, node, depth + 1, &mut self.list, &mut state),
-        );
-        match flow {
-            Flow::Stop => {
-                self.stats.stopped = true;
-                return false;
+        self.frames.clear();
+        self.lists.clear();
+        let mut node = root;
+        let mut leave = |stats: &mut RunStats, chain: &mut C, node: NodeIndex, depth: u32| {
+            if !leave_events {
+                return;
             }
-            Flow::Prune => self.stats.pruned += 1,
-            Flow::Continue => {}
-        }
-        if leave_events {
-            self.stack.push(Item::Leave(node, depth));
-        }
-        if flow == Flow::Prune {
-            return true;
-        }
-        let first = self.stack.len();
-        match state {
-            ListState::Cleared => {}
-            ListState::Untouched => {
-                let mut child = graph.first_child_at(node);
-                while let Some(c) = child {
-                    self.stack.push(Item::Enter(c, depth + 1));
-                    child = graph.next_sibling_at(c);
+            match defer.as_deref_mut() {
+                Some(deferred) => deferred.push((node, depth)),
+                None => {
+                    if let Some(visit) = Visit::new(graph, node, depth) {
+                        stats.left += 1;
+                        chain.leave(&visit);
+                    }
                 }
             }
-            ListState::Filled => {
-                let active = self.list.iter().filter(|e| e.is_active());
-                self.stack
-                    .extend(active.map(|e| Item::Enter(e.node(), depth + 1)));
+        };
+        'enter: loop {
+            if control.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let mut down = None;
+            if node != root && split(node) {
+                found.push((node, depth));
+                chain.split(found.len() - 1);
+            } else if let Some(visit) = Visit::new(graph, node, depth) {
+                self.stats.entered += 1;
+                let start = self.lists.len();
+                let mut state = ListState::Untouched;
+                let flow = chain.enter(
+                    &visit,
+                    &mut ActiveList::lazy(graph, node, depth + 1, &mut self.lists, &mut state),
+                );
+                match flow {
+                    Flow::Stop => {
+                        self.stats.stopped = true;
+                        control.stop.store(true, Ordering::Relaxed);
+                        return false;
+                    }
+                    Flow::Prune => self.stats.pruned += 1,
+                    Flow::Continue => {}
+                }
+                match (flow, state) {
+                    (Flow::Continue, ListState::Untouched) => down = graph.first_child_at(node),
+                    (Flow::Continue, ListState::Filled) => {
+                        let first = self.lists[start..].iter().position(ActiveEntry::is_active);
+                        match first {
+                            Some(i) => {
+                                self.frames.push(ListFrame {
+                                    owner: node,
+                                    start,
+                                    cursor: start + i,
+                                });
+                                down = Some(self.lists[start + i].node());
+                            }
+                            None => self.lists.truncate(start),
+                        }
+                    }
+                    _ => self.lists.truncate(start),
+                }
+                if down.is_none() {
+                    leave(&mut self.stats, chain, node, depth);
+                }
+            }
+            if let Some(child) = down {
+                node = child;
+                depth += 1;
+                continue;
+            }
+            // `node` is done: its next active sibling, else climb and leave.
+            loop {
+                if node == root {
+                    return true;
+                }
+                let Some(parent) = graph.parent_at(node) else {
+                    return true;
+                };
+                let next = match self.frames.last_mut() {
+                    Some(frame) if frame.owner == parent => {
+                        let next = self.lists[frame.cursor + 1..]
+                            .iter()
+                            .position(ActiveEntry::is_active)
+                            .map(|i| frame.cursor + 1 + i);
+                        match next {
+                            Some(i) => {
+                                frame.cursor = i;
+                                Some(self.lists[i].node())
+                            }
+                            None => {
+                                let start = frame.start;
+                                self.frames.pop();
+                                self.lists.truncate(start);
+                                None
+                            }
+                        }
+                    }
+                    _ => graph.next_sibling_at(node),
+                };
+                if let Some(sibling) = next {
+                    node = sibling;
+                    continue 'enter;
+                }
+                node = parent;
+                depth = depth.saturating_sub(1);
+                leave(&mut self.stats, chain, node, depth);
             }
         }
-        self.stack[first..].reverse();
-        true
     }
 }
 

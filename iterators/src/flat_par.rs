@@ -117,7 +117,9 @@ impl Flattened {
     /// result does not depend on the cut. Small trees and one-thread pools run the
     /// sequential loop.
     ///
-    /// Run it inside [`rayon::ThreadPool::install`] to choose the threads.
+    /// Run it inside [`rayon::ThreadPool::install`] to choose the threads. Keep `out`
+    /// between passes: a buffer that already holds one value per position is
+    /// overwritten in place, a new one is first filled once.
     ///
     /// Errors: [`LengthMismatch`] as for `propagate`.
     ///
@@ -151,17 +153,21 @@ impl Flattened {
         let Some(target) = self.parallel_target() else {
             return self.propagate(root_value, locals, out, combine);
         };
-        out.clear();
         if locals.len() != self.len() {
+            out.clear();
             return Err(LengthMismatch {
                 positions: self.len(),
                 locals: locals.len(),
             });
         }
         let cut = self.cut(target);
-        // Every position is written below; the copy only gives `out` its length
-        // without unsafe code, and runs on all threads.
-        out.par_extend(locals.par_iter().copied());
+        // Every position is written below, so `out` only needs its length; a buffer
+        // kept from the last pass already has it (no fill, which would cost as much
+        // memory traffic as the pass itself).
+        if out.len() != locals.len() {
+            out.clear();
+            out.resize(locals.len(), root_value);
+        }
         let above = |out: &[T], pos: usize| match self.parents[pos] {
             Flattened::NIL => root_value,
             parent => out[parent as usize],
@@ -178,11 +184,13 @@ impl Flattened {
             .for_each(|((offset, slice), task)| {
                 for (&chunk, root) in cut.chunks[task.clone()].iter().zip(&roots[task.clone()]) {
                     let end = chunk + self.sizes[chunk] as usize;
-                    slice[chunk - offset] = combine(root, &locals[chunk]);
-                    for pos in chunk + 1..end {
+                    let out = &mut slice[chunk - offset..end - offset];
+                    let (parents, locals) = (&self.parents[chunk..end], &locals[chunk..end]);
+                    out[0] = combine(root, &locals[0]);
+                    for (i, (&parent, local)) in parents.iter().zip(locals).enumerate().skip(1) {
                         // Inside a chunk every parent is in the same chunk, before it.
-                        let parent = self.parents[pos] as usize - offset;
-                        slice[pos - offset] = combine(&slice[parent], &locals[pos]);
+                        let above = out[parent as usize - chunk];
+                        out[i] = combine(&above, local);
                     }
                 }
             });
@@ -242,6 +250,9 @@ impl Flattened {
     /// value is combined with its children in the same order as in the sequential
     /// pass, so the result is bit for bit the same.
     ///
+    /// `T: Default` fills a new `out` once; a buffer kept from the last pass is
+    /// overwritten in place.
+    ///
     /// Errors: [`LengthMismatch`] as for `accumulate`.
     ///
     /// ```
@@ -258,7 +269,7 @@ impl Flattened {
     /// assert_eq!(sizes, flat.sizes());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn accumulate_parallel<T: Copy + Send + Sync>(
+    pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],
         out: &mut Vec<T>,
@@ -267,29 +278,39 @@ impl Flattened {
         let Some(target) = self.parallel_target() else {
             return self.accumulate(own, out, combine);
         };
-        out.clear();
         if own.len() != self.len() {
+            out.clear();
             return Err(LengthMismatch {
                 positions: self.len(),
                 locals: own.len(),
             });
         }
         let cut = self.cut(target);
-        out.par_extend(own.par_iter().copied());
+        if out.len() != own.len() {
+            out.clear();
+            out.resize(own.len(), Default::default());
+        }
         let slices = self.task_slices(&cut, out);
         slices
             .into_par_iter()
             .zip(cut.tasks.par_iter())
             .for_each(|((offset, slice), task)| {
+                // Each task starts its own span from `own`, while it is in cache.
+                slice.copy_from_slice(&own[offset..offset + slice.len()]);
                 for &chunk in &cut.chunks[task.clone()] {
                     let end = chunk + self.sizes[chunk] as usize;
-                    for pos in (chunk + 1..end).rev() {
-                        let parent = self.parents[pos] as usize - offset;
-                        let value = combine(&slice[parent], &slice[pos - offset]);
-                        slice[parent] = value;
+                    let out = &mut slice[chunk - offset..end - offset];
+                    let parents = &self.parents[chunk..end];
+                    for (i, &parent) in parents.iter().enumerate().skip(1).rev() {
+                        let parent = parent as usize - chunk;
+                        out[parent] = combine(&out[parent], &out[i]);
                     }
                 }
             });
+        // The tops start from `own` too (those inside a task's span already do).
+        for &top in &cut.tops {
+            out[top] = own[top];
+        }
         // Tops and chunk roots, last to first: each parent receives its children in
         // the sequential pass's order (descending position).
         let (mut tops, mut chunks) = (cut.tops.iter().rev().peekable(), cut.chunks.iter().rev());

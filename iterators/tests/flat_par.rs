@@ -140,10 +140,20 @@ fn check_tree(graph: &Graph, root: NodeId) {
                 par.iter().zip(&seq).all(|(a, b)| bits(a) == bits(b)),
                 "{threads} threads"
             );
+            // A kept buffer of the right length is overwritten everywhere.
+            let mut dirty = vec![Affine3A::from_translation(Vec3::splat(9.0)); flat.len()];
+            flat.propagate_parallel(root_value, &locals, &mut dirty, |p, l| *p * *l)
+                .unwrap();
+            assert!(dirty.iter().zip(&seq).all(|(a, b)| bits(a) == bits(b)));
             let mut par_up = Vec::new();
             flat.accumulate_parallel(&boxes, &mut par_up, |a, b| a.union(b))
                 .unwrap();
             assert_eq!(par_up, seq_up, "{threads} threads");
+            let unit = Aabb::new(Vec3::splat(-7.0), Vec3::splat(7.0));
+            let mut dirty = vec![unit; flat.len()];
+            flat.accumulate_parallel(&boxes, &mut dirty, |a, b| a.union(b))
+                .unwrap();
+            assert_eq!(dirty, seq_up, "{threads} threads");
             // A non-commutative combine shows any change of order.
             let tags: Vec<u64> = (0..flat.len() as u64).collect();
             let order = |a: &u64, b: &u64| a.wrapping_mul(31).wrapping_add(*b);
