@@ -18,10 +18,10 @@ const PARALLEL_MIN: u32 = 4096;
 const PIECES: u32 = 64;
 /// The smallest subtree worth a task of its own.
 const MIN_TASK: u32 = 512;
-/// More independent subtrees than this (a long chain with a leaf at every link) and
-/// forking a worker for each would cost more than it saves: the run stays on the
-/// calling thread.
-const MAX_SUBTREES: u32 = 16 * PIECES;
+/// More stretches of top nodes between subtrees than this (a long chain with a leaf at
+/// every link) and forking a worker for each would cost more than it saves: the run
+/// stays on the calling thread.
+const MAX_STRETCHES: u32 = 16 * PIECES;
 
 /// Subtree sizes of the last parallel run's tree, kept until the graph's structure or
 /// the root changes (the split is decided from them).
@@ -68,18 +68,23 @@ impl SubtreeSizes {
         self.key = Some(key);
         let total = self.size(root);
         self.target = (total / PIECES).max(MIN_TASK);
-        // The cut by structure alone (actors may prune more during the run).
-        let (mut i, mut subtrees) = (1, 0);
+        // The cut by structure alone (actors may prune more during the run): how many
+        // subtrees, and how many stretches of top nodes between them, each of which
+        // will need a worker of its own.
+        let (mut i, mut subtrees, mut stretches, mut in_top) = (1, 0, 1, true);
         while let Some(&n) = self.order.get(i) {
             let size = self.size(n).max(1);
             if size <= self.target {
                 subtrees += 1;
                 i += size as usize;
+                in_top = false;
             } else {
+                stretches += u32::from(!in_top);
+                in_top = true;
                 i += 1;
             }
         }
-        self.splittable = total >= PARALLEL_MIN && (2..=MAX_SUBTREES).contains(&subtrees);
+        self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
     }
 
     #[inline]
