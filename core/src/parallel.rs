@@ -31,7 +31,6 @@ pub(crate) struct SubtreeSizes {
     key: Option<(u64, u64, u32)>,
     /// Per slot: the size of its subtree (0 outside the root's subtree).
     sizes: Vec<u32>,
-    order: Vec<NodeIndex>,
     /// Subtrees of at most this many nodes are handed to workers.
     target: u32,
     /// Whether the tree splits into a useful number of subtrees.
@@ -40,30 +39,39 @@ pub(crate) struct SubtreeSizes {
 
 impl SubtreeSizes {
     /// Counts the subtree sizes under `root`, unless they are current: one stackless
-    /// pre-order walk, then one backward pass adding each node into its parent.
+    /// walk by the links, adding each finished node's size into its parent's.
     fn refresh(&mut self, graph: &Graph, root: NodeIndex) {
         let key = (graph.uid(), graph.revision(), root.raw());
         if self.key == Some(key) {
             return;
         }
-        self.order.clear();
-        let mut node = Some(root);
-        while let Some(n) = node {
-            self.order.push(n);
-            node = graph.next_preorder_at(n, root);
-        }
         self.sizes.clear();
         self.sizes.resize(graph.capacity(), 0);
-        for &n in self.order.iter().rev() {
-            let size = self.size(n) + 1;
-            if let Some(s) = self.sizes.get_mut(n.get()) {
-                *s = size;
+        let mut node = root;
+        'down: loop {
+            if let Some(s) = self.sizes.get_mut(node.get()) {
+                *s = 1;
             }
-            if n != root
-                && let Some(p) = graph.parent_at(n).and_then(|p| self.sizes.get_mut(p.get()))
-            {
-                *p += size;
+            if let Some(child) = graph.first_child_at(node) {
+                node = child;
+                continue;
             }
+            // `node`'s subtree is complete.
+            while node != root {
+                let Some(parent) = graph.parent_at(node) else {
+                    break;
+                };
+                let size = self.size(node);
+                if let Some(p) = self.sizes.get_mut(parent.get()) {
+                    *p += size;
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    node = sibling;
+                    continue 'down;
+                }
+                node = parent;
+            }
+            break;
         }
         self.key = Some(key);
         let total = self.size(root);
@@ -71,17 +79,17 @@ impl SubtreeSizes {
         // The cut by structure alone (actors may prune more during the run): how many
         // subtrees, and how many stretches of top nodes between them, each of which
         // will need a worker of its own.
-        let (mut i, mut subtrees, mut stretches, mut in_top) = (1, 0, 1, true);
-        while let Some(&n) = self.order.get(i) {
-            let size = self.size(n).max(1);
-            if size <= self.target {
+        let (mut subtrees, mut stretches, mut in_top) = (0, 1, true);
+        let mut next = graph.next_preorder_at(root, root);
+        while let Some(n) = next {
+            if self.size(n) <= self.target {
                 subtrees += 1;
-                i += size as usize;
                 in_top = false;
+                next = graph.next_preorder_skipping_at(n, root);
             } else {
                 stretches += u32::from(!in_top);
                 in_top = true;
-                i += 1;
+                next = graph.next_preorder_at(n, root);
             }
         }
         self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
@@ -594,5 +602,49 @@ impl<C: ParallelChain> Calls for Segments<'_, C> {
     fn split(&mut self, found: usize) {
         self.close();
         self.pieces.push(Piece::Subtree(found));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug)]
+    struct Node;
+    impl crate::NodeCore for Node {}
+
+    /// Subtree sizes against counting each subtree's pre-order walk.
+    #[test]
+    fn subtree_sizes_count_every_descendant() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Node);
+        let mut ids = vec![root];
+        let mut x = 7u64;
+        for _ in 0..3000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let parent = ids[(x >> 33) as usize % ids.len()];
+            ids.push(graph.append_child(parent, Node).unwrap());
+        }
+        // A node outside the walked subtree counts nothing.
+        let other = graph.add_root(Node);
+        let inner = ids[1];
+        for top in [root, inner] {
+            let mut sizes = SubtreeSizes::default();
+            sizes.refresh(&graph, top.index());
+            for &id in &ids {
+                let inside = graph.is_ancestor_or_self(top, id).unwrap();
+                let mut count = 0;
+                let mut next = Some(id.index());
+                while let Some(n) = next {
+                    count += 1;
+                    next = graph.next_preorder_at(n, id.index());
+                }
+                let expect = if inside { count } else { 0 };
+                assert_eq!(sizes.size(id.index()), expect);
+            }
+            assert_eq!(sizes.size(other.index()), 0);
+        }
     }
 }

@@ -16,7 +16,7 @@
 //! examples' city, 80 × 80 blocks).
 //!
 //! Before criterion runs, every comparison is also timed **interleaved** (variants in
-//! turn, 7 rounds, median), since the machine is shared: those ratios are printed as
+//! turn, 11 rounds, median), since the machine is shared: those ratios are printed as
 //! `ratio <name> <variant>/seq = x`.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
@@ -193,7 +193,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 /// first one's.
 fn interleaved(name: &str, variants: &mut [(&str, &mut dyn FnMut())]) {
     let mut times = vec![Vec::new(); variants.len()];
-    for _ in 0..7 {
+    for _ in 0..11 {
         for (i, (_, run)) in variants.iter_mut().enumerate() {
             let start = Instant::now();
             run();
