@@ -112,7 +112,7 @@ impl WorkerChain for () {
 macro_rules! tuple_worker {
     ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
         impl<$($name: WorkerActor),+> WorkerChain for ($($name,)+) {
-            #[inline]
+            #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
                 $(if !fold(self.$idx.enter(visit, active), active, &mut flow) { return flow; })+

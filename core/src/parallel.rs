@@ -581,6 +581,7 @@ impl<C: ParallelChain> Segments<'_, C> {
 }
 
 impl<C: ParallelChain> Calls for Segments<'_, C> {
+    #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if self.current.is_none() {
             match self.main.fork() {
