@@ -74,7 +74,7 @@ pub struct Action<I, C> {
     frames: FrameTable,
     pub(crate) stats: RunStats,
     /// Subtree sizes for parallel runs, counted on the first one.
-    pub(crate) subtrees: crate::parallel::SubtreeSizes,
+    pub(crate) subtrees: crate::subtree_sizes::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {

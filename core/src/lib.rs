@@ -104,6 +104,7 @@ mod math;
 mod node;
 mod parallel;
 mod state;
+mod subtree_sizes;
 mod types;
 mod visit;
 mod walk;
