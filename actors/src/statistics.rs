@@ -7,7 +7,10 @@ use std::any::TypeId;
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
 /// Counts are per run: each run starts from zero. It also counts whole batches
-/// (breadth-first iterators): every entry of a batch counts as reached.
+/// (breadth-first iterators): every entry of a batch counts as reached. It forks and
+/// merges, so it runs in parallel runs
+/// ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) with the same
+/// counts.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
@@ -16,6 +19,10 @@ pub struct Statistics {
     type_names: Vec<&'static str>,
     type_ids: Vec<TypeId>,
     per_depth: Vec<u64>,
+    /// The depth `per_depth[0]` counts: 0, except in a fork of a parallel run, which
+    /// sees only subtrees deep down (a fork under a 100,000-node chain must not keep,
+    /// and merge, 100,000 empty levels). `usize::MAX` until the fork counts a node.
+    depth_base: usize,
 }
 
 impl Statistics {
@@ -80,14 +87,35 @@ impl Statistics {
         {
             *count += 1;
         }
-        let depth = depth as usize;
-        if self.per_depth.len() <= depth {
-            self.per_depth.resize(depth + 1, 0);
-        }
-        self.per_depth[depth] += 1;
+        self.add_at_depth(depth as usize, 1);
         if graph.first_child_at(node).is_none() {
             self.leaves += 1;
         }
+    }
+}
+
+impl Statistics {
+    /// Adds `count` nodes at `depth` to the histogram.
+    #[inline]
+    fn add_at_depth(&mut self, depth: usize, count: u64) {
+        if depth < self.depth_base {
+            self.rebase(depth);
+        }
+        let i = depth - self.depth_base;
+        if self.per_depth.len() <= i {
+            self.per_depth.resize(i + 1, 0);
+        }
+        self.per_depth[i] += count;
+    }
+
+    /// Lets the histogram start at `depth` (smaller than its base).
+    #[cold]
+    fn rebase(&mut self, depth: usize) {
+        if self.depth_base != usize::MAX {
+            let shift = self.depth_base - depth;
+            self.per_depth.splice(0..0, std::iter::repeat_n(0, shift));
+        }
+        self.depth_base = depth;
     }
 }
 
@@ -99,6 +127,7 @@ impl UnorderedActor for Statistics {
         self.nodes = 0;
         self.leaves = 0;
         self.per_depth.clear();
+        self.depth_base = 0;
         self.per_type.clear();
         self.per_type.resize(types.len(), 0);
         self.type_names.clear();
@@ -120,5 +149,34 @@ impl UnorderedActor for Statistics {
             self.count(graph, entry.node(), depth);
         }
         Flow::Continue
+    }
+
+    /// Zero counts over the same type table.
+    fn fork(&self) -> Option<Self> {
+        Some(Self {
+            nodes: 0,
+            leaves: 0,
+            per_type: vec![0; self.per_type.len()],
+            type_names: self.type_names.clone(),
+            type_ids: self.type_ids.clone(),
+            per_depth: Vec::new(),
+            depth_base: usize::MAX,
+        })
+    }
+
+    /// Counts add up, so merged counts equal a sequential run's exactly.
+    fn merge(&mut self, worker: Self) {
+        self.nodes += worker.nodes;
+        self.leaves += worker.leaves;
+        for (total, part) in self.per_type.iter_mut().zip(&worker.per_type) {
+            *total += part;
+        }
+        if let Some(last) = worker.per_depth.len().checked_sub(1) {
+            // Grow once, to the worker's deepest level.
+            self.add_at_depth(worker.depth_base + last, 0);
+        }
+        for (i, &part) in worker.per_depth.iter().enumerate() {
+            self.add_at_depth(worker.depth_base + i, part);
+        }
     }
 }

@@ -6,7 +6,7 @@ use scenewalk_actors::{
     WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, Actor, Ordered, Static, TraversalIterator, Unordered};
+use scenewalk_core::{Action, Actor, Ordered, ParallelActor, Static, TraversalIterator, Unordered};
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use scenewalk_nodes::{Camera, Ray};
 use std::sync::Arc;
@@ -89,4 +89,56 @@ fn the_library_actors_run_where_the_table_says() {
     for (name, got, want) in cases {
         assert_eq!(got, want, "{name}: DF PQ HY BF FL");
     }
+}
+
+/// The PAR column: which library actors `Action::run_parallel` takes.
+#[test]
+fn the_library_actors_in_parallel_runs() {
+    fn par<A: ParallelActor>(actor: A) -> Result<(), String> {
+        let action = Action::new(DepthFirst::new(), (actor,)).unwrap();
+        action.check_parallel().map_err(|e| e.to_string())
+    }
+    let world = Arc::new(WorldTransforms::new());
+    let bounds = Arc::new(Bounds::new());
+    let frustum = Camera::perspective(1.0, 1.0, 0.1, 10.0)
+        .unwrap()
+        .frustum(&Affine3A::IDENTITY);
+    let ray = Ray::new(Vec3::ZERO, Vec3::X).unwrap();
+    let refused = |result: Result<(), String>, name: &str, reason: &str| {
+        let message = result.unwrap_err();
+        assert!(
+            message.contains(name) && message.contains(reason),
+            "{message}"
+        );
+    };
+    refused(
+        par(Ordered::new(WorldTransforms::new())),
+        "WorldTransforms",
+        "ordered state",
+    );
+    refused(par(Ordered::new(Bounds::new())), "Bounds", "ordered state");
+    par(Unordered::new(Statistics::new())).unwrap();
+    refused(
+        par(Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))),
+        "FrustumCull",
+        "ordered state",
+    );
+    par(Static::new(FrustumCull::new(frustum, Arc::clone(&bounds)))).unwrap();
+    par(Static::new(LodSelect::new(Vec3::ZERO, Arc::clone(&world)))).unwrap();
+    par(Static::new(SwitchSelect)).unwrap();
+    refused(
+        par(Ordered::new(RenderList::new(Affine3A::IDENTITY))),
+        "RenderList",
+        "ordered state",
+    );
+    par(Static::new(NearFirst::new(Vec3::ZERO, Arc::clone(&bounds)))).unwrap();
+    refused(
+        par(Unordered::new(Pick::new(
+            ray,
+            Arc::clone(&world),
+            Arc::clone(&bounds),
+        ))),
+        "Pick",
+        "fork/merge hook",
+    );
 }

@@ -68,11 +68,13 @@ pub struct RunStats {
 #[derive(Debug)]
 pub struct Action<I, C> {
     iterator: I,
-    actors: C,
-    leave_events: bool,
+    pub(crate) actors: C,
+    pub(crate) leave_events: bool,
     has_ordered: bool,
     frames: FrameTable,
-    stats: RunStats,
+    pub(crate) stats: RunStats,
+    /// Subtree sizes for parallel runs, counted on the first one.
+    pub(crate) subtrees: crate::subtree_sizes::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
@@ -88,6 +90,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
             frames: FrameTable::default(),
             stats: RunStats::default(),
+            subtrees: Default::default(),
         })
     }
 

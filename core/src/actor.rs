@@ -101,6 +101,32 @@ pub trait UnorderedActor: Any + Send {
     }
     /// A run ended.
     fn end(&mut self) {}
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a
+    /// worker copy that will see part of the run's nodes, to be [`merge`]d back.
+    ///
+    /// It is called after [`begin`](UnorderedActor::begin) (and after the part of
+    /// the tree above the split points has run on this actor), so it must carry the
+    /// parameters and the per-run setup of `self` but **none of its results** (zero
+    /// counts, empty lists). Workers get no `begin` and no `end`; `end` runs once, on
+    /// this actor, after every worker was merged. The default `None` means "no hook":
+    /// the action refuses the actor for parallel runs, naming it.
+    ///
+    /// [`merge`]: UnorderedActor::merge
+    fn fork(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Parallel runs: adds a worker's results (see [`fork`](UnorderedActor::fork))
+    /// to this actor's. Workers are merged one by one in document order of their
+    /// subtrees, so an order-sensitive merge (appending to a list) is still
+    /// deterministic.
+    fn merge(&mut self, _worker: Self)
+    where
+        Self: Sized,
+    {
+    }
 }
 
 /// An ordered-state actor: keeps hierarchical state that depends on the path from the

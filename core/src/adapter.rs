@@ -9,7 +9,7 @@ use std::any::Any;
 
 /// Which node types reach a [`Dispatch::Single`] actor, resolved once per run.
 #[derive(Clone, Debug, Default)]
-struct TypeFilter {
+pub(crate) struct TypeFilter {
     single: Option<TypeSet>,
 }
 
@@ -28,7 +28,7 @@ impl TypeFilter {
     }
 
     #[inline]
-    fn admits(&self, visit: &Visit<'_>) -> bool {
+    pub(crate) fn admits(&self, visit: &Visit<'_>) -> bool {
         match &self.single {
             None => true,
             Some(set) => set.contains(visit.node_type()),
@@ -78,8 +78,8 @@ macro_rules! plain_adapter {
         $(#[$doc])*
         #[derive(Debug)]
         pub struct $adapter<A> {
-            actor: A,
-            filter: TypeFilter,
+            pub(crate) actor: A,
+            pub(crate) filter: TypeFilter,
         }
 
         impl<A: $bound> $adapter<A> {

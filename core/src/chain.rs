@@ -53,7 +53,7 @@ fn batch_step<A: Actor + ?Sized>(
 }
 
 #[inline(always)]
-fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -> bool {
+pub(crate) fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -> bool {
     match answer {
         Flow::Continue => true,
         Flow::Prune => {

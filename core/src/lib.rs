@@ -21,7 +21,10 @@
 //! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
 //!   others live in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
-//!   every actor can work under the iterator.
+//!   every actor can work under the iterator. [`Action::run_parallel`] runs one
+//!   traversal on all cores of a rayon pool: split by subtree size, static actors
+//!   shared, unordered actors forked and merged in document order
+//!   ([`UnorderedActor::fork`], [`check_parallel`]).
 //!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
@@ -71,6 +74,10 @@ pub use compact::Remap;
 pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
 pub use flow::Flow;
+pub use fork::{
+    NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker, WorkerActor, WorkerChain,
+    check_parallel,
+};
 pub use frame::Frame;
 pub use graph::{Children, Graph, Payloads};
 pub use id::{NodeId, NodeIndex};
@@ -94,13 +101,16 @@ mod dispatch;
 mod edit;
 mod error;
 mod flow;
+mod fork;
 mod frame;
 mod graph;
 mod id;
 mod iterator;
 mod math;
 mod node;
+mod parallel;
 mod state;
+mod subtree_sizes;
 mod types;
 mod visit;
 mod walk;

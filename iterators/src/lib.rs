@@ -14,7 +14,9 @@
 //! - [`Flattened`]: the tree compiled into depth-first arrays (node, parent position,
 //!   subtree size, depth), rebuilt only after structural edits; parent-before-child
 //!   passes ([`propagate`](Flattened::propagate)) become one linear loop, and it runs
-//!   actions as a pre-order iterator too.
+//!   actions as a pre-order iterator too. [`propagate_parallel`](Flattened::propagate_parallel)
+//!   and [`accumulate_parallel`](Flattened::accumulate_parallel) run the top-down and
+//!   bottom-up passes on all cores, cut into subtree ranges by size.
 //! - [`DfsWalker`] and [`StacklessDfs`]: walks that do not borrow the graph (the
 //!   [`Walker`] trait): enter / leave events or pre-order nodes, no stack, no
 //!   allocation, and the graph may be edited between steps.
@@ -41,6 +43,7 @@ mod breadth_first;
 mod depth_first;
 mod dual_tree;
 mod flat;
+mod flat_par;
 mod leaves;
 mod priority;
 mod std_iter;

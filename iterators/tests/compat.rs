@@ -3,8 +3,8 @@
 
 use scenewalk_core::{
     Action, ActiveList, Actor, Dispatch, DispatchActor, Events, Flow, Functor, Graph, NodeCore,
-    NodeId, NodeIndex, Ordered, OrderedActor, RunContext, RunStats, StateCell, Static, StaticActor,
-    TraversalIterator, Unordered, UnorderedActor, Visit,
+    NodeId, NodeIndex, Ordered, OrderedActor, ParallelActor, RunContext, RunStats, StateCell,
+    Static, StaticActor, TraversalIterator, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,6 +104,13 @@ impl UnorderedActor for Seen {
         self.nodes.extend(batch.entries().iter().map(|e| e.node()));
         Flow::Continue
     }
+    fn fork(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+    fn merge(&mut self, worker: Self) {
+        self.nodes.extend(worker.nodes);
+        self.batch_calls += worker.batch_calls;
+    }
 }
 
 /// The same as `Seen`, but static: counts through a cell it only reads during a run.
@@ -135,6 +142,12 @@ impl UnorderedActor for Trace {
     }
     fn leave(&mut self, visit: &Visit<'_>) {
         self.0.push((false, visit.node()));
+    }
+    fn fork(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+    fn merge(&mut self, worker: Self) {
+        self.0.extend(worker.0);
     }
 }
 
@@ -171,6 +184,12 @@ impl UnorderedActor for MarksOnly {
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0.push(visit.node());
         Flow::Continue
+    }
+    fn fork(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+    fn merge(&mut self, worker: Self) {
+        self.0.extend(worker.0);
     }
 }
 
@@ -410,4 +429,111 @@ fn a_dispatch_changed_after_building_is_checked_again_at_run() {
         "{err}"
     );
     assert!(err.to_string().contains("Switchable"));
+}
+
+/// Per-type dispatch in a static actor: counts nodes by type index through atomics.
+#[derive(Default)]
+struct PerTypeCount([std::sync::atomic::AtomicU64; 8]);
+impl StaticActor for PerTypeCount {
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::PerType
+    }
+    fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+        if let Some(count) = self.0.get(visit.node_type().get()) {
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Flow::Continue
+    }
+}
+
+/// Runs `(Keys, actor)` with `Action::run_parallel` on two threads.
+fn run_parallel<A: ParallelActor + Send>(actor: A, scene: &Scene) -> Result<(A, RunStats), String> {
+    let mut action =
+        Action::new(DepthFirst::new(), (Static::new(Keys), actor)).map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let stats = pool
+        .install(|| action.run_parallel(&scene.graph, scene.root))
+        .map_err(|e| e.to_string())?;
+    let (_, (_, actor)) = action.into_parts();
+    Ok((actor, stats))
+}
+
+/// The PAR column: `Action::run_parallel`, on trees large enough to split.
+#[test]
+fn the_parallel_column() {
+    for seed in 0..3 {
+        let scene = Scene::random(6000, seed);
+        let all = scene.all();
+        let preorder: Vec<NodeIndex> = {
+            let mut order = vec![scene.root];
+            while let Some(next) = scene
+                .graph
+                .next_preorder(*order.last().unwrap(), scene.root)
+                .unwrap()
+            {
+                order.push(next);
+            }
+            order.into_iter().map(NodeId::index).collect()
+        };
+        let marks: BTreeSet<NodeIndex> = scene
+            .ids
+            .iter()
+            .filter(|&&id| scene.is_mark(id))
+            .map(|id| id.index())
+            .collect();
+
+        // events: enter only; state: unordered with a fork/merge hook: document order.
+        let (seen, stats) = run_parallel(Unordered::new(Seen::default()), &scene).unwrap();
+        assert_eq!(seen.into_inner().nodes, preorder);
+        assert_eq!(stats.chain_calls, all.len() as u64);
+
+        // state: static, shared by the workers.
+        let (seen, _) = run_parallel(Static::new(StaticSeen::default()), &scene).unwrap();
+        let seen = seen.into_inner().seen.into_inner().unwrap();
+        assert_eq!(seen.len(), all.len());
+        assert_eq!(seen.into_iter().collect::<BTreeSet<_>>(), all);
+
+        // events: enter + leave: nested.
+        let (trace, stats) = run_parallel(Unordered::new(Trace::default()), &scene).unwrap();
+        leaves_nest(&scene, &trace.into_inner().0);
+        assert_eq!(stats.left, all.len() as u64);
+
+        // state: unordered without a hook; state: ordered.
+        refused(
+            run_parallel(Unordered::new(NoBatch::default()), &scene),
+            "fork/merge hook",
+            "NoBatch",
+        );
+        refused(
+            run_parallel(Ordered::new(PathMarks::default()), &scene),
+            "ordered state",
+            "PathMarks",
+        );
+
+        // dispatch: single type, and no enter_batch (MarksOnly has none).
+        let (single, _) = run_parallel(Unordered::new(MarksOnly::default()), &scene).unwrap();
+        let single = single.into_inner().0;
+        assert_eq!(single.len(), marks.len());
+        assert_eq!(single.into_iter().collect::<BTreeSet<_>>(), marks);
+
+        // dispatch: per type (a static actor; `DispatchActor` has no hook).
+        let (counts, _) = run_parallel(Static::new(PerTypeCount::default()), &scene).unwrap();
+        let counts = counts.into_inner().0.map(|c| c.into_inner());
+        for (ty, &count) in counts.iter().enumerate() {
+            let expect = scene
+                .ids
+                .iter()
+                .filter(|&&id| scene.graph.node_type(id).unwrap().get() == ty)
+                .count() as u64;
+            assert_eq!(count, expect, "type {ty}");
+        }
+        refused(
+            run_parallel(Unordered::new(per_type()), &scene),
+            "fork/merge hook",
+            "DispatchActor",
+        );
+    }
 }

@@ -1,0 +1,520 @@
+//! One traversal on all cores: the tree split into subtrees by size, each subtree a
+//! task running a depth-first walk with its own worker chain.
+
+use crate::fork::PARALLEL;
+use crate::{
+    Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId, NodeIndex,
+    ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit, WorkerChain,
+};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What every walk of one run shares: the stop flag.
+struct Control {
+    stop: AtomicBool,
+}
+
+/// A walk's buffers and counts.
+#[derive(Default)]
+struct Walker {
+    /// Nodes whose children come from their built active list, innermost last.
+    frames: Vec<ListFrame>,
+    /// The built active lists of `frames`, one region each.
+    lists: Vec<ActiveEntry>,
+    stats: RunStats,
+}
+
+/// A node whose children are taken from its active list rather than its links.
+#[derive(Clone, Copy)]
+struct ListFrame {
+    owner: NodeIndex,
+    /// Where the owner's list starts in `lists`.
+    start: usize,
+    /// The entry of the child being walked.
+    cursor: usize,
+}
+
+impl Walker {
+    /// Depth-first from each of `roots` in turn, in document order, with `chain`.
+    /// Returns false if the run was stopped (here or by another walk).
+    #[allow(clippy::too_many_arguments)] // one private loop, called twice
+    fn walk<C: Calls>(
+        &mut self,
+        graph: &Graph,
+        chain: &mut C,
+        roots: &[(NodeIndex, u32)],
+        leave_events: bool,
+        control: &Control,
+        split: impl Fn(NodeIndex) -> bool,
+        found: &mut Vec<(NodeIndex, u32)>,
+        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+    ) -> bool {
+        roots.iter().all(|&(root, depth)| {
+            self.subtree(
+                graph,
+                chain,
+                root,
+                depth,
+                leave_events,
+                control,
+                &split,
+                found,
+                defer.as_deref_mut(),
+            )
+        })
+    }
+
+    /// The subtree of `root`, by its links like the depth-first iterator (no stack
+    /// unless an actor built an active list): enter, go down to the first active
+    /// child, else leave and go on to the next sibling or climb. A node for which
+    /// `split` says yes is not entered but pushed to `found` (with its depth); with
+    /// `defer`, leave events go there instead of to the chain.
+    #[allow(clippy::too_many_arguments)]
+    fn subtree<C: Calls>(
+        &mut self,
+        graph: &Graph,
+        chain: &mut C,
+        root: NodeIndex,
+        mut depth: u32,
+        leave_events: bool,
+        control: &Control,
+        split: &impl Fn(NodeIndex) -> bool,
+        found: &mut Vec<(NodeIndex, u32)>,
+        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+    ) -> bool {
+        self.frames.clear();
+        self.lists.clear();
+        let mut node = root;
+        let mut leave = |stats: &mut RunStats, chain: &mut C, node: NodeIndex, depth: u32| {
+            if !leave_events {
+                return;
+            }
+            match defer.as_deref_mut() {
+                Some(deferred) => deferred.push((node, depth)),
+                None => {
+                    if let Some(visit) = Visit::new(graph, node, depth) {
+                        stats.left += 1;
+                        chain.leave(&visit);
+                    }
+                }
+            }
+        };
+        'enter: loop {
+            if control.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let mut down = None;
+            if node != root && split(node) {
+                found.push((node, depth));
+                chain.split(found.len() - 1);
+            } else if let Some(visit) = Visit::new(graph, node, depth) {
+                self.stats.entered += 1;
+                let start = self.lists.len();
+                let mut state = ListState::Untouched;
+                let flow = chain.enter(
+                    &visit,
+                    &mut ActiveList::lazy(graph, node, depth + 1, &mut self.lists, &mut state),
+                );
+                match flow {
+                    Flow::Stop => {
+                        self.stats.stopped = true;
+                        control.stop.store(true, Ordering::Relaxed);
+                        return false;
+                    }
+                    Flow::Prune => self.stats.pruned += 1,
+                    Flow::Continue => {}
+                }
+                match (flow, state) {
+                    (Flow::Continue, ListState::Untouched) => down = graph.first_child_at(node),
+                    (Flow::Continue, ListState::Filled) => {
+                        let first = self.lists[start..].iter().position(ActiveEntry::is_active);
+                        match first {
+                            Some(i) => {
+                                self.frames.push(ListFrame {
+                                    owner: node,
+                                    start,
+                                    cursor: start + i,
+                                });
+                                down = Some(self.lists[start + i].node());
+                            }
+                            None => self.lists.truncate(start),
+                        }
+                    }
+                    _ => self.lists.truncate(start),
+                }
+                if down.is_none() {
+                    leave(&mut self.stats, chain, node, depth);
+                }
+            }
+            if let Some(child) = down {
+                node = child;
+                depth += 1;
+                continue;
+            }
+            // `node` is done: its next active sibling, else climb and leave.
+            loop {
+                if node == root {
+                    return true;
+                }
+                let Some(parent) = graph.parent_at(node) else {
+                    return true;
+                };
+                let next = match self.frames.last_mut() {
+                    Some(frame) if frame.owner == parent => {
+                        let next = self.lists[frame.cursor + 1..]
+                            .iter()
+                            .position(ActiveEntry::is_active)
+                            .map(|i| frame.cursor + 1 + i);
+                        match next {
+                            Some(i) => {
+                                frame.cursor = i;
+                                Some(self.lists[i].node())
+                            }
+                            None => {
+                                let start = frame.start;
+                                self.frames.pop();
+                                self.lists.truncate(start);
+                                None
+                            }
+                        }
+                    }
+                    _ => graph.next_sibling_at(node),
+                };
+                if let Some(sibling) = next {
+                    node = sibling;
+                    continue 'enter;
+                }
+                node = parent;
+                depth = depth.saturating_sub(1);
+                leave(&mut self.stats, chain, node, depth);
+            }
+        }
+    }
+}
+
+/// The action's own chain, for the walk above the split points.
+struct Main<'c, C>(&'c mut C);
+
+impl<C: ActorChain> Main<'_, C> {
+    fn chain(&mut self) -> &mut C {
+        self.0
+    }
+}
+
+/// What a walk calls: a worker chain, or the action's own chain.
+trait Calls {
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
+    fn leave(&mut self, visit: &Visit<'_>);
+    /// The walk handed subtree number `found` off instead of entering it.
+    fn split(&mut self, _found: usize) {}
+}
+
+impl<C: ActorChain> Calls for Main<'_, C> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.chain().enter(visit, active)
+    }
+    #[inline(always)]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        self.chain().leave(visit);
+    }
+}
+
+/// A worker chain, as a walk calls it.
+struct Worker<W>(W);
+
+impl<W: WorkerChain> Calls for Worker<W> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.0.enter(visit, active)
+    }
+    #[inline(always)]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        self.0.leave(visit);
+    }
+}
+
+fn add(total: &mut RunStats, part: &RunStats) {
+    total.entered += part.entered;
+    total.left += part.left;
+    total.pruned += part.pruned;
+    total.stopped |= part.stopped;
+}
+
+impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
+    /// Checks that every actor can take part in a parallel run
+    /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
+    pub fn check_parallel(&self) -> Result<(), crate::ActionError> {
+        self.actors.check_parallel()
+    }
+
+    /// Traverses the tree under `root` on all threads of the current rayon pool (run
+    /// it inside [`rayon::ThreadPool::install`] to choose them), with the results of
+    /// a sequential depth-first run.
+    ///
+    /// The tree is split by **subtree size**: the subtree sizes (counted once per
+    /// structure, kept while [`Graph::revision`] is unchanged) say which subtrees hold
+    /// at most `max(nodes / 64, 512)` nodes (a fixed number of pieces, so the split
+    /// does not depend on the thread count). The nodes above them are walked first,
+    /// on the calling thread, so their [`Flow`] decides which subtrees exist (a
+    /// `Prune` or a deactivated child above removes every subtree below it). The
+    /// subtrees left are grouped, in document order, into tasks of about that many
+    /// nodes; each task walks its subtrees depth-first with its own worker chain:
+    /// static actors are shared, unordered actors are
+    /// [forked](crate::UnorderedActor::fork). Workers (one per task, and one per
+    /// stretch of nodes above the split points) are then
+    /// [merged](crate::UnorderedActor::merge) back one by one in document order, so
+    /// an actor that appends to a list gets the sequential enter order; the leave
+    /// events of the nodes above run last, after every subtree was merged. The
+    /// results do not depend on the number of threads, and equal the sequential
+    /// run's for actors whose merge is exact. Trees under 4096 nodes, or that do not
+    /// split into a few independent subtrees (a chain), are walked on the calling
+    /// thread in one piece.
+    ///
+    /// The action's iterator takes no part: the run is depth-first, whatever it is.
+    /// [`Flow::Stop`] sets a flag every worker checks before each node, so all of them
+    /// stop promptly; the run reports `stopped`, and which nodes were entered before
+    /// it then depends on timing. `chain_calls` equals `entered`, and there are no
+    /// state copies (no ordered actors).
+    ///
+    /// Errors: a stale `root`; an actor refused for parallel runs
+    /// ([`TraversalError::Incompatible`], naming it: an ordered actor, or an
+    /// unordered actor without a fork/merge hook).
+    ///
+    /// ```
+    /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
+    /// use scenewalk_iterators::DepthFirst;
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// #[derive(Default)]
+    /// struct Count(u64);
+    /// impl UnorderedActor for Count {
+    ///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+    ///         self.0 += 1;
+    ///         Flow::Continue
+    ///     }
+    ///     fn fork(&self) -> Option<Self> { Some(Count(0)) }
+    ///     fn merge(&mut self, worker: Self) { self.0 += worker.0; }
+    /// }
+    ///
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// for _ in 0..100 {
+    ///     let child = graph.append_child(root, Group)?;
+    ///     for _ in 0..99 { graph.append_child(child, Group)?; }
+    /// }
+    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
+    /// let stats = pool.install(|| action.run_parallel(&graph, root))?;
+    /// assert_eq!((stats.entered, action.actor::<Count>().unwrap().0), (10_001, 10_001));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_parallel(
+        &mut self,
+        graph: &Graph,
+        root: NodeId,
+    ) -> Result<RunStats, TraversalError> {
+        let root = NodeIndex(graph.check(root)?);
+        self.actors.check_parallel()?;
+        let run = RunContext {
+            graph,
+            root,
+            capabilities: PARALLEL,
+        };
+        self.actors.begin(&run);
+        let control = Control {
+            stop: AtomicBool::new(false),
+        };
+        let mut stats = RunStats::default();
+        let outcome = self.walk_parallel(graph, root, &control, &mut stats);
+        stats.chain_calls = stats.entered;
+        self.actors.end(&mut stats);
+        self.stats = stats;
+        outcome.map(|()| stats)
+    }
+
+    fn walk_parallel(
+        &mut self,
+        graph: &Graph,
+        root: NodeIndex,
+        control: &Control,
+        stats: &mut RunStats,
+    ) -> Result<(), TraversalError> {
+        self.subtrees.refresh(graph, root);
+        let leave_events = self.leave_events;
+        let mut top = Walker::default();
+        let mut subtrees = Vec::new();
+        if !self.subtrees.splittable {
+            top.walk(
+                graph,
+                &mut Main(&mut self.actors),
+                &[(root, 0)],
+                leave_events,
+                control,
+                |_| false,
+                &mut subtrees,
+                None,
+            );
+            add(stats, &top.stats);
+            return Ok(());
+        }
+        let sizes = &self.subtrees;
+        let target = sizes.target;
+        // Above the split points: one worker per stretch of nodes between two
+        // subtrees, so that merging stretches and subtrees alternately gives every
+        // actor its nodes in document order; leaves wait until all is merged.
+        let mut deferred = Vec::new();
+        let (going, pieces, error) = {
+            let mut above = Segments::<C> {
+                main: &self.actors,
+                current: None,
+                pieces: Vec::new(),
+                error: None,
+            };
+            let going = top.walk(
+                graph,
+                &mut above,
+                &[(root, 0)],
+                leave_events,
+                control,
+                |n| sizes.size(n) <= target,
+                &mut subtrees,
+                Some(&mut deferred),
+            );
+            above.close();
+            (going, above.pieces, above.error)
+        };
+        add(stats, &top.stats);
+        if let Some(error) = error {
+            return Err(error.into());
+        }
+        // Consecutive subtrees with no node above entered between them, about
+        // `target` nodes together, make one task.
+        let mut tasks: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut order = Vec::new();
+        let mut nodes = 0;
+        let mut open = false;
+        for piece in pieces {
+            match piece {
+                Piece::Above(part) => {
+                    open = false;
+                    order.push(Piece::Above(part));
+                }
+                Piece::Subtree(i) => {
+                    let size = subtrees.get(i).map_or(0, |&(n, _)| sizes.size(n));
+                    match tasks.last_mut() {
+                        Some(task) if open && nodes < target => task.end = i + 1,
+                        _ => {
+                            tasks.push(i..i + 1);
+                            order.push(Piece::Subtree(tasks.len() - 1));
+                            nodes = 0;
+                            open = true;
+                        }
+                    }
+                    nodes += size;
+                }
+            }
+        }
+        let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
+        if going {
+            let workers = tasks
+                .iter()
+                .map(|_| self.actors.fork())
+                .collect::<Result<Vec<_>, _>>()?;
+            parts = tasks
+                .into_par_iter()
+                .zip(workers)
+                .map(|(task, worker)| {
+                    let mut walker = Walker::default();
+                    let mut worker = Worker(worker);
+                    let mut none = Vec::new();
+                    let roots = subtrees.get(task).unwrap_or_default();
+                    walker.walk(
+                        graph,
+                        &mut worker,
+                        roots,
+                        leave_events,
+                        control,
+                        |_| false,
+                        &mut none,
+                        None,
+                    );
+                    Some((C::finish(worker.0), walker.stats))
+                })
+                .collect();
+        }
+        for piece in order {
+            match piece {
+                Piece::Above(part) => self.actors.merge(part),
+                Piece::Subtree(task) => {
+                    if let Some((part, part_stats)) = parts.get_mut(task).and_then(Option::take) {
+                        self.actors.merge(part);
+                        add(stats, &part_stats);
+                    }
+                }
+            }
+        }
+        if control.stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        for (node, depth) in deferred {
+            if let Some(visit) = Visit::new(graph, node, depth) {
+                stats.left += 1;
+                self.actors.leave(&visit);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One piece of a split run, in document order.
+enum Piece<P> {
+    /// The results of a stretch of nodes above the split points.
+    Above(P),
+    /// A subtree handed off (by its number in the walk's `found`), later a task.
+    Subtree(usize),
+}
+
+/// The walk above the split points: a fresh worker for each stretch between two
+/// handed-off subtrees.
+struct Segments<'a, C: ParallelChain> {
+    main: &'a C,
+    current: Option<C::Worker<'a>>,
+    pieces: Vec<Piece<C::Part>>,
+    error: Option<crate::ActionError>,
+}
+
+impl<C: ParallelChain> Segments<'_, C> {
+    /// Ends the current stretch.
+    fn close(&mut self) {
+        if let Some(worker) = self.current.take() {
+            self.pieces.push(Piece::Above(C::finish(worker)));
+        }
+    }
+}
+
+impl<C: ParallelChain> Calls for Segments<'_, C> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if self.current.is_none() {
+            match self.main.fork() {
+                Ok(worker) => self.current = Some(worker),
+                Err(error) => {
+                    self.error = Some(error);
+                    return Flow::Stop;
+                }
+            }
+        }
+        match &mut self.current {
+            Some(worker) => worker.enter(visit, active),
+            None => Flow::Stop,
+        }
+    }
+    fn leave(&mut self, _visit: &Visit<'_>) {
+        // Deferred: the walk above the split points collects its leaves.
+    }
+    fn split(&mut self, found: usize) {
+        self.close();
+        self.pieces.push(Piece::Subtree(found));
+    }
+}

@@ -1,0 +1,356 @@
+//! One traversal on all cores against the sequential one (see docs/benchmarks.md,
+//! section "Parallel traversal"):
+//!
+//! - `world_1M/<shape>`: world transforms by `Flattened::propagate` (`seq`) and
+//!   `propagate_parallel` in a 1-thread pool (`par_t1`) and a 2-thread pool (`par_t2`,
+//!   all cores of the benchmark machine);
+//! - `bounds_1M/<shape>`: world transforms, each node's own world box, then subtree
+//!   boxes by `accumulate` / `accumulate_parallel`;
+//! - `statistics_quad_22M` and `statistics_1M/<shape>`: `Action<DepthFirst,
+//!   (Unordered<Statistics>,)>` by `run` and by `run_parallel`.
+//!
+//! Shapes, about 1,000,000 nodes each, built in depth-first order: `random` (random
+//! depth walk, depth ≤ 24), `chain_bush` (a 100,000-node chain with a 900,000-node
+//! random tree at its end), `giant` (2,000 small subtrees of 50 nodes beside one
+//! 900,000-node subtree: a glTF scene with one huge mesh hierarchy) and `city` (the
+//! examples' city, 80 × 80 blocks).
+//!
+//! Before criterion runs, every comparison is also timed **interleaved** (variants in
+//! turn, 11 rounds, median), since the machine is shared: those ratios are printed as
+//! `ratio <name> <variant>/seq = x`.
+
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
+use scenewalk_actors::Statistics;
+use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, Unordered};
+use scenewalk_examples::TreeShape;
+use scenewalk_examples::rng::SplitMix64;
+use scenewalk_iterators::{DepthFirst, Flattened};
+use scenewalk_nodes::{Geometry, Transform};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const NODES: usize = 1_000_000;
+const MAX_DEPTH: usize = 24;
+
+fn random_local(rng: &mut SplitMix64) -> Affine3A {
+    let mut v = |lo, hi| {
+        Vec3::new(
+            rng.range_f32(lo, hi),
+            rng.range_f32(lo, hi),
+            rng.range_f32(lo, hi),
+        )
+    };
+    let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
+    Affine3A::from_scale_rotation_translation(s, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), t)
+}
+
+/// Appends `n` nodes under `under` as a random depth walk (pre-order numbering).
+fn random_walk(parents: &mut Vec<u32>, under: u32, n: usize, rng: &mut SplitMix64) {
+    let mut path = vec![under];
+    for _ in 0..n {
+        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next_u64() & 1 == 0) {
+            path.pop();
+        }
+        let i = parents.len() as u32;
+        parents.push(*path.last().expect("the subtree root stays on the path"));
+        path.push(i);
+    }
+}
+
+fn shape(name: &str, rng: &mut SplitMix64) -> Vec<u32> {
+    let mut parents = vec![u32::MAX];
+    match name {
+        "random" => random_walk(&mut parents, 0, NODES - 1, rng),
+        "chain_bush" => {
+            for i in 1..100_000u32 {
+                parents.push(i - 1);
+            }
+            random_walk(&mut parents, 99_999, NODES - 100_000, rng);
+        }
+        _ => {
+            for k in 0..2_000 {
+                if k == 1_000 {
+                    let giant = parents.len() as u32;
+                    parents.push(0);
+                    random_walk(&mut parents, giant, 900_000 - 1, rng);
+                }
+                let small = parents.len() as u32;
+                parents.push(0);
+                random_walk(&mut parents, small, 49, rng);
+            }
+        }
+    }
+    parents
+}
+
+/// A scene: its graph, root, flattening, locals and own boxes in flattened order.
+struct Scene {
+    graph: Graph,
+    root: NodeId,
+    flat: Flattened,
+    locals: Vec<Affine3A>,
+    boxes: Vec<Aabb>,
+}
+
+fn scene(name: &str) -> Scene {
+    let mut rng = SplitMix64::new(0x9A4);
+    let (graph, root) = if name == "city" {
+        scenewalk_examples::city(80, 80, 3)
+    } else {
+        TreeShape::from_parents(shape(name, &mut rng))
+            .expect("parents precede children")
+            .to_graph()
+    };
+    let flat = Flattened::build(&graph, root).expect("root is live");
+    let locals = flat.gather(|n| match graph.get_at::<Transform>(n) {
+        Some(t) => *t.local(),
+        None if name == "city" => Affine3A::IDENTITY,
+        None => random_local(&mut rng),
+    });
+    let boxes = flat.gather(|n| match graph.get_at::<Geometry>(n) {
+        Some(g) => *g.local_bounds(),
+        None if name == "city" => Aabb::EMPTY,
+        None => {
+            let c = Vec3::splat(rng.range_f32(-1.0, 1.0));
+            Aabb::new(c - 0.5, c + 0.5)
+        }
+    });
+    Scene {
+        graph,
+        root,
+        flat,
+        locals,
+        boxes,
+    }
+}
+
+fn world(s: &Scene, parallel: bool, out: &mut Vec<Affine3A>) {
+    let combine = |p: &Affine3A, l: &Affine3A| *p * *l;
+    let result = if parallel {
+        s.flat
+            .propagate_parallel(Affine3A::IDENTITY, &s.locals, out, combine)
+    } else {
+        s.flat
+            .propagate(Affine3A::IDENTITY, &s.locals, out, combine)
+    };
+    result.expect("one local per position");
+}
+
+fn bounds(
+    s: &Scene,
+    parallel: bool,
+    world_out: &mut Vec<Affine3A>,
+    own: &mut Vec<Aabb>,
+    out: &mut Vec<Aabb>,
+) {
+    world(s, parallel, world_out);
+    let union = |a: &Aabb, b: &Aabb| a.union(b);
+    own.clear();
+    let result = if parallel {
+        s.boxes
+            .par_iter()
+            .zip(world_out.par_iter())
+            .map(|(b, w)| b.transformed(w))
+            .collect_into_vec(own);
+        s.flat.accumulate_parallel(own, out, union)
+    } else {
+        own.extend(
+            s.boxes
+                .iter()
+                .zip(world_out.iter())
+                .map(|(b, w)| b.transformed(w)),
+        );
+        s.flat.accumulate(own, out, union)
+    };
+    result.expect("one box per position");
+}
+
+#[derive(Default)]
+struct Bufs {
+    world: Vec<Affine3A>,
+    own: Vec<Aabb>,
+    boxes: Vec<Aabb>,
+}
+
+impl Bufs {
+    fn bounds(&mut self, s: &Scene, parallel: bool) {
+        bounds(s, parallel, &mut self.world, &mut self.own, &mut self.boxes);
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// Times the variants in turn, `rounds` times; prints each one's median against the
+/// first one's.
+fn interleaved(name: &str, variants: &mut [(&str, &mut dyn FnMut())]) {
+    let mut times = vec![Vec::new(); variants.len()];
+    for _ in 0..11 {
+        for (i, (_, run)) in variants.iter_mut().enumerate() {
+            let start = Instant::now();
+            run();
+            times[i].push(start.elapsed());
+        }
+    }
+    let median = |t: &mut Vec<Duration>| {
+        t.sort();
+        t[t.len() / 2]
+    };
+    let base = median(&mut times[0]);
+    for (i, (variant, _)) in variants.iter().enumerate() {
+        let m = median(&mut times[i]);
+        println!(
+            "ratio {name} {variant}: {:.2} ms, seq/{variant} = {:.2}x",
+            m.as_secs_f64() * 1e3,
+            base.as_secs_f64() / m.as_secs_f64()
+        );
+    }
+}
+
+fn parallel(c: &mut Criterion) {
+    let (t1, t2) = (pool(1), pool(2));
+    for name in ["random", "chain_bush", "giant", "city"] {
+        let s = scene(name);
+        let n = s.flat.len() as u64;
+        // Parallel and sequential results are the same, bit for bit.
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        world(&s, false, &mut a);
+        t2.install(|| world(&s, true, &mut b));
+        assert_eq!(a, b);
+        let (mut wa, mut oa, mut ba, mut wb, mut ob, mut bb) = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
+        bounds(&s, false, &mut wa, &mut oa, &mut ba);
+        t2.install(|| bounds(&s, true, &mut wb, &mut ob, &mut bb));
+        assert_eq!(ba, bb);
+
+        // One set of buffers per variant, so none pays for another's allocation.
+        let mut bufs: [Bufs; 3] = Default::default();
+        let [b0, b1, b2] = &mut bufs;
+        interleaved(
+            &format!("world_1M/{name} ({n} nodes)"),
+            &mut [
+                ("seq", &mut || world(&s, false, &mut b0.world)),
+                ("par_t1", &mut || {
+                    t1.install(|| world(&s, true, &mut b1.world))
+                }),
+                ("par_t2", &mut || {
+                    t2.install(|| world(&s, true, &mut b2.world))
+                }),
+            ],
+        );
+        interleaved(
+            &format!("bounds_1M/{name}"),
+            &mut [
+                ("seq", &mut || b0.bounds(&s, false)),
+                ("par_t1", &mut || t1.install(|| b1.bounds(&s, true))),
+                ("par_t2", &mut || t2.install(|| b2.bounds(&s, true))),
+            ],
+        );
+
+        let mut group = c.benchmark_group(format!("world_1M/{name}"));
+        group.throughput(Throughput::Elements(n));
+        group.bench_function("seq", |bch| {
+            bch.iter(|| world(black_box(&s), false, &mut a))
+        });
+        group.bench_function("par_t1", |bch| {
+            bch.iter(|| t1.install(|| world(black_box(&s), true, &mut a)))
+        });
+        group.bench_function("par_t2", |bch| {
+            bch.iter(|| t2.install(|| world(black_box(&s), true, &mut a)))
+        });
+        group.finish();
+        let mut group = c.benchmark_group(format!("bounds_1M/{name}"));
+        group.throughput(Throughput::Elements(n));
+        group.bench_function("seq", |bch| {
+            bch.iter(|| bounds(black_box(&s), false, &mut wa, &mut oa, &mut ba))
+        });
+        group.bench_function("par_t2", |bch| {
+            bch.iter(|| t2.install(|| bounds(black_box(&s), true, &mut wa, &mut oa, &mut ba)))
+        });
+        group.finish();
+
+        statistics(
+            c,
+            &format!("statistics_1M/{name}"),
+            &s.graph,
+            s.root,
+            &t1,
+            &t2,
+        );
+    }
+    let (graph, root) = scenewalk_examples::quad_tree(12);
+    statistics(c, "statistics_quad_22M", &graph, root, &t1, &t2);
+}
+
+fn statistics(
+    c: &mut Criterion,
+    name: &str,
+    graph: &Graph,
+    root: NodeId,
+    t1: &rayon::ThreadPool,
+    t2: &rayon::ThreadPool,
+) {
+    let new = || {
+        Action::new(DepthFirst::new(), (Unordered::new(Statistics::new()),))
+            .expect("unordered actors run depth-first")
+    };
+    let (mut seq, mut par, mut par1) = (new(), new(), new());
+    let expect = seq.run(graph, root).expect("root is live");
+    let start = Instant::now();
+    let got = t2.install(|| par.run_parallel(graph, root).expect("Statistics forks"));
+    println!(
+        "first parallel run of {name} (counts subtree sizes): {:.2} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    assert_eq!((got.entered, got.left), (expect.entered, expect.left));
+    let counts = |a: &Action<DepthFirst, (Unordered<Statistics>,)>| {
+        let s = a.actor::<Statistics>().expect("in the chain");
+        (s.nodes(), s.leaves(), s.depth_histogram().to_vec())
+    };
+    assert_eq!(counts(&seq), counts(&par));
+    interleaved(
+        name,
+        &mut [
+            ("seq", &mut || {
+                seq.run(graph, root).expect("root is live");
+            }),
+            ("par_t1", &mut || {
+                t1.install(|| par1.run_parallel(graph, root).expect("Statistics forks"));
+            }),
+            ("par_t2", &mut || {
+                t2.install(|| par.run_parallel(graph, root).expect("Statistics forks"));
+            }),
+        ],
+    );
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(expect.entered));
+    group.bench_function("seq", |b| b.iter(|| seq.run(black_box(graph), root)));
+    group.bench_function("par_t2", |b| {
+        b.iter(|| t2.install(|| par.run_parallel(black_box(graph), root)))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = parallel
+}
+criterion_main!(benches);
