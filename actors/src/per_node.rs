@@ -58,6 +58,11 @@ impl<T: Copy> PerNode<T> {
     /// the graph's current revision, keeping every value. For incremental updates,
     /// which patch the values an edit changed (with [`set`](Self::set) and
     /// [`unset`](Self::unset)) and then vouch for the rest.
+    ///
+    /// This lifts the table's own guarantee: values written before a structural edit
+    /// are taken as current again, so the caller must have patched or
+    /// [`unset`](Self::unset) every slot the edits touched (a removed node's slot may
+    /// now hold another node). Plain actors never call it.
     pub fn resume(&mut self, graph: &Graph) {
         if self.run == 0 {
             // No run yet: nothing to keep.
