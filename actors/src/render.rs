@@ -36,6 +36,25 @@ pub struct DrawItem {
     pub depth: f32,
 }
 
+impl DrawItem {
+    /// The order [`Sorting::ByDepth`] draws in: opaque items front to back, then
+    /// transparent ones back to front, ties by node slot (a total order but for items
+    /// of one node at one depth).
+    pub fn draw_order(a: &DrawItem, b: &DrawItem) -> std::cmp::Ordering {
+        a.transparent
+            .cmp(&b.transparent)
+            .then_with(|| {
+                let near_first = a.depth.total_cmp(&b.depth);
+                if a.transparent {
+                    near_first.reverse()
+                } else {
+                    near_first
+                }
+            })
+            .then_with(|| a.node.cmp(&b.node))
+    }
+}
+
 /// A light with its world placement.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LightItem {
@@ -390,19 +409,7 @@ impl OrderedActor for RenderList {
             Sorting::ByDepth => {
                 // Stable, so several items one functor draws for one node at one depth
                 // keep the order it drew them in.
-                items.sort_by(|a, b| {
-                    a.transparent
-                        .cmp(&b.transparent)
-                        .then_with(|| {
-                            let near_first = a.depth.total_cmp(&b.depth);
-                            if a.transparent {
-                                near_first.reverse()
-                            } else {
-                                near_first
-                            }
-                        })
-                        .then_with(|| a.node.cmp(&b.node))
-                });
+                items.sort_by(DrawItem::draw_order);
                 self.opaque = items.partition_point(|i| !i.transparent);
             }
             Sorting::Arrival => {

@@ -24,6 +24,7 @@ use scenewalk_actors::WorldTransforms;
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Action, Graph, NodeId, Ordered};
 use scenewalk_examples::rng::SplitMix64;
+use scenewalk_examples::scenes::random_dfs_parents;
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::Transform;
 use std::hint::black_box;
@@ -46,23 +47,6 @@ fn random_transform(rng: &mut SplitMix64) -> Transform {
     Transform::from_trs(t, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), s)
 }
 
-/// A random tree in depth-first order as a parent list (`u32::MAX` for the root): each
-/// new node hangs under the previous node or one of its ancestors, so numbering is
-/// pre-order; the depth does a random walk bounded by `MAX_DEPTH`.
-fn random_dfs_parents(n: usize, rng: &mut SplitMix64) -> Vec<u32> {
-    let mut parents = Vec::with_capacity(n);
-    parents.push(u32::MAX);
-    let mut path = vec![0u32];
-    for i in 1..n as u32 {
-        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next_u64() & 1 == 0) {
-            path.pop();
-        }
-        parents.push(*path.last().expect("the root stays on the path"));
-        path.push(i);
-    }
-    parents
-}
-
 /// The world transforms by the bare loop; `out` is cleared first. Written the way a
 /// careful hand loop would be (iterators, so no bounds checks on `parents` / `locals`).
 #[inline(never)]
@@ -78,7 +62,7 @@ fn raw_linear_loop(parents: &[u32], locals: &[Affine3A], out: &mut Vec<Affine3A>
 
 fn flat(c: &mut Criterion) {
     let mut rng = SplitMix64::new(0x5EED);
-    let parents = random_dfs_parents(NODES, &mut rng);
+    let parents = random_dfs_parents(NODES, MAX_DEPTH, &mut rng);
     let mut graph = Graph::with_capacity(NODES);
     let mut ids: Vec<NodeId> = Vec::with_capacity(NODES);
     let mut locals = Vec::with_capacity(NODES);

@@ -28,6 +28,7 @@ use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, Unordered};
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::rng::SplitMix64;
+use scenewalk_examples::scenes::random_walk_parents;
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::{Geometry, Transform};
 use std::hint::black_box;
@@ -48,39 +49,26 @@ fn random_local(rng: &mut SplitMix64) -> Affine3A {
     Affine3A::from_scale_rotation_translation(s, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), t)
 }
 
-/// Appends `n` nodes under `under` as a random depth walk (pre-order numbering).
-fn random_walk(parents: &mut Vec<u32>, under: u32, n: usize, rng: &mut SplitMix64) {
-    let mut path = vec![under];
-    for _ in 0..n {
-        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next_u64() & 1 == 0) {
-            path.pop();
-        }
-        let i = parents.len() as u32;
-        parents.push(*path.last().expect("the subtree root stays on the path"));
-        path.push(i);
-    }
-}
-
 fn shape(name: &str, rng: &mut SplitMix64) -> Vec<u32> {
     let mut parents = vec![u32::MAX];
     match name {
-        "random" => random_walk(&mut parents, 0, NODES - 1, rng),
+        "random" => random_walk_parents(&mut parents, 0, NODES - 1, MAX_DEPTH, rng),
         "chain_bush" => {
             for i in 1..100_000u32 {
                 parents.push(i - 1);
             }
-            random_walk(&mut parents, 99_999, NODES - 100_000, rng);
+            random_walk_parents(&mut parents, 99_999, NODES - 100_000, MAX_DEPTH, rng);
         }
         _ => {
             for k in 0..2_000 {
                 if k == 1_000 {
                     let giant = parents.len() as u32;
                     parents.push(0);
-                    random_walk(&mut parents, giant, 900_000 - 1, rng);
+                    random_walk_parents(&mut parents, giant, 900_000 - 1, MAX_DEPTH, rng);
                 }
                 let small = parents.len() as u32;
                 parents.push(0);
-                random_walk(&mut parents, small, 49, rng);
+                random_walk_parents(&mut parents, small, 49, MAX_DEPTH, rng);
             }
         }
     }

@@ -65,14 +65,11 @@ fn scene(c: &mut Criterion) {
     let bounds = Arc::new(update.actor::<Bounds>().expect("there").clone());
     let street = world.world(graph, city.camera).expect("reached");
     let lens = *graph.get::<Camera>(city.camera).expect("a camera");
-    let middle = Vec3::new(0.5 * city.size, 0.0, 0.5 * city.size);
-    let overview = Camera::look_at(Vec3::new(0.5 * city.size, 900.0, -300.0), middle, Vec3::Y)
-        .expect("a view direction");
-    let wide = Camera::perspective(1.2, 16.0 / 9.0, 1.0, 4000.0).expect("valid");
+    let (wide, above) = city.overview().expect("the overview camera is valid");
 
     for (name, camera, placed) in [
         ("view_street", lens, street),
-        ("view_overview", wide, overview),
+        ("view_overview", wide, above),
     ] {
         let frustum = camera.frustum(&placed);
         let eye = Vec3::from(placed.translation);

@@ -79,20 +79,39 @@ pub(crate) fn append<T: scenewalk_core::NodeCore>(
         .expect("the parent was just added to this graph")
 }
 
-fn add_building(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
+/// A building's footprint: its size, and where it stands in its block.
+pub(crate) struct Footprint {
+    pub(crate) width: f32,
+    pub(crate) depth: f32,
+    /// Position and turn about y, in block coordinates.
+    pub(crate) place: Transform,
+}
+
+/// A random footprint of 8–20 m by 8–20 m, turned by any angle, standing inside its
+/// block with at least `gap` metres to spare.
+pub(crate) fn footprint(rng: &mut SplitMix64, gap: f32) -> Footprint {
     let width = rng.range_f32(8.0, 20.0);
     let depth = rng.range_f32(8.0, 20.0);
     // A turned footprint fits in a circle of its half diagonal: keep that in the block.
     let reach = 0.5 * (width * width + depth * depth).sqrt();
-    let margin = reach + 2.0;
+    let margin = reach + gap;
     let x = rng.range_f32(margin, BLOCK_SIZE - margin);
     let z = rng.range_f32(margin, BLOCK_SIZE - margin);
     let turn = Quat::from_rotation_y(rng.range_f32(0.0, std::f32::consts::TAU));
-    let building = append(
-        graph,
-        block,
-        Transform::from_trs(Vec3::new(x, 0.0, z), turn, Vec3::ONE),
-    );
+    Footprint {
+        width,
+        depth,
+        place: Transform::from_trs(Vec3::new(x, 0.0, z), turn, Vec3::ONE),
+    }
+}
+
+fn add_building(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
+    let Footprint {
+        width,
+        depth,
+        place,
+    } = footprint(rng, 2.0);
+    let building = append(graph, block, place);
     for floor in 0..rng.between(1, 8) {
         let up = Vec3::new(0.0, floor as f32 * FLOOR_HEIGHT, 0.0);
         let level = append(graph, building, Transform::from_translation(up));

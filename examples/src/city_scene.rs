@@ -2,9 +2,9 @@
 //! blocks, buildings with levels of detail and materials, switched rooftop signs,
 //! street lights, shared meshes, a sun and a camera.
 
-use crate::city::{BLOCK_SIZE, FLOOR_HEIGHT, add_floor, append};
+use crate::city::{BLOCK_SIZE, FLOOR_HEIGHT, Footprint, add_floor, append, footprint};
 use crate::rng::SplitMix64;
-use scenewalk_core::glam::{Quat, Vec3, Vec4};
+use scenewalk_core::glam::{Affine3A, Quat, Vec3, Vec4};
 use scenewalk_core::{Aabb, Graph, NodeId};
 use scenewalk_nodes::{
     BadCamera, BadLod, Camera, Geometry, Group, Light, LightKind, Lod, Material, Mesh, MeshError,
@@ -86,6 +86,23 @@ impl CityScene {
     /// ```
     pub fn default_city() -> Result<CityScene, CityError> {
         CityScene::build(DEFAULT_BLOCKS, DEFAULT_SEED, &CityMeshes::generated()?)
+    }
+
+    /// A second view for measuring: a wide camera high above the city's south edge,
+    /// looking at its centre, that sees all of it (levels of detail then at their
+    /// coarse level). Returns the camera and its world transform.
+    ///
+    /// ```
+    /// let city = scenewalk_examples::CityScene::default_city()?;
+    /// let (camera, placed) = city.overview()?;
+    /// assert!(camera.frustum(&placed).contains_point(scenewalk_core::glam::Vec3::new(800.0, 0.0, 800.0)));
+    /// # Ok::<(), scenewalk_examples::CityError>(())
+    /// ```
+    pub fn overview(&self) -> Result<(Camera, Affine3A), CityError> {
+        let middle = Vec3::new(0.5 * self.size, 0.0, 0.5 * self.size);
+        let eye = Vec3::new(0.5 * self.size, 900.0, -300.0);
+        let placed = Camera::look_at(eye, middle, Vec3::Y).unwrap_or(Affine3A::IDENTITY);
+        Ok((Camera::perspective(1.2, 16.0 / 9.0, 1.0, 4000.0)?, placed))
     }
 
     /// A city of `blocks × blocks` blocks, the same for the same arguments:
@@ -209,18 +226,12 @@ fn add_building(
     meshes: &CityMeshes,
     rng: &mut SplitMix64,
 ) -> Result<(), BadLod> {
-    let width = rng.range_f32(8.0, 20.0);
-    let depth = rng.range_f32(8.0, 20.0);
-    let reach = 0.5 * (width * width + depth * depth).sqrt();
-    let margin = reach + 4.0;
-    let x = rng.range_f32(margin, BLOCK_SIZE - margin);
-    let z = rng.range_f32(margin, BLOCK_SIZE - margin);
-    let turn = Quat::from_rotation_y(rng.range_f32(0.0, std::f32::consts::TAU));
-    let building = append(
-        graph,
-        block,
-        Transform::from_trs(Vec3::new(x, 0.0, z), turn, Vec3::ONE),
-    );
+    let Footprint {
+        width,
+        depth,
+        place,
+    } = footprint(rng, 4.0);
+    let building = append(graph, block, place);
     let floors = rng.between(1, 8);
     let height = floors as f32 * FLOOR_HEIGHT;
     let lod = Lod::new(

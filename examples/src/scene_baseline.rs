@@ -242,18 +242,6 @@ impl HandView {
             }
             self.stack.extend(self.children.drain(..).rev());
         }
-        self.items.sort_by(|a, b| {
-            a.transparent
-                .cmp(&b.transparent)
-                .then_with(|| {
-                    let near_first = a.depth.total_cmp(&b.depth);
-                    if a.transparent {
-                        near_first.reverse()
-                    } else {
-                        near_first
-                    }
-                })
-                .then_with(|| a.node.cmp(&b.node))
-        });
+        self.items.sort_by(DrawItem::draw_order);
     }
 }

@@ -101,6 +101,46 @@ fn random_vec3(rng: &mut SplitMix64, lo: f32, hi: f32) -> Vec3 {
     )
 }
 
+/// Appends `n` nodes to a pre-order parent list, in the subtree of node `under`: each
+/// new node hangs under the previous one or one of its ancestors (down to `under`),
+/// the depth doing a random walk at most `max_depth` levels below `under`. Numbering
+/// stays pre-order, so a graph built in list order has its records in depth-first
+/// order.
+///
+/// ```
+/// use scenewalk_examples::{NO_PARENT, rng::SplitMix64, scenes::random_walk_parents};
+/// let mut parents = vec![NO_PARENT];
+/// random_walk_parents(&mut parents, 0, 99, 8, &mut SplitMix64::new(1));
+/// assert_eq!(parents.len(), 100);
+/// assert!(parents.iter().enumerate().skip(1).all(|(i, &p)| (p as usize) < i));
+/// ```
+pub fn random_walk_parents(
+    parents: &mut Vec<u32>,
+    under: u32,
+    n: usize,
+    max_depth: usize,
+    rng: &mut SplitMix64,
+) {
+    let mut path = vec![under];
+    for _ in 0..n {
+        while path.len() > 1 && (path.len() > max_depth || rng.next_u64() & 1 == 0) {
+            path.pop();
+        }
+        let i = parents.len() as u32;
+        parents.push(path.last().copied().unwrap_or(under));
+        path.push(i);
+    }
+}
+
+/// A random tree of `n` nodes (at least the root) as a pre-order parent list, root
+/// first with [`NO_PARENT`](crate::NO_PARENT): see [`random_walk_parents`].
+pub fn random_dfs_parents(n: usize, max_depth: usize, rng: &mut SplitMix64) -> Vec<u32> {
+    let mut parents = Vec::with_capacity(n.max(1));
+    parents.push(crate::NO_PARENT);
+    random_walk_parents(&mut parents, 0, n.saturating_sub(1), max_depth, rng);
+    parents
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

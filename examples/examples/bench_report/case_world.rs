@@ -7,28 +7,12 @@ use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Action, Graph, NodeId, NodeIndex, Ordered};
 use scenewalk_examples::report::{Contender, Row, round_robin};
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::scenes::random_transform;
+use scenewalk_examples::scenes::{random_dfs_parents, random_transform};
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::{Group, Transform};
 
 /// Depth bound of the random tree.
 const MAX_DEPTH: usize = 24;
-
-/// A random tree as a parent list in pre-order: each node hangs under the previous
-/// node or one of its ancestors, the depth doing a bounded random walk.
-fn random_dfs_parents(n: usize, rng: &mut SplitMix64) -> Vec<u32> {
-    let mut parents = Vec::with_capacity(n);
-    parents.push(u32::MAX);
-    let mut path = vec![0u32];
-    for i in 1..n as u32 {
-        while path.len() > 1 && (path.len() > MAX_DEPTH || rng.next_u64() & 1 == 0) {
-            path.pop();
-        }
-        parents.push(path.last().copied().unwrap_or(0));
-        path.push(i);
-    }
-    parents
-}
 
 /// The practical limit: a bare loop over prebuilt parent indices and locals.
 #[inline(never)]
@@ -68,7 +52,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     let n = if config.quick { 200_000 } else { 1_000_000 };
     let case = format!("b. world {:.1}M", n as f64 / 1e6);
     let mut rng = SplitMix64::new(0x5EED);
-    let parents = random_dfs_parents(n, &mut rng);
+    let parents = random_dfs_parents(n, MAX_DEPTH, &mut rng);
     let mut locals = Vec::with_capacity(n);
     let ((graph, root), graph_bytes) = held(|| {
         let mut graph = Graph::with_capacity(n);
