@@ -17,14 +17,11 @@
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use scenewalk_actors::{
-    Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
-};
+use scenewalk_actors::{Bounds, RenderList, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, Ordered, Static, Unordered};
 use scenewalk_examples::CityScene;
+use scenewalk_examples::passes::{update_action, view_action};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
-use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::Camera;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -35,15 +32,7 @@ fn scene(c: &mut Criterion) {
     let (graph, root) = (&city.graph, city.root);
     let nodes = graph.len() as u64;
 
-    let mut update = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Unordered::new(Statistics::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )
-    .expect("compatible");
+    let mut update = update_action().expect("compatible");
     update.run(graph, root).expect("runs");
     let mut hand_update = HandUpdate::default();
     hand_update.run(graph, root.index());
@@ -74,16 +63,7 @@ fn scene(c: &mut Criterion) {
         let frustum = camera.frustum(&placed);
         let eye = Vec3::from(placed.translation);
         let view: Affine3A = placed.inverse();
-        let mut action = Action::new(
-            DepthFirst::new(),
-            (
-                Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-                Static::new(LodSelect::new(eye, Arc::clone(&world))),
-                Static::new(SwitchSelect),
-                Ordered::new(RenderList::new(view)),
-            ),
-        )
-        .expect("compatible");
+        let mut action = view_action(&frustum, &placed, &world, &bounds).expect("compatible");
         let entered = action.run(graph, root).expect("runs").entered;
         let mut hand = HandView::default();
         hand.run(

@@ -8,6 +8,7 @@ use scenewalk_actors::{
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Static, Unordered};
+use scenewalk_examples::passes::{update_action, view_action};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_examples::svg::{Style, TopView};
 use scenewalk_examples::{CityMeshes, CityScene, Reached, city_scene};
@@ -88,14 +89,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     let (graph, root) = (&scene.graph, scene.root);
 
     // 1. Update.
-    let mut update = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Unordered::new(Statistics::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )?;
+    let mut update = update_action()?;
     let stats = update.run(graph, root)?;
     let update_ns = per_node(|| Ok(update.run(graph, root).map(drop)?), stats.entered)?;
     let mut hand_update = HandUpdate::default();
@@ -145,15 +139,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     let frustum = camera.frustum(&camera_world);
     let eye = Vec3::from(camera_world.translation);
     let view_matrix = camera_world.inverse();
-    let chain = || {
-        (
-            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(&world))),
-            Static::new(SwitchSelect),
-            Ordered::new(RenderList::new(view_matrix)),
-        )
-    };
-    let mut view = Action::new(DepthFirst::new(), chain())?;
+    let mut view = view_action(&frustum, &camera_world, &world, &bounds)?;
     let seen = view.run(graph, root)?;
     let view_ns = per_node(|| Ok(view.run(graph, root).map(drop)?), seen.entered)?;
     let mut hand_view = HandView::default();

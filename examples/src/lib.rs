@@ -52,6 +52,7 @@ pub mod baseline;
 pub mod city;
 pub mod city_scene;
 pub mod inspect;
+pub mod passes;
 mod reached;
 pub mod report;
 pub mod rng;

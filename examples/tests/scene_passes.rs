@@ -5,7 +5,8 @@ use scenewalk_actors::{
     Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
 };
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{Action, Ordered, Static, Unordered};
+use scenewalk_core::{Action, Ordered, Static};
+use scenewalk_examples::passes::update_action;
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_examples::{CityMeshes, CityScene};
 use scenewalk_iterators::{DepthFirst, PriorityQueue};
@@ -17,15 +18,7 @@ fn actions_and_hand_loops_agree_on_a_city() {
     let city = CityScene::build(5, 11, &CityMeshes::generated().unwrap()).unwrap();
     let (graph, root) = (&city.graph, city.root);
 
-    let mut update = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Unordered::new(Statistics::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )
-    .unwrap();
+    let mut update = update_action().unwrap();
     update.run(graph, root).unwrap();
     let mut hand = HandUpdate::default();
     hand.run(graph, root.index());

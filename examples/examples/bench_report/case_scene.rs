@@ -4,15 +4,12 @@
 //! list) from the city's street camera and from a camera high above seeing it all.
 
 use crate::Config;
-use scenewalk_actors::{
-    Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
-};
+use scenewalk_actors::{Bounds, RenderList, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, Ordered, Static, Unordered};
 use scenewalk_examples::CityScene;
+use scenewalk_examples::passes::{update_action, view_action};
 use scenewalk_examples::report::{Contender, Row, round_robin};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
-use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::Camera;
 use std::sync::Arc;
 
@@ -31,15 +28,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     let nodes = graph.len() as u64;
     let mut rows = Vec::new();
 
-    let mut update = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Unordered::new(Statistics::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )
-    .expect("compatible");
+    let mut update = update_action().expect("compatible");
     update.run(graph, root).expect("root is live");
     let world = Arc::new(update.actor::<WorldTransforms>().expect("there").clone());
     let bounds = Arc::new(update.actor::<Bounds>().expect("there").clone());
@@ -76,16 +65,7 @@ pub fn run(config: &Config) -> Vec<Row> {
         let frustum = camera.frustum(&placed);
         let eye = Vec3::from(placed.translation);
         let view: Affine3A = placed.inverse();
-        let mut action = Action::new(
-            DepthFirst::new(),
-            (
-                Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-                Static::new(LodSelect::new(eye, Arc::clone(&world))),
-                Static::new(SwitchSelect),
-                Ordered::new(RenderList::new(view)),
-            ),
-        )
-        .expect("compatible");
+        let mut action = view_action(&frustum, &placed, &world, &bounds).expect("compatible");
         let entered = action.run(graph, root).expect("root is live").entered;
         let mut hand = HandView::default();
         let case = format!("f. view {name} ({entered} entered)");

@@ -1,0 +1,81 @@
+//! The tour's two passes as actions, built in one place for the tour, the tests and
+//! the benchmarks.
+
+use scenewalk_actors::{
+    Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
+};
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Action, ActionError, Ordered, Static, Unordered};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::Frustum;
+use std::sync::Arc;
+
+/// The update pass: world transforms, statistics and world bounds, depth-first.
+pub type UpdateAction = Action<
+    DepthFirst,
+    (
+        Ordered<WorldTransforms>,
+        Unordered<Statistics>,
+        Ordered<Bounds>,
+    ),
+>;
+
+/// The view pass: frustum culling, level of detail, switches and the render list.
+pub type ViewAction = Action<
+    DepthFirst,
+    (
+        Ordered<FrustumCull>,
+        Static<LodSelect>,
+        Static<SwitchSelect>,
+        Ordered<RenderList>,
+    ),
+>;
+
+/// A new update action.
+pub fn update_action() -> Result<UpdateAction, ActionError> {
+    Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Unordered::new(Statistics::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+}
+
+/// A new view action for a camera with world transform `placed` and view volume
+/// `frustum`, reading an update pass's `world` transforms and `bounds`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_actors::{Bounds, RenderList, WorldTransforms};
+/// use scenewalk_examples::passes::{update_action, view_action};
+///
+/// let city = scenewalk_examples::CityScene::build(2, 1, &scenewalk_examples::CityMeshes::generated()?)?;
+/// let mut update = update_action()?;
+/// update.run(&city.graph, city.root)?;
+/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+/// let (camera, placed) = city.overview()?;
+/// let mut view = view_action(&camera.frustum(&placed), &placed, &world, &bounds)?;
+/// view.run(&city.graph, city.root)?;
+/// assert!(!view.actor::<RenderList>().unwrap().items().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn view_action(
+    frustum: &Frustum,
+    placed: &Affine3A,
+    world: &Arc<WorldTransforms>,
+    bounds: &Arc<Bounds>,
+) -> Result<ViewAction, ActionError> {
+    let eye = Vec3::from(placed.translation);
+    Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(FrustumCull::new(*frustum, Arc::clone(bounds))),
+            Static::new(LodSelect::new(eye, Arc::clone(world))),
+            Static::new(SwitchSelect),
+            Ordered::new(RenderList::new(placed.inverse())),
+        ),
+    )
+}
