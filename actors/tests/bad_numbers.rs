@@ -214,11 +214,11 @@ fn must_enter(s: &Scene, frustum: &Frustum) -> HashSet<NodeIndex> {
         };
     }
     let mut out = HashSet::new();
-    for i in 0..n {
-        let Kind::Geometry(b) = &s.kinds[i] else {
+    for (i, (kind, m)) in s.kinds.iter().zip(&world).enumerate() {
+        let Kind::Geometry(b) = kind else {
             continue;
         };
-        if !visible(frustum, &world[i], b) {
+        if !visible(frustum, m, b) {
             continue;
         }
         let mut at = i;

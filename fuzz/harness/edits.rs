@@ -86,7 +86,7 @@ impl State {
     }
 
     fn pick_opt(&self, b: u8) -> Option<NodeId> {
-        if b % 4 == 0 { None } else { self.pick(b / 4) }
+        if b & 3 == 0 { None } else { self.pick(b / 4) }
     }
 
     fn made(&mut self, got: Result<NodeId, GraphError>, at: Option<NodeId>) {
@@ -205,7 +205,7 @@ impl State {
                 true
             }
             _ => {
-                if a % 8 == 0 {
+                if a & 7 == 0 {
                     self.compact();
                 }
                 return true;
