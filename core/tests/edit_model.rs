@@ -580,7 +580,7 @@ impl Run {
             let record = |events: &[(bool, NodeIndex)]| -> Vec<NodeIndex> {
                 events.iter().filter(|e| e.0).map(|e| e.1).collect()
             };
-            let checks: [(&str, Vec<(bool, NodeIndex)>, Vec<(bool, NodeIndex)>); 8] = [
+            let checks: [(&str, Trace, Trace); 8] = [
                 (
                     "preorder walker",
                     walked.iter().map(|&n| (true, n)).collect(),
@@ -632,10 +632,13 @@ impl Run {
     }
 }
 
+/// Enter (`true`) and leave events, in order.
+type Trace = Vec<(bool, NodeIndex)>;
+
 /// Records enter (`true`) and, with `LEAVES`, leave events in order; breadth-first
 /// batches as enters.
 #[derive(Default)]
-struct Record<const LEAVES: bool>(Vec<(bool, NodeIndex)>);
+struct Record<const LEAVES: bool>(Trace);
 
 impl<const LEAVES: bool> UnorderedActor for Record<LEAVES> {
     const EVENTS: Events = if LEAVES {
