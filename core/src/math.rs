@@ -57,11 +57,29 @@ impl Aabb {
     }
 
     /// The smallest box holding both.
+    ///
+    /// A NaN in a corner coordinate of either box stays in that coordinate of the
+    /// union, whatever the order of the merges: a subtree box that saw a NaN is NaN,
+    /// so a culler, which counts NaN as visible, never drops what lies below it.
+    ///
+    /// ```
+    /// use scenewalk_core::{Aabb, glam::Vec3};
+    /// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    /// let bad = Aabb { min: Vec3::new(f32::NAN, 0.0, 0.0), max: Vec3::ONE };
+    /// assert!(unit.union(&bad).min.x.is_nan());
+    /// assert!(bad.union(&unit).min.x.is_nan());
+    /// assert_eq!(bad.union(&unit).max, Vec3::ONE);
+    /// ```
     #[must_use]
+    #[inline]
     pub fn union(&self, other: &Aabb) -> Aabb {
+        // glam's min and max keep a NaN of the right operand and drop one of the
+        // left, so without the select a NaN would survive or vanish by merge order.
+        let nan_min = self.min.is_nan_mask() | other.min.is_nan_mask();
+        let nan_max = self.max.is_nan_mask() | other.max.is_nan_mask();
         Aabb {
-            min: self.min.min(other.min),
-            max: self.max.max(other.max),
+            min: Vec3::select(nan_min, Vec3::NAN, self.min.min(other.min)),
+            max: Vec3::select(nan_max, Vec3::NAN, self.max.max(other.max)),
         }
     }
 

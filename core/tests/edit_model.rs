@@ -1,9 +1,16 @@
 //! Model-based test of graph edits: random edit sequences run on `Graph` and on a plain
 //! reference model must give the same results (the same `Ok` or the same error) and the
-//! same structure after every step.
+//! same structure after every step, and every traversal order visits the model's nodes
+//! in the model's order.
 
 use proptest::prelude::*;
-use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
+use scenewalk_core::{
+    Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, RunContext,
+    Unordered, UnorderedActor, Visit,
+};
+use scenewalk_iterators::{
+    BreadthFirst, DepthFirst, Flattened, PriorityQueue, StacklessDfs, Walk, Walker,
+};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +133,24 @@ impl Model {
         for &c in &self.nodes[&key].children {
             self.preorder(c, out);
         }
+    }
+
+    fn events(&self, key: usize, out: &mut Vec<(bool, usize)>) {
+        out.push((true, key));
+        for &c in &self.nodes[&key].children {
+            self.events(c, out);
+        }
+        out.push((false, key));
+    }
+
+    fn level_order(&self, key: usize) -> Vec<usize> {
+        let mut out = vec![key];
+        let mut i = 0;
+        while i < out.len() {
+            out.extend(self.nodes[&out[i]].children.iter().copied());
+            i += 1;
+        }
+        out
     }
 
     fn unlink(&mut self, key: usize) {
@@ -483,15 +508,42 @@ impl Run {
         Ok(())
     }
 
-    /// Pre-order of every root, by the graph's stackless step and by the model.
-    fn check_preorder(&self) -> Result<(), String> {
+    /// Every traversal order from every root visits exactly the model's nodes in the
+    /// model's order: pre-order (the stackless step, the walkers, the flattened
+    /// arrays, a depth-first action), enter/leave events (the walker and the action),
+    /// level order (the walker, a breadth-first action with batches, a priority
+    /// action whose keys all tie, so arrival order decides).
+    fn check_orders(&self) -> Result<(), String> {
+        let idx = |k: usize| self.ids[k].index();
+        let mut depth_first = Action::new(
+            DepthFirst::new(),
+            (Unordered::new(Record::<true>::default()),),
+        )
+        .map_err(|e| e.to_string())?;
+        let mut breadth_first = Action::new(
+            BreadthFirst::new(),
+            (Unordered::new(Record::<false>::default()),),
+        )
+        .map_err(|e| e.to_string())?;
+        let mut priority = Action::new(
+            PriorityQueue::new(),
+            (Unordered::new(Record::<false>::default()),),
+        )
+        .map_err(|e| e.to_string())?;
         for (&key, node) in &self.model.nodes {
             if node.parent.is_some() {
                 continue;
             }
-            let mut want = Vec::new();
-            self.model.preorder(key, &mut want);
-            let want: Vec<NodeId> = want.into_iter().map(|k| self.ids[k]).collect();
+            let mut keys = Vec::new();
+            self.model.preorder(key, &mut keys);
+            let want: Vec<NodeId> = keys.iter().map(|&k| self.ids[k]).collect();
+            let pre: Vec<NodeIndex> = keys.iter().map(|&k| idx(k)).collect();
+            let mut events = Vec::new();
+            self.model.events(key, &mut events);
+            let events: Vec<(bool, NodeIndex)> =
+                events.into_iter().map(|(e, k)| (e, idx(k))).collect();
+            let level: Vec<NodeIndex> = self.model.level_order(key).into_iter().map(idx).collect();
+
             let root = self.ids[key];
             let mut got = vec![root];
             while let Some(next) = self
@@ -507,8 +559,108 @@ impl Run {
             if got != want {
                 return Err(format!("pre-order from {root:?}: {got:?} != {want:?}"));
             }
+            let g = &self.graph;
+            let walked: Vec<NodeIndex> = g.preorder(root).map_err(|e| e.to_string())?.collect();
+            let stackless: Vec<NodeIndex> = StacklessDfs::new(root).iter(g).collect();
+            let flat = Flattened::build(g, root).map_err(|e| e.to_string())?;
+            let walked_events: Vec<(bool, NodeIndex)> = g
+                .depth_first(root)
+                .map_err(|e| e.to_string())?
+                .map(|e| (e.is_enter(), e.node()))
+                .collect();
+            let walked_level: Vec<NodeIndex> = g
+                .breadth_first(root)
+                .map_err(|e| e.to_string())?
+                .map(|(n, _)| n)
+                .collect();
+            let run = |e: Result<_, scenewalk_core::TraversalError>| e.map_err(|e| e.to_string());
+            run(depth_first.run(g, root))?;
+            run(breadth_first.run(g, root))?;
+            run(priority.run(g, root))?;
+            let record = |events: &[(bool, NodeIndex)]| -> Vec<NodeIndex> {
+                events.iter().filter(|e| e.0).map(|e| e.1).collect()
+            };
+            let checks: [(&str, Trace, Trace); 8] = [
+                (
+                    "preorder walker",
+                    walked.iter().map(|&n| (true, n)).collect(),
+                    pre.iter().map(|&n| (true, n)).collect(),
+                ),
+                (
+                    "stackless walker",
+                    stackless.iter().map(|&n| (true, n)).collect(),
+                    pre.iter().map(|&n| (true, n)).collect(),
+                ),
+                (
+                    "flattened",
+                    flat.nodes().iter().map(|&n| (true, n)).collect(),
+                    pre.iter().map(|&n| (true, n)).collect(),
+                ),
+                ("depth-first walker events", walked_events, events.clone()),
+                (
+                    "depth-first action events",
+                    depth_first.actor::<Record<true>>().unwrap().0.clone(),
+                    events,
+                ),
+                (
+                    "breadth-first walker",
+                    walked_level.iter().map(|&n| (true, n)).collect(),
+                    level.iter().map(|&n| (true, n)).collect(),
+                ),
+                (
+                    "breadth-first action",
+                    breadth_first.actor::<Record<false>>().unwrap().0.clone(),
+                    level.iter().map(|&n| (true, n)).collect(),
+                ),
+                (
+                    "priority action, keys tied",
+                    priority.actor::<Record<false>>().unwrap().0.clone(),
+                    level.iter().map(|&n| (true, n)).collect(),
+                ),
+            ];
+            for (name, got, want) in checks {
+                if got != want {
+                    return Err(format!(
+                        "{name} from {root:?}: {:?} != {:?}",
+                        record(&got),
+                        record(&want)
+                    ));
+                }
+            }
         }
         Ok(())
+    }
+}
+
+/// Enter (`true`) and leave events, in order.
+type Trace = Vec<(bool, NodeIndex)>;
+
+/// Records enter (`true`) and, with `LEAVES`, leave events in order; breadth-first
+/// batches as enters.
+#[derive(Default)]
+struct Record<const LEAVES: bool>(Trace);
+
+impl<const LEAVES: bool> UnorderedActor for Record<LEAVES> {
+    const EVENTS: Events = if LEAVES {
+        Events::EnterLeave
+    } else {
+        Events::Enter
+    };
+    const BATCHES: bool = true;
+    fn begin(&mut self, _: &RunContext<'_>) {
+        self.0.clear();
+    }
+    fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+        self.0.push((true, visit.node()));
+        Flow::Continue
+    }
+    fn leave(&mut self, visit: &Visit<'_>) {
+        self.0.push((false, visit.node()));
+    }
+    fn enter_batch(&mut self, _: &Graph, _: u32, batch: &mut ActiveList<'_>) -> Flow {
+        self.0
+            .extend(batch.entries().iter().map(|e| (true, e.node())));
+        Flow::Continue
     }
 }
 
@@ -545,20 +697,23 @@ fn run_ops(ops: &[Op]) -> Result<(), TestCaseError> {
         );
         run.check()
             .map_err(|e| TestCaseError::fail(format!("after step {step} {op:?}: {e}")))?;
+        run.check_orders()
+            .map_err(|e| TestCaseError::fail(format!("after step {step} {op:?}: {e}")))?;
     }
-    run.check_preorder().map_err(TestCaseError::fail)?;
     Ok(())
 }
 
 proptest! {
+    // 1,000 cases of 50 edits; `EDIT_MODEL_CASES` sets another count for a soak run
+    // (docs/reliability.md).
     #![proptest_config(ProptestConfig {
-        cases: 300,
+        cases: std::env::var("EDIT_MODEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
 
     #[test]
-    fn graph_matches_reference_model(ops in prop::collection::vec(op(), 1..120)) {
+    fn graph_matches_reference_model(ops in prop::collection::vec(op(), 50)) {
         run_ops(&ops)?;
     }
 }

@@ -124,6 +124,24 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
     import_slice(&bytes, path.parent(), options)
 }
 
+/// Size of the GLB header: magic, version, total length.
+const GLB_HEADER: u32 = 12;
+
+/// Refuses a GLB whose declared total length is shorter than its own header: the
+/// gltf crate subtracts the header size from it unchecked, which overflows (a panic
+/// in builds with overflow checks; found by the `gltf_import` fuzz target).
+fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
+    if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
+        let length = u32::from_le_bytes([l0, l1, l2, l3]);
+        if length < GLB_HEADER {
+            return Err(GltfError::Parse(format!(
+                "the GLB header declares a total length of {length} bytes, less than the header's {GLB_HEADER}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
 /// of the glTF file); with `None`, only embedded buffers can be read.
 ///
@@ -133,6 +151,7 @@ pub fn import_slice(
     base: Option<&Path>,
     options: &ImportOptions,
 ) -> Result<Imported, GltfError> {
+    check_glb_length(bytes)?;
     // The crate's own validation indexes arrays unchecked (a POSITION accessor out of
     // range panics in it), so the importer checks every index it follows itself.
     let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes)
