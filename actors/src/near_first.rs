@@ -10,8 +10,8 @@ use std::sync::Arc;
 /// order for rendering, occlusion or nearest-first searches.
 ///
 /// The boxes come from an earlier [`Bounds`] run. A viewer inside a box is at distance
-/// 0; a child with no box (not reached by that run, or empty) goes last; a NaN
-/// distance is stored as a NaN key, which the priority iterator reports as an error.
+/// 0; a child with no box (not reached by that run, or empty), and one whose distance
+/// is NaN (a NaN viewer or box), goes last.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -49,12 +49,18 @@ impl NearFirst {
     }
 
     /// Distance from the viewer to the world box of the node in slot `node`
-    /// (`f32::INFINITY` without a box).
+    /// (`f32::INFINITY` without a box, or when it would be NaN).
     #[inline]
     pub fn distance(&self, node: scenewalk_core::NodeIndex) -> f32 {
-        match self.bounds.world_bounds_at(node) {
+        let distance = match self.bounds.world_bounds_at(node) {
             Some(b) if !b.is_empty() => (self.viewer.clamp(b.min, b.max) - self.viewer).length(),
             _ => f32::INFINITY,
+        };
+        // A NaN (a NaN viewer or box) goes last rather than failing the whole run.
+        if distance.is_nan() {
+            f32::INFINITY
+        } else {
+            distance
         }
     }
 }

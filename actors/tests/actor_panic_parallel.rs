@@ -1,12 +1,6 @@
 //! The parallel half of `core/tests/actor_panic.rs`: an actor that panics on a worker
 //! thread in the middle of `Action::run_parallel` leaves the graph unchanged, and the
 //! same `Action` then runs correctly, in parallel and sequentially.
-//!
-//! INTEGRATOR: `Action::run_parallel` lives on branch `par`; this file cannot compile
-//! before it is merged. After merging `par`, delete the `#![cfg(any())]` line below
-//! (it compiles the file out) and run
-//! `cargo test -p scenewalk-actors --test actor_panic_parallel`.
-#![cfg(any())]
 
 use scenewalk_core::{
     Action, ActiveList, Flow, Graph, NodeId, Static, StaticActor, Unordered, UnorderedActor, Visit,
