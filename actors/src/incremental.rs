@@ -124,6 +124,10 @@ impl Default for IncrementalUpdate {
 
 impl IncrementalUpdate {
     /// An update with no results yet.
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
+    )]
     pub fn new() -> Self {
         let mut world = WorldTransforms::new();
         world.matrices.track_owners();

@@ -58,6 +58,14 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::unreachable,
+    clippy::todo,
+    clippy::unimplemented
+)]
 
 pub use bounds::Bounds;
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};

@@ -15,6 +15,10 @@ impl Graph {
     /// # Panics
     /// Never, except when the arena already holds `u32::MAX - 1` nodes; use
     /// [`try_add_root`](Graph::try_add_root) to get that as an error.
+    #[allow(
+        clippy::panic,
+        reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
+    )]
     pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
         match self.try_add_root(payload) {
             Ok(id) => id,
@@ -203,6 +207,10 @@ impl Graph {
     // ----- internals -------------------------------------------------------------------
 
     /// Takes a slot and stores the payload; the node is unlinked.
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a type's column is created for that type"
+    )]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
         let ty = self.types.register::<T>().get();
         let index = if self.free_head != NIL {

@@ -219,6 +219,10 @@ impl<S: Clone> OrderedStates<S> {
 
     /// The node's own state at its leave.
     #[inline]
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a run always holds the root state"
+    )]
     pub(crate) fn at_leave(&mut self, depth: u32) -> &S {
         let state = match self.mode {
             OrderedState::Copies => self.versions.get(),
@@ -262,6 +266,10 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     #[inline]
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a run always holds the root state"
+    )]
     fn get(&self) -> &S {
         let state = match self.mode {
             OrderedState::Copies => self.versions.get(),
@@ -292,6 +300,10 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     #[inline]
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a state was just pushed"
+    )]
     fn own_mut(&mut self) -> &mut S {
         let state = match self.mode {
             OrderedState::Copies => {

@@ -30,6 +30,14 @@
 //! or in core needs to change.
 
 #![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::unreachable,
+    clippy::todo,
+    clippy::unimplemented
+)]
 
 pub use breadth_first::BreadthFirst;
 pub use depth_first::DepthFirst;

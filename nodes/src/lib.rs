@@ -45,6 +45,14 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::unreachable,
+    clippy::todo,
+    clippy::unimplemented
+)]
 
 pub use bvh::{BvhNode, MAX_LEAF_TRIANGLES, MeshBvh};
 pub use camera::{BadCamera, Camera, Projection};
