@@ -21,10 +21,10 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use scenewalk_actors::WorldTransforms;
-use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Action, Graph, NodeId, Ordered};
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::scenes::random_dfs_parents;
+use scenewalk_examples::scenes::{random_dfs_parents, random_mild_transform};
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::Transform;
 use std::hint::black_box;
@@ -33,19 +33,6 @@ use std::time::Duration;
 const NODES: usize = 1_000_000;
 /// Depth bound of the generated tree.
 const MAX_DEPTH: usize = 24;
-
-/// A transform with small scale, so products stay well inside `f32` over deep chains.
-fn random_transform(rng: &mut SplitMix64) -> Transform {
-    let mut v = |lo, hi| {
-        Vec3::new(
-            rng.range_f32(lo, hi),
-            rng.range_f32(lo, hi),
-            rng.range_f32(lo, hi),
-        )
-    };
-    let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
-    Transform::from_trs(t, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), s)
-}
 
 /// The world transforms by the bare loop; `out` is cleared first. Written the way a
 /// careful hand loop would be (iterators, so no bounds checks on `parents` / `locals`).
@@ -67,7 +54,7 @@ fn flat(c: &mut Criterion) {
     let mut ids: Vec<NodeId> = Vec::with_capacity(NODES);
     let mut locals = Vec::with_capacity(NODES);
     for &p in &parents {
-        let t = random_transform(&mut rng);
+        let t = random_mild_transform(&mut rng);
         locals.push(*t.local());
         let id = match p {
             u32::MAX => graph.add_root(t),

@@ -24,11 +24,11 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use scenewalk_actors::Statistics;
-use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
+use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, Unordered};
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::scenes::random_walk_parents;
+use scenewalk_examples::scenes::{random_mild_transform, random_walk_parents};
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::{Geometry, Transform};
 use std::hint::black_box;
@@ -36,18 +36,6 @@ use std::time::{Duration, Instant};
 
 const NODES: usize = 1_000_000;
 const MAX_DEPTH: usize = 24;
-
-fn random_local(rng: &mut SplitMix64) -> Affine3A {
-    let mut v = |lo, hi| {
-        Vec3::new(
-            rng.range_f32(lo, hi),
-            rng.range_f32(lo, hi),
-            rng.range_f32(lo, hi),
-        )
-    };
-    let (t, r, s) = (v(-10.0, 10.0), v(0.0, std::f32::consts::TAU), v(0.9, 1.1));
-    Affine3A::from_scale_rotation_translation(s, Quat::from_euler(EulerRot::YXZ, r.x, r.y, r.z), t)
-}
 
 fn shape(name: &str, rng: &mut SplitMix64) -> Vec<u32> {
     let mut parents = vec![u32::MAX];
@@ -97,7 +85,7 @@ fn scene(name: &str) -> Scene {
     let locals = flat.gather(|n| match graph.get_at::<Transform>(n) {
         Some(t) => *t.local(),
         None if name == "city" => Affine3A::IDENTITY,
-        None => random_local(&mut rng),
+        None => *random_mild_transform(&mut rng).local(),
     });
     let boxes = flat.gather(|n| match graph.get_at::<Geometry>(n) {
         Some(g) => *g.local_bounds(),

@@ -85,6 +85,17 @@ pub fn random_transform(rng: &mut SplitMix64) -> Transform {
     Transform::from_trs(translation, rotation, scale)
 }
 
+/// A transform whose scale stays within 0.9–1.1 (translation in [-10, 10)³, any
+/// rotation), so products stay well inside `f32` over deep chains: the transforms of
+/// the world-transform benchmarks.
+pub fn random_mild_transform(rng: &mut SplitMix64) -> Transform {
+    let translation = random_vec3(rng, -10.0, 10.0);
+    let turn = random_vec3(rng, 0.0, std::f32::consts::TAU);
+    let scale = random_vec3(rng, 0.9, 1.1);
+    let rotation = Quat::from_euler(EulerRot::YXZ, turn.x, turn.y, turn.z);
+    Transform::from_trs(translation, rotation, scale)
+}
+
 /// Geometry with a box centred in [-5, 5)³, half extents in [0.1, 2)³, and 12
 /// triangles (a box's worth).
 pub fn random_geometry(rng: &mut SplitMix64) -> Geometry {
