@@ -40,12 +40,7 @@ impl<T: Copy> PerNode<T> {
     /// Starts a run over `graph`: grows the table and forgets earlier runs' values.
     pub fn begin(&mut self, graph: &Graph) {
         self.graph = Some((graph.uid(), graph.revision()));
-        let fill = self.values[0];
-        let len = graph.capacity() + 1;
-        if self.values.len() < len {
-            self.values.resize(len, fill);
-            self.written.resize(len, 0);
-        }
+        self.grow(graph.capacity() + 1);
         self.run = self.run.wrapping_add(1);
         if self.run == 0 {
             // After 2^32 runs the stamps wrap: clear them once so none looks current.
@@ -70,9 +65,14 @@ impl<T: Copy> PerNode<T> {
             return;
         }
         self.graph = Some((graph.uid(), graph.revision()));
-        let fill = self.values[0];
-        let len = graph.capacity() + 1;
-        if self.values.len() < len {
+        self.grow(graph.capacity() + 1);
+    }
+
+    /// Grows the table to `len` entries, filled with the fill value (entry 0).
+    fn grow(&mut self, len: usize) {
+        if let Some(&fill) = self.values.first()
+            && self.values.len() < len
+        {
             self.values.resize(len, fill);
             self.written.resize(len, 0);
         }
@@ -101,7 +101,10 @@ impl<T: Copy> PerNode<T> {
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
         let i = node.get() + 1;
-        (self.written.get(i) == Some(&self.run) && self.run != 0).then(|| self.values[i])
+        match (self.written.get(i), self.values.get(i)) {
+            (Some(&w), Some(&v)) if w == self.run && self.run != 0 => Some(v),
+            _ => None,
+        }
     }
 
     /// A mutable reference to the value of slot `node` in this run, if written.

@@ -105,7 +105,9 @@ impl Statistics {
         if self.per_depth.len() <= i {
             self.per_depth.resize(i + 1, 0);
         }
-        self.per_depth[i] += count;
+        if let Some(at) = self.per_depth.get_mut(i) {
+            *at += count;
+        }
     }
 
     /// Lets the histogram start at `depth` (smaller than its base).

@@ -128,8 +128,10 @@ impl MeshBvh {
                 boxes.resize(slot + 1, Aabb::EMPTY);
                 ranges.resize(slot + 1, (0, 0, true));
             }
-            boxes[slot] = bounds;
-            ranges[slot] = (payload.first, payload.count, split.is_none());
+            if let (Some(b), Some(r)) = (boxes.get_mut(slot), ranges.get_mut(slot)) {
+                *b = bounds;
+                *r = (payload.first, payload.count, split.is_none());
+            }
             if let Some(mid) = split {
                 let mid = task.start + mid;
                 // Right pushed first, so the left subtree is built (and numbered) first.
@@ -261,15 +263,19 @@ fn split(
     }));
     // All three axes binned in one pass over the triangles.
     for axis_bins in bins.iter_mut() {
-        axis_bins[..used].fill((Aabb::EMPTY, 0));
+        axis_bins
+            .iter_mut()
+            .take(used)
+            .for_each(|bin| *bin = (Aabb::EMPTY, 0));
     }
     for &t in span.iter() {
         let c = centroid(t);
         let b = tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY);
         for (axis, axis_bins) in bins.iter_mut().enumerate() {
-            let bin = &mut axis_bins[bin_of(c[axis], cb.min[axis], scale[axis], used)];
-            bin.0 = bin.0.union(b);
-            bin.1 += 1;
+            if let Some(bin) = axis_bins.get_mut(bin_of(c[axis], cb.min[axis], scale[axis], used)) {
+                bin.0 = bin.0.union(b);
+                bin.1 += 1;
+            }
         }
     }
     // (cost, axis, first bin of the right side)
@@ -278,28 +284,29 @@ fn split(
         if scale[axis] <= 0.0 {
             continue;
         }
-        // Right side's area × count for each split position, swept from the right.
-        let mut right_cost = [0.0f32; BINS];
+        let bins = bins.get(..used).unwrap_or_default();
+        // Right side's area × count for each split position (the right side's first
+        // bin), swept from the right; positions past the used bins stay infinite.
+        let mut right_cost = [f32::INFINITY; BINS];
         let (mut right, mut right_n) = (Aabb::EMPTY, 0u32);
-        for i in (1..used).rev() {
-            right = right.union(&bins[i].0);
-            right_n += bins[i].1;
-            right_cost[i] = if right_n == 0 {
-                f32::INFINITY
-            } else {
-                half_area(&right) * right_n as f32
-            };
+        for (cost, bin) in right_cost.iter_mut().zip(bins).skip(1).rev() {
+            right = right.union(&bin.0);
+            right_n += bin.1;
+            if right_n > 0 {
+                *cost = half_area(&right) * right_n as f32;
+            }
         }
         let (mut left, mut left_n) = (Aabb::EMPTY, 0u32);
-        for i in 1..used {
-            left = left.union(&bins[i - 1].0);
-            left_n += bins[i - 1].1;
-            if left_n == 0 || right_cost[i].is_infinite() {
+        // `bin` is the left side's last bin, `right` the cost of splitting after it.
+        for (last, (bin, &right)) in bins.iter().zip(right_cost.iter().skip(1)).enumerate() {
+            left = left.union(&bin.0);
+            left_n += bin.1;
+            if left_n == 0 || right.is_infinite() {
                 continue;
             }
-            let cost = half_area(&left) * left_n as f32 + right_cost[i];
+            let cost = half_area(&left) * left_n as f32 + right;
             if best.is_none_or(|(b, _, _)| cost < b) {
-                best = Some((cost, axis, i));
+                best = Some((cost, axis, last + 1));
             }
         }
     }
@@ -316,7 +323,8 @@ fn split(
     }
     let mut mid = 0;
     for j in 0..n {
-        if bin_of(centroid(span[j])[axis], cb.min[axis], scale[axis], used) < bin {
+        let Some(&t) = span.get(j) else { break };
+        if bin_of(centroid(t)[axis], cb.min[axis], scale[axis], used) < bin {
             span.swap(mid, j);
             mid += 1;
         }

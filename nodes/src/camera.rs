@@ -209,13 +209,9 @@ impl Camera {
         }
         let inverse = (self.projection_matrix() * Camera::view_matrix(world)).inverse();
         let ndc = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
-        let mut out = [Vec3::ZERO; 8];
-        for (k, z) in [0.0, 1.0].into_iter().enumerate() {
-            for (i, (x, y)) in ndc.into_iter().enumerate() {
-                out[k * 4 + i] = inverse.project_point3(Vec3::new(x, y, z));
-            }
-        }
-        Some(out)
+        let [[a, b, c, d], [e, f, g, h]] =
+            [0.0, 1.0].map(|z| ndc.map(|(x, y)| inverse.project_point3(Vec3::new(x, y, z))));
+        Some([a, b, c, d, e, f, g, h])
     }
 }
 

@@ -112,21 +112,25 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
     }
     let mut enter = 0.0f32;
     let mut exit = max_distance;
-    let (o, d) = (ray.origin.to_array(), ray.direction.to_array());
-    let (lo, hi) = (b.min.to_array(), b.max.to_array());
-    for axis in 0..3 {
-        if lo[axis] > hi[axis] {
+    let axes = ray
+        .origin
+        .to_array()
+        .into_iter()
+        .zip(ray.direction.to_array())
+        .zip(b.min.to_array().into_iter().zip(b.max.to_array()));
+    for ((o, d), (lo, hi)) in axes {
+        if lo > hi {
             return None;
         }
-        if d[axis] == 0.0 {
+        if d == 0.0 {
             // Parallel to the slab: inside it or never.
-            if o[axis] < lo[axis] || o[axis] > hi[axis] {
+            if o < lo || o > hi {
                 return None;
             }
             continue;
         }
-        let inv = 1.0 / d[axis];
-        let (mut near, mut far) = ((lo[axis] - o[axis]) * inv, (hi[axis] - o[axis]) * inv);
+        let inv = 1.0 / d;
+        let (mut near, mut far) = ((lo - o) * inv, (hi - o) * inv);
         if near > far {
             std::mem::swap(&mut near, &mut far);
         }

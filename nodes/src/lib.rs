@@ -51,7 +51,8 @@
     clippy::panic,
     clippy::unreachable,
     clippy::todo,
-    clippy::unimplemented
+    clippy::unimplemented,
+    clippy::indexing_slicing
 )]
 
 pub use bvh::{BvhNode, MAX_LEAF_TRIANGLES, MeshBvh};

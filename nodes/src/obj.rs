@@ -119,11 +119,12 @@ fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String,
             .mesh
             .positions
             .chunks_exact(3)
-            .map(|p| Vec3::new(p[0], p[1], p[2]))
+            .filter_map(|p| <[f32; 3]>::try_from(p).ok())
+            .map(Vec3::from_array)
             .collect();
         let triangles = indices
             .chunks_exact(3)
-            .map(|t| [t[0], t[1], t[2]])
+            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
             .collect();
         match Mesh::new(positions, triangles) {
             Ok(mesh) => meshes.push((model.name, mesh)),

@@ -129,16 +129,20 @@ fn interval(t: &[Vec3; 3], d: [f32; 3], line: Vec3) -> (f32, f32) {
         lo = lo.min(s);
         hi = hi.max(s);
     };
-    for i in 0..3 {
-        let j = (i + 1) % 3;
-        if d[i] == 0.0 {
-            add(t[i]);
+    for ((ti, tj), (di, dj)) in edges(t).into_iter().zip(edges(&d)) {
+        if di == 0.0 {
+            add(ti);
         }
-        if (d[i] > 0.0 && d[j] < 0.0) || (d[i] < 0.0 && d[j] > 0.0) {
-            add(t[i] + (t[j] - t[i]) * (d[i] / (d[i] - d[j])));
+        if (di > 0.0 && dj < 0.0) || (di < 0.0 && dj > 0.0) {
+            add(ti + (tj - ti) * (di / (di - dj)));
         }
     }
     (lo, hi)
+}
+
+/// The three edges of a triangle, as (corner, next corner).
+fn edges<T: Copy>(t: &[T; 3]) -> [(T, T); 3] {
+    [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]
 }
 
 /// The axis to drop when projecting onto a plane with normal `n`: its largest
@@ -167,9 +171,9 @@ fn coplanar(a: &[Vec3; 3], b: &[Vec3; 3], n: Vec3) -> bool {
     let axis = drop_axis(n);
     let a = a.map(|p| project(p, axis));
     let b = b.map(|p| project(p, axis));
-    for i in 0..3 {
-        for j in 0..3 {
-            if segments_2d(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]) {
+    for (a0, a1) in edges(&a) {
+        for (b0, b1) in edges(&b) {
+            if segments_2d(a0, a1, b0, b1) {
                 return true;
             }
         }
@@ -227,7 +231,7 @@ fn segment_triangle(p: Vec3, q: Vec3, t: &[Vec3; 3], n: Vec3) -> bool {
     let t2 = t.map(|c| project(c, axis));
     if dp == 0.0 && dq == 0.0 {
         let (p, q) = (project(p, axis), project(q, axis));
-        return (0..3).any(|i| segments_2d(p, q, t2[i], t2[(i + 1) % 3])) || inside_2d(p, &t2);
+        return edges(&t2).into_iter().any(|(a, b)| segments_2d(p, q, a, b)) || inside_2d(p, &t2);
     }
     let x = if dp == 0.0 {
         p
