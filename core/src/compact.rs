@@ -7,6 +7,11 @@
 //! (one more dependent load per node), while a [`Remap`] costs only the callers that
 //! hold ids, and only once per compaction.
 
+#![allow(
+    clippy::indexing_slicing,
+    reason = "indices are slots of this arena or positions in the order computed from it, both below the arena's length"
+)]
+
 use crate::graph::{ColdLinks, FREE, HotLinks};
 use crate::id::NIL;
 use crate::{Graph, GraphError, NodeId, NodeIndex};

@@ -1,5 +1,10 @@
 //! Structural edits: add, insert, reparent (with cycle check), detach, remove.
 
+#![allow(
+    clippy::indexing_slicing,
+    reason = "every index here is a slot checked with `Graph::check` or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+)]
+
 use crate::changes::Change;
 use crate::column::Column;
 use crate::graph::{ColdLinks, FREE, HotLinks};

@@ -50,7 +50,9 @@ impl FrameTable {
     /// Records `count` references; returns whether the frame is unreferenced (and so
     /// free again).
     pub(crate) fn hold(&mut self, frame: Frame, count: u32) -> bool {
-        self.refs[frame.get()] = count;
+        if let Some(refs) = self.refs.get_mut(frame.get()) {
+            *refs = count;
+        }
         if count == 0 {
             self.free.push(frame.0);
             return true;

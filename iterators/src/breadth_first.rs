@@ -116,14 +116,17 @@ impl TraversalIterator for BreadthFirst {
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
         let end = self.batch_end.min(self.level.len());
         let start = self.cursor.min(end);
-        ActiveList::new(&mut self.level[start..end])
+        ActiveList::new(self.level.get_mut(start..end).unwrap_or_default())
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
         let end = self.batch_end.min(self.level.len());
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            for entry in self.level[self.cursor.min(end)..end]
+            for entry in self
+                .level
+                .get(self.cursor.min(end)..end)
+                .unwrap_or_default()
                 .iter()
                 .filter(|e| e.is_active())
             {

@@ -138,24 +138,23 @@ impl DepthFirst {
             }
             ListState::Filled => {
                 let start = list_start.min(self.lists.len());
-                let region = &mut self.lists[start..];
+                let region = self.lists.get_mut(start..).unwrap_or_default();
+                // Swapping the active entries forward keeps their order.
                 let mut kept = 0;
                 for i in 0..region.len() {
-                    if region[i].is_active() {
-                        region[kept] = region[i];
+                    if region.get(i).is_some_and(ActiveEntry::is_active) {
+                        region.swap(kept, i);
                         kept += 1;
                     }
                 }
                 self.lists.truncate(start + kept);
-                if kept == 0 {
-                    return None;
-                }
+                let first = self.lists.get(start)?.node();
                 self.frames.push(ListFrame {
                     owner: node,
                     start: start as u32,
                     cursor: start as u32,
                 });
-                Some(self.lists[start].node())
+                Some(first)
             }
         }
     }

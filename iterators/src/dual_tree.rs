@@ -371,7 +371,9 @@ impl DualTree {
                 }
             }
             // Pushed in document order; reversed so they pop in document order.
-            self.stack[base..].reverse();
+            if let Some(pushed) = self.stack.get_mut(base..) {
+                pushed.reverse();
+            }
             self.stats.max_stack = self.stats.max_stack.max(self.stack.len());
         }
         None

@@ -1,5 +1,10 @@
 //! The flattened tree: a subtree compiled into linear arrays in depth-first order.
 
+#![allow(
+    clippy::indexing_slicing,
+    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
+)]
+
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,

@@ -1,5 +1,10 @@
 //! The flattened passes on all cores: the pre-order array cut into subtree ranges.
 
+#![allow(
+    clippy::indexing_slicing,
+    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
+)]
+
 use crate::{Flattened, LengthMismatch};
 use rayon::prelude::*;
 use std::ops::Range;

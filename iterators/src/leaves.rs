@@ -38,13 +38,15 @@ impl LeaveTracker {
         frame: Frame,
     ) {
         let i = node.get();
-        if i >= self.remaining.len() {
+        let (Some(r), Some(p), Some(d), Some(f)) = (
+            self.remaining.get_mut(i),
+            self.parent.get_mut(i),
+            self.depth.get_mut(i),
+            self.frame.get_mut(i),
+        ) else {
             return;
-        }
-        self.remaining[i] = children;
-        self.parent[i] = parent.map_or(NIL, NodeIndex::raw);
-        self.depth[i] = depth;
-        self.frame[i] = frame;
+        };
+        (*r, *p, *d, *f) = (children, parent.map_or(NIL, NodeIndex::raw), depth, frame);
         if children == 0 {
             self.close(i);
         }
@@ -53,18 +55,24 @@ impl LeaveTracker {
     /// Queues the leave of slot `i`, and of each ancestor it was the last open child of.
     fn close(&mut self, mut i: usize) {
         loop {
+            let (Some(&depth), Some(&frame), Some(&p)) =
+                (self.depth.get(i), self.frame.get(i), self.parent.get(i))
+            else {
+                return;
+            };
             self.ready
-                .push_back((NodeIndex::new(i as u32), self.depth[i], self.frame[i]));
-            let p = self.parent[i];
+                .push_back((NodeIndex::new(i as u32), depth, frame));
             if p == NIL {
                 return;
             }
-            let p = p as usize;
-            self.remaining[p] = self.remaining[p].saturating_sub(1);
-            if self.remaining[p] != 0 {
+            let Some(remaining) = self.remaining.get_mut(p as usize) else {
+                return;
+            };
+            *remaining = remaining.saturating_sub(1);
+            if *remaining != 0 {
                 return;
             }
-            i = p;
+            i = p as usize;
         }
     }
 
