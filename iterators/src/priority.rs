@@ -2,8 +2,8 @@
 
 use crate::leaves::LeaveTracker;
 use scenewalk_core::{
-    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
-    TraversalError, TraversalIterator,
+    ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
+    Step, StepSink, TraversalError, TraversalIterator,
 };
 use std::collections::BinaryHeap;
 
@@ -33,23 +33,73 @@ pub enum SwitchRule {
 pub(crate) struct Rank(u64);
 
 impl Rank {
+    #[inline]
     pub(crate) fn new(key: f32, arrival: u64) -> Self {
         // Adding 0.0 turns -0.0 into +0.0, so the two zeros tie.
         let bits = (key + 0.0).to_bits();
         let sortable = if bits & SIGN != 0 { !bits } else { bits | SIGN };
         Rank((u64::from(sortable) << 32) | u64::from(u32::MAX - arrival as u32))
     }
+
+    /// The key the rank was made from (`-0.0` comes back as `0.0`, which ranks the
+    /// same), so queued nodes need not store it for their children to inherit.
+    #[inline]
+    fn key(self) -> f32 {
+        let sortable = (self.0 >> 32) as u32;
+        let bits = if sortable & SIGN != 0 {
+            sortable & !SIGN
+        } else {
+            !sortable
+        };
+        f32::from_bits(bits)
+    }
 }
 
 const SIGN: u32 = 0x8000_0000;
 
-/// A pending node: where it came from, its key (inherited by unkeyed children) and
-/// the frame of its parent's states.
+/// Set in [`Queued::depth`] when the node's frame is not [`Frame::ROOT`] and waits in
+/// `PriorityQueue::frames`; runs without ordered state never read that array.
+const HAS_FRAME: u32 = 0x8000_0000;
+
+/// A node in the heap: 16 bytes, everything the next step needs, so taking it touches
+/// no other memory (a side table of pending nodes cost a cache miss per node). The
+/// key comes back from the rank and the traversal parent from the graph.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    rank: Rank,
+    node: NodeIndex,
+    /// The depth, with [`HAS_FRAME`].
+    depth: u32,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank == other.rank
+    }
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    // Ranks are unique within a run (one arrival each), so the rank alone orders.
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank.cmp(&other.rank)
+    }
+}
+
+/// A node being entered, or waiting on the depth-first stack of a hybrid: its key
+/// (inherited by unkeyed children) and the frame of its parent's states.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     key: f32,
     node: NodeIndex,
-    parent: Option<NodeIndex>,
     depth: u32,
     frame: Frame,
 }
@@ -102,14 +152,17 @@ struct Pending {
 #[derive(Clone, Debug, Default)]
 pub struct PriorityQueue {
     rule: SwitchRule,
-    /// Ranks with the slot of their pending node in `slab`.
-    heap: BinaryHeap<(Rank, u32)>,
-    slab: Vec<Pending>,
-    free: Vec<u32>,
+    heap: BinaryHeap<Queued>,
+    /// The frames of queued nodes marked [`HAS_FRAME`], by node slot (a node arrives
+    /// at most once per run).
+    frames: Vec<Frame>,
     /// Pending nodes of subtrees being traversed depth-first (hybrid).
     stack: Vec<Pending>,
     /// The entered node's children, shown to the actors.
     active: Vec<ActiveEntry>,
+    /// Whether the actors built `active` (under [`drive`](TraversalIterator::drive)
+    /// it is built only when they look at it).
+    list_state: ListState,
     current: Option<Pending>,
     current_from_stack: bool,
     seq: u64,
@@ -136,33 +189,138 @@ impl PriorityQueue {
         self.rule
     }
 
-    fn push_heap(&mut self, rank: Rank, pending: Pending) {
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slab[slot as usize] = pending;
-                slot
+    /// Queues `node` by `key`, or stacks it if its parent's subtree goes depth-first.
+    #[inline(always)]
+    fn queue(
+        &mut self,
+        depth_first: bool,
+        key: f32,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        graph: &Graph,
+    ) {
+        if depth_first {
+            self.stack.push(Pending {
+                key,
+                node,
+                depth,
+                frame,
+            });
+            return;
+        }
+        let mut depth = depth & !HAS_FRAME;
+        if frame != Frame::ROOT {
+            let slot = node.get();
+            if self.frames.len() <= slot {
+                self.frames
+                    .resize(graph.capacity().max(slot + 1), Frame::ROOT);
             }
-            None => {
-                self.slab.push(pending);
-                (self.slab.len() - 1) as u32
+            if let Some(f) = self.frames.get_mut(slot) {
+                *f = frame;
             }
+            depth |= HAS_FRAME;
+        }
+        self.heap.push(Queued {
+            rank: Rank::new(key, self.seq),
+            node,
+            depth,
+        });
+        self.seq += 1;
+    }
+
+    /// The next node to enter, from the hybrid's stack first, and whether it came
+    /// from there.
+    #[inline(always)]
+    fn take(&mut self) -> Option<(Pending, bool)> {
+        if let Some(pending) = self.stack.pop() {
+            return Some((pending, true));
+        }
+        let queued = self.heap.pop()?;
+        let frame = if queued.depth & HAS_FRAME != 0 {
+            self.frames
+                .get(queued.node.get())
+                .copied()
+                .unwrap_or(Frame::ROOT)
+        } else {
+            Frame::ROOT
         };
-        self.heap.push((rank, slot));
+        let pending = Pending {
+            key: queued.rank.key(),
+            node: queued.node,
+            depth: queued.depth & !HAS_FRAME,
+            frame,
+        };
+        Some((pending, false))
     }
 
-    fn pop_heap(&mut self) -> Option<Pending> {
-        let (_, slot) = self.heap.pop()?;
-        self.free.push(slot);
-        self.slab.get(slot as usize).copied()
-    }
-
-    fn depth_first_below(&self, current: &Pending) -> bool {
-        self.current_from_stack
+    fn depth_first_below(&self, current: &Pending, from_stack: bool) -> bool {
+        from_stack
             || match self.rule {
                 SwitchRule::Never => false,
                 SwitchRule::AtDepth(d) => current.depth >= d,
                 SwitchRule::FrontierAbove(n) => self.heap.len() > n,
             }
+    }
+
+    /// Queues the children of `current` the actors kept (the active list in the state
+    /// `list`), each with `frame`; returns how many times `frame` was stored.
+    #[inline(always)]
+    fn keep(
+        &mut self,
+        graph: &Graph,
+        current: Pending,
+        from_stack: bool,
+        list: ListState,
+        frame: Frame,
+    ) -> Result<u32, TraversalError> {
+        let depth_first = self.depth_first_below(&current, from_stack);
+        let start = self.stack.len();
+        let mut kept = 0u32;
+        match list {
+            ListState::Filled => {
+                let nan = self
+                    .active
+                    .iter()
+                    .find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
+                if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
+                    return Err(TraversalError::NanKey { node });
+                }
+                for i in 0..self.active.len() {
+                    let entry = self.active[i];
+                    if entry.is_active() {
+                        let key = entry.key().unwrap_or(current.key);
+                        self.queue(depth_first, key, entry.node(), entry.depth(), frame, graph);
+                        kept += 1;
+                    }
+                }
+            }
+            // No actor looked: every child is kept and inherits the key.
+            ListState::Untouched => {
+                let mut child = graph.first_child_at(current.node);
+                while let Some(c) = child {
+                    self.queue(depth_first, current.key, c, current.depth + 1, frame, graph);
+                    kept += 1;
+                    child = graph.next_sibling_at(c);
+                }
+            }
+            ListState::Cleared => {}
+        }
+        // The stack pops last-in first: reverse so children come in document order.
+        if let Some(stacked) = self.stack.get_mut(start..) {
+            stacked.reverse();
+        }
+        let mut refs = kept;
+        if self.leave_events {
+            // The traversal parent is the graph parent below the traversal root.
+            let parent = (current.depth > 0)
+                .then(|| graph.parent_at(current.node))
+                .flatten();
+            self.leaves
+                .entered(current.node, parent, current.depth, kept, frame);
+            refs += 1;
+        }
+        Ok(refs)
     }
 }
 
@@ -186,27 +344,14 @@ impl TraversalIterator for PriorityQueue {
         if leave_events {
             self.leaves.start(graph.capacity());
         }
-        self.push_heap(
-            Rank::new(0.0, 0),
-            Pending {
-                key: 0.0,
-                node: root,
-                parent: None,
-                depth: 0,
-                frame: Frame::ROOT,
-            },
-        );
-        self.seq = 1;
+        self.queue(false, 0.0, root, 0, Frame::ROOT, graph);
     }
 
     fn next(&mut self, graph: &Graph) -> Option<Step> {
         if let Some((node, depth, frame)) = self.leaves.pop_ready() {
             return Some(Step::Leave { node, depth, frame });
         }
-        let (pending, from_stack) = match self.stack.pop() {
-            Some(p) => (p, true),
-            None => (self.pop_heap()?, false),
-        };
+        let (pending, from_stack) = self.take()?;
         self.current = Some(pending);
         self.current_from_stack = from_stack;
         self.active.clear();
@@ -215,6 +360,7 @@ impl TraversalIterator for PriorityQueue {
             self.active.push(ActiveEntry::new(c, pending.depth + 1));
             child = graph.next_sibling_at(c);
         }
+        self.list_state = ListState::Filled;
         Some(Step::Enter {
             node: pending.node,
             depth: pending.depth,
@@ -230,59 +376,80 @@ impl TraversalIterator for PriorityQueue {
         let Some(current) = self.current.take() else {
             return Ok(0);
         };
-        if flow != Flow::Continue {
-            self.active.clear();
-        }
-        let nan = self
-            .active
-            .iter()
-            .find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
-        if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
-            return Err(TraversalError::NanKey { node });
-        }
-        let depth_first = self.depth_first_below(&current);
-        let mut kept = 0u32;
-        let start = self.stack.len();
-        for i in 0..self.active.len() {
-            let entry = self.active[i];
-            if !entry.is_active() {
+        let list = if flow == Flow::Continue {
+            self.list_state
+        } else {
+            ListState::Cleared
+        };
+        self.keep(graph, current, self.current_from_stack, list, frame)
+    }
+
+    /// The same steps as `next`, `active` and `commit`, as one loop the compiler fuses
+    /// with the action; the active list is built only if an actor looks at it.
+    #[inline]
+    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
+        loop {
+            if self.leave_events
+                && let Some((node, depth, frame)) = self.leaves.pop_ready()
+            {
+                sink.leave(node, depth, frame);
                 continue;
             }
-            let key = entry.key().unwrap_or(current.key);
-            let pending = Pending {
-                key,
-                node: entry.node(),
-                parent: Some(current.node),
-                depth: entry.depth(),
-                frame,
+            let Some((current, from_stack)) = self.take() else {
+                return Ok(());
             };
-            kept += 1;
-            if depth_first {
-                self.stack.push(pending);
-            } else {
-                self.push_heap(Rank::new(key, self.seq), pending);
-                self.seq += 1;
-            }
+            self.active.clear();
+            let flow = sink.enter(
+                current.node,
+                current.depth,
+                current.frame,
+                &mut ActiveList::lazy(
+                    graph,
+                    current.node,
+                    current.depth + 1,
+                    &mut self.active,
+                    &mut self.list_state,
+                ),
+            );
+            let list = match flow {
+                Flow::Continue => self.list_state,
+                Flow::Prune => ListState::Cleared,
+                Flow::Stop => return Ok(()),
+            };
+            let saved = sink.save_frame();
+            let refs = self.keep(graph, current, from_stack, list, saved)?;
+            sink.hold_frame(saved, refs);
         }
-        // The stack pops last-in first: reverse so children come in document order.
-        self.stack[start..].reverse();
-        let mut refs = kept;
-        if self.leave_events {
-            self.leaves
-                .entered(current.node, current.parent, current.depth, kept, frame);
-            refs += 1;
-        }
-        Ok(refs)
     }
 
     fn clear(&mut self) {
         self.heap.clear();
-        self.slab.clear();
-        self.free.clear();
         self.stack.clear();
         self.active.clear();
         self.current = None;
         self.leaves.clear();
         self.seq = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rank;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A queued node's key comes back from its rank, so unkeyed children inherit
+        /// exactly what their parent was given (a zero of either sign as `0.0`).
+        #[test]
+        fn the_key_comes_back_from_the_rank(bits in any::<u32>(), arrival in any::<u32>()) {
+            let key = f32::from_bits(bits);
+            prop_assume!(!key.is_nan());
+            let back = Rank::new(key, u64::from(arrival)).key();
+            if key == 0.0 {
+                prop_assert_eq!(back.to_bits(), 0);
+            } else {
+                prop_assert_eq!(back.to_bits(), key.to_bits());
+            }
+        }
     }
 }

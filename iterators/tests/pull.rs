@@ -1,14 +1,14 @@
-//! `DepthFirst` overrides `TraversalIterator::drive` with its own loop; this runs the
-//! same iterator through the provided, pull-based `drive` (next / active / commit)
-//! and checks both give the same steps, with actors that build, cull and clear active
-//! lists, prune, and keep ordered state.
+//! `DepthFirst` and `PriorityQueue` override `TraversalIterator::drive` with their own
+//! loops; this runs the same iterator through the provided, pull-based `drive` (next /
+//! active / commit) and checks both give the same steps, with actors that build, cull,
+//! key and clear active lists, leave them alone, prune, and keep ordered state.
 
 use scenewalk_core::{
     Action, ActiveList, Capabilities, Events, Flow, Frame, Graph, NodeId, NodeIndex, Ordered,
     OrderedActor, RunContext, StateCell, Step, TraversalError, TraversalIterator, Unordered,
     UnorderedActor, Visit,
 };
-use scenewalk_iterators::{DepthFirst, Flattened};
+use scenewalk_iterators::{DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use scenewalk_nodes::Group;
 
 mod common;
@@ -160,6 +160,51 @@ fn the_pull_loop_gives_the_same_steps_as_the_fused_loop() {
                 .find(|(enter, n, _)| *enter && n == node)
                 .unwrap();
             assert_eq!(depth, d);
+        }
+    }
+}
+
+/// Each ordered state equals the depth the node was entered at.
+fn assert_states_are_depths(trace: &Trace) {
+    for (node, depth) in &trace.1 {
+        let entered = trace.0.iter().find(|(enter, n, _)| *enter && n == node);
+        assert_eq!(entered.map(|e| e.2), Some(*depth), "node {node:?}");
+    }
+}
+
+#[test]
+fn the_priority_queues_pull_loop_gives_the_same_steps_as_its_fused_loop() {
+    let queues = [
+        PriorityQueue::new,
+        || PriorityQueue::hybrid(SwitchRule::AtDepth(2)),
+        || PriorityQueue::hybrid(SwitchRule::FrontierAbove(6)),
+    ];
+    for seed in 0..60 {
+        let (graph, root) = random_tree(200, seed);
+        for queue in queues {
+            let fused = trace(queue(), &graph, root, seed);
+            assert_eq!(
+                trace(Pull(queue()), &graph, root, seed),
+                fused,
+                "seed {seed}"
+            );
+            assert_states_are_depths(&fused);
+            // Every entered node leaves once, after each of its entered descendants.
+            let entered = fused.0.iter().filter(|e| e.0).count();
+            assert_eq!(fused.0.len(), 2 * entered, "seed {seed}");
+            for (i, (enter, node, _)) in fused.0.iter().enumerate() {
+                if !enter {
+                    continue;
+                }
+                let mut below = graph.parent_at(*node);
+                while let Some(ancestor) = below {
+                    let left = fused.0.iter().position(|e| !e.0 && e.1 == ancestor);
+                    if let Some(left) = left {
+                        assert!(left > i, "seed {seed}: {ancestor:?} left before {node:?}");
+                    }
+                    below = graph.parent_at(ancestor);
+                }
+            }
         }
     }
 }
