@@ -143,14 +143,33 @@ enum Phase {
 /// ]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct DfsWalker {
     root: NodeId,
     current: NodeId,
     phase: Phase,
     depth: u32,
     skip: bool,
+    /// The graph state of the last step (see [`Stamp`]).
+    stamp: Stamp,
 }
+
+/// Two walkers are equal when they stand at the same place of the same walk; the
+/// cached graph state is not part of that.
+impl PartialEq for DfsWalker {
+    fn eq(&self, other: &Self) -> bool {
+        (self.root, self.current, self.phase, self.depth, self.skip)
+            == (
+                other.root,
+                other.current,
+                other.phase,
+                other.depth,
+                other.skip,
+            )
+    }
+}
+
+impl Eq for DfsWalker {}
 
 impl DfsWalker {
     /// A walk of `root`'s subtree; the first event enters `root` (if it is live then).
@@ -161,6 +180,7 @@ impl DfsWalker {
             phase: Phase::Before,
             depth: 0,
             skip: false,
+            stamp: Stamp::NONE,
         }
     }
 
@@ -197,6 +217,8 @@ impl DfsWalker {
         self.phase = Phase::Before;
         self.depth = depth;
         self.skip = false;
+        // Checked in `graph`: the next step checks again in whatever graph it gets.
+        self.stamp = Stamp::NONE;
         Ok(true)
     }
 
@@ -230,13 +252,40 @@ impl DfsWalker {
 
     /// The next event, or `None` when the walk is done (or its current node or root
     /// was removed).
+    #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
+        // While no structural edit happened since the last step, the current node and
+        // the root are as live as they were then.
+        if !self.stamp.matches(graph) {
+            // By value, so the walker's address does not escape the caller's loop and
+            // its fields can live in registers there.
+            let (walker, live) = self.check(graph);
+            *self = walker;
+            if !live {
+                return None;
+            }
+        }
+        self.step(graph)
+    }
+
+    /// Whether the walk goes on in `graph`: not done, current node and root live.
+    #[cold]
+    #[inline(never)]
+    fn check(mut self, graph: &Graph) -> (Self, bool) {
         if self.phase == Phase::Done {
-            return None;
+            return (self, false);
         }
         if !graph.contains(self.current) || !graph.contains(self.root) {
-            return self.finish();
+            self.finish();
+            return (self, false);
         }
+        self.stamp = Stamp::of(graph);
+        (self, true)
+    }
+
+    /// One event from the current node, which is live.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph) -> Option<Event> {
         let node = self.current.index();
         match self.phase {
             Phase::Before => {
@@ -272,7 +321,7 @@ impl DfsWalker {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
         match graph.id_at(node) {
             Some(id) => {
@@ -287,6 +336,7 @@ impl DfsWalker {
     fn finish(&mut self) -> Option<Event> {
         self.phase = Phase::Done;
         self.skip = false;
+        self.stamp = Stamp::NONE;
         None
     }
 }
@@ -294,6 +344,7 @@ impl DfsWalker {
 impl Walker for DfsWalker {
     type Item = Event;
 
+    #[inline]
     fn walk_next(&mut self, graph: &Graph) -> Option<Event> {
         self.next(graph)
     }
@@ -329,14 +380,27 @@ impl Walker for DfsWalker {
 /// assert_eq!(order, [root.index(), a.index(), b.index()]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct StacklessDfs {
     root: NodeId,
     /// The last yielded node; `None` before the first.
     current: Option<NodeId>,
     done: bool,
     skip: bool,
+    /// The graph state of the last step (see [`Stamp`]).
+    stamp: Stamp,
 }
+
+/// Two walkers are equal when they stand at the same place of the same walk; the
+/// cached graph state is not part of that.
+impl PartialEq for StacklessDfs {
+    fn eq(&self, other: &Self) -> bool {
+        (self.root, self.current, self.done, self.skip)
+            == (other.root, other.current, other.done, other.skip)
+    }
+}
+
+impl Eq for StacklessDfs {}
 
 impl StacklessDfs {
     /// A pre-order walk of `root`'s subtree.
@@ -346,6 +410,7 @@ impl StacklessDfs {
             current: None,
             done: false,
             skip: false,
+            stamp: Stamp::NONE,
         }
     }
 
@@ -377,42 +442,101 @@ impl StacklessDfs {
     }
 
     /// The next node in pre-order, or `None` when the walk is done.
+    #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        // No structural edit since the last step: the current node and the root are
+        // as live as they were then, so only the link step and the next id remain.
+        if self.stamp.matches(graph)
+            && let Some(current) = self.current
+        {
+            return self.step(graph, current);
+        }
+        // By value, so the walker's address does not escape the caller's loop and
+        // its fields can live in registers there.
+        let (walker, next) = self.next_checked(graph);
+        *self = walker;
+        next
+    }
+
+    /// The first step, or a step after an edit: checks the root and the current node.
+    #[cold]
+    #[inline(never)]
+    fn next_checked(mut self, graph: &Graph) -> (Self, Option<NodeIndex>) {
         if self.done {
-            return None;
+            return (self, None);
         }
         if !graph.contains(self.root) {
-            self.done = true;
-            return None;
+            let next = self.finish();
+            return (self, next);
         }
-        let root = self.root.index();
+        self.stamp = Stamp::of(graph);
         let next = match self.current {
-            None => Some(root),
-            Some(current) if graph.contains(current) => {
-                if std::mem::take(&mut self.skip) {
-                    graph.next_preorder_skipping_at(current.index(), root)
-                } else {
-                    graph.next_preorder_at(current.index(), root)
-                }
+            None => {
+                self.current = Some(self.root);
+                Some(self.root.index())
             }
-            Some(_) => None,
+            Some(current) if graph.contains(current) => self.step(graph, current),
+            Some(_) => self.finish(),
+        };
+        (self, next)
+    }
+
+    /// One link step from `current`, which is live.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph, current: NodeId) -> Option<NodeIndex> {
+        let root = self.root.index();
+        let next = if std::mem::take(&mut self.skip) {
+            graph.next_preorder_skipping_at(current.index(), root)
+        } else {
+            graph.next_preorder_at(current.index(), root)
         };
         match next.and_then(|n| graph.id_at(n)) {
             Some(id) => {
                 self.current = Some(id);
                 Some(id.index())
             }
-            None => {
-                self.done = true;
-                None
-            }
+            None => self.finish(),
         }
+    }
+
+    fn finish(&mut self) -> Option<NodeIndex> {
+        self.done = true;
+        self.stamp = Stamp::NONE;
+        None
+    }
+}
+
+/// Which graph state a walker last stepped in: the graph's
+/// [`uid`](Graph::uid) and [`revision`](Graph::revision). Every edit that removes a
+/// node moves the revision on, and every other graph (clones included) has another
+/// uid, so while the stamp matches, the nodes the walker checked at its last full
+/// check are still live and the step can skip the generation checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    /// `None` until a first checked step (and after the walk ends).
+    state: Option<(u64, u64)>,
+}
+
+impl Stamp {
+    const NONE: Stamp = Stamp { state: None };
+
+    #[inline]
+    fn of(graph: &Graph) -> Self {
+        Stamp {
+            state: Some((graph.uid(), graph.revision())),
+        }
+    }
+
+    #[inline]
+    fn matches(self, graph: &Graph) -> bool {
+        self.state == Some((graph.uid(), graph.revision()))
     }
 }
 
 impl Walker for StacklessDfs {
     type Item = NodeIndex;
 
+    #[inline]
     fn walk_next(&mut self, graph: &Graph) -> Option<NodeIndex> {
         self.next(graph)
     }
