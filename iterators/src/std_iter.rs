@@ -94,8 +94,9 @@ impl Walk for Graph {
         Ok(BreadthFirstIter {
             graph: self,
             runs: VecDeque::new(),
-            run: Some((root.index(), 0)),
-            last: None,
+            run: root.index().raw(),
+            depth: 0,
+            children: NONE,
         })
     }
 
@@ -187,6 +188,10 @@ impl Iterator for PreorderIter<'_> {
 
 impl FusedIterator for PreorderIter<'_> {}
 
+/// "No node" in [`BreadthFirstIter`]'s slot fields (the arena's own sentinel, never
+/// a slot).
+const NONE: u32 = u32::MAX;
+
 /// Level order; see [`Walk::breadth_first`].
 ///
 /// The queue holds one entry per node whose children are still to come (the first
@@ -194,40 +199,49 @@ impl FusedIterator for PreorderIter<'_> {}
 #[derive(Clone, Debug)]
 pub struct BreadthFirstIter<'g> {
     graph: &'g Graph,
-    /// First children of yielded nodes, each a run of siblings still to come.
-    runs: VecDeque<(NodeIndex, u32)>,
-    /// The next node of the run being yielded.
-    run: Option<(NodeIndex, u32)>,
-    /// The node yielded last, whose children are queued at the next step.
-    last: Option<(NodeIndex, u32)>,
+    /// First children of yielded nodes with their depth, each a run of siblings still
+    /// to come.
+    runs: VecDeque<(u32, u32)>,
+    /// The next node of the run being yielded, or [`NONE`]. Slots are kept as plain
+    /// `u32`s with a sentinel, not `Option`s of tuples: the iterator's state then
+    /// stays in registers of the caller's loop.
+    run: u32,
+    /// The depth of the run being yielded (and of the node yielded last).
+    depth: u32,
+    /// The first child of the node yielded last, queued at the next step (unless its
+    /// subtree is skipped), or [`NONE`].
+    children: u32,
 }
 
 impl BreadthFirstIter<'_> {
     /// Do not yield the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
-        self.last = None;
+        self.children = NONE;
     }
 }
 
 impl Iterator for BreadthFirstIter<'_> {
     type Item = (NodeIndex, u32);
 
+    #[inline]
     fn next(&mut self) -> Option<(NodeIndex, u32)> {
-        if let Some((node, depth)) = self.last.take() {
-            if let Some(child) = self.graph.first_child_at(node) {
-                self.runs.push_back((child, depth + 1));
-            }
+        if self.children != NONE {
+            self.runs.push_back((self.children, self.depth + 1));
         }
-        let (node, depth) = match self.run.take() {
-            Some(next) => next,
-            None => self.runs.pop_front()?,
-        };
+        if self.run == NONE {
+            (self.run, self.depth) = self.runs.pop_front()?;
+        }
+        let node = NodeIndex::new(self.run);
         // The root's siblings are not part of its subtree.
-        if depth > 0 {
-            self.run = self.graph.next_sibling_at(node).map(|s| (s, depth));
-        }
-        self.last = Some((node, depth));
-        Some((node, depth))
+        self.run = match self.depth {
+            0 => NONE,
+            _ => self
+                .graph
+                .next_sibling_at(node)
+                .map_or(NONE, NodeIndex::raw),
+        };
+        self.children = self.graph.first_child_at(node).map_or(NONE, NodeIndex::raw);
+        Some((node, self.depth))
     }
 }
 
