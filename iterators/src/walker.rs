@@ -85,7 +85,7 @@ impl<W: Walker> Iterator for WalkerIter<'_, W> {
 
 /// Where a [`DfsWalker`] stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// The next event enters `current`.
     Before,
     /// `current` was entered: next come its children (or its leave).
@@ -187,6 +187,25 @@ impl DfsWalker {
     /// Starts over: a new walk of `root`'s subtree.
     pub fn reset(&mut self, root: NodeId) {
         *self = Self::new(root);
+    }
+
+    /// A walker at the given place of a walk, for an iterator that walked with
+    /// slot indices while it borrowed the graph; its next step checks the graph.
+    pub(crate) fn from_parts(
+        root: NodeId,
+        current: NodeId,
+        phase: Phase,
+        depth: u32,
+        skip: bool,
+    ) -> Self {
+        Self {
+            root,
+            current,
+            phase,
+            depth,
+            skip,
+            stamp: Stamp::NONE,
+        }
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from

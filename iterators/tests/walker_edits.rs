@@ -348,3 +348,69 @@ fn walkers_compare_by_position_not_by_cache() {
     y.next(&clone);
     assert_eq!(x, y);
 }
+
+/// The borrowing iterators against the walkers, with random skips, and
+/// `DepthFirstIter::into_walker` handing over at a random event.
+fn iterators_match_walkers(seed: u64, nodes: usize) {
+    use scenewalk_iterators::Walk;
+    let (graph, root, ids) = random_graph(nodes, seed);
+    let mut rng = Rng(seed ^ 0xD1CE);
+    let top = if rng.below(3) == 0 {
+        ids[rng.below(ids.len())]
+    } else {
+        root
+    };
+    let skips: Vec<bool> = (0..4 * nodes + 8).map(|_| rng.below(4) == 0).collect();
+
+    let (mut walker, mut iter) = (StacklessDfs::new(top), graph.preorder(top).unwrap());
+    for (step, &skip) in skips.iter().enumerate() {
+        let node = walker.next(&graph);
+        assert_eq!(iter.next(), node, "pre-order step {step}");
+        if node.is_none() {
+            break;
+        }
+        if skip {
+            walker.skip_subtree();
+            iter.skip_subtree();
+        }
+    }
+    assert_eq!(iter.next(), None);
+
+    let hand_over = rng.below(2 * nodes + 2);
+    let mut walker = DfsWalker::new(top);
+    let mut iter = graph.depth_first(top).unwrap();
+    for (step, &skip) in skips.iter().enumerate() {
+        if step == hand_over {
+            let resumed = iter.into_walker();
+            assert_eq!(resumed, walker, "handed over at event {step}");
+            let mut resumed = resumed;
+            while let Some(event) = walker.next(&graph) {
+                assert_eq!(resumed.next(&graph), Some(event));
+                assert_eq!(resumed.depth(), walker.depth());
+            }
+            assert_eq!(resumed.next(&graph), None);
+            return;
+        }
+        let event = walker.next(&graph);
+        assert_eq!(iter.next(), event, "event {step}");
+        assert_eq!(iter.depth(), walker.depth());
+        if event.is_none() {
+            assert_eq!(iter.next(), None);
+            assert!(iter.into_walker().is_done());
+            return;
+        }
+        if skip {
+            walker.skip_subtree();
+            iter.skip_subtree();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn borrowing_iterators_step_as_the_walkers(seed in any::<u64>(), nodes in 1usize..60) {
+        iterators_match_walkers(seed, nodes);
+    }
+}
