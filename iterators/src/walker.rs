@@ -402,11 +402,14 @@ impl Walker for DfsWalker {
 #[derive(Clone, Copy, Debug)]
 pub struct StacklessDfs {
     root: NodeId,
-    /// The last yielded node; `None` before the first.
-    current: Option<NodeId>,
+    /// The last yielded node (the root before the first): not an `Option`, so the
+    /// fast step has no variant to test.
+    current: NodeId,
+    started: bool,
     done: bool,
     skip: bool,
-    /// The graph state of the last step (see [`Stamp`]).
+    /// The graph state of the last step (see [`Stamp`]); it matches only between
+    /// the first step and the end.
     stamp: Stamp,
 }
 
@@ -414,8 +417,14 @@ pub struct StacklessDfs {
 /// cached graph state is not part of that.
 impl PartialEq for StacklessDfs {
     fn eq(&self, other: &Self) -> bool {
-        (self.root, self.current, self.done, self.skip)
-            == (other.root, other.current, other.done, other.skip)
+        (self.root, self.current, self.started, self.done, self.skip)
+            == (
+                other.root,
+                other.current,
+                other.started,
+                other.done,
+                other.skip,
+            )
     }
 }
 
@@ -426,7 +435,8 @@ impl StacklessDfs {
     pub fn new(root: NodeId) -> Self {
         Self {
             root,
-            current: None,
+            current: root,
+            started: false,
             done: false,
             skip: false,
             stamp: Stamp::NONE,
@@ -440,7 +450,7 @@ impl StacklessDfs {
 
     /// Do not descend into the node last yielded.
     pub fn skip_subtree(&mut self) {
-        if self.current.is_some() && !self.done {
+        if self.started && !self.done {
             self.skip = true;
         }
     }
@@ -452,7 +462,7 @@ impl StacklessDfs {
 
     /// The node last yielded.
     pub fn current(&self) -> Option<NodeId> {
-        self.current.filter(|_| !self.done)
+        (self.started && !self.done).then_some(self.current)
     }
 
     /// Whether the walk is over.
@@ -465,10 +475,8 @@ impl StacklessDfs {
     pub fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
         // No structural edit since the last step: the current node and the root are
         // as live as they were then, so only the link step and the next id remain.
-        if self.stamp.matches(graph)
-            && let Some(current) = self.current
-        {
-            return self.step(graph, current);
+        if self.stamp.matches(graph) {
+            return self.step(graph);
         }
         // By value, so the walker's address does not escape the caller's loop and
         // its fields can live in registers there.
@@ -489,21 +497,21 @@ impl StacklessDfs {
             return (self, next);
         }
         self.stamp = Stamp::of(graph);
-        let next = match self.current {
-            None => {
-                self.current = Some(self.root);
-                Some(self.root.index())
-            }
-            Some(current) if graph.contains(current) => self.step(graph, current),
-            Some(_) => self.finish(),
+        let next = if !self.started {
+            self.started = true;
+            Some(self.root.index())
+        } else if graph.contains(self.current) {
+            self.step(graph)
+        } else {
+            self.finish()
         };
         (self, next)
     }
 
-    /// One link step from `current`, which is live.
+    /// One link step from the current node, which is live.
     #[inline(always)]
-    fn step(&mut self, graph: &Graph, current: NodeId) -> Option<NodeIndex> {
-        let root = self.root.index();
+    fn step(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        let (current, root) = (self.current, self.root.index());
         let next = if std::mem::take(&mut self.skip) {
             graph.next_preorder_skipping_at(current.index(), root)
         } else {
@@ -511,7 +519,7 @@ impl StacklessDfs {
         };
         match next.and_then(|n| graph.id_at(n)) {
             Some(id) => {
-                self.current = Some(id);
+                self.current = id;
                 Some(id.index())
             }
             None => self.finish(),
@@ -532,23 +540,30 @@ impl StacklessDfs {
 /// check are still live and the step can skip the generation checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
-    /// `None` until a first checked step (and after the walk ends).
-    state: Option<(u64, u64)>,
+    uid: u64,
+    /// [`Stamp::NONE`]'s `u64::MAX` before a first checked step and after the walk
+    /// ends: a revision no graph reaches (one edit a nanosecond would take 584
+    /// years), so no `Option` to test on the fast step.
+    revision: u64,
 }
 
 impl Stamp {
-    const NONE: Stamp = Stamp { state: None };
+    const NONE: Stamp = Stamp {
+        uid: 0,
+        revision: u64::MAX,
+    };
 
     #[inline]
     fn of(graph: &Graph) -> Self {
         Stamp {
-            state: Some((graph.uid(), graph.revision())),
+            uid: graph.uid(),
+            revision: graph.revision(),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn matches(self, graph: &Graph) -> bool {
-        self.state == Some((graph.uid(), graph.revision()))
+        self.revision == graph.revision() && self.uid == graph.uid()
     }
 }
 
