@@ -511,13 +511,8 @@ impl StacklessDfs {
     /// One link step from the current node, which is live.
     #[inline(always)]
     fn step(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        let (current, root) = (self.current, self.root.index());
-        let next = if std::mem::take(&mut self.skip) {
-            graph.next_preorder_skipping_at(current.index(), root)
-        } else {
-            graph.next_preorder_at(current.index(), root)
-        };
-        match next.and_then(|n| graph.id_at(n)) {
+        let skip = std::mem::take(&mut self.skip);
+        match graph.next_preorder_id_at(self.current.index(), self.root.index(), skip) {
             Some(id) => {
                 self.current = id;
                 Some(id.index())
