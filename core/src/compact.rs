@@ -149,7 +149,6 @@ impl Graph {
             cold.push(ColdLinks {
                 prev_sibling: map(c.prev_sibling),
                 last_child: map(c.last_child),
-                generation: generations[k],
                 slot: payload_slots[k],
             });
         }
@@ -178,7 +177,7 @@ impl Graph {
                 }
             })
             .collect();
-        let old_generation = self.cold.iter().map(|c| c.generation).collect();
+        let old_generation = std::mem::replace(&mut self.generations, generations);
 
         self.hot = hot;
         self.cold = cold;
@@ -224,7 +223,7 @@ impl Graph {
 
     /// The lowest generation slot `slot` has never issued.
     fn unissued_generation(&self, slot: u32) -> Result<u32, GraphError> {
-        let generation = self.cold[slot as usize].generation;
+        let generation = self.generations[slot as usize];
         // A free slot's generation was bumped on release and never handed out.
         let next = if self.hot[slot as usize].ty == FREE {
             generation
@@ -246,7 +245,7 @@ impl Graph {
             .enumerate()
             .map(|(k, &old)| {
                 if old as usize == k {
-                    Ok(self.cold[k].generation)
+                    Ok(self.generations[k])
                 } else {
                     self.unissued_generation(k as u32)
                 }
@@ -306,7 +305,7 @@ mod tests {
         let a = g.append_child(root, M(1)).unwrap();
         let b = g.append_child(root, M(2)).unwrap();
         let a1 = g.append_child(a, M(3)).unwrap(); // slot 3, pre-order position 2
-        g.cold[b.index as usize].generation = u32::MAX - 1;
+        g.generations[b.index as usize] = u32::MAX - 1;
         let b = g.id_of(b.index);
         let revision = g.revision();
         assert_eq!(

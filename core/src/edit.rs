@@ -235,9 +235,9 @@ impl Graph {
             self.cold.push(ColdLinks {
                 prev_sibling: NIL,
                 last_child: NIL,
-                generation: self.fresh_generation,
                 slot: 0,
             });
+            self.generations.push(self.fresh_generation);
             (self.hot.len() - 1) as u32
         };
         if self.columns.len() <= ty {
@@ -248,7 +248,6 @@ impl Graph {
             Some(column) => column.push(index, payload),
             None => unreachable!("column {ty} holds another type"),
         };
-        let generation = self.cold[index as usize].generation;
         self.hot[index as usize] = HotLinks {
             parent: NIL,
             first_child: NIL,
@@ -258,7 +257,6 @@ impl Graph {
         self.cold[index as usize] = ColdLinks {
             prev_sibling: NIL,
             last_child: NIL,
-            generation,
             slot,
         };
         self.live += 1;
@@ -275,11 +273,11 @@ impl Graph {
         {
             self.cold[moved as usize].slot = slot;
         }
-        let generation = self.cold[i].generation.wrapping_add(1);
+        let generation = self.generations[i].wrapping_add(1);
+        self.generations[i] = generation;
         self.cold[i] = ColdLinks {
             prev_sibling: NIL,
             last_child: NIL,
-            generation,
             slot: 0,
         };
         self.hot[i] = HotLinks {

@@ -16,12 +16,11 @@ pub(crate) struct HotLinks {
     pub(crate) ty: u32,
 }
 
-/// Links only edits need, plus bookkeeping: 16 bytes.
+/// Links only edits need, plus the payload slot: 12 bytes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ColdLinks {
     pub(crate) prev_sibling: u32,
     pub(crate) last_child: u32,
-    pub(crate) generation: u32,
     /// Where the payload lives in its type's column.
     pub(crate) slot: u32,
 }
@@ -32,9 +31,10 @@ pub(crate) const FREE: u32 = u32::MAX;
 /// A forest of heterogeneous nodes with first-child / next-sibling links.
 ///
 /// Storage is an arena of fixed-size records (struct of arrays): 16 bytes of hot links
-/// (parent, first child, next sibling, type) that every walk reads, 16 bytes of cold
-/// links and bookkeeping (previous sibling, last child, generation, payload slot) that
-/// only edits read, and each payload in its type's own contiguous column. A node of a
+/// (parent, first child, next sibling, type) that every walk reads, the 4-byte
+/// generation that walkers holding ids read, 12 bytes of cold links and bookkeeping
+/// (previous sibling, last child, payload slot) that only edits read, and each payload
+/// in its type's own contiguous column. A node of a
 /// zero-sized type (a plain group) costs 32 bytes; any other adds its payload's size
 /// and a 4-byte back link.
 ///
@@ -68,6 +68,9 @@ pub(crate) const FREE: u32 = u32::MAX;
 pub struct Graph {
     pub(crate) hot: Vec<HotLinks>,
     pub(crate) cold: Vec<ColdLinks>,
+    /// Each slot's generation, apart from the cold links so that a walk that builds
+    /// ids reads 4 bytes per node besides the hot links, not 16.
+    pub(crate) generations: Vec<u32>,
     pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
@@ -102,6 +105,7 @@ impl Graph {
         Self {
             hot: Vec::new(),
             cold: Vec::new(),
+            generations: Vec::new(),
             columns: Vec::new(),
             types: TypeRegistry::new(),
             free_head: NIL,
@@ -117,6 +121,7 @@ impl Graph {
         let mut graph = Self::new();
         graph.hot.reserve(nodes);
         graph.cold.reserve(nodes);
+        graph.generations.reserve(nodes);
         graph
     }
 
@@ -184,9 +189,9 @@ impl Graph {
     pub(crate) fn check(&self, id: NodeId) -> Result<u32, GraphError> {
         match (
             self.hot.get(id.index as usize),
-            self.cold.get(id.index as usize),
+            self.generations.get(id.index as usize),
         ) {
-            (Some(hot), Some(cold)) if hot.ty != FREE && cold.generation == id.generation => {
+            (Some(hot), Some(&generation)) if hot.ty != FREE && generation == id.generation => {
                 Ok(id.index)
             }
             _ => Err(GraphError::StaleNode(id)),
@@ -197,7 +202,7 @@ impl Graph {
     pub(crate) fn id_of(&self, index: u32) -> NodeId {
         NodeId {
             index,
-            generation: self.cold[index as usize].generation,
+            generation: self.generations[index as usize],
         }
     }
 

@@ -2,7 +2,8 @@
 //! the flattened order.
 
 use crate::priority::Rank;
-use crate::{DfsWalker, Event, Flattened, StacklessDfs};
+use crate::walker::Phase;
+use crate::{DfsWalker, Event, Flattened};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -45,11 +46,13 @@ mod sealed {
 /// ```
 pub trait Walk: sealed::Sealed {
     /// Enter and leave [`Event`]s of a depth-first walk in document order, properly
-    /// nested; stackless and allocation-free (a [`DfsWalker`] borrowing the graph).
+    /// nested; stackless and allocation-free (the steps of a [`DfsWalker`], on slot
+    /// indices while the graph is borrowed).
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
 
     /// The nodes in depth-first pre-order, no leave events; stackless and
-    /// allocation-free (a [`StacklessDfs`] borrowing the graph).
+    /// allocation-free (the steps of a [`StacklessDfs`](crate::StacklessDfs), on slot
+    /// indices while the graph is borrowed).
     fn preorder(&self, root: NodeId) -> Result<PreorderIter<'_>, GraphError>;
 
     /// `(node, depth)` in level order: the root, then its children, then its
@@ -77,7 +80,11 @@ impl Walk for Graph {
         check(self, root)?;
         Ok(DepthFirstIter {
             graph: self,
-            walker: DfsWalker::new(root),
+            root,
+            current: root.index(),
+            phase: Phase::Before,
+            depth: 0,
+            skip: false,
         })
     }
 
@@ -85,7 +92,10 @@ impl Walk for Graph {
         check(self, root)?;
         Ok(PreorderIter {
             graph: self,
-            walker: StacklessDfs::new(root),
+            root: root.index(),
+            current: None,
+            skip: false,
+            done: false,
         })
     }
 
@@ -94,8 +104,9 @@ impl Walk for Graph {
         Ok(BreadthFirstIter {
             graph: self,
             runs: VecDeque::new(),
-            run: Some((root.index(), 0)),
-            last: None,
+            run: root.index().raw(),
+            depth: 0,
+            children: NONE,
         })
     }
 
@@ -128,26 +139,49 @@ fn check(graph: &Graph, root: NodeId) -> Result<(), GraphError> {
 }
 
 /// Depth-first enter / leave events; see [`Walk::depth_first`].
+///
+/// The steps of a [`DfsWalker`], but on slot indices: while the iterator borrows the
+/// graph no node can be removed, so it needs neither the walker's liveness checks
+/// nor the generations that make them; [`into_walker`](Self::into_walker) reads the
+/// current node's generation once.
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g> {
     graph: &'g Graph,
-    walker: DfsWalker,
+    root: NodeId,
+    current: NodeIndex,
+    phase: Phase,
+    depth: u32,
+    skip: bool,
 }
 
 impl DepthFirstIter<'_> {
     /// After an [`Event::Enter`]: do not descend into that node (its leave comes next).
     pub fn skip_subtree(&mut self) {
-        self.walker.skip_subtree();
+        if self.phase == Phase::Entered {
+            self.skip = true;
+        }
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.walker.depth()
+        self.depth
     }
 
     /// The walker, to keep walking after editing the graph.
     pub fn into_walker(self) -> DfsWalker {
-        self.walker
+        match self.graph.id_at(self.current) {
+            Some(current) => {
+                DfsWalker::from_parts(self.root, current, self.phase, self.depth, self.skip)
+            }
+            // Unreachable: the graph was borrowed since the root was checked.
+            None => DfsWalker::from_parts(self.root, self.root, Phase::Done, 0, false),
+        }
+    }
+
+    fn finish(&mut self) -> Option<Event> {
+        self.phase = Phase::Done;
+        self.skip = false;
+        None
     }
 }
 
@@ -156,23 +190,68 @@ impl Iterator for DepthFirstIter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        self.walker.next(self.graph)
+        let node = self.current;
+        match self.phase {
+            Phase::Before => {
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            Phase::Entered => {
+                let skip = std::mem::take(&mut self.skip);
+                if let Some(child) = self.graph.first_child_at(node).filter(|_| !skip) {
+                    self.depth += 1;
+                    self.current = child;
+                    return Some(Event::Enter(child));
+                }
+                self.phase = Phase::Left;
+                Some(Event::Leave(node))
+            }
+            Phase::Left => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                if let Some(sibling) = self.graph.next_sibling_at(node) {
+                    self.current = sibling;
+                    self.phase = Phase::Entered;
+                    return Some(Event::Enter(sibling));
+                }
+                match self.graph.parent_at(node) {
+                    Some(parent) => {
+                        self.current = parent;
+                        self.depth -= 1;
+                        Some(Event::Leave(parent))
+                    }
+                    None => self.finish(),
+                }
+            }
+            Phase::Done => None,
+        }
     }
 }
 
 impl FusedIterator for DepthFirstIter<'_> {}
 
 /// Depth-first pre-order nodes; see [`Walk::preorder`].
+///
+/// The steps of a [`StacklessDfs`](crate::StacklessDfs) on slot indices: while the
+/// iterator borrows the graph no node can be removed, so it reads only the hot links,
+/// as a hand-written loop does.
 #[derive(Clone, Debug)]
 pub struct PreorderIter<'g> {
     graph: &'g Graph,
-    walker: StacklessDfs,
+    root: NodeIndex,
+    /// The node yielded last; `None` before the first.
+    current: Option<NodeIndex>,
+    skip: bool,
+    done: bool,
 }
 
 impl PreorderIter<'_> {
     /// Do not descend into the node yielded last.
     pub fn skip_subtree(&mut self) {
-        self.walker.skip_subtree();
+        if self.current.is_some() && !self.done {
+            self.skip = true;
+        }
     }
 }
 
@@ -181,11 +260,27 @@ impl Iterator for PreorderIter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<NodeIndex> {
-        self.walker.next(self.graph)
+        if self.done {
+            return None;
+        }
+        let next = match self.current {
+            None => Some(self.root),
+            Some(current) if std::mem::take(&mut self.skip) => {
+                self.graph.next_preorder_skipping_at(current, self.root)
+            }
+            Some(current) => self.graph.next_preorder_at(current, self.root),
+        };
+        self.current = next;
+        self.done = next.is_none();
+        next
     }
 }
 
 impl FusedIterator for PreorderIter<'_> {}
+
+/// "No node" in [`BreadthFirstIter`]'s slot fields (the arena's own sentinel, never
+/// a slot).
+const NONE: u32 = u32::MAX;
 
 /// Level order; see [`Walk::breadth_first`].
 ///
@@ -194,40 +289,49 @@ impl FusedIterator for PreorderIter<'_> {}
 #[derive(Clone, Debug)]
 pub struct BreadthFirstIter<'g> {
     graph: &'g Graph,
-    /// First children of yielded nodes, each a run of siblings still to come.
-    runs: VecDeque<(NodeIndex, u32)>,
-    /// The next node of the run being yielded.
-    run: Option<(NodeIndex, u32)>,
-    /// The node yielded last, whose children are queued at the next step.
-    last: Option<(NodeIndex, u32)>,
+    /// First children of yielded nodes with their depth, each a run of siblings still
+    /// to come.
+    runs: VecDeque<(u32, u32)>,
+    /// The next node of the run being yielded, or [`NONE`]. Slots are kept as plain
+    /// `u32`s with a sentinel, not `Option`s of tuples: the iterator's state then
+    /// stays in registers of the caller's loop.
+    run: u32,
+    /// The depth of the run being yielded (and of the node yielded last).
+    depth: u32,
+    /// The first child of the node yielded last, queued at the next step (unless its
+    /// subtree is skipped), or [`NONE`].
+    children: u32,
 }
 
 impl BreadthFirstIter<'_> {
     /// Do not yield the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
-        self.last = None;
+        self.children = NONE;
     }
 }
 
 impl Iterator for BreadthFirstIter<'_> {
     type Item = (NodeIndex, u32);
 
+    #[inline]
     fn next(&mut self) -> Option<(NodeIndex, u32)> {
-        if let Some((node, depth)) = self.last.take() {
-            if let Some(child) = self.graph.first_child_at(node) {
-                self.runs.push_back((child, depth + 1));
-            }
+        if self.children != NONE {
+            self.runs.push_back((self.children, self.depth + 1));
         }
-        let (node, depth) = match self.run.take() {
-            Some(next) => next,
-            None => self.runs.pop_front()?,
-        };
+        if self.run == NONE {
+            (self.run, self.depth) = self.runs.pop_front()?;
+        }
+        let node = NodeIndex::new(self.run);
         // The root's siblings are not part of its subtree.
-        if depth > 0 {
-            self.run = self.graph.next_sibling_at(node).map(|s| (s, depth));
-        }
-        self.last = Some((node, depth));
-        Some((node, depth))
+        self.run = match self.depth {
+            0 => NONE,
+            _ => self
+                .graph
+                .next_sibling_at(node)
+                .map_or(NONE, NodeIndex::raw),
+        };
+        self.children = self.graph.first_child_at(node).map_or(NONE, NodeIndex::raw);
+        Some((node, self.depth))
     }
 }
 

@@ -85,7 +85,7 @@ impl<W: Walker> Iterator for WalkerIter<'_, W> {
 
 /// Where a [`DfsWalker`] stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// The next event enters `current`.
     Before,
     /// `current` was entered: next come its children (or its leave).
@@ -143,14 +143,33 @@ enum Phase {
 /// ]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct DfsWalker {
     root: NodeId,
     current: NodeId,
     phase: Phase,
     depth: u32,
     skip: bool,
+    /// The graph state of the last step (see [`Stamp`]).
+    stamp: Stamp,
 }
+
+/// Two walkers are equal when they stand at the same place of the same walk; the
+/// cached graph state is not part of that.
+impl PartialEq for DfsWalker {
+    fn eq(&self, other: &Self) -> bool {
+        (self.root, self.current, self.phase, self.depth, self.skip)
+            == (
+                other.root,
+                other.current,
+                other.phase,
+                other.depth,
+                other.skip,
+            )
+    }
+}
+
+impl Eq for DfsWalker {}
 
 impl DfsWalker {
     /// A walk of `root`'s subtree; the first event enters `root` (if it is live then).
@@ -161,12 +180,32 @@ impl DfsWalker {
             phase: Phase::Before,
             depth: 0,
             skip: false,
+            stamp: Stamp::NONE,
         }
     }
 
     /// Starts over: a new walk of `root`'s subtree.
     pub fn reset(&mut self, root: NodeId) {
         *self = Self::new(root);
+    }
+
+    /// A walker at the given place of a walk, for an iterator that walked with
+    /// slot indices while it borrowed the graph; its next step checks the graph.
+    pub(crate) fn from_parts(
+        root: NodeId,
+        current: NodeId,
+        phase: Phase,
+        depth: u32,
+        skip: bool,
+    ) -> Self {
+        Self {
+            root,
+            current,
+            phase,
+            depth,
+            skip,
+            stamp: Stamp::NONE,
+        }
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
@@ -197,6 +236,8 @@ impl DfsWalker {
         self.phase = Phase::Before;
         self.depth = depth;
         self.skip = false;
+        // Checked in `graph`: the next step checks again in whatever graph it gets.
+        self.stamp = Stamp::NONE;
         Ok(true)
     }
 
@@ -230,13 +271,40 @@ impl DfsWalker {
 
     /// The next event, or `None` when the walk is done (or its current node or root
     /// was removed).
+    #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
+        // While no structural edit happened since the last step, the current node and
+        // the root are as live as they were then.
+        if !self.stamp.matches(graph) {
+            // By value, so the walker's address does not escape the caller's loop and
+            // its fields can live in registers there.
+            let (walker, live) = self.check(graph);
+            *self = walker;
+            if !live {
+                return None;
+            }
+        }
+        self.step(graph)
+    }
+
+    /// Whether the walk goes on in `graph`: not done, current node and root live.
+    #[cold]
+    #[inline(never)]
+    fn check(mut self, graph: &Graph) -> (Self, bool) {
         if self.phase == Phase::Done {
-            return None;
+            return (self, false);
         }
         if !graph.contains(self.current) || !graph.contains(self.root) {
-            return self.finish();
+            self.finish();
+            return (self, false);
         }
+        self.stamp = Stamp::of(graph);
+        (self, true)
+    }
+
+    /// One event from the current node, which is live.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph) -> Option<Event> {
         let node = self.current.index();
         match self.phase {
             Phase::Before => {
@@ -272,7 +340,7 @@ impl DfsWalker {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
         match graph.id_at(node) {
             Some(id) => {
@@ -287,6 +355,7 @@ impl DfsWalker {
     fn finish(&mut self) -> Option<Event> {
         self.phase = Phase::Done;
         self.skip = false;
+        self.stamp = Stamp::NONE;
         None
     }
 }
@@ -294,6 +363,7 @@ impl DfsWalker {
 impl Walker for DfsWalker {
     type Item = Event;
 
+    #[inline]
     fn walk_next(&mut self, graph: &Graph) -> Option<Event> {
         self.next(graph)
     }
@@ -329,23 +399,47 @@ impl Walker for DfsWalker {
 /// assert_eq!(order, [root.index(), a.index(), b.index()]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct StacklessDfs {
     root: NodeId,
-    /// The last yielded node; `None` before the first.
-    current: Option<NodeId>,
+    /// The last yielded node (the root before the first): not an `Option`, so the
+    /// fast step has no variant to test.
+    current: NodeId,
+    started: bool,
     done: bool,
     skip: bool,
+    /// The graph state of the last step (see [`Stamp`]); it matches only between
+    /// the first step and the end.
+    stamp: Stamp,
 }
+
+/// Two walkers are equal when they stand at the same place of the same walk; the
+/// cached graph state is not part of that.
+impl PartialEq for StacklessDfs {
+    fn eq(&self, other: &Self) -> bool {
+        (self.root, self.current, self.started, self.done, self.skip)
+            == (
+                other.root,
+                other.current,
+                other.started,
+                other.done,
+                other.skip,
+            )
+    }
+}
+
+impl Eq for StacklessDfs {}
 
 impl StacklessDfs {
     /// A pre-order walk of `root`'s subtree.
     pub fn new(root: NodeId) -> Self {
         Self {
             root,
-            current: None,
+            current: root,
+            started: false,
             done: false,
             skip: false,
+            stamp: Stamp::NONE,
         }
     }
 
@@ -356,7 +450,7 @@ impl StacklessDfs {
 
     /// Do not descend into the node last yielded.
     pub fn skip_subtree(&mut self) {
-        if self.current.is_some() && !self.done {
+        if self.started && !self.done {
             self.skip = true;
         }
     }
@@ -368,7 +462,7 @@ impl StacklessDfs {
 
     /// The node last yielded.
     pub fn current(&self) -> Option<NodeId> {
-        self.current.filter(|_| !self.done)
+        (self.started && !self.done).then_some(self.current)
     }
 
     /// Whether the walk is over.
@@ -377,42 +471,101 @@ impl StacklessDfs {
     }
 
     /// The next node in pre-order, or `None` when the walk is done.
+    #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        // No structural edit since the last step: the current node and the root are
+        // as live as they were then, so only the link step and the next id remain.
+        if self.stamp.matches(graph) {
+            return self.step(graph);
+        }
+        // By value, so the walker's address does not escape the caller's loop and
+        // its fields can live in registers there.
+        let (walker, next) = self.next_checked(graph);
+        *self = walker;
+        next
+    }
+
+    /// The first step, or a step after an edit: checks the root and the current node.
+    #[cold]
+    #[inline(never)]
+    fn next_checked(mut self, graph: &Graph) -> (Self, Option<NodeIndex>) {
         if self.done {
-            return None;
+            return (self, None);
         }
         if !graph.contains(self.root) {
-            self.done = true;
-            return None;
+            let next = self.finish();
+            return (self, next);
         }
-        let root = self.root.index();
-        let next = match self.current {
-            None => Some(root),
-            Some(current) if graph.contains(current) => {
-                if std::mem::take(&mut self.skip) {
-                    graph.next_preorder_skipping_at(current.index(), root)
-                } else {
-                    graph.next_preorder_at(current.index(), root)
-                }
-            }
-            Some(_) => None,
+        self.stamp = Stamp::of(graph);
+        let next = if !self.started {
+            self.started = true;
+            Some(self.root.index())
+        } else if graph.contains(self.current) {
+            self.step(graph)
+        } else {
+            self.finish()
         };
-        match next.and_then(|n| graph.id_at(n)) {
+        (self, next)
+    }
+
+    /// One link step from the current node, which is live.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        let skip = std::mem::take(&mut self.skip);
+        match graph.next_preorder_id_at(self.current.index(), self.root.index(), skip) {
             Some(id) => {
-                self.current = Some(id);
+                self.current = id;
                 Some(id.index())
             }
-            None => {
-                self.done = true;
-                None
-            }
+            None => self.finish(),
         }
+    }
+
+    fn finish(&mut self) -> Option<NodeIndex> {
+        self.done = true;
+        self.stamp = Stamp::NONE;
+        None
+    }
+}
+
+/// Which graph state a walker last stepped in: the graph's
+/// [`uid`](Graph::uid) and [`revision`](Graph::revision). Every edit that removes a
+/// node moves the revision on, and every other graph (clones included) has another
+/// uid, so while the stamp matches, the nodes the walker checked at its last full
+/// check are still live and the step can skip the generation checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    uid: u64,
+    /// [`Stamp::NONE`]'s `u64::MAX` before a first checked step and after the walk
+    /// ends: a revision no graph reaches (one edit a nanosecond would take 584
+    /// years), so no `Option` to test on the fast step.
+    revision: u64,
+}
+
+impl Stamp {
+    const NONE: Stamp = Stamp {
+        uid: 0,
+        revision: u64::MAX,
+    };
+
+    #[inline]
+    fn of(graph: &Graph) -> Self {
+        Stamp {
+            uid: graph.uid(),
+            revision: graph.revision(),
+        }
+    }
+
+    #[inline(always)]
+    fn matches(self, graph: &Graph) -> bool {
+        self.revision == graph.revision() && self.uid == graph.uid()
     }
 }
 
 impl Walker for StacklessDfs {
     type Item = NodeIndex;
 
+    #[inline]
     fn walk_next(&mut self, graph: &Graph) -> Option<NodeIndex> {
         self.next(graph)
     }

@@ -1,0 +1,416 @@
+//! The walkers' fast step (no check while the graph's uid and revision are unchanged)
+//! against walkers that check every step, with random edits, clones, compactions and
+//! slot reuse between steps.
+
+use proptest::prelude::*;
+use scenewalk_core::{Graph, NodeId, NodeIndex};
+use scenewalk_iterators::{DfsWalker, Event, StacklessDfs};
+use scenewalk_nodes::Group;
+
+mod common;
+use common::{Rng, random_graph};
+
+/// The pre-order walker as it was before the fast step: every step checks the root
+/// and the current node by generation.
+struct CheckedPreorder {
+    root: NodeId,
+    current: Option<NodeId>,
+    done: bool,
+    skip: bool,
+}
+
+impl CheckedPreorder {
+    fn new(root: NodeId) -> Self {
+        Self {
+            root,
+            current: None,
+            done: false,
+            skip: false,
+        }
+    }
+
+    fn skip_subtree(&mut self) {
+        if self.current.is_some() && !self.done {
+            self.skip = true;
+        }
+    }
+
+    fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        if self.done || !graph.contains(self.root) {
+            self.done = true;
+            return None;
+        }
+        let root = self.root.index();
+        let next = match self.current {
+            None => Some(root),
+            Some(current) if graph.contains(current) => {
+                if std::mem::take(&mut self.skip) {
+                    graph.next_preorder_skipping_at(current.index(), root)
+                } else {
+                    graph.next_preorder_at(current.index(), root)
+                }
+            }
+            Some(_) => None,
+        };
+        match next.and_then(|n| graph.id_at(n)) {
+            Some(id) => {
+                self.current = Some(id);
+                Some(id.index())
+            }
+            None => {
+                self.done = true;
+                None
+            }
+        }
+    }
+}
+
+/// The enter / leave walker as it was before the fast step.
+struct CheckedDfs {
+    root: NodeId,
+    current: NodeId,
+    /// 0 before entering `current`, 1 entered, 2 left, 3 done.
+    phase: u8,
+    depth: u32,
+    skip: bool,
+}
+
+impl CheckedDfs {
+    fn new(root: NodeId) -> Self {
+        Self {
+            root,
+            current: root,
+            phase: 0,
+            depth: 0,
+            skip: false,
+        }
+    }
+
+    fn skip_subtree(&mut self) {
+        if self.phase == 1 {
+            self.skip = true;
+        }
+    }
+
+    fn finish(&mut self) -> Option<Event> {
+        self.phase = 3;
+        self.skip = false;
+        None
+    }
+
+    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+        match graph.id_at(node) {
+            Some(id) => {
+                self.current = id;
+                self.phase = 1;
+                Some(Event::Enter(node))
+            }
+            None => self.finish(),
+        }
+    }
+
+    fn next(&mut self, graph: &Graph) -> Option<Event> {
+        if self.phase == 3 {
+            return None;
+        }
+        if !graph.contains(self.current) || !graph.contains(self.root) {
+            return self.finish();
+        }
+        let node = self.current.index();
+        match self.phase {
+            0 => {
+                self.phase = 1;
+                Some(Event::Enter(node))
+            }
+            1 => {
+                let skip = std::mem::take(&mut self.skip);
+                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.depth += 1;
+                    return self.enter(graph, child);
+                }
+                self.phase = 2;
+                Some(Event::Leave(node))
+            }
+            _ => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    return self.enter(graph, sibling);
+                }
+                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
+                    Some(parent) => {
+                        self.current = parent;
+                        self.depth -= 1;
+                        Some(Event::Leave(parent.index()))
+                    }
+                    None => self.finish(),
+                }
+            }
+        }
+    }
+}
+
+/// Every live node of the graph.
+fn live(graph: &Graph) -> Vec<NodeId> {
+    (0..graph.capacity() as u32)
+        .filter_map(|i| graph.id_at(NodeIndex::new(i)))
+        .collect()
+}
+
+/// Steps both pairs of walkers through `steps` random actions on `graph`, asserting
+/// after every step that the fast walkers agree with the checked ones.
+fn run(seed: u64, nodes: usize, steps: usize) {
+    let (graph, root, ids) = random_graph(nodes, seed);
+    let mut rng = Rng(seed ^ 0x5EED);
+    let top = if rng.below(3) == 0 {
+        ids[rng.below(ids.len())]
+    } else {
+        root
+    };
+    let mut graph = graph;
+    let mut spare = graph.clone();
+    let (mut pre, mut pre_ref) = (StacklessDfs::new(top), CheckedPreorder::new(top));
+    let (mut dfs, mut dfs_ref) = (DfsWalker::new(top), CheckedDfs::new(top));
+    for _ in 0..steps {
+        let nodes = live(&graph);
+        let pick = |rng: &mut Rng| nodes.get(rng.below(nodes.len().max(1))).copied();
+        match rng.below(16) {
+            // Remove a node, often the current one, then likely reuse its slot.
+            0 | 1 => {
+                let victim = match rng.below(3) {
+                    0 => pre.current(),
+                    1 => dfs.current(),
+                    _ => pick(&mut rng),
+                };
+                if let Some(victim) = victim {
+                    let _ = if rng.below(2) == 0 {
+                        graph.remove(victim).map(|_| 0)
+                    } else {
+                        graph.remove_subtree(victim)
+                    };
+                }
+                if let Some(parent) = pick(&mut rng) {
+                    let _ = graph.append_child(parent, Group);
+                }
+            }
+            2 => {
+                if let Some(parent) = pick(&mut rng) {
+                    let _ = graph.append_child(parent, Group);
+                }
+            }
+            3 => {
+                if let (Some(node), Some(parent)) = (pick(&mut rng), pick(&mut rng)) {
+                    let _ = graph.set_parent(node, Some(parent), None); // a cycle is refused
+                }
+            }
+            4 => {
+                graph.compact().unwrap();
+            }
+            // Walk on in another graph: a clone (another uid, same revision), or the
+            // earlier copy, then back.
+            5 => {
+                if rng.below(2) == 0 {
+                    spare = graph.clone();
+                }
+                std::mem::swap(&mut graph, &mut spare);
+            }
+            6 => {
+                pre.skip_subtree();
+                pre_ref.skip_subtree();
+                dfs.skip_subtree();
+                dfs_ref.skip_subtree();
+            }
+            _ => {
+                assert_eq!(pre.next(&graph), pre_ref.next(&graph));
+                assert_eq!(pre.current(), pre_ref.current.filter(|_| !pre_ref.done));
+                assert_eq!(dfs.next(&graph), dfs_ref.next(&graph));
+                assert_eq!(dfs.is_done(), dfs_ref.phase == 3);
+                assert_eq!(dfs.depth(), dfs_ref.depth);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn fast_steps_agree_with_checked_steps(seed in any::<u64>(), nodes in 1usize..40) {
+        run(seed, nodes, 300);
+    }
+}
+
+/// root -> [a, b]
+fn pair() -> (Graph, NodeId, NodeId, NodeId) {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let a = graph.append_child(root, Group).unwrap();
+    let b = graph.append_child(root, Group).unwrap();
+    (graph, root, a, b)
+}
+
+#[test]
+fn current_removed_and_slot_reused_in_place_ends_the_walk() {
+    // The new node takes the same slot at the same place in the tree: only the
+    // generation tells it from the removed one.
+    let (mut graph, root, a, b) = pair();
+    let mut pre = StacklessDfs::new(root);
+    let mut dfs = DfsWalker::new(root);
+    assert_eq!(pre.next(&graph), Some(root.index()));
+    assert_eq!(pre.next(&graph), Some(a.index()));
+    dfs.next(&graph);
+    assert_eq!(dfs.next(&graph), Some(Event::Enter(a.index())));
+    graph.remove(a).unwrap();
+    let reused = graph.insert_before(b, Group).unwrap();
+    assert_eq!(reused.index(), a.index());
+    assert_eq!(graph.first_child(root).unwrap(), Some(reused));
+    assert_eq!(pre.next(&graph), None);
+    assert_eq!(dfs.next(&graph), None);
+    assert!(pre.is_done() && dfs.is_done());
+    // And it stays over.
+    assert_eq!(pre.next(&graph), None);
+    assert_eq!(dfs.next(&graph), None);
+}
+
+#[test]
+fn left_node_removed_and_reused_ends_the_walk() {
+    let (mut graph, root, a, b) = pair();
+    let mut dfs = DfsWalker::new(root);
+    dfs.next(&graph);
+    dfs.next(&graph);
+    assert_eq!(dfs.next(&graph), Some(Event::Leave(a.index())));
+    graph.remove(a).unwrap();
+    assert_eq!(graph.insert_before(b, Group).unwrap().index(), a.index());
+    assert_eq!(dfs.next(&graph), None);
+}
+
+#[test]
+fn root_removed_and_reused_ends_the_walk() {
+    let (mut graph, root, a, _) = pair();
+    let mut pre = StacklessDfs::new(root);
+    let mut dfs = DfsWalker::new(root);
+    pre.next(&graph);
+    pre.next(&graph);
+    dfs.next(&graph);
+    dfs.next(&graph);
+    // The root goes (its children move up) and a new root takes its slot.
+    graph.remove(root).unwrap();
+    let new_root = graph.add_root(Group);
+    assert_eq!(new_root.index(), root.index());
+    graph.set_parent(a, Some(new_root), None).unwrap();
+    assert_eq!(pre.next(&graph), None);
+    assert_eq!(dfs.next(&graph), None);
+}
+
+#[test]
+fn a_walk_resumed_in_a_clone_checks_the_clone() {
+    let (mut graph, root, a, b) = pair();
+    let mut pre = StacklessDfs::new(root);
+    pre.next(&graph);
+    assert_eq!(pre.next(&graph), Some(a.index()));
+    // Same revision, other graph: the walker must not trust its last check.
+    let mut clone = graph.clone();
+    assert_eq!(clone.revision(), graph.revision());
+    clone.remove(a).unwrap();
+    clone.insert_before(b, Group).unwrap();
+    graph.append_child(root, Group).unwrap();
+    graph.append_child(root, Group).unwrap();
+    // Now both graphs are at the same revision again; `a` is live only in `graph`.
+    assert_eq!(clone.revision(), graph.revision());
+    let mut in_clone = pre;
+    assert_eq!(in_clone.next(&clone), None);
+    assert_eq!(pre.next(&graph), Some(b.index()));
+}
+
+#[test]
+fn edits_that_keep_the_current_node_are_followed() {
+    let (mut graph, root, a, b) = pair();
+    let mut pre = StacklessDfs::new(root);
+    pre.next(&graph);
+    pre.next(&graph);
+    let a1 = graph.append_child(a, Group).unwrap();
+    assert_eq!(pre.next(&graph), Some(a1.index()));
+    assert_eq!(pre.next(&graph), Some(b.index()));
+    assert_eq!(pre.next(&graph), None);
+}
+
+#[test]
+fn walkers_compare_by_position_not_by_cache() {
+    let (graph, root, _, _) = pair();
+    let clone = graph.clone();
+    let (mut x, mut y) = (StacklessDfs::new(root), StacklessDfs::new(root));
+    x.next(&graph);
+    y.next(&clone);
+    assert_eq!(x, y);
+    let (mut x, mut y) = (DfsWalker::new(root), DfsWalker::new(root));
+    x.next(&graph);
+    y.next(&clone);
+    assert_eq!(x, y);
+}
+
+/// The borrowing iterators against the walkers, with random skips, and
+/// `DepthFirstIter::into_walker` handing over at a random event.
+fn iterators_match_walkers(seed: u64, nodes: usize) {
+    use scenewalk_iterators::Walk;
+    let (graph, root, ids) = random_graph(nodes, seed);
+    let mut rng = Rng(seed ^ 0xD1CE);
+    let top = if rng.below(3) == 0 {
+        ids[rng.below(ids.len())]
+    } else {
+        root
+    };
+    let skips: Vec<bool> = (0..4 * nodes + 8).map(|_| rng.below(4) == 0).collect();
+
+    let (mut walker, mut iter) = (StacklessDfs::new(top), graph.preorder(top).unwrap());
+    for (step, &skip) in skips.iter().enumerate() {
+        let node = walker.next(&graph);
+        assert_eq!(iter.next(), node, "pre-order step {step}");
+        if node.is_none() {
+            break;
+        }
+        if skip {
+            walker.skip_subtree();
+            iter.skip_subtree();
+        }
+    }
+    assert_eq!(iter.next(), None);
+
+    let hand_over = rng.below(2 * nodes + 2);
+    let mut walker = DfsWalker::new(top);
+    let mut iter = graph.depth_first(top).unwrap();
+    for (step, &skip) in skips.iter().enumerate() {
+        if step == hand_over {
+            let resumed = iter.into_walker();
+            assert_eq!(resumed, walker, "handed over at event {step}");
+            let mut resumed = resumed;
+            while let Some(event) = walker.next(&graph) {
+                assert_eq!(resumed.next(&graph), Some(event));
+                assert_eq!(resumed.depth(), walker.depth());
+            }
+            assert_eq!(resumed.next(&graph), None);
+            return;
+        }
+        let event = walker.next(&graph);
+        assert_eq!(iter.next(), event, "event {step}");
+        assert_eq!(iter.depth(), walker.depth());
+        if event.is_none() {
+            assert_eq!(iter.next(), None);
+            assert!(iter.into_walker().is_done());
+            return;
+        }
+        if skip {
+            walker.skip_subtree();
+            iter.skip_subtree();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn borrowing_iterators_step_as_the_walkers(seed in any::<u64>(), nodes in 1usize..60) {
+        iterators_match_walkers(seed, nodes);
+    }
+}
