@@ -57,7 +57,7 @@ impl<Cx: 'static> Functor<Cx> {
         Self { call: Box::new(f) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
         (self.call)(visit, cx)
     }
@@ -94,9 +94,10 @@ const NONE: u32 = u32::MAX;
 /// ```
 #[derive(Debug)]
 pub struct MethodTable<Cx> {
-    methods: Vec<(TypeId, Functor<Cx>)>,
-    default: Option<Functor<Cx>>,
-    /// Per type index: position in `methods`, `methods.len()` for the default, or NONE.
+    /// The functors in registration order; the default is the one with no type, so a
+    /// resolved slot is one index into this list whoever registered it.
+    methods: Vec<(Option<TypeId>, Functor<Cx>)>,
+    /// Per type index: position in `methods`, or NONE.
     resolved: Vec<u32>,
     stamp: Option<RegistryStamp>,
 }
@@ -112,27 +113,30 @@ impl<Cx: 'static> MethodTable<Cx> {
     pub fn new() -> Self {
         Self {
             methods: Vec::new(),
-            default: None,
             resolved: Vec::new(),
             stamp: None,
         }
     }
 
-    /// Registers the functor for `T` (replacing an earlier one).
-    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
-        let id = TypeId::of::<T>();
-        match self.methods.iter_mut().find(|(t, _)| *t == id) {
+    /// Puts `functor` in the entry for `ty` (`None`: the default), replacing an
+    /// earlier one.
+    fn put(&mut self, ty: Option<TypeId>, functor: Functor<Cx>) {
+        match self.methods.iter_mut().find(|(t, _)| *t == ty) {
             Some(slot) => slot.1 = functor,
-            None => self.methods.push((id, functor)),
+            None => self.methods.push((ty, functor)),
         }
         self.stamp = None;
+    }
+
+    /// Registers the functor for `T` (replacing an earlier one).
+    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
+        self.put(Some(TypeId::of::<T>()), functor);
         self
     }
 
     /// Sets the functor for types with no functor of their own or of a parent type.
     pub fn set_default(&mut self, functor: Functor<Cx>) -> &mut Self {
-        self.default = Some(functor);
-        self.stamp = None;
+        self.put(None, functor);
         self
     }
 
@@ -141,20 +145,17 @@ impl<Cx: 'static> MethodTable<Cx> {
         if self.stamp == Some(types.stamp()) {
             return;
         }
+        let position = |ty: Option<TypeId>| {
+            self.methods
+                .iter()
+                .position(|(t, _)| *t == ty)
+                .map(|p| p as u32)
+        };
         let own: Vec<Option<u32>> = types
             .iter()
-            .map(|(_, info)| {
-                self.methods
-                    .iter()
-                    .position(|(t, _)| *t == info.type_id)
-                    .map(|p| p as u32)
-            })
+            .map(|(_, info)| position(Some(info.type_id)))
             .collect();
-        let default = if self.default.is_some() {
-            self.methods.len() as u32
-        } else {
-            NONE
-        };
+        let default = position(None).unwrap_or(NONE);
         self.resolved.clear();
         for (ty, _) in types.iter() {
             let found = types
@@ -178,20 +179,19 @@ impl<Cx: 'static> MethodTable<Cx> {
         if self.stamp != Some(visit.graph().types().stamp()) {
             return Flow::Continue;
         }
-        let slot = self
-            .resolved
-            .get(visit.node_type().get())
-            .copied()
-            .unwrap_or(NONE);
-        if slot == NONE {
-            return Flow::Continue;
-        }
-        match self.methods.get_mut(slot as usize) {
+        self.call_resolved(visit, cx)
+    }
+
+    /// [`call`](Self::call) for a table known to be resolved for the visit's graph
+    /// (resolved in this run's `begin`): one index, one bounds check, one call.
+    #[inline(always)]
+    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        // NONE is past the end of `methods`, so a type with no functor falls out of
+        // the same bounds check.
+        let slot = self.resolved.get(visit.node_type().get()).copied();
+        match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
             Some((_, functor)) => functor.call(visit, cx),
-            None => match &mut self.default {
-                Some(functor) => functor.call(visit, cx),
-                None => Flow::Continue,
-            },
+            None => Flow::Continue,
         }
     }
 }
@@ -259,6 +259,8 @@ impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
     }
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        self.methods.call(visit, &mut self.context)
+        // `begin` resolved the table for this run's graph, and a run's graph cannot
+        // change under it: no registry check per node.
+        self.methods.call_resolved(visit, &mut self.context)
     }
 }

@@ -358,12 +358,31 @@ impl Graph {
 
     #[inline]
     pub(crate) fn get_raw<T: NodeCore>(&self, i: u32) -> Option<&T> {
-        let (ty, slot) = (self.hot[i as usize].ty as usize, self.cold[i as usize].slot);
-        let column = self.columns.get(ty)?.as_ref()?;
-        match column.downcast_ref::<Column<T>>() {
+        let ty = self.hot.get(i as usize)?.ty;
+        self.get_typed_raw(i, ty)
+    }
+
+    /// [`get_raw`](Self::get_raw) for a node whose type index `ty` the caller already
+    /// read (a [`Visit`](crate::Visit) carries it): one link record less to load.
+    #[inline]
+    pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
+        let slot = self.cold.get(i as usize)?.slot;
+        let column = self.columns.get(ty as usize)?.as_deref()?;
+        // Upcasting to `Any` is a vtable load, so the exact-type check costs one virtual
+        // call (`type_id`) where downcast_rs's `as_any` added a second.
+        let any: &dyn std::any::Any = column;
+        match any.downcast_ref::<Column<T>>() {
             Some(column) => column.get_typed(slot),
-            None => column.get(slot)?.base()?.view::<T>(),
+            None => Self::get_extended(column, slot),
         }
+    }
+
+    /// The `T` view of a payload whose type extends `T`: off the hot path, so the
+    /// exact-type access inlines small.
+    #[cold]
+    #[inline(never)]
+    fn get_extended<T: NodeCore>(column: &dyn ErasedColumn, slot: u32) -> Option<&T> {
+        column.get(slot)?.base()?.view::<T>()
     }
 
     /// Typed access to every payload of exactly type `T` (not types extending it),

@@ -556,3 +556,51 @@ mod declared_parents {
         assert!(types.index_of::<Pong>().is_some());
     }
 }
+
+#[test]
+fn default_set_first_replaced_and_functors_added_between_runs() {
+    let (g, n) = graph();
+    let slot = |i: usize| n[i].index().raw();
+    let default = |name: &'static str| {
+        Functor::any(move |visit: &Visit<'_>, log: &mut Log| {
+            log.push((name, visit.node().raw()));
+            Flow::Continue
+        })
+    };
+    // The default registered before a typed functor, then replaced: the typed functor
+    // keeps its place and the replacement answers for every other type.
+    let actor = DispatchActor::new(Log::new())
+        .otherwise(default("first"))
+        .on::<D>(Functor::function(fd))
+        .otherwise(default("second"));
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    action.run(&g, n[0]).unwrap();
+    let expected = [
+        ("D", 0),
+        ("second", slot(1)),
+        ("second", slot(2)),
+        ("second", slot(3)),
+        ("D", 40),
+    ];
+    assert_eq!(
+        action.actor::<DispatchActor<Log>>().unwrap().context,
+        expected
+    );
+
+    // A functor added to the actor between runs takes effect in the next run.
+    let actor = action.actor_mut::<DispatchActor<Log>>().unwrap();
+    actor.context.clear();
+    actor.methods.add::<B>(Functor::function(fb));
+    action.run(&g, n[0]).unwrap();
+    let expected = [
+        ("D", 0),
+        ("second", slot(1)),
+        ("B", 21),
+        ("B", 31),
+        ("D", 40),
+    ];
+    assert_eq!(
+        action.actor::<DispatchActor<Log>>().unwrap().context,
+        expected
+    );
+}
