@@ -263,7 +263,7 @@ impl OrderedActor for WorldTransforms {
         self.matrices.begin(run)
     }
 
-    #[inline]
+    #[inline(always)]
     fn enter(
         &mut self,
         state: &mut StateCell<'_, u32>,
