@@ -1,13 +1,85 @@
 //! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
 //! method list), with fallback to parent types and a default.
 
+use crate::column::Column;
 use crate::types::RegistryStamp;
 use crate::{
     ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
 };
-use std::any::TypeId;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 
-type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
+/// A functor, type-erased: one virtual call per node.
+trait Call<Cx>: Send {
+    /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
+    /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
+    /// it in `end`), so later nodes reach their payload with a pointer compare instead
+    /// of a downcast.
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
+    /// Lets go of a kept column.
+    fn release(&mut self) {}
+}
+
+/// A functor for the nodes that are a `T`.
+struct Typed<T, F> {
+    f: F,
+    /// The graph's column of `T`, shared while a run lasts.
+    column: Option<Arc<Column<T>>>,
+}
+
+impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+        if keep {
+            let graph = visit.graph();
+            let shared = graph.column_arc(visit.node_type().0);
+            if let (Some(own), Some(shared)) = (&self.column, shared)
+                && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
+            {
+                // The very column the graph holds, so the node's slot indexes it.
+                return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
+                    Some(node) => (self.f)(node, visit, cx),
+                    None => Flow::Continue,
+                };
+            }
+            self.keep(shared);
+        }
+        match visit.get::<T>() {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+
+    fn release(&mut self) {
+        self.column = None;
+    }
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
+    /// column. A node of a type extending `T` lives in another column and is left to
+    /// the general path.
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, shared: Option<&Arc<dyn crate::column::ErasedColumn>>) {
+        let Some(shared) = shared else { return };
+        let erased: &dyn Any = &**shared;
+        if erased.is::<Column<T>>() {
+            let any: Arc<dyn Any + Send + Sync> = shared.clone();
+            self.column = any.downcast::<Column<T>>().ok();
+        }
+    }
+}
+
+/// A functor for any node type.
+struct Untyped<F>(F);
+
+impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, _keep: bool) -> Flow {
+        (self.0)(visit, cx)
+    }
+}
 
 /// A callable for one node type (paper 3.2). The three forms of the paper:
 /// - [`function`](Functor::function): a plain function;
@@ -19,7 +91,7 @@ type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
 /// A functor registered for `T` also runs for types that extend `T`; it receives their
 /// `T` view ([`NodeCore::base`]).
 pub struct Functor<Cx> {
-    call: Box<Call<Cx>>,
+    call: Box<dyn Call<Cx>>,
 }
 
 impl<Cx> std::fmt::Debug for Functor<Cx> {
@@ -36,13 +108,10 @@ impl<Cx: 'static> Functor<Cx> {
 
     /// A closure, which may own an object whose method it calls.
     pub fn closure<T: NodeCore>(
-        mut f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+        f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(move |visit, cx| match visit.get::<T>() {
-                Some(node) => f(node, visit, cx),
-                None => Flow::Continue,
-            }),
+            call: Box::new(Typed { f, column: None }),
         }
     }
 
@@ -54,12 +123,9 @@ impl<Cx: 'static> Functor<Cx> {
 
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
-        Self { call: Box::new(f) }
-    }
-
-    #[inline(always)]
-    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
-        (self.call)(visit, cx)
+        Self {
+            call: Box::new(Untyped(f)),
+        }
     }
 }
 
@@ -179,19 +245,28 @@ impl<Cx: 'static> MethodTable<Cx> {
         if self.stamp != Some(visit.graph().types().stamp()) {
             return Flow::Continue;
         }
-        self.call_resolved(visit, cx)
+        self.call_resolved(visit, cx, false)
     }
 
     /// [`call`](Self::call) for a table known to be resolved for the visit's graph
     /// (resolved in this run's `begin`): one index, one bounds check, one call.
+    /// With `keep`, typed functors keep their column until [`release`](Self::release).
     #[inline(always)]
-    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         // NONE is past the end of `methods`, so a type with no functor falls out of
         // the same bounds check.
         let slot = self.resolved.get(visit.node_type().get()).copied();
         match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
-            Some((_, functor)) => functor.call(visit, cx),
+            Some((_, functor)) => functor.call.call(visit, cx, keep),
             None => Flow::Continue,
+        }
+    }
+
+    /// Lets every functor go of the columns it kept, so the graph's next write to
+    /// them copies nothing.
+    fn release(&mut self) {
+        for (_, functor) in &mut self.methods {
+            functor.call.release();
         }
     }
 }
@@ -261,6 +336,9 @@ impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
         // `begin` resolved the table for this run's graph, and a run's graph cannot
         // change under it: no registry check per node.
-        self.methods.call_resolved(visit, &mut self.context)
+        self.methods.call_resolved(visit, &mut self.context, true)
+    }
+    fn end(&mut self) {
+        self.methods.release();
     }
 }

@@ -604,3 +604,63 @@ fn default_set_first_replaced_and_functors_added_between_runs() {
         expected
     );
 }
+
+#[test]
+fn a_kept_column_never_hides_an_edit() {
+    use scenewalk_core::{ActiveEntry, ActiveList, TraversalIterator, UnorderedActor};
+    let (mut g, n) = graph();
+    let mut actor = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let run = scenewalk_core::RunContext {
+        graph: &g,
+        root: n[0].index(),
+        capabilities: DepthFirst::new().capabilities(),
+    };
+    actor.begin(&run);
+    let enter = |actor: &mut DispatchActor<Log>, g: &Graph| {
+        let visit = Visit::new(g, n[1].index(), 1).unwrap();
+        let mut children: Vec<ActiveEntry> = Vec::new();
+        let mut active = ActiveList::new(&mut children);
+        actor.enter(&visit, &mut active);
+    };
+    // Entered outside a run that ends: the functor keeps A's column.
+    enter(&mut actor, &g);
+    let kept_before = g.clone();
+    g.get_mut::<A>(n[1]).unwrap().0 = 11;
+    enter(&mut actor, &g);
+    assert_eq!(actor.context, [("A", 10), ("A", 11)]);
+    // The clone taken before the edit still holds the old payload.
+    assert_eq!(kept_before.get::<A>(n[1]).unwrap().0, 10);
+    assert_eq!(g.get::<A>(n[1]).unwrap().0, 11);
+    // Adding and removing nodes of the kept type is seen too.
+    let added = g.append_child(n[0], A(12)).unwrap();
+    g.remove(n[1]).unwrap();
+    actor.context.clear();
+    let visit = Visit::new(&g, added.index(), 1).unwrap();
+    let mut children: Vec<ActiveEntry> = Vec::new();
+    actor.enter(&visit, &mut ActiveList::new(&mut children));
+    assert_eq!(actor.context, [("A", 12)]);
+}
+
+#[test]
+fn graph_clones_are_independent_after_edits() {
+    let (mut g, n) = graph();
+    let copy = g.clone();
+    g.get_mut::<A>(n[1]).unwrap().0 = 99;
+    g.remove(n[2]).unwrap();
+    g.append_child(n[0], A(7)).unwrap();
+    assert_eq!(copy.get::<A>(n[1]).unwrap().0, 10);
+    assert_eq!(copy.get::<B>(n[2]).unwrap().b, 21);
+    assert_eq!(g.get::<A>(n[1]).unwrap().0, 99);
+    let log = run(
+        &copy,
+        n[0],
+        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
+    );
+    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
+    let log = run(
+        &g,
+        n[0],
+        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
+    );
+    assert_eq!(log, [("A", 99), ("A", 30), ("A", 7)]);
+}
