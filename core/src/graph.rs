@@ -386,7 +386,7 @@ impl Graph {
 
     /// [`get_raw`](Self::get_raw) for a node whose type index `ty` the caller already
     /// read (a [`Visit`](crate::Visit) carries it): one link record less to load.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
         let slot = self.cold.get(i as usize)?.slot;
         let column = self.columns.get(ty as usize)?.as_deref()?;
