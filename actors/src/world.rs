@@ -118,19 +118,24 @@ impl WorldMatrices {
     }
 
     /// At a transform node, makes `parent world × local` the node's own state.
+    /// Returns the node's state, so the caller need not read the cell again.
     #[inline(always)]
-    pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) {
-        if let Some(local) = local_transform(visit, &self.transforms) {
-            let world = self.get(*state.get()) * *local;
-            if !world.is_finite() && self.bad_root != Some(visit.node()) {
-                self.non_finite.push(visit.node());
-            }
-            self.matrices.push(world);
-            if self.track_owners {
-                self.owners.push(visit.node().raw());
-            }
-            state.set((self.matrices.len() - 1) as u32);
+    pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
+        let above = *state.get();
+        let Some(local) = local_transform(visit, &self.transforms) else {
+            return above;
+        };
+        let world = self.get(above) * *local;
+        if !world.is_finite() && self.bad_root != Some(visit.node()) {
+            self.non_finite.push(visit.node());
         }
+        self.matrices.push(world);
+        if self.track_owners {
+            self.owners.push(visit.node().raw());
+        }
+        let own = (self.matrices.len() - 1) as u32;
+        state.set(own);
+        own
     }
 
     /// As [`enter`](Self::enter) in a patch: a transform node that owns its earlier
@@ -258,20 +263,21 @@ impl OrderedActor for WorldTransforms {
         self.matrices.begin(run)
     }
 
-    #[inline]
+    #[inline(always)]
     fn enter(
         &mut self,
         state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        if self.patch.is_some() {
+        let own = if self.patch.is_some() {
             let previous = self.world.get_at(visit.node());
             self.matrices.enter_in_place(state, visit, previous);
+            *state.get()
         } else {
-            self.matrices.enter(state, visit);
-        }
-        self.world.set(visit.node(), *state.get());
+            self.matrices.enter(state, visit)
+        };
+        self.world.set(visit.node(), own);
         Flow::Continue
     }
 }

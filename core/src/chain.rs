@@ -122,7 +122,7 @@ macro_rules! tuple_chain {
             fn begin(&mut self, run: &RunContext<'_>) {
                 $(self.$idx.begin(run);)+
             }
-            #[inline]
+            #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
                 $(if !step(&mut self.$idx, visit, active, &mut flow) { return flow; })+

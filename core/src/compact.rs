@@ -153,7 +153,7 @@ impl Graph {
             });
         }
         for (ty, (slots, owners)) in column_orders.into_iter().enumerate() {
-            if let Some(Some(column)) = self.columns.get_mut(ty) {
+            if let Some(column) = self.column_mut(ty) {
                 let reordered = column.reorder(&slots, owners);
                 debug_assert!(reordered, "column {ty} out of step with its nodes");
             }

@@ -1,13 +1,85 @@
 //! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
 //! method list), with fallback to parent types and a default.
 
+use crate::column::Column;
 use crate::types::RegistryStamp;
 use crate::{
     ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
 };
-use std::any::TypeId;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 
-type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
+/// A functor, type-erased: one virtual call per node.
+trait Call<Cx>: Send {
+    /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
+    /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
+    /// it in `end`), so later nodes reach their payload with a pointer compare instead
+    /// of a downcast.
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
+    /// Lets go of a kept column.
+    fn release(&mut self) {}
+}
+
+/// A functor for the nodes that are a `T`.
+struct Typed<T, F> {
+    f: F,
+    /// The graph's column of `T`, shared while a run lasts.
+    column: Option<Arc<Column<T>>>,
+}
+
+impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+        if keep {
+            let graph = visit.graph();
+            let shared = graph.column_arc(visit.node_type().0);
+            if let (Some(own), Some(shared)) = (&self.column, shared)
+                && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
+            {
+                // The very column the graph holds, so the node's slot indexes it.
+                return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
+                    Some(node) => (self.f)(node, visit, cx),
+                    None => Flow::Continue,
+                };
+            }
+            self.keep(shared);
+        }
+        match visit.get::<T>() {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+
+    fn release(&mut self) {
+        self.column = None;
+    }
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
+    /// column. A node of a type extending `T` lives in another column and is left to
+    /// the general path.
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, shared: Option<&Arc<dyn crate::column::ErasedColumn>>) {
+        let Some(shared) = shared else { return };
+        let erased: &dyn Any = &**shared;
+        if erased.is::<Column<T>>() {
+            let any: Arc<dyn Any + Send + Sync> = shared.clone();
+            self.column = any.downcast::<Column<T>>().ok();
+        }
+    }
+}
+
+/// A functor for any node type.
+struct Untyped<F>(F);
+
+impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, _keep: bool) -> Flow {
+        (self.0)(visit, cx)
+    }
+}
 
 /// A callable for one node type (paper 3.2). The three forms of the paper:
 /// - [`function`](Functor::function): a plain function;
@@ -19,7 +91,7 @@ type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
 /// A functor registered for `T` also runs for types that extend `T`; it receives their
 /// `T` view ([`NodeCore::base`]).
 pub struct Functor<Cx> {
-    call: Box<Call<Cx>>,
+    call: Box<dyn Call<Cx>>,
 }
 
 impl<Cx> std::fmt::Debug for Functor<Cx> {
@@ -36,13 +108,10 @@ impl<Cx: 'static> Functor<Cx> {
 
     /// A closure, which may own an object whose method it calls.
     pub fn closure<T: NodeCore>(
-        mut f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+        f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(move |visit, cx| match visit.get::<T>() {
-                Some(node) => f(node, visit, cx),
-                None => Flow::Continue,
-            }),
+            call: Box::new(Typed { f, column: None }),
         }
     }
 
@@ -54,12 +123,9 @@ impl<Cx: 'static> Functor<Cx> {
 
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
-        Self { call: Box::new(f) }
-    }
-
-    #[inline]
-    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
-        (self.call)(visit, cx)
+        Self {
+            call: Box::new(Untyped(f)),
+        }
     }
 }
 
@@ -94,9 +160,10 @@ const NONE: u32 = u32::MAX;
 /// ```
 #[derive(Debug)]
 pub struct MethodTable<Cx> {
-    methods: Vec<(TypeId, Functor<Cx>)>,
-    default: Option<Functor<Cx>>,
-    /// Per type index: position in `methods`, `methods.len()` for the default, or NONE.
+    /// The functors in registration order; the default is the one with no type, so a
+    /// resolved slot is one index into this list whoever registered it.
+    methods: Vec<(Option<TypeId>, Functor<Cx>)>,
+    /// Per type index: position in `methods`, or NONE.
     resolved: Vec<u32>,
     stamp: Option<RegistryStamp>,
 }
@@ -112,27 +179,30 @@ impl<Cx: 'static> MethodTable<Cx> {
     pub fn new() -> Self {
         Self {
             methods: Vec::new(),
-            default: None,
             resolved: Vec::new(),
             stamp: None,
         }
     }
 
-    /// Registers the functor for `T` (replacing an earlier one).
-    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
-        let id = TypeId::of::<T>();
-        match self.methods.iter_mut().find(|(t, _)| *t == id) {
+    /// Puts `functor` in the entry for `ty` (`None`: the default), replacing an
+    /// earlier one.
+    fn put(&mut self, ty: Option<TypeId>, functor: Functor<Cx>) {
+        match self.methods.iter_mut().find(|(t, _)| *t == ty) {
             Some(slot) => slot.1 = functor,
-            None => self.methods.push((id, functor)),
+            None => self.methods.push((ty, functor)),
         }
         self.stamp = None;
+    }
+
+    /// Registers the functor for `T` (replacing an earlier one).
+    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
+        self.put(Some(TypeId::of::<T>()), functor);
         self
     }
 
     /// Sets the functor for types with no functor of their own or of a parent type.
     pub fn set_default(&mut self, functor: Functor<Cx>) -> &mut Self {
-        self.default = Some(functor);
-        self.stamp = None;
+        self.put(None, functor);
         self
     }
 
@@ -141,20 +211,17 @@ impl<Cx: 'static> MethodTable<Cx> {
         if self.stamp == Some(types.stamp()) {
             return;
         }
+        let position = |ty: Option<TypeId>| {
+            self.methods
+                .iter()
+                .position(|(t, _)| *t == ty)
+                .map(|p| p as u32)
+        };
         let own: Vec<Option<u32>> = types
             .iter()
-            .map(|(_, info)| {
-                self.methods
-                    .iter()
-                    .position(|(t, _)| *t == info.type_id)
-                    .map(|p| p as u32)
-            })
+            .map(|(_, info)| position(Some(info.type_id)))
             .collect();
-        let default = if self.default.is_some() {
-            self.methods.len() as u32
-        } else {
-            NONE
-        };
+        let default = position(None).unwrap_or(NONE);
         self.resolved.clear();
         for (ty, _) in types.iter() {
             let found = types
@@ -178,20 +245,28 @@ impl<Cx: 'static> MethodTable<Cx> {
         if self.stamp != Some(visit.graph().types().stamp()) {
             return Flow::Continue;
         }
-        let slot = self
-            .resolved
-            .get(visit.node_type().get())
-            .copied()
-            .unwrap_or(NONE);
-        if slot == NONE {
-            return Flow::Continue;
+        self.call_resolved(visit, cx, false)
+    }
+
+    /// [`call`](Self::call) for a table known to be resolved for the visit's graph
+    /// (resolved in this run's `begin`): one index, one bounds check, one call.
+    /// With `keep`, typed functors keep their column until [`release`](Self::release).
+    #[inline(always)]
+    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+        // NONE is past the end of `methods`, so a type with no functor falls out of
+        // the same bounds check.
+        let slot = self.resolved.get(visit.node_type().get()).copied();
+        match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
+            Some((_, functor)) => functor.call.call(visit, cx, keep),
+            None => Flow::Continue,
         }
-        match self.methods.get_mut(slot as usize) {
-            Some((_, functor)) => functor.call(visit, cx),
-            None => match &mut self.default {
-                Some(functor) => functor.call(visit, cx),
-                None => Flow::Continue,
-            },
+    }
+
+    /// Lets every functor go of the columns it kept, so the graph's next write to
+    /// them copies nothing.
+    fn release(&mut self) {
+        for (_, functor) in &mut self.methods {
+            functor.call.release();
         }
     }
 }
@@ -259,6 +334,11 @@ impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
     }
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        self.methods.call(visit, &mut self.context)
+        // `begin` resolved the table for this run's graph, and a run's graph cannot
+        // change under it: no registry check per node.
+        self.methods.call_resolved(visit, &mut self.context, true)
+    }
+    fn end(&mut self) {
+        self.methods.release();
     }
 }

@@ -243,8 +243,15 @@ impl Graph {
         if self.columns.len() <= ty {
             self.columns.resize_with(ty + 1, || None);
         }
-        let column = self.columns[ty].get_or_insert_with(|| Box::new(Column::<T>::new()));
-        let slot = match column.downcast_mut::<Column<T>>() {
+        if self.columns[ty].is_none() {
+            let column: std::sync::Arc<dyn crate::column::ErasedColumn> =
+                std::sync::Arc::new(Column::<T>::new());
+            self.columns[ty] = Some(column);
+        }
+        let slot = match self
+            .column_mut(ty)
+            .and_then(|c| c.downcast_mut::<Column<T>>())
+        {
             Some(column) => column.push(index, payload),
             None => unreachable!("column {ty} holds another type"),
         };
@@ -268,7 +275,7 @@ impl Graph {
         let i = index as usize;
         let ty = self.hot[i].ty as usize;
         let slot = self.cold[i].slot;
-        if let Some(Some(column)) = self.columns.get_mut(ty)
+        if let Some(column) = self.column_mut(ty)
             && let Some(moved) = column.swap_remove(slot)
         {
             self.cold[moved as usize].slot = slot;

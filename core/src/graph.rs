@@ -4,6 +4,7 @@ use crate::changes::{Change, ChangeLog};
 use crate::column::{Column, ErasedColumn};
 use crate::id::NIL;
 use crate::{GraphError, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
+use std::sync::Arc;
 
 /// The links a depth-first traversal reads for every node: 16 bytes, kept apart from
 /// everything else so a walk streams through one contiguous array.
@@ -71,7 +72,9 @@ pub struct Graph {
     /// Each slot's generation, apart from the cold links so that a walk that builds
     /// ids reads 4 bytes per node besides the hot links, not 16.
     pub(crate) generations: Vec<u32>,
-    pub(crate) columns: Vec<Option<Box<dyn ErasedColumn>>>,
+    /// Shared, so a dispatch functor can keep its typed column for a run (see
+    /// `column_mut`: a write to a shared column copies it first).
+    pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
     /// hot links are all empty and no walk can wander into the free list.
@@ -307,9 +310,7 @@ impl Graph {
         let i = self.check(id)? as usize;
         self.record(Change::Payload(NodeIndex(i as u32)));
         let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
-        self.columns
-            .get_mut(ty)
-            .and_then(|c| c.as_mut())
+        self.column_mut(ty)
             .and_then(|c| c.get_mut(slot))
             .ok_or(GraphError::StaleNode(id))
     }
@@ -331,12 +332,33 @@ impl Graph {
             return Err(self.wrong_type::<T>(id));
         }
         self.record(Change::Payload(NodeIndex(i as u32)));
-        self.columns
-            .get_mut(ty)
-            .and_then(|c| c.as_mut())
+        self.column_mut(ty)
             .and_then(|c| c.downcast_mut::<Column<T>>())
             .and_then(|c| c.get_typed_mut(slot))
             .ok_or(GraphError::StaleNode(id))
+    }
+
+    /// The column of type index `ty`, writable. A column a dispatch functor still
+    /// shares (a run that did not end) is copied first, so the functor's view never
+    /// changes under it.
+    pub(crate) fn column_mut(&mut self, ty: usize) -> Option<&mut dyn ErasedColumn> {
+        let column = self.columns.get_mut(ty)?.as_mut()?;
+        if Arc::get_mut(column).is_none() {
+            *column = Arc::from(dyn_clone::clone_box(&**column));
+        }
+        Arc::get_mut(column)
+    }
+
+    /// Where the payload of the node in slot `i` lies in its type's column.
+    #[inline]
+    pub(crate) fn slot_at(&self, i: NodeIndex) -> Option<u32> {
+        Some(self.cold.get(i.get())?.slot)
+    }
+
+    /// The shared column of type index `ty`, for typed views kept across nodes.
+    #[inline]
+    pub(crate) fn column_arc(&self, ty: u32) -> Option<&Arc<dyn ErasedColumn>> {
+        self.columns.get(ty as usize)?.as_ref()
     }
 
     fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
@@ -363,12 +385,31 @@ impl Graph {
 
     #[inline]
     pub(crate) fn get_raw<T: NodeCore>(&self, i: u32) -> Option<&T> {
-        let (ty, slot) = (self.hot[i as usize].ty as usize, self.cold[i as usize].slot);
-        let column = self.columns.get(ty)?.as_ref()?;
-        match column.downcast_ref::<Column<T>>() {
+        let ty = self.hot.get(i as usize)?.ty;
+        self.get_typed_raw(i, ty)
+    }
+
+    /// [`get_raw`](Self::get_raw) for a node whose type index `ty` the caller already
+    /// read (a [`Visit`](crate::Visit) carries it): one link record less to load.
+    #[inline(always)]
+    pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
+        let slot = self.cold.get(i as usize)?.slot;
+        let column = self.columns.get(ty as usize)?.as_deref()?;
+        // Upcasting to `Any` is a vtable load, so the exact-type check costs one virtual
+        // call (`type_id`) where downcast_rs's `as_any` added a second.
+        let any: &dyn std::any::Any = column;
+        match any.downcast_ref::<Column<T>>() {
             Some(column) => column.get_typed(slot),
-            None => column.get(slot)?.base()?.view::<T>(),
+            None => Self::get_extended(column, slot),
         }
+    }
+
+    /// The `T` view of a payload whose type extends `T`: off the hot path, so the
+    /// exact-type access inlines small.
+    #[cold]
+    #[inline(never)]
+    fn get_extended<T: NodeCore>(column: &dyn ErasedColumn, slot: u32) -> Option<&T> {
+        column.get(slot)?.base()?.view::<T>()
     }
 
     /// Typed access to every payload of exactly type `T` (not types extending it),

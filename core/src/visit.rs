@@ -66,7 +66,7 @@ impl<'g> Visit<'g> {
     /// The node's payload as a `T` (its own type or one it extends).
     #[inline]
     pub fn get<T: NodeCore>(&self) -> Option<&'g T> {
-        self.graph.get_raw::<T>(self.node.raw())
+        self.graph.get_typed_raw::<T>(self.node.raw(), self.ty.0)
     }
 
     /// Whether the node has no children in the graph (whatever the active list says).

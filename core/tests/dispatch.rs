@@ -556,3 +556,111 @@ mod declared_parents {
         assert!(types.index_of::<Pong>().is_some());
     }
 }
+
+#[test]
+fn default_set_first_replaced_and_functors_added_between_runs() {
+    let (g, n) = graph();
+    let slot = |i: usize| n[i].index().raw();
+    let default = |name: &'static str| {
+        Functor::any(move |visit: &Visit<'_>, log: &mut Log| {
+            log.push((name, visit.node().raw()));
+            Flow::Continue
+        })
+    };
+    // The default registered before a typed functor, then replaced: the typed functor
+    // keeps its place and the replacement answers for every other type.
+    let actor = DispatchActor::new(Log::new())
+        .otherwise(default("first"))
+        .on::<D>(Functor::function(fd))
+        .otherwise(default("second"));
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    action.run(&g, n[0]).unwrap();
+    let expected = [
+        ("D", 0),
+        ("second", slot(1)),
+        ("second", slot(2)),
+        ("second", slot(3)),
+        ("D", 40),
+    ];
+    assert_eq!(
+        action.actor::<DispatchActor<Log>>().unwrap().context,
+        expected
+    );
+
+    // A functor added to the actor between runs takes effect in the next run.
+    let actor = action.actor_mut::<DispatchActor<Log>>().unwrap();
+    actor.context.clear();
+    actor.methods.add::<B>(Functor::function(fb));
+    action.run(&g, n[0]).unwrap();
+    let expected = [
+        ("D", 0),
+        ("second", slot(1)),
+        ("B", 21),
+        ("B", 31),
+        ("D", 40),
+    ];
+    assert_eq!(
+        action.actor::<DispatchActor<Log>>().unwrap().context,
+        expected
+    );
+}
+
+#[test]
+fn a_kept_column_never_hides_an_edit() {
+    use scenewalk_core::{ActiveEntry, ActiveList, TraversalIterator, UnorderedActor};
+    let (mut g, n) = graph();
+    let mut actor = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let run = scenewalk_core::RunContext {
+        graph: &g,
+        root: n[0].index(),
+        capabilities: DepthFirst::new().capabilities(),
+    };
+    actor.begin(&run);
+    let enter = |actor: &mut DispatchActor<Log>, g: &Graph| {
+        let visit = Visit::new(g, n[1].index(), 1).unwrap();
+        let mut children: Vec<ActiveEntry> = Vec::new();
+        let mut active = ActiveList::new(&mut children);
+        actor.enter(&visit, &mut active);
+    };
+    // Entered outside a run that ends: the functor keeps A's column.
+    enter(&mut actor, &g);
+    let kept_before = g.clone();
+    g.get_mut::<A>(n[1]).unwrap().0 = 11;
+    enter(&mut actor, &g);
+    assert_eq!(actor.context, [("A", 10), ("A", 11)]);
+    // The clone taken before the edit still holds the old payload.
+    assert_eq!(kept_before.get::<A>(n[1]).unwrap().0, 10);
+    assert_eq!(g.get::<A>(n[1]).unwrap().0, 11);
+    // Adding and removing nodes of the kept type is seen too.
+    let added = g.append_child(n[0], A(12)).unwrap();
+    g.remove(n[1]).unwrap();
+    actor.context.clear();
+    let visit = Visit::new(&g, added.index(), 1).unwrap();
+    let mut children: Vec<ActiveEntry> = Vec::new();
+    actor.enter(&visit, &mut ActiveList::new(&mut children));
+    assert_eq!(actor.context, [("A", 12)]);
+}
+
+#[test]
+fn graph_clones_are_independent_after_edits() {
+    let (mut g, n) = graph();
+    let copy = g.clone();
+    g.get_mut::<A>(n[1]).unwrap().0 = 99;
+    g.remove(n[2]).unwrap();
+    g.append_child(n[0], A(7)).unwrap();
+    assert_eq!(copy.get::<A>(n[1]).unwrap().0, 10);
+    assert_eq!(copy.get::<B>(n[2]).unwrap().b, 21);
+    assert_eq!(g.get::<A>(n[1]).unwrap().0, 99);
+    let log = run(
+        &copy,
+        n[0],
+        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
+    );
+    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
+    let log = run(
+        &g,
+        n[0],
+        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
+    );
+    assert_eq!(log, [("A", 99), ("A", 30), ("A", 7)]);
+}
