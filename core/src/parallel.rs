@@ -3,8 +3,9 @@
 
 use crate::fork::PARALLEL;
 use crate::{
-    Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId, NodeIndex,
-    ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit, WorkerChain,
+    AboveChain, Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId,
+    NodeIndex, ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit,
+    WorkerChain,
 };
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What every walk of one run shares: the stop flag.
 struct Control {
     stop: AtomicBool,
+}
+
+/// What the walk above the split points leaves for after the merges, in post-order.
+#[derive(Clone, Copy)]
+enum Deferred {
+    /// The leave event of a node above.
+    Leave(NodeIndex, u32),
+    /// Subtree number `found` is complete (where a sequential run leaves its root).
+    Done(usize),
 }
 
 /// A walk's buffers and counts.
@@ -47,9 +57,10 @@ impl Walker {
         control: &Control,
         split: impl Fn(NodeIndex) -> bool,
         found: &mut Vec<(NodeIndex, u32)>,
-        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+        mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
         roots.iter().all(|&(root, depth)| {
+            chain.start_subtree();
             self.subtree(
                 graph,
                 chain,
@@ -68,7 +79,8 @@ impl Walker {
     /// unless an actor built an active list): enter, go down to the first active
     /// child, else leave and go on to the next sibling or climb. A node for which
     /// `split` says yes is not entered but pushed to `found` (with its depth); with
-    /// `defer`, leave events go there instead of to the chain.
+    /// `defer`, leave events (and the places of the subtrees handed off) also go
+    /// there, to be replayed after the merges.
     #[allow(clippy::too_many_arguments)]
     fn subtree<C: Calls>(
         &mut self,
@@ -80,24 +92,27 @@ impl Walker {
         control: &Control,
         split: &impl Fn(NodeIndex) -> bool,
         found: &mut Vec<(NodeIndex, u32)>,
-        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+        mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
         self.frames.clear();
         self.lists.clear();
         let mut node = root;
-        let mut leave = |stats: &mut RunStats, chain: &mut C, node: NodeIndex, depth: u32| {
+        let leave = |defer: &mut Option<&mut Vec<Deferred>>,
+                     stats: &mut RunStats,
+                     chain: &mut C,
+                     node: NodeIndex,
+                     depth: u32| {
             if !leave_events {
                 return;
             }
+            let Some(visit) = Visit::new(graph, node, depth) else {
+                return;
+            };
             match defer.as_deref_mut() {
-                Some(deferred) => deferred.push((node, depth)),
-                None => {
-                    if let Some(visit) = Visit::new(graph, node, depth) {
-                        stats.left += 1;
-                        chain.leave(&visit);
-                    }
-                }
+                Some(deferred) => deferred.push(Deferred::Leave(node, depth)),
+                None => stats.left += 1,
             }
+            chain.leave(&visit);
         };
         'enter: loop {
             if control.stop.load(Ordering::Relaxed) {
@@ -106,7 +121,10 @@ impl Walker {
             let mut down = None;
             if node != root && split(node) {
                 found.push((node, depth));
-                chain.split(found.len() - 1);
+                chain.split(found.len() - 1, depth);
+                if let Some(deferred) = defer.as_deref_mut() {
+                    deferred.push(Deferred::Done(found.len() - 1));
+                }
             } else if let Some(visit) = Visit::new(graph, node, depth) {
                 self.stats.entered += 1;
                 let start = self.lists.len();
@@ -143,7 +161,7 @@ impl Walker {
                     _ => self.lists.truncate(start),
                 }
                 if down.is_none() {
-                    leave(&mut self.stats, chain, node, depth);
+                    leave(&mut defer, &mut self.stats, chain, node, depth);
                 }
             }
             if let Some(child) = down {
@@ -186,7 +204,7 @@ impl Walker {
                 }
                 node = parent;
                 depth = depth.saturating_sub(1);
-                leave(&mut self.stats, chain, node, depth);
+                leave(&mut defer, &mut self.stats, chain, node, depth);
             }
         }
     }
@@ -205,8 +223,11 @@ impl<C: ActorChain> Main<'_, C> {
 trait Calls {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk handed subtree number `found` off instead of entering it.
-    fn split(&mut self, _found: usize) {}
+    /// The walk handed subtree number `found` (root at `depth`) off instead of
+    /// entering it.
+    fn split(&mut self, _found: usize, _depth: u32) {}
+    /// The walk starts its next root.
+    fn start_subtree(&mut self) {}
 }
 
 impl<C: ActorChain> Calls for Main<'_, C> {
@@ -231,6 +252,9 @@ impl<W: WorkerChain> Calls for Worker<W> {
     #[inline(always)]
     fn leave(&mut self, visit: &Visit<'_>) {
         self.0.leave(visit);
+    }
+    fn start_subtree(&mut self) {
+        self.0.start_subtree();
     }
 }
 
@@ -360,16 +384,17 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         }
         let sizes = &self.subtrees;
         let target = sizes.target;
-        // Above the split points: one worker per stretch of nodes between two
-        // subtrees, so that merging stretches and subtrees alternately gives every
-        // actor its nodes in document order; leaves wait until all is merged.
+        // Above the split points: static and unordered actors take one worker per
+        // stretch of nodes between two subtrees, so that merging stretches and
+        // subtrees alternately gives them their nodes in document order; ordered
+        // actors walk these nodes themselves and fork at each split point. Leaves
+        // wait until all is merged.
         let mut deferred = Vec::new();
-        let (going, pieces, error) = {
+        let (going, pieces, top_part) = {
             let mut above = Segments::<C> {
-                main: &self.actors,
-                current: None,
+                above: self.actors.above(),
+                open: false,
                 pieces: Vec::new(),
-                error: None,
             };
             let going = top.walk(
                 graph,
@@ -381,13 +406,10 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                 &mut subtrees,
                 Some(&mut deferred),
             );
-            above.close();
-            (going, above.pieces, above.error)
+            (going, above.pieces, C::finish_above(above.above))
         };
         add(stats, &top.stats);
-        if let Some(error) = error {
-            return Err(error.into());
-        }
+        let mut top_part = top_part?;
         // Consecutive subtrees with no node above entered between them, about
         // `target` nodes together, make one task.
         let mut tasks: Vec<std::ops::Range<usize>> = Vec::new();
@@ -396,9 +418,9 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         let mut open = false;
         for piece in pieces {
             match piece {
-                Piece::Above(part) => {
+                Piece::Above => {
                     open = false;
-                    order.push(Piece::Above(part));
+                    order.push(Piece::Above);
                 }
                 Piece::Subtree(i) => {
                     let size = subtrees.get(i).map_or(0, |&(n, _)| sizes.size(n));
@@ -419,7 +441,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         if going {
             let workers = tasks
                 .iter()
-                .map(|_| self.actors.fork())
+                .map(|task| self.actors.fork(&mut top_part, task.clone()))
                 .collect::<Result<Vec<_>, _>>()?;
             parts = tasks
                 .into_par_iter()
@@ -445,22 +467,29 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         }
         for piece in order {
             match piece {
-                Piece::Above(part) => self.actors.merge(part),
+                Piece::Above => self.actors.merge_above(&mut top_part),
                 Piece::Subtree(task) => {
                     if let Some((part, part_stats)) = parts.get_mut(task).and_then(Option::take) {
-                        self.actors.merge(part);
+                        self.actors.merge(&mut top_part, part);
                         add(stats, &part_stats);
                     }
                 }
             }
         }
-        if control.stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        for (node, depth) in deferred {
-            if let Some(visit) = Visit::new(graph, node, depth) {
-                stats.left += 1;
-                self.actors.leave(&visit);
+        // Ordered actors take their subtrees back where a sequential run would have
+        // left the subtree roots, between the leaves of the nodes above; a stopped
+        // run still merges what its workers did, but replays no leaves.
+        let stopped = control.stop.load(Ordering::Relaxed);
+        for event in deferred {
+            match event {
+                Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
+                Deferred::Leave(..) if stopped => {}
+                Deferred::Leave(node, depth) => {
+                    if let Some(visit) = Visit::new(graph, node, depth) {
+                        stats.left += 1;
+                        self.actors.leave_above(&mut top_part, &visit);
+                    }
+                }
             }
         }
         Ok(())
@@ -468,53 +497,36 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
 }
 
 /// One piece of a split run, in document order.
-enum Piece<P> {
-    /// The results of a stretch of nodes above the split points.
-    Above(P),
+enum Piece {
+    /// A stretch of nodes above the split points.
+    Above,
     /// A subtree handed off (by its number in the walk's `found`), later a task.
     Subtree(usize),
 }
 
-/// The walk above the split points: a fresh worker for each stretch between two
-/// handed-off subtrees.
-struct Segments<'a, C: ParallelChain> {
-    main: &'a C,
-    current: Option<C::Worker<'a>>,
-    pieces: Vec<Piece<C::Part>>,
-    error: Option<crate::ActionError>,
-}
-
-impl<C: ParallelChain> Segments<'_, C> {
-    /// Ends the current stretch.
-    fn close(&mut self) {
-        if let Some(worker) = self.current.take() {
-            self.pieces.push(Piece::Above(C::finish(worker)));
-        }
-    }
+/// The walk above the split points: marks where stretches and subtrees alternate.
+struct Segments<'a, C: ParallelChain + 'a> {
+    above: C::Above<'a>,
+    open: bool,
+    pieces: Vec<Piece>,
 }
 
 impl<C: ParallelChain> Calls for Segments<'_, C> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if self.current.is_none() {
-            match self.main.fork() {
-                Ok(worker) => self.current = Some(worker),
-                Err(error) => {
-                    self.error = Some(error);
-                    return Flow::Stop;
-                }
-            }
+        if !self.open {
+            self.open = true;
+            self.pieces.push(Piece::Above);
         }
-        match &mut self.current {
-            Some(worker) => worker.enter(visit, active),
-            None => Flow::Stop,
-        }
+        self.above.enter(visit, active)
     }
-    fn leave(&mut self, _visit: &Visit<'_>) {
-        // Deferred: the walk above the split points collects its leaves.
+    fn leave(&mut self, visit: &Visit<'_>) {
+        // The event is deferred; actors note what its replay needs.
+        self.above.leave(visit);
     }
-    fn split(&mut self, found: usize) {
-        self.close();
+    fn split(&mut self, found: usize, depth: u32) {
+        self.open = false;
+        self.above.split(found, depth);
         self.pieces.push(Piece::Subtree(found));
     }
 }

@@ -1,0 +1,230 @@
+//! Ordered actors in parallel runs: the actor walks the nodes above the split points
+//! itself, keeping its states; each subtree gets a fork that starts from the state at
+//! its root, merged back where a sequential run would have left that root.
+
+use crate::Visit;
+use crate::adapter::TypeFilter;
+use crate::fork::refusal;
+use crate::state::OrderedStates;
+use crate::{
+    AboveActor, ActionError, ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedState,
+    ParallelActor, WorkerActor, check_parallel,
+};
+use std::collections::VecDeque;
+use std::ops::Range;
+
+/// The walk above the split points for an [`Ordered`] actor: the actor itself with
+/// its own states, forking a worker at each split point.
+pub struct OrderedAbove<'a, A: OrderedActor> {
+    main: &'a mut Ordered<A>,
+    top: OrderedTop<A>,
+    error: Option<ActionError>,
+}
+
+/// What the walk above leaves for an [`Ordered`] actor: a fork and its starting state
+/// per subtree, finished forks waiting for their subtree's place in post-order, and
+/// the states of the nodes above at their leaves, for the replayed leave events.
+pub struct OrderedTop<A: OrderedActor> {
+    forks: Vec<Option<(A, A::State)>>,
+    done: Vec<Option<A>>,
+    leaves: VecDeque<A::State>,
+}
+
+impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        Actor::enter(self.main, visit, active)
+    }
+    fn leave(&mut self, visit: &Visit<'_>) {
+        // The leave event itself waits until the subtrees below were merged; the
+        // state it gets is the one the node has now.
+        if A::EVENTS == Events::EnterLeave && self.main.filter.admits(visit) {
+            let state = self.main.states.at_leave(visit.depth()).clone();
+            self.top.leaves.push_back(state);
+        }
+    }
+    fn split(&mut self, found: usize, depth: u32) {
+        let state = self.main.states.parent_state(depth);
+        let fork = self.main.actor.fork(state);
+        if fork.is_none() && self.error.is_none() {
+            self.error = Some(refusal(&self.main.class()));
+        }
+        if self.top.forks.len() <= found {
+            self.top.forks.resize_with(found + 1, || None);
+        }
+        if let Some(slot) = self.top.forks.get_mut(found) {
+            *slot = fork;
+        }
+    }
+}
+
+/// A worker of an [`Ordered`] actor: one fork per subtree of its task, each with its
+/// own state stack starting from the state at the subtree's root.
+pub struct OrderedWorker<A: OrderedActor> {
+    first: usize,
+    queue: std::vec::IntoIter<(A, A::State)>,
+    current: Option<A>,
+    states: OrderedStates<A::State>,
+    filter: TypeFilter,
+    done: Vec<A>,
+    /// State copies and restores of the subtrees done.
+    counts: (u64, u64),
+}
+
+/// What an [`OrderedWorker`] hands back: its forks (from subtree number `first` on)
+/// and its state copies and restores.
+pub struct OrderedPart<A> {
+    first: usize,
+    forks: Vec<A>,
+    counts: (u64, u64),
+}
+
+impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.states.before_enter(visit.depth());
+        if !self.filter.admits(visit) {
+            return Flow::Continue;
+        }
+        match &mut self.current {
+            Some(actor) => actor.enter(&mut self.states.cell(visit.depth()), visit, active),
+            None => Flow::Continue,
+        }
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave
+            && self.filter.admits(visit)
+            && let Some(actor) = &mut self.current
+        {
+            let state = self.states.at_leave(visit.depth());
+            actor.leave(state, visit);
+        }
+    }
+    fn start_subtree(&mut self) {
+        if let Some(actor) = self.current.take() {
+            self.done.push(actor);
+        }
+        let (copies, restores) = self.states.take_counts();
+        self.counts.0 += copies;
+        self.counts.1 += restores;
+        if let Some((actor, state)) = self.queue.next() {
+            self.current = Some(actor);
+            self.states.reset(OrderedState::DepthStack, state);
+        }
+    }
+}
+
+impl<A: OrderedActor> ParallelActor for Ordered<A> {
+    type Worker<'a> = OrderedWorker<A>;
+    type Part = OrderedPart<A>;
+    type Above<'a> = OrderedAbove<'a, A>;
+    type Top = OrderedTop<A>;
+    fn check_parallel(&self) -> Result<(), ActionError> {
+        check_parallel(&self.class(), A::FORKS)
+    }
+    fn above(&mut self) -> OrderedAbove<'_, A> {
+        OrderedAbove {
+            main: self,
+            top: OrderedTop {
+                forks: Vec::new(),
+                done: Vec::new(),
+                leaves: VecDeque::new(),
+            },
+            error: None,
+        }
+    }
+    fn finish_above(above: OrderedAbove<'_, A>) -> Result<OrderedTop<A>, ActionError> {
+        match above.error {
+            Some(error) => Err(error),
+            None => Ok(above.top),
+        }
+    }
+    fn fork(
+        &self,
+        top: &mut OrderedTop<A>,
+        subtrees: Range<usize>,
+    ) -> Result<OrderedWorker<A>, ActionError> {
+        let first = subtrees.start;
+        let forks = top
+            .forks
+            .get_mut(subtrees)
+            .unwrap_or_default()
+            .iter_mut()
+            .map(Option::take)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| refusal(&self.class()))?;
+        Ok(OrderedWorker {
+            first,
+            queue: forks.into_iter(),
+            current: None,
+            states: OrderedStates::default(),
+            filter: self.filter.clone(),
+            done: Vec::new(),
+            counts: (0, 0),
+        })
+    }
+    fn finish(mut worker: OrderedWorker<A>) -> OrderedPart<A> {
+        if let Some(actor) = worker.current.take() {
+            worker.done.push(actor);
+        }
+        let (copies, restores) = worker.states.take_counts();
+        OrderedPart {
+            first: worker.first,
+            forks: worker.done,
+            counts: (worker.counts.0 + copies, worker.counts.1 + restores),
+        }
+    }
+    fn merge_above(&mut self, _top: &mut OrderedTop<A>) {}
+    fn merge(&mut self, top: &mut OrderedTop<A>, part: OrderedPart<A>) {
+        self.states.add_counts(part.counts);
+        // Kept until the subtree's place in post-order (`subtree_done`).
+        let end = part.first + part.forks.len();
+        if top.done.len() < end {
+            top.done.resize_with(end, || None);
+        }
+        let slots = top.done.get_mut(part.first..end).unwrap_or_default();
+        for (slot, fork) in slots.iter_mut().zip(part.forks) {
+            *slot = Some(fork);
+        }
+    }
+    fn leave_above(&mut self, top: &mut OrderedTop<A>, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave
+            && self.filter.admits(visit)
+            && let Some(state) = top.leaves.pop_front()
+        {
+            self.actor.leave(&state, visit);
+        }
+    }
+    fn subtree_done(&mut self, top: &mut OrderedTop<A>, found: usize) {
+        if let Some(fork) = top.done.get_mut(found).and_then(Option::take) {
+            self.actor.merge(fork);
+        }
+    }
+}
+
+macro_rules! opaque_debug {
+    ($($name:ident),+) => {$(
+        impl<A: OrderedActor> std::fmt::Debug for $name<A> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+    )+};
+}
+opaque_debug!(OrderedTop, OrderedWorker);
+
+impl<A: OrderedActor> std::fmt::Debug for OrderedAbove<'_, A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrderedAbove").finish_non_exhaustive()
+    }
+}
+
+impl<A> std::fmt::Debug for OrderedPart<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrderedPart")
+            .field("first", &self.first)
+            .field("forks", &self.forks.len())
+            .finish_non_exhaustive()
+    }
+}
