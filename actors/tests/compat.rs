@@ -115,18 +115,14 @@ fn the_library_actors_in_parallel_runs() {
     par(Ordered::new(WorldTransforms::new())).unwrap();
     par(Ordered::new(Bounds::new())).unwrap();
     par(Unordered::new(Statistics::new())).unwrap();
-    refused(
-        par(Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))),
-        "FrustumCull",
-        "ordered state",
-    );
+    par(Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))).unwrap();
     par(Static::new(FrustumCull::new(frustum, Arc::clone(&bounds)))).unwrap();
     par(Static::new(LodSelect::new(Vec3::ZERO, Arc::clone(&world)))).unwrap();
     par(Static::new(SwitchSelect)).unwrap();
     refused(
         par(Ordered::new(RenderList::new(Affine3A::IDENTITY))),
         "RenderList",
-        "ordered state",
+        "fork/merge hook",
     );
     par(Static::new(NearFirst::new(Vec3::ZERO, Arc::clone(&bounds)))).unwrap();
     refused(

@@ -114,3 +114,90 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
         assert!(seen.workers > 1, "the city was split: {}", seen.workers);
     }
 }
+
+/// The tour's update pass (`passes::update_action`: ordered world transforms and
+/// bounds, statistics) in parallel: every node's world matrix and box bit for bit,
+/// and the ordered culling pass from those boxes, with the sequential runs' results.
+#[test]
+fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
+    use scenewalk_examples::passes::update_action;
+    let city = CityScene::build(8, 11, &CityMeshes::generated().unwrap()).unwrap();
+    let (graph, root) = (&city.graph, city.root);
+    let slots: Vec<NodeIndex> = (0..graph.capacity() as u32).map(NodeIndex::new).collect();
+    let bits = |a: &Action<DepthFirst, _>| {
+        let world: &WorldTransforms = a.actor().unwrap();
+        let bounds: &Bounds = a.actor().unwrap();
+        let stats: &Statistics = a.actor().unwrap();
+        let per_node: Vec<_> = slots
+            .iter()
+            .map(|&n| {
+                let w = world
+                    .world_at(n)
+                    .map(|m| m.to_cols_array().map(f32::to_bits));
+                let b = bounds
+                    .world_bounds_at(n)
+                    .map(|b| [b.min.to_array(), b.max.to_array()].concat());
+                let b = b.map(|b| b.into_iter().map(f32::to_bits).collect::<Vec<_>>());
+                (w, b)
+            })
+            .collect();
+        (per_node, stats.nodes(), stats.counts_by_type())
+    };
+    let mut sequential = update_action().unwrap();
+    let expect_stats = sequential.run(graph, root).unwrap();
+    let expect = bits(&sequential);
+    let world = Arc::new(sequential.actor::<WorldTransforms>().unwrap().clone());
+    let bounds = Arc::new(sequential.actor::<Bounds>().unwrap().clone());
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = update_action().unwrap();
+        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        assert_eq!(
+            (got.entered, got.left, got.state_copies),
+            (
+                expect_stats.entered,
+                expect_stats.left,
+                expect_stats.state_copies
+            )
+        );
+        assert!(bits(&parallel) == expect, "{threads} threads");
+    }
+
+    // The view pass's culling as an ordered actor (plane masks handed to subtrees).
+    let camera_world = world.world(graph, city.camera).unwrap();
+    let frustum = graph
+        .get::<Camera>(city.camera)
+        .unwrap()
+        .frustum(&camera_world);
+    let eye = Vec3::from(camera_world.translation);
+    let chain = || {
+        (
+            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Static::new(SwitchSelect),
+            Unordered::new(Seen::default()),
+        )
+    };
+    let mut sequential = Action::new(DepthFirst::new(), chain()).unwrap();
+    let expect = sequential.run(graph, root).unwrap();
+    let expect_nodes = sequential.actor::<Seen>().unwrap().nodes.clone();
+    let cull = sequential.actor::<FrustumCull>().unwrap();
+    let expect_counts = (cull.tested(), cull.culled());
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = Action::new(DepthFirst::new(), chain()).unwrap();
+        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
+        let seen = parallel.actor::<Seen>().unwrap();
+        assert_eq!(seen.nodes, expect_nodes, "{threads} threads");
+        assert!(seen.workers > 1, "the city was split: {}", seen.workers);
+        let cull = parallel.actor::<FrustumCull>().unwrap();
+        assert_eq!((cull.tested(), cull.culled()), expect_counts);
+    }
+}
