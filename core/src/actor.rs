@@ -183,11 +183,18 @@ pub trait OrderedActor: Any + Send {
     /// in document order; `state` is the state of the subtree root's parent, as this
     /// actor made it. The worker must carry the parameters and per-run setup of
     /// `self` but none of its results; if `state` indexes this actor's own tables (a
-    /// matrix index), return the worker's equivalent. Since every earlier node in
-    /// pre-order was entered by now, the call may also note positions in this actor's
-    /// lists (where the subtree's entries belong). Workers get no `root_state` and no
-    /// `end`; they see the enters and leaves of their subtree. `None` refuses the run
-    /// ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
+    /// matrix index), return the worker's equivalent. Workers get no `root_state` and
+    /// no `end`; they see the enters and leaves of their subtree. `None` refuses the
+    /// run ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
+    ///
+    /// **Lists in document order.** This actor enters every node above the split
+    /// points before any worker's results come back, so a list it appends to at
+    /// enter holds, at this call, exactly the entries of the nodes before the subtree
+    /// in pre-order: note its length in the worker, and let
+    /// [`merge`](OrderedActor::merge) insert the worker's entries there (plus what
+    /// earlier merges inserted; merges come in document order). A list appended to
+    /// at leave needs nothing: merges come at the subtree root's place in post-order,
+    /// so appending keeps the sequential order.
     fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
     where
         Self: Sized,

@@ -285,25 +285,33 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// subtrees left are grouped, in document order, into tasks of about that many
     /// nodes; each task walks its subtrees depth-first with its own worker chain:
     /// static actors are shared, unordered actors are
-    /// [forked](crate::UnorderedActor::fork). Workers (one per task, and one per
-    /// stretch of nodes above the split points) are then
-    /// [merged](crate::UnorderedActor::merge) back one by one in document order, so
-    /// an actor that appends to a list gets the sequential enter order; the leave
-    /// events of the nodes above run last, after every subtree was merged. The
-    /// results do not depend on the number of threads, and equal the sequential
-    /// run's for actors whose merge is exact. Trees under 4096 nodes, or that do not
-    /// split into a few independent subtrees (a chain), are walked on the calling
-    /// thread in one piece.
+    /// [forked](crate::UnorderedActor::fork) per task, ordered actors per subtree
+    /// ([`OrderedActor::fork`](crate::OrderedActor::fork)), each fork starting from
+    /// the state at its subtree's root, which the walk above computed on its way
+    /// down (ordered actors walk the nodes above themselves, keeping their states).
+    /// Unordered workers (one per task, and one per stretch of nodes above the split
+    /// points) are then [merged](crate::UnorderedActor::merge) back one by one in
+    /// document order, so an actor that appends to a list gets the sequential enter
+    /// order. Last, the leave events of the nodes above are replayed in post-order
+    /// (an ordered actor gets the state the node had), and each ordered fork is
+    /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
+    /// subtree's root, so a result that flows up (a subtree's box) reaches the nodes
+    /// above before their leaves. The results do not depend on the number of threads,
+    /// and equal the sequential run's for actors whose merge is exact. Trees under
+    /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
+    /// are walked on the calling thread in one piece.
     ///
     /// The action's iterator takes no part: the run is depth-first, whatever it is.
-    /// [`Flow::Stop`] sets a flag every worker checks before each node, so all of them
-    /// stop promptly; the run reports `stopped`, and which nodes were entered before
-    /// it then depends on timing. `chain_calls` equals `entered`, and there are no
-    /// state copies (no ordered actors).
+    /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
+    /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
+    /// worker checks before each node, so all of them stop promptly; the run reports
+    /// `stopped` (which nodes were entered before it then depends on timing), what
+    /// the workers did is merged, and no leaves of the nodes above are replayed.
+    /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
     ///
     /// Errors: a stale `root`; an actor refused for parallel runs
-    /// ([`TraversalError::Incompatible`], naming it: an ordered actor, or an
-    /// unordered actor without a fork/merge hook).
+    /// ([`TraversalError::Incompatible`], naming it: an unordered or ordered actor
+    /// without a fork/merge hook, or whose fork declined this run).
     ///
     /// ```
     /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
