@@ -6,6 +6,7 @@ use crate::{
     ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
 };
 use std::any::TypeId;
+use std::sync::Arc;
 
 type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
 
@@ -20,7 +21,12 @@ type Call<Cx> = dyn FnMut(&Visit<'_>, &mut Cx) -> Flow + Send;
 /// `T` view ([`NodeCore::base`]).
 pub struct Functor<Cx> {
     call: Box<Call<Cx>>,
+    /// Makes the call again, for functors that hold no state (functions and node
+    /// methods), so a table of them can be copied for a parallel worker.
+    remake: Option<Arc<Remake<Cx>>>,
 }
+
+type Remake<Cx> = dyn Fn() -> Box<Call<Cx>> + Send + Sync;
 
 impl<Cx> std::fmt::Debug for Functor<Cx> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -31,30 +37,60 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context.
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::closure(f)
+        Self::stateless(move || Self::typed(f))
     }
 
     /// A closure, which may own an object whose method it calls.
     pub fn closure<T: NodeCore>(
-        mut f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+        f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(move |visit, cx| match visit.get::<T>() {
-                Some(node) => f(node, visit, cx),
-                None => Flow::Continue,
-            }),
+            call: Self::typed(f),
+            remake: None,
         }
     }
 
     /// A method of the node: `Functor::node_method(Lod::select)` with
     /// `fn select(&self, cx: &mut Cx) -> Flow`.
     pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
-        Self::closure(move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx))
+        Self::stateless(move || {
+            Self::typed(move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx))
+        })
     }
 
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
-        Self { call: Box::new(f) }
+        Self {
+            call: Box::new(f),
+            remake: None,
+        }
+    }
+
+    /// A fresh copy of a functor made by [`function`](Functor::function) or
+    /// [`node_method`](Functor::node_method) (they hold no state); `None` for
+    /// closures, whose state cannot be copied. For parallel workers
+    /// ([`MethodTable::try_clone`]).
+    pub fn try_clone(&self) -> Option<Self> {
+        self.remake.as_ref().map(|remake| Self {
+            call: remake(),
+            remake: Some(Arc::clone(remake)),
+        })
+    }
+
+    fn stateless(make: impl Fn() -> Box<Call<Cx>> + Send + Sync + 'static) -> Self {
+        Self {
+            call: make(),
+            remake: Some(Arc::new(make)),
+        }
+    }
+
+    fn typed<T: NodeCore>(
+        mut f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+    ) -> Box<Call<Cx>> {
+        Box::new(move |visit, cx| match visit.get::<T>() {
+            Some(node) => f(node, visit, cx),
+            None => Flow::Continue,
+        })
     }
 
     #[inline]
@@ -127,6 +163,39 @@ impl<Cx: 'static> MethodTable<Cx> {
         }
         self.stamp = None;
         self
+    }
+
+    /// A copy of the table, resolved as it is, if every functor can be copied
+    /// ([`Functor::try_clone`]: functions and node methods, not closures). Parallel
+    /// workers of an actor that dispatches per type each need their own.
+    ///
+    /// ```
+    /// use scenewalk_core::{Flow, Functor, MethodTable};
+    /// # #[derive(Clone, Debug)] struct Light;
+    /// # impl scenewalk_core::NodeCore for Light {}
+    /// let mut table = MethodTable::<u32>::new();
+    /// table.add::<Light>(Functor::function(|_: &Light, _, n| { *n += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_some());
+    /// let mut seen = 0;
+    /// table.set_default(Functor::any(move |_, _| { seen += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_none());
+    /// ```
+    pub fn try_clone(&self) -> Option<Self> {
+        let methods = self
+            .methods
+            .iter()
+            .map(|(ty, f)| f.try_clone().map(|f| (*ty, f)))
+            .collect::<Option<Vec<_>>>()?;
+        let default = match &self.default {
+            Some(f) => Some(f.try_clone()?),
+            None => None,
+        };
+        Some(Self {
+            methods,
+            default,
+            resolved: self.resolved.clone(),
+            stamp: self.stamp,
+        })
     }
 
     /// Sets the functor for types with no functor of their own or of a parent type.

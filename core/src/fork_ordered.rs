@@ -4,7 +4,7 @@
 
 use crate::Visit;
 use crate::adapter::TypeFilter;
-use crate::fork::refusal;
+use crate::fork::{PARALLEL, refusal};
 use crate::state::OrderedStates;
 use crate::{
     AboveActor, ActionError, ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedState,
@@ -33,6 +33,10 @@ pub struct OrderedTop<A: OrderedActor> {
 impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if self.error.is_some() {
+            // A fork was refused: the run ends with the error, so stop walking.
+            return Flow::Stop;
+        }
         Actor::enter(self.main, visit, active)
     }
     fn leave(&mut self, visit: &Visit<'_>) {
@@ -47,7 +51,13 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
         let state = self.main.states.parent_state(depth);
         let fork = self.main.actor.fork(state);
         if fork.is_none() && self.error.is_none() {
-            self.error = Some(refusal(&self.main.class()));
+            self.error = Some(ActionError::Incompatible {
+                actor: self.main.class().name,
+                iterator: PARALLEL.name,
+                reason: "its OrderedActor::fork declined this run (returned None), so its \
+                         subtrees cannot get workers; run it sequentially"
+                    .to_owned(),
+            });
         }
         if self.top.forks.len() <= found {
             self.top.forks.resize_with(found + 1, || None);

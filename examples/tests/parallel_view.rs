@@ -201,3 +201,92 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
         assert_eq!((cull.tested(), cull.culled()), expect_counts);
     }
 }
+
+/// The tour's view pass (`passes::view_action`: ordered culling and render list) in
+/// parallel: the same draw items, lights and cameras in the same order, with both
+/// sortings; a render list with a closure functor is refused by name.
+#[test]
+fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
+    use scenewalk_actors::{RenderList, Sorting};
+    use scenewalk_core::{Functor, TraversalError};
+    use scenewalk_examples::passes::update_action;
+    use scenewalk_nodes::Geometry;
+    let city = CityScene::build(8, 11, &CityMeshes::generated().unwrap()).unwrap();
+    let (graph, root) = (&city.graph, city.root);
+    let mut update = update_action().unwrap();
+    update.run(graph, root).unwrap();
+    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let (camera, placed) = city.overview().unwrap();
+    let frustum = camera.frustum(&placed);
+    for sorting in [Sorting::ByDepth, Sorting::Arrival] {
+        // The view pass's chain (`view_action`), and `Seen` to see the run split.
+        let new = || {
+            let eye = Vec3::from(placed.translation);
+            Action::new(
+                DepthFirst::new(),
+                (
+                    Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+                    Static::new(LodSelect::new(eye, Arc::clone(&world))),
+                    Static::new(SwitchSelect),
+                    Ordered::new(RenderList::new(placed.inverse()).with_sorting(sorting)),
+                    Unordered::new(Seen::default()),
+                ),
+            )
+            .unwrap()
+        };
+        let mut sequential = new();
+        let expect = sequential.run(graph, root).unwrap();
+        let list = |a: &Action<DepthFirst, _>| {
+            let l: &RenderList = a.actor().unwrap();
+            (
+                l.items().to_vec(),
+                l.opaque().len(),
+                l.lights().to_vec(),
+                l.cameras().to_vec(),
+            )
+        };
+        let expect_list = list(&sequential);
+        assert!(
+            expect_list.0.len() > 100,
+            "the camera sees part of the city"
+        );
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut parallel = new();
+            let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+            assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
+            assert!(
+                list(&parallel) == expect_list,
+                "{sorting:?}, {threads} threads"
+            );
+            let seen = parallel.actor::<Seen>().unwrap();
+            assert!(seen.workers > 1, "the city was split: {}", seen.workers);
+        }
+    }
+
+    // A closure functor holds state a worker cannot copy: the run is refused.
+    let drawn = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = Arc::clone(&drawn);
+    let counting = RenderList::new(placed.inverse()).on::<Geometry>(Functor::closure(
+        move |g: &Geometry, _, cx: &mut scenewalk_actors::RenderContext| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            cx.draw(*g);
+            Flow::Continue
+        },
+    ));
+    let mut action = Action::new(DepthFirst::new(), (Ordered::new(counting),)).unwrap();
+    let err = action.run_parallel(graph, root).unwrap_err();
+    assert!(
+        matches!(&err, TraversalError::Incompatible(e) if e.to_string().contains("RenderList")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("declined"), "{err}");
+    // Nothing was drawn by the refused run; sequentially it runs.
+    assert_eq!(drawn.load(std::sync::atomic::Ordering::Relaxed), 0);
+    action.run(graph, root).unwrap();
+    assert!(drawn.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
