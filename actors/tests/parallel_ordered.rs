@@ -234,6 +234,29 @@ fn check_update(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) {
     }
 }
 
+/// World transforms alone (no leave events in the chain) in parallel: the same
+/// matrix per node as the sequential run.
+fn check_world_only(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) {
+    let chain = || {
+        (
+            Static::new(Cull { seed, from_depth }),
+            Ordered::new(WorldTransforms::new()),
+        )
+    };
+    let slots = || (0..graph.capacity() as u32).map(NodeIndex::new);
+    let mut seq = Action::new(DepthFirst::new(), chain()).unwrap();
+    seq.run(graph, root).unwrap();
+    let world = seq.actor::<WorldTransforms>().unwrap();
+    let expect: Vec<_> = slots().map(|n| bits(world.world_at(n))).collect();
+    for threads in [1, 2, 4] {
+        let mut par = Action::new(DepthFirst::new(), chain()).unwrap();
+        pool(threads).install(|| par.run_parallel(graph, root).unwrap());
+        let world = par.actor::<WorldTransforms>().unwrap();
+        let got: Vec<_> = slots().map(|n| bits(world.world_at(n))).collect();
+        assert!(got == expect, "{threads} threads");
+    }
+}
+
 /// The user's ordered actor in parallel equals the sequential run; returns the
 /// forks made (to see that the run split).
 fn check_user(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) -> usize {
@@ -318,6 +341,7 @@ fn the_update_pass_matches_on_lopsided_trees() {
     check_update(&graph, root, 0, 3000);
     check_update(&graph, root, 5, 3002);
     check_update(&graph, root, 5, 0);
+    check_world_only(&graph, root, 5, 3002);
     assert!(check_user(&graph, root, 1, 3000) > 10);
 }
 
@@ -359,6 +383,7 @@ proptest! {
     ) {
         let (graph, root) = random_scene(n, seed, 0);
         check_update(&graph, root, cull, from_depth);
+        check_world_only(&graph, root, cull, from_depth);
         check_user(&graph, root, cull, from_depth);
         // Without culling near the root the run always splits.
         prop_assert!(check_user(&graph, root, cull, 6) > 0);

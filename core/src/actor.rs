@@ -175,13 +175,13 @@ pub trait OrderedActor: Any + Send {
     /// implemented. The default `false` means "no hook": the action refuses the actor
     /// for parallel runs, naming it.
     const FORKS: bool = false;
-    /// Parallel runs: a worker for one subtree below the split points, and the state
-    /// its root starts from, in the worker's terms.
+    /// Parallel runs: a worker for one subtree below the split points (or for a run
+    /// of sibling subtrees walked by one task, which start from the same state), and
+    /// the state its root starts from, in the worker's terms.
     ///
     /// It is called on the calling thread when the walk above the split points (run
-    /// by this actor itself, sequentially) reaches the subtree, one call per subtree
-    /// in document order; `state` is the state of the subtree root's parent, as this
-    /// actor made it. The worker must carry the parameters and per-run setup of
+    /// by this actor itself, sequentially) reaches the subtree, in document order;
+    /// `state` is the state of the subtree root's parent, as this actor made it. The worker must carry the parameters and per-run setup of
     /// `self` but none of its results; if `state` indexes this actor's own tables (a
     /// matrix index), return the worker's equivalent. Workers get no `root_state` and
     /// no `end`; they see the enters and leaves of their subtree. `None` refuses the
@@ -203,8 +203,9 @@ pub trait OrderedActor: Any + Send {
     }
     /// Parallel runs: adds a subtree worker's results (see
     /// [`fork`](OrderedActor::fork)). Called on the calling thread, once per worker,
-    /// where a sequential run would have left the subtree's root: after the leaves of
-    /// the nodes above that come before it in post-order, before its parent's leave.
+    /// where a sequential run would have left its (last) subtree's root: after the
+    /// leaves of the nodes above that come before it in post-order, before its
+    /// parent's leave.
     fn merge(&mut self, _worker: Self)
     where
         Self: Sized,

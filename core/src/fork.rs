@@ -166,8 +166,9 @@ pub trait AboveActor {
     /// actor only notes what the replay needs (an ordered actor: its state).
     fn leave(&mut self, visit: &Visit<'_>);
     /// The walk hands off subtree number `found`, whose root is at `depth`, instead
-    /// of entering it.
-    fn split(&mut self, found: usize, depth: u32);
+    /// of entering it. Not `fresh`: the previous subtree is in the same task and no
+    /// node above was entered or left since, so both start from the same state.
+    fn split(&mut self, found: usize, depth: u32, fresh: bool);
 }
 
 /// A chain of [`AboveActor`]s, called like a [`WorkerChain`].
@@ -177,7 +178,7 @@ pub trait AboveChain {
     /// A node above is left, last actor to first.
     fn leave(&mut self, visit: &Visit<'_>);
     /// A subtree is handed off.
-    fn split(&mut self, found: usize, depth: u32);
+    fn split(&mut self, found: usize, depth: u32, fresh: bool);
 }
 
 impl AboveChain for () {
@@ -185,7 +186,7 @@ impl AboveChain for () {
         Flow::Continue
     }
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32) {}
+    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
 macro_rules! tuple_above {
@@ -200,8 +201,8 @@ macro_rules! tuple_above {
             fn leave(&mut self, visit: &Visit<'_>) {
                 $(self.$rev.leave(visit);)+
             }
-            fn split(&mut self, found: usize, depth: u32) {
-                $(self.$idx.split(found, depth);)+
+            fn split(&mut self, found: usize, depth: u32, fresh: bool) {
+                $(self.$idx.split(found, depth, fresh);)+
             }
         }
     };
@@ -297,7 +298,7 @@ impl<A: StaticActor> AboveActor for StaticWorker<'_, A> {
         WorkerActor::enter(self, visit, active)
     }
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32) {}
+    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
 impl<A: StaticActor> ParallelActor for Static<A> {
@@ -365,7 +366,7 @@ impl<A: UnorderedActor> AboveActor for UnorderedAbove<'_, A> {
         }
     }
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32) {
+    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {
         self.close();
     }
 }

@@ -21,11 +21,14 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
     error: Option<ActionError>,
 }
 
-/// What the walk above leaves for an [`Ordered`] actor: a fork and its starting state
-/// per subtree, finished forks waiting for their subtree's place in post-order, and
-/// the states of the nodes above at their leaves, for the replayed leave events.
+/// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
+/// states (one per run of sibling subtrees in one task), the fork of each subtree,
+/// finished forks waiting for their place in post-order, and the states of the nodes
+/// above at their leaves, for the replayed leave events.
 pub struct OrderedTop<A: OrderedActor> {
     forks: Vec<Option<(A, A::State)>>,
+    /// Per subtree (by its number in the walk): its fork's number.
+    fork_of: Vec<usize>,
     done: Vec<Option<A>>,
     leaves: VecDeque<A::State>,
 }
@@ -47,45 +50,54 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
             self.top.leaves.push_back(state);
         }
     }
-    fn split(&mut self, found: usize, depth: u32) {
-        let state = self.main.states.parent_state(depth);
-        let fork = self.main.actor.fork(state);
-        if fork.is_none() && self.error.is_none() {
-            self.error = Some(ActionError::Incompatible {
-                actor: self.main.class().name,
-                iterator: PARALLEL.name,
-                reason: "its OrderedActor::fork declined this run (returned None), so its \
-                         subtrees cannot get workers; run it sequentially"
-                    .to_owned(),
-            });
+    fn split(&mut self, found: usize, depth: u32, fresh: bool) {
+        if fresh || self.top.forks.is_empty() {
+            let state = self.main.states.parent_state(depth);
+            let fork = self.main.actor.fork(state);
+            if fork.is_none() && self.error.is_none() {
+                self.error = Some(ActionError::Incompatible {
+                    actor: self.main.class().name,
+                    iterator: PARALLEL.name,
+                    reason: "its OrderedActor::fork declined this run (returned None), so \
+                             its subtrees cannot get workers; run it sequentially"
+                        .to_owned(),
+                });
+            }
+            self.top.forks.push(fork);
         }
-        if self.top.forks.len() <= found {
-            self.top.forks.resize_with(found + 1, || None);
+        // A sibling of the previous subtree with nothing above in between shares its
+        // fork: the same starting state, and no event of the nodes above between
+        // their places in pre-order or post-order.
+        let fork = self.top.forks.len().saturating_sub(1);
+        if self.top.fork_of.len() <= found {
+            self.top.fork_of.resize(found + 1, fork);
         }
-        if let Some(slot) = self.top.forks.get_mut(found) {
+        if let Some(slot) = self.top.fork_of.get_mut(found) {
             *slot = fork;
         }
     }
 }
 
-/// A worker of an [`Ordered`] actor: one fork per subtree of its task, each with its
-/// own state stack starting from the state at the subtree's root.
+/// A worker of an [`Ordered`] actor: the forks of its task's subtrees (siblings with
+/// nothing above between them share one), each subtree walked with a fresh state
+/// stack seeded by its fork's starting state.
 pub struct OrderedWorker<A: OrderedActor> {
-    first: usize,
-    queue: std::vec::IntoIter<(A, A::State)>,
-    current: Option<A>,
+    /// Per subtree of the task, in order: its fork's number.
+    fork_of: Vec<usize>,
+    next: usize,
+    queue: std::vec::IntoIter<(usize, A, A::State)>,
+    current: Option<(usize, A, A::State)>,
     states: OrderedStates<A::State>,
     filter: TypeFilter,
-    done: Vec<A>,
+    done: Vec<(usize, A)>,
     /// State copies and restores of the subtrees done.
     counts: (u64, u64),
 }
 
-/// What an [`OrderedWorker`] hands back: its forks (from subtree number `first` on)
-/// and its state copies and restores.
+/// What an [`OrderedWorker`] hands back: its forks (with their numbers) and its
+/// state copies and restores.
 pub struct OrderedPart<A> {
-    first: usize,
-    forks: Vec<A>,
+    forks: Vec<(usize, A)>,
     counts: (u64, u64),
 }
 
@@ -97,7 +109,7 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
             return Flow::Continue;
         }
         match &mut self.current {
-            Some(actor) => actor.enter(&mut self.states.cell(visit.depth()), visit, active),
+            Some((_, actor, _)) => actor.enter(&mut self.states.cell(visit.depth()), visit, active),
             None => Flow::Continue,
         }
     }
@@ -105,22 +117,26 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
     fn leave(&mut self, visit: &Visit<'_>) {
         if A::EVENTS == Events::EnterLeave
             && self.filter.admits(visit)
-            && let Some(actor) = &mut self.current
+            && let Some((_, actor, _)) = &mut self.current
         {
             let state = self.states.at_leave(visit.depth());
             actor.leave(state, visit);
         }
     }
     fn start_subtree(&mut self) {
-        if let Some(actor) = self.current.take() {
-            self.done.push(actor);
-        }
         let (copies, restores) = self.states.take_counts();
         self.counts.0 += copies;
         self.counts.1 += restores;
-        if let Some((actor, state)) = self.queue.next() {
-            self.current = Some(actor);
-            self.states.reset(OrderedState::DepthStack, state);
+        let fork = self.fork_of.get(self.next).copied();
+        self.next += 1;
+        if self.current.as_ref().map(|c| c.0) != fork {
+            if let Some((number, actor, _)) = self.current.take() {
+                self.done.push((number, actor));
+            }
+            self.current = self.queue.next();
+        }
+        if let Some((_, _, state)) = &self.current {
+            self.states.reset(OrderedState::DepthStack, state.clone());
         }
     }
 }
@@ -138,6 +154,7 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
             main: self,
             top: OrderedTop {
                 forks: Vec::new(),
+                fork_of: Vec::new(),
                 done: Vec::new(),
                 leaves: VecDeque::new(),
             },
@@ -155,17 +172,23 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
         top: &mut OrderedTop<A>,
         subtrees: Range<usize>,
     ) -> Result<OrderedWorker<A>, ActionError> {
-        let first = subtrees.start;
+        let fork_of = top.fork_of.get(subtrees).unwrap_or_default().to_vec();
+        let (Some(&first), Some(&last)) = (fork_of.first(), fork_of.last()) else {
+            return Err(refusal(&self.class()));
+        };
+        // A task's forks are its own: a new task always starts a new fork.
         let forks = top
             .forks
-            .get_mut(subtrees)
+            .get_mut(first..last + 1)
             .unwrap_or_default()
             .iter_mut()
-            .map(Option::take)
+            .zip(first..)
+            .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| refusal(&self.class()))?;
         Ok(OrderedWorker {
-            first,
+            fork_of,
+            next: 0,
             queue: forks.into_iter(),
             current: None,
             states: OrderedStates::default(),
@@ -175,12 +198,11 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
         })
     }
     fn finish(mut worker: OrderedWorker<A>) -> OrderedPart<A> {
-        if let Some(actor) = worker.current.take() {
-            worker.done.push(actor);
+        if let Some((number, actor, _)) = worker.current.take() {
+            worker.done.push((number, actor));
         }
         let (copies, restores) = worker.states.take_counts();
         OrderedPart {
-            first: worker.first,
             forks: worker.done,
             counts: (worker.counts.0 + copies, worker.counts.1 + restores),
         }
@@ -188,14 +210,14 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
     fn merge_above(&mut self, _top: &mut OrderedTop<A>) {}
     fn merge(&mut self, top: &mut OrderedTop<A>, part: OrderedPart<A>) {
         self.states.add_counts(part.counts);
-        // Kept until the subtree's place in post-order (`subtree_done`).
-        let end = part.first + part.forks.len();
-        if top.done.len() < end {
-            top.done.resize_with(end, || None);
-        }
-        let slots = top.done.get_mut(part.first..end).unwrap_or_default();
-        for (slot, fork) in slots.iter_mut().zip(part.forks) {
-            *slot = Some(fork);
+        // Kept until the place of the fork's last subtree in post-order.
+        for (number, fork) in part.forks {
+            if top.done.len() <= number {
+                top.done.resize_with(number + 1, || None);
+            }
+            if let Some(slot) = top.done.get_mut(number) {
+                *slot = Some(fork);
+            }
         }
     }
     fn leave_above(&mut self, top: &mut OrderedTop<A>, visit: &Visit<'_>) {
@@ -207,7 +229,13 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
         }
     }
     fn subtree_done(&mut self, top: &mut OrderedTop<A>, found: usize) {
-        if let Some(fork) = top.done.get_mut(found).and_then(Option::take) {
+        let Some(&number) = top.fork_of.get(found) else {
+            return;
+        };
+        if top.fork_of.get(found + 1) == Some(&number) {
+            return; // the fork's later sibling subtrees come first
+        }
+        if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
             self.actor.merge(fork);
         }
     }
@@ -233,7 +261,6 @@ impl<A: OrderedActor> std::fmt::Debug for OrderedAbove<'_, A> {
 impl<A> std::fmt::Debug for OrderedPart<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OrderedPart")
-            .field("first", &self.first)
             .field("forks", &self.forks.len())
             .finish_non_exhaustive()
     }

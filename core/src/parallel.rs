@@ -121,7 +121,7 @@ impl Walker {
             let mut down = None;
             if node != root && split(node) {
                 found.push((node, depth));
-                chain.split(found.len() - 1, depth);
+                chain.split(found.len() - 1, node, depth);
                 if let Some(deferred) = defer.as_deref_mut() {
                     deferred.push(Deferred::Done(found.len() - 1));
                 }
@@ -223,9 +223,9 @@ impl<C: ActorChain> Main<'_, C> {
 trait Calls {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk handed subtree number `found` (root at `depth`) off instead of
-    /// entering it.
-    fn split(&mut self, _found: usize, _depth: u32) {}
+    /// The walk handed subtree number `found` (root `node` at `depth`) off instead
+    /// of entering it.
+    fn split(&mut self, _found: usize, _node: NodeIndex, _depth: u32) {}
     /// The walk starts its next root.
     fn start_subtree(&mut self) {}
 }
@@ -398,11 +398,16 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         // actors walk these nodes themselves and fork at each split point. Leaves
         // wait until all is merged.
         let mut deferred = Vec::new();
-        let (going, pieces, top_part) = {
+        let (going, tasks, order, top_part) = {
             let mut above = Segments::<C> {
                 above: self.actors.above(),
-                open: false,
-                pieces: Vec::new(),
+                sizes,
+                stretch_open: false,
+                task_open: false,
+                nodes: 0,
+                last_depth: None,
+                tasks: Vec::new(),
+                order: Vec::new(),
             };
             let going = top.walk(
                 graph,
@@ -414,37 +419,15 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                 &mut subtrees,
                 Some(&mut deferred),
             );
-            (going, above.pieces, C::finish_above(above.above))
+            (
+                going,
+                above.tasks,
+                above.order,
+                C::finish_above(above.above),
+            )
         };
         add(stats, &top.stats);
         let mut top_part = top_part?;
-        // Consecutive subtrees with no node above entered between them, about
-        // `target` nodes together, make one task.
-        let mut tasks: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut order = Vec::new();
-        let mut nodes = 0;
-        let mut open = false;
-        for piece in pieces {
-            match piece {
-                Piece::Above => {
-                    open = false;
-                    order.push(Piece::Above);
-                }
-                Piece::Subtree(i) => {
-                    let size = subtrees.get(i).map_or(0, |&(n, _)| sizes.size(n));
-                    match tasks.last_mut() {
-                        Some(task) if open && nodes < target => task.end = i + 1,
-                        _ => {
-                            tasks.push(i..i + 1);
-                            order.push(Piece::Subtree(tasks.len() - 1));
-                            nodes = 0;
-                            open = true;
-                        }
-                    }
-                    nodes += size;
-                }
-            }
-        }
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
             let workers = tasks
@@ -508,33 +491,64 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
 enum Piece {
     /// A stretch of nodes above the split points.
     Above,
-    /// A subtree handed off (by its number in the walk's `found`), later a task.
+    /// A task: consecutive subtrees (by their numbers in the walk's `found`).
     Subtree(usize),
 }
 
-/// The walk above the split points: marks where stretches and subtrees alternate.
+/// The walk above the split points: marks where stretches and subtrees alternate,
+/// and groups consecutive subtrees with no node above entered between them, about
+/// `target` nodes together, into tasks.
 struct Segments<'a, C: ParallelChain + 'a> {
     above: C::Above<'a>,
-    open: bool,
-    pieces: Vec<Piece>,
+    sizes: &'a crate::subtree_sizes::SubtreeSizes,
+    stretch_open: bool,
+    task_open: bool,
+    /// Nodes in the open task.
+    nodes: u32,
+    /// The depth of the last subtree handed off, while no node above was entered.
+    last_depth: Option<u32>,
+    tasks: Vec<std::ops::Range<usize>>,
+    order: Vec<Piece>,
 }
 
 impl<C: ParallelChain> Calls for Segments<'_, C> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.open {
-            self.open = true;
-            self.pieces.push(Piece::Above);
+        if !self.stretch_open {
+            self.stretch_open = true;
+            self.task_open = false;
+            self.order.push(Piece::Above);
         }
+        self.last_depth = None;
         self.above.enter(visit, active)
     }
     fn leave(&mut self, visit: &Visit<'_>) {
         // The event is deferred; actors note what its replay needs.
         self.above.leave(visit);
     }
-    fn split(&mut self, found: usize, depth: u32) {
-        self.open = false;
-        self.above.split(found, depth);
-        self.pieces.push(Piece::Subtree(found));
+    fn split(&mut self, found: usize, node: NodeIndex, depth: u32) {
+        self.stretch_open = false;
+        let target = self.sizes.target;
+        let new_task = match self.tasks.last_mut() {
+            Some(task) if self.task_open && self.nodes < target => {
+                task.end = found + 1;
+                false
+            }
+            _ => {
+                self.tasks.push(found..found + 1);
+                self.order.push(Piece::Subtree(self.tasks.len() - 1));
+                self.nodes = 0;
+                self.task_open = true;
+                true
+            }
+        };
+        self.nodes = self.nodes.saturating_add(self.sizes.size(node));
+        // Two subtrees handed off at one depth with no node entered between them are
+        // siblings (the walk cannot climb and come down again without entering a
+        // node), so no node above is left between them either: in one task, they
+        // start from the same state and an ordered actor may give them one fork.
+        let fresh = new_task || self.last_depth != Some(depth);
+        self.last_depth = Some(depth);
+        self.above.split(found, depth, fresh);
     }
 }
