@@ -25,6 +25,20 @@ pub struct Bounds {
     root: Option<NodeIndex>,
     /// Set by an incremental update for one run, as in `WorldTransforms`.
     pub(crate) patch: Option<Affine3A>,
+    /// In a parallel worker: the boxes of its subtree, kept on a stack by depth.
+    fork: Option<Box<BoundsFork>>,
+}
+
+/// A parallel worker's boxes: it keeps no per-slot table (see `PerNode::fork`), so
+/// the boxes still open (the path from the subtree root) sit on a stack.
+#[derive(Clone, Debug, Default)]
+struct BoundsFork {
+    /// The nodes entered and not yet left, with their boxes so far.
+    open: Vec<(NodeIndex, Aabb)>,
+    /// The finished boxes, in the order their nodes were left.
+    done: Vec<(NodeIndex, Aabb)>,
+    /// The finished subtree roots' boxes, with the parent they go into.
+    roots: Vec<(Option<NodeIndex>, Aabb)>,
 }
 
 impl Default for Bounds {
@@ -42,6 +56,7 @@ impl Bounds {
             boxes: PerNode::new(Aabb::EMPTY),
             root: None,
             patch: None,
+            fork: None,
         }
     }
 
@@ -91,12 +106,19 @@ impl OrderedActor for Bounds {
         } else {
             Aabb::EMPTY
         };
-        self.boxes.set(visit.node(), own);
+        match &mut self.fork {
+            None => self.boxes.set(visit.node(), own),
+            Some(fork) => fork.open.push((visit.node(), own)),
+        }
         Flow::Continue
     }
 
     #[inline]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
+        if let Some(fork) = &mut self.fork {
+            fork.leave(visit);
+            return;
+        }
         if Some(visit.node()) == self.root {
             return;
         }
@@ -107,6 +129,66 @@ impl OrderedActor for Bounds {
             && let Some(parent_box) = self.boxes.get_mut_at(parent)
         {
             *parent_box = parent_box.union(&own);
+        }
+    }
+
+    const FORKS: bool = true;
+    fn fork(&self, state: &u32) -> Option<(Self, u32)> {
+        self.fork_worker(*state)
+    }
+    fn merge(&mut self, worker: Self) {
+        self.merge_worker(worker);
+    }
+}
+
+impl BoundsFork {
+    /// A node's box is complete: it goes into its parent's, which is open here unless
+    /// the node is the subtree's root.
+    fn leave(&mut self, visit: &Visit<'_>) {
+        let Some((node, own)) = self.open.pop() else {
+            return;
+        };
+        self.done.push((node, own));
+        match self.open.last_mut() {
+            Some((_, parent_box)) => *parent_box = parent_box.union(&own),
+            None => self.roots.push((visit.parent(), own)),
+        }
+    }
+}
+
+/// Parallel runs: a worker per subtree below the split points computes its boxes on a
+/// stack; the merge writes them into the run's table and unions the subtree root's
+/// box into its parent's, where a sequential run's leave of that root would, so the
+/// boxes of the nodes above are complete when their own (replayed) leaves come.
+impl Bounds {
+    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
+        if self.patch.is_some() {
+            return None;
+        }
+        let worker = Self {
+            matrices: self.matrices.fork_at(state),
+            geometry: self.geometry.clone(),
+            boxes: PerNode::new(Aabb::EMPTY),
+            root: None,
+            patch: None,
+            fork: Some(Box::default()),
+        };
+        Some((worker, 0))
+    }
+
+    fn merge_worker(&mut self, worker: Self) {
+        let Some(fork) = worker.fork else {
+            return;
+        };
+        for (node, own) in fork.done {
+            self.boxes.set(node, own);
+        }
+        for (parent, own) in fork.roots {
+            if let Some(parent) = parent
+                && let Some(parent_box) = self.boxes.get_mut_at(parent)
+            {
+                *parent_box = parent_box.union(&own);
+            }
         }
     }
 }

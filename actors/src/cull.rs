@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Two classes, one actor — wrap it as the traversal needs:
 /// - `Ordered::new(cull)`: the ordered state is a [`PlaneMask`]: a box fully inside a
 ///   plane passes that plane down, so its subtree is never tested against it again.
-///   Runs under depth-first, priority, hybrid and flattened orders.
+///   Runs under depth-first, priority, hybrid and flattened orders, and in parallel
+///   (each subtree starts from the mask at its root).
 /// - `Static::new(cull)`: no state: each node first classifies its own box to find
 ///   the planes its children still need (the same mask, found again). Read-only, so it
 ///   also runs on breadth-first batches (one call per level) and in parallel.
@@ -207,5 +208,17 @@ impl OrderedActor for FrustumCull {
         *self.tested.get_mut() += tested;
         *self.culled.get_mut() += culled;
         Flow::Continue
+    }
+
+    /// Parallel runs: the plane mask is a value, so a subtree's worker starts from it
+    /// as it is; the merge adds the counts.
+    const FORKS: bool = true;
+    fn fork(&self, state: &PlaneMask) -> Option<(Self, PlaneMask)> {
+        let worker = FrustumCull::new(self.frustum, Arc::clone(&self.bounds));
+        Some((worker, *state))
+    }
+    fn merge(&mut self, worker: Self) {
+        *self.tested.get_mut() += worker.tested();
+        *self.culled.get_mut() += worker.culled();
     }
 }

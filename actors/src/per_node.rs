@@ -17,6 +17,9 @@ pub struct PerNode<T> {
     run: u32,
     /// The graph's uid and revision at the latest run.
     graph: Option<(u64, u64)>,
+    /// A fork's writes, in order (a fork has no table: see [`fork`](Self::fork)).
+    log: Vec<(NodeIndex, T)>,
+    forked: bool,
 }
 
 impl<T: Copy> PerNode<T> {
@@ -27,6 +30,8 @@ impl<T: Copy> PerNode<T> {
             written: Vec::new(),
             run: 0,
             graph: None,
+            log: Vec::new(),
+            forked: false,
         }
         .with_fill(fill)
     }
@@ -94,6 +99,9 @@ impl<T: Copy> PerNode<T> {
         if let (Some(v), Some(w)) = (self.values.get_mut(i), self.written.get_mut(i)) {
             *v = value;
             *w = self.run;
+        } else if self.forked {
+            // A fork (no table of its own): keep the write for the merge.
+            self.log.push((node, value));
         }
     }
 
@@ -125,5 +133,52 @@ impl<T: Copy> PerNode<T> {
         (current && graph.contains(id))
             .then(|| self.get_at(id.index()))
             .flatten()
+    }
+}
+
+/// Parallel runs: a worker's table records its writes in order instead of keeping a
+/// table the size of the arena, and the merge replays them into the run's table.
+impl<T: Copy> PerNode<T> {
+    /// A table for a parallel worker of the current run: it keeps no per-slot array
+    /// (a worker sees one subtree, so a table the size of the arena per worker would
+    /// cost more than its walk), only the list of its [`set`](Self::set) calls, which
+    /// [`merge`](Self::merge) writes into this run's table. A fork reads back nothing
+    /// ([`get_at`](Self::get_at) is `None`).
+    ///
+    /// ```
+    /// use scenewalk_actors::PerNode;
+    /// use scenewalk_core::{Graph, NodeIndex};
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let child = graph.append_child(root, Group)?;
+    /// let mut table = PerNode::new(0u32);
+    /// table.begin(&graph);
+    /// table.set(root.index(), 1);
+    /// let mut worker = table.fork();
+    /// worker.set(child.index(), 2);
+    /// assert_eq!(worker.get_at(child.index()), None);
+    /// table.merge(worker, |v| v * 10);
+    /// assert_eq!(table.get(&graph, child), Some(20));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fork(&self) -> Self {
+        Self {
+            values: self.values.first().copied().into_iter().collect(),
+            written: Vec::new(),
+            run: self.run,
+            graph: self.graph,
+            log: Vec::new(),
+            forked: true,
+        }
+    }
+
+    /// Writes a [`fork`](Self::fork)'s values into this table, each through `map`
+    /// (to turn a worker's indices into this table's), in the order it wrote them.
+    pub fn merge(&mut self, worker: Self, map: impl Fn(T) -> T) {
+        for (node, value) in worker.log {
+            self.set(node, map(value));
+        }
     }
 }

@@ -92,6 +92,9 @@ pub struct RenderContext {
     items: Vec<DrawItem>,
     lights: Vec<LightItem>,
     cameras: Vec<CameraItem>,
+    /// Parallel runs, in a worker: the lengths of the parent's lists at the fork
+    /// (where this worker's entries go). In the parent: entries merges inserted.
+    marks: [usize; 3],
 }
 
 impl RenderContext {
@@ -108,6 +111,7 @@ impl RenderContext {
             items: Vec::new(),
             lights: Vec::new(),
             cameras: Vec::new(),
+            marks: [0; 3],
         }
     }
 
@@ -119,6 +123,7 @@ impl RenderContext {
         self.items.clear();
         self.lights.clear();
         self.cameras.clear();
+        self.marks = [0; 3];
         self.state = RenderState {
             world: 0,
             material: if material_above.is_some() {
@@ -242,6 +247,12 @@ pub enum Sorting {
 /// The state ([`RenderState`]: world matrix and material, two indices) is copied only
 /// where a node changes it, and works under every pre-order and priority iterator.
 /// Put it after culling actors in the chain, so culled nodes never reach it.
+///
+/// In parallel runs (`Action::run_parallel`) each subtree gets a copy of the method
+/// table and starts from the world matrix and material at its root; the lists come
+/// out as the sequential run's. That needs functors that hold no state
+/// ([`Functor::function`], [`Functor::node_method`]): with a [`Functor::closure`] or
+/// [`Functor::any`] the parallel run is refused, naming the actor.
 ///
 /// ```
 /// use scenewalk_actors::RenderList;
@@ -403,6 +414,14 @@ impl OrderedActor for RenderList {
         flow
     }
 
+    const FORKS: bool = true;
+    fn fork(&self, state: &RenderState) -> Option<(Self, RenderState)> {
+        self.fork_worker(state)
+    }
+    fn merge(&mut self, worker: Self) {
+        self.merge_worker(worker);
+    }
+
     fn end(&mut self) {
         let items = &mut self.cx.items;
         match self.sorting {
@@ -418,5 +437,53 @@ impl OrderedActor for RenderList {
                 self.opaque = items.partition_point(|i| !i.transparent);
             }
         }
+    }
+}
+
+/// Parallel runs: a worker per subtree starts from the world matrix and material at
+/// the subtree's root (as entries 0 of its own tables); its lists go where the
+/// subtree's nodes come in document order, so even [`Sorting::Arrival`] gives the
+/// sequential list.
+impl RenderList {
+    /// `None` (the run is refused) when a functor is a closure, which cannot be
+    /// copied for a worker.
+    fn fork_worker(&self, state: &RenderState) -> Option<(Self, RenderState)> {
+        let methods = self.methods.try_clone()?;
+        let material = self.cx.materials.get(state.material as usize).copied();
+        let mut cx = RenderContext::new(self.cx.view);
+        let world = self
+            .cx
+            .matrices
+            .get(state.world as usize)
+            .copied()
+            .unwrap_or(Affine3A::IDENTITY);
+        cx.reset(world, material);
+        cx.marks = [
+            self.cx.items.len(),
+            self.cx.lights.len(),
+            self.cx.cameras.len(),
+        ];
+        let start = cx.state;
+        let worker = Self {
+            methods,
+            cx,
+            sorting: self.sorting,
+            opaque: 0,
+        };
+        Some((worker, start))
+    }
+
+    fn merge_worker(&mut self, worker: Self) {
+        fn put<T>(list: &mut Vec<T>, mark: usize, inserted: &mut usize, from: Vec<T>) {
+            let at = (mark + *inserted).min(list.len());
+            *inserted += from.len();
+            list.splice(at..at, from);
+        }
+        let [items, lights, cameras] = worker.cx.marks;
+        let [mut i, mut l, mut c] = self.cx.marks;
+        put(&mut self.cx.items, items, &mut i, worker.cx.items);
+        put(&mut self.cx.lights, lights, &mut l, worker.cx.lights);
+        put(&mut self.cx.cameras, cameras, &mut c, worker.cx.cameras);
+        self.cx.marks = [i, l, c];
     }
 }

@@ -49,6 +49,18 @@ pub(crate) struct WorldMatrices {
     /// matrix above the root): a patch may overwrite a matrix in place only for the
     /// node that owns it, as only that node's subtree refers to it.
     owners: Vec<u32>,
+    /// Parallel runs, in a worker: the parent's state its matrix 0 stands for, and
+    /// how long the parent's `non_finite` was at the fork (where this worker's go).
+    /// In the parent: how many entries merges have put in `non_finite` since.
+    fork: ForkMarks,
+}
+
+/// Where a parallel worker's matrices and list entries belong in its parent's.
+#[derive(Clone, Copy, Debug, Default)]
+struct ForkMarks {
+    base: u32,
+    mark: usize,
+    merged: usize,
 }
 
 impl WorldMatrices {
@@ -60,6 +72,7 @@ impl WorldMatrices {
             bad_root: None,
             track_owners: false,
             owners: Vec::new(),
+            fork: ForkMarks::default(),
         }
     }
 
@@ -81,6 +94,7 @@ impl WorldMatrices {
         if self.track_owners {
             self.owners.push(u32::MAX);
         }
+        self.fork = ForkMarks::default();
         0
     }
 
@@ -279,5 +293,77 @@ impl OrderedActor for WorldTransforms {
         };
         self.world.set(visit.node(), own);
         Flow::Continue
+    }
+
+    const FORKS: bool = true;
+    fn fork(&self, state: &u32) -> Option<(Self, u32)> {
+        self.fork_worker(*state)
+    }
+    fn merge(&mut self, worker: Self) {
+        self.merge_worker(worker);
+    }
+}
+
+/// Parallel runs: a worker per subtree below the split points starts its own matrix
+/// list from the world matrix at the subtree's root; the merge appends the worker's
+/// matrices and renumbers its per-node indices, so every node reads the matrix a
+/// sequential run computes (the same products in the same order, bit for bit).
+impl WorldMatrices {
+    /// A worker's matrices: one, the world matrix of `state`, as state 0.
+    pub(crate) fn fork_at(&self, state: u32) -> Self {
+        Self {
+            transforms: self.transforms.clone(),
+            matrices: vec![self.get(state)],
+            non_finite: Vec::new(),
+            bad_root: None,
+            track_owners: self.track_owners,
+            owners: if self.track_owners {
+                vec![u32::MAX]
+            } else {
+                Vec::new()
+            },
+            fork: ForkMarks {
+                base: state,
+                mark: self.non_finite.len(),
+                merged: 0,
+            },
+        }
+    }
+
+    /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
+    /// non-finite nodes where they come in traversal order. Returns how a worker's
+    /// index maps to this list's.
+    fn merge(&mut self, worker: Self) -> impl Fn(u32) -> u32 + use<> {
+        let base = worker.fork.base;
+        let offset = (self.matrices.len() as u32).wrapping_sub(1);
+        self.matrices.extend(worker.matrices.iter().skip(1));
+        if self.track_owners {
+            self.owners.extend(worker.owners.iter().skip(1));
+        }
+        let at = (worker.fork.mark + self.fork.merged).min(self.non_finite.len());
+        self.fork.merged += worker.non_finite.len();
+        self.non_finite.splice(at..at, worker.non_finite);
+        move |i| if i == 0 { base } else { offset.wrapping_add(i) }
+    }
+}
+
+impl WorldTransforms {
+    /// [`OrderedActor::fork`]: patch runs (incremental updates) stay sequential.
+    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
+        if self.patch.is_some() {
+            return None;
+        }
+        let worker = Self {
+            matrices: self.matrices.fork_at(state),
+            world: self.world.fork(),
+            patch: None,
+        };
+        Some((worker, 0))
+    }
+
+    /// [`OrderedActor::merge`].
+    fn merge_worker(&mut self, worker: Self) {
+        let map = self.matrices.merge(worker.matrices);
+        self.world.merge(worker.world, map);
     }
 }

@@ -170,4 +170,45 @@ pub trait OrderedActor: Any + Send {
     fn leave(&mut self, _state: &Self::State, _visit: &Visit<'_>) {}
     /// A run ended.
     fn end(&mut self) {}
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): whether
+    /// [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
+    /// implemented. The default `false` means "no hook": the action refuses the actor
+    /// for parallel runs, naming it.
+    const FORKS: bool = false;
+    /// Parallel runs: a worker for one subtree below the split points (or for a run
+    /// of sibling subtrees walked by one task, which start from the same state), and
+    /// the state its root starts from, in the worker's terms.
+    ///
+    /// It is called on the calling thread when the walk above the split points (run
+    /// by this actor itself, sequentially) reaches the subtree, in document order;
+    /// `state` is the state of the subtree root's parent, as this actor made it. The worker must carry the parameters and per-run setup of
+    /// `self` but none of its results; if `state` indexes this actor's own tables (a
+    /// matrix index), return the worker's equivalent. Workers get no `root_state` and
+    /// no `end`; they see the enters and leaves of their subtree. `None` refuses the
+    /// run ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
+    ///
+    /// **Lists in document order.** This actor enters every node above the split
+    /// points before any worker's results come back, so a list it appends to at
+    /// enter holds, at this call, exactly the entries of the nodes before the subtree
+    /// in pre-order: note its length in the worker, and let
+    /// [`merge`](OrderedActor::merge) insert the worker's entries there (plus what
+    /// earlier merges inserted; merges come in document order). A list appended to
+    /// at leave needs nothing: merges come at the subtree root's place in post-order,
+    /// so appending keeps the sequential order.
+    fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Parallel runs: adds a subtree worker's results (see
+    /// [`fork`](OrderedActor::fork)). Called on the calling thread, once per worker,
+    /// where a sequential run would have left its (last) subtree's root: after the
+    /// leaves of the nodes above that come before it in post-order, before its
+    /// parent's leave.
+    fn merge(&mut self, _worker: Self)
+    where
+        Self: Sized,
+    {
+    }
 }

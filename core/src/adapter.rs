@@ -151,9 +151,9 @@ plain_adapter!(
 /// depth under pre-order iterators, shared copies per pending node otherwise.
 #[derive(Debug)]
 pub struct Ordered<A: OrderedActor> {
-    actor: A,
-    filter: TypeFilter,
-    states: OrderedStates<A::State>,
+    pub(crate) actor: A,
+    pub(crate) filter: TypeFilter,
+    pub(crate) states: OrderedStates<A::State>,
 }
 
 impl<A: OrderedActor> Ordered<A> {

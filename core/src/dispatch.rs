@@ -92,7 +92,12 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
 /// `T` view ([`NodeCore::base`]).
 pub struct Functor<Cx> {
     call: Box<dyn Call<Cx>>,
+    /// Makes the call again, for functors that hold no state (functions and node
+    /// methods), so a table of them can be copied for a parallel worker.
+    remake: Option<Arc<Remake<Cx>>>,
 }
+
+type Remake<Cx> = dyn Fn() -> Box<dyn Call<Cx>> + Send + Sync;
 
 impl<Cx> std::fmt::Debug for Functor<Cx> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -103,7 +108,7 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context.
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::closure(f)
+        Self::stateless(move || Box::new(Typed { f, column: None }))
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -112,19 +117,44 @@ impl<Cx: 'static> Functor<Cx> {
     ) -> Self {
         Self {
             call: Box::new(Typed { f, column: None }),
+            remake: None,
         }
     }
 
     /// A method of the node: `Functor::node_method(Lod::select)` with
     /// `fn select(&self, cx: &mut Cx) -> Flow`.
     pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
-        Self::closure(move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx))
+        Self::stateless(move || {
+            Box::new(Typed {
+                f: move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx),
+                column: None,
+            })
+        })
     }
 
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
         Self {
             call: Box::new(Untyped(f)),
+            remake: None,
+        }
+    }
+
+    /// A fresh copy of a functor made by [`function`](Functor::function) or
+    /// [`node_method`](Functor::node_method) (they hold no state); `None` for
+    /// closures, whose state cannot be copied. For parallel workers
+    /// ([`MethodTable::try_clone`]).
+    pub fn try_clone(&self) -> Option<Self> {
+        self.remake.as_ref().map(|remake| Self {
+            call: remake(),
+            remake: Some(Arc::clone(remake)),
+        })
+    }
+
+    fn stateless(make: impl Fn() -> Box<dyn Call<Cx>> + Send + Sync + 'static) -> Self {
+        Self {
+            call: make(),
+            remake: Some(Arc::new(make)),
         }
     }
 }
@@ -198,6 +228,34 @@ impl<Cx: 'static> MethodTable<Cx> {
     pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
         self.put(Some(TypeId::of::<T>()), functor);
         self
+    }
+
+    /// A copy of the table, resolved as it is, if every functor can be copied
+    /// ([`Functor::try_clone`]: functions and node methods, not closures). Parallel
+    /// workers of an actor that dispatches per type each need their own.
+    ///
+    /// ```
+    /// use scenewalk_core::{Flow, Functor, MethodTable};
+    /// # #[derive(Clone, Debug)] struct Light;
+    /// # impl scenewalk_core::NodeCore for Light {}
+    /// let mut table = MethodTable::<u32>::new();
+    /// table.add::<Light>(Functor::function(|_: &Light, _, n| { *n += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_some());
+    /// let mut seen = 0;
+    /// table.set_default(Functor::any(move |_, _| { seen += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_none());
+    /// ```
+    pub fn try_clone(&self) -> Option<Self> {
+        let methods = self
+            .methods
+            .iter()
+            .map(|(ty, f)| f.try_clone().map(|f| (*ty, f)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self {
+            methods,
+            resolved: self.resolved.clone(),
+            stamp: self.stamp,
+        })
     }
 
     /// Sets the functor for types with no functor of their own or of a parent type.

@@ -24,7 +24,8 @@
 //!   every actor can work under the iterator. [`Action::run_parallel`] runs one
 //!   traversal on all cores of a rayon pool: split by subtree size, static actors
 //!   shared, unordered actors forked and merged in document order
-//!   ([`UnorderedActor::fork`], [`check_parallel`]).
+//!   ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run by subtree from
+//!   the state at each subtree's root ([`OrderedActor::fork`]).
 //!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
@@ -83,9 +84,10 @@ pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
 pub use flow::Flow;
 pub use fork::{
-    NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker, WorkerActor, WorkerChain,
-    check_parallel,
+    AboveActor, AboveChain, PARALLEL, ParallelActor, ParallelChain, StaticWorker, UnorderedAbove,
+    WorkerActor, WorkerChain, check_parallel,
 };
+pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
 pub use frame::Frame;
 pub use graph::{Children, Graph, Payloads};
 pub use id::{NodeId, NodeIndex};
@@ -110,6 +112,7 @@ mod edit;
 mod error;
 mod flow;
 mod fork;
+mod fork_ordered;
 mod frame;
 mod graph;
 mod id;

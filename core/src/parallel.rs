@@ -3,8 +3,9 @@
 
 use crate::fork::PARALLEL;
 use crate::{
-    Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId, NodeIndex,
-    ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit, WorkerChain,
+    AboveChain, Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId,
+    NodeIndex, ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit,
+    WorkerChain,
 };
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What every walk of one run shares: the stop flag.
 struct Control {
     stop: AtomicBool,
+}
+
+/// What the walk above the split points leaves for after the merges, in post-order.
+#[derive(Clone, Copy)]
+enum Deferred {
+    /// The leave event of a node above.
+    Leave(NodeIndex, u32),
+    /// Subtree number `found` is complete (where a sequential run leaves its root).
+    Done(usize),
 }
 
 /// A walk's buffers and counts.
@@ -47,9 +57,10 @@ impl Walker {
         control: &Control,
         split: impl Fn(NodeIndex) -> bool,
         found: &mut Vec<(NodeIndex, u32)>,
-        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+        mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
         roots.iter().all(|&(root, depth)| {
+            chain.start_subtree();
             self.subtree(
                 graph,
                 chain,
@@ -68,7 +79,8 @@ impl Walker {
     /// unless an actor built an active list): enter, go down to the first active
     /// child, else leave and go on to the next sibling or climb. A node for which
     /// `split` says yes is not entered but pushed to `found` (with its depth); with
-    /// `defer`, leave events go there instead of to the chain.
+    /// `defer`, leave events (and the places of the subtrees handed off) also go
+    /// there, to be replayed after the merges.
     #[allow(clippy::too_many_arguments)]
     fn subtree<C: Calls>(
         &mut self,
@@ -80,24 +92,27 @@ impl Walker {
         control: &Control,
         split: &impl Fn(NodeIndex) -> bool,
         found: &mut Vec<(NodeIndex, u32)>,
-        mut defer: Option<&mut Vec<(NodeIndex, u32)>>,
+        mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
         self.frames.clear();
         self.lists.clear();
         let mut node = root;
-        let mut leave = |stats: &mut RunStats, chain: &mut C, node: NodeIndex, depth: u32| {
+        let leave = |defer: &mut Option<&mut Vec<Deferred>>,
+                     stats: &mut RunStats,
+                     chain: &mut C,
+                     node: NodeIndex,
+                     depth: u32| {
             if !leave_events {
                 return;
             }
+            let Some(visit) = Visit::new(graph, node, depth) else {
+                return;
+            };
             match defer.as_deref_mut() {
-                Some(deferred) => deferred.push((node, depth)),
-                None => {
-                    if let Some(visit) = Visit::new(graph, node, depth) {
-                        stats.left += 1;
-                        chain.leave(&visit);
-                    }
-                }
+                Some(deferred) => deferred.push(Deferred::Leave(node, depth)),
+                None => stats.left += 1,
             }
+            chain.leave(&visit);
         };
         'enter: loop {
             if control.stop.load(Ordering::Relaxed) {
@@ -106,7 +121,10 @@ impl Walker {
             let mut down = None;
             if node != root && split(node) {
                 found.push((node, depth));
-                chain.split(found.len() - 1);
+                chain.split(found.len() - 1, node, depth);
+                if let Some(deferred) = defer.as_deref_mut() {
+                    deferred.push(Deferred::Done(found.len() - 1));
+                }
             } else if let Some(visit) = Visit::new(graph, node, depth) {
                 self.stats.entered += 1;
                 let start = self.lists.len();
@@ -143,7 +161,7 @@ impl Walker {
                     _ => self.lists.truncate(start),
                 }
                 if down.is_none() {
-                    leave(&mut self.stats, chain, node, depth);
+                    leave(&mut defer, &mut self.stats, chain, node, depth);
                 }
             }
             if let Some(child) = down {
@@ -186,7 +204,7 @@ impl Walker {
                 }
                 node = parent;
                 depth = depth.saturating_sub(1);
-                leave(&mut self.stats, chain, node, depth);
+                leave(&mut defer, &mut self.stats, chain, node, depth);
             }
         }
     }
@@ -205,8 +223,11 @@ impl<C: ActorChain> Main<'_, C> {
 trait Calls {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk handed subtree number `found` off instead of entering it.
-    fn split(&mut self, _found: usize) {}
+    /// The walk handed subtree number `found` (root `node` at `depth`) off instead
+    /// of entering it.
+    fn split(&mut self, _found: usize, _node: NodeIndex, _depth: u32) {}
+    /// The walk starts its next root.
+    fn start_subtree(&mut self) {}
 }
 
 impl<C: ActorChain> Calls for Main<'_, C> {
@@ -231,6 +252,9 @@ impl<W: WorkerChain> Calls for Worker<W> {
     #[inline(always)]
     fn leave(&mut self, visit: &Visit<'_>) {
         self.0.leave(visit);
+    }
+    fn start_subtree(&mut self) {
+        self.0.start_subtree();
     }
 }
 
@@ -261,25 +285,33 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// subtrees left are grouped, in document order, into tasks of about that many
     /// nodes; each task walks its subtrees depth-first with its own worker chain:
     /// static actors are shared, unordered actors are
-    /// [forked](crate::UnorderedActor::fork). Workers (one per task, and one per
-    /// stretch of nodes above the split points) are then
-    /// [merged](crate::UnorderedActor::merge) back one by one in document order, so
-    /// an actor that appends to a list gets the sequential enter order; the leave
-    /// events of the nodes above run last, after every subtree was merged. The
-    /// results do not depend on the number of threads, and equal the sequential
-    /// run's for actors whose merge is exact. Trees under 4096 nodes, or that do not
-    /// split into a few independent subtrees (a chain), are walked on the calling
-    /// thread in one piece.
+    /// [forked](crate::UnorderedActor::fork) per task, ordered actors per subtree
+    /// ([`OrderedActor::fork`](crate::OrderedActor::fork)), each fork starting from
+    /// the state at its subtree's root, which the walk above computed on its way
+    /// down (ordered actors walk the nodes above themselves, keeping their states).
+    /// Unordered workers (one per task, and one per stretch of nodes above the split
+    /// points) are then [merged](crate::UnorderedActor::merge) back one by one in
+    /// document order, so an actor that appends to a list gets the sequential enter
+    /// order. Last, the leave events of the nodes above are replayed in post-order
+    /// (an ordered actor gets the state the node had), and each ordered fork is
+    /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
+    /// subtree's root, so a result that flows up (a subtree's box) reaches the nodes
+    /// above before their leaves. The results do not depend on the number of threads,
+    /// and equal the sequential run's for actors whose merge is exact. Trees under
+    /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
+    /// are walked on the calling thread in one piece.
     ///
     /// The action's iterator takes no part: the run is depth-first, whatever it is.
-    /// [`Flow::Stop`] sets a flag every worker checks before each node, so all of them
-    /// stop promptly; the run reports `stopped`, and which nodes were entered before
-    /// it then depends on timing. `chain_calls` equals `entered`, and there are no
-    /// state copies (no ordered actors).
+    /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
+    /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
+    /// worker checks before each node, so all of them stop promptly; the run reports
+    /// `stopped` (which nodes were entered before it then depends on timing), what
+    /// the workers did is merged, and no leaves of the nodes above are replayed.
+    /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
     ///
     /// Errors: a stale `root`; an actor refused for parallel runs
-    /// ([`TraversalError::Incompatible`], naming it: an ordered actor, or an
-    /// unordered actor without a fork/merge hook).
+    /// ([`TraversalError::Incompatible`], naming it: an unordered or ordered actor
+    /// without a fork/merge hook, or whose fork declined this run).
     ///
     /// ```
     /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -360,16 +392,22 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         }
         let sizes = &self.subtrees;
         let target = sizes.target;
-        // Above the split points: one worker per stretch of nodes between two
-        // subtrees, so that merging stretches and subtrees alternately gives every
-        // actor its nodes in document order; leaves wait until all is merged.
+        // Above the split points: static and unordered actors take one worker per
+        // stretch of nodes between two subtrees, so that merging stretches and
+        // subtrees alternately gives them their nodes in document order; ordered
+        // actors walk these nodes themselves and fork at each split point. Leaves
+        // wait until all is merged.
         let mut deferred = Vec::new();
-        let (going, pieces, error) = {
+        let (going, tasks, order, top_part) = {
             let mut above = Segments::<C> {
-                main: &self.actors,
-                current: None,
-                pieces: Vec::new(),
-                error: None,
+                above: self.actors.above(),
+                sizes,
+                stretch_open: false,
+                task_open: false,
+                nodes: 0,
+                last_depth: None,
+                tasks: Vec::new(),
+                order: Vec::new(),
             };
             let going = top.walk(
                 graph,
@@ -381,45 +419,20 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                 &mut subtrees,
                 Some(&mut deferred),
             );
-            above.close();
-            (going, above.pieces, above.error)
+            (
+                going,
+                above.tasks,
+                above.order,
+                C::finish_above(above.above),
+            )
         };
         add(stats, &top.stats);
-        if let Some(error) = error {
-            return Err(error.into());
-        }
-        // Consecutive subtrees with no node above entered between them, about
-        // `target` nodes together, make one task.
-        let mut tasks: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut order = Vec::new();
-        let mut nodes = 0;
-        let mut open = false;
-        for piece in pieces {
-            match piece {
-                Piece::Above(part) => {
-                    open = false;
-                    order.push(Piece::Above(part));
-                }
-                Piece::Subtree(i) => {
-                    let size = subtrees.get(i).map_or(0, |&(n, _)| sizes.size(n));
-                    match tasks.last_mut() {
-                        Some(task) if open && nodes < target => task.end = i + 1,
-                        _ => {
-                            tasks.push(i..i + 1);
-                            order.push(Piece::Subtree(tasks.len() - 1));
-                            nodes = 0;
-                            open = true;
-                        }
-                    }
-                    nodes += size;
-                }
-            }
-        }
+        let mut top_part = top_part?;
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
             let workers = tasks
                 .iter()
-                .map(|_| self.actors.fork())
+                .map(|task| self.actors.fork(&mut top_part, task.clone()))
                 .collect::<Result<Vec<_>, _>>()?;
             parts = tasks
                 .into_par_iter()
@@ -445,22 +458,29 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         }
         for piece in order {
             match piece {
-                Piece::Above(part) => self.actors.merge(part),
+                Piece::Above => self.actors.merge_above(&mut top_part),
                 Piece::Subtree(task) => {
                     if let Some((part, part_stats)) = parts.get_mut(task).and_then(Option::take) {
-                        self.actors.merge(part);
+                        self.actors.merge(&mut top_part, part);
                         add(stats, &part_stats);
                     }
                 }
             }
         }
-        if control.stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        for (node, depth) in deferred {
-            if let Some(visit) = Visit::new(graph, node, depth) {
-                stats.left += 1;
-                self.actors.leave(&visit);
+        // Ordered actors take their subtrees back where a sequential run would have
+        // left the subtree roots, between the leaves of the nodes above; a stopped
+        // run still merges what its workers did, but replays no leaves.
+        let stopped = control.stop.load(Ordering::Relaxed);
+        for event in deferred {
+            match event {
+                Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
+                Deferred::Leave(..) if stopped => {}
+                Deferred::Leave(node, depth) => {
+                    if let Some(visit) = Visit::new(graph, node, depth) {
+                        stats.left += 1;
+                        self.actors.leave_above(&mut top_part, &visit);
+                    }
+                }
             }
         }
         Ok(())
@@ -468,53 +488,67 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
 }
 
 /// One piece of a split run, in document order.
-enum Piece<P> {
-    /// The results of a stretch of nodes above the split points.
-    Above(P),
-    /// A subtree handed off (by its number in the walk's `found`), later a task.
+enum Piece {
+    /// A stretch of nodes above the split points.
+    Above,
+    /// A task: consecutive subtrees (by their numbers in the walk's `found`).
     Subtree(usize),
 }
 
-/// The walk above the split points: a fresh worker for each stretch between two
-/// handed-off subtrees.
-struct Segments<'a, C: ParallelChain> {
-    main: &'a C,
-    current: Option<C::Worker<'a>>,
-    pieces: Vec<Piece<C::Part>>,
-    error: Option<crate::ActionError>,
-}
-
-impl<C: ParallelChain> Segments<'_, C> {
-    /// Ends the current stretch.
-    fn close(&mut self) {
-        if let Some(worker) = self.current.take() {
-            self.pieces.push(Piece::Above(C::finish(worker)));
-        }
-    }
+/// The walk above the split points: marks where stretches and subtrees alternate,
+/// and groups consecutive subtrees with no node above entered between them, about
+/// `target` nodes together, into tasks.
+struct Segments<'a, C: ParallelChain + 'a> {
+    above: C::Above<'a>,
+    sizes: &'a crate::subtree_sizes::SubtreeSizes,
+    stretch_open: bool,
+    task_open: bool,
+    /// Nodes in the open task.
+    nodes: u32,
+    /// The depth of the last subtree handed off, while no node above was entered.
+    last_depth: Option<u32>,
+    tasks: Vec<std::ops::Range<usize>>,
+    order: Vec<Piece>,
 }
 
 impl<C: ParallelChain> Calls for Segments<'_, C> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if self.current.is_none() {
-            match self.main.fork() {
-                Ok(worker) => self.current = Some(worker),
-                Err(error) => {
-                    self.error = Some(error);
-                    return Flow::Stop;
-                }
+        if !self.stretch_open {
+            self.stretch_open = true;
+            self.task_open = false;
+            self.order.push(Piece::Above);
+        }
+        self.last_depth = None;
+        self.above.enter(visit, active)
+    }
+    fn leave(&mut self, visit: &Visit<'_>) {
+        // The event is deferred; actors note what its replay needs.
+        self.above.leave(visit);
+    }
+    fn split(&mut self, found: usize, node: NodeIndex, depth: u32) {
+        self.stretch_open = false;
+        let target = self.sizes.target;
+        let new_task = match self.tasks.last_mut() {
+            Some(task) if self.task_open && self.nodes < target => {
+                task.end = found + 1;
+                false
             }
-        }
-        match &mut self.current {
-            Some(worker) => worker.enter(visit, active),
-            None => Flow::Stop,
-        }
-    }
-    fn leave(&mut self, _visit: &Visit<'_>) {
-        // Deferred: the walk above the split points collects its leaves.
-    }
-    fn split(&mut self, found: usize) {
-        self.close();
-        self.pieces.push(Piece::Subtree(found));
+            _ => {
+                self.tasks.push(found..found + 1);
+                self.order.push(Piece::Subtree(self.tasks.len() - 1));
+                self.nodes = 0;
+                self.task_open = true;
+                true
+            }
+        };
+        self.nodes = self.nodes.saturating_add(self.sizes.size(node));
+        // Two subtrees handed off at one depth with no node entered between them are
+        // siblings (the walk cannot climb and come down again without entering a
+        // node), so no node above is left between them either: in one task, they
+        // start from the same state and an ordered actor may give them one fork.
+        let fresh = new_task || self.last_depth != Some(depth);
+        self.last_depth = Some(depth);
+        self.above.split(found, depth, fresh);
     }
 }

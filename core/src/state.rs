@@ -257,6 +257,20 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
+    /// The state a node at `depth` starts from (its parent's), after dropping what
+    /// earlier siblings left: what a parallel run hands to a subtree.
+    #[inline]
+    pub(crate) fn parent_state(&mut self, depth: u32) -> &S {
+        self.before_enter(depth);
+        self.get()
+    }
+
+    /// Adds a parallel worker's copies and restores to this run's.
+    pub(crate) fn add_counts(&mut self, (copies, restores): (u64, u64)) {
+        self.copies += copies;
+        self.restores += restores;
+    }
+
     /// The copies and restores of the run: (copies, restores).
     pub(crate) fn take_counts(&mut self) -> (u64, u64) {
         (

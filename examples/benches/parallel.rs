@@ -7,7 +7,10 @@
 //! - `bounds_1M/<shape>`: world transforms, each node's own world box, then subtree
 //!   boxes by `accumulate` / `accumulate_parallel`;
 //! - `statistics_quad_22M` and `statistics_1M/<shape>`: `Action<DepthFirst,
-//!   (Unordered<Statistics>,)>` by `run` and by `run_parallel`.
+//!   (Unordered<Statistics>,)>` by `run` and by `run_parallel`;
+//! - `update_1M/<shape>`: the update pass (`passes::update_action`: ordered
+//!   `WorldTransforms` and `Bounds`, unordered `Statistics`) by `run` and by
+//!   `run_parallel` (ordered actors forked per subtree).
 //!
 //! Shapes, about 1,000,000 nodes each, built in depth-first order: `random` (random
 //! depth walk, depth ≤ 24), `chain_bush` (a 100,000-node chain with a 900,000-node
@@ -23,10 +26,11 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
-use scenewalk_actors::Statistics;
+use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, Action, Graph, NodeId, Unordered};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Unordered};
 use scenewalk_examples::TreeShape;
+use scenewalk_examples::passes::{UpdateAction, update_action};
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::scenes::{random_mild_transform, random_walk_parents};
 use scenewalk_iterators::{DepthFirst, Flattened};
@@ -267,6 +271,7 @@ fn parallel(c: &mut Criterion) {
             &t1,
             &t2,
         );
+        update(c, &format!("update_1M/{name}"), &s.graph, s.root, &t1, &t2);
     }
     let (graph, root) = scenewalk_examples::quad_tree(12);
     statistics(c, "statistics_quad_22M", &graph, root, &t1, &t2);
@@ -309,6 +314,54 @@ fn statistics(
             }),
             ("par_t2", &mut || {
                 t2.install(|| par.run_parallel(graph, root).expect("Statistics forks"));
+            }),
+        ],
+    );
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(expect.entered));
+    group.bench_function("seq", |b| b.iter(|| seq.run(black_box(graph), root)));
+    group.bench_function("par_t2", |b| {
+        b.iter(|| t2.install(|| par.run_parallel(black_box(graph), root)))
+    });
+    group.finish();
+}
+
+fn update(
+    c: &mut Criterion,
+    name: &str,
+    graph: &Graph,
+    root: NodeId,
+    t1: &rayon::ThreadPool,
+    t2: &rayon::ThreadPool,
+) {
+    let new = || update_action().expect("the update actors run depth-first");
+    let (mut seq, mut par, mut par1) = (new(), new(), new());
+    let expect = seq.run(graph, root).expect("root is live");
+    let got = t2.install(|| {
+        par.run_parallel(graph, root)
+            .expect("the update actors fork")
+    });
+    assert_eq!((got.entered, got.left), (expect.entered, expect.left));
+    let world = |a: &UpdateAction| {
+        let w = a.actor::<WorldTransforms>().expect("in the chain");
+        let b = a.actor::<Bounds>().expect("in the chain");
+        (0..graph.capacity() as u32)
+            .map(NodeIndex::new)
+            .map(|n| (w.world_at(n), b.world_bounds_at(n)))
+            .collect::<Vec<_>>()
+    };
+    assert!(world(&seq) == world(&par), "the same matrices and boxes");
+    interleaved(
+        name,
+        &mut [
+            ("seq", &mut || {
+                seq.run(graph, root).expect("root is live");
+            }),
+            ("par_t1", &mut || {
+                t1.install(|| par1.run_parallel(graph, root).expect("forks"));
+            }),
+            ("par_t2", &mut || {
+                t2.install(|| par.run_parallel(graph, root).expect("forks"));
             }),
         ],
     );

@@ -10,7 +10,9 @@ use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::Frustum;
 use std::sync::Arc;
 
-/// The update pass: world transforms, statistics and world bounds, depth-first.
+/// The update pass: world transforms, statistics and world bounds, depth-first. Every
+/// actor forks, so `Action::run_parallel` runs it on all cores with the sequential
+/// results.
 pub type UpdateAction = Action<
     DepthFirst,
     (
@@ -20,7 +22,8 @@ pub type UpdateAction = Action<
     ),
 >;
 
-/// The view pass: frustum culling, level of detail, switches and the render list.
+/// The view pass: frustum culling, level of detail, switches and the render list;
+/// like the update pass, it runs in parallel as is (`Action::run_parallel`).
 pub type ViewAction = Action<
     DepthFirst,
     (

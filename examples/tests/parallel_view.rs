@@ -114,3 +114,179 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
         assert!(seen.workers > 1, "the city was split: {}", seen.workers);
     }
 }
+
+/// The tour's update pass (`passes::update_action`: ordered world transforms and
+/// bounds, statistics) in parallel: every node's world matrix and box bit for bit,
+/// and the ordered culling pass from those boxes, with the sequential runs' results.
+#[test]
+fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
+    use scenewalk_examples::passes::update_action;
+    let city = CityScene::build(8, 11, &CityMeshes::generated().unwrap()).unwrap();
+    let (graph, root) = (&city.graph, city.root);
+    let slots: Vec<NodeIndex> = (0..graph.capacity() as u32).map(NodeIndex::new).collect();
+    let bits = |a: &Action<DepthFirst, _>| {
+        let world: &WorldTransforms = a.actor().unwrap();
+        let bounds: &Bounds = a.actor().unwrap();
+        let stats: &Statistics = a.actor().unwrap();
+        let per_node: Vec<_> = slots
+            .iter()
+            .map(|&n| {
+                let w = world
+                    .world_at(n)
+                    .map(|m| m.to_cols_array().map(f32::to_bits));
+                let b = bounds
+                    .world_bounds_at(n)
+                    .map(|b| [b.min.to_array(), b.max.to_array()].concat());
+                let b = b.map(|b| b.into_iter().map(f32::to_bits).collect::<Vec<_>>());
+                (w, b)
+            })
+            .collect();
+        (per_node, stats.nodes(), stats.counts_by_type())
+    };
+    let mut sequential = update_action().unwrap();
+    let expect_stats = sequential.run(graph, root).unwrap();
+    let expect = bits(&sequential);
+    let world = Arc::new(sequential.actor::<WorldTransforms>().unwrap().clone());
+    let bounds = Arc::new(sequential.actor::<Bounds>().unwrap().clone());
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = update_action().unwrap();
+        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        assert_eq!(
+            (got.entered, got.left, got.state_copies),
+            (
+                expect_stats.entered,
+                expect_stats.left,
+                expect_stats.state_copies
+            )
+        );
+        assert!(bits(&parallel) == expect, "{threads} threads");
+    }
+
+    // The view pass's culling as an ordered actor (plane masks handed to subtrees).
+    let camera_world = world.world(graph, city.camera).unwrap();
+    let frustum = graph
+        .get::<Camera>(city.camera)
+        .unwrap()
+        .frustum(&camera_world);
+    let eye = Vec3::from(camera_world.translation);
+    let chain = || {
+        (
+            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Static::new(SwitchSelect),
+            Unordered::new(Seen::default()),
+        )
+    };
+    let mut sequential = Action::new(DepthFirst::new(), chain()).unwrap();
+    let expect = sequential.run(graph, root).unwrap();
+    let expect_nodes = sequential.actor::<Seen>().unwrap().nodes.clone();
+    let cull = sequential.actor::<FrustumCull>().unwrap();
+    let expect_counts = (cull.tested(), cull.culled());
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = Action::new(DepthFirst::new(), chain()).unwrap();
+        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
+        let seen = parallel.actor::<Seen>().unwrap();
+        assert_eq!(seen.nodes, expect_nodes, "{threads} threads");
+        assert!(seen.workers > 1, "the city was split: {}", seen.workers);
+        let cull = parallel.actor::<FrustumCull>().unwrap();
+        assert_eq!((cull.tested(), cull.culled()), expect_counts);
+    }
+}
+
+/// The tour's view pass (`passes::view_action`: ordered culling and render list) in
+/// parallel: the same draw items, lights and cameras in the same order, with both
+/// sortings; a render list with a closure functor is refused by name.
+#[test]
+fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
+    use scenewalk_actors::{RenderList, Sorting};
+    use scenewalk_core::{Functor, TraversalError};
+    use scenewalk_examples::passes::update_action;
+    use scenewalk_nodes::Geometry;
+    let city = CityScene::build(8, 11, &CityMeshes::generated().unwrap()).unwrap();
+    let (graph, root) = (&city.graph, city.root);
+    let mut update = update_action().unwrap();
+    update.run(graph, root).unwrap();
+    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let (camera, placed) = city.overview().unwrap();
+    let frustum = camera.frustum(&placed);
+    for sorting in [Sorting::ByDepth, Sorting::Arrival] {
+        // The view pass's chain (`view_action`), and `Seen` to see the run split.
+        let new = || {
+            let eye = Vec3::from(placed.translation);
+            Action::new(
+                DepthFirst::new(),
+                (
+                    Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
+                    Static::new(LodSelect::new(eye, Arc::clone(&world))),
+                    Static::new(SwitchSelect),
+                    Ordered::new(RenderList::new(placed.inverse()).with_sorting(sorting)),
+                    Unordered::new(Seen::default()),
+                ),
+            )
+            .unwrap()
+        };
+        let mut sequential = new();
+        let expect = sequential.run(graph, root).unwrap();
+        let list = |a: &Action<DepthFirst, _>| {
+            let l: &RenderList = a.actor().unwrap();
+            (
+                l.items().to_vec(),
+                l.opaque().len(),
+                l.lights().to_vec(),
+                l.cameras().to_vec(),
+            )
+        };
+        let expect_list = list(&sequential);
+        assert!(
+            expect_list.0.len() > 100,
+            "the camera sees part of the city"
+        );
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut parallel = new();
+            let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+            assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
+            assert!(
+                list(&parallel) == expect_list,
+                "{sorting:?}, {threads} threads"
+            );
+            let seen = parallel.actor::<Seen>().unwrap();
+            assert!(seen.workers > 1, "the city was split: {}", seen.workers);
+        }
+    }
+
+    // A closure functor holds state a worker cannot copy: the run is refused.
+    let drawn = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = Arc::clone(&drawn);
+    let counting = RenderList::new(placed.inverse()).on::<Geometry>(Functor::closure(
+        move |g: &Geometry, _, cx: &mut scenewalk_actors::RenderContext| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            cx.draw(*g);
+            Flow::Continue
+        },
+    ));
+    let mut action = Action::new(DepthFirst::new(), (Ordered::new(counting),)).unwrap();
+    let err = action.run_parallel(graph, root).unwrap_err();
+    assert!(
+        matches!(&err, TraversalError::Incompatible(e) if e.to_string().contains("RenderList")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("declined"), "{err}");
+    // Nothing was drawn by the refused run; sequentially it runs.
+    assert_eq!(drawn.load(std::sync::atomic::Ordering::Relaxed), 0);
+    action.run(graph, root).unwrap();
+    assert!(drawn.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}

@@ -174,6 +174,32 @@ impl OrderedActor for PathMarks {
     }
 }
 
+/// `PathMarks` with a fork/merge hook: its state is a count, a value, so a fork
+/// starts from it as it is; a map merges by union.
+#[derive(Default)]
+struct ForkedPathMarks(PathMarks);
+impl OrderedActor for ForkedPathMarks {
+    type State = u32;
+    const FORKS: bool = true;
+    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
+        self.0.root_state(run)
+    }
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, u32>,
+        visit: &Visit<'_>,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        self.0.enter(state, visit, active)
+    }
+    fn fork(&self, state: &u32) -> Option<(Self, u32)> {
+        Some((Self::default(), *state))
+    }
+    fn merge(&mut self, worker: Self) {
+        self.0.0.extend(worker.0.0);
+    }
+}
+
 /// Single-type dispatch on `Mark`.
 #[derive(Default)]
 struct MarksOnly(Vec<NodeIndex>);
@@ -507,6 +533,16 @@ fn the_parallel_column() {
             "fork/merge hook",
             "NoBatch",
         );
+        // state: ordered with a fork/merge hook: each subtree starts from the state
+        // at its root; copies follow writes, as in a sequential run.
+        let (ordered, stats) =
+            run_parallel(Ordered::new(ForkedPathMarks::default()), &scene).unwrap();
+        let seen = ordered.into_inner().0.0;
+        assert_eq!(seen.len(), all.len());
+        for &id in &scene.ids {
+            assert_eq!(seen[&id.index()], scene.marks_on_path(id), "{id:?}");
+        }
+        assert_eq!(stats.state_copies, marks.len() as u64);
         refused(
             run_parallel(Ordered::new(PathMarks::default()), &scene),
             "ordered state",
