@@ -5,7 +5,7 @@ use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered,
-    TraversalError, TypeSet,
+    TraversalError, TypeSet, Unordered,
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
@@ -17,7 +17,8 @@ mod subtree;
 use scenewalk_nodes::{Geometry, Transform};
 
 /// The update action's chain.
-type UpdateAction = Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>, Ordered<Spans>)>;
+type UpdateAction =
+    Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>)>;
 
 /// What one [`IncrementalUpdate::run`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -214,7 +215,7 @@ impl IncrementalUpdate {
             (
                 Ordered::new(world),
                 Ordered::new(Bounds::new()),
-                Ordered::new(Spans::default()),
+                Unordered::new(Spans::default()),
             ),
         );
         Self {
