@@ -123,13 +123,19 @@ const SEEN: u8 = 128;
 /// cost that follows the edits rather than the tree.
 ///
 /// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
-/// under `DepthFirst`). Later runs read the graph's change log
-/// ([`Graph::changes_since`]): every edit and every mutable payload borrow is in it.
-/// A node whose payload changed or that was added or moved starts a subtree whose
-/// world matrices and boxes are recomputed by running the same action from that node
-/// (the topmost such nodes only, starting from the parent's stored world); then the
-/// boxes of their ancestors are recomputed bottom-up, each from its own geometry and
-/// its children's stored boxes. The results equal a full run's.
+/// under `DepthFirst`, which also numbers the nodes in pre-order). Later runs read
+/// the graph's change log ([`Graph::changes_since`]): every edit and every mutable
+/// payload borrow is in it. A node whose payload changed or that was added or moved
+/// starts a subtree whose world matrices and boxes are recomputed by the same work in
+/// one loop (the topmost such nodes only, starting from the parent's stored world);
+/// then the boxes of their ancestors are recomputed bottom-up, each from its own
+/// geometry and its children's stored boxes, only while they change. The results
+/// equal a full run's.
+///
+/// When only payloads changed since the last full run, which nodes are inside the
+/// root's subtree and which lie below others is read from the pre-order numbers;
+/// after a structural edit every later patch walks up from each changed node to
+/// learn it, until the next full run ([`run_full`](Self::run_full)).
 ///
 /// Edit through the graph (`graph.get_mut::<Transform>(id)?.set_local(m)`, or any
 /// structural edit), then call `run` again with the same root; a payload changed
