@@ -1,17 +1,24 @@
 //! The incremental update pass: world transforms and bounds brought up to date after
 //! edits by re-traversing only what the edits reach.
 
-use crate::{Bounds, WorldTransforms};
+use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered,
-    TraversalError,
+    TraversalError, TypeSet, Unordered,
 };
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::Geometry;
+use spans::Spans;
+use std::collections::BinaryHeap;
+use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
+
+mod spans;
+mod subtree;
+use scenewalk_nodes::{Geometry, Transform};
 
 /// The update action's chain.
-type UpdateAction = Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>)>;
+type UpdateAction =
+    Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>)>;
 
 /// What one [`IncrementalUpdate::run`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,19 +39,74 @@ pub struct UpdateStats {
     pub ancestors: usize,
 }
 
-/// Per-slot bookkeeping of one incremental run, valid when `epoch` is the run's.
-#[derive(Clone, Copy, Debug, Default)]
-struct Mark {
+/// Per-slot bookkeeping of one incremental run: 4 bytes a slot (the run's epoch in
+/// the high 24 bits, flags in the low 8), so the scattered reads of the walk up
+/// touch a third of the memory a separate depth field would; depths live apart, as
+/// they are read only for nodes met earlier in the same run.
+#[derive(Clone, Debug, Default)]
+struct Marks {
+    marks: Vec<u32>,
+    /// Depth below the update root, valid where `KNOWN` and `INSIDE` are set.
+    depths: Vec<u32>,
     epoch: u32,
-    flags: u8,
-    depth: u32,
+}
+
+/// Epochs wrap here (24 bits); the marks are then cleared once.
+const EPOCHS: u32 = 1 << 24;
+
+impl Marks {
+    /// Starts a run's marks, sized for `slots`.
+    fn begin(&mut self, slots: usize) {
+        if self.marks.len() < slots {
+            self.marks.resize(slots, 0);
+            self.depths.resize(slots, 0);
+        }
+        self.epoch += 1;
+        if self.epoch >= EPOCHS {
+            self.marks.iter_mut().for_each(|m| *m = 0);
+            self.epoch = 1;
+        }
+    }
+
+    #[inline]
+    fn flags(&self, node: NodeIndex) -> u8 {
+        match self.marks.get(node.get()) {
+            Some(&m) if m >> 8 == self.epoch => m as u8,
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, node: NodeIndex, flags: u8) -> bool {
+        let epoch = self.epoch;
+        let Some(mark) = self.marks.get_mut(node.get()) else {
+            return false;
+        };
+        if *mark >> 8 != epoch {
+            *mark = epoch << 8;
+        }
+        *mark |= u32::from(flags);
+        true
+    }
+
+    #[inline]
+    fn depth(&self, node: NodeIndex) -> u32 {
+        self.depths.get(node.get()).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn set_depth(&mut self, node: NodeIndex, depth: u32) {
+        if let Some(d) = self.depths.get_mut(node.get()) {
+            *d = depth;
+        }
+    }
 }
 
 /// The node's world changed: its subtree is traversed again.
 const SUBTREE: u8 = 1;
 /// Only the node's children changed: its box (and its ancestors') is recomputed.
 const BOX: u8 = 2;
-/// `INSIDE`, `COVERED` and `depth` are known.
+/// `INSIDE`, `COVERED` and the depth are known.
 const KNOWN: u8 = 4;
 /// The node lies in the update root's subtree.
 const INSIDE: u8 = 8;
@@ -54,18 +116,26 @@ const COVERED: u8 = 16;
 const PLACED: u8 = 32;
 /// A child's box (or the set of children) changed: the node's box is recomputed.
 const STALE: u8 = 64;
+/// Met by the lock-step walk up (`warm_up`).
+const SEEN: u8 = 128;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree.
 ///
 /// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
-/// under `DepthFirst`). Later runs read the graph's change log
-/// ([`Graph::changes_since`]): every edit and every mutable payload borrow is in it.
-/// A node whose payload changed or that was added or moved starts a subtree whose
-/// world matrices and boxes are recomputed by running the same action from that node
-/// (the topmost such nodes only, starting from the parent's stored world); then the
-/// boxes of their ancestors are recomputed bottom-up, each from its own geometry and
-/// its children's stored boxes. The results equal a full run's.
+/// under `DepthFirst`, which also numbers the nodes in pre-order). Later runs read
+/// the graph's change log ([`Graph::changes_since`]): every edit and every mutable
+/// payload borrow is in it. A node whose payload changed or that was added or moved
+/// starts a subtree whose world matrices and boxes are recomputed by the same work in
+/// one loop (the topmost such nodes only, starting from the parent's stored world);
+/// then the boxes of their ancestors are recomputed bottom-up, each from its own
+/// geometry and its children's stored boxes, only while they change. The results
+/// equal a full run's.
+///
+/// When only payloads changed since the last full run, which nodes are inside the
+/// root's subtree and which lie below others is read from the pre-order numbers;
+/// after a structural edit every later patch walks up from each changed node to
+/// learn it, until the next full run ([`run_full`](Self::run_full)).
 ///
 /// Edit through the graph (`graph.get_mut::<Transform>(id)?.set_local(m)`, or any
 /// structural edit), then call `run` again with the same root; a payload changed
@@ -106,14 +176,29 @@ pub struct IncrementalUpdate {
     /// World matrices after the last full run; patches append to them when they add
     /// or move transforms (changed ones are overwritten in place).
     matrices_after_full: usize,
-    marks: Vec<Mark>,
-    epoch: u32,
+    marks: Marks,
     /// Nodes named by this run's changes.
     dirty: Vec<NodeIndex>,
     /// Nodes inside the root's subtree met on the way up, with their depth.
     inside: Vec<(u32, NodeIndex)>,
-    /// Scratch for the walk up.
+    /// Scratch for the walk up, the lock-step walk up, the depth sort and the
+    /// subtree pass.
     path: Vec<NodeIndex>,
+    frontier: Vec<NodeIndex>,
+    next: Vec<NodeIndex>,
+    counts: Vec<u32>,
+    order: Vec<NodeIndex>,
+    frames: Vec<Frame>,
+    /// Whether the spans of the last full run still describe the tree (no patch
+    /// with a structural edit since).
+    spans_valid: bool,
+    /// Changed nodes with their spans, and the queue of boxes to recompute, for
+    /// payload-only patches.
+    tops: Vec<(u32, u32, NodeIndex)>,
+    queue: BinaryHeap<(u32, NodeIndex)>,
+    /// Transform and geometry types (with the types extending them).
+    transform_types: TypeSet,
+    geometry_types: TypeSet,
 }
 
 impl Default for IncrementalUpdate {
@@ -133,7 +218,11 @@ impl IncrementalUpdate {
         world.matrices.track_owners();
         let action = Action::new(
             DepthFirst::new(),
-            (Ordered::new(world), Ordered::new(Bounds::new())),
+            (
+                Ordered::new(world),
+                Ordered::new(Bounds::new()),
+                Unordered::new(Spans::default()),
+            ),
         );
         Self {
             action: match action {
@@ -143,11 +232,20 @@ impl IncrementalUpdate {
             },
             seen: None,
             matrices_after_full: 0,
-            marks: Vec::new(),
-            epoch: 0,
+            marks: Marks::default(),
             dirty: Vec::new(),
             inside: Vec::new(),
             path: Vec::new(),
+            frontier: Vec::new(),
+            next: Vec::new(),
+            counts: Vec::new(),
+            order: Vec::new(),
+            frames: Vec::new(),
+            spans_valid: false,
+            tops: Vec::new(),
+            queue: BinaryHeap::new(),
+            transform_types: TypeSet::of::<Transform>(),
+            geometry_types: TypeSet::of::<Geometry>(),
         }
     }
 
@@ -187,7 +285,9 @@ impl IncrementalUpdate {
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.set_patch(None);
+        self.spans_valid = false;
         let stats = self.action.run(graph, root)?;
+        self.spans_valid = true;
         self.matrices_after_full = self.transforms().matrices.len();
         self.seen = Some((root, graph.change_cursor()));
         Ok(UpdateStats {
@@ -231,10 +331,6 @@ impl IncrementalUpdate {
         }
     }
 
-    fn transforms_mut(&mut self) -> Option<&mut WorldTransforms> {
-        self.action.actor_mut::<WorldTransforms>()
-    }
-
     /// Patches the results for `changes`; `None` when a full run is needed instead.
     fn patch(&mut self, graph: &Graph, root: NodeId, changes: &[Change]) -> Option<UpdateStats> {
         if !self.transforms().non_finite().is_empty() {
@@ -247,134 +343,153 @@ impl IncrementalUpdate {
         };
         let root_id = root;
         let root = root.index();
-        self.begin_marks(graph);
-        self.collect(graph, changes);
-        // Slot order is memory order (and document order for a graph built depth
-        // first): the passes below then sweep the arrays forward instead of jumping.
-        self.dirty.sort_unstable();
-        // A change above the root changes everything below it.
-        let mut up = graph.parent_at(root);
-        while let Some(p) = up {
-            if self.flags(p) & SUBTREE != 0 {
-                return None;
-            }
-            up = graph.parent_at(p);
+        // Payload changes alone leave the tree as the last full run numbered it.
+        let payloads_only =
+            self.spans_valid && changes.iter().all(|c| matches!(c, Change::Payload(_)));
+        if !payloads_only {
+            self.spans_valid = false;
+            self.walk_up(graph, root, changes)?;
         }
-        if self.flags(root) & SUBTREE != 0 {
-            return None;
-        }
-        self.classify(graph, root);
 
         // Keep every result; the passes below overwrite what changed.
-        self.transforms_mut()?.world.resume(graph);
+        self.action
+            .actor_mut::<WorldTransforms>()?
+            .world
+            .resume(graph);
         let bounds = self.action.actor_mut::<Bounds>()?;
         bounds.boxes.resume(graph);
-        bounds.geometry.resolve(graph.types());
-
-        // Subtrees: topmost changed nodes inside, from their parent's stored world.
-        let dirty = std::mem::take(&mut self.dirty);
-        let patched = self.patch_subtrees(graph, &dirty, &mut stats);
-        self.dirty = dirty;
+        // The boxes leave the actor for the patch, so that they and the world
+        // matrices can be written side by side; they go back whatever happens.
+        let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
+        let patched = if payloads_only {
+            self.patch_payloads(graph, root, changes, &mut boxes, &mut stats)
+        } else {
+            self.patch_boxes(graph, root, &mut boxes, &mut stats)
+        };
+        if let Some(bounds) = self.action.actor_mut::<Bounds>() {
+            bounds.boxes = boxes;
+        }
         patched?;
-        if !self.transforms().non_finite().is_empty() {
-            return None;
-        }
-
-        // Boxes on the way up, deepest first, so children are done before parents.
-        self.inside
-            .sort_unstable_by_key(|&(depth, node)| (std::cmp::Reverse(depth), node));
-        let inside = std::mem::take(&mut self.inside);
-        for &(_, node) in &inside {
-            if self.flags(node) & (COVERED | STALE) != STALE {
-                continue;
-            }
-            if self.rebox(graph, node)
-                && node != root
-                && let Some(parent) = graph.parent_at(node)
-            {
-                self.mark(parent, STALE);
-            }
-            stats.ancestors += 1;
-        }
-        self.inside = inside;
         self.seen = Some((root_id, graph.change_cursor()));
         Some(stats)
     }
 
-    /// Runs the update action again from each topmost changed node inside the root's
-    /// subtree; forgets the results of changed subtrees that are now outside.
-    fn patch_subtrees(
+    /// Marks the changed nodes and walks up from each to learn which lie inside the
+    /// root's subtree, at which depth, and which are covered by another; `None`
+    /// for a change at or above the root.
+    fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
+        self.marks.begin(graph.capacity());
+        self.dirty.clear();
+        self.inside.clear();
+        self.collect(graph, changes);
+        // Slot order is memory order (and document order for a graph built depth
+        // first): the passes below then sweep the arrays forward instead of jumping.
+        self.dirty.sort_unstable();
+        self.warm_up(graph);
+        // A change above the root changes everything below it.
+        let mut up = graph.parent_at(root);
+        while let Some(p) = up {
+            if self.marks.flags(p) & SUBTREE != 0 {
+                return None;
+            }
+            up = graph.parent_at(p);
+        }
+        if self.marks.flags(root) & SUBTREE != 0 {
+            return None;
+        }
+        self.classify(graph, root);
+        Some(())
+    }
+
+    /// The subtree passes, then the boxes on the way up, after `walk_up`.
+    fn patch_boxes(
         &mut self,
         graph: &Graph,
-        dirty: &[NodeIndex],
+        root: NodeIndex,
+        boxes: &mut PerNode<Aabb>,
         stats: &mut UpdateStats,
     ) -> Option<()> {
-        for &node in dirty {
-            let flags = self.flags(node);
+        self.order_by_depth();
+        self.transform_types.resolve(graph.types());
+        self.geometry_types.resolve(graph.types());
+        let kinds = Kinds {
+            transforms: &self.transform_types,
+            geometries: &self.geometry_types,
+            transform: graph.payloads::<Transform>(),
+            geometry: graph.payloads::<Geometry>(),
+        };
+        let world = self.action.actor_mut::<WorldTransforms>()?;
+
+        // Subtrees: topmost changed nodes inside, from their parent's stored world.
+        for &node in &self.dirty {
+            let flags = self.marks.flags(node);
             if flags & SUBTREE == 0 {
                 continue;
             }
             let parent = graph.parent_at(node);
-            let parent_covered = parent.is_some_and(|p| self.flags(p) & COVERED != 0);
-            if parent_covered {
+            if parent.is_some_and(|p| self.marks.flags(p) & COVERED != 0) {
                 continue;
             }
             if flags & INSIDE == 0 {
-                self.forget_subtree(graph, node);
+                forget_subtree(graph, world, boxes, node);
                 continue;
             }
             let parent = parent?;
-            let above = self.transforms().world.get_at(parent)?;
-            let before = self.bounds().world_bounds_at(node);
-            self.set_patch(Some(above));
-            let id = graph.id_at(node)?;
-            let run = self.action.run(graph, id);
-            self.set_patch(None);
-            stats.entered += run.ok()?.entered;
+            let above = world.world.get_at(parent)?;
+            let before = boxes.get_at(node);
+            let (entered, after) =
+                rewalk(graph, &kinds, world, boxes, &mut self.frames, node, above)?;
+            stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
-            if flags & PLACED != 0 || self.bounds().world_bounds_at(node) != before {
-                self.mark(parent, STALE);
+            if flags & PLACED != 0 || before != Some(after) {
+                self.marks.mark(parent, STALE);
             }
+        }
+
+        // Boxes on the way up, deepest first, so children are done before parents.
+        for &node in &self.order {
+            if self.marks.flags(node) & (COVERED | STALE) != STALE {
+                continue;
+            }
+            if rebox(graph, &kinds, world, boxes, node)
+                && node != root
+                && let Some(parent) = graph.parent_at(node)
+            {
+                self.marks.mark(parent, STALE);
+            }
+            stats.ancestors += 1;
         }
         Some(())
     }
 
-    /// Starts a run's marks, sized for `graph`.
-    fn begin_marks(&mut self, graph: &Graph) {
-        if self.marks.len() < graph.capacity() {
-            self.marks.resize(graph.capacity(), Mark::default());
+    /// Puts the `inside` nodes in `order`, deepest first (a counting sort: depths are
+    /// small integers, at most the number of nodes listed).
+    fn order_by_depth(&mut self) {
+        let deepest = self.inside.iter().map(|&(d, _)| d).max().unwrap_or(0) as usize;
+        self.counts.clear();
+        self.counts.resize(deepest + 2, 0);
+        for &(depth, _) in &self.inside {
+            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1) {
+                *c += 1;
+            }
         }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.marks.iter_mut().for_each(|m| *m = Mark::default());
-            self.epoch = 1;
+        // counts[k] becomes where rank k starts.
+        let mut start = 0;
+        for c in &mut self.counts {
+            start += *c;
+            *c = start - *c;
         }
-        self.dirty.clear();
-        self.inside.clear();
-    }
-
-    #[inline]
-    fn flags(&self, node: NodeIndex) -> u8 {
-        match self.marks.get(node.get()) {
-            Some(m) if m.epoch == self.epoch => m.flags,
-            _ => 0,
+        self.order.clear();
+        self.order.resize(self.inside.len(), NodeIndex::new(0));
+        for &(depth, node) in &self.inside {
+            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1)
+                && let Some(slot) = self.order.get_mut(*c as usize)
+            {
+                *slot = node;
+                *c += 1;
+            }
         }
-    }
-
-    #[inline]
-    fn mark(&mut self, node: NodeIndex, flags: u8) -> Option<&mut Mark> {
-        let epoch = self.epoch;
-        let mark = self.marks.get_mut(node.get())?;
-        if mark.epoch != epoch {
-            *mark = Mark {
-                epoch,
-                flags: 0,
-                depth: 0,
-            };
-        }
-        mark.flags |= flags;
-        Some(mark)
     }
 
     /// Marks the live nodes the changes name, each listed once in `dirty`.
@@ -389,10 +504,31 @@ impl IncrementalUpdate {
                 Change::Placed(_) => SUBTREE | PLACED,
                 _ => SUBTREE,
             };
-            let first = self.flags(node) & (SUBTREE | BOX) == 0;
-            if self.mark(node, flags).is_some() && first {
+            let first = self.marks.flags(node) & (SUBTREE | BOX) == 0;
+            if self.marks.mark(node, flags | SEEN) && first {
                 self.dirty.push(node);
             }
+        }
+    }
+
+    /// Walks up from every changed node in lock step, one level per round, marking
+    /// each node once: the loads of one round do not depend on each other, so their
+    /// cache misses overlap, where walks one after the other wait for each miss in
+    /// turn. `classify` then finds the same links and marks in cache.
+    fn warm_up(&mut self, graph: &Graph) {
+        self.frontier.clear();
+        self.frontier.extend_from_slice(&self.dirty);
+        while !self.frontier.is_empty() {
+            self.next.clear();
+            for &node in &self.frontier {
+                if let Some(parent) = graph.parent_at(node)
+                    && self.marks.flags(parent) & SEEN == 0
+                {
+                    self.marks.mark(parent, SEEN);
+                    self.next.push(parent);
+                }
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
         }
     }
 
@@ -400,23 +536,24 @@ impl IncrementalUpdate {
     /// root's subtree, its depth and whether it is covered by a changed subtree;
     /// lists the inside ones in `inside`. Each node is walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
-        let dirty = std::mem::take(&mut self.dirty);
-        for &start in &dirty {
+        let marks = &mut self.marks;
+        for &start in &self.dirty {
             let mut node = start;
             self.path.clear();
             // (inside, covered, depth) of the first known node above the path.
             let mut base: Option<(bool, bool, u32)> = None;
             loop {
-                let flags = self.flags(node);
+                let flags = marks.flags(node);
                 if flags & KNOWN != 0 {
-                    let depth = self.marks.get(node.get()).map_or(0, |m| m.depth);
+                    let depth = marks.depth(node);
                     base = Some((flags & INSIDE != 0, flags & COVERED != 0, depth));
                     break;
                 }
                 if node == root {
                     let covered = flags & SUBTREE != 0;
                     let bits = KNOWN | INSIDE | if covered { COVERED } else { 0 };
-                    if self.mark(node, bits).is_some() {
+                    if marks.mark(node, bits) {
+                        marks.set_depth(node, 0);
                         self.inside.push((0, node));
                     }
                     base = Some((true, covered, 0));
@@ -429,63 +566,18 @@ impl IncrementalUpdate {
                 }
             }
             let (inside, mut covered, mut depth) = base.unwrap_or((false, false, 0));
-            let path = std::mem::take(&mut self.path);
-            for &node in path.iter().rev() {
+            for &node in self.path.iter().rev() {
                 depth += 1;
-                covered |= self.flags(node) & SUBTREE != 0;
+                covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
-                if let Some(mark) = self.mark(node, bits) {
-                    mark.depth = depth;
+                if marks.mark(node, bits) {
+                    marks.set_depth(node, depth);
                     if inside {
                         self.inside.push((depth, node));
                     }
                 }
             }
-            self.path = path;
-        }
-        self.dirty = dirty;
-    }
-
-    /// Recomputes one box from the node's geometry and its children's boxes; returns
-    /// whether it changed.
-    fn rebox(&mut self, graph: &Graph, node: NodeIndex) -> bool {
-        let mut own = Aabb::EMPTY;
-        // The world matrix is three loads from scattered memory: only for geometry.
-        if let Some(ty) = graph.type_at(node)
-            && self.bounds().geometry.contains(ty)
-            && let Some(geometry) = graph.get_at::<Geometry>(node)
-            && let Some(world) = self.transforms().world_at(node)
-        {
-            own = geometry.local_bounds().transformed(&world);
-        }
-        let Some(bounds) = self.action.actor_mut::<Bounds>() else {
-            return true;
-        };
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            if let Some(b) = bounds.boxes.get_at(c) {
-                own = own.union(&b);
-            }
-            child = graph.next_sibling_at(c);
-        }
-        let before = bounds.boxes.get_at(node);
-        bounds.boxes.set(node, own);
-        before != Some(own)
-    }
-
-    /// Forgets the results of a subtree that left the root's subtree, so they read
-    /// as `None`, as after a full run.
-    fn forget_subtree(&mut self, graph: &Graph, top: NodeIndex) {
-        let mut next = Some(top);
-        while let Some(node) = next {
-            if let Some(world) = self.transforms_mut() {
-                world.world.unset(node);
-            }
-            if let Some(bounds) = self.action.actor_mut::<Bounds>() {
-                bounds.boxes.unset(node);
-            }
-            next = graph.next_preorder_at(node, top);
         }
     }
 }

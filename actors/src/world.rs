@@ -367,3 +367,37 @@ impl WorldTransforms {
         self.world.merge(worker.world, map);
     }
 }
+
+/// For the incremental update's own subtree pass, which walks without a `Visit`.
+impl WorldMatrices {
+    /// As [`enter_in_place`](Self::enter_in_place) for the transform node in slot
+    /// `node` with local matrix `local`, below a parent whose state is `parent`:
+    /// the node's state, or `None` if its world matrix is not finite (the caller
+    /// then recomputes everything, which lists it).
+    #[inline]
+    pub(crate) fn patch_transform(
+        &mut self,
+        node: NodeIndex,
+        parent: u32,
+        local: &Affine3A,
+        previous: Option<u32>,
+    ) -> Option<u32> {
+        let world = self.get(parent) * *local;
+        if !world.is_finite() {
+            return None;
+        }
+        let node = node.raw();
+        if let Some(i) = previous
+            && self.owners.get(i as usize) == Some(&node)
+            && let Some(slot) = self.matrices.get_mut(i as usize)
+        {
+            *slot = world;
+            return Some(i);
+        }
+        self.matrices.push(world);
+        if self.track_owners {
+            self.owners.push(node);
+        }
+        Some((self.matrices.len() - 1) as u32)
+    }
+}

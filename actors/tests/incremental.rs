@@ -384,3 +384,204 @@ fn compaction_makes_the_next_update_a_full_one_with_the_new_ids() {
     let world = update.world(&graph, seven).unwrap();
     assert_eq!(world.translation, Vec3::new(7.0, 1.0, 0.0).into());
 }
+
+/// A node type that extends `Transform`, as a user's joint type would: the subtree
+/// pass reads its local matrix through the base chain, not the exact-type column.
+#[derive(Clone, Debug)]
+struct Joint {
+    transform: Transform,
+}
+impl scenewalk_core::NodeCore for Joint {
+    fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> {
+        Some(&self.transform)
+    }
+    fn parent_type(
+        registry: &mut scenewalk_core::TypeRegistry,
+    ) -> Option<scenewalk_core::NodeType> {
+        Some(registry.register::<Transform>())
+    }
+}
+
+#[test]
+fn types_extending_transform_and_geometry_are_patched_like_a_full_run() {
+    use scenewalk_nodes::Mesh;
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let mut joints = Vec::new();
+    let mut parent = root;
+    for k in 0..4 {
+        let joint = Joint {
+            transform: Transform::from_translation(Vec3::X * (k as f32 + 1.0)),
+        };
+        let j = graph.append_child(parent, joint).unwrap();
+        let t = graph
+            .append_child(j, Transform::from_translation(Vec3::Y))
+            .unwrap();
+        let mesh = Mesh::uv_sphere(0.5 + k as f32, 6, 4).unwrap();
+        graph.append_child(t, mesh).unwrap();
+        graph
+            .append_child(j, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
+            .unwrap();
+        joints.push(j);
+        parent = j;
+    }
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    for (k, &j) in joints.iter().enumerate() {
+        let m = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(1.5),
+            Quat::from_rotation_z(k as f32),
+            Vec3::Z * k as f32,
+        );
+        graph.get_mut::<Joint>(j).unwrap().transform.set_local(m);
+        let stats = update.run(&graph, root).unwrap();
+        assert!(!stats.full);
+        assert_eq!(stats.subtrees, 1);
+        check(&graph, root, &update).unwrap();
+    }
+    // The mesh's own box moved with its parent: not an empty or stale box.
+    let top = update.world_bounds(&graph, root).unwrap();
+    assert!(!top.is_empty());
+}
+
+#[test]
+fn a_non_finite_matrix_in_a_patch_falls_back_to_a_full_run_that_lists_it() {
+    let (mut graph, [root, a, b, leaf, _]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    graph
+        .get_mut::<Transform>(b)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::NAN));
+    let stats = update.run(&graph, root).unwrap();
+    assert!(stats.full, "the subtree pass gives up on a NaN matrix");
+    assert_eq!(update.transforms().non_finite(), [b.index()]);
+    assert!(update.world(&graph, leaf).unwrap().translation.is_nan());
+    graph
+        .get_mut::<Transform>(b)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::Y));
+    // The bad list is rebuilt by one more full run, then patches resume.
+    assert!(update.run(&graph, root).unwrap().full);
+    assert!(update.transforms().non_finite().is_empty());
+    graph
+        .get_mut::<Transform>(a)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::Z));
+    assert!(!update.run(&graph, root).unwrap().full);
+    check(&graph, root, &update).unwrap();
+    assert_eq!(
+        update.world(&graph, leaf).unwrap().translation,
+        Vec3::new(0.0, 1.0, 1.0).into()
+    );
+}
+
+#[test]
+fn nested_and_sibling_changes_in_one_update_equal_a_full_run() {
+    // Changes at several depths of one branch (nested: only the topmost is walked)
+    // and in sibling branches, with a box edit and a removal in the same update.
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let mut transforms = Vec::new();
+    let mut leaves = Vec::new();
+    for k in 0..3 {
+        let mut parent = root;
+        for d in 0..4 {
+            let t = graph
+                .append_child(
+                    parent,
+                    Transform::from_translation(Vec3::X * (k + d) as f32),
+                )
+                .unwrap();
+            leaves.push(
+                graph
+                    .append_child(t, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
+                    .unwrap(),
+            );
+            transforms.push(t);
+            parent = t;
+        }
+    }
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    for &t in [transforms[1], transforms[3], transforms[2], transforms[9]].iter() {
+        graph
+            .get_mut::<Transform>(t)
+            .unwrap()
+            .set_local(Affine3A::from_translation(Vec3::new(0.0, 2.0, -1.0)));
+    }
+    *graph.get_mut::<Geometry>(leaves[6]).unwrap() =
+        Geometry::new(Aabb::new(Vec3::splat(-5.0), Vec3::ZERO));
+    graph.remove(leaves[11]).unwrap();
+    let stats = update.run(&graph, root).unwrap();
+    assert!(!stats.full);
+    // transforms[1] covers [2] and [3]; [9] and the box edit are the others.
+    assert_eq!(stats.subtrees, 3);
+    check(&graph, root, &update).unwrap();
+}
+
+fn payload_edit() -> impl Strategy<Value = Edit> {
+    let i = any::<prop::sample::Index>;
+    prop_oneof![
+        4 => (i(), v(), 0.5f32..2.0).prop_map(|(n, t, s)| Edit::SetTransform(n, t, s)),
+        2 => (i(), v(), v()).prop_map(|(n, a, b)| Edit::SetBox(n, a, b)),
+        2 => Just(Edit::Update),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Payload edits alone after a full run take the patch that reads the full run's
+    /// pre-order spans instead of walking up (changes inside, outside and above a
+    /// root that may lie below the graph's root, nested ones, repeated ones); then
+    /// one structural edit switches to the walk up for good, which must agree too.
+    #[test]
+    fn payload_only_patches_equal_full_runs(spec in tree(), pick in any::<prop::sample::Index>(), edits in prop::collection::vec(payload_edit(), 0..30), tail in prop::collection::vec(payload_edit(), 0..10), append in any::<prop::sample::Index>()) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[pick.index(ids.len())];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for edit in &edits {
+            if let Edit::Update = edit {
+                update.run(&graph, root).unwrap();
+                check(&graph, root, &update)?;
+            } else {
+                apply(&mut graph, root, edit);
+            }
+        }
+        update.run(&graph, root).unwrap();
+        check(&graph, root, &update)?;
+        apply(&mut graph, root, &Edit::Append(append, Kind::Group));
+        for edit in &tail {
+            if let Edit::Update = edit {
+                update.run(&graph, root).unwrap();
+                check(&graph, root, &update)?;
+            } else {
+                apply(&mut graph, root, edit);
+            }
+        }
+        update.run(&graph, root).unwrap();
+        check(&graph, root, &update)?;
+    }
+}
+
+#[test]
+fn a_payload_change_above_the_root_is_a_full_run_outside_it_nothing() {
+    let (mut graph, [root, a, b, leaf, side]) = chain();
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, b).unwrap();
+    // Outside the update's subtree and not above it: nothing to do.
+    *graph.get_mut::<Geometry>(side).unwrap() = Geometry::new(Aabb::new(Vec3::ZERO, Vec3::X));
+    let stats = update.run(&graph, b).unwrap();
+    assert_eq!((stats.full, stats.subtrees, stats.entered), (false, 0, 0));
+    // Above it: everything below changes.
+    graph
+        .get_mut::<Transform>(a)
+        .unwrap()
+        .set_local(Affine3A::from_translation(Vec3::X * 7.0));
+    assert!(update.run(&graph, b).unwrap().full);
+    assert_eq!(update.world(&graph, leaf).unwrap().translation.x, 7.0);
+    check(&graph, b, &update).unwrap();
+    let _ = root;
+}
