@@ -230,8 +230,7 @@ impl<'a> ActiveList<'a> {
                     }
                     **state = ListState::Filled;
                 }
-                let start = (*start).min(buf.len());
-                &mut buf[start..]
+                buf.get_mut(*start..).unwrap_or_default()
             }
         }
     }
@@ -249,7 +248,7 @@ impl<'a> ActiveList<'a> {
                 state,
                 ..
             } => match **state {
-                ListState::Filled => (&buf[(*start).min(buf.len())..], None),
+                ListState::Filled => (buf.get(*start..).unwrap_or_default(), None),
                 ListState::Untouched => {
                     (&[][..], Some((*graph, graph.first_child_at(*parent), true)))
                 }

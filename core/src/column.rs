@@ -114,13 +114,13 @@ impl<T: NodeCore> ErasedColumn for Column<T> {
         // second column is allocated.
         done.fill(false);
         for start in 0..len {
-            if done[start] {
+            if done.get(start) != Some(&false) {
                 continue;
             }
             let mut at = start;
-            loop {
-                done[at] = true;
-                let from = order[at] as usize;
+            while let (Some(seen), Some(&from)) = (done.get_mut(at), order.get(at)) {
+                *seen = true;
+                let from = from as usize;
                 if from == start {
                     break;
                 }

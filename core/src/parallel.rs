@@ -145,15 +145,20 @@ impl Walker {
                 match (flow, state) {
                     (Flow::Continue, ListState::Untouched) => down = graph.first_child_at(node),
                     (Flow::Continue, ListState::Filled) => {
-                        let first = self.lists[start..].iter().position(ActiveEntry::is_active);
+                        let first = self
+                            .lists
+                            .iter()
+                            .enumerate()
+                            .skip(start)
+                            .find(|(_, e)| e.is_active());
                         match first {
-                            Some(i) => {
+                            Some((i, entry)) => {
+                                down = Some(entry.node());
                                 self.frames.push(ListFrame {
                                     owner: node,
                                     start,
-                                    cursor: start + i,
+                                    cursor: i,
                                 });
-                                down = Some(self.lists[start + i].node());
                             }
                             None => self.lists.truncate(start),
                         }
@@ -179,14 +184,16 @@ impl Walker {
                 };
                 let next = match self.frames.last_mut() {
                     Some(frame) if frame.owner == parent => {
-                        let next = self.lists[frame.cursor + 1..]
+                        let next = self
+                            .lists
                             .iter()
-                            .position(ActiveEntry::is_active)
-                            .map(|i| frame.cursor + 1 + i);
+                            .enumerate()
+                            .skip(frame.cursor + 1)
+                            .find(|(_, e)| e.is_active());
                         match next {
-                            Some(i) => {
+                            Some((i, entry)) => {
                                 frame.cursor = i;
-                                Some(self.lists[i].node())
+                                Some(entry.node())
                             }
                             None => {
                                 let start = frame.start;

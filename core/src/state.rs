@@ -103,7 +103,9 @@ impl<S: Clone> VersionStates<S> {
         if self.frame_version.len() <= frame.get() {
             self.frame_version.resize(frame.get() + 1, NONE);
         }
-        self.frame_version[frame.get()] = version;
+        if let Some(v) = self.frame_version.get_mut(frame.get()) {
+            *v = version;
+        }
         if let Some(r) = self.refs.get_mut(version as usize) {
             *r += 1;
         }
@@ -120,7 +122,9 @@ impl<S: Clone> VersionStates<S> {
         {
             *r -= 1;
             if *r == 0 {
-                self.slots[version as usize] = None;
+                if let Some(slot) = self.slots.get_mut(version as usize) {
+                    *slot = None;
+                }
                 self.free.push(version);
             }
         }
@@ -140,18 +144,18 @@ impl<S: Clone> VersionStates<S> {
     }
 
     fn store(&mut self, state: S) -> u32 {
-        match self.free.pop() {
-            Some(v) => {
-                self.slots[v as usize] = Some(state);
-                self.refs[v as usize] = 0;
-                v
-            }
-            None => {
-                self.slots.push(Some(state));
-                self.refs.push(0);
-                (self.slots.len() - 1) as u32
-            }
+        if let Some(v) = self.free.pop()
+            && let (Some(slot), Some(refs)) = (
+                self.slots.get_mut(v as usize),
+                self.refs.get_mut(v as usize),
+            )
+        {
+            (*slot, *refs) = (Some(state), 0);
+            return v;
         }
+        self.slots.push(Some(state));
+        self.refs.push(0);
+        (self.slots.len() - 1) as u32
     }
 }
 

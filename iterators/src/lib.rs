@@ -36,7 +36,8 @@
     clippy::panic,
     clippy::unreachable,
     clippy::todo,
-    clippy::unimplemented
+    clippy::unimplemented,
+    clippy::indexing_slicing
 )]
 
 pub use breadth_first::BreadthFirst;

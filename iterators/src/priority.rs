@@ -287,7 +287,9 @@ impl PriorityQueue {
                     return Err(TraversalError::NanKey { node });
                 }
                 for i in 0..self.active.len() {
-                    let entry = self.active[i];
+                    let Some(&entry) = self.active.get(i) else {
+                        break;
+                    };
                     if entry.is_active() {
                         let key = entry.key().unwrap_or(current.key);
                         self.queue(depth_first, key, entry.node(), entry.depth(), frame, graph);
