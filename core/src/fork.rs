@@ -104,6 +104,21 @@ impl<A: UnorderedActor> WorkerActor for Unordered<A> {
     }
 }
 
+/// The worker type of an actor that never runs in parallel (uninhabited: no value of
+/// it exists). The library's own wrappers no longer use it since ordered actors fork;
+/// it stays for wrappers written outside the library.
+#[derive(Debug)]
+pub enum NoWorker {}
+
+impl WorkerActor for NoWorker {
+    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        match *self {}
+    }
+    fn leave(&mut self, _visit: &Visit<'_>) {
+        match *self {}
+    }
+}
+
 /// A chain of [`WorkerActor`]s: one worker thread's share of an
 /// [`ActorChain`], called in chain order at enter (a `Prune` deactivates every child
 /// before the next actor runs, a `Stop` ends the chain) and in reverse at leave.

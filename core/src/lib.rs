@@ -85,8 +85,8 @@ pub use dispatch::{DispatchActor, Functor, MethodTable};
 pub use error::{ActionError, GraphError, TypeError};
 pub use flow::Flow;
 pub use fork::{
-    AboveActor, AboveChain, PARALLEL, ParallelActor, ParallelChain, StaticWorker, UnorderedAbove,
-    WorkerActor, WorkerChain, check_parallel,
+    AboveActor, AboveChain, NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker,
+    UnorderedAbove, WorkerActor, WorkerChain, check_parallel,
 };
 pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
 pub use frame::Frame;
