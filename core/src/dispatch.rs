@@ -306,6 +306,12 @@ impl<Cx: 'static> MethodTable<Cx> {
         self.call_resolved(visit, cx, false)
     }
 
+    /// Whether the flat table was built for `types` as they are now.
+    #[inline(always)]
+    fn is_resolved_for(&self, types: &TypeRegistry) -> bool {
+        self.stamp == Some(types.stamp())
+    }
+
     /// [`call`](Self::call) for a table known to be resolved for the visit's graph
     /// (resolved in this run's `begin`): one index, one bounds check, one call.
     /// With `keep`, typed functors keep their column until [`release`](Self::release).
@@ -392,8 +398,13 @@ impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
     }
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        // `begin` resolved the table for this run's graph, and a run's graph cannot
-        // change under it: no registry check per node.
+        // `begin` resolved the table for this run's graph; an actor driven by hand may
+        // still be entered on another graph, whose type indices mean other types.
+        // Within a run the check always passes, so it costs a predicted branch.
+        let types = visit.graph().types();
+        if !self.methods.is_resolved_for(types) {
+            self.methods.resolve(types);
+        }
         self.methods.call_resolved(visit, &mut self.context, true)
     }
     fn end(&mut self) {

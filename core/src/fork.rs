@@ -106,7 +106,7 @@ impl<A: UnorderedActor> WorkerActor for Unordered<A> {
 
 /// The worker type of an actor that never runs in parallel (uninhabited: no value of
 /// it exists). The library's own wrappers no longer use it since ordered actors fork;
-/// it stays for wrappers written outside the library.
+/// it stays public so code that names it still compiles.
 #[derive(Debug)]
 pub enum NoWorker {}
 
@@ -127,8 +127,9 @@ pub trait WorkerChain: Send {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// Leaves a node with every actor, last to first.
     fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk starts the next of its subtrees.
-    fn start_subtree(&mut self);
+    /// The walk starts the next of its subtrees (chains of ordered workers switch
+    /// each worker to that subtree's fork). Nothing by default.
+    fn start_subtree(&mut self) {}
 }
 
 impl WorkerChain for () {
@@ -248,6 +249,13 @@ tuple_above!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
 /// [`merge`](Self::merge) per task; last, in the post-order of the nodes above,
 /// [`leave_above`](Self::leave_above) per node above and
 /// [`subtree_done`](Self::subtree_done) per subtree.
+///
+/// This is the framework's glue between the actor classes and parallel runs: write
+/// actors through [`StaticActor`](crate::StaticActor),
+/// [`UnorderedActor`](crate::UnorderedActor) and
+/// [`OrderedActor`](crate::OrderedActor), not by implementing this trait, whose
+/// methods follow the parallel run's design (they changed when ordered actors
+/// became parallel).
 pub trait ParallelActor: Actor {
     /// What one worker thread runs.
     type Worker<'a>: WorkerActor
@@ -447,7 +455,8 @@ impl<A: UnorderedActor> ParallelActor for Unordered<A> {
 /// An [`ActorChain`] that can be split into workers for a parallel run: every tuple
 /// of [`ParallelActor`]s (the adapters `Static`, `Unordered`, `Ordered`).
 /// `Vec<Box<dyn Actor>>` chains run sequentially only. The methods are those of
-/// [`ParallelActor`], actor by actor (leaves last to first).
+/// [`ParallelActor`], actor by actor (leaves last to first). Like
+/// [`ParallelActor`], framework glue, not an extension point.
 pub trait ParallelChain: ActorChain {
     /// The chain one worker thread runs.
     type Worker<'a>: WorkerChain

@@ -116,6 +116,8 @@ struct Pending {
 ///   ([`OrderedState::Copies`]).
 /// - Leave events work: a node's leave comes after all its descendants, in whatever
 ///   order they were taken (the paper's implementation dropped them).
+/// - Depths are kept in 31 bits (the top bit of a queued entry marks a frame): a
+///   tree more than 2³¹ − 1 levels deep, over 64 GB of link records, is beyond it.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit, Unordered, UnorderedActor};
