@@ -71,23 +71,20 @@ fn match_work(node: Node8) -> u64 {
 #[derive(Default)]
 pub struct Sum(u64);
 
-fn functor<T: NodeCore>(ty: u8, payload: fn(&T) -> u64) -> Functor<Sum> {
-    Functor::closure(move |node: &T, _, sum: &mut Sum| {
-        sum.0 = sum.0.wrapping_add(work(ty, payload(node)));
-        Flow::Continue
-    })
+/// One closure per type, as a user writes them: each reads its payload and does its
+/// type's work (the same `work` as the `match` arm of the hand loop).
+macro_rules! on_each {
+    ($actor:expr, $($ty:ident => $k:expr),*) => {
+        $actor$(.on::<$ty>(Functor::closure(|node: &$ty, _, sum: &mut Sum| {
+            sum.0 = sum.0.wrapping_add(work($k, node.0));
+            Flow::Continue
+        })))*
+    };
 }
 
 fn dispatch_actor() -> DispatchActor<Sum> {
-    DispatchActor::new(Sum(0))
-        .on::<T0>(functor(0, |n: &T0| n.0))
-        .on::<T1>(functor(1, |n: &T1| n.0))
-        .on::<T2>(functor(2, |n: &T2| n.0))
-        .on::<T3>(functor(3, |n: &T3| n.0))
-        .on::<T4>(functor(4, |n: &T4| n.0))
-        .on::<T5>(functor(5, |n: &T5| n.0))
-        .on::<T6>(functor(6, |n: &T6| n.0))
-        .on::<T7>(functor(7, |n: &T7| n.0))
+    on_each!(DispatchActor::new(Sum(0)),
+        T0 => 0, T1 => 1, T2 => 2, T3 => 3, T4 => 4, T5 => 5, T6 => 6, T7 => 7)
 }
 
 type Erased = fn(&dyn NodeCore) -> u64;
