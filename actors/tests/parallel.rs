@@ -6,48 +6,14 @@ use proptest::prelude::*;
 use scenewalk_actors::{Statistics, WorldTransforms};
 use scenewalk_core::{
     Action, ActionError, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, Ordered, RunContext,
-    RunStats, Static, StaticActor, TraversalError, Unordered, UnorderedActor, Visit,
+    RunStats, Static, TraversalError, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::{DepthFirst, Flattened};
 use scenewalk_nodes::{Group, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
-fn hash(node: NodeIndex) -> u64 {
-    (node.raw() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40
-}
-
-/// Prunes some nodes, clears some lists, deactivates some children: the flows a
-/// parallel run must honour above and below its split points.
-struct Cull {
-    seed: u64,
-    /// Only nodes at least this deep are culled (a chain would be cut off early).
-    from_depth: u32,
-}
-
-impl StaticActor for Cull {
-    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if visit.depth() < self.from_depth {
-            return Flow::Continue;
-        }
-        let h = hash(visit.node()) ^ self.seed;
-        if h % 23 == 0 {
-            return Flow::Prune;
-        }
-        if h % 29 == 0 {
-            active.deactivate_all();
-            return Flow::Continue;
-        }
-        active.retain(|child| (hash(child) ^ self.seed) % 7 != 0);
-        Flow::Continue
-    }
-}
+mod flows;
+use flows::{Cull, StopAt, pool};
 
 /// Records enters (in order) and leaves; forks and merges by appending.
 #[derive(Default)]
@@ -290,20 +256,6 @@ fn a_subtree_root_below_the_graph_root() {
     let (graph, root) = giant_subtree(30_000);
     let inner = graph.children(root).unwrap().last().unwrap();
     check(&graph, inner, 11, 2);
-}
-
-/// Stops at one deep node; counts its enters.
-struct StopAt(NodeIndex, AtomicU64);
-
-impl StaticActor for StopAt {
-    fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-        self.1.fetch_add(1, Ordering::Relaxed);
-        if visit.node() == self.0 {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        }
-    }
 }
 
 #[test]

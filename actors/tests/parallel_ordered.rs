@@ -7,43 +7,14 @@ use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
     Aabb, Action, ActionError, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, Ordered,
-    OrderedActor, RunContext, RunStats, StateCell, Static, StaticActor, TraversalError, Unordered,
-    Visit,
+    OrderedActor, RunContext, RunStats, StateCell, Static, TraversalError, Unordered, Visit,
 };
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Geometry, Group, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
-fn hash(node: NodeIndex) -> u64 {
-    (node.raw() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40
-}
-
-/// Prunes some nodes, deactivates some children (above and below the split points).
-struct Cull {
-    seed: u64,
-    from_depth: u32,
-}
-
-impl StaticActor for Cull {
-    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if visit.depth() < self.from_depth {
-            return Flow::Continue;
-        }
-        let h = hash(visit.node()) ^ self.seed;
-        if h % 23 == 0 {
-            return Flow::Prune;
-        }
-        active.retain(|child| (hash(child) ^ self.seed) % 7 != 0);
-        Flow::Continue
-    }
-}
+mod flows;
+use flows::{Cull, StopAt, hash, pool};
 
 /// A user's ordered actor with a fork/merge hook: its state is a hash of the path,
 /// written at some nodes only; it lists (node, state) at every enter and leave. The
@@ -387,20 +358,6 @@ proptest! {
         check_user(&graph, root, cull, from_depth);
         // Without culling near the root the run always splits.
         prop_assert!(check_user(&graph, root, cull, 6) > 0);
-    }
-}
-
-/// Stops at one node; counts the enters.
-struct StopAt(NodeIndex, AtomicU64);
-
-impl StaticActor for StopAt {
-    fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-        self.1.fetch_add(1, Ordering::Relaxed);
-        if visit.node() == self.0 {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        }
     }
 }
 

@@ -28,7 +28,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Unordered};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, ParallelChain, Unordered};
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::passes::{UpdateAction, update_action};
 use scenewalk_examples::rng::SplitMix64;
@@ -289,7 +289,7 @@ fn statistics(
         Action::new(DepthFirst::new(), (Unordered::new(Statistics::new()),))
             .expect("unordered actors run depth-first")
     };
-    let (mut seq, mut par, mut par1) = (new(), new(), new());
+    let (mut seq, mut par, par1) = (new(), new(), new());
     let expect = seq.run(graph, root).expect("root is live");
     let start = Instant::now();
     let got = t2.install(|| par.run_parallel(graph, root).expect("Statistics forks"));
@@ -303,6 +303,36 @@ fn statistics(
         (s.nodes(), s.leaves(), s.depth_histogram().to_vec())
     };
     assert_eq!(counts(&seq), counts(&par));
+    let pools = Pools { t1, t2 };
+    seq_against_parallel(
+        c,
+        name,
+        graph,
+        root,
+        &pools,
+        [seq, par, par1],
+        expect.entered,
+    );
+}
+
+/// The one- and two-thread pools every comparison runs in.
+struct Pools<'p> {
+    t1: &'p rayon::ThreadPool,
+    t2: &'p rayon::ThreadPool,
+}
+
+/// Times `run` against `run_parallel` on one and on two threads (interleaved), then
+/// criterion's `seq` and `par_t2`, with the three actions `[seq, par_t2, par_t1]`.
+fn seq_against_parallel<C: ParallelChain + Send>(
+    c: &mut Criterion,
+    name: &str,
+    graph: &Graph,
+    root: NodeId,
+    pools: &Pools<'_>,
+    [mut seq, mut par, mut par1]: [Action<DepthFirst, C>; 3],
+    entered: u64,
+) {
+    let Pools { t1, t2 } = *pools;
     interleaved(
         name,
         &mut [
@@ -310,15 +340,15 @@ fn statistics(
                 seq.run(graph, root).expect("root is live");
             }),
             ("par_t1", &mut || {
-                t1.install(|| par1.run_parallel(graph, root).expect("Statistics forks"));
+                t1.install(|| par1.run_parallel(graph, root).expect("forks"));
             }),
             ("par_t2", &mut || {
-                t2.install(|| par.run_parallel(graph, root).expect("Statistics forks"));
+                t2.install(|| par.run_parallel(graph, root).expect("forks"));
             }),
         ],
     );
     let mut group = c.benchmark_group(name);
-    group.throughput(Throughput::Elements(expect.entered));
+    group.throughput(Throughput::Elements(entered));
     group.bench_function("seq", |b| b.iter(|| seq.run(black_box(graph), root)));
     group.bench_function("par_t2", |b| {
         b.iter(|| t2.install(|| par.run_parallel(black_box(graph), root)))
@@ -335,7 +365,7 @@ fn update(
     t2: &rayon::ThreadPool,
 ) {
     let new = || update_action().expect("the update actors run depth-first");
-    let (mut seq, mut par, mut par1) = (new(), new(), new());
+    let (mut seq, mut par, par1) = (new(), new(), new());
     let expect = seq.run(graph, root).expect("root is live");
     let got = t2.install(|| {
         par.run_parallel(graph, root)
@@ -351,27 +381,16 @@ fn update(
             .collect::<Vec<_>>()
     };
     assert!(world(&seq) == world(&par), "the same matrices and boxes");
-    interleaved(
+    let pools = Pools { t1, t2 };
+    seq_against_parallel(
+        c,
         name,
-        &mut [
-            ("seq", &mut || {
-                seq.run(graph, root).expect("root is live");
-            }),
-            ("par_t1", &mut || {
-                t1.install(|| par1.run_parallel(graph, root).expect("forks"));
-            }),
-            ("par_t2", &mut || {
-                t2.install(|| par.run_parallel(graph, root).expect("forks"));
-            }),
-        ],
+        graph,
+        root,
+        &pools,
+        [seq, par, par1],
+        expect.entered,
     );
-    let mut group = c.benchmark_group(name);
-    group.throughput(Throughput::Elements(expect.entered));
-    group.bench_function("seq", |b| b.iter(|| seq.run(black_box(graph), root)));
-    group.bench_function("par_t2", |b| {
-        b.iter(|| t2.install(|| par.run_parallel(black_box(graph), root)))
-    });
-    group.finish();
 }
 
 criterion_group! {
