@@ -156,6 +156,27 @@ fn check(graph: &Graph, root: NodeId, update: &IncrementalUpdate) -> Result<(), 
     Ok(())
 }
 
+/// Applies `edits` in order; at each `Edit::Update`, updates and checks the result
+/// against a full run (and, with `patches`, that the update was a patch).
+fn play(
+    graph: &mut Graph,
+    root: NodeId,
+    update: &mut IncrementalUpdate,
+    edits: &[Edit],
+    patches: bool,
+) -> Result<(), TestCaseError> {
+    for edit in edits {
+        if let Edit::Update = edit {
+            let stats = update.run(graph, root).unwrap();
+            prop_assert!(!(patches && stats.full));
+            check(graph, root, update)?;
+        } else {
+            apply(graph, root, edit);
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -166,16 +187,9 @@ proptest! {
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         check(&graph, root, &update)?;
-        for edit in &edits {
-            if let Edit::Update = edit {
-                // The root is never edited, moved or removed, the transforms are
-                // finite and the log is short: every update is a patch.
-                prop_assert!(!update.run(&graph, root).unwrap().full);
-                check(&graph, root, &update)?;
-            } else {
-                apply(&mut graph, root, edit);
-            }
-        }
+        // The root is never edited, moved or removed, the transforms are finite and
+        // the log is short: every update is a patch.
+        play(&mut graph, root, &mut update, &edits, true)?;
         prop_assert!(!update.run(&graph, root).unwrap().full);
         check(&graph, root, &update)?;
     }
@@ -337,14 +351,7 @@ proptest! {
         let root = ids[0];
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
-        for edit in &edits {
-            if let Edit::Update = edit {
-                prop_assert!(!update.run(&graph, root).unwrap().full);
-                check(&graph, root, &update)?;
-            } else {
-                apply(&mut graph, root, edit);
-            }
-        }
+        play(&mut graph, root, &mut update, &edits, true)?;
         prop_assert!(!update.run(&graph, root).unwrap().full);
         check(&graph, root, &update)?;
     }
@@ -542,25 +549,11 @@ proptest! {
         let root = ids[pick.index(ids.len())];
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
-        for edit in &edits {
-            if let Edit::Update = edit {
-                update.run(&graph, root).unwrap();
-                check(&graph, root, &update)?;
-            } else {
-                apply(&mut graph, root, edit);
-            }
-        }
+        play(&mut graph, root, &mut update, &edits, false)?;
         update.run(&graph, root).unwrap();
         check(&graph, root, &update)?;
         apply(&mut graph, root, &Edit::Append(append, Kind::Group));
-        for edit in &tail {
-            if let Edit::Update = edit {
-                update.run(&graph, root).unwrap();
-                check(&graph, root, &update)?;
-            } else {
-                apply(&mut graph, root, edit);
-            }
-        }
+        play(&mut graph, root, &mut update, &tail, false)?;
         update.run(&graph, root).unwrap();
         check(&graph, root, &update)?;
     }
