@@ -21,8 +21,9 @@
 //! entered.
 //!
 //! [`IncrementalUpdate`] is the update pass kept up to date across edits: it reads the
-//! graph's change log and runs the world-transform and bounds actors again only over
-//! the subtrees that changed, then recomputes the boxes of their ancestors.
+//! graph's change log and recomputes world matrices and boxes only over the subtrees
+//! that changed (the update actors' work in one tight loop), then recomputes the boxes
+//! of their ancestors while they change.
 //!
 //! [`Collide`] is not an actor but a query built on their results: it drives the
 //! dual-tree iterator over two meshes' BVHs, or over two scene subtrees pruned by a

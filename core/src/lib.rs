@@ -4,9 +4,11 @@
 //! kinematic trees) with the framework of Dirk Reiners' *A Flexible and Extensible
 //! Traversal Framework for Scenegraph Systems*: three parts that are combined freely.
 //!
-//! - **[`Graph`]** holds the nodes: an arena of 32-byte link records (parent, first
-//!   child, next sibling; previous sibling and last child for O(1) edits) with
-//!   generational [`NodeId`]s, and each node type's payloads in their own column. A
+//! - **[`Graph`]** holds the nodes: an arena of per-node records in three parallel
+//!   arrays, 32 bytes a node (16 bytes of hot links every walk reads: parent, first
+//!   child, next sibling, type; a 4-byte generation; 12 bytes of cold links for O(1)
+//!   edits: previous sibling, last child, payload slot), with generational
+//!   [`NodeId`]s, and each node type's payloads in their own column. A
 //!   payload is any [`NodeCore`] type, from any crate; registering it gives it a dense
 //!   [`NodeType`] index, and it may extend a parent type for dispatch fallback.
 //!   Every edit and mutable payload borrow is recorded in a change log

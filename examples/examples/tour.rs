@@ -1,4 +1,4 @@
-//! The tour: scenewalk's main job on a built-in city of about 50,000 nodes (or on a
+//! The tour: scenewalk's main job on a built-in city of about 56,000 nodes (or on a
 //! glTF file): update, view (cull + LOD + switch + render list), picking and
 //! collision, with a short report and an SVG top view. Run `tour --help`.
 

@@ -26,7 +26,7 @@ pub enum CityError {
     Lod(#[from] BadLod),
 }
 
-/// Blocks along each side of [`CityScene::default_city`]: about 50,000 nodes.
+/// Blocks along each side of [`CityScene::default_city`]: about 56,000 nodes.
 pub const DEFAULT_BLOCKS: usize = 16;
 /// Seed of [`CityScene::default_city`].
 pub const DEFAULT_SEED: u64 = 0x5CE7_E0A1;

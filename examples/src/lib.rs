@@ -15,6 +15,10 @@
 //!   scenewalk [`Graph`](scenewalk_core::Graph), as raw first-child / next-sibling
 //!   arrays ([`baseline::Links`]) and as nested `Vec` children
 //!   ([`baseline::VecNode`]), so a benchmark compares layouts, not shapes.
+//! - The tour's city [`CityScene`] (every node type, shared [`CityMeshes`]), its two
+//!   passes as actions ([`passes`]) and the same passes written by hand
+//!   ([`scene_baseline`]); [`inspect`] (the glTF report), [`svg`] (a top view) and
+//!   [`report`] (the `bench_report` harness and its tables).
 //!
 //! ```
 //! use scenewalk_core::{Action, ActiveList, Flow, Unordered, UnorderedActor, Visit};

@@ -20,9 +20,11 @@
 //! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
 //! [`ray_triangle`] and [`triangles_intersect`].
 //!
-//! Every constructor that takes numbers from outside (`try_` forms, [`Camera::try_new`],
-//! [`Lod::new`], [`Mesh::new`]) refuses NaN and out-of-range values with an error
-//! naming the value.
+//! The checked constructors (the `try_` forms, [`Camera::try_new`], [`Lod::new`],
+//! [`Mesh::new`], the procedural shapes) refuse NaN and out-of-range values with an
+//! error naming the value. The plain ones ([`Geometry::new`], [`Transform::from_trs`]
+//! and the other `Transform::from_*`, [`Light::new`], [`Material::new`]) take their
+//! values as given, for callers whose numbers are already known to be good.
 //!
 //! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
 //! a graph of these types.
