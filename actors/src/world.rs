@@ -3,7 +3,8 @@
 use crate::PerNode;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{
-    ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell, TypeSet, Visit,
+    ActiveList, Flow, Graph, KeptColumn, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
+    TypeSet, Visit,
 };
 use scenewalk_nodes::Transform;
 
@@ -65,6 +66,9 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 #[derive(Clone, Debug)]
 pub(crate) struct WorldMatrices {
     transforms: TypeSet,
+    /// The graph's `Transform` column, kept for a run (released by [`end`](Self::end))
+    /// so a transform node's local costs no downcast.
+    locals: KeptColumn<Transform>,
     matrices: Vec<Affine3A>,
     /// Transform nodes whose world matrix came out NaN or infinite.
     non_finite: Vec<NodeIndex>,
@@ -95,6 +99,7 @@ impl WorldMatrices {
     pub(crate) fn new() -> Self {
         Self {
             transforms: TypeSet::of::<Transform>(),
+            locals: KeptColumn::new(),
             matrices: Vec::new(),
             non_finite: Vec::new(),
             bad_root: None,
@@ -148,6 +153,12 @@ impl WorldMatrices {
         above
     }
 
+    /// Ends a run: lets go of the graph's `Transform` column, so an edit between runs
+    /// does not copy it.
+    pub(crate) fn end(&mut self) {
+        self.locals.release();
+    }
+
     /// Forgets every matrix (for users that record no matrix index).
     pub(crate) fn clear(&mut self) {
         self.matrices.clear();
@@ -164,10 +175,13 @@ impl WorldMatrices {
     #[inline(always)]
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
         let above = *state.get();
-        let Some(local) = local_transform(visit, &self.transforms) else {
+        if !self.transforms.contains(visit.node_type()) {
+            return above;
+        }
+        let Some(&local) = self.locals.get(visit).map(Transform::local) else {
             return above;
         };
-        let world = product(&self.get(above), local);
+        let world = product(&self.get(above), &local);
         if !is_finite(&world) && self.bad_root != Some(visit.node()) {
             self.non_finite.push(visit.node());
         }
@@ -323,6 +337,10 @@ impl OrderedActor for WorldTransforms {
         Flow::Continue
     }
 
+    fn end(&mut self) {
+        self.matrices.end();
+    }
+
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         self.fork_worker(*state)
@@ -341,6 +359,7 @@ impl WorldMatrices {
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
+            locals: KeptColumn::new(),
             matrices: vec![self.get(state)],
             non_finite: Vec::new(),
             bad_root: None,
