@@ -113,6 +113,10 @@ impl OrderedActor for Bounds {
         Flow::Continue
     }
 
+    fn end(&mut self) {
+        self.matrices.end();
+    }
+
     #[inline]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {

@@ -1,9 +1,10 @@
 //! World transforms: the matrix stack as ordered state.
 
 use crate::PerNode;
-use scenewalk_core::glam::Affine3A;
+use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{
-    ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell, TypeSet, Visit,
+    ActiveList, Flow, Graph, KeptColumn, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
+    TypeSet, Visit,
 };
 use scenewalk_nodes::Transform;
 
@@ -15,6 +16,34 @@ pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'
     } else {
         None
     }
+}
+
+/// `parent × local`, bit for bit glam's `Affine3A * Affine3A` (the same column
+/// products in the same order), but always inlined: in the fused run loop the
+/// compiler kept glam's operator out of line, a call per transform node.
+#[inline(always)]
+fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
+    let m = &parent.matrix3;
+    Affine3A {
+        matrix3: Mat3A::from_cols(
+            m.mul_vec3a(local.matrix3.x_axis),
+            m.mul_vec3a(local.matrix3.y_axis),
+            m.mul_vec3a(local.matrix3.z_axis),
+        ),
+        translation: m.mul_vec3a(local.translation) + parent.translation,
+    }
+}
+
+/// Whether every number of `world` is finite, as `Affine3A::is_finite`, with the four
+/// columns' masks combined before the one test (inlined, one branch).
+#[inline(always)]
+fn is_finite(world: &Affine3A) -> bool {
+    let m = &world.matrix3;
+    (m.x_axis.is_finite_mask()
+        & m.y_axis.is_finite_mask()
+        & m.z_axis.is_finite_mask()
+        & world.translation.is_finite_mask())
+    .all()
 }
 
 /// The product of the local transforms strictly above `node` (naive walk to the root):
@@ -37,6 +66,9 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 #[derive(Clone, Debug)]
 pub(crate) struct WorldMatrices {
     transforms: TypeSet,
+    /// The graph's `Transform` column, kept for a run (released by [`end`](Self::end))
+    /// so a transform node's local costs no downcast.
+    locals: KeptColumn<Transform>,
     matrices: Vec<Affine3A>,
     /// Transform nodes whose world matrix came out NaN or infinite.
     non_finite: Vec<NodeIndex>,
@@ -67,6 +99,7 @@ impl WorldMatrices {
     pub(crate) fn new() -> Self {
         Self {
             transforms: TypeSet::of::<Transform>(),
+            locals: KeptColumn::new(),
             matrices: Vec::new(),
             non_finite: Vec::new(),
             bad_root: None,
@@ -120,6 +153,12 @@ impl WorldMatrices {
         above
     }
 
+    /// Ends a run: lets go of the graph's `Transform` column, so an edit between runs
+    /// does not copy it.
+    pub(crate) fn end(&mut self) {
+        self.locals.release();
+    }
+
     /// Forgets every matrix (for users that record no matrix index).
     pub(crate) fn clear(&mut self) {
         self.matrices.clear();
@@ -136,11 +175,14 @@ impl WorldMatrices {
     #[inline(always)]
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
         let above = *state.get();
-        let Some(local) = local_transform(visit, &self.transforms) else {
+        if !self.transforms.contains(visit.node_type()) {
+            return above;
+        }
+        let Some(&local) = self.locals.get(visit).map(Transform::local) else {
             return above;
         };
-        let world = self.get(above) * *local;
-        if !world.is_finite() && self.bad_root != Some(visit.node()) {
+        let world = product(&self.get(above), &local);
+        if !is_finite(&world) && self.bad_root != Some(visit.node()) {
             self.non_finite.push(visit.node());
         }
         self.matrices.push(world);
@@ -164,8 +206,8 @@ impl WorldMatrices {
         let Some(local) = local_transform(visit, &self.transforms) else {
             return;
         };
-        let world = self.get(*state.get()) * *local;
-        if !world.is_finite() {
+        let world = product(&self.get(*state.get()), local);
+        if !is_finite(&world) {
             self.non_finite.push(visit.node());
         }
         let node = visit.node().raw();
@@ -295,6 +337,10 @@ impl OrderedActor for WorldTransforms {
         Flow::Continue
     }
 
+    fn end(&mut self) {
+        self.matrices.end();
+    }
+
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         self.fork_worker(*state)
@@ -313,6 +359,7 @@ impl WorldMatrices {
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
+            locals: KeptColumn::new(),
             matrices: vec![self.get(state)],
             non_finite: Vec::new(),
             bad_root: None,
@@ -382,8 +429,8 @@ impl WorldMatrices {
         local: &Affine3A,
         previous: Option<u32>,
     ) -> Option<u32> {
-        let world = self.get(parent) * *local;
-        if !world.is_finite() {
+        let world = product(&self.get(parent), local);
+        if !is_finite(&world) {
             return None;
         }
         let node = node.raw();
@@ -399,5 +446,35 @@ impl WorldMatrices {
             self.owners.push(node);
         }
         Some((self.matrices.len() - 1) as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_finite, product};
+    use proptest::prelude::*;
+    use scenewalk_core::glam::Affine3A;
+
+    fn affine() -> impl Strategy<Value = Affine3A> {
+        // Every class of f32, NaN and infinities included, in any of the 12 places.
+        proptest::array::uniform12(any::<f32>()).prop_map(|m| Affine3A::from_cols_array(&m))
+    }
+
+    fn bits(m: &Affine3A) -> [u32; 12] {
+        m.to_cols_array().map(f32::to_bits)
+    }
+
+    proptest! {
+        #[test]
+        fn product_is_glams_bit_for_bit(a in affine(), b in affine()) {
+            prop_assert_eq!(bits(&product(&a, &b)), bits(&(a * b)));
+        }
+
+        #[test]
+        fn is_finite_is_glams(a in affine(), b in affine()) {
+            prop_assert_eq!(is_finite(&a), a.is_finite());
+            let world = a * b;
+            prop_assert_eq!(is_finite(&world), world.is_finite());
+        }
     }
 }

@@ -299,7 +299,7 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_own(&self, owner: u32) -> bool {
         match self.mode {
             OrderedState::Copies => self.versions.own != NONE,
@@ -308,7 +308,7 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     /// Makes the node's own state from `state`.
-    #[inline]
+    #[inline(always)]
     fn push_own(&mut self, owner: u32, state: S) {
         self.copies += 1;
         match self.mode {
@@ -317,7 +317,7 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     #[allow(
         clippy::unreachable,
         reason = "internal invariant: a state was just pushed"
@@ -378,7 +378,9 @@ impl<S: Clone> StateCell<'_, S> {
 
     /// Replaces the state at this node without cloning the parent's (one copy counted
     /// if the node had no state of its own yet).
-    #[inline]
+    // Always inlined, with the helpers it calls: left to the compiler, the fused run
+    // loop called it out of line at every node that writes its state.
+    #[inline(always)]
     pub fn set(&mut self, state: S) {
         if self.states.is_own(self.owner) {
             *self.states.own_mut() = state;

@@ -1,0 +1,168 @@
+//! A payload column kept across the nodes of a run.
+
+use crate::column::{Column, ErasedColumn};
+use crate::{NodeCore, Visit};
+use std::any::Any;
+use std::sync::Arc;
+
+/// Typed access to the payloads of type `T` that stays resolved across the nodes of
+/// a run, for an actor that reads a `T` at many nodes.
+///
+/// [`Visit::get`] checks the column's exact type at every node (a virtual
+/// `type_id` call). This keeps the graph's column of `T` from the first node of a `T`
+/// on, so later ones reach their payload with a pointer compare and an index, as the
+/// typed [`Functor`](crate::Functor)s of a dispatch actor do. A node of a type that
+/// extends `T` lives in another column and takes [`Visit::get`]'s way, with the
+/// same result.
+///
+/// It holds a share of the column: call [`release`](Self::release) when the run
+/// ends (in the actor's `end`), or the graph's next edit of a `T` copies the column.
+///
+/// ```
+/// use scenewalk_core::{Graph, KeptColumn, Visit};
+/// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
+/// # impl scenewalk_core::NodeCore for Mass {}
+/// let mut graph = Graph::new();
+/// let a = graph.add_root(Mass(2.0));
+/// let b = graph.append_child(a, Mass(3.0))?;
+/// let mut masses = KeptColumn::<Mass>::new();
+/// let mut total = 0.0;
+/// for id in [a, b] {
+///     let visit = Visit::new(&graph, id.index(), 0).unwrap();
+///     total += masses.get(&visit).map_or(0.0, |m| m.0);
+/// }
+/// masses.release();
+/// assert_eq!(total, 5.0);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Debug)]
+pub struct KeptColumn<T> {
+    /// The graph's column of `T`, shared while a run lasts.
+    column: Option<Arc<Column<T>>>,
+}
+
+impl<T> Default for KeptColumn<T> {
+    fn default() -> Self {
+        Self { column: None }
+    }
+}
+
+impl<T> Clone for KeptColumn<T> {
+    /// A clone keeps no column: it resolves its own at its first node.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl<T: NodeCore> KeptColumn<T> {
+    /// Nothing kept yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The visited node's payload as a `T`, as [`Visit::get`] gives it.
+    #[inline(always)]
+    pub fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        let graph = visit.graph();
+        let shared = graph.column_arc(visit.node_type().0);
+        let held = match (&self.column, shared) {
+            (Some(own), Some(shared)) => std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared)),
+            _ => false,
+        };
+        if !held {
+            self.keep(shared);
+            return visit.get::<T>();
+        }
+        // The very column the graph holds, so the node's slot indexes it.
+        let own = self.column.as_ref()?;
+        graph.slot_at(visit.node()).and_then(|s| own.get_typed(s))
+    }
+
+    /// Lets go of the column (at the end of a run).
+    pub fn release(&mut self) {
+        self.column = None;
+    }
+
+    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
+    /// column.
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, shared: Option<&Arc<dyn ErasedColumn>>) {
+        let Some(shared) = shared else { return };
+        let erased: &dyn Any = &**shared;
+        if erased.is::<Column<T>>() {
+            let any: Arc<dyn Any + Send + Sync> = shared.clone();
+            self.column = any.downcast::<Column<T>>().ok();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeptColumn;
+    use crate::{Graph, NodeCore, NodeId, Visit};
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Mass(u32);
+    impl NodeCore for Mass {}
+
+    /// A type extending `Mass`: its payloads live in a column of their own.
+    #[derive(Clone, Debug)]
+    struct Heavy(Mass);
+    impl NodeCore for Heavy {
+        fn base(&self) -> Option<&dyn NodeCore> {
+            Some(&self.0)
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Other;
+    impl NodeCore for Other {}
+
+    /// A graph of `kinds.len()` nodes in a chain, each a Mass, a Heavy or an Other.
+    fn build(kinds: &[u8], salt: u32) -> (Graph, Vec<NodeId>) {
+        let mut graph = Graph::new();
+        let mut ids: Vec<NodeId> = Vec::new();
+        for (i, &k) in kinds.iter().enumerate() {
+            let value = i as u32 * 7 + salt;
+            let id = match (ids.last(), k % 3) {
+                (None, _) => graph.add_root(Mass(value)),
+                (Some(&p), 0) => graph.append_child(p, Mass(value)).unwrap(),
+                (Some(&p), 1) => graph.append_child(p, Heavy(Mass(value))).unwrap(),
+                (Some(&p), _) => graph.append_child(p, Other).unwrap(),
+            };
+            ids.push(id);
+        }
+        (graph, ids)
+    }
+
+    proptest! {
+        /// Across two graphs, node types that extend `T`, and edits that copy the
+        /// kept column, every read is `Visit::get`'s.
+        #[test]
+        fn reads_as_visit_get(
+            kinds in proptest::collection::vec(any::<u8>(), 1..40),
+            reads in proptest::collection::vec((any::<bool>(), any::<usize>(), any::<bool>()), 1..80),
+        ) {
+            let (mut a, ids_a) = build(&kinds, 0);
+            let (b, ids_b) = build(&kinds, 1000);
+            let mut kept = KeptColumn::<Mass>::new();
+            for (i, (in_b, pick, edit)) in reads.into_iter().enumerate() {
+                if edit && !in_b {
+                    // An edit while the column is kept: the graph copies it.
+                    let id = ids_a[pick % ids_a.len()];
+                    if let Ok(m) = a.get_mut::<Mass>(id) {
+                        m.0 = 5000 + i as u32;
+                    }
+                }
+                let (graph, ids) = if in_b { (&b, &ids_b) } else { (&a, &ids_a) };
+                let id = ids[pick % ids.len()];
+                let visit = Visit::new(graph, id.index(), 0).unwrap();
+                let expected = visit.get::<Mass>().cloned();
+                prop_assert_eq!(kept.get(&visit).cloned(), expected);
+            }
+            kept.release();
+        }
+    }
+}
