@@ -10,7 +10,7 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 /// A functor, type-erased: one virtual call per node.
-trait Call<Cx>: Send {
+pub(crate) trait Call<Cx>: Send {
     /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
     /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
     /// it in `end`), so later nodes reach their payload with a pointer compare instead
@@ -21,37 +21,76 @@ trait Call<Cx>: Send {
 }
 
 /// A functor for the nodes that are a `T`.
-struct Typed<T, F> {
-    f: F,
+pub(crate) struct Typed<T, F> {
+    pub(crate) f: F,
     /// The graph's column of `T`, shared while a run lasts.
-    column: Option<Arc<Column<T>>>,
+    pub(crate) column: Option<Arc<Column<T>>>,
 }
 
 impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         if keep {
-            let graph = visit.graph();
-            let shared = graph.column_arc(visit.node_type().0);
-            if let (Some(own), Some(shared)) = (&self.column, shared)
-                && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
-            {
-                // The very column the graph holds, so the node's slot indexes it.
-                return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
-                    Some(node) => (self.f)(node, visit, cx),
-                    None => Flow::Continue,
-                };
+            if let Some(flow) = self.call_kept(visit, cx) {
+                return flow;
             }
-            self.keep(shared);
+            self.keep(visit.graph().column_arc(visit.node_type().0));
         }
+        self.call_any(visit, cx)
+    }
+
+    fn release(&mut self) {
+        self.column = None;
+    }
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    /// Calls the functor through the kept column if it is the very column the graph
+    /// holds for the node's type: a pointer compare, no virtual call. `None` if it is
+    /// not (the first node of a run, another graph, a type extending `T`).
+    #[inline(always)]
+    pub(crate) fn call_kept<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Option<Flow>
+    where
+        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
+    {
+        let graph = visit.graph();
+        let own = self.column.as_ref()?;
+        let shared = graph.column_arc(visit.node_type().0)?;
+        if !std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared)) {
+            return None;
+        }
+        // The very column the graph holds, so the node's slot indexes it.
+        Some(
+            match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
+                Some(node) => (self.f)(node, visit, cx),
+                None => Flow::Continue,
+            },
+        )
+    }
+
+    /// Calls the functor on the node's `T` view, found the general way.
+    #[inline]
+    fn call_any<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
+    where
+        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
+    {
         match visit.get::<T>() {
             Some(node) => (self.f)(node, visit, cx),
             None => Flow::Continue,
         }
     }
 
-    fn release(&mut self) {
-        self.column = None;
+    /// [`call_any`](Self::call_any) after keeping the graph's column of the node's
+    /// type if it is a column of `T`: the path off [`call_kept`](Self::call_kept),
+    /// out of line so the kept path inlines small.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_and_call<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
+    where
+        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
+    {
+        self.keep(visit.graph().column_arc(visit.node_type().0));
+        self.call_any(visit, cx)
     }
 }
 
@@ -275,18 +314,8 @@ impl<Cx: 'static> MethodTable<Cx> {
                 .position(|(t, _)| *t == ty)
                 .map(|p| p as u32)
         };
-        let own: Vec<Option<u32>> = types
-            .iter()
-            .map(|(_, info)| position(Some(info.type_id)))
-            .collect();
         let default = position(None).unwrap_or(NONE);
-        self.resolved.clear();
-        for (ty, _) in types.iter() {
-            let found = types
-                .chain(ty)
-                .find_map(|t| own.get(t.get()).copied().flatten());
-            self.resolved.push(found.unwrap_or(default));
-        }
+        types.resolve_by_chain(|id| position(Some(id)), default, &mut self.resolved);
         self.stamp = Some(types.stamp());
     }
 
