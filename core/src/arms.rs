@@ -40,8 +40,15 @@ pub trait ArmList<Cx>: sealed::Sealed + Send {
     const LEN: usize;
     /// The arm for exactly the type with this `TypeId`; the last added wins.
     fn arm_of(&self, id: TypeId) -> Option<u8>;
-    /// Runs arm number `arm` (smaller than [`LEN`](ArmList::LEN)) on the visited node.
-    fn call(&mut self, arm: u8, visit: &Visit<'_>, cx: &mut Cx) -> Flow;
+    /// Runs arm number `arm` on the visited node, or `default` if the list has no
+    /// such arm.
+    fn call<D: DefaultArm<Cx>>(
+        &mut self,
+        arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut D,
+    ) -> Flow;
     /// Lets every arm go of the column it kept.
     fn release(&mut self);
 }
@@ -52,8 +59,14 @@ impl<Cx> ArmList<Cx> for () {
         None
     }
     #[inline(always)]
-    fn call(&mut self, _arm: u8, _visit: &Visit<'_>, _cx: &mut Cx) -> Flow {
-        Flow::Continue
+    fn call<D: DefaultArm<Cx>>(
+        &mut self,
+        _arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut D,
+    ) -> Flow {
+        default.call(visit, cx)
     }
     fn release(&mut self) {}
 }
@@ -73,17 +86,22 @@ where
         }
     }
     // A chain of compares of one value with constants, which LLVM turns into a jump
-    // table once every level is inlined.
+    // table once every level is inlined. The default ends the chain rather than
+    // being tested for before it: a test `arm < LEN` first lets LLVM fold arm 0 into
+    // the switch's default, and the range check that guards the table then
+    // mispredicts on every eighth node.
     #[inline(always)]
-    fn call(&mut self, arm: u8, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+    fn call<Dflt: DefaultArm<Cx>>(
+        &mut self,
+        arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut Dflt,
+    ) -> Flow {
         if usize::from(arm) == L::LEN {
-            let typed = &mut self.1.typed;
-            match typed.call_kept(visit, cx) {
-                Some(flow) => flow,
-                None => typed.keep_and_call(visit, cx),
-            }
+            self.1.typed.call_keeping(visit, cx)
         } else {
-            self.0.call(arm, visit, cx)
+            self.0.call(arm, visit, cx, default)
         }
     }
     fn release(&mut self) {
@@ -285,11 +303,8 @@ where
             .get(visit.node_type().get())
             .copied()
             .unwrap_or(FALLBACK);
-        if usize::from(arm) < L::LEN {
-            self.arms.call(arm, visit, &mut self.context)
-        } else {
-            self.default.call(visit, &mut self.context)
-        }
+        self.arms
+            .call(arm, visit, &mut self.context, &mut self.default)
     }
     fn end(&mut self) {
         self.arms.release();

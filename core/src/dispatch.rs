@@ -31,12 +31,12 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         if keep {
-            if let Some(flow) = self.call_kept(visit, cx) {
-                return flow;
-            }
-            self.keep(visit.graph().column_arc(visit.node_type().0));
+            return self.call_keeping(visit, cx);
         }
-        self.call_any(visit, cx)
+        match visit.get::<T>() {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
     }
 
     fn release(&mut self) {
@@ -45,68 +45,61 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
 }
 
 impl<T: NodeCore, F> Typed<T, F> {
-    /// Calls the functor through the kept column if it is the very column the graph
-    /// holds for the node's type: a pointer compare, no virtual call. `None` if it is
-    /// not (the first node of a run, another graph, a type extending `T`).
+    /// Calls the functor on the visited node, keeping `T`'s column across nodes: while
+    /// the kept column is the very one the graph holds for the node's type (a
+    /// pointer compare), the node's slot indexes it and no virtual call is made.
+    /// Otherwise (the first node of a run, another graph, a type extending `T`) the
+    /// payload is found out of line; either way the functor is called here, so when
+    /// it is inlined the caller sees the flow it returns.
     #[inline(always)]
-    pub(crate) fn call_kept<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Option<Flow>
+    pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
     where
         F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
     {
         let graph = visit.graph();
-        let own = self.column.as_ref()?;
-        let shared = graph.column_arc(visit.node_type().0)?;
-        if !std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared)) {
-            return None;
-        }
-        // The very column the graph holds, so the node's slot indexes it.
-        Some(
-            match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
+        if let (Some(own), Some(shared)) = (&self.column, graph.column_arc(visit.node_type().0))
+            && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
+        {
+            return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
                 Some(node) => (self.f)(node, visit, cx),
                 None => Flow::Continue,
-            },
-        )
-    }
-
-    /// Calls the functor on the node's `T` view, found the general way.
-    #[inline]
-    fn call_any<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
-    where
-        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
-    {
-        match visit.get::<T>() {
+            };
+        }
+        // Off the kept path. Nothing of `self` goes to the out-of-line lookup: a
+        // call that may write through a pointer into the caller's actor (and so into
+        // its action) makes the walk around an inlined call reload its state from
+        // memory after every node, whichever path the node took.
+        let (column, node) = Self::lookup(*visit);
+        if column.is_some() {
+            // The old column is dropped as a local: `Arc`'s out-of-line drop would
+            // otherwise get the address of a field of the actor.
+            let old = std::mem::replace(&mut self.column, column);
+            drop(old);
+        }
+        match node {
             Some(node) => (self.f)(node, visit, cx),
             None => Flow::Continue,
         }
     }
 
-    /// [`call_any`](Self::call_any) after keeping the graph's column of the node's
-    /// type if it is a column of `T`: the path off [`call_kept`](Self::call_kept),
-    /// out of line so the kept path inlines small.
+    /// The node's `T` view, found the general way, and the graph's column of the
+    /// node's type if it is a column of `T` (to keep).
     #[cold]
     #[inline(never)]
-    pub(crate) fn keep_and_call<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
-    where
-        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
-    {
-        self.keep(visit.graph().column_arc(visit.node_type().0));
-        self.call_any(visit, cx)
-    }
-}
-
-impl<T: NodeCore, F> Typed<T, F> {
-    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
-    /// column. A node of a type extending `T` lives in another column and is left to
-    /// the general path.
-    #[cold]
-    #[inline(never)]
-    fn keep(&mut self, shared: Option<&Arc<dyn crate::column::ErasedColumn>>) {
-        let Some(shared) = shared else { return };
-        let erased: &dyn Any = &**shared;
-        if erased.is::<Column<T>>() {
-            let any: Arc<dyn Any + Send + Sync> = shared.clone();
-            self.column = any.downcast::<Column<T>>().ok();
-        }
+    fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
+        let column = visit
+            .graph()
+            .column_arc(visit.node_type().0)
+            .filter(|shared| {
+                // A node of a type extending `T` lives in another column: no clone.
+                let erased: &dyn Any = &***shared;
+                erased.is::<Column<T>>()
+            })
+            .and_then(|shared| {
+                let any: Arc<dyn Any + Send + Sync> = shared.clone();
+                any.downcast::<Column<T>>().ok()
+            });
+        (column, visit.get::<T>())
     }
 }
 
