@@ -139,8 +139,8 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 /// view) unless they have their own arm, and [`otherwise`](Arms::otherwise) runs for
 /// the rest. `begin` resolves, per type of the graph's registry, which arm handles it
 /// into a table of arm numbers; `enter` is then one table load and a `match` on the
-/// number with every closure inlined, about what a hand-written `match` on an enum
-/// costs. Use it when the node types an actor handles are known where the actor is
+/// number with every closure inlined, where the dynamic actor makes an indirect call
+/// the walk must spill its registers around. Use it when the node types an actor handles are known where the actor is
 /// written; use [`DispatchActor`](crate::DispatchActor) when functors are added at
 /// run time (plug-ins, a table filled from configuration) or must be named as one type.
 ///

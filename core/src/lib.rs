@@ -17,7 +17,8 @@
 //!   their type: [`StaticActor`] (`&self`), [`UnorderedActor`] and [`OrderedActor`]
 //!   (hierarchical state kept by the framework, copied only where it changes); enter
 //!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
-//!   ([`Dispatch`], [`MethodTable`], [`Functor`]).
+//!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
+//!   known at compile time).
 //! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
 //!   others live in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
