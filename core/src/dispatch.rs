@@ -10,7 +10,7 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 /// A functor, type-erased: one virtual call per node.
-trait Call<Cx>: Send {
+pub(crate) trait Call<Cx>: Send {
     /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
     /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
     /// it in `end`), so later nodes reach their payload with a pointer compare instead
@@ -21,28 +21,17 @@ trait Call<Cx>: Send {
 }
 
 /// A functor for the nodes that are a `T`.
-struct Typed<T, F> {
-    f: F,
+pub(crate) struct Typed<T, F> {
+    pub(crate) f: F,
     /// The graph's column of `T`, shared while a run lasts.
-    column: Option<Arc<Column<T>>>,
+    pub(crate) column: Option<Arc<Column<T>>>,
 }
 
 impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         if keep {
-            let graph = visit.graph();
-            let shared = graph.column_arc(visit.node_type().0);
-            if let (Some(own), Some(shared)) = (&self.column, shared)
-                && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
-            {
-                // The very column the graph holds, so the node's slot indexes it.
-                return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
-                    Some(node) => (self.f)(node, visit, cx),
-                    None => Flow::Continue,
-                };
-            }
-            self.keep(shared);
+            return self.call_keeping(visit, cx);
         }
         match visit.get::<T>() {
             Some(node) => (self.f)(node, visit, cx),
@@ -56,18 +45,61 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
 }
 
 impl<T: NodeCore, F> Typed<T, F> {
-    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
-    /// column. A node of a type extending `T` lives in another column and is left to
-    /// the general path.
+    /// Calls the functor on the visited node, keeping `T`'s column across nodes: while
+    /// the kept column is the very one the graph holds for the node's type (a
+    /// pointer compare), the node's slot indexes it and no virtual call is made.
+    /// Otherwise (the first node of a run, another graph, a type extending `T`) the
+    /// payload is found out of line; either way the functor is called here, so when
+    /// it is inlined the caller sees the flow it returns.
+    #[inline(always)]
+    pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
+    where
+        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
+    {
+        let graph = visit.graph();
+        if let (Some(own), Some(shared)) = (&self.column, graph.column_arc(visit.node_type().0))
+            && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
+        {
+            return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
+                Some(node) => (self.f)(node, visit, cx),
+                None => Flow::Continue,
+            };
+        }
+        // Off the kept path. Nothing of `self` goes to the out-of-line lookup: a
+        // call that may write through a pointer into the caller's actor (and so into
+        // its action) makes the walk around an inlined call reload its state from
+        // memory after every node, whichever path the node took.
+        let (column, node) = Self::lookup(*visit);
+        if column.is_some() {
+            // The old column is dropped as a local: `Arc`'s out-of-line drop would
+            // otherwise get the address of a field of the actor.
+            let old = std::mem::replace(&mut self.column, column);
+            drop(old);
+        }
+        match node {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+
+    /// The node's `T` view, found the general way, and the graph's column of the
+    /// node's type if it is a column of `T` (to keep).
     #[cold]
     #[inline(never)]
-    fn keep(&mut self, shared: Option<&Arc<dyn crate::column::ErasedColumn>>) {
-        let Some(shared) = shared else { return };
-        let erased: &dyn Any = &**shared;
-        if erased.is::<Column<T>>() {
-            let any: Arc<dyn Any + Send + Sync> = shared.clone();
-            self.column = any.downcast::<Column<T>>().ok();
-        }
+    fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
+        let column = visit
+            .graph()
+            .column_arc(visit.node_type().0)
+            .filter(|shared| {
+                // A node of a type extending `T` lives in another column: no clone.
+                let erased: &dyn Any = &***shared;
+                erased.is::<Column<T>>()
+            })
+            .and_then(|shared| {
+                let any: Arc<dyn Any + Send + Sync> = shared.clone();
+                any.downcast::<Column<T>>().ok()
+            });
+        (column, visit.get::<T>())
     }
 }
 
@@ -275,18 +307,8 @@ impl<Cx: 'static> MethodTable<Cx> {
                 .position(|(t, _)| *t == ty)
                 .map(|p| p as u32)
         };
-        let own: Vec<Option<u32>> = types
-            .iter()
-            .map(|(_, info)| position(Some(info.type_id)))
-            .collect();
         let default = position(None).unwrap_or(NONE);
-        self.resolved.clear();
-        for (ty, _) in types.iter() {
-            let found = types
-                .chain(ty)
-                .find_map(|t| own.get(t.get()).copied().flatten());
-            self.resolved.push(found.unwrap_or(default));
-        }
+        types.resolve_by_chain(|id| position(Some(id)), default, &mut self.resolved);
         self.stamp = Some(types.stamp());
     }
 

@@ -19,7 +19,8 @@
 //!   their type: [`StaticActor`] (`&self`), [`UnorderedActor`] and [`OrderedActor`]
 //!   (hierarchical state kept by the framework, copied only where it changes); enter
 //!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
-//!   ([`Dispatch`], [`MethodTable`], [`Functor`]).
+//!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
+//!   known at compile time).
 //! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
 //!   others live in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
@@ -79,6 +80,7 @@ pub use action::{Action, RunStats, check};
 pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
 pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
 pub use adapter::{Ordered, Static, Unordered};
+pub use arms::{Arm, ArmList, Arms, DefaultArm, Otherwise};
 pub use chain::ActorChain;
 pub use changes::{Change, ChangeCursor};
 pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
@@ -106,6 +108,7 @@ mod action;
 mod active;
 mod actor;
 mod adapter;
+mod arms;
 mod chain;
 mod changes;
 mod class;

@@ -202,6 +202,25 @@ impl TypeRegistry {
             .map(|(i, info)| (NodeType(i as u32), info))
     }
 
+    /// Fills `table` with one entry per registered type, in index order: what `own`
+    /// gives for the type's `TypeId`, else for its parent's, up the chain, else
+    /// `default`. The fallback rule of every per-type dispatch table
+    /// ([`MethodTable`](crate::MethodTable), [`Arms`](crate::Arms)), in one place.
+    pub(crate) fn resolve_by_chain<V: Copy>(
+        &self,
+        own: impl Fn(TypeId) -> Option<V>,
+        default: V,
+        table: &mut Vec<V>,
+    ) {
+        let own: Vec<Option<V>> = self.types.keys().map(|&id| own(id)).collect();
+        table.clear();
+        table.extend(self.iter().map(|(ty, _)| {
+            self.chain(ty)
+                .find_map(|t| own.get(t.get()).copied().flatten())
+                .unwrap_or(default)
+        }));
+    }
+
     /// A number no other registry in this process has (a clone gets a new one).
     pub fn uid(&self) -> u64 {
         self.uid

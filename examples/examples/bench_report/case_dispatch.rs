@@ -3,7 +3,9 @@
 
 use crate::Config;
 use crate::bytes::{held, same_checksums};
-use scenewalk_core::{Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, Unordered};
+use scenewalk_core::{
+    Action, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, Unordered, UnorderedActor,
+};
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::baseline::graph_preorder_links;
 use scenewalk_examples::report::{Contender, Row, round_robin};
@@ -87,6 +89,16 @@ fn dispatch_actor() -> DispatchActor<Sum> {
         T0 => 0, T1 => 1, T2 => 2, T3 => 3, T4 => 4, T5 => 5, T6 => 6, T7 => 7)
 }
 
+/// The same closures as typed arms ([`Arms`]): a `match` on the arm number.
+macro_rules! arms_each {
+    ($actor:expr, $($ty:ident => $k:expr),*) => {
+        $actor$(.on::<$ty>(|node, _, sum: &mut Sum| {
+            sum.0 = sum.0.wrapping_add(work($k, node.0));
+            Flow::Continue
+        }))*
+    };
+}
+
 type Erased = fn(&dyn NodeCore) -> u64;
 
 /// The entry of type `T` (type number `ty`) in the `TypeId` table.
@@ -104,6 +116,21 @@ fn erased<T: NodeCore>(ty: u8) -> (TypeId, Erased) {
             _ => |n| n.downcast_ref::<T7>().map_or(0, |n| work(7, n.0)),
         },
     )
+}
+
+/// Runs `action` once from a zero sum and returns the sum; `sum` reaches it in an
+/// actor whose type (closures inside) cannot be written out.
+fn summing_run<A: UnorderedActor>(
+    action: &mut Action<DepthFirst, (Unordered<A>,)>,
+    graph: &Graph,
+    root: NodeId,
+    sum: fn(&mut A) -> &mut Sum,
+) -> u64 {
+    if let Some(actor) = action.actor_mut::<A>() {
+        sum(actor).0 = 0;
+    }
+    action.run(graph, root).expect("root is live");
+    action.actor_mut::<A>().map_or(0, |actor| sum(actor).0)
 }
 
 /// Runs case c.
@@ -177,6 +204,11 @@ pub fn run(config: &Config) -> Vec<Row> {
     let mut action = Action::new(DepthFirst::new(), (Unordered::new(dispatch_actor()),))
         .expect("an unordered actor runs depth-first");
     let (_, action_bytes) = held(|| action.run(&graph, root).expect("root is live"));
+    let arms = arms_each!(Arms::new(Sum(0)),
+        T0 => 0, T1 => 1, T2 => 2, T3 => 3, T4 => 4, T5 => 5, T6 => 6, T7 => 7);
+    let mut arms_action = Action::new(DepthFirst::new(), (Unordered::new(arms),))
+        .expect("an unordered actor runs depth-first");
+    let (_, arms_bytes) = held(|| arms_action.run(&graph, root).expect("root is live"));
 
     let graph = &graph;
     let mut contenders = vec![
@@ -199,6 +231,12 @@ pub fn run(config: &Config) -> Vec<Row> {
                     .map_or(0, |a| a.context.0)
             }),
             graph_bytes + action_bytes,
+        ),
+        (
+            Contender::new("action_dispatch_arms_8", n as u64, move || {
+                summing_run(&mut arms_action, graph, root, |arms| &mut arms.context)
+            }),
+            graph_bytes + arms_bytes,
         ),
         (
             Contender::new("hand_loop_graph_hashmap_typeid", n as u64, || {

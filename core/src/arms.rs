@@ -1,0 +1,312 @@
+//! Per-type dispatch with the arms known at compile time: a `match` on a small arm
+//! number instead of a call through a boxed functor.
+
+use crate::dispatch::Typed;
+use crate::types::RegistryStamp;
+use crate::{
+    ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
+};
+use std::any::TypeId;
+
+/// The arm number of a type that no arm handles: the default runs.
+const FALLBACK: u8 = u8::MAX;
+
+/// One typed arm of [`Arms`]: the closure for the nodes that are a `T`.
+///
+/// Built by [`Arms::on`]; it keeps `T`'s column of the graph for a run, so a node
+/// reaches its payload with a pointer compare, not a virtual type check.
+pub struct Arm<T, F> {
+    typed: Typed<T, F>,
+}
+
+/// The default of [`Arms`], built by [`Arms::otherwise`]: the closure for the node
+/// types no arm handles.
+pub struct Otherwise<F>(F);
+
+mod sealed {
+    /// Only the lists [`Arms`](crate::Arms) builds are arm lists.
+    pub trait Sealed {}
+    impl Sealed for () {}
+    impl<L, T, F> Sealed for (L, super::Arm<T, F>) {}
+    impl<F> Sealed for super::Otherwise<F> {}
+}
+
+/// The typed arms of an [`Arms`] actor as one nested list, `(((), arm 0), arm 1)...`:
+/// the type grows by one pair per [`Arms::on`], so every closure's type is known and
+/// the call on an arm number inlines them all. Sealed: only `()` and the pairs
+/// [`Arms::on`] builds implement it.
+pub trait ArmList<Cx>: sealed::Sealed + Send {
+    /// How many arms the list holds; arm `k` is the `k`-th added.
+    const LEN: usize;
+    /// The arm for exactly the type with this `TypeId`; the last added wins.
+    fn arm_of(&self, id: TypeId) -> Option<u8>;
+    /// Runs arm number `arm` on the visited node, or `default` if the list has no
+    /// such arm.
+    fn call<D: DefaultArm<Cx>>(
+        &mut self,
+        arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut D,
+    ) -> Flow;
+    /// Lets every arm go of the column it kept.
+    fn release(&mut self);
+}
+
+impl<Cx> ArmList<Cx> for () {
+    const LEN: usize = 0;
+    fn arm_of(&self, _id: TypeId) -> Option<u8> {
+        None
+    }
+    #[inline(always)]
+    fn call<D: DefaultArm<Cx>>(
+        &mut self,
+        _arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut D,
+    ) -> Flow {
+        default.call(visit, cx)
+    }
+    fn release(&mut self) {}
+}
+
+impl<Cx, L, T, F> ArmList<Cx> for (L, Arm<T, F>)
+where
+    L: ArmList<Cx>,
+    T: NodeCore,
+    F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send,
+{
+    const LEN: usize = L::LEN + 1;
+    fn arm_of(&self, id: TypeId) -> Option<u8> {
+        if id == TypeId::of::<T>() {
+            Some(L::LEN as u8)
+        } else {
+            self.0.arm_of(id)
+        }
+    }
+    // A chain of compares of one value with constants, which LLVM turns into a jump
+    // table once every level is inlined. The default ends the chain rather than
+    // being tested for before it: a test `arm < LEN` first lets LLVM fold arm 0 into
+    // the switch's default, and the range check that guards the table then
+    // mispredicts on every eighth node.
+    #[inline(always)]
+    fn call<Dflt: DefaultArm<Cx>>(
+        &mut self,
+        arm: u8,
+        visit: &Visit<'_>,
+        cx: &mut Cx,
+        default: &mut Dflt,
+    ) -> Flow {
+        if usize::from(arm) == L::LEN {
+            self.1.typed.call_keeping(visit, cx)
+        } else {
+            self.0.call(arm, visit, cx, default)
+        }
+    }
+    fn release(&mut self) {
+        self.1.typed.column = None;
+        self.0.release();
+    }
+}
+
+/// What [`Arms`] runs for a node type no arm handles: nothing (`()`, the node is
+/// passed over with [`Flow::Continue`]) or the closure of [`Arms::otherwise`].
+pub trait DefaultArm<Cx>: sealed::Sealed + Send {
+    /// Runs the default on the visited node.
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow;
+}
+
+impl<Cx> DefaultArm<Cx> for () {
+    #[inline(always)]
+    fn call(&mut self, _visit: &Visit<'_>, _cx: &mut Cx) -> Flow {
+        Flow::Continue
+    }
+}
+
+impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherwise<F> {
+    #[inline(always)]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        (self.0)(visit, cx)
+    }
+}
+
+/// Per-type dispatch with the arms listed at compile time: an unordered actor that
+/// runs, for each node, the closure of its type on the context `Cx`.
+///
+/// The statically typed twin of [`DispatchActor`](crate::DispatchActor), with the same
+/// rules: an arm for `T` also runs for the types extending `T` (given their `T`
+/// view) unless they have their own arm, and [`otherwise`](Arms::otherwise) runs for
+/// the rest. `begin` resolves, per type of the graph's registry, which arm handles it
+/// into a table of arm numbers; `enter` is then one table load and a `match` on the
+/// number with every closure inlined, where the dynamic actor makes an indirect call
+/// the walk must spill its registers around. Use it when the node types an actor handles are known where the actor is
+/// written; use [`DispatchActor`](crate::DispatchActor) when functors are added at
+/// run time (plug-ins, a table filled from configuration) or must be named as one type.
+///
+/// ```
+/// use scenewalk_core::{Action, Arms, Flow, Graph, Unordered};
+/// use scenewalk_iterators::DepthFirst;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
+/// # impl scenewalk_core::NodeCore for Mesh {}
+/// # #[derive(Clone, Debug)] struct Light;
+/// # impl scenewalk_core::NodeCore for Light {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Mesh { triangles: 12 })?;
+/// graph.append_child(root, Mesh { triangles: 30 })?;
+/// graph.append_child(root, Light)?;
+///
+/// // (triangles, lights, other nodes)
+/// let count = Arms::new((0u64, 0u32, 0u32))
+///     .on::<Mesh>(|mesh, _, cx| { cx.0 += mesh.triangles; Flow::Continue })
+///     .on::<Light>(|_, _, cx| { cx.1 += 1; Flow::Continue })
+///     .otherwise(|_, cx| { cx.2 += 1; Flow::Continue });
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actors().0.get().context, (42, 1, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Arms<Cx, L = (), D = ()> {
+    /// What the arms work on.
+    pub context: Cx,
+    arms: L,
+    default: D,
+    /// Per type index of the registry resolved for: the arm number, or FALLBACK.
+    table: Vec<u8>,
+    stamp: Option<RegistryStamp>,
+}
+
+impl<Cx: std::fmt::Debug, L: ArmList<Cx>, D> std::fmt::Debug for Arms<Cx, L, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Arms")
+            .field("context", &self.context)
+            .field("arms", &L::LEN)
+            .field("table", &self.table)
+            .finish_non_exhaustive()
+    }
+}
+
+/// [`Arms`] with one more arm: for `T`, by `F`.
+type WithArm<Cx, L, D, T, F> = Arms<Cx, (L, Arm<T, F>), D>;
+
+impl<Cx> Arms<Cx> {
+    /// An actor with no arms yet: every node runs the default, which does nothing.
+    pub fn new(context: Cx) -> Self {
+        Self {
+            context,
+            arms: (),
+            default: (),
+            table: Vec::new(),
+            stamp: None,
+        }
+    }
+}
+
+impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
+    /// Adds the arm for `T`: `f` gets the node's payload, the visit and the context.
+    /// It also runs for the types extending `T` that have no arm of their own; a
+    /// later arm for the same `T` replaces it. At most 254 arms (checked when
+    /// compiled).
+    #[must_use]
+    // The closure is an argument-position `impl`, so a call names only the node type
+    // (`on::<Mesh>(...)`), as with `DispatchActor::on`.
+    pub fn on<T: NodeCore>(
+        self,
+        f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send,
+    ) -> WithArm<Cx, L, D, T, impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> {
+        const { assert!(L::LEN < FALLBACK as usize, "too many arms") };
+        Arms {
+            context: self.context,
+            arms: (
+                self.arms,
+                Arm {
+                    typed: Typed { f, column: None },
+                },
+            ),
+            default: self.default,
+            table: Vec::new(),
+            stamp: None,
+        }
+    }
+
+    /// Sets the default: `f` runs for the node types no arm handles (replacing an
+    /// earlier default).
+    #[must_use]
+    pub fn otherwise<F>(self, f: F) -> Arms<Cx, L, Otherwise<F>>
+    where
+        F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send,
+    {
+        Arms {
+            context: self.context,
+            arms: self.arms,
+            default: Otherwise(f),
+            table: self.table,
+            stamp: self.stamp,
+        }
+    }
+
+    /// The arm that handles `ty` (its number: the order of [`on`](Arms::on) calls,
+    /// from 0) as resolved for the last graph seen; `None` for the default, and for a
+    /// type index the table does not know.
+    pub fn arm_for(&self, ty: NodeType) -> Option<usize> {
+        self.table
+            .get(ty.get())
+            .filter(|&&arm| arm != FALLBACK)
+            .map(|&arm| usize::from(arm))
+    }
+
+    /// Builds the table of arm numbers for `types`, unless it is built for them.
+    fn resolve(&mut self, types: &TypeRegistry) {
+        if self.stamp == Some(types.stamp()) {
+            return;
+        }
+        let arms = &self.arms;
+        types.resolve_by_chain(|id| arms.arm_of(id), FALLBACK, &mut self.table);
+        self.stamp = Some(types.stamp());
+    }
+
+    /// A hand-driven enter on another graph than `begin` saw: its type indices mean
+    /// other types.
+    #[cold]
+    #[inline(never)]
+    fn resolve_cold(&mut self, types: &TypeRegistry) {
+        self.resolve(types);
+    }
+}
+
+impl<Cx, L, D> UnorderedActor for Arms<Cx, L, D>
+where
+    Cx: Send + 'static,
+    L: ArmList<Cx> + 'static,
+    D: DefaultArm<Cx> + 'static,
+{
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::PerType
+    }
+    fn begin(&mut self, run: &RunContext<'_>) {
+        self.resolve(run.graph.types());
+    }
+    // Inlined into the walk like a hand-written `match`: as a call, the walk would
+    // spill its registers around it.
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        // Within a run the check always passes, so it costs a predicted branch.
+        let types = visit.graph().types();
+        if self.stamp != Some(types.stamp()) {
+            self.resolve_cold(types);
+        }
+        let arm = self
+            .table
+            .get(visit.node_type().get())
+            .copied()
+            .unwrap_or(FALLBACK);
+        self.arms
+            .call(arm, visit, &mut self.context, &mut self.default)
+    }
+    fn end(&mut self) {
+        self.arms.release();
+    }
+}
