@@ -105,7 +105,7 @@ where
         }
     }
     fn release(&mut self) {
-        self.1.typed.column = None;
+        self.1.typed.column.release();
         self.0.release();
     }
 }
@@ -223,7 +223,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             arms: (
                 self.arms,
                 Arm {
-                    typed: Typed { f, column: None },
+                    typed: Typed::new(f),
                 },
             ),
             default: self.default,

@@ -1,12 +1,12 @@
 //! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
 //! method list), with fallback to parent types and a default.
 
-use crate::column::Column;
 use crate::types::RegistryStamp;
 use crate::{
-    ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
+    ActiveList, Dispatch, Flow, KeptColumn, NodeCore, NodeType, RunContext, TypeRegistry,
+    UnorderedActor, Visit,
 };
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::sync::Arc;
 
 /// A functor, type-erased: one virtual call per node.
@@ -23,8 +23,17 @@ pub(crate) trait Call<Cx>: Send {
 /// A functor for the nodes that are a `T`.
 pub(crate) struct Typed<T, F> {
     pub(crate) f: F,
-    /// The graph's column of `T`, shared while a run lasts.
-    pub(crate) column: Option<Arc<Column<T>>>,
+    /// The graph's column of `T`, kept while a run lasts.
+    pub(crate) column: KeptColumn<T>,
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    pub(crate) fn new(f: F) -> Self {
+        Self {
+            f,
+            column: KeptColumn::new(),
+        }
+    }
 }
 
 impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
@@ -40,66 +49,23 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
     }
 
     fn release(&mut self) {
-        self.column = None;
+        self.column.release();
     }
 }
 
 impl<T: NodeCore, F> Typed<T, F> {
-    /// Calls the functor on the visited node, keeping `T`'s column across nodes: while
-    /// the kept column is the very one the graph holds for the node's type (a
-    /// pointer compare), the node's slot indexes it and no virtual call is made.
-    /// Otherwise (the first node of a run, another graph, a type extending `T`) the
-    /// payload is found out of line; either way the functor is called here, so when
-    /// it is inlined the caller sees the flow it returns.
+    /// Calls the functor on the visited node through the kept column (see
+    /// [`KeptColumn`]); the functor is called here, so when it is inlined the caller
+    /// sees the flow it returns.
     #[inline(always)]
     pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
     where
         F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
     {
-        let graph = visit.graph();
-        if let (Some(own), Some(shared)) = (&self.column, graph.column_arc(visit.node_type().0))
-            && std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared))
-        {
-            return match graph.slot_at(visit.node()).and_then(|s| own.get_typed(s)) {
-                Some(node) => (self.f)(node, visit, cx),
-                None => Flow::Continue,
-            };
-        }
-        // Off the kept path. Nothing of `self` goes to the out-of-line lookup: a
-        // call that may write through a pointer into the caller's actor (and so into
-        // its action) makes the walk around an inlined call reload its state from
-        // memory after every node, whichever path the node took.
-        let (column, node) = Self::lookup(*visit);
-        if column.is_some() {
-            // The old column is dropped as a local: `Arc`'s out-of-line drop would
-            // otherwise get the address of a field of the actor.
-            let old = std::mem::replace(&mut self.column, column);
-            drop(old);
-        }
-        match node {
+        match self.column.get(visit) {
             Some(node) => (self.f)(node, visit, cx),
             None => Flow::Continue,
         }
-    }
-
-    /// The node's `T` view, found the general way, and the graph's column of the
-    /// node's type if it is a column of `T` (to keep).
-    #[cold]
-    #[inline(never)]
-    fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
-        let column = visit
-            .graph()
-            .column_arc(visit.node_type().0)
-            .filter(|shared| {
-                // A node of a type extending `T` lives in another column: no clone.
-                let erased: &dyn Any = &***shared;
-                erased.is::<Column<T>>()
-            })
-            .and_then(|shared| {
-                let any: Arc<dyn Any + Send + Sync> = shared.clone();
-                any.downcast::<Column<T>>().ok()
-            });
-        (column, visit.get::<T>())
     }
 }
 
@@ -140,7 +106,7 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context.
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || Box::new(Typed { f, column: None }))
+        Self::stateless(move || Box::new(Typed::new(f)))
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -148,7 +114,7 @@ impl<Cx: 'static> Functor<Cx> {
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(Typed { f, column: None }),
+            call: Box::new(Typed::new(f)),
             remake: None,
         }
     }
@@ -157,10 +123,9 @@ impl<Cx: 'static> Functor<Cx> {
     /// `fn select(&self, cx: &mut Cx) -> Flow`.
     pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
         Self::stateless(move || {
-            Box::new(Typed {
-                f: move |node: &T, _: &Visit<'_>, cx: &mut Cx| method(node, cx),
-                column: None,
-            })
+            Box::new(Typed::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
+                method(node, cx)
+            }))
         })
     }
 

@@ -1,6 +1,6 @@
 //! A payload column kept across the nodes of a run.
 
-use crate::column::{Column, ErasedColumn};
+use crate::column::Column;
 use crate::{NodeCore, Visit};
 use std::any::Any;
 use std::sync::Arc;
@@ -64,14 +64,23 @@ impl<T: NodeCore> KeptColumn<T> {
     #[inline(always)]
     pub fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
         let graph = visit.graph();
-        let shared = graph.column_arc(visit.node_type().0);
-        let held = match (&self.column, shared) {
+        let held = match (&self.column, graph.column_arc(visit.node_type().0)) {
             (Some(own), Some(shared)) => std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared)),
             _ => false,
         };
         if !held {
-            self.keep(shared);
-            return visit.get::<T>();
+            // Nothing of `self` goes to the out-of-line lookup: a call that may write
+            // through a pointer into the caller's actor (and so into its action) makes
+            // the walk around an inlined caller reload its state from memory after
+            // every node, whichever path the node took.
+            let (column, node) = Self::lookup(*visit);
+            if column.is_some() {
+                // The old column is dropped as a local: `Arc`'s out-of-line drop would
+                // otherwise get the address of a field of the actor.
+                let old = std::mem::replace(&mut self.column, column);
+                drop(old);
+            }
+            return node;
         }
         // The very column the graph holds, so the node's slot indexes it.
         let own = self.column.as_ref()?;
@@ -83,17 +92,25 @@ impl<T: NodeCore> KeptColumn<T> {
         self.column = None;
     }
 
-    /// Keeps `shared` if it is a column of `T`: at the first node of a run with this
-    /// column.
+    /// The node's `T` view, found the general way, and the graph's column of the
+    /// node's type if it is a column of `T` (to keep): at the first node of a run
+    /// with this column, or a node of a type extending `T` (which lives in another
+    /// column: nothing is kept for it).
     #[cold]
     #[inline(never)]
-    fn keep(&mut self, shared: Option<&Arc<dyn ErasedColumn>>) {
-        let Some(shared) = shared else { return };
-        let erased: &dyn Any = &**shared;
-        if erased.is::<Column<T>>() {
-            let any: Arc<dyn Any + Send + Sync> = shared.clone();
-            self.column = any.downcast::<Column<T>>().ok();
-        }
+    fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
+        let column = visit
+            .graph()
+            .column_arc(visit.node_type().0)
+            .filter(|shared| {
+                let erased: &dyn Any = &***shared;
+                erased.is::<Column<T>>()
+            })
+            .and_then(|shared| {
+                let any: Arc<dyn Any + Send + Sync> = shared.clone();
+                any.downcast::<Column<T>>().ok()
+            });
+        (column, visit.get::<T>())
     }
 }
 
