@@ -9,7 +9,6 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use std::collections::BinaryHeap;
 use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
 
 mod spans;
@@ -192,10 +191,11 @@ pub struct IncrementalUpdate {
     /// Whether the spans of the last full run still describe the tree (no patch
     /// with a structural edit since).
     spans_valid: bool,
-    /// Changed nodes with their spans, and the queue of boxes to recompute, for
+    /// Changed nodes with their spans, and the boxes to recompute by depth, for
     /// payload-only patches.
-    tops: Vec<(u32, u32, NodeIndex)>,
-    queue: BinaryHeap<(u32, NodeIndex)>,
+    tops: Vec<(spans::Span, NodeIndex)>,
+    keys: Vec<u64>,
+    levels: Vec<Vec<NodeIndex>>,
     /// Transform and geometry types (with the types extending them).
     transform_types: TypeSet,
     geometry_types: TypeSet,
@@ -243,7 +243,8 @@ impl IncrementalUpdate {
             frames: Vec::new(),
             spans_valid: false,
             tops: Vec::new(),
-            queue: BinaryHeap::new(),
+            levels: Vec::new(),
+            keys: Vec::new(),
             transform_types: TypeSet::of::<Transform>(),
             geometry_types: TypeSet::of::<Geometry>(),
         }

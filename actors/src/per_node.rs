@@ -115,6 +115,23 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
+    /// The value held for slot `node`, whichever run wrote it: for a caller that
+    /// knows the latest run wrote it (an incremental update inside the span of its
+    /// last full run), which then reads one array instead of two.
+    #[inline]
+    pub(crate) fn value_at(&self, node: NodeIndex) -> Option<T> {
+        self.values.get(node.get() + 1).copied()
+    }
+
+    /// Replaces the value of slot `node`, keeping its stamp: as
+    /// [`value_at`](Self::value_at), for a slot the latest run wrote.
+    #[inline]
+    pub(crate) fn overwrite(&mut self, node: NodeIndex, value: T) {
+        if let Some(v) = self.values.get_mut(node.get() + 1) {
+            *v = value;
+        }
+    }
+
     /// A mutable reference to the value of slot `node` in this run, if written.
     #[inline]
     pub fn get_mut_at(&mut self, node: NodeIndex) -> Option<&mut T> {

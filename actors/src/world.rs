@@ -77,14 +77,30 @@ pub(crate) struct WorldMatrices {
     /// Whether `owners` is kept (by incremental updates only, so other runs do not
     /// pay for it).
     track_owners: bool,
-    /// The slot of the transform node that pushed each matrix (`u32::MAX` for the
-    /// matrix above the root): a patch may overwrite a matrix in place only for the
-    /// node that owns it, as only that node's subtree refers to it.
-    owners: Vec<u32>,
+    /// The transform node that pushed each matrix, with the state it was pushed
+    /// below: a patch may overwrite a matrix in place only for the node that owns
+    /// it, as only that node's subtree refers to it; and a patch that starts at that
+    /// node finds its parent's state here, in the record it reads anyway.
+    owners: Vec<Owner>,
     /// Parallel runs, in a worker: the parent's state its matrix 0 stands for, and
     /// how long the parent's `non_finite` was at the fork (where this worker's go).
     /// In the parent: how many entries merges have put in `non_finite` since.
     fork: ForkMarks,
+}
+
+/// Who pushed a matrix, and below which state (`u32::MAX` for both for the matrix
+/// above the root).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub(crate) node: u32,
+    pub(crate) above: u32,
+}
+
+impl Owner {
+    const ROOT: Self = Self {
+        node: u32::MAX,
+        above: u32::MAX,
+    };
 }
 
 /// Where a parallel worker's matrices and list entries belong in its parent's.
@@ -125,7 +141,7 @@ impl WorldMatrices {
         self.matrices.push(above);
         self.owners.clear();
         if self.track_owners {
-            self.owners.push(u32::MAX);
+            self.owners.push(Owner::ROOT);
         }
         self.fork = ForkMarks::default();
         0
@@ -140,7 +156,7 @@ impl WorldMatrices {
         self.non_finite.extend(self.bad_root);
         self.matrices.push(above);
         if self.track_owners {
-            self.owners.push(u32::MAX);
+            self.owners.push(Owner::ROOT);
         }
         (self.matrices.len() - 1) as u32
     }
@@ -187,7 +203,10 @@ impl WorldMatrices {
         }
         self.matrices.push(world);
         if self.track_owners {
-            self.owners.push(visit.node().raw());
+            self.owners.push(Owner {
+                node: visit.node().raw(),
+                above,
+            });
         }
         let own = (self.matrices.len() - 1) as u32;
         state.set(own);
@@ -206,22 +225,25 @@ impl WorldMatrices {
         let Some(local) = local_transform(visit, &self.transforms) else {
             return;
         };
-        let world = product(&self.get(*state.get()), local);
+        let above = *state.get();
+        let world = product(&self.get(above), local);
         if !is_finite(&world) {
             self.non_finite.push(visit.node());
         }
         let node = visit.node().raw();
         if let Some(i) = previous
-            && self.owners.get(i as usize) == Some(&node)
+            && let Some(owner) = self.owners.get_mut(i as usize)
+            && owner.node == node
             && let Some(slot) = self.matrices.get_mut(i as usize)
         {
             *slot = world;
+            owner.above = above;
             state.set(i);
             return;
         }
         self.matrices.push(world);
         if self.track_owners {
-            self.owners.push(node);
+            self.owners.push(Owner { node, above });
         }
         state.set((self.matrices.len() - 1) as u32);
     }
@@ -365,7 +387,7 @@ impl WorldMatrices {
             bad_root: None,
             track_owners: self.track_owners,
             owners: if self.track_owners {
-                vec![u32::MAX]
+                vec![Owner::ROOT]
             } else {
                 Vec::new()
             },
@@ -383,14 +405,19 @@ impl WorldMatrices {
     fn merge(&mut self, worker: Self) -> impl Fn(u32) -> u32 + use<> {
         let base = worker.fork.base;
         let offset = (self.matrices.len() as u32).wrapping_sub(1);
+        let map = move |i: u32| if i == 0 { base } else { offset.wrapping_add(i) };
         self.matrices.extend(worker.matrices.iter().skip(1));
         if self.track_owners {
-            self.owners.extend(worker.owners.iter().skip(1));
+            self.owners
+                .extend(worker.owners.iter().skip(1).map(|o| Owner {
+                    node: o.node,
+                    above: map(o.above),
+                }));
         }
         let at = (worker.fork.mark + self.fork.merged).min(self.non_finite.len());
         self.fork.merged += worker.non_finite.len();
         self.non_finite.splice(at..at, worker.non_finite);
-        move |i| if i == 0 { base } else { offset.wrapping_add(i) }
+        map
     }
 }
 
@@ -435,17 +462,49 @@ impl WorldMatrices {
         }
         let node = node.raw();
         if let Some(i) = previous
-            && self.owners.get(i as usize) == Some(&node)
+            && let Some(owner) = self.owners.get_mut(i as usize)
+            && owner.node == node
             && let Some(slot) = self.matrices.get_mut(i as usize)
         {
             *slot = world;
+            owner.above = parent;
             return Some(i);
         }
         self.matrices.push(world);
         if self.track_owners {
-            self.owners.push(node);
+            self.owners.push(Owner {
+                node,
+                above: parent,
+            });
         }
         Some((self.matrices.len() - 1) as u32)
+    }
+
+    /// The record of matrix `index` (kept by incremental updates only).
+    #[inline]
+    pub(crate) fn owner(&self, index: u32) -> Option<Owner> {
+        self.owners.get(index as usize).copied()
+    }
+
+    /// Overwrites matrix `index`, which `node`'s subtree alone refers to, with
+    /// `above × local`, for a payload-only patch (no state changes): `None` when
+    /// `node` does not own it or the product is not finite (the caller then
+    /// recomputes everything).
+    #[inline]
+    pub(crate) fn overwrite(
+        &mut self,
+        node: NodeIndex,
+        index: u32,
+        above: u32,
+        local: &Affine3A,
+    ) -> Option<()> {
+        let world = product(&self.get(above), local);
+        let owner = self.owners.get(index as usize)?;
+        if owner.node != node.raw() || owner.above != above || !is_finite(&world) {
+            return None;
+        }
+        *self.matrices.get_mut(index as usize)? = world;
+        Some(())
     }
 }
 

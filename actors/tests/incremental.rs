@@ -578,3 +578,25 @@ fn a_payload_change_above_the_root_is_a_full_run_outside_it_nothing() {
     check(&graph, b, &update).unwrap();
     let _ = root;
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Many payload edits in one update: more topmost changed nodes than the patch
+    /// warms up in one batch, and boxes changing on several levels on the way up.
+    #[test]
+    fn many_payload_edits_in_one_update_equal_a_full_run(spec in tree(), edits in prop::collection::vec(payload_edit(), 20..150), rounds in 1usize..3) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[0];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for round in 0..rounds {
+            for edit in edits.iter().skip(round) {
+                apply(&mut graph, root, edit);
+            }
+            let stats = update.run(&graph, root).unwrap();
+            prop_assert!(!stats.full);
+            check(&graph, root, &update)?;
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType, Payloads, TypeSet};
+use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, TypeSet};
 use scenewalk_nodes::{Geometry, Transform};
 
 /// One node of a subtree pass: its state, its next child to enter and its box so far.
@@ -25,26 +25,45 @@ pub(super) struct Kinds<'g> {
 }
 
 impl<'g> Kinds<'g> {
-    #[inline]
-    fn local(&self, graph: &'g Graph, node: NodeIndex, ty: NodeType) -> Option<&'g Affine3A> {
+    #[inline(always)]
+    pub(super) fn local(
+        &self,
+        graph: &'g Graph,
+        node: NodeIndex,
+        ty: NodeType,
+    ) -> Option<&'g Affine3A> {
         if !self.transforms.contains(ty) {
             return None;
         }
-        self.transform
-            .and_then(|p| p.get(node))
-            .or_else(|| graph.get_at::<Transform>(node))
-            .map(Transform::local)
+        match self.transform.and_then(|p| p.get(node)) {
+            Some(t) => Some(t.local()),
+            None => extended::<Transform>(graph, node).map(Transform::local),
+        }
     }
 
-    #[inline]
-    fn geometry(&self, graph: &'g Graph, node: NodeIndex, ty: NodeType) -> Option<&'g Geometry> {
+    #[inline(always)]
+    pub(super) fn geometry(
+        &self,
+        graph: &'g Graph,
+        node: NodeIndex,
+        ty: NodeType,
+    ) -> Option<&'g Geometry> {
         if !self.geometries.contains(ty) {
             return None;
         }
-        self.geometry
-            .and_then(|p| p.get(node))
-            .or_else(|| graph.get_at::<Geometry>(node))
+        match self.geometry.and_then(|p| p.get(node)) {
+            Some(g) => Some(g),
+            None => extended::<Geometry>(graph, node),
+        }
     }
+}
+
+/// A payload of a type extending `T` (rare): kept out of line so the exact-type
+/// lookups inline into the subtree pass.
+#[cold]
+#[inline(never)]
+fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
+    graph.get_at::<T>(node)
 }
 
 /// Recomputes the world matrices and boxes of `top`'s subtree below a parent whose
@@ -60,20 +79,75 @@ pub(super) fn rewalk(
     top: NodeIndex,
     above: u32,
 ) -> Option<(u64, Aabb)> {
+    walk(
+        graph,
+        frames,
+        top,
+        above,
+        |node, parent| enter(graph, kinds, world, node, parent),
+        |node, acc| boxes.set(node, acc),
+    )
+}
+
+/// As [`rewalk`] in a patch where only payloads changed since the last full run,
+/// which reached every node of the subtree: no node's state (matrix index) changes,
+/// only the matrices of transform nodes and the boxes, so nothing but those is
+/// written and no stamp is read. The state above `top` is its own (or, if it is a
+/// transform, the one its matrix was pushed below). Returns the nodes entered,
+/// whether `top`'s box changed and its parent; `None` when a full run is needed.
+pub(super) fn rewalk_payloads(
+    graph: &Graph,
+    kinds: &Kinds<'_>,
+    world: &mut WorldTransforms,
+    boxes: &mut PerNode<Aabb>,
+    frames: &mut Vec<Frame>,
+    top: NodeIndex,
+) -> Option<(u64, bool)> {
+    let own = world.world.value_at(top)?;
+    let ty = graph.type_at(top)?;
+    let above = if kinds.local(graph, top, ty).is_some() {
+        world.matrices.owner(own)?.above
+    } else {
+        own
+    };
+    let before = boxes.value_at(top)?;
+    let (entered, after) = walk(
+        graph,
+        frames,
+        top,
+        above,
+        |node, parent| enter_payloads(graph, kinds, world, node, parent),
+        |node, acc| boxes.overwrite(node, acc),
+    )?;
+    Some((entered, before != after))
+}
+
+/// The walk of a subtree pass: `enter` gives a node's frame below its parent's
+/// state, `store` takes a node's finished box. Returns the nodes entered and
+/// `top`'s box.
+#[inline(always)]
+fn walk(
+    graph: &Graph,
+    frames: &mut Vec<Frame>,
+    top: NodeIndex,
+    above: u32,
+    mut enter: impl FnMut(NodeIndex, u32) -> Option<Frame>,
+    mut store: impl FnMut(NodeIndex, Aabb),
+) -> Option<(u64, Aabb)> {
     frames.clear();
-    frames.push(enter(graph, kinds, world, top, above)?);
+    frames.push(enter(top, above)?);
     let mut entered = 1;
     while let Some(frame) = frames.last_mut() {
         if let Some(child) = frame.next {
             frame.next = graph.next_sibling_at(child);
             let state = frame.state;
-            frames.push(enter(graph, kinds, world, child, state)?);
+            frames.push(enter(child, state)?);
             entered += 1;
             continue;
         }
         let done = *frame;
         frames.pop();
-        boxes.set(done.node, done.acc);
+        store(done.node, done.acc);
         match frames.last_mut() {
             // In child order, as `Bounds` merges on leave.
             Some(parent) => parent.acc = parent.acc.union(&done.acc),
@@ -81,6 +155,34 @@ pub(super) fn rewalk(
         }
     }
     None
+}
+
+/// Enters one node of a payload-only subtree pass: a transform node overwrites the
+/// matrix it owns; every node keeps its state.
+#[inline]
+fn enter_payloads(
+    graph: &Graph,
+    kinds: &Kinds<'_>,
+    world: &mut WorldTransforms,
+    node: NodeIndex,
+    parent: u32,
+) -> Option<Frame> {
+    let hot = graph.type_at(node)?;
+    let mut state = parent;
+    if let Some(local) = kinds.local(graph, node, hot) {
+        state = world.world.value_at(node)?;
+        world.matrices.overwrite(node, state, parent, local)?;
+    }
+    let acc = match kinds.geometry(graph, node, hot) {
+        Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
+        None => Aabb::EMPTY,
+    };
+    Some(Frame {
+        node,
+        state,
+        next: graph.first_child_at(node),
+        acc,
+    })
 }
 
 /// Enters one node of a subtree pass: its world state and its own box.
@@ -139,6 +241,36 @@ pub(super) fn rebox(
     }
     let before = boxes.get_at(node);
     boxes.set(node, own);
+    before != Some(own)
+}
+
+/// As [`rebox`] in a payload-only patch: reads values without their stamps (every
+/// node inside the last full run's spans has one from it).
+pub(super) fn rebox_payloads(
+    graph: &Graph,
+    kinds: &Kinds<'_>,
+    world: &WorldTransforms,
+    boxes: &mut PerNode<Aabb>,
+    node: NodeIndex,
+) -> bool {
+    let mut own = Aabb::EMPTY;
+    if let Some(ty) = graph.type_at(node)
+        && let Some(geometry) = kinds.geometry(graph, node, ty)
+        && let Some(state) = world.world.value_at(node)
+    {
+        own = geometry
+            .local_bounds()
+            .transformed(&world.matrices.get(state));
+    }
+    let mut child = graph.first_child_at(node);
+    while let Some(c) = child {
+        if let Some(b) = boxes.value_at(c) {
+            own = own.union(&b);
+        }
+        child = graph.next_sibling_at(c);
+    }
+    let before = boxes.value_at(node);
+    boxes.overwrite(node, own);
     before != Some(own)
 }
 
