@@ -2,7 +2,6 @@
 
 use crate::PerNode;
 use crate::world::WorldMatrices;
-use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
     TypeSet, Visit,
@@ -23,8 +22,6 @@ pub struct Bounds {
     pub(crate) geometry: TypeSet,
     pub(crate) boxes: PerNode<Aabb>,
     root: Option<NodeIndex>,
-    /// Set by an incremental update for one run, as in `WorldTransforms`.
-    pub(crate) patch: Option<Affine3A>,
     /// In a parallel worker: the boxes of its subtree, kept on a stack by depth.
     fork: Option<Box<BoundsFork>>,
 }
@@ -55,7 +52,6 @@ impl Bounds {
             geometry: TypeSet::of::<Geometry>(),
             boxes: PerNode::new(Aabb::EMPTY),
             root: None,
-            patch: None,
             fork: None,
         }
     }
@@ -79,13 +75,6 @@ impl OrderedActor for Bounds {
     fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
         self.geometry.resolve(run.graph.types());
         self.root = Some(run.root);
-        if let Some(above) = self.patch {
-            self.boxes.resume(run.graph);
-            // A patch run starts fresh matrices: boxes record no matrix index, so
-            // nothing refers to the earlier ones.
-            self.matrices.clear();
-            return self.matrices.resume(run, above);
-        }
         self.boxes.begin(run.graph);
         self.matrices.begin(run)
     }
@@ -166,15 +155,11 @@ impl BoundsFork {
 /// boxes of the nodes above are complete when their own (replayed) leaves come.
 impl Bounds {
     fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
-        if self.patch.is_some() {
-            return None;
-        }
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             geometry: self.geometry.clone(),
             boxes: PerNode::new(Aabb::EMPTY),
             root: None,
-            patch: None,
             fork: Some(Box::default()),
         };
         Some((worker, 0))

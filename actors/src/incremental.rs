@@ -285,7 +285,6 @@ impl IncrementalUpdate {
     ///
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
-        self.set_patch(None);
         self.spans_valid = false;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
@@ -318,18 +317,6 @@ impl IncrementalUpdate {
     /// The world box of `node`'s subtree (`None` as for [`world`](Self::world)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Option<Aabb> {
         self.bounds().world_bounds(graph, node)
-    }
-
-    /// Puts both actors in patch mode for the next run, below a parent whose state
-    /// is `above`, or back in full mode.
-    fn set_patch(&mut self, above: Option<u32>) {
-        let matrix = above.map(|i| self.transforms().matrices.get(i));
-        if let Some(world) = self.action.actor_mut::<WorldTransforms>() {
-            world.patch = above;
-        }
-        if let Some(bounds) = self.action.actor_mut::<Bounds>() {
-            bounds.patch = matrix;
-        }
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.

@@ -147,38 +147,10 @@ impl WorldMatrices {
         0
     }
 
-    /// Starts a patch of one subtree whose parent's world is `above`, as a new matrix
-    /// (for users that keep no matrix index across runs). Returns the state above
-    /// the subtree's root.
-    pub(crate) fn resume(&mut self, run: &RunContext<'_>, above: Affine3A) -> u32 {
-        self.transforms.resolve(run.graph.types());
-        self.bad_root = (!above.is_finite()).then_some(run.root);
-        self.non_finite.extend(self.bad_root);
-        self.matrices.push(above);
-        if self.track_owners {
-            self.owners.push(Owner::ROOT);
-        }
-        (self.matrices.len() - 1) as u32
-    }
-
-    /// Starts a patch of one subtree whose parent's state is `above`, an index of an
-    /// earlier run: earlier matrices stay, as recorded states point at them.
-    pub(crate) fn resume_at(&mut self, run: &RunContext<'_>, above: u32) -> u32 {
-        self.transforms.resolve(run.graph.types());
-        self.bad_root = None;
-        above
-    }
-
     /// Ends a run: lets go of the graph's `Transform` column, so an edit between runs
     /// does not copy it.
     pub(crate) fn end(&mut self) {
         self.locals.release();
-    }
-
-    /// Forgets every matrix (for users that record no matrix index).
-    pub(crate) fn clear(&mut self) {
-        self.matrices.clear();
-        self.non_finite.clear();
     }
 
     /// How many matrices the runs since the last full one recorded.
@@ -213,41 +185,6 @@ impl WorldMatrices {
         own
     }
 
-    /// As [`enter`](Self::enter) in a patch: a transform node that owns its earlier
-    /// matrix `previous` overwrites it, so repeated patches leave nothing behind.
-    #[inline]
-    pub(crate) fn enter_in_place(
-        &mut self,
-        state: &mut StateCell<'_, u32>,
-        visit: &Visit<'_>,
-        previous: Option<u32>,
-    ) {
-        let Some(local) = local_transform(visit, &self.transforms) else {
-            return;
-        };
-        let above = *state.get();
-        let world = product(&self.get(above), local);
-        if !is_finite(&world) {
-            self.non_finite.push(visit.node());
-        }
-        let node = visit.node().raw();
-        if let Some(i) = previous
-            && let Some(owner) = self.owners.get_mut(i as usize)
-            && owner.node == node
-            && let Some(slot) = self.matrices.get_mut(i as usize)
-        {
-            *slot = world;
-            owner.above = above;
-            state.set(i);
-            return;
-        }
-        self.matrices.push(world);
-        if self.track_owners {
-            self.owners.push(Owner { node, above });
-        }
-        state.set((self.matrices.len() - 1) as u32);
-    }
-
     pub(crate) fn non_finite(&self) -> &[NodeIndex] {
         &self.non_finite
     }
@@ -272,10 +209,6 @@ impl WorldMatrices {
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,
     pub(crate) world: PerNode<u32>,
-    /// Set by an incremental update for one run: the state (matrix index) above the
-    /// run's root, and that the run patches the latest results instead of replacing
-    /// them.
-    pub(crate) patch: Option<u32>,
 }
 
 impl Default for WorldTransforms {
@@ -290,7 +223,6 @@ impl WorldTransforms {
         Self {
             matrices: WorldMatrices::new(),
             world: PerNode::new(0),
-            patch: None,
         }
     }
 
@@ -333,10 +265,6 @@ impl OrderedActor for WorldTransforms {
     type State = u32;
 
     fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
-        if let Some(above) = self.patch {
-            self.world.resume(run.graph);
-            return self.matrices.resume_at(run, above);
-        }
         self.world.begin(run.graph);
         self.matrices.begin(run)
     }
@@ -348,13 +276,7 @@ impl OrderedActor for WorldTransforms {
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        let own = if self.patch.is_some() {
-            let previous = self.world.get_at(visit.node());
-            self.matrices.enter_in_place(state, visit, previous);
-            *state.get()
-        } else {
-            self.matrices.enter(state, visit)
-        };
+        let own = self.matrices.enter(state, visit);
         self.world.set(visit.node(), own);
         Flow::Continue
     }
@@ -422,15 +344,11 @@ impl WorldMatrices {
 }
 
 impl WorldTransforms {
-    /// [`OrderedActor::fork`]: patch runs (incremental updates) stay sequential.
+    /// [`OrderedActor::fork`].
     fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
-        if self.patch.is_some() {
-            return None;
-        }
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             world: self.world.fork(),
-            patch: None,
         };
         Some((worker, 0))
     }
