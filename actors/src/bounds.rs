@@ -35,8 +35,6 @@ pub struct Bounds {
 struct BoundsFork {
     /// The nodes entered and not yet left, with their boxes so far.
     open: Vec<(NodeIndex, Aabb)>,
-    /// The finished boxes, in the order their nodes were left.
-    done: Vec<(NodeIndex, Aabb)>,
     /// The finished subtree roots' boxes, with the parent they go into.
     roots: Vec<(Option<NodeIndex>, Aabb)>,
 }
@@ -116,7 +114,10 @@ impl OrderedActor for Bounds {
     #[inline]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {
-            fork.leave(visit);
+            if let Some((node, own)) = fork.leave(visit) {
+                // The worker's table (a fork) keeps the finished box for the merge.
+                self.boxes.set(node, own);
+            }
             return;
         }
         if Some(visit.node()) == self.root {
@@ -143,16 +144,14 @@ impl OrderedActor for Bounds {
 
 impl BoundsFork {
     /// A node's box is complete: it goes into its parent's, which is open here unless
-    /// the node is the subtree's root.
-    fn leave(&mut self, visit: &Visit<'_>) {
-        let Some((node, own)) = self.open.pop() else {
-            return;
-        };
-        self.done.push((node, own));
+    /// the node is the subtree's root. Returns the finished node and box.
+    fn leave(&mut self, visit: &Visit<'_>) -> Option<(NodeIndex, Aabb)> {
+        let (node, own) = self.open.pop()?;
         match self.open.last_mut() {
             Some((_, parent_box)) => *parent_box = parent_box.union(&own),
             None => self.roots.push((visit.parent(), own)),
         }
+        Some((node, own))
     }
 }
 
@@ -168,7 +167,7 @@ impl Bounds {
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             geometry: self.geometry.clone(),
-            boxes: PerNode::new(Aabb::EMPTY),
+            boxes: self.boxes.fork(),
             root: None,
             patch: None,
             fork: Some(Box::default()),
@@ -180,9 +179,7 @@ impl Bounds {
         let Some(fork) = worker.fork else {
             return;
         };
-        for (node, own) in fork.done {
-            self.boxes.set(node, own);
-        }
+        self.boxes.merge(worker.boxes, |own| own);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)

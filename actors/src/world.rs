@@ -1,6 +1,7 @@
 //! World transforms: the matrix stack as ordered state.
 
 use crate::PerNode;
+use crate::per_node::Spares;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell, TypeSet, Visit,
@@ -53,6 +54,8 @@ pub(crate) struct WorldMatrices {
     /// how long the parent's `non_finite` was at the fork (where this worker's go).
     /// In the parent: how many entries merges have put in `non_finite` since.
     fork: ForkMarks,
+    /// Merged workers' matrix lists, emptied, for the next parallel run's workers.
+    spare: Spares<Vec<Affine3A>>,
 }
 
 /// Where a parallel worker's matrices and list entries belong in its parent's.
@@ -73,6 +76,7 @@ impl WorldMatrices {
             track_owners: false,
             owners: Vec::new(),
             fork: ForkMarks::default(),
+            spare: Spares::default(),
         }
     }
 
@@ -311,9 +315,11 @@ impl OrderedActor for WorldTransforms {
 impl WorldMatrices {
     /// A worker's matrices: one, the world matrix of `state`, as state 0.
     pub(crate) fn fork_at(&self, state: u32) -> Self {
+        let mut matrices = self.spare.take().unwrap_or_default();
+        matrices.push(self.get(state));
         Self {
             transforms: self.transforms.clone(),
-            matrices: vec![self.get(state)],
+            matrices,
             non_finite: Vec::new(),
             bad_root: None,
             track_owners: self.track_owners,
@@ -327,16 +333,19 @@ impl WorldMatrices {
                 mark: self.non_finite.len(),
                 merged: 0,
             },
+            spare: Spares::default(),
         }
     }
 
     /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
     /// non-finite nodes where they come in traversal order. Returns how a worker's
     /// index maps to this list's.
-    fn merge(&mut self, worker: Self) -> impl Fn(u32) -> u32 + use<> {
+    fn merge(&mut self, mut worker: Self) -> impl Fn(u32) -> u32 + use<> {
         let base = worker.fork.base;
         let offset = (self.matrices.len() as u32).wrapping_sub(1);
         self.matrices.extend(worker.matrices.iter().skip(1));
+        worker.matrices.clear();
+        self.spare.give(worker.matrices);
         if self.track_owners {
             self.owners.extend(worker.owners.iter().skip(1));
         }
