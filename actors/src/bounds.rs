@@ -133,6 +133,10 @@ impl OrderedActor for Bounds {
         }
     }
 
+    fn end(&mut self) {
+        self.boxes.finish_merges();
+    }
+
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         self.fork_worker(*state)
@@ -179,7 +183,10 @@ impl Bounds {
         let Some(fork) = worker.fork else {
             return;
         };
-        self.boxes.merge(worker.boxes, |own| own);
+        // Boxes below the split points are not read back during the run (a subtree
+        // root's box reaches its parent through `roots`): all forks' copies happen at
+        // once, on every thread, at the end.
+        self.boxes.merge_deferred(worker.boxes, |own| own);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)

@@ -299,6 +299,10 @@ impl OrderedActor for WorldTransforms {
         Flow::Continue
     }
 
+    fn end(&mut self) {
+        self.world.finish_merges();
+    }
+
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         self.fork_worker(*state)
@@ -373,7 +377,9 @@ impl WorldTransforms {
     /// [`OrderedActor::merge`].
     fn merge_worker(&mut self, worker: Self) {
         let map = self.matrices.merge(worker.matrices);
-        self.world.merge(worker.world, map);
+        // The indices are not read back during the run: all forks' copies happen at
+        // once, on every thread, at the end.
+        self.world.merge_deferred(worker.world, map);
     }
 }
 

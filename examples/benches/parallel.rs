@@ -230,7 +230,7 @@ fn wanted(name: &str) -> bool {
     FILTER
         .get_or_init(filter)
         .as_deref()
-        .is_none_or(|f| name.contains(f))
+        .is_none_or(|f| name.contains(f) || f.contains(name))
 }
 
 fn parallel(c: &mut Criterion) {
