@@ -104,9 +104,11 @@ impl OrderedActor for Bounds {
         } else {
             Aabb::EMPTY
         };
-        match &mut self.fork {
-            None => self.boxes.set(visit.node(), own),
-            Some(fork) => fork.open.push((visit.node(), own)),
+        // A fork writes here too, in pre-order, so its window starts at the subtree's
+        // root and grows forward (the finished box overwrites this at the leave).
+        self.boxes.set(visit.node(), own);
+        if let Some(fork) = &mut self.fork {
+            fork.open.push((visit.node(), own));
         }
         Flow::Continue
     }
