@@ -104,11 +104,17 @@ impl OrderedActor for Bounds {
         } else {
             Aabb::EMPTY
         };
-        // A fork writes here too, in pre-order, so its window starts at the subtree's
-        // root and grows forward (the finished box overwrites this at the leave).
-        self.boxes.set(visit.node(), own);
-        if let Some(fork) = &mut self.fork {
-            fork.open.push((visit.node(), own));
+        match &mut self.fork {
+            None => self.boxes.set(visit.node(), own),
+            Some(fork) => {
+                if fork.open.is_empty() {
+                    // A subtree's root: written now too, so the fork's window starts
+                    // there (its leave, which comes last, overwrites it); else the
+                    // post-order writes would put the left spine in the log.
+                    self.boxes.set(visit.node(), own);
+                }
+                fork.open.push((visit.node(), own));
+            }
         }
         Flow::Continue
     }
