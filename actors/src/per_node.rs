@@ -5,7 +5,14 @@ use scenewalk_core::{Graph, NodeId, NodeIndex};
 mod fork;
 
 pub(crate) use fork::Spares;
-use fork::{Pending, Window};
+use fork::{FORK_STAMP, Pending, Window};
+
+/// Whether values stamped `run` read back: not before the first run (0), nor in a
+/// fork (whose stamp only marks its writes for the merge).
+#[inline(always)]
+fn readable(run: u32) -> bool {
+    run.wrapping_sub(1) < FORK_STAMP - 1
+}
 
 /// A value per node written during a run and read after it.
 ///
@@ -22,11 +29,12 @@ pub struct PerNode<T> {
     run: u32,
     /// The graph's uid and revision at the latest run.
     graph: Option<(u64, u64)>,
-    /// A fork's writes to slots outside its window, in order (a fork has no table:
-    /// see [`fork`](Self::fork)).
+    /// Slot `s` is entry `s + offset` (wrapping): 1 in a run's table (entry 0 holds
+    /// the fill), minus the window's first slot in a fork's.
+    offset: usize,
+    /// A fork's writes to slots outside its window, in order (see
+    /// [`fork`](Self::fork)).
     log: Vec<(NodeIndex, T)>,
-    /// A fork's writes to the slot range it covers densely.
-    window: Window<T>,
     forked: bool,
     /// Merged forks' windows, emptied, for the next run's forks: a parallel run
     /// then neither grows nor faults in fresh buffers.
@@ -44,8 +52,8 @@ impl<T: Copy> PerNode<T> {
             written: Vec::new(),
             run: 0,
             graph: None,
+            offset: 1,
             log: Vec::new(),
-            window: Window::new(),
             forked: false,
             spare: Spares::default(),
             pending: Vec::new(),
@@ -66,7 +74,7 @@ impl<T: Copy> PerNode<T> {
         self.graph = Some((graph.uid(), graph.revision()));
         self.grow(graph.capacity() + 1);
         self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
+        if self.run == 0 || self.run == FORK_STAMP {
             // After 2^32 runs the stamps wrap: clear them once so none looks current.
             self.written.iter_mut().for_each(|w| *w = 0);
             self.run = 1;
@@ -106,7 +114,7 @@ impl<T: Copy> PerNode<T> {
     /// had not reached it).
     #[inline]
     pub fn unset(&mut self, node: NodeIndex) {
-        if let Some(w) = self.written.get_mut(node.get() + 1) {
+        if let Some(w) = self.written.get_mut(node.get().wrapping_add(self.offset)) {
             *w = 0;
         }
     }
@@ -114,7 +122,7 @@ impl<T: Copy> PerNode<T> {
     /// Writes the value of the node in slot `node`.
     #[inline]
     pub fn set(&mut self, node: NodeIndex, value: T) {
-        let i = node.get() + 1;
+        let i = node.get().wrapping_add(self.offset);
         if let (Some(v), Some(w)) = (self.values.get_mut(i), self.written.get_mut(i)) {
             *v = value;
             *w = self.run;
@@ -126,9 +134,9 @@ impl<T: Copy> PerNode<T> {
     /// The value written for slot `node` in the latest run.
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
-        let i = node.get() + 1;
+        let i = node.get().wrapping_add(self.offset);
         match (self.written.get(i), self.values.get(i)) {
-            (Some(&w), Some(&v)) if w == self.run && self.run != 0 => Some(v),
+            (Some(&w), Some(&v)) if w == self.run && readable(self.run) => Some(v),
             _ => None,
         }
     }
@@ -136,8 +144,8 @@ impl<T: Copy> PerNode<T> {
     /// A mutable reference to the value of slot `node` in this run, if written.
     #[inline]
     pub fn get_mut_at(&mut self, node: NodeIndex) -> Option<&mut T> {
-        let i = node.get() + 1;
-        if self.written.get(i) == Some(&self.run) && self.run != 0 {
+        let i = node.get().wrapping_add(self.offset);
+        if self.written.get(i) == Some(&self.run) && readable(self.run) {
             self.values.get_mut(i)
         } else {
             None

@@ -40,15 +40,21 @@ impl<V> Spares<V> {
     }
 }
 
-/// A fork's writes to a contiguous range of slots: a subtree of a graph built or
-/// compacted depth-first is one such range, so the merge copies it in one pass
+/// The stamp of a fork's writes: its table is a window of slots, and the merge
+/// copies the entries so stamped (0 marks the window's gaps). A run's table never
+/// uses it, so a fork reads back nothing.
+pub(super) const FORK_STAMP: u32 = u32::MAX;
+
+/// A merged fork's writes to a contiguous range of slots: a subtree of a graph built
+/// or compacted depth-first is one such range, so the merge copies it in one pass
 /// instead of replaying a write per node.
 #[derive(Clone, Debug)]
 pub(super) struct Window<T> {
-    /// The slot of `values[0]` (the fork's first write).
+    /// The slot of `values[0]`.
     first: usize,
     values: Vec<T>,
-    written: Vec<bool>,
+    /// [`FORK_STAMP`] where the fork wrote, 0 in gaps.
+    written: Vec<u32>,
 }
 
 /// A fork merged by [`PerNode::merge_deferred`]: its writes (values already mapped),
@@ -60,49 +66,12 @@ pub(super) struct Pending<T> {
 }
 
 impl<T: Copy> Window<T> {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         Self {
             first: 0,
             values: Vec::new(),
             written: Vec::new(),
         }
-    }
-
-    /// How far past its end a write may grow the window (in slots, beyond its
-    /// length): farther writes go to the log, so a fork of a scattered arena keeps
-    /// memory in proportion to what it wrote.
-    const SLACK: usize = 4096;
-
-    /// Writes slot `slot` if it falls in (or just past) the window; `false` if the
-    /// write belongs in the log.
-    #[inline]
-    fn set(&mut self, slot: usize, value: T) -> bool {
-        if self.values.is_empty() {
-            self.first = slot;
-        }
-        let Some(at) = slot.checked_sub(self.first) else {
-            return false;
-        };
-        if let (Some(v), Some(w)) = (self.values.get_mut(at), self.written.get_mut(at)) {
-            *v = value;
-            *w = true;
-            return true;
-        }
-        let len = self.values.len();
-        if at == len {
-            self.values.push(value);
-            self.written.push(true);
-            return true;
-        }
-        if at > 2 * len + Self::SLACK {
-            return false;
-        }
-        // A gap (nodes the fork did not reach): the fill is never read, as
-        // `written` says the slot was not written.
-        self.values.resize(at + 1, value);
-        self.written.resize(at, false);
-        self.written.push(true);
-        true
     }
 
     /// The slots the window covers.
@@ -114,8 +83,8 @@ impl<T: Copy> Window<T> {
     /// of a table), stamping them with `run`.
     fn copy_into(&self, values: &mut [T], written: &mut [u32], run: u32) {
         let writes = self.values.iter().zip(&self.written);
-        for ((v, w), (&value, &wrote)) in values.iter_mut().zip(written).zip(writes) {
-            if wrote {
+        for ((v, w), (&value, &stamp)) in values.iter_mut().zip(written).zip(writes) {
+            if stamp == FORK_STAMP {
                 *v = value;
                 *w = run;
             }
@@ -129,13 +98,53 @@ impl<T: Copy> Window<T> {
 }
 
 impl<T: Copy> PerNode<T> {
-    /// [`set`](Self::set) in a fork: into the window, else (far from it) the log.
-    /// Kept out of line so that `set` stays small enough to inline in sequential
-    /// runs.
+    /// How far past its end a write may grow a fork's window (in slots, beyond its
+    /// length): farther writes go to the log, so a fork of a scattered arena keeps
+    /// memory in proportion to what it wrote.
+    const SLACK: usize = 4096;
+
+    /// [`set`](Self::set) in a fork, past its window's end (or before its start):
+    /// grows the window (by a quarter, so the writes that follow in pre-order land
+    /// in it, on `set`'s fast path), else writes to the log. Out of line, so that
+    /// `set` stays small enough to inline.
     #[inline(never)]
     pub(super) fn set_forked(&mut self, node: NodeIndex, value: T) {
-        if !self.window.set(node.get(), value) {
+        let slot = node.get();
+        if self.values.is_empty() {
+            // The first write starts the window.
+            self.offset = 0usize.wrapping_sub(slot);
+        }
+        let at = slot.wrapping_add(self.offset);
+        let len = self.values.len();
+        if (len..=2 * len + Self::SLACK).contains(&at) {
+            // The fill is never read: the stamp says the slot was not written.
+            let grown = (at + 1).max(len + len / 4 + 64);
+            self.values.resize(grown, value);
+            self.written.resize(grown, 0);
+            if let (Some(v), Some(w)) = (self.values.get_mut(at), self.written.get_mut(at)) {
+                *v = value;
+                *w = FORK_STAMP;
+            }
+        } else {
             self.log.push((node, value));
+        }
+    }
+
+    /// A fork's window, without the unwritten entries its last growth added.
+    fn take_window(&mut self) -> Window<T> {
+        let used = self
+            .written
+            .iter()
+            .rposition(|&w| w == FORK_STAMP)
+            .map_or(0, |last| last + 1);
+        let mut values = std::mem::take(&mut self.values);
+        let mut written = std::mem::take(&mut self.written);
+        values.truncate(used);
+        written.truncate(used);
+        Window {
+            first: 0usize.wrapping_sub(self.offset),
+            values,
+            written,
         }
     }
 
@@ -159,8 +168,8 @@ impl<T: Copy> PerNode<T> {
             window.copy_into(values, written, run);
         } else {
             let writes = window.values.iter().zip(&window.written);
-            for (slot, (&value, &wrote)) in slots.zip(writes) {
-                if wrote {
+            for (slot, (&value, &stamp)) in slots.zip(writes) {
+                if stamp == FORK_STAMP {
                     self.set(NodeIndex::new(slot as u32), value);
                 }
             }
@@ -199,13 +208,18 @@ impl<T: Copy> PerNode<T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fork(&self) -> Self {
+        // A spare window's buffers (emptied by the merge that gave it back).
+        let (values, written) = self
+            .spare
+            .take()
+            .map_or_else(Default::default, |w| (w.values, w.written));
         Self {
-            values: self.values.first().copied().into_iter().collect(),
-            written: Vec::new(),
-            run: self.run,
+            values,
+            written,
+            run: FORK_STAMP,
             graph: self.graph,
+            offset: 0,
             log: Vec::new(),
-            window: self.spare.take().unwrap_or_else(Window::new),
             forked: true,
             spare: Spares::default(),
             pending: Vec::new(),
@@ -218,10 +232,11 @@ impl<T: Copy> PerNode<T> {
     pub fn merge(&mut self, worker: Self, map: impl Fn(T) -> T) {
         // A slot goes to the log only while it lies outside the window, which never
         // shrinks: its log entries are older than its window entry.
-        for (node, value) in worker.log {
+        let mut worker = worker;
+        for (node, value) in std::mem::take(&mut worker.log) {
             self.set(node, map(value));
         }
-        let mut window = worker.window;
+        let mut window = worker.take_window();
         window.values.iter_mut().for_each(|v| *v = map(*v));
         self.apply(window);
     }
@@ -258,9 +273,10 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn merge_deferred(&mut self, worker: Self, map: impl Fn(T) -> T) {
-        let mut log = worker.log;
+        let mut worker = worker;
+        let mut log = std::mem::take(&mut worker.log);
         log.iter_mut().for_each(|(_, v)| *v = map(*v));
-        let mut window = worker.window;
+        let mut window = worker.take_window();
         window.values.iter_mut().for_each(|v| *v = map(*v));
         self.pending.push(Pending { log, window });
     }
