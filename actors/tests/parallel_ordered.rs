@@ -447,8 +447,8 @@ fn check_stops(graph: &Graph, root: NodeId) {
         order
     };
     let mut seq = Action::new(DepthFirst::new(), update_chain(0, u32::MAX)).unwrap();
-    let full = seq.run(&graph, root).unwrap();
-    let expect = update_outcome(&graph, &seq, &full);
+    let full = seq.run(graph, root).unwrap();
+    let expect = update_outcome(graph, &seq, &full);
     for (at, threads) in [(100, 2), (25_000, 2), (49_999, 4), (0, 1)] {
         let mut action = Action::new(
             DepthFirst::new(),
@@ -460,7 +460,7 @@ fn check_stops(graph: &Graph, root: NodeId) {
             ),
         )
         .unwrap();
-        let stats = pool(threads).install(|| action.run_parallel(&graph, root).unwrap());
+        let stats = pool(threads).install(|| action.run_parallel(graph, root).unwrap());
         assert!(stats.stopped, "stop at {at}");
         assert_eq!(
             stats.entered,
@@ -482,7 +482,7 @@ fn check_stops(graph: &Graph, root: NodeId) {
         }
         // The next run starts clean and is complete.
         action.actor_mut::<StopAt>().unwrap().0 = NodeIndex::new(u32::MAX - 1);
-        let stats = pool(threads).install(|| action.run_parallel(&graph, root).unwrap());
+        let stats = pool(threads).install(|| action.run_parallel(graph, root).unwrap());
         assert!(!stats.stopped);
         assert_eq!(stats.entered, order.len() as u64);
         let world = action.actor::<WorldTransforms>().unwrap();
