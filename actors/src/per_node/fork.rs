@@ -294,7 +294,10 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         // Forks write disjoint node sets, but one that wrote outside its window, or
         // windows that overlap (a scattered arena), keep the merge order.
         let disjoint = pending.iter().all(|p| p.log.is_empty())
-            && order.iter().zip(order.iter().skip(1)).all(|(a, b)| a.end <= b.start)
+            && order
+                .iter()
+                .zip(order.iter().skip(1))
+                .all(|(a, b)| a.end <= b.start)
             && self.written.len() == self.values.len()
             && order.last().is_none_or(|r| r.end < self.values.len());
         if !disjoint {
