@@ -32,8 +32,6 @@ pub struct Bounds {
 struct BoundsFork {
     /// The nodes entered and not yet left, with their boxes so far.
     open: Vec<(NodeIndex, Aabb)>,
-    /// The finished boxes, in the order their nodes were left.
-    done: Vec<(NodeIndex, Aabb)>,
     /// The finished subtree roots' boxes, with the parent they go into.
     roots: Vec<(Option<NodeIndex>, Aabb)>,
 }
@@ -97,19 +95,26 @@ impl OrderedActor for Bounds {
         };
         match &mut self.fork {
             None => self.boxes.set(visit.node(), own),
-            Some(fork) => fork.open.push((visit.node(), own)),
+            Some(fork) => {
+                if fork.open.is_empty() {
+                    // A subtree's root: written now too, so the fork's window starts
+                    // there (its leave, which comes last, overwrites it); else the
+                    // post-order writes would put the left spine in the log.
+                    self.boxes.set(visit.node(), own);
+                }
+                fork.open.push((visit.node(), own));
+            }
         }
         Flow::Continue
-    }
-
-    fn end(&mut self) {
-        self.matrices.end();
     }
 
     #[inline]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {
-            fork.leave(visit);
+            if let Some((node, own)) = fork.leave(visit) {
+                // The worker's table (a fork) keeps the finished box for the merge.
+                self.boxes.set(node, own);
+            }
             return;
         }
         if Some(visit.node()) == self.root {
@@ -125,6 +130,11 @@ impl OrderedActor for Bounds {
         }
     }
 
+    fn end(&mut self) {
+        self.matrices.end();
+        self.boxes.finish_merges();
+    }
+
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         self.fork_worker(*state)
@@ -136,16 +146,14 @@ impl OrderedActor for Bounds {
 
 impl BoundsFork {
     /// A node's box is complete: it goes into its parent's, which is open here unless
-    /// the node is the subtree's root.
-    fn leave(&mut self, visit: &Visit<'_>) {
-        let Some((node, own)) = self.open.pop() else {
-            return;
-        };
-        self.done.push((node, own));
+    /// the node is the subtree's root. Returns the finished node and box.
+    fn leave(&mut self, visit: &Visit<'_>) -> Option<(NodeIndex, Aabb)> {
+        let (node, own) = self.open.pop()?;
         match self.open.last_mut() {
             Some((_, parent_box)) => *parent_box = parent_box.union(&own),
             None => self.roots.push((visit.parent(), own)),
         }
+        Some((node, own))
     }
 }
 
@@ -158,7 +166,7 @@ impl Bounds {
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             geometry: self.geometry.clone(),
-            boxes: PerNode::new(Aabb::EMPTY),
+            boxes: self.boxes.fork(),
             root: None,
             fork: Some(Box::default()),
         };
@@ -169,9 +177,10 @@ impl Bounds {
         let Some(fork) = worker.fork else {
             return;
         };
-        for (node, own) in fork.done {
-            self.boxes.set(node, own);
-        }
+        // Boxes below the split points are not read back during the run (a subtree
+        // root's box reaches its parent through `roots`): all forks' copies happen at
+        // once, on every thread, at the end.
+        self.boxes.merge_deferred(worker.boxes, |own| own);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)

@@ -2,6 +2,18 @@
 
 use scenewalk_core::{Graph, NodeId, NodeIndex};
 
+mod fork;
+
+pub(crate) use fork::Spares;
+use fork::{FORK_STAMP, Pending, Window};
+
+/// Whether values stamped `run` read back: not before the first run (0), nor in a
+/// fork (whose stamp only marks its writes for the merge).
+#[inline(always)]
+fn readable(run: u32) -> bool {
+    run.wrapping_sub(1) < FORK_STAMP - 1
+}
+
 /// A value per node written during a run and read after it.
 ///
 /// Sized to the graph's arena at the start of each run; a value counts only if it was
@@ -17,9 +29,19 @@ pub struct PerNode<T> {
     run: u32,
     /// The graph's uid and revision at the latest run.
     graph: Option<(u64, u64)>,
-    /// A fork's writes, in order (a fork has no table: see [`fork`](Self::fork)).
+    /// Slot `s` is entry `s + offset` (wrapping): 1 in a run's table (entry 0 holds
+    /// the fill), minus the window's first slot in a fork's.
+    offset: usize,
+    /// A fork's writes to slots outside its window, in order (see
+    /// [`fork`](Self::fork)).
     log: Vec<(NodeIndex, T)>,
     forked: bool,
+    /// Merged forks' windows, emptied, for the next run's forks: a parallel run
+    /// then neither grows nor faults in fresh buffers.
+    spare: Spares<Window<T>>,
+    /// Forks merged by [`merge_deferred`](Self::merge_deferred), waiting for
+    /// [`finish_merges`](Self::finish_merges), in merge order.
+    pending: Vec<Pending<T>>,
 }
 
 impl<T: Copy> PerNode<T> {
@@ -30,8 +52,11 @@ impl<T: Copy> PerNode<T> {
             written: Vec::new(),
             run: 0,
             graph: None,
+            offset: 1,
             log: Vec::new(),
             forked: false,
+            spare: Spares::default(),
+            pending: Vec::new(),
         }
         .with_fill(fill)
     }
@@ -44,10 +69,12 @@ impl<T: Copy> PerNode<T> {
 
     /// Starts a run over `graph`: grows the table and forgets earlier runs' values.
     pub fn begin(&mut self, graph: &Graph) {
+        // Merges an earlier run left unfinished are that run's: forget them.
+        self.drop_pending();
         self.graph = Some((graph.uid(), graph.revision()));
         self.grow(graph.capacity() + 1);
         self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
+        if self.run == 0 || self.run == FORK_STAMP {
             // After 2^32 runs the stamps wrap: clear them once so none looks current.
             self.written.iter_mut().for_each(|w| *w = 0);
             self.run = 1;
@@ -87,7 +114,7 @@ impl<T: Copy> PerNode<T> {
     /// had not reached it).
     #[inline]
     pub fn unset(&mut self, node: NodeIndex) {
-        if let Some(w) = self.written.get_mut(node.get() + 1) {
+        if let Some(w) = self.written.get_mut(node.get().wrapping_add(self.offset)) {
             *w = 0;
         }
     }
@@ -95,22 +122,21 @@ impl<T: Copy> PerNode<T> {
     /// Writes the value of the node in slot `node`.
     #[inline]
     pub fn set(&mut self, node: NodeIndex, value: T) {
-        let i = node.get() + 1;
+        let i = node.get().wrapping_add(self.offset);
         if let (Some(v), Some(w)) = (self.values.get_mut(i), self.written.get_mut(i)) {
             *v = value;
             *w = self.run;
         } else if self.forked {
-            // A fork (no table of its own): keep the write for the merge.
-            self.log.push((node, value));
+            self.set_forked(node, value);
         }
     }
 
     /// The value written for slot `node` in the latest run.
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
-        let i = node.get() + 1;
+        let i = node.get().wrapping_add(self.offset);
         match (self.written.get(i), self.values.get(i)) {
-            (Some(&w), Some(&v)) if w == self.run && self.run != 0 => Some(v),
+            (Some(&w), Some(&v)) if w == self.run && readable(self.run) => Some(v),
             _ => None,
         }
     }
@@ -135,8 +161,8 @@ impl<T: Copy> PerNode<T> {
     /// A mutable reference to the value of slot `node` in this run, if written.
     #[inline]
     pub fn get_mut_at(&mut self, node: NodeIndex) -> Option<&mut T> {
-        let i = node.get() + 1;
-        if self.written.get(i) == Some(&self.run) && self.run != 0 {
+        let i = node.get().wrapping_add(self.offset);
+        if self.written.get(i) == Some(&self.run) && readable(self.run) {
             self.values.get_mut(i)
         } else {
             None
@@ -150,52 +176,5 @@ impl<T: Copy> PerNode<T> {
         (current && graph.contains(id))
             .then(|| self.get_at(id.index()))
             .flatten()
-    }
-}
-
-/// Parallel runs: a worker's table records its writes in order instead of keeping a
-/// table the size of the arena, and the merge replays them into the run's table.
-impl<T: Copy> PerNode<T> {
-    /// A table for a parallel worker of the current run: it keeps no per-slot array
-    /// (a worker sees one subtree, so a table the size of the arena per worker would
-    /// cost more than its walk), only the list of its [`set`](Self::set) calls, which
-    /// [`merge`](Self::merge) writes into this run's table. A fork reads back nothing
-    /// ([`get_at`](Self::get_at) is `None`).
-    ///
-    /// ```
-    /// use scenewalk_actors::PerNode;
-    /// use scenewalk_core::{Graph, NodeIndex};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let child = graph.append_child(root, Group)?;
-    /// let mut table = PerNode::new(0u32);
-    /// table.begin(&graph);
-    /// table.set(root.index(), 1);
-    /// let mut worker = table.fork();
-    /// worker.set(child.index(), 2);
-    /// assert_eq!(worker.get_at(child.index()), None);
-    /// table.merge(worker, |v| v * 10);
-    /// assert_eq!(table.get(&graph, child), Some(20));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn fork(&self) -> Self {
-        Self {
-            values: self.values.first().copied().into_iter().collect(),
-            written: Vec::new(),
-            run: self.run,
-            graph: self.graph,
-            log: Vec::new(),
-            forked: true,
-        }
-    }
-
-    /// Writes a [`fork`](Self::fork)'s values into this table, each through `map`
-    /// (to turn a worker's indices into this table's), in the order it wrote them.
-    pub fn merge(&mut self, worker: Self, map: impl Fn(T) -> T) {
-        for (node, value) in worker.log {
-            self.set(node, map(value));
-        }
     }
 }

@@ -1,6 +1,7 @@
 //! World transforms: the matrix stack as ordered state.
 
 use crate::PerNode;
+use crate::per_node::Spares;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{
     ActiveList, Flow, Graph, KeptColumn, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
@@ -86,6 +87,8 @@ pub(crate) struct WorldMatrices {
     /// how long the parent's `non_finite` was at the fork (where this worker's go).
     /// In the parent: how many entries merges have put in `non_finite` since.
     fork: ForkMarks,
+    /// Merged workers' matrix lists, emptied, for the next parallel run's workers.
+    spare: Spares<Vec<Affine3A>>,
 }
 
 /// Who pushed a matrix, and below which state (`u32::MAX` for both for the matrix
@@ -122,6 +125,7 @@ impl WorldMatrices {
             track_owners: false,
             owners: Vec::new(),
             fork: ForkMarks::default(),
+            spare: Spares::default(),
         }
     }
 
@@ -283,6 +287,7 @@ impl OrderedActor for WorldTransforms {
 
     fn end(&mut self) {
         self.matrices.end();
+        self.world.finish_merges();
     }
 
     const FORKS: bool = true;
@@ -301,10 +306,12 @@ impl OrderedActor for WorldTransforms {
 impl WorldMatrices {
     /// A worker's matrices: one, the world matrix of `state`, as state 0.
     pub(crate) fn fork_at(&self, state: u32) -> Self {
+        let mut matrices = self.spare.take().unwrap_or_default();
+        matrices.push(self.get(state));
         Self {
             transforms: self.transforms.clone(),
             locals: KeptColumn::new(),
-            matrices: vec![self.get(state)],
+            matrices,
             non_finite: Vec::new(),
             bad_root: None,
             track_owners: self.track_owners,
@@ -318,17 +325,20 @@ impl WorldMatrices {
                 mark: self.non_finite.len(),
                 merged: 0,
             },
+            spare: Spares::default(),
         }
     }
 
     /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
     /// non-finite nodes where they come in traversal order. Returns how a worker's
     /// index maps to this list's.
-    fn merge(&mut self, worker: Self) -> impl Fn(u32) -> u32 + use<> {
+    fn merge(&mut self, mut worker: Self) -> impl Fn(u32) -> u32 + use<> {
         let base = worker.fork.base;
         let offset = (self.matrices.len() as u32).wrapping_sub(1);
         let map = move |i: u32| if i == 0 { base } else { offset.wrapping_add(i) };
         self.matrices.extend(worker.matrices.iter().skip(1));
+        worker.matrices.clear();
+        self.spare.give(worker.matrices);
         if self.track_owners {
             self.owners
                 .extend(worker.owners.iter().skip(1).map(|o| Owner {
@@ -356,7 +366,9 @@ impl WorldTransforms {
     /// [`OrderedActor::merge`].
     fn merge_worker(&mut self, worker: Self) {
         let map = self.matrices.merge(worker.matrices);
-        self.world.merge(worker.world, map);
+        // The indices are not read back during the run: all forks' copies happen at
+        // once, on every thread, at the end.
+        self.world.merge_deferred(worker.world, map);
     }
 }
 

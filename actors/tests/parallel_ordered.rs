@@ -361,9 +361,84 @@ proptest! {
     }
 }
 
+/// A scene moved into depth-first slot order (`Graph::compact`): each subtree is a
+/// contiguous slot range, so the forks' tables are copied at once on every thread.
+fn compacted(mut graph: Graph, root: NodeId) -> (Graph, NodeId) {
+    let remap = graph.compact().unwrap();
+    let root = remap.get(root).unwrap();
+    assert!(graph.is_compact());
+    (graph, root)
+}
+
+#[test]
+fn a_compacted_scene_matches_with_its_tables_copied_at_once() {
+    let (graph, root) = random_scene(40_000, 11, 60);
+    let (graph, root) = compacted(graph, root);
+    check_update(&graph, root, 0, u32::MAX);
+    check_update(&graph, root, 5, 0);
+    check_update(&graph, root, 9, 4);
+    check_world_only(&graph, root, 5, 3);
+    assert!(check_user(&graph, root, 1, 6) > 10);
+    let (graph, root) = chain_with_bush(2000, 30_000, 8);
+    let (graph, root) = compacted(graph, root);
+    check_update(&graph, root, 3, 2002);
+    check_update(&graph, root, 3, 0);
+}
+
+/// Edits after a compaction scatter subtrees again (moved subtrees, new nodes at the
+/// arena's end, freed slots reused): the copies keep the merge order and the results
+/// stay the sequential run's.
+#[test]
+fn edits_after_a_compaction_fall_back_to_the_merge_order() {
+    let (graph, root) = random_scene(30_000, 13, 0);
+    let (mut graph, root) = compacted(graph, root);
+    let order: Vec<NodeId> = graph.children(root).unwrap().collect();
+    let mut ids = vec![root];
+    let mut node = root.index();
+    while let Some(next) = graph.next_preorder_at(node, root.index()) {
+        ids.push(graph.id_at(next).unwrap());
+        node = next;
+    }
+    let mut rng = 0x5eed_u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for k in 0..300 {
+        let node = ids[1 + (next() % (ids.len() as u64 - 1)) as usize];
+        let target = ids[(next() % ids.len() as u64) as usize];
+        match k % 3 {
+            // A move fails when it would make a cycle: then nothing changes.
+            0 => drop(graph.set_parent(node, Some(target), None)),
+            1 => drop(graph.remove(node)),
+            _ => {
+                if let Ok(child) = graph.append_child(target, Transform::from_translation(Vec3::X))
+                {
+                    ids.push(child);
+                }
+            }
+        }
+    }
+    assert!(!graph.is_compact());
+    assert!(order.len() > 1);
+    check_update(&graph, root, 0, u32::MAX);
+    check_update(&graph, root, 7, 2);
+    check_world_only(&graph, root, 7, 2);
+}
+
 #[test]
 fn stop_ends_every_worker_and_is_reported() {
     let (graph, root) = random_scene(50_000, 21, 0);
+    check_stops(&graph, root);
+    let (graph, root) = compacted(graph, root);
+    check_stops(&graph, root);
+}
+
+/// Stops at several places with 1, 2 and 4 threads: what was entered has the
+/// sequential run's results, and the next run is complete.
+fn check_stops(graph: &Graph, root: NodeId) {
     let order: Vec<NodeIndex> = {
         let mut order = vec![root.index()];
         while let Some(next) = graph.next_preorder_at(*order.last().unwrap(), root.index()) {
@@ -372,8 +447,8 @@ fn stop_ends_every_worker_and_is_reported() {
         order
     };
     let mut seq = Action::new(DepthFirst::new(), update_chain(0, u32::MAX)).unwrap();
-    let full = seq.run(&graph, root).unwrap();
-    let expect = update_outcome(&graph, &seq, &full);
+    let full = seq.run(graph, root).unwrap();
+    let expect = update_outcome(graph, &seq, &full);
     for (at, threads) in [(100, 2), (25_000, 2), (49_999, 4), (0, 1)] {
         let mut action = Action::new(
             DepthFirst::new(),
@@ -385,7 +460,7 @@ fn stop_ends_every_worker_and_is_reported() {
             ),
         )
         .unwrap();
-        let stats = pool(threads).install(|| action.run_parallel(&graph, root).unwrap());
+        let stats = pool(threads).install(|| action.run_parallel(graph, root).unwrap());
         assert!(stats.stopped, "stop at {at}");
         assert_eq!(
             stats.entered,
@@ -407,7 +482,7 @@ fn stop_ends_every_worker_and_is_reported() {
         }
         // The next run starts clean and is complete.
         action.actor_mut::<StopAt>().unwrap().0 = NodeIndex::new(u32::MAX - 1);
-        let stats = pool(threads).install(|| action.run_parallel(&graph, root).unwrap());
+        let stats = pool(threads).install(|| action.run_parallel(graph, root).unwrap());
         assert!(!stats.stopped);
         assert_eq!(stats.entered, order.len() as u64);
         let world = action.actor::<WorldTransforms>().unwrap();

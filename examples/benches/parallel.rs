@@ -195,11 +195,69 @@ fn interleaved(name: &str, variants: &mut [(&str, &mut dyn FnMut())]) {
     }
 }
 
+/// The benchmark filter given on the command line (`cargo bench ... -- update`), if
+/// any: criterion applies it to its own groups, and the interleaved timings, which run
+/// outside criterion, skip the groups it excludes too.
+fn filter() -> Option<String> {
+    // Criterion's options that take a value; their values are not filters.
+    const VALUED: [&str; 10] = [
+        "--warm-up-time",
+        "--measurement-time",
+        "--sample-size",
+        "--save-baseline",
+        "--baseline",
+        "--load-baseline",
+        "--nresamples",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+    ];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if VALUED.contains(&arg.as_str()) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return Some(arg);
+        }
+    }
+    None
+}
+
+/// Whether the group `name` passes the command line's filter (a substring, as
+/// criterion matches it without `--exact`).
+fn wanted(name: &str) -> bool {
+    static FILTER: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(filter)
+        .as_deref()
+        .is_none_or(|f| name.contains(f) || f.contains(name))
+}
+
 fn parallel(c: &mut Criterion) {
     let (t1, t2) = (pool(1), pool(2));
     for name in ["random", "chain_bush", "giant", "city"] {
+        let groups = ["world_1M", "bounds_1M", "statistics_1M", "update_1M"];
+        if !groups.iter().any(|g| wanted(&format!("{g}/{name}"))) {
+            continue;
+        }
         let s = scene(name);
         let n = s.flat.len() as u64;
+        if wanted(&format!("statistics_1M/{name}")) {
+            statistics(
+                c,
+                &format!("statistics_1M/{name}"),
+                &s.graph,
+                s.root,
+                &t1,
+                &t2,
+            );
+        }
+        if wanted(&format!("update_1M/{name}")) {
+            update(c, &format!("update_1M/{name}"), &s.graph, s.root, &t1, &t2);
+        }
+        if !wanted(&format!("world_1M/{name}")) && !wanted(&format!("bounds_1M/{name}")) {
+            continue;
+        }
         // Parallel and sequential results are the same, bit for bit.
         let (mut a, mut b) = (Vec::new(), Vec::new());
         world(&s, false, &mut a);
@@ -262,19 +320,11 @@ fn parallel(c: &mut Criterion) {
             bch.iter(|| t2.install(|| bounds(black_box(&s), true, &mut wa, &mut oa, &mut ba)))
         });
         group.finish();
-
-        statistics(
-            c,
-            &format!("statistics_1M/{name}"),
-            &s.graph,
-            s.root,
-            &t1,
-            &t2,
-        );
-        update(c, &format!("update_1M/{name}"), &s.graph, s.root, &t1, &t2);
     }
-    let (graph, root) = scenewalk_examples::quad_tree(12);
-    statistics(c, "statistics_quad_22M", &graph, root, &t1, &t2);
+    if wanted("statistics_quad_22M") {
+        let (graph, root) = scenewalk_examples::quad_tree(12);
+        statistics(c, "statistics_quad_22M", &graph, root, &t1, &t2);
+    }
 }
 
 fn statistics(
