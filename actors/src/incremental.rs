@@ -9,6 +9,7 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
+use std::collections::BTreeMap;
 use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
 
 mod spans;
@@ -195,7 +196,9 @@ pub struct IncrementalUpdate {
     /// payload-only patches.
     tops: Vec<(spans::Span, NodeIndex)>,
     keys: Vec<u64>,
-    levels: Vec<Vec<NodeIndex>>,
+    levels: BTreeMap<usize, Vec<NodeIndex>>,
+    /// Emptied lists of `levels`, kept for the next update's levels.
+    spare_levels: Vec<Vec<NodeIndex>>,
     /// Transform and geometry types (with the types extending them).
     transform_types: TypeSet,
     geometry_types: TypeSet,
@@ -243,7 +246,8 @@ impl IncrementalUpdate {
             frames: Vec::new(),
             spans_valid: false,
             tops: Vec::new(),
-            levels: Vec::new(),
+            levels: BTreeMap::new(),
+            spare_levels: Vec::new(),
             keys: Vec::new(),
             transform_types: TypeSet::of::<Transform>(),
             geometry_types: TypeSet::of::<Geometry>(),

@@ -23,6 +23,21 @@ pub struct Arm<T, F> {
 /// types no arm handles.
 pub struct Otherwise<F>(F);
 
+impl<T, F> std::fmt::Debug for Arm<T, F> {
+    /// The arm's node type (a closure has nothing else to show).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Arm")
+            .field("type", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F> std::fmt::Debug for Otherwise<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Otherwise").finish_non_exhaustive()
+    }
+}
+
 mod sealed {
     /// Only the lists [`Arms`](crate::Arms) builds are arm lists.
     pub trait Sealed {}
@@ -208,7 +223,7 @@ impl<Cx> Arms<Cx> {
 impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     /// Adds the arm for `T`: `f` gets the node's payload, the visit and the context.
     /// It also runs for the types extending `T` that have no arm of their own; a
-    /// later arm for the same `T` replaces it. At most 254 arms (checked when
+    /// later arm for the same `T` replaces it. At most 255 arms (checked when
     /// compiled).
     #[must_use]
     // The closure is an argument-position `impl`, so a call names only the node type

@@ -35,10 +35,18 @@ use std::sync::Arc;
 /// assert_eq!(total, 5.0);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Debug)]
 pub struct KeptColumn<T> {
     /// The graph's column of `T`, shared while a run lasts.
     column: Option<Arc<Column<T>>>,
+}
+
+impl<T> std::fmt::Debug for KeptColumn<T> {
+    /// Whether a column is kept, not its contents (the graph's whole column).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptColumn")
+            .field("kept", &self.column.is_some())
+            .finish()
+    }
 }
 
 impl<T> Default for KeptColumn<T> {

@@ -167,8 +167,10 @@ impl IncrementalUpdate {
         });
         let world = self.action.actor_mut::<WorldTransforms>()?;
         // Left over only if an earlier patch gave up half way.
-        self.levels.iter_mut().for_each(Vec::clear);
-        let mut deepest = 0;
+        while let Some((_, mut nodes)) = self.levels.pop_last() {
+            nodes.clear();
+            self.spare_levels.push(nodes);
+        }
         let mut warmed = 0;
         for (i, &(span, node)) in self.tops.iter().enumerate() {
             if i == warmed {
@@ -183,17 +185,18 @@ impl IncrementalUpdate {
             if changed && let Some(parent) = graph.parent_at(node) {
                 // Inside the root's subtree and not the root: depth 1 or more.
                 let level = span.depth.saturating_sub(1) as usize;
-                if self.levels.len() <= level {
-                    self.levels.resize_with(level + 1, Vec::new);
-                }
-                self.levels.get_mut(level)?.push(parent);
-                deepest = deepest.max(level + 1);
+                let spare = &mut self.spare_levels;
+                self.levels
+                    .entry(level)
+                    .or_insert_with(|| spare.pop().unwrap_or_default())
+                    .push(parent);
             }
         }
 
         let world = self.action.actors().0.get();
-        for level in (0..deepest).rev() {
-            let mut nodes = std::mem::take(self.levels.get_mut(level)?);
+        // Only the levels holding nodes exist, and the loop ends when the boxes stop
+        // changing: a deep tree costs its depth only as far as a change propagates.
+        while let Some((level, mut nodes)) = self.levels.pop_last() {
             nodes.sort_unstable();
             nodes.dedup();
             for batch in nodes.chunks(BATCH) {
@@ -204,16 +207,17 @@ impl IncrementalUpdate {
                         && node != root
                         && level > 0
                         && let Some(parent) = graph.parent_at(node)
-                        && let Some(up) = self.levels.get_mut(level - 1)
                     {
-                        up.push(parent);
+                        let spare = &mut self.spare_levels;
+                        self.levels
+                            .entry(level - 1)
+                            .or_insert_with(|| spare.pop().unwrap_or_default())
+                            .push(parent);
                     }
                 }
             }
             nodes.clear();
-            if let Some(slot) = self.levels.get_mut(level) {
-                *slot = nodes;
-            }
+            self.spare_levels.push(nodes);
         }
         Some(())
     }

@@ -94,7 +94,7 @@ pub(super) fn rewalk(
 /// only the matrices of transform nodes and the boxes, so nothing but those is
 /// written and no stamp is read. The state above `top` is its own (or, if it is a
 /// transform, the one its matrix was pushed below). Returns the nodes entered,
-/// whether `top`'s box changed and its parent; `None` when a full run is needed.
+/// and whether `top`'s box changed; `None` when a full run is needed.
 pub(super) fn rewalk_payloads(
     graph: &Graph,
     kinds: &Kinds<'_>,
