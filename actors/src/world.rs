@@ -440,9 +440,101 @@ impl WorldMatrices {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_finite, product};
+    use super::{WorldTransforms, is_finite, product};
     use proptest::prelude::*;
-    use scenewalk_core::glam::Affine3A;
+    use scenewalk_core::glam::{Affine3A, Vec3};
+    use scenewalk_core::{
+        Action, ActiveList, Flow, Graph, NodeId, Ordered, Unordered, UnorderedActor, Visit,
+    };
+    use scenewalk_iterators::DepthFirst;
+    use scenewalk_nodes::{Group, Transform};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// Counts the forks of a parallel run, to know the run was split.
+    struct Forks(&'static AtomicU64);
+    impl UnorderedActor for Forks {
+        fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+            Flow::Continue
+        }
+        fn fork(&self) -> Option<Self> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Some(Forks(self.0))
+        }
+        fn merge(&mut self, _: Self) {}
+    }
+
+    /// A complete 4-ary tree of `n` nodes in depth-first slot order, every third a
+    /// transform.
+    fn tree(n: usize) -> (Graph, NodeId) {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        // Breadth-first numbering gives the shape; adding in depth-first order (an
+        // explicit stack) gives the layout.
+        let mut stack = vec![(0usize, root)];
+        while let Some((i, id)) = stack.pop() {
+            let children: Vec<usize> = (1..=4).map(|k| 4 * i + k).filter(|&c| c < n).collect();
+            let mut added = Vec::new();
+            for c in children {
+                let child = if c % 3 == 0 {
+                    let t = Vec3::new(c as f32, 1.0, -(c as f32) * 0.5);
+                    graph
+                        .append_child(id, Transform::from_translation(t))
+                        .unwrap()
+                } else {
+                    graph.append_child(id, Group).unwrap()
+                };
+                added.push((c, child));
+            }
+            stack.extend(added.into_iter().rev());
+        }
+        (graph, root)
+    }
+
+    /// Owner records (kept for incremental patches) come out of a split run as a
+    /// sequential run's: every transform's matrix names the node and the state of
+    /// its parent, whichever worker pushed it.
+    #[test]
+    fn forked_owner_records_name_the_parents_state() {
+        static FORKS: AtomicU64 = AtomicU64::new(0);
+        let (graph, root) = tree(30_000);
+        let tracked = || {
+            let mut world = WorldTransforms::new();
+            world.matrices.track_owners();
+            world
+        };
+        let mut seq = Action::new(DepthFirst::new(), (Ordered::new(tracked()),)).unwrap();
+        seq.run(&graph, root).unwrap();
+        let mut par = Action::new(
+            DepthFirst::new(),
+            (Ordered::new(tracked()), Unordered::new(Forks(&FORKS))),
+        )
+        .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| par.run_parallel(&graph, root)).unwrap();
+        assert!(FORKS.load(Ordering::Relaxed) > 0, "the run was not split");
+
+        let seq = seq.actor::<WorldTransforms>().unwrap();
+        let par = par.actor::<WorldTransforms>().unwrap();
+        let mut transforms = 0;
+        let mut next = Some(root.index());
+        while let Some(node) = next {
+            next = graph.next_preorder_at(node, root.index());
+            assert_eq!(par.world_at(node), seq.world_at(node));
+            if graph.get_at::<Transform>(node).is_none() {
+                continue;
+            }
+            transforms += 1;
+            let own = par.world.get_at(node).unwrap();
+            let owner = par.matrices.owner(own).unwrap();
+            assert_eq!(owner.node, node.raw());
+            let parent = graph.parent_at(node).unwrap();
+            assert_eq!(Some(owner.above), par.world.get_at(parent));
+        }
+        assert!(transforms > 9_000);
+    }
 
     fn affine() -> impl Strategy<Value = Affine3A> {
         // Every class of f32, NaN and infinities included, in any of the 12 places.
