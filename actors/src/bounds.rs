@@ -108,7 +108,7 @@ impl OrderedActor for Bounds {
         Flow::Continue
     }
 
-    #[inline]
+    #[inline(always)]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {
             if let Some((node, own)) = fork.leave(visit) {

@@ -10,6 +10,10 @@ use crate::{
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// How many nodes a walk enters between two reads of the stop flag: another walk's
+/// `Stop` halts this one within that many nodes.
+const STOP_EVERY: u32 = 64;
+
 /// What every walk of one run shares: the stop flag.
 struct Control {
     stop: AtomicBool,
@@ -97,28 +101,20 @@ impl Walker {
         self.frames.clear();
         self.lists.clear();
         let mut node = root;
-        let leave = |defer: &mut Option<&mut Vec<Deferred>>,
-                     stats: &mut RunStats,
-                     chain: &mut C,
-                     node: NodeIndex,
-                     depth: u32| {
-            if !leave_events {
-                return;
-            }
-            let Some(visit) = Visit::new(graph, node, depth) else {
-                return;
-            };
-            match defer.as_deref_mut() {
-                Some(deferred) => deferred.push(Deferred::Leave(node, depth)),
-                None => stats.left += 1,
-            }
-            chain.leave(&visit);
-        };
+        // The stop flag is read every `STOP_EVERY` nodes (and at each subtree's
+        // first): once per node, its load was a visible part of the walk's cost.
+        let mut until_check = 0u32;
         'enter: loop {
-            if control.stop.load(Ordering::Relaxed) {
-                return false;
+            if until_check == 0 {
+                if control.stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                until_check = STOP_EVERY;
             }
+            until_check -= 1;
             let mut down = None;
+            // Whether `node` was entered, so is left when done.
+            let mut entered = false;
             if node != root && split(node) {
                 found.push((node, depth));
                 chain.split(found.len() - 1, node, depth);
@@ -126,6 +122,7 @@ impl Walker {
                     deferred.push(Deferred::Done(found.len() - 1));
                 }
             } else if let Some(visit) = Visit::new(graph, node, depth) {
+                entered = true;
                 self.stats.entered += 1;
                 let start = self.lists.len();
                 let mut state = ListState::Untouched;
@@ -144,29 +141,8 @@ impl Walker {
                 }
                 match (flow, state) {
                     (Flow::Continue, ListState::Untouched) => down = graph.first_child_at(node),
-                    (Flow::Continue, ListState::Filled) => {
-                        let first = self
-                            .lists
-                            .iter()
-                            .enumerate()
-                            .skip(start)
-                            .find(|(_, e)| e.is_active());
-                        match first {
-                            Some((i, entry)) => {
-                                down = Some(entry.node());
-                                self.frames.push(ListFrame {
-                                    owner: node,
-                                    start,
-                                    cursor: i,
-                                });
-                            }
-                            None => self.lists.truncate(start),
-                        }
-                    }
+                    (Flow::Continue, ListState::Filled) => down = self.first_listed(node, start),
                     _ => self.lists.truncate(start),
-                }
-                if down.is_none() {
-                    leave(&mut defer, &mut self.stats, chain, node, depth);
                 }
             }
             if let Some(child) = down {
@@ -174,44 +150,111 @@ impl Walker {
                 depth += 1;
                 continue;
             }
-            // `node` is done: its next active sibling, else climb and leave.
+            // `node` is done: leave it, then its next active sibling, else climb. The
+            // one call site of `leave` keeps it inlined, as in the depth-first
+            // iterator's loop.
             loop {
+                if entered && leave_events {
+                    self.leave(graph, chain, defer.as_deref_mut(), node, depth);
+                }
+                entered = true;
                 if node == root {
                     return true;
                 }
-                let Some(parent) = graph.parent_at(node) else {
-                    return true;
-                };
-                let next = match self.frames.last_mut() {
-                    Some(frame) if frame.owner == parent => {
-                        let next = self
-                            .lists
-                            .iter()
-                            .enumerate()
-                            .skip(frame.cursor + 1)
-                            .find(|(_, e)| e.is_active());
-                        match next {
-                            Some((i, entry)) => {
-                                frame.cursor = i;
-                                Some(entry.node())
-                            }
-                            None => {
-                                let start = frame.start;
-                                self.frames.pop();
-                                self.lists.truncate(start);
-                                None
-                            }
-                        }
+                // The parent is read only where it is needed: for a built list, or
+                // to climb.
+                let mut parent = None;
+                let listed = match self.frames.last() {
+                    Some(frame) => {
+                        parent = graph.parent_at(node);
+                        Some(frame.owner) == parent
                     }
-                    _ => graph.next_sibling_at(node),
+                    None => false,
+                };
+                let next = if listed {
+                    self.next_listed()
+                } else {
+                    graph.next_sibling_at(node)
                 };
                 if let Some(sibling) = next {
                     node = sibling;
                     continue 'enter;
                 }
+                let Some(parent) = parent.or_else(|| graph.parent_at(node)) else {
+                    return true;
+                };
                 node = parent;
                 depth = depth.saturating_sub(1);
-                leave(&mut defer, &mut self.stats, chain, node, depth);
+            }
+        }
+    }
+
+    /// The leave event of `node`, a live node unless the graph changed under the run.
+    #[inline(always)]
+    fn leave<C: Calls>(
+        &mut self,
+        graph: &Graph,
+        chain: &mut C,
+        defer: Option<&mut Vec<Deferred>>,
+        node: NodeIndex,
+        depth: u32,
+    ) {
+        let Some(visit) = Visit::new(graph, node, depth) else {
+            return;
+        };
+        match defer {
+            Some(deferred) => deferred.push(Deferred::Leave(node, depth)),
+            None => self.stats.left += 1,
+        }
+        chain.leave(&visit);
+    }
+
+    /// The first active entry of `node`'s list (built from `start`), pushing its
+    /// frame; none (and the list dropped) if all were deactivated.
+    fn first_listed(&mut self, node: NodeIndex, start: usize) -> Option<NodeIndex> {
+        let first = self
+            .lists
+            .iter()
+            .enumerate()
+            .skip(start)
+            .find(|(_, e)| e.is_active());
+        match first {
+            Some((i, entry)) => {
+                let down = entry.node();
+                self.frames.push(ListFrame {
+                    owner: node,
+                    start,
+                    cursor: i,
+                });
+                Some(down)
+            }
+            None => {
+                self.lists.truncate(start);
+                None
+            }
+        }
+    }
+
+    /// The next active entry of the innermost frame's list; none (and the frame
+    /// popped) at its end.
+    fn next_listed(&mut self) -> Option<NodeIndex> {
+        let frame = self.frames.last_mut()?;
+        let next = self
+            .lists
+            .iter()
+            .enumerate()
+            .skip(frame.cursor + 1)
+            .find(|(_, e)| e.is_active());
+        match next {
+            Some((i, entry)) => {
+                frame.cursor = i;
+                Some(entry.node())
+            }
+            None => {
+                let start = frame.start;
+                self.frames.pop();
+                self.lists.truncate(start);
+                None
             }
         }
     }
@@ -317,7 +360,8 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// whatever it is.
     /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
     /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
-    /// worker checks before each node, so all of them stop promptly; the run reports
+    /// worker checks every 64 nodes (and before each subtree), so all of them stop
+    /// promptly; the run reports
     /// `stopped` (which nodes were entered before it then depends on timing), what
     /// the workers did is merged, and no leaves of the nodes above are replayed.
     /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
