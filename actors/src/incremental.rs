@@ -444,7 +444,7 @@ impl IncrementalUpdate {
             if self.marks.flags(node) & (COVERED | STALE) != STALE {
                 continue;
             }
-            if rebox(graph, &kinds, world, boxes, node)
+            if rebox::<false>(graph, &kinds, world, boxes, node)
                 && node != root
                 && let Some(parent) = graph.parent_at(node)
             {

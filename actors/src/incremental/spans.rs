@@ -2,7 +2,7 @@
 //! changed: no walk up to learn what lies inside what.
 
 use super::IncrementalUpdate;
-use super::subtree::{Kinds, rebox_payloads, rewalk_payloads};
+use super::subtree::{Kinds, rebox, rewalk_payloads};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
@@ -203,7 +203,7 @@ impl IncrementalUpdate {
                 warm_boxes(graph, boxes, batch);
                 for &node in batch {
                     stats.ancestors += 1;
-                    if rebox_payloads(graph, &kinds, world, boxes, node)
+                    if rebox::<true>(graph, &kinds, world, boxes, node)
                         && node != root
                         && level > 0
                         && let Some(parent) = graph.parent_at(node)

@@ -216,47 +216,28 @@ fn enter(
 }
 
 /// Recomputes one box from the node's geometry and its children's boxes; returns
-/// whether it changed.
-pub(super) fn rebox(
+/// whether it changed. With `PAYLOADS` (a payload-only patch) values are read
+/// without their stamps and the box is overwritten in place: every node inside the
+/// last full run's spans has values from it.
+pub(super) fn rebox<const PAYLOADS: bool>(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &WorldTransforms,
     boxes: &mut PerNode<Aabb>,
     node: NodeIndex,
 ) -> bool {
+    fn read<T: Copy, const PAYLOADS: bool>(table: &PerNode<T>, node: NodeIndex) -> Option<T> {
+        if PAYLOADS {
+            table.value_at(node)
+        } else {
+            table.get_at(node)
+        }
+    }
     let mut own = Aabb::EMPTY;
     // The world matrix is three loads from scattered memory: only for geometry.
     if let Some(ty) = graph.type_at(node)
         && let Some(geometry) = kinds.geometry(graph, node, ty)
-        && let Some(world) = world.world_at(node)
-    {
-        own = geometry.local_bounds().transformed(&world);
-    }
-    let mut child = graph.first_child_at(node);
-    while let Some(c) = child {
-        if let Some(b) = boxes.get_at(c) {
-            own = own.union(&b);
-        }
-        child = graph.next_sibling_at(c);
-    }
-    let before = boxes.get_at(node);
-    boxes.set(node, own);
-    before != Some(own)
-}
-
-/// As [`rebox`] in a payload-only patch: reads values without their stamps (every
-/// node inside the last full run's spans has one from it).
-pub(super) fn rebox_payloads(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &WorldTransforms,
-    boxes: &mut PerNode<Aabb>,
-    node: NodeIndex,
-) -> bool {
-    let mut own = Aabb::EMPTY;
-    if let Some(ty) = graph.type_at(node)
-        && let Some(geometry) = kinds.geometry(graph, node, ty)
-        && let Some(state) = world.world.value_at(node)
+        && let Some(state) = read::<_, PAYLOADS>(&world.world, node)
     {
         own = geometry
             .local_bounds()
@@ -264,13 +245,17 @@ pub(super) fn rebox_payloads(
     }
     let mut child = graph.first_child_at(node);
     while let Some(c) = child {
-        if let Some(b) = boxes.value_at(c) {
+        if let Some(b) = read::<_, PAYLOADS>(boxes, c) {
             own = own.union(&b);
         }
         child = graph.next_sibling_at(c);
     }
-    let before = boxes.value_at(node);
-    boxes.overwrite(node, own);
+    let before = read::<_, PAYLOADS>(boxes, node);
+    if PAYLOADS {
+        boxes.overwrite(node, own);
+    } else {
+        boxes.set(node, own);
+    }
     before != Some(own)
 }
 
