@@ -98,17 +98,6 @@ pub enum TraversalError {
 /// pending leave) and handed back in their steps; `commit` returns how many it stored,
 /// and each step that hands one back uses it up.
 pub trait TraversalIterator {
-    /// Whether this iterator visits exactly as the walk of
-    /// [`Action::run_parallel`](crate::Action::run_parallel) does: depth-first
-    /// pre-order along the active lists (first child first), each leave after all of
-    /// its node's descendants, a [`Flow::Prune`] or a deactivated child skipping its
-    /// subtree, and [`OrderedState::DepthStack`] state. When it is `true`,
-    /// `run_parallel` in a pool of one thread runs the action's own loop
-    /// ([`Action::run`](crate::Action::run)) instead of its walk: the same nodes,
-    /// events and results, at the sequential cost. `false` (the default) is always
-    /// safe.
-    const VISITS_AS_PARALLEL_WALK: bool = false;
-
     /// What this iterator gives actors.
     fn capabilities(&self) -> Capabilities;
 

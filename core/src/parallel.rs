@@ -351,13 +351,9 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
     /// are walked on the calling thread in one piece, and so is every tree when the
     /// pool has a single thread (no fork is made then, so an ordered actor whose
-    /// `fork` would decline this run is not refused). With one thread and an
-    /// iterator that visits as this walk does
-    /// ([`TraversalIterator::VISITS_AS_PARALLEL_WALK`]: `DepthFirst`), the action
-    /// runs its own loop, [`run`](Action::run), at the sequential cost.
+    /// `fork` would decline this run is not refused).
     ///
-    /// Otherwise the action's iterator takes no part: the run is depth-first,
-    /// whatever it is.
+    /// The action's iterator takes no part: the run is depth-first, whatever it is.
     /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
     /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
     /// worker checks every 64 nodes (and before each subtree), so all of them stop
@@ -403,17 +399,8 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         graph: &Graph,
         root: NodeId,
     ) -> Result<RunStats, TraversalError> {
-        let root_id = root;
         let root = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
-        if I::VISITS_AS_PARALLEL_WALK && rayon::current_num_threads() < 2 {
-            // One thread: no forks would be made, so the action's own loop gives the
-            // same run without the walk's overhead.
-            let mut stats = self.run(graph, root_id)?;
-            stats.chain_calls = stats.entered;
-            self.stats = stats;
-            return Ok(stats);
-        }
         let run = RunContext {
             graph,
             root,

@@ -208,8 +208,6 @@ impl DepthFirst {
 }
 
 impl TraversalIterator for DepthFirst {
-    const VISITS_AS_PARALLEL_WALK: bool = true;
-
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             name: "DepthFirst",
