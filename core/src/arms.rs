@@ -4,17 +4,20 @@
 use crate::dispatch::Typed;
 use crate::types::RegistryStamp;
 use crate::{
-    ActiveList, Dispatch, Flow, NodeCore, NodeType, RunContext, TypeRegistry, UnorderedActor, Visit,
+    ActiveList, Dispatch, Flow, Graph, NodeCore, NodeType, RunContext, UnorderedActor, Visit,
 };
 use std::any::TypeId;
 
-/// The arm number of a type that no arm handles: the default runs.
+/// The table code of a type that no arm handles: the default runs. Any other code is
+/// `2 * arm` for the arm's own type, whose payloads come from the arm's kept column,
+/// or `2 * arm + 1` for a type reaching the arm by fallback (its view of the arm's
+/// type, the general way).
 const FALLBACK: u8 = u8::MAX;
 
 /// One typed arm of [`Arms`]: the closure for the nodes that are a `T`.
 ///
 /// Built by [`Arms::on`]; it keeps `T`'s column of the graph for a run, so a node
-/// reaches its payload with a pointer compare, not a virtual type check.
+/// reaches its payload with an index, not a virtual type check.
 pub struct Arm<T, F> {
     typed: Typed<T, F>,
 }
@@ -55,11 +58,14 @@ pub trait ArmList<Cx>: sealed::Sealed + Send {
     const LEN: usize;
     /// The arm for exactly the type with this `TypeId`; the last added wins.
     fn arm_of(&self, id: TypeId) -> Option<u8>;
-    /// Runs arm number `arm` on the visited node, or `default` if the list has no
-    /// such arm.
+    /// Keeps every arm's column of `graph` (before a run), pushing per arm, in arm
+    /// order, whether its type has a column to keep.
+    fn keep(&mut self, graph: &Graph, kept: &mut Vec<bool>);
+    /// Runs the arm of table code `code` on the visited node, or `default` if the
+    /// list has no such arm.
     fn call<D: DefaultArm<Cx>>(
         &mut self,
-        arm: u8,
+        code: u8,
         visit: &Visit<'_>,
         cx: &mut Cx,
         default: &mut D,
@@ -73,10 +79,11 @@ impl<Cx> ArmList<Cx> for () {
     fn arm_of(&self, _id: TypeId) -> Option<u8> {
         None
     }
+    fn keep(&mut self, _graph: &Graph, _kept: &mut Vec<bool>) {}
     #[inline(always)]
     fn call<D: DefaultArm<Cx>>(
         &mut self,
-        _arm: u8,
+        _code: u8,
         visit: &Visit<'_>,
         cx: &mut Cx,
         default: &mut D,
@@ -100,23 +107,40 @@ where
             self.0.arm_of(id)
         }
     }
+    fn keep(&mut self, graph: &Graph, kept: &mut Vec<bool>) {
+        self.0.keep(graph, kept);
+        let own = graph
+            .types()
+            .index_of::<T>()
+            .is_some_and(|ty| self.1.typed.column.keep(graph, ty.0));
+        kept.push(own);
+    }
     // A chain of compares of one value with constants, which LLVM turns into a jump
     // table once every level is inlined. The default ends the chain rather than
-    // being tested for before it: a test `arm < LEN` first lets LLVM fold arm 0 into
-    // the switch's default, and the range check that guards the table then
+    // being tested for before it: a test `code < 2 * LEN` first lets LLVM fold code 0
+    // into the switch's default, and the range check that guards the table then
     // mispredicts on every eighth node.
     #[inline(always)]
     fn call<Dflt: DefaultArm<Cx>>(
         &mut self,
-        arm: u8,
+        code: u8,
         visit: &Visit<'_>,
         cx: &mut Cx,
         default: &mut Dflt,
     ) -> Flow {
-        if usize::from(arm) == L::LEN {
-            self.1.typed.call_keeping(visit, cx)
+        let typed = &mut self.1.typed;
+        if usize::from(code) == 2 * L::LEN {
+            match typed.column.get_kept(visit) {
+                Some(node) => (typed.f)(node, visit, cx),
+                None => Flow::Continue,
+            }
+        } else if usize::from(code) == 2 * L::LEN + 1 {
+            match visit.get::<T>() {
+                Some(node) => (typed.f)(node, visit, cx),
+                None => Flow::Continue,
+            }
         } else {
-            self.0.call(arm, visit, cx, default)
+            self.0.call(code, visit, cx, default)
         }
     }
     fn release(&mut self) {
@@ -189,9 +213,11 @@ pub struct Arms<Cx, L = (), D = ()> {
     pub context: Cx,
     arms: L,
     default: D,
-    /// Per type index of the registry resolved for: the arm number, or FALLBACK.
+    /// Per type index of the registry resolved for: the table code (see FALLBACK).
     table: Vec<u8>,
     stamp: Option<RegistryStamp>,
+    /// The column key of the graph whose columns the arms keep; 0 for none.
+    key: u64,
 }
 
 impl<Cx: std::fmt::Debug, L: ArmList<Cx>, D> std::fmt::Debug for Arms<Cx, L, D> {
@@ -216,6 +242,7 @@ impl<Cx> Arms<Cx> {
             default: (),
             table: Vec::new(),
             stamp: None,
+            key: 0,
         }
     }
 }
@@ -223,7 +250,7 @@ impl<Cx> Arms<Cx> {
 impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     /// Adds the arm for `T`: `f` gets the node's payload, the visit and the context.
     /// It also runs for the types extending `T` that have no arm of their own; a
-    /// later arm for the same `T` replaces it. At most 255 arms (checked when
+    /// later arm for the same `T` replaces it. At most 127 arms (checked when
     /// compiled).
     #[must_use]
     // The closure is an argument-position `impl`, so a call names only the node type
@@ -232,7 +259,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
         self,
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send,
     ) -> WithArm<Cx, L, D, T, impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> {
-        const { assert!(L::LEN < FALLBACK as usize, "too many arms") };
+        const { assert!(2 * L::LEN + 1 < FALLBACK as usize, "too many arms") };
         Arms {
             context: self.context,
             arms: (
@@ -244,6 +271,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             default: self.default,
             table: Vec::new(),
             stamp: None,
+            key: 0,
         }
     }
 
@@ -260,6 +288,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             default: Otherwise(f),
             table: self.table,
             stamp: self.stamp,
+            key: self.key,
         }
     }
 
@@ -269,26 +298,39 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     pub fn arm_for(&self, ty: NodeType) -> Option<usize> {
         self.table
             .get(ty.get())
-            .filter(|&&arm| arm != FALLBACK)
-            .map(|&arm| usize::from(arm))
+            .filter(|&&code| code != FALLBACK)
+            .map(|&code| usize::from(code / 2))
     }
 
-    /// Builds the table of arm numbers for `types`, unless it is built for them.
-    fn resolve(&mut self, types: &TypeRegistry) {
-        if self.stamp == Some(types.stamp()) {
+    /// Keeps the arms' columns of `graph` and builds the table of codes for its
+    /// types, unless both are done for the graph as it is.
+    fn resolve(&mut self, graph: &Graph) {
+        let types = graph.types();
+        if self.key == graph.column_key() && self.stamp == Some(types.stamp()) {
             return;
         }
+        let mut kept = Vec::with_capacity(L::LEN);
+        self.arms.keep(graph, &mut kept);
         let arms = &self.arms;
         types.resolve_by_chain(|id| arms.arm_of(id), FALLBACK, &mut self.table);
+        for (code, (_, info)) in self.table.iter_mut().zip(types.iter()) {
+            if *code != FALLBACK {
+                let arm = *code;
+                let own = arms.arm_of(info.type_id) == Some(arm)
+                    && kept.get(usize::from(arm)).copied().unwrap_or(false);
+                *code = 2 * arm + u8::from(!own);
+            }
+        }
         self.stamp = Some(types.stamp());
+        self.key = graph.column_key();
     }
 
-    /// A hand-driven enter on another graph than `begin` saw: its type indices mean
-    /// other types.
+    /// A hand-driven enter on another graph than `begin` saw, or after `end`: the
+    /// kept columns and the table are not this graph's.
     #[cold]
     #[inline(never)]
-    fn resolve_cold(&mut self, types: &TypeRegistry) {
-        self.resolve(types);
+    fn resolve_cold(&mut self, graph: &Graph) {
+        self.resolve(graph);
     }
 }
 
@@ -302,26 +344,28 @@ where
         Dispatch::PerType
     }
     fn begin(&mut self, run: &RunContext<'_>) {
-        self.resolve(run.graph.types());
+        self.resolve(run.graph);
     }
     // Inlined into the walk like a hand-written `match`: as a call, the walk would
     // spill its registers around it.
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        // Within a run the check always passes, so it costs a predicted branch.
-        let types = visit.graph().types();
-        if self.stamp != Some(types.stamp()) {
-            self.resolve_cold(types);
+        // One compare for all arms: while the graph's column key is the one the
+        // arms kept their columns at, each is the graph's column of its type. Within
+        // a run it always holds, so it costs a predicted branch.
+        if visit.graph().column_key() != self.key {
+            self.resolve_cold(visit.graph());
         }
-        let arm = self
+        let code = self
             .table
             .get(visit.node_type().get())
             .copied()
             .unwrap_or(FALLBACK);
         self.arms
-            .call(arm, visit, &mut self.context, &mut self.default)
+            .call(code, visit, &mut self.context, &mut self.default)
     }
     fn end(&mut self) {
         self.arms.release();
+        self.key = 0;
     }
 }

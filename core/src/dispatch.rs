@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub(crate) trait Call<Cx>: Send {
     /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
     /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
-    /// it in `end`), so later nodes reach their payload with a pointer compare instead
+    /// it in `end`), so later nodes reach their payload with two compares instead
     /// of a downcast.
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
     /// Lets go of a kept column.

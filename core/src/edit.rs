@@ -247,6 +247,7 @@ impl Graph {
             let column: std::sync::Arc<dyn crate::column::ErasedColumn> =
                 std::sync::Arc::new(Column::<T>::new());
             self.columns[ty] = Some(column);
+            self.column_key = crate::types::fresh_uid();
         }
         let slot = match self
             .column_mut(ty)

@@ -80,6 +80,12 @@ pub struct Graph {
     /// Shared, so a dispatch functor can keep its typed column for a run (see
     /// `column_mut`: a write to a shared column copies it first).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
+    /// Names the current set of column `Arc`s: drawn afresh whenever a column is
+    /// created or replaced (a write to a shared column copies it), unique in the
+    /// process. While it is unchanged, a column kept from this graph is still the
+    /// graph's column of its type, so a kept column costs one compare a node, not a
+    /// pointer chase through `columns` (see `KeptColumn`).
+    pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
     /// hot links are all empty and no walk can wander into the free list.
@@ -115,6 +121,7 @@ impl Graph {
             cold: Vec::new(),
             generations: Vec::new(),
             columns: Vec::new(),
+            column_key: crate::types::fresh_uid(),
             types: TypeRegistry::new(),
             free_head: NIL,
             live: 0,
@@ -350,6 +357,7 @@ impl Graph {
         let column = self.columns.get_mut(ty)?.as_mut()?;
         if Arc::get_mut(column).is_none() {
             *column = Arc::from(dyn_clone::clone_box(&**column));
+            self.column_key = crate::types::fresh_uid();
         }
         Arc::get_mut(column)
     }
@@ -358,6 +366,12 @@ impl Graph {
     #[inline]
     pub(crate) fn slot_at(&self, i: NodeIndex) -> Option<u32> {
         Some(self.cold.get(i.get())?.slot)
+    }
+
+    /// What identifies the graph's current columns (see the field).
+    #[inline]
+    pub(crate) fn column_key(&self) -> u64 {
+        self.column_key
     }
 
     /// The shared column of type index `ty`, for typed views kept across nodes.

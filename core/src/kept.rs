@@ -10,7 +10,7 @@ use std::sync::Arc;
 ///
 /// [`Visit::get`] checks the column's exact type at every node (a virtual
 /// `type_id` call). This keeps the graph's column of `T` from the first node of a `T`
-/// on, so later ones reach their payload with a pointer compare and an index, as the
+/// on, so later ones reach their payload with two compares and an index, as the
 /// typed [`Functor`](crate::Functor)s of a dispatch actor do. A node of a type that
 /// extends `T` lives in another column and takes [`Visit::get`]'s way, with the
 /// same result.
@@ -38,6 +38,11 @@ use std::sync::Arc;
 pub struct KeptColumn<T> {
     /// The graph's column of `T`, shared while a run lasts.
     column: Option<Arc<Column<T>>>,
+    /// The type index of `T` and the graph's column key when the column was kept:
+    /// while both match a visit, the kept column is that graph's column of the node's
+    /// type (holding it stops the graph from writing it in place).
+    ty: u32,
+    key: u64,
 }
 
 impl<T> std::fmt::Debug for KeptColumn<T> {
@@ -51,7 +56,11 @@ impl<T> std::fmt::Debug for KeptColumn<T> {
 
 impl<T> Default for KeptColumn<T> {
     fn default() -> Self {
-        Self { column: None }
+        Self {
+            column: None,
+            ty: u32::MAX,
+            key: 0,
+        }
     }
 }
 
@@ -72,32 +81,60 @@ impl<T: NodeCore> KeptColumn<T> {
     #[inline(always)]
     pub fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
         let graph = visit.graph();
-        let held = match (&self.column, graph.column_arc(visit.node_type().0)) {
-            (Some(own), Some(shared)) => std::ptr::addr_eq(Arc::as_ptr(own), Arc::as_ptr(shared)),
-            _ => false,
-        };
-        if !held {
-            // Nothing of `self` goes to the out-of-line lookup: a call that may write
-            // through a pointer into the caller's actor (and so into its action) makes
-            // the walk around an inlined caller reload its state from memory after
-            // every node, whichever path the node took.
-            let (column, node) = Self::lookup(*visit);
-            if column.is_some() {
-                // The old column is dropped as a local: `Arc`'s out-of-line drop would
-                // otherwise get the address of a field of the actor.
-                let old = std::mem::replace(&mut self.column, column);
-                drop(old);
-            }
-            return node;
+        if visit.node_type().0 != self.ty || graph.column_key() != self.key {
+            return self.get_cold(visit);
         }
-        // The very column the graph holds, so the node's slot indexes it.
+        self.get_kept(visit)
+    }
+
+    /// The node's payload from the kept column, with no check that the column is the
+    /// node's: for a caller that checked the node's type index and the graph's column
+    /// key itself (as [`Arms`](crate::Arms) does once per node for all its arms).
+    #[inline(always)]
+    pub(crate) fn get_kept<'a>(&'a self, visit: &Visit<'_>) -> Option<&'a T> {
         let own = self.column.as_ref()?;
-        graph.slot_at(visit.node()).and_then(|s| own.get_typed(s))
+        visit
+            .graph()
+            .slot_at(visit.node())
+            .and_then(|s| own.get_typed(s))
+    }
+
+    /// A node of another type or graph, or the first of a run.
+    #[inline(always)]
+    fn get_cold<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        // Nothing of `self` goes to the out-of-line lookup: a call that may write
+        // through a pointer into the caller's actor (and so into its action) makes
+        // the walk around an inlined caller reload its state from memory after
+        // every node, whichever path the node took.
+        let (column, node) = Self::lookup(*visit);
+        if column.is_some() {
+            // The old column is dropped as a local: `Arc`'s out-of-line drop would
+            // otherwise get the address of a field of the actor.
+            let old = std::mem::replace(&mut self.column, column);
+            drop(old);
+            self.ty = visit.node_type().0;
+            self.key = visit.graph().column_key();
+        }
+        node
+    }
+
+    /// Keeps the graph's column of type index `ty` if it is a column of `T`, before a
+    /// run's first node; `false` (and nothing kept) otherwise.
+    pub(crate) fn keep(&mut self, graph: &crate::Graph, ty: u32) -> bool {
+        let column = Self::typed_column(graph, ty);
+        let kept = column.is_some();
+        self.column = column;
+        (self.ty, self.key) = if kept {
+            (ty, graph.column_key())
+        } else {
+            (u32::MAX, 0)
+        };
+        kept
     }
 
     /// Lets go of the column (at the end of a run).
     pub fn release(&mut self) {
-        self.column = None;
+        *self = Self::default();
     }
 
     /// The node's `T` view, found the general way, and the graph's column of the
@@ -107,9 +144,16 @@ impl<T: NodeCore> KeptColumn<T> {
     #[cold]
     #[inline(never)]
     fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
-        let column = visit
-            .graph()
-            .column_arc(visit.node_type().0)
+        (
+            Self::typed_column(visit.graph(), visit.node_type().0),
+            visit.get::<T>(),
+        )
+    }
+
+    /// A share of the graph's column of type index `ty`, if it is a column of `T`.
+    fn typed_column(graph: &crate::Graph, ty: u32) -> Option<Arc<Column<T>>> {
+        graph
+            .column_arc(ty)
             .filter(|shared| {
                 let erased: &dyn Any = &***shared;
                 erased.is::<Column<T>>()
@@ -117,8 +161,7 @@ impl<T: NodeCore> KeptColumn<T> {
             .and_then(|shared| {
                 let any: Arc<dyn Any + Send + Sync> = shared.clone();
                 any.downcast::<Column<T>>().ok()
-            });
-        (column, visit.get::<T>())
+            })
     }
 }
 

@@ -38,6 +38,11 @@ pub struct RegistryStamp {
 
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
+/// A number drawn once in this process: registry uids and graphs' column keys.
+pub(crate) fn fresh_uid() -> u64 {
+    NEXT_UID.fetch_add(1, Ordering::Relaxed)
+}
+
 /// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
 /// (Coin3D's `SoType`).
 ///
@@ -63,7 +68,7 @@ impl Clone for TypeRegistry {
     /// A clone may register other types than the original, so it gets its own identity.
     fn clone(&self) -> Self {
         Self {
-            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            uid: fresh_uid(),
             types: self.types.clone(),
             declaring: 0,
         }
@@ -74,7 +79,7 @@ impl TypeRegistry {
     /// An empty registry.
     pub fn new() -> Self {
         Self {
-            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            uid: fresh_uid(),
             types: IndexMap::new(),
             declaring: 0,
         }

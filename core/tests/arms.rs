@@ -8,7 +8,7 @@ use scenewalk_core::{
     Action, ActionError, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId,
     PARALLEL, RunContext, TraversalError, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
+use scenewalk_iterators::{DepthFirst, Walk};
 
 /// The root of a type chain.
 #[derive(Clone, Debug)]
@@ -406,5 +406,91 @@ proptest! {
         let (g, root, order) = build(&kinds, &parents);
         prop_assert_eq!(full_arms(&g, root), full_match(&order));
         prop_assert_eq!(fallback_arms(&g, root), fallback_dynamic(&g, root));
+    }
+}
+
+/// The ids of `root`'s subtree in pre-order.
+fn live_ids(g: &Graph, root: NodeId) -> Vec<NodeId> {
+    g.preorder(root)
+        .unwrap()
+        .map(|n| g.id_at(n).unwrap())
+        .collect()
+}
+
+/// What the arms of `edit_sequences_between_hand_driven_enters` log for one node,
+/// found the general way: A's arm for an A or a B (registered as extending A, with
+/// no arm of its own: its A view), C's arm for a C, the default otherwise.
+fn expected_log(visit: &Visit<'_>) -> u64 {
+    if let Some(c) = visit.get::<C>() {
+        2_000_000 + c.c
+    } else if let Some(a) = visit.get::<A>() {
+        1_000_000 + a.0
+    } else {
+        7
+    }
+}
+
+proptest! {
+    /// Arms keep their columns and table between enters and re-resolve only when a
+    /// graph's column key changes: hand-driven enters between appends, payload writes,
+    /// removals, compactions and clones (whose columns are shared until written)
+    /// always read the payload `Visit::get` reads now.
+    #[test]
+    fn edit_sequences_between_hand_driven_enters(
+        ops in prop::collection::vec((0u8..7, 0u8..5, 0u64..1000, any::<usize>()), 1..120)
+    ) {
+        let mut graphs = vec![Graph::new()];
+        graphs[0].register_type_with_parent::<B, A>().unwrap();
+        graphs[0].register_type_with_parent::<C, B>().unwrap();
+        let first_root = graphs[0].add_root(A(0));
+        let mut roots = vec![first_root];
+        let mut arms = Arms::new(Vec::<u64>::new())
+            .on::<A>(|a, _, log| { log.push(1_000_000 + a.0); Flow::Continue })
+            .on::<C>(|c, _, log| { log.push(2_000_000 + c.c); Flow::Continue })
+            .otherwise(|_, log| { log.push(7); Flow::Continue });
+        let mut expected = Vec::new();
+        let mut current = 0;
+        for (op, k, v, pick) in ops {
+            let (g, root) = (&mut graphs[current], roots[current]);
+            let ids = live_ids(g, root);
+            let id = ids[pick % ids.len()];
+            match op {
+                0 | 1 => {
+                    let _ = match kind(k, v) {
+                        Kind::A(v) => g.append_child(id, A(v)),
+                        Kind::B(v) => g.append_child(id, B { a: A(v), b: v }),
+                        Kind::C(v) => g.append_child(id, C { b: B { a: A(v), b: v }, c: v + 1 }),
+                        Kind::D(v) => g.append_child(id, D(v)),
+                        Kind::E => g.append_child(id, E),
+                    };
+                }
+                2 => {
+                    if let Ok(a) = g.get_mut::<A>(id) { a.0 = v; }
+                    if let Ok(c) = g.get_mut::<C>(id) { c.c = v; }
+                }
+                3 if id != root => { g.remove(id).unwrap(); }
+                4 => {
+                    let remap = g.compact().unwrap();
+                    roots[current] = remap.get(root).unwrap();
+                }
+                5 => {
+                    let copy = g.clone();
+                    graphs.push(copy);
+                    roots.push(root);
+                    current = graphs.len() - 1;
+                }
+                _ => current = pick % graphs.len(),
+            }
+            let g = &graphs[current];
+            let ids = live_ids(g, roots[current]);
+            let id = ids[(pick / 7) % ids.len()];
+            let visit = Visit::new(g, id.index(), 0).unwrap();
+            expected.push(expected_log(&visit));
+            arms.enter(&visit, &mut ActiveList::new(&mut []));
+            if op == 6 {
+                arms.end();
+            }
+        }
+        prop_assert_eq!(&arms.context, &expected);
     }
 }
