@@ -12,6 +12,7 @@ use spans::Spans;
 use std::collections::BTreeMap;
 use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
 
+mod plan;
 mod spans;
 mod subtree;
 use scenewalk_nodes::{Geometry, Transform};
@@ -189,6 +190,7 @@ pub struct IncrementalUpdate {
     counts: Vec<u32>,
     order: Vec<NodeIndex>,
     frames: Vec<Frame>,
+    open: Vec<plan::Open>,
     /// Whether the spans of the last full run still describe the tree (no patch
     /// with a structural edit since).
     spans_valid: bool,
@@ -244,6 +246,7 @@ impl IncrementalUpdate {
             counts: Vec::new(),
             order: Vec::new(),
             frames: Vec::new(),
+            open: Vec::new(),
             spans_valid: false,
             tops: Vec::new(),
             levels: BTreeMap::new(),

@@ -2,12 +2,14 @@
 //! changed: no walk up to learn what lies inside what.
 
 use super::IncrementalUpdate;
+use super::plan::{self, Columns, Plan};
 use super::subtree::{Kinds, rebox, rewalk_payloads};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
     Aabb, ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, UnorderedActor, Visit,
 };
+use std::collections::BTreeMap;
 
 /// A node's pre-order number in the full run, the number after its subtree and its
 /// depth below the run's root, with the run that wrote them: value and stamp in one
@@ -27,6 +29,8 @@ pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
     next: u32,
+    /// The same run's nodes in pre-order, with what a patch reads of each.
+    pub(super) plan: Plan,
 }
 
 impl Spans {
@@ -57,6 +61,7 @@ impl UnorderedActor for Spans {
             self.run = 1;
         }
         self.next = 0;
+        self.plan.begin(run.graph);
     }
 
     #[inline]
@@ -70,6 +75,12 @@ impl UnorderedActor for Spans {
             };
         }
         self.next = self.next.wrapping_add(1);
+        self.plan.enter(
+            visit.graph(),
+            visit.node(),
+            visit.node_type(),
+            visit.depth(),
+        );
         Flow::Continue
     }
 
@@ -150,12 +161,6 @@ impl IncrementalUpdate {
 
         self.transform_types.resolve(graph.types());
         self.geometry_types.resolve(graph.types());
-        let kinds = Kinds {
-            transforms: &self.transform_types,
-            geometries: &self.geometry_types,
-            transform: graph.payloads(),
-            geometry: graph.payloads(),
-        };
         // The topmost changed nodes: those not inside an earlier one's span.
         let mut covered_until = 0;
         self.tops.retain(|&(span, _)| {
@@ -165,34 +170,30 @@ impl IncrementalUpdate {
             }
             top
         });
-        let world = self.action.actor_mut::<WorldTransforms>()?;
         // Left over only if an earlier patch gave up half way.
         while let Some((_, mut nodes)) = self.levels.pop_last() {
             nodes.clear();
             self.spare_levels.push(nodes);
         }
-        let mut warmed = 0;
-        for (i, &(span, node)) in self.tops.iter().enumerate() {
-            if i == warmed {
-                warmed = (i + BATCH).min(self.tops.len());
-                warm(graph, &kinds, world, boxes, self.tops.get(i..warmed)?);
-            }
-            let (entered, changed) =
-                rewalk_payloads(graph, &kinds, world, boxes, &mut self.frames, node)?;
-            stats.entered += entered;
-            stats.subtrees += 1;
-            // A box that came out as it was leaves its ancestors' boxes as they were.
-            if changed && let Some(parent) = graph.parent_at(node) {
-                // Inside the root's subtree and not the root: depth 1 or more.
-                let level = span.depth.saturating_sub(1) as usize;
-                let spare = &mut self.spare_levels;
-                self.levels
-                    .entry(level)
-                    .or_insert_with(|| spare.pop().unwrap_or_default())
-                    .push(parent);
-            }
+        // The plan leaves the `Spans` actor for the pass, so that it and the world
+        // matrices can be used side by side; it goes back whatever happens.
+        let plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
+        let replayed = if plan.usable() {
+            self.replay_tops(graph, &plan, boxes, stats)
+        } else {
+            self.rewalk_tops(graph, boxes, stats)
+        };
+        if let Some(spans) = self.action.actor_mut::<Spans>() {
+            spans.plan = plan;
         }
+        replayed?;
 
+        let kinds = Kinds {
+            transforms: &self.transform_types,
+            geometries: &self.geometry_types,
+            transform: graph.payloads(),
+            geometry: graph.payloads(),
+        };
         let world = self.action.actors().0.get();
         // Only the levels holding nodes exist, and the loop ends when the boxes stop
         // changing: a deep tree costs its depth only as far as a change propagates.
@@ -220,6 +221,105 @@ impl IncrementalUpdate {
             self.spare_levels.push(nodes);
         }
         Some(())
+    }
+}
+
+impl IncrementalUpdate {
+    /// The subtree passes of a payload-only patch, each a stretch of the plan, 16
+    /// warmed at a time; the parents of subtrees whose box changed go to `levels`.
+    fn replay_tops(
+        &mut self,
+        graph: &Graph,
+        plan: &Plan,
+        boxes: &mut PerNode<Aabb>,
+        stats: &mut super::UpdateStats,
+    ) -> Option<()> {
+        let columns = Columns {
+            transforms: graph.payloads(),
+            geometries: graph.payloads(),
+        };
+        let world = self.action.actor_mut::<WorldTransforms>()?;
+        for batch in self.tops.chunks(BATCH) {
+            let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
+            for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
+                *steps = plan.steps(span.pre, span.end)?;
+                if steps.first()?.node() != node {
+                    return None;
+                }
+            }
+            let subtrees = subtrees.get(..batch.len())?;
+            plan::warm(subtrees, columns, &world.matrices, boxes);
+            for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
+                let before = boxes.value_at(node)?;
+                let above = plan::state_above(steps, &world.matrices)?;
+                let after = plan::replay(
+                    steps,
+                    above,
+                    columns,
+                    &mut world.matrices,
+                    boxes,
+                    &mut self.open,
+                )?;
+                stats.entered += steps.len() as u64;
+                stats.subtrees += 1;
+                // A box that came out as it was leaves its ancestors' boxes as they were.
+                if before != after {
+                    push_parent(graph, &mut self.levels, &mut self.spare_levels, span, node);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// As [`replay_tops`](Self::replay_tops) by following the links, when the plan
+    /// does not cover the run (a type extending `Transform` or `Geometry`).
+    fn rewalk_tops(
+        &mut self,
+        graph: &Graph,
+        boxes: &mut PerNode<Aabb>,
+        stats: &mut super::UpdateStats,
+    ) -> Option<()> {
+        let kinds = &Kinds {
+            transforms: &self.transform_types,
+            geometries: &self.geometry_types,
+            transform: graph.payloads(),
+            geometry: graph.payloads(),
+        };
+        let world = self.action.actor_mut::<WorldTransforms>()?;
+        let mut warmed = 0;
+        for (i, &(span, node)) in self.tops.iter().enumerate() {
+            if i == warmed {
+                warmed = (i + BATCH).min(self.tops.len());
+                warm(graph, kinds, world, boxes, self.tops.get(i..warmed)?);
+            }
+            let (entered, changed) =
+                rewalk_payloads(graph, kinds, world, boxes, &mut self.frames, node)?;
+            stats.entered += entered;
+            stats.subtrees += 1;
+            // A box that came out as it was leaves its ancestors' boxes as they were.
+            if changed {
+                push_parent(graph, &mut self.levels, &mut self.spare_levels, span, node);
+            }
+        }
+        Some(())
+    }
+}
+
+/// Lists `node`'s parent for a new box at its level (one above the node's).
+fn push_parent(
+    graph: &Graph,
+    levels: &mut BTreeMap<usize, Vec<NodeIndex>>,
+    spare: &mut Vec<Vec<NodeIndex>>,
+    span: Span,
+    node: NodeIndex,
+) {
+    if let Some(parent) = graph.parent_at(node) {
+        // Inside the root's subtree and not the root: depth 1 or more.
+        let level = span.depth.saturating_sub(1) as usize;
+        levels
+            .entry(level)
+            .or_insert_with(|| spare.pop().unwrap_or_default())
+            .push(parent);
     }
 }
 

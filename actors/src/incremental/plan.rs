@@ -1,0 +1,289 @@
+//! The patch plan: what a payload-only patch needs of every node, written by the full
+//! run in pre-order, so a changed subtree is re-walked as one contiguous stretch of
+//! it instead of by following links through scattered per-slot records.
+
+use crate::PerNode;
+use crate::world::WorldMatrices;
+use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType, Payloads, TypeSet};
+use scenewalk_nodes::{Geometry, Transform};
+
+/// A node that is neither a transform nor geometry.
+const OTHER: u8 = 0;
+/// A node that is exactly a [`Transform`].
+const TRANSFORM: u8 = 1;
+/// A node that is exactly a [`Geometry`].
+const GEOMETRY: u8 = 2;
+/// A node of a type extending either: the plan does not cover it.
+const EXTENDED: u8 = 3;
+/// Depths are kept above the kind's two bits.
+const DEPTHS: u32 = 1 << 30;
+
+/// One node of the plan, 16 bytes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Step {
+    node: u32,
+    /// The depth below the run's root, shifted left by 2, and the kind.
+    depth_kind: u32,
+    /// The world state: the matrix a transform owns, the one any other node shares.
+    state: u32,
+    /// The payload's position in its type's column (transforms and geometry).
+    payload: u32,
+}
+
+impl Step {
+    #[inline(always)]
+    fn depth(self) -> u32 {
+        self.depth_kind >> 2
+    }
+
+    #[inline(always)]
+    fn kind(self) -> u8 {
+        (self.depth_kind & 3) as u8
+    }
+
+    #[inline(always)]
+    pub(super) fn node(self) -> NodeIndex {
+        NodeIndex::new(self.node)
+    }
+}
+
+/// The plan of the latest full run, and the scratch that writes it.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    steps: Vec<Step>,
+    /// The states of the nodes on the path from the root to the current node.
+    path: Vec<u32>,
+    /// Matrices pushed so far (matrix 0 is the one above the root).
+    matrices: u32,
+    /// The kind of each registered type.
+    kinds: Vec<u8>,
+    transforms: TypeSet,
+    geometries: TypeSet,
+    /// Whether the plan covers every node of the run (no extended types, depths in
+    /// range).
+    usable: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Self {
+            steps: Vec::new(),
+            path: Vec::new(),
+            matrices: 0,
+            kinds: Vec::new(),
+            transforms: TypeSet::of::<Transform>(),
+            geometries: TypeSet::of::<Geometry>(),
+            usable: false,
+        }
+    }
+}
+
+impl Plan {
+    /// Starts the plan of a full run over `graph`.
+    pub(super) fn begin(&mut self, graph: &Graph) {
+        let types = graph.types();
+        self.transforms.resolve(types);
+        self.geometries.resolve(types);
+        let transform = types.index_of::<Transform>();
+        let geometry = types.index_of::<Geometry>();
+        self.kinds.clear();
+        self.kinds.extend(types.iter().map(|(ty, _)| {
+            if Some(ty) == transform {
+                TRANSFORM
+            } else if Some(ty) == geometry {
+                GEOMETRY
+            } else if self.transforms.contains(ty) || self.geometries.contains(ty) {
+                EXTENDED
+            } else {
+                OTHER
+            }
+        }));
+        self.steps.clear();
+        self.path.clear();
+        self.matrices = 0;
+        self.usable = true;
+    }
+
+    /// Records the next node in pre-order. Its state follows `WorldMatrices`: a
+    /// transform pushes the next matrix, any other node shares its parent's.
+    #[inline]
+    pub(super) fn enter(&mut self, graph: &Graph, node: NodeIndex, ty: NodeType, depth: u32) {
+        let kind = self.kinds.get(ty.get()).copied().unwrap_or(EXTENDED);
+        let d = depth as usize;
+        let above = match d.checked_sub(1) {
+            Some(up) => self.path.get(up).copied().unwrap_or(0),
+            None => 0,
+        };
+        let (state, payload) = match kind {
+            TRANSFORM => {
+                self.matrices = self.matrices.wrapping_add(1);
+                (
+                    self.matrices,
+                    graph.payload_slot_at(node).unwrap_or(u32::MAX),
+                )
+            }
+            GEOMETRY => (above, graph.payload_slot_at(node).unwrap_or(u32::MAX)),
+            OTHER => (above, 0),
+            _ => {
+                self.usable = false;
+                (above, 0)
+            }
+        };
+        if depth >= DEPTHS {
+            self.usable = false;
+        }
+        self.path.truncate(d);
+        self.path.push(state);
+        self.steps.push(Step {
+            node: node.raw(),
+            depth_kind: depth << 2 | u32::from(kind),
+            state,
+            payload,
+        });
+    }
+
+    /// The steps from pre-order number `pre` up to (not including) `end`, if the
+    /// plan covers the run.
+    #[inline]
+    pub(super) fn steps(&self, pre: u32, end: u32) -> Option<&[Step]> {
+        if !self.usable {
+            return None;
+        }
+        self.steps.get(pre as usize..end as usize)
+    }
+
+    /// Whether the plan covers every node of the run.
+    pub(super) fn usable(&self) -> bool {
+        self.usable
+    }
+}
+
+/// The payload columns the replay reads.
+#[derive(Clone, Copy)]
+pub(super) struct Columns<'g> {
+    pub(super) transforms: Option<Payloads<'g, Transform>>,
+    pub(super) geometries: Option<Payloads<'g, Geometry>>,
+}
+
+/// One open node of a replay: its state and its box so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Open {
+    node: u32,
+    state: u32,
+    acc: Aabb,
+}
+
+/// The state above the subtree that `steps` starts (a transform's parent's, found
+/// in its matrix's owner record, which must name it; any other node's own).
+#[inline]
+pub(super) fn state_above(steps: &[Step], matrices: &WorldMatrices) -> Option<u32> {
+    let top = steps.first()?;
+    if top.kind() != TRANSFORM {
+        return Some(top.state);
+    }
+    let owner = matrices.owner(top.state)?;
+    (owner.node == top.node).then_some(owner.above)
+}
+
+/// Recomputes the world matrices and boxes of the subtree whose steps are `steps`
+/// (a node and its descendants, in pre-order) below state `above`: the update
+/// action's work, with every node's position in the plan, so the loop reads the
+/// steps one after another. Children's boxes are merged into their parent's in child
+/// order, as `Bounds` does on leave, so the boxes are a full run's bit for bit.
+/// Returns the top's box; `None` for a non-finite matrix or a plan that does not fit
+/// (the caller then recomputes everything).
+pub(super) fn replay(
+    steps: &[Step],
+    above: u32,
+    columns: Columns<'_>,
+    matrices: &mut WorldMatrices,
+    boxes: &mut PerNode<Aabb>,
+    open: &mut Vec<Open>,
+) -> Option<Aabb> {
+    open.clear();
+    let base = steps.first()?.depth();
+    for &step in steps {
+        let level = step.depth().wrapping_sub(base) as usize;
+        // The nodes at this level or deeper are finished: a step's depth is one
+        // more than its parent's, which is the open node at level - 1.
+        while open.len() > level {
+            let done = open.pop()?;
+            boxes.overwrite(NodeIndex::new(done.node), done.acc);
+            let parent = open.last_mut()?;
+            parent.acc = parent.acc.union(&done.acc);
+        }
+        if open.len() != level {
+            return None;
+        }
+        let parent = open.last().map_or(above, |o| o.state);
+        let (state, acc) = match step.kind() {
+            TRANSFORM => {
+                let local = columns.transforms?.at_slot(step.payload)?.local();
+                matrices.overwrite_at(step.state, parent, local)?;
+                (step.state, Aabb::EMPTY)
+            }
+            GEOMETRY => {
+                let geometry = columns.geometries?.at_slot(step.payload)?;
+                let world = matrices.get(parent);
+                (parent, geometry.local_bounds().transformed(&world))
+            }
+            OTHER => (parent, Aabb::EMPTY),
+            _ => return None,
+        };
+        open.push(Open {
+            node: step.node,
+            state,
+            acc,
+        });
+    }
+    while let Some(done) = open.pop() {
+        boxes.overwrite(NodeIndex::new(done.node), done.acc);
+        match open.last_mut() {
+            Some(parent) => parent.acc = parent.acc.union(&done.acc),
+            None => return Some(done.acc),
+        }
+    }
+    None
+}
+
+/// Loads what the replays of `subtrees` read, for all of them before the first: the
+/// loads of one round do not depend on each other, so their cache misses overlap,
+/// where replays one after the other would wait for each in turn.
+pub(super) fn warm(
+    subtrees: &[&[Step]],
+    columns: Columns<'_>,
+    matrices: &WorldMatrices,
+    boxes: &PerNode<Aabb>,
+) {
+    let mut sum = 0u32;
+    // The first and last lines of each subtree's steps.
+    for steps in subtrees {
+        let first = steps.first().map_or(0, |s| s.state);
+        let last = steps.last().map_or(0, |s| s.payload);
+        sum = sum.wrapping_add(first).wrapping_add(last);
+    }
+    // Then what the steps lead to: payloads, the matrix above, the boxes.
+    for steps in subtrees {
+        if let Some(top) = steps.first() {
+            let above = state_above(steps, matrices).unwrap_or(top.state);
+            sum = sum.wrapping_add(matrices.get(above).translation.x.to_bits());
+        }
+        for step in steps.iter() {
+            let bits = match step.kind() {
+                TRANSFORM => columns
+                    .transforms
+                    .and_then(|t| t.at_slot(step.payload))
+                    .map_or(0, |t| t.local().translation.x.to_bits()),
+                GEOMETRY => columns
+                    .geometries
+                    .and_then(|g| g.at_slot(step.payload))
+                    .map_or(0, |g| g.local_bounds().min.x.to_bits()),
+                _ => 0,
+            };
+            sum = sum
+                .wrapping_add(bits)
+                .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.min.x.to_bits()));
+        }
+    }
+    std::hint::black_box(sum);
+}
