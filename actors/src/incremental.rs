@@ -9,9 +9,9 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use std::collections::BTreeMap;
 use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
 
+mod lift;
 mod plan;
 mod spans;
 mod subtree;
@@ -198,9 +198,7 @@ pub struct IncrementalUpdate {
     /// payload-only patches.
     tops: Vec<(spans::Span, NodeIndex)>,
     keys: Vec<u64>,
-    levels: BTreeMap<usize, Vec<NodeIndex>>,
-    /// Emptied lists of `levels`, kept for the next update's levels.
-    spare_levels: Vec<Vec<NodeIndex>>,
+    lifts: lift::Lifts,
     /// Transform and geometry types (with the types extending them).
     transform_types: TypeSet,
     geometry_types: TypeSet,
@@ -249,8 +247,7 @@ impl IncrementalUpdate {
             open: Vec::new(),
             spans_valid: false,
             tops: Vec::new(),
-            levels: BTreeMap::new(),
-            spare_levels: Vec::new(),
+            lifts: lift::Lifts::default(),
             keys: Vec::new(),
             transform_types: TypeSet::of::<Transform>(),
             geometry_types: TypeSet::of::<Geometry>(),

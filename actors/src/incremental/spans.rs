@@ -3,13 +3,12 @@
 
 use super::IncrementalUpdate;
 use super::plan::{self, Columns, Plan};
-use super::subtree::{Kinds, rebox, rewalk_payloads};
+use super::subtree::{Kinds, rewalk_payloads};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
     Aabb, ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, UnorderedActor, Visit,
 };
-use std::collections::BTreeMap;
 
 /// A node's pre-order number in the full run, the number after its subtree and its
 /// depth below the run's root, with the run that wrote them: value and stamp in one
@@ -170,11 +169,7 @@ impl IncrementalUpdate {
             }
             top
         });
-        // Left over only if an earlier patch gave up half way.
-        while let Some((_, mut nodes)) = self.levels.pop_last() {
-            nodes.clear();
-            self.spare_levels.push(nodes);
-        }
+        self.lifts.clear();
         // The plan leaves the `Spans` actor for the pass, so that it and the world
         // matrices can be used side by side; it goes back whatever happens.
         let plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
@@ -195,31 +190,7 @@ impl IncrementalUpdate {
             geometry: graph.payloads(),
         };
         let world = self.action.actors().0.get();
-        // Only the levels holding nodes exist, and the loop ends when the boxes stop
-        // changing: a deep tree costs its depth only as far as a change propagates.
-        while let Some((level, mut nodes)) = self.levels.pop_last() {
-            nodes.sort_unstable();
-            nodes.dedup();
-            for batch in nodes.chunks(BATCH) {
-                warm_boxes(graph, boxes, batch);
-                for &node in batch {
-                    stats.ancestors += 1;
-                    if rebox::<true>(graph, &kinds, world, boxes, node)
-                        && node != root
-                        && level > 0
-                        && let Some(parent) = graph.parent_at(node)
-                    {
-                        let spare = &mut self.spare_levels;
-                        self.levels
-                            .entry(level - 1)
-                            .or_insert_with(|| spare.pop().unwrap_or_default())
-                            .push(parent);
-                    }
-                }
-            }
-            nodes.clear();
-            self.spare_levels.push(nodes);
-        }
+        stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
 }
@@ -264,7 +235,8 @@ impl IncrementalUpdate {
                 stats.subtrees += 1;
                 // A box that came out as it was leaves its ancestors' boxes as they were.
                 if before != after {
-                    push_parent(graph, &mut self.levels, &mut self.spare_levels, span, node);
+                    let level = span.depth.saturating_sub(1) as usize;
+                    self.lifts.push(graph, level, node, before, after);
                 }
             }
         }
@@ -292,34 +264,17 @@ impl IncrementalUpdate {
                 warmed = (i + BATCH).min(self.tops.len());
                 warm(graph, kinds, world, boxes, self.tops.get(i..warmed)?);
             }
-            let (entered, changed) =
+            let (entered, before, after) =
                 rewalk_payloads(graph, kinds, world, boxes, &mut self.frames, node)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
-            if changed {
-                push_parent(graph, &mut self.levels, &mut self.spare_levels, span, node);
+            if before != after {
+                let level = span.depth.saturating_sub(1) as usize;
+                self.lifts.push(graph, level, node, before, after);
             }
         }
         Some(())
-    }
-}
-
-/// Lists `node`'s parent for a new box at its level (one above the node's).
-fn push_parent(
-    graph: &Graph,
-    levels: &mut BTreeMap<usize, Vec<NodeIndex>>,
-    spare: &mut Vec<Vec<NodeIndex>>,
-    span: Span,
-    node: NodeIndex,
-) {
-    if let Some(parent) = graph.parent_at(node) {
-        // Inside the root's subtree and not the root: depth 1 or more.
-        let level = span.depth.saturating_sub(1) as usize;
-        levels
-            .entry(level)
-            .or_insert_with(|| spare.pop().unwrap_or_default())
-            .push(parent);
     }
 }
 
@@ -371,25 +326,6 @@ fn warm(
             sum = sum
                 .wrapping_add(world.world.value_at(c).unwrap_or(0))
                 .wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
-            child = graph.next_sibling_at(c);
-        }
-    }
-    std::hint::black_box(sum);
-}
-
-/// As [`warm`] for boxes recomputed on the way up: each node's links and box, then
-/// its children's.
-fn warm_boxes(graph: &Graph, boxes: &PerNode<Aabb>, nodes: &[NodeIndex]) {
-    let mut sum = 0u32;
-    for &node in nodes {
-        sum = sum
-            .wrapping_add(graph.first_child_at(node).map_or(0, NodeIndex::raw))
-            .wrapping_add(boxes.value_at(node).map_or(0, |b| b.min.x.to_bits()));
-    }
-    for &node in nodes {
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            sum = sum.wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
             child = graph.next_sibling_at(c);
         }
     }
