@@ -287,3 +287,72 @@ pub(super) fn warm(
     }
     std::hint::black_box(sum);
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::IncrementalUpdate;
+    use scenewalk_core::glam::Vec3;
+    use scenewalk_core::{Aabb, Graph};
+    use scenewalk_nodes::{Geometry, Group, Transform};
+
+    /// The plan's states are the full run's world states and its payload positions
+    /// lead to the nodes' own payloads, node by node in pre-order, for a root below
+    /// the graph's root and after removals moved payloads within their columns.
+    #[test]
+    fn the_plan_holds_each_nodes_state_and_payload_in_pre_order() {
+        let mut graph = Graph::new();
+        let top = graph.add_root(Group);
+        let root = graph
+            .append_child(top, Transform::from_translation(Vec3::X))
+            .unwrap();
+        let mut parents = vec![root];
+        for i in 0..300u32 {
+            let parent = parents[(i as usize * 7) % parents.len()];
+            let node = match i % 3 {
+                0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
+                1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
+                _ => graph.append_child(parent, Group),
+            }
+            .unwrap();
+            parents.push(node);
+        }
+        for &gone in &parents[10..20] {
+            if graph.contains(gone) {
+                graph.remove_subtree(gone).unwrap();
+            }
+        }
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        let spans = update.action.actors().2.get();
+        let plan = &spans.plan;
+        assert!(plan.usable());
+        let world = update.transforms();
+        let (transforms, geometries) = (
+            graph.payloads::<Transform>().unwrap(),
+            graph.payloads::<Geometry>().unwrap(),
+        );
+        let mut next = Some(root.index());
+        let mut pre = 0;
+        while let Some(node) = next {
+            let step = plan.steps[pre];
+            assert_eq!(step.node(), node);
+            assert_eq!(spans.get(node).unwrap().pre as usize, pre);
+            assert_eq!(Some(step.state), world.world.get_at(node));
+            let depth = graph.depth(graph.id_at(node).unwrap()).unwrap();
+            assert_eq!(step.depth() as usize, depth - 1);
+            match (transforms.get(node), geometries.get(node)) {
+                (Some(t), _) => {
+                    assert!(std::ptr::eq(transforms.at_slot(step.payload).unwrap(), t));
+                    assert_eq!(world.matrices.owner(step.state).unwrap().node, node.raw());
+                }
+                (_, Some(g)) => {
+                    assert!(std::ptr::eq(geometries.at_slot(step.payload).unwrap(), g));
+                }
+                _ => assert_eq!(step.kind(), super::OTHER),
+            }
+            pre += 1;
+            next = graph.next_preorder_at(node, root.index());
+        }
+        assert_eq!(pre, plan.steps.len());
+    }
+}
