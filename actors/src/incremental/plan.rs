@@ -1,10 +1,11 @@
-//! The patch plan: what a payload-only patch needs of every node, written by the full
-//! run in pre-order, so a changed subtree is re-walked as one contiguous stretch of
+//! The patch plan: what a payload-only patch needs of every node of the last full
+//! run, in pre-order, so a changed subtree is re-walked as one contiguous stretch of
 //! it instead of by following links through scattered per-slot records.
 
-use crate::PerNode;
+use super::spans::Spans;
 use crate::world::WorldMatrices;
-use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType, Payloads, TypeSet};
+use crate::{PerNode, WorldTransforms};
+use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, TypeSet};
 use scenewalk_nodes::{Geometry, Transform};
 
 /// A node that is neither a transform nor geometry.
@@ -51,10 +52,6 @@ impl Step {
 #[derive(Clone, Debug)]
 pub(super) struct Plan {
     steps: Vec<Step>,
-    /// The states of the nodes on the path from the root to the current node.
-    path: Vec<u32>,
-    /// Matrices pushed so far (matrix 0 is the one above the root).
-    matrices: u32,
     /// The kind of each registered type.
     kinds: Vec<u8>,
     transforms: TypeSet,
@@ -62,25 +59,33 @@ pub(super) struct Plan {
     /// Whether the plan covers every node of the run (no extended types, depths in
     /// range).
     usable: bool,
+    /// Whether the plan describes the latest full run.
+    built: bool,
 }
 
 impl Default for Plan {
     fn default() -> Self {
         Self {
             steps: Vec::new(),
-            path: Vec::new(),
-            matrices: 0,
             kinds: Vec::new(),
             transforms: TypeSet::of::<Transform>(),
             geometries: TypeSet::of::<Geometry>(),
             usable: false,
+            built: false,
         }
     }
 }
 
 impl Plan {
-    /// Starts the plan of a full run over `graph`.
-    pub(super) fn begin(&mut self, graph: &Graph) {
+    /// Forgets the plan: a full run renumbers the nodes.
+    pub(super) fn clear(&mut self) {
+        self.built = false;
+    }
+
+    /// Writes the plan of the latest full run from its spans and world states, in
+    /// one pass over the slots: a patch builds it when patches repeat, so a full
+    /// run costs what it did and a run that is never patched never pays for it.
+    pub(super) fn build(&mut self, graph: &Graph, spans: &Spans, world: &WorldTransforms) {
         let types = graph.types();
         self.transforms.resolve(types);
         self.geometries.resolve(types);
@@ -99,60 +104,56 @@ impl Plan {
             }
         }));
         self.steps.clear();
-        self.path.clear();
-        self.matrices = 0;
+        self.steps.resize(spans.count() as usize, Step::default());
         self.usable = true;
-    }
-
-    /// Records the next node in pre-order. Its state follows `WorldMatrices`: a
-    /// transform pushes the next matrix, any other node shares its parent's.
-    #[inline]
-    pub(super) fn enter(&mut self, graph: &Graph, node: NodeIndex, ty: NodeType, depth: u32) {
-        let kind = self.kinds.get(ty.get()).copied().unwrap_or(EXTENDED);
-        let d = depth as usize;
-        let above = match d.checked_sub(1) {
-            Some(up) => self.path.get(up).copied().unwrap_or(0),
-            None => 0,
-        };
-        let (state, payload) = match kind {
-            TRANSFORM => {
-                self.matrices = self.matrices.wrapping_add(1);
-                (
-                    self.matrices,
-                    graph.payload_slot_at(node).unwrap_or(u32::MAX),
-                )
+        let mut placed = 0usize;
+        for (node, span) in spans.iter() {
+            let kind = graph
+                .type_at(node)
+                .and_then(|ty| self.kinds.get(ty.get()).copied())
+                .unwrap_or(EXTENDED);
+            let payload = match kind {
+                TRANSFORM | GEOMETRY => graph.payload_slot_at(node),
+                _ => Some(0),
+            };
+            let state = world.world.value_at(node);
+            match (self.steps.get_mut(span.pre as usize), payload, state) {
+                (Some(step), Some(payload), Some(state))
+                    if kind != EXTENDED && span.depth < DEPTHS =>
+                {
+                    *step = Step {
+                        node: node.raw(),
+                        depth_kind: span.depth << 2 | u32::from(kind),
+                        state,
+                        payload,
+                    };
+                    placed += 1;
+                }
+                _ => self.usable = false,
             }
-            GEOMETRY => (above, graph.payload_slot_at(node).unwrap_or(u32::MAX)),
-            OTHER => (above, 0),
-            _ => {
-                self.usable = false;
-                (above, 0)
-            }
-        };
-        if depth >= DEPTHS {
-            self.usable = false;
         }
-        self.path.truncate(d);
-        self.path.push(state);
-        self.steps.push(Step {
-            node: node.raw(),
-            depth_kind: depth << 2 | u32::from(kind),
-            state,
-            payload,
-        });
+        // Every pre-order number taken once: the spans are those of one run.
+        self.usable &= placed == self.steps.len();
+        self.built = true;
     }
 
     /// The steps from pre-order number `pre` up to (not including) `end`, if the
     /// plan covers the run.
     #[inline]
     pub(super) fn steps(&self, pre: u32, end: u32) -> Option<&[Step]> {
-        if !self.usable {
+        if !self.usable || !self.built {
             return None;
         }
         self.steps.get(pre as usize..end as usize)
     }
 
-    /// Whether the plan covers every node of the run.
+    /// Whether the plan was written since the last full run.
+    pub(super) fn built(&self) -> bool {
+        self.built
+    }
+
+    /// Whether the plan covers every node of the run (no type extending
+    /// `Transform` or `Geometry`, depths in range).
     pub(super) fn usable(&self) -> bool {
         self.usable
     }
@@ -324,9 +325,11 @@ mod tests {
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         let spans = update.action.actors().2.get();
-        let plan = &spans.plan;
-        assert!(plan.usable());
         let world = update.transforms();
+        assert!(!spans.plan.built());
+        let mut plan = super::Plan::default();
+        plan.build(&graph, spans, world);
+        assert!(plan.built() && plan.usable());
         let (transforms, geometries) = (
             graph.payloads::<Transform>().unwrap(),
             graph.payloads::<Geometry>().unwrap(),

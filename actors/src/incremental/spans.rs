@@ -28,11 +28,26 @@ pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
     next: u32,
-    /// The same run's nodes in pre-order, with what a patch reads of each.
+    /// The same run's nodes in pre-order, with what a patch reads of each: written
+    /// from the spans by the patches, not by the run (see `Plan::build`).
     pub(super) plan: Plan,
 }
 
 impl Spans {
+    /// How many nodes the latest run numbered.
+    pub(super) fn count(&self) -> u32 {
+        self.next
+    }
+
+    /// The slots of the latest run's nodes with their spans, in slot order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
+        let run = self.run;
+        (0u32..)
+            .zip(&self.spans)
+            .filter(move |(_, s)| s.run == run && run != 0)
+            .map(|(i, &s)| (NodeIndex::new(i), s))
+    }
+
     /// The span of the node in slot `node` if the latest run reached it.
     #[inline]
     pub(super) fn get(&self, node: NodeIndex) -> Option<Span> {
@@ -60,7 +75,7 @@ impl UnorderedActor for Spans {
             self.run = 1;
         }
         self.next = 0;
-        self.plan.begin(run.graph);
+        self.plan.clear();
     }
 
     #[inline]
@@ -74,12 +89,6 @@ impl UnorderedActor for Spans {
             };
         }
         self.next = self.next.wrapping_add(1);
-        self.plan.enter(
-            visit.graph(),
-            visit.node(),
-            visit.node_type(),
-            visit.depth(),
-        );
         Flow::Continue
     }
 
@@ -172,8 +181,22 @@ impl IncrementalUpdate {
         self.lifts.clear();
         // The plan leaves the `Spans` actor for the pass, so that it and the world
         // matrices can be used side by side; it goes back whatever happens.
-        let plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
-        let replayed = if plan.usable() {
+        let mut plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
+        self.payload_patches = self.payload_patches.saturating_add(1);
+        if !plan.built() {
+            // Worth a pass over every node once the patches repeat (or this one
+            // alone re-walks a sixteenth of the tree).
+            let spans = self.action.actors().2.get();
+            let nodes: u64 = self
+                .tops
+                .iter()
+                .map(|(s, _)| u64::from(s.end - s.pre))
+                .sum();
+            if self.payload_patches > 1 || nodes >= u64::from(spans.count() / 16) {
+                plan.build(graph, spans, self.action.actors().0.get());
+            }
+        }
+        let replayed = if plan.built() && plan.usable() {
             self.replay_tops(graph, &plan, boxes, stats)
         } else {
             self.rewalk_tops(graph, boxes, stats)
