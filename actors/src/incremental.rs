@@ -191,8 +191,9 @@ pub struct IncrementalUpdate {
     order: Vec<NodeIndex>,
     frames: Vec<Frame>,
     open: Vec<plan::Open>,
-    /// Payload-only patches since the last full run (the second builds the plan).
-    payload_patches: u32,
+    /// Nodes re-walked by payload-only patches since the last full run, while the
+    /// plan is not built.
+    rewalked: u64,
     /// Whether the spans of the last full run still describe the tree (no patch
     /// with a structural edit since).
     spans_valid: bool,
@@ -247,7 +248,7 @@ impl IncrementalUpdate {
             order: Vec::new(),
             frames: Vec::new(),
             open: Vec::new(),
-            payload_patches: 0,
+            rewalked: 0,
             spans_valid: false,
             tops: Vec::new(),
             lifts: lift::Lifts::default(),
@@ -293,7 +294,7 @@ impl IncrementalUpdate {
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
-        self.payload_patches = 0;
+        self.rewalked = 0;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
         self.matrices_after_full = self.transforms().matrices.len();

@@ -359,3 +359,52 @@ mod tests {
         assert_eq!(pre, plan.steps.len());
     }
 }
+
+#[cfg(test)]
+mod build_tests {
+    use crate::IncrementalUpdate;
+    use scenewalk_core::Graph;
+    use scenewalk_core::glam::{Affine3A, Vec3};
+    use scenewalk_nodes::{Group, Transform};
+
+    /// Small patches after a full run do not pay for the plan; once the patches
+    /// since the full run re-walk a sixteenth of the tree, one builds it; the next
+    /// full run forgets it.
+    #[test]
+    fn the_plan_is_built_once_patches_re_walk_a_sixteenth_of_the_tree() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let big = graph.append_child(root, Transform::IDENTITY).unwrap();
+        let mut leaf = big;
+        for _ in 0..99 {
+            leaf = graph.append_child(big, Transform::IDENTITY).unwrap();
+        }
+        for _ in 0..100 {
+            graph.append_child(root, Group).unwrap();
+        }
+        let built = |u: &IncrementalUpdate| u.action.actors().2.get().plan.built();
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        let mut set = |graph: &mut Graph, node, x: f32| {
+            graph
+                .get_mut::<Transform>(node)
+                .unwrap()
+                .set_local(Affine3A::from_translation(Vec3::X * x));
+        };
+        // 201 nodes: a sixteenth is 12.
+        for k in 0..11 {
+            set(&mut graph, leaf, k as f32);
+            assert!(!update.run(&graph, root).unwrap().full);
+            assert!(!built(&update));
+        }
+        set(&mut graph, leaf, 11.0);
+        update.run(&graph, root).unwrap();
+        assert!(built(&update));
+        update.run_full(&graph, root).unwrap();
+        assert!(!built(&update));
+        set(&mut graph, big, 1.0);
+        update.run(&graph, root).unwrap();
+        assert!(built(&update));
+        assert_eq!(update.world(&graph, leaf).unwrap().translation.x, 12.0);
+    }
+}

@@ -182,17 +182,18 @@ impl IncrementalUpdate {
         // The plan leaves the `Spans` actor for the pass, so that it and the world
         // matrices can be used side by side; it goes back whatever happens.
         let mut plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
-        self.payload_patches = self.payload_patches.saturating_add(1);
         if !plan.built() {
-            // Worth a pass over every node once the patches repeat (or this one
-            // alone re-walks a sixteenth of the tree).
+            // A pass over every node, worth it once the patches since the full run
+            // re-walk a sixteenth of the tree between them: a few small patches
+            // after each full run never pay for it.
             let spans = self.action.actors().2.get();
             let nodes: u64 = self
                 .tops
                 .iter()
                 .map(|(s, _)| u64::from(s.end - s.pre))
                 .sum();
-            if self.payload_patches > 1 || nodes >= u64::from(spans.count() / 16) {
+            self.rewalked = self.rewalked.saturating_add(nodes);
+            if self.rewalked >= u64::from(spans.count() / 16) {
                 plan.build(graph, spans, self.action.actors().0.get());
             }
         }
