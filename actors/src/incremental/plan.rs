@@ -292,7 +292,7 @@ pub(super) fn warm(
 #[cfg(test)]
 mod tests {
     use crate::IncrementalUpdate;
-    use scenewalk_core::glam::Vec3;
+    use scenewalk_core::glam::{Affine3A, Vec3};
     use scenewalk_core::{Aabb, Graph};
     use scenewalk_nodes::{Geometry, Group, Transform};
 
@@ -358,14 +358,6 @@ mod tests {
         }
         assert_eq!(pre, plan.steps.len());
     }
-}
-
-#[cfg(test)]
-mod build_tests {
-    use crate::IncrementalUpdate;
-    use scenewalk_core::Graph;
-    use scenewalk_core::glam::{Affine3A, Vec3};
-    use scenewalk_nodes::{Group, Transform};
 
     /// Small patches after a full run do not pay for the plan; once the patches
     /// since the full run re-walk a sixteenth of the tree, one builds it; the next
@@ -385,7 +377,7 @@ mod build_tests {
         let built = |u: &IncrementalUpdate| u.action.actors().2.get().plan.built();
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
-        let mut set = |graph: &mut Graph, node, x: f32| {
+        let set = |graph: &mut Graph, node, x: f32| {
             graph
                 .get_mut::<Transform>(node)
                 .unwrap()
