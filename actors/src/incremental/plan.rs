@@ -203,8 +203,9 @@ pub(super) fn replay(
 ) -> Option<Aabb> {
     open.clear();
     let base = steps.first()?.depth();
-    for &step in steps {
-        let level = step.depth().wrapping_sub(base) as usize;
+    for (i, &step) in steps.iter().enumerate() {
+        let depth = step.depth();
+        let level = depth.wrapping_sub(base) as usize;
         // The nodes at this level or deeper are finished: a step's depth is one
         // more than its parent's, which is the open node at level - 1.
         while open.len() > level {
@@ -231,11 +232,21 @@ pub(super) fn replay(
             OTHER => (parent, Aabb::EMPTY),
             _ => return None,
         };
-        open.push(Open {
-            node: step.node,
-            state,
-            acc,
-        });
+        if steps.get(i + 1).is_some_and(|next| next.depth() > depth) {
+            open.push(Open {
+                node: step.node,
+                state,
+                acc,
+            });
+            continue;
+        }
+        // A leaf (most nodes) is finished at once: no frame written and read back
+        // right away, whose store-to-load forwarding stalled the loop.
+        boxes.overwrite(step.node(), acc);
+        match open.last_mut() {
+            Some(parent) => parent.acc = parent.acc.union(&acc),
+            None => return Some(acc),
+        }
     }
     while let Some(done) = open.pop() {
         boxes.overwrite(NodeIndex::new(done.node), done.acc);
@@ -263,30 +274,45 @@ pub(super) fn warm(
         let last = steps.last().map_or(0, |s| s.payload);
         sum = sum.wrapping_add(first).wrapping_add(last);
     }
-    // Then what the steps lead to: payloads, the matrix above, the boxes.
+    // Then what the steps lead to: the top's owner record, payloads, boxes. A
+    // 64-byte matrix may straddle two lines, so both ends are read.
     for steps in subtrees {
-        if let Some(top) = steps.first() {
-            let above = state_above(steps, matrices).unwrap_or(top.state);
-            sum = sum.wrapping_add(matrices.get(above).translation.x.to_bits());
+        if let Some(top) = steps.first().filter(|t| t.kind() == TRANSFORM) {
+            sum = sum.wrapping_add(matrices.owner(top.state).map_or(0, |o| o.above));
         }
         for step in steps.iter() {
             let bits = match step.kind() {
                 TRANSFORM => columns
                     .transforms
                     .and_then(|t| t.at_slot(step.payload))
-                    .map_or(0, |t| t.local().translation.x.to_bits()),
+                    .map_or(0, |t| ends(t.local())),
                 GEOMETRY => columns
                     .geometries
                     .and_then(|g| g.at_slot(step.payload))
-                    .map_or(0, |g| g.local_bounds().min.x.to_bits()),
+                    .map_or(0, |g| {
+                        let b = g.local_bounds();
+                        b.min.x.to_bits() ^ b.max.z.to_bits()
+                    }),
                 _ => 0,
             };
             sum = sum
                 .wrapping_add(bits)
-                .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.min.x.to_bits()));
+                .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.max.z.to_bits()));
+        }
+    }
+    // Last the matrices above the tops, once their owner records are in.
+    for steps in subtrees {
+        if let Some(above) = state_above(steps, matrices) {
+            sum = sum.wrapping_add(ends(&matrices.get(above)));
         }
     }
     std::hint::black_box(sum);
+}
+
+/// Bits from the first and the last number of a matrix.
+#[inline(always)]
+fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
+    m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
 }
 
 #[cfg(test)]
