@@ -386,10 +386,10 @@ mod tests {
     }
 
     /// Small patches after a full run do not pay for the plan; once the patches
-    /// since the full run re-walk a sixteenth of the tree, one builds it; the next
+    /// since the full run re-walk a third of the tree, one builds it; the next
     /// full run forgets it.
     #[test]
-    fn the_plan_is_built_once_patches_re_walk_a_sixteenth_of_the_tree() {
+    fn the_plan_is_built_once_patches_re_walk_a_third_of_the_tree() {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
         let big = graph.append_child(root, Transform::IDENTITY).unwrap();
@@ -409,8 +409,8 @@ mod tests {
                 .unwrap()
                 .set_local(Affine3A::from_translation(Vec3::X * x));
         };
-        // 201 nodes: a sixteenth is 12.
-        for k in 0..11 {
+        // 201 nodes: a third is 67.
+        for k in 0..66 {
             set(&mut graph, leaf, k as f32);
             assert!(!update.run(&graph, root).unwrap().full);
             assert!(!built(&update));
