@@ -48,7 +48,8 @@ impl Step {
     }
 }
 
-/// The plan of the latest full run, and the scratch that writes it.
+/// The plan of the latest full run, with the kind of each node type it is written
+/// with.
 #[derive(Clone, Debug)]
 pub(super) struct Plan {
     steps: Vec<Step>,

@@ -106,9 +106,11 @@ impl IncrementalUpdate {
     /// inside the root's subtree when the full run numbered it, and covered when it
     /// lies in the span of an earlier one in pre-order, so the changed nodes are
     /// sorted once instead of each walking up to the root. No node's state changes,
-    /// so the subtrees rewrite only matrices and boxes (`rewalk_payloads`). Boxes on
-    /// the way up are recomputed level by level from the deepest (children before
-    /// parents), each level in slot order, and only while they change.
+    /// so the subtrees rewrite only matrices and boxes: replayed from the patch plan
+    /// once it is built (`plan::replay`), else by following the links
+    /// (`rewalk_payloads`). Boxes on the way up are brought up to date level by
+    /// level from the deepest (children before parents), each level in slot order,
+    /// and only while they change (`Lifts::run`).
     ///
     /// `None` when a full run is needed (a change at or above the root, a non-finite
     /// matrix).
@@ -193,7 +195,7 @@ impl IncrementalUpdate {
             let nodes: u64 = self
                 .tops
                 .iter()
-                .map(|(s, _)| u64::from(s.end - s.pre))
+                .map(|(s, _)| u64::from(s.end.saturating_sub(s.pre)))
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count() / 3) {
@@ -224,7 +226,7 @@ impl IncrementalUpdate {
 
 impl IncrementalUpdate {
     /// The subtree passes of a payload-only patch, each a stretch of the plan, 16
-    /// warmed at a time; the parents of subtrees whose box changed go to `levels`.
+    /// warmed at a time; the parents of subtrees whose box changed go to `lifts`.
     fn replay_tops(
         &mut self,
         graph: &Graph,
@@ -270,8 +272,9 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// As [`replay_tops`](Self::replay_tops) by following the links, when the plan
-    /// does not cover the run (a type extending `Transform` or `Geometry`).
+    /// As [`replay_tops`](Self::replay_tops) by following the links, while the plan
+    /// is not built or when it does not cover the run (a type extending
+    /// `Transform` or `Geometry`).
     fn rewalk_tops(
         &mut self,
         graph: &Graph,
