@@ -9,9 +9,10 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use std::collections::BTreeMap;
 use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
 
+mod lift;
+mod plan;
 mod spans;
 mod subtree;
 use scenewalk_nodes::{Geometry, Transform};
@@ -189,6 +190,10 @@ pub struct IncrementalUpdate {
     counts: Vec<u32>,
     order: Vec<NodeIndex>,
     frames: Vec<Frame>,
+    open: Vec<plan::Open>,
+    /// Nodes re-walked by payload-only patches since the last full run, while the
+    /// plan is not built.
+    rewalked: u64,
     /// Whether the spans of the last full run still describe the tree (no patch
     /// with a structural edit since).
     spans_valid: bool,
@@ -196,9 +201,7 @@ pub struct IncrementalUpdate {
     /// payload-only patches.
     tops: Vec<(spans::Span, NodeIndex)>,
     keys: Vec<u64>,
-    levels: BTreeMap<usize, Vec<NodeIndex>>,
-    /// Emptied lists of `levels`, kept for the next update's levels.
-    spare_levels: Vec<Vec<NodeIndex>>,
+    lifts: lift::Lifts,
     /// Transform and geometry types (with the types extending them).
     transform_types: TypeSet,
     geometry_types: TypeSet,
@@ -244,10 +247,11 @@ impl IncrementalUpdate {
             counts: Vec::new(),
             order: Vec::new(),
             frames: Vec::new(),
+            open: Vec::new(),
+            rewalked: 0,
             spans_valid: false,
             tops: Vec::new(),
-            levels: BTreeMap::new(),
-            spare_levels: Vec::new(),
+            lifts: lift::Lifts::default(),
             keys: Vec::new(),
             transform_types: TypeSet::of::<Transform>(),
             geometry_types: TypeSet::of::<Geometry>(),
@@ -290,6 +294,7 @@ impl IncrementalUpdate {
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
+        self.rewalked = 0;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
         self.matrices_after_full = self.transforms().matrices.len();

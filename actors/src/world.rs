@@ -410,6 +410,20 @@ impl WorldMatrices {
         Some((self.matrices.len() - 1) as u32)
     }
 
+    /// Overwrites matrix `index` with `above × local`, for a payload-only patch that
+    /// follows the plan of the last full run (which numbered the matrices):
+    /// `None` when the product is not finite (the caller then recomputes
+    /// everything).
+    #[inline(always)]
+    pub(crate) fn overwrite_at(&mut self, index: u32, above: u32, local: &Affine3A) -> Option<()> {
+        let world = product(&self.get(above), local);
+        if !is_finite(&world) {
+            return None;
+        }
+        *self.matrices.get_mut(index as usize)? = world;
+        Some(())
+    }
+
     /// The record of matrix `index` (kept by incremental updates only).
     #[inline]
     pub(crate) fn owner(&self, index: u32) -> Option<Owner> {

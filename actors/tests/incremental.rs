@@ -600,3 +600,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Structural and payload edits interleaved, with a full run between rounds:
+    /// every full run writes a new plan (removals move payloads within their
+    /// columns, appends and moves renumber the pre-order), and the payload-only
+    /// patches after it follow that plan, not the one before.
+    #[test]
+    fn full_runs_between_structural_edits_renew_the_plan(spec in tree(), rounds in prop::collection::vec((prop::collection::vec(edit(), 0..12), prop::collection::vec(payload_edit(), 1..12)), 1..5)) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[0];
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for (structural, payloads) in &rounds {
+            play(&mut graph, root, &mut update, structural, true)?;
+            prop_assert!(update.run_full(&graph, root).unwrap().full);
+            play(&mut graph, root, &mut update, payloads, true)?;
+            prop_assert!(!update.run(&graph, root).unwrap().full);
+            check(&graph, root, &update)?;
+        }
+    }
+}

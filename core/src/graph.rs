@@ -471,6 +471,18 @@ impl Graph {
         (hot.ty != FREE).then(|| self.id_of(index.0))
     }
 
+    /// Where the payload of the node in slot `index` sits in its type's column (read
+    /// it with [`Payloads::at_slot`]); `None` for a free slot. Valid until the next
+    /// structural edit.
+    #[inline]
+    pub fn payload_slot_at(&self, index: NodeIndex) -> Option<u32> {
+        let hot = self.hot.get(index.get())?;
+        if hot.ty == FREE {
+            return None;
+        }
+        Some(self.cold.get(index.get())?.slot)
+    }
+
     /// The parent of the node in slot `index`.
     #[inline]
     pub fn parent_at(&self, index: NodeIndex) -> Option<NodeIndex> {
@@ -537,6 +549,27 @@ impl<'g, T: NodeCore> Payloads<'g, T> {
             return None;
         }
         self.column.get_typed(self.graph.cold.get(node.get())?.slot)
+    }
+
+    /// The payload at position `slot` of this type's column, where
+    /// [`Graph::payload_slot_at`] placed a node's: one load where [`get`](Self::get)
+    /// reads the node's links first. A position stays a node's until a structural
+    /// edit (a removal moves the column's last payload into the freed position).
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
+    /// # impl scenewalk_core::NodeCore for Mass {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Mass(1.0));
+    /// let slot = graph.payload_slot_at(root.index()).unwrap();
+    /// let masses = graph.payloads::<Mass>().unwrap();
+    /// assert_eq!(masses.at_slot(slot), Some(&Mass(1.0)));
+    /// assert_eq!(masses.at_slot(slot + 1), None);
+    /// ```
+    #[inline]
+    pub fn at_slot(&self, slot: u32) -> Option<&'g T> {
+        self.column.get_typed(slot)
     }
 }
 

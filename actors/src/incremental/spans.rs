@@ -2,7 +2,8 @@
 //! changed: no walk up to learn what lies inside what.
 
 use super::IncrementalUpdate;
-use super::subtree::{Kinds, rebox, rewalk_payloads};
+use super::plan::{self, Columns, Plan};
+use super::subtree::{Kinds, rewalk_payloads};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
@@ -27,9 +28,26 @@ pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
     next: u32,
+    /// The same run's nodes in pre-order, with what a patch reads of each: written
+    /// from the spans by the patches, not by the run (see `Plan::build`).
+    pub(super) plan: Plan,
 }
 
 impl Spans {
+    /// How many nodes the latest run numbered.
+    pub(super) fn count(&self) -> u32 {
+        self.next
+    }
+
+    /// The slots of the latest run's nodes with their spans, in slot order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
+        let run = self.run;
+        (0u32..)
+            .zip(&self.spans)
+            .filter(move |(_, s)| s.run == run && run != 0)
+            .map(|(i, &s)| (NodeIndex::new(i), s))
+    }
+
     /// The span of the node in slot `node` if the latest run reached it.
     #[inline]
     pub(super) fn get(&self, node: NodeIndex) -> Option<Span> {
@@ -57,6 +75,7 @@ impl UnorderedActor for Spans {
             self.run = 1;
         }
         self.next = 0;
+        self.plan.clear();
     }
 
     #[inline]
@@ -87,9 +106,11 @@ impl IncrementalUpdate {
     /// inside the root's subtree when the full run numbered it, and covered when it
     /// lies in the span of an earlier one in pre-order, so the changed nodes are
     /// sorted once instead of each walking up to the root. No node's state changes,
-    /// so the subtrees rewrite only matrices and boxes (`rewalk_payloads`). Boxes on
-    /// the way up are recomputed level by level from the deepest (children before
-    /// parents), each level in slot order, and only while they change.
+    /// so the subtrees rewrite only matrices and boxes: replayed from the patch plan
+    /// once it is built (`plan::replay`), else by following the links
+    /// (`rewalk_payloads`). Boxes on the way up are brought up to date level by
+    /// level from the deepest (children before parents), each level in slot order,
+    /// and only while they change (`Lifts::run`).
     ///
     /// `None` when a full run is needed (a change at or above the root, a non-finite
     /// matrix).
@@ -150,12 +171,6 @@ impl IncrementalUpdate {
 
         self.transform_types.resolve(graph.types());
         self.geometry_types.resolve(graph.types());
-        let kinds = Kinds {
-            transforms: &self.transform_types,
-            geometries: &self.geometry_types,
-            transform: graph.payloads(),
-            geometry: graph.payloads(),
-        };
         // The topmost changed nodes: those not inside an earlier one's span.
         let mut covered_until = 0;
         self.tops.retain(|&(span, _)| {
@@ -165,59 +180,129 @@ impl IncrementalUpdate {
             }
             top
         });
-        let world = self.action.actor_mut::<WorldTransforms>()?;
-        // Left over only if an earlier patch gave up half way.
-        while let Some((_, mut nodes)) = self.levels.pop_last() {
-            nodes.clear();
-            self.spare_levels.push(nodes);
+        self.lifts.clear();
+        // The plan leaves the `Spans` actor for the pass, so that it and the world
+        // matrices can be used side by side; it goes back whatever happens.
+        let mut plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
+        if !plan.built() {
+            // A pass over every node (about 40 % of a full run on the 1M-node
+            // bench), built once the patches since the full run have re-walked a
+            // third of the tree without it: about what the plan would have saved
+            // them (60 ns a node there), so whatever follows, building costs at most
+            // twice the best choice made in hindsight (rent, then buy). A few small
+            // patches after each full run never pay for it.
+            let spans = self.action.actors().2.get();
+            let nodes: u64 = self
+                .tops
+                .iter()
+                .map(|(s, _)| u64::from(s.end.saturating_sub(s.pre)))
+                .sum();
+            self.rewalked = self.rewalked.saturating_add(nodes);
+            if self.rewalked >= u64::from(spans.count() / 3) {
+                plan.build(graph, spans, self.action.actors().0.get());
+            }
         }
+        let replayed = if plan.built() && plan.usable() {
+            self.replay_tops(graph, &plan, boxes, stats)
+        } else {
+            self.rewalk_tops(graph, boxes, stats)
+        };
+        if let Some(spans) = self.action.actor_mut::<Spans>() {
+            spans.plan = plan;
+        }
+        replayed?;
+
+        let kinds = Kinds {
+            transforms: &self.transform_types,
+            geometries: &self.geometry_types,
+            transform: graph.payloads(),
+            geometry: graph.payloads(),
+        };
+        let world = self.action.actors().0.get();
+        stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
+        Some(())
+    }
+}
+
+impl IncrementalUpdate {
+    /// The subtree passes of a payload-only patch, each a stretch of the plan, 16
+    /// warmed at a time; the parents of subtrees whose box changed go to `lifts`.
+    fn replay_tops(
+        &mut self,
+        graph: &Graph,
+        plan: &Plan,
+        boxes: &mut PerNode<Aabb>,
+        stats: &mut super::UpdateStats,
+    ) -> Option<()> {
+        let columns = Columns {
+            transforms: graph.payloads(),
+            geometries: graph.payloads(),
+        };
+        let world = self.action.actor_mut::<WorldTransforms>()?;
+        for batch in self.tops.chunks(BATCH) {
+            let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
+            for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
+                *steps = plan.steps(span.pre, span.end)?;
+                if steps.first()?.node() != node {
+                    return None;
+                }
+            }
+            let subtrees = subtrees.get(..batch.len())?;
+            plan::warm(subtrees, columns, &world.matrices, boxes);
+            for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
+                let before = boxes.value_at(node)?;
+                let above = plan::state_above(steps, &world.matrices)?;
+                let after = plan::replay(
+                    steps,
+                    above,
+                    columns,
+                    &mut world.matrices,
+                    boxes,
+                    &mut self.open,
+                )?;
+                stats.entered += steps.len() as u64;
+                stats.subtrees += 1;
+                // A box that came out as it was leaves its ancestors' boxes as they were.
+                if before != after {
+                    let level = span.depth.saturating_sub(1) as usize;
+                    self.lifts.push(graph, level, node, before, after);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// As [`replay_tops`](Self::replay_tops) by following the links, while the plan
+    /// is not built or when it does not cover the run (a type extending
+    /// `Transform` or `Geometry`).
+    fn rewalk_tops(
+        &mut self,
+        graph: &Graph,
+        boxes: &mut PerNode<Aabb>,
+        stats: &mut super::UpdateStats,
+    ) -> Option<()> {
+        let kinds = &Kinds {
+            transforms: &self.transform_types,
+            geometries: &self.geometry_types,
+            transform: graph.payloads(),
+            geometry: graph.payloads(),
+        };
+        let world = self.action.actor_mut::<WorldTransforms>()?;
         let mut warmed = 0;
         for (i, &(span, node)) in self.tops.iter().enumerate() {
             if i == warmed {
                 warmed = (i + BATCH).min(self.tops.len());
-                warm(graph, &kinds, world, boxes, self.tops.get(i..warmed)?);
+                warm(graph, kinds, world, boxes, self.tops.get(i..warmed)?);
             }
-            let (entered, changed) =
-                rewalk_payloads(graph, &kinds, world, boxes, &mut self.frames, node)?;
+            let (entered, before, after) =
+                rewalk_payloads(graph, kinds, world, boxes, &mut self.frames, node)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
-            if changed && let Some(parent) = graph.parent_at(node) {
-                // Inside the root's subtree and not the root: depth 1 or more.
+            if before != after {
                 let level = span.depth.saturating_sub(1) as usize;
-                let spare = &mut self.spare_levels;
-                self.levels
-                    .entry(level)
-                    .or_insert_with(|| spare.pop().unwrap_or_default())
-                    .push(parent);
+                self.lifts.push(graph, level, node, before, after);
             }
-        }
-
-        let world = self.action.actors().0.get();
-        // Only the levels holding nodes exist, and the loop ends when the boxes stop
-        // changing: a deep tree costs its depth only as far as a change propagates.
-        while let Some((level, mut nodes)) = self.levels.pop_last() {
-            nodes.sort_unstable();
-            nodes.dedup();
-            for batch in nodes.chunks(BATCH) {
-                warm_boxes(graph, boxes, batch);
-                for &node in batch {
-                    stats.ancestors += 1;
-                    if rebox::<true>(graph, &kinds, world, boxes, node)
-                        && node != root
-                        && level > 0
-                        && let Some(parent) = graph.parent_at(node)
-                    {
-                        let spare = &mut self.spare_levels;
-                        self.levels
-                            .entry(level - 1)
-                            .or_insert_with(|| spare.pop().unwrap_or_default())
-                            .push(parent);
-                    }
-                }
-            }
-            nodes.clear();
-            self.spare_levels.push(nodes);
         }
         Some(())
     }
@@ -271,25 +356,6 @@ fn warm(
             sum = sum
                 .wrapping_add(world.world.value_at(c).unwrap_or(0))
                 .wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
-            child = graph.next_sibling_at(c);
-        }
-    }
-    std::hint::black_box(sum);
-}
-
-/// As [`warm`] for boxes recomputed on the way up: each node's links and box, then
-/// its children's.
-fn warm_boxes(graph: &Graph, boxes: &PerNode<Aabb>, nodes: &[NodeIndex]) {
-    let mut sum = 0u32;
-    for &node in nodes {
-        sum = sum
-            .wrapping_add(graph.first_child_at(node).map_or(0, NodeIndex::raw))
-            .wrapping_add(boxes.value_at(node).map_or(0, |b| b.min.x.to_bits()));
-    }
-    for &node in nodes {
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            sum = sum.wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
             child = graph.next_sibling_at(c);
         }
     }

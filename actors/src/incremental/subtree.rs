@@ -94,7 +94,7 @@ pub(super) fn rewalk(
 /// only the matrices of transform nodes and the boxes, so nothing but those is
 /// written and no stamp is read. The state above `top` is its own (or, if it is a
 /// transform, the one its matrix was pushed below). Returns the nodes entered,
-/// and whether `top`'s box changed; `None` when a full run is needed.
+/// and `top`'s box before and after; `None` when a full run is needed.
 pub(super) fn rewalk_payloads(
     graph: &Graph,
     kinds: &Kinds<'_>,
@@ -102,7 +102,7 @@ pub(super) fn rewalk_payloads(
     boxes: &mut PerNode<Aabb>,
     frames: &mut Vec<Frame>,
     top: NodeIndex,
-) -> Option<(u64, bool)> {
+) -> Option<(u64, Aabb, Aabb)> {
     let own = world.world.value_at(top)?;
     let ty = graph.type_at(top)?;
     let above = if kinds.local(graph, top, ty).is_some() {
@@ -119,7 +119,7 @@ pub(super) fn rewalk_payloads(
         |node, parent| enter_payloads(graph, kinds, world, node, parent),
         |node, acc| boxes.overwrite(node, acc),
     )?;
-    Some((entered, before != after))
+    Some((entered, before, after))
 }
 
 /// The walk of a subtree pass: `enter` gives a node's frame below its parent's

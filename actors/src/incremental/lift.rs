@@ -1,0 +1,213 @@
+//! Ancestor boxes of a payload-only patch: a box is brought up to date from the old
+//! and new boxes of its changed children where that is exact, so the other children
+//! are read only when a changed child gave up a face it defined.
+
+use super::subtree::{Kinds, rebox};
+use crate::{PerNode, WorldTransforms};
+use scenewalk_core::{Aabb, Graph, NodeIndex};
+use std::collections::BTreeMap;
+
+/// A child's box went from `old` to `new`: its parent's box is due.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lift {
+    parent: NodeIndex,
+    old: Aabb,
+    new: Aabb,
+}
+
+/// The lifts of each level (the parents' depth below the root).
+pub(super) type Levels = BTreeMap<usize, Vec<Lift>>;
+
+/// Ancestors warmed up together.
+const BATCH: usize = 16;
+
+/// `parent`'s box after one child's box went from `old` to `new`, when that can be
+/// told without the other contributors (the node's own geometry, the other
+/// children): on every face the child either lay strictly inside (another
+/// contributor defines the face, which the new box can only push out) or defined
+/// the face and did not retreat from it. Then the new box is `parent ∪ new`, the
+/// same numbers a full union gives. `None` otherwise, and for any NaN (a
+/// comparison with NaN is false), so the caller recomputes the box from all
+/// children.
+#[inline]
+pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
+    let min = old.min.cmpgt(parent.min) | (old.min.cmpeq(parent.min) & new.min.cmple(old.min));
+    let max = old.max.cmplt(parent.max) | (old.max.cmpeq(parent.max) & new.max.cmpge(old.max));
+    let nan = new.min.is_nan_mask() | new.max.is_nan_mask();
+    ((min & max).all() && !nan.any()).then(|| parent.union(new))
+}
+
+/// Lists a lift of `node`'s parent (at `level`, one above the node's depth).
+pub(super) fn push(
+    graph: &Graph,
+    levels: &mut Levels,
+    spare: &mut Vec<Vec<Lift>>,
+    level: usize,
+    node: NodeIndex,
+    old: Aabb,
+    new: Aabb,
+) {
+    if let Some(parent) = graph.parent_at(node) {
+        levels
+            .entry(level)
+            .or_insert_with(|| spare.pop().unwrap_or_default())
+            .push(Lift { parent, old, new });
+    }
+}
+
+/// The lists of a patch's ancestor boxes: the lifts by level, and emptied lists
+/// kept for the next patch.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lifts {
+    pub(super) levels: Levels,
+    pub(super) spare: Vec<Vec<Lift>>,
+}
+
+impl Lifts {
+    /// Lists a lift of `node`'s parent (at `level`, one above the node's depth).
+    pub(super) fn push(
+        &mut self,
+        graph: &Graph,
+        level: usize,
+        node: NodeIndex,
+        old: Aabb,
+        new: Aabb,
+    ) {
+        push(
+            graph,
+            &mut self.levels,
+            &mut self.spare,
+            level,
+            node,
+            old,
+            new,
+        );
+    }
+
+    /// Empties the lists (left over only if an earlier patch gave up half way).
+    pub(super) fn clear(&mut self) {
+        while let Some((_, mut lifts)) = self.levels.pop_last() {
+            lifts.clear();
+            self.spare.push(lifts);
+        }
+    }
+
+    /// Brings the boxes of the listed ancestors up to date, level by level from the
+    /// deepest (children before parents), each level in slot order, and only while
+    /// they change: a deep tree costs its depth only as far as a change propagates.
+    /// Returns the boxes recomputed.
+    pub(super) fn run(
+        &mut self,
+        graph: &Graph,
+        root: NodeIndex,
+        kinds: &Kinds<'_>,
+        world: &WorldTransforms,
+        boxes: &mut PerNode<Aabb>,
+    ) -> Option<usize> {
+        let mut ancestors = 0;
+        while let Some((level, mut lifts)) = self.levels.pop_last() {
+            lifts.sort_unstable_by_key(|l| l.parent);
+            let mut at = 0;
+            let mut warmed = 0;
+            while let Some(first) = lifts.get(at) {
+                let node = first.parent;
+                let group = lifts.get(at..)?;
+                let group = group.get(..group.iter().take_while(|l| l.parent == node).count())?;
+                if at >= warmed {
+                    warmed = (at + BATCH).min(lifts.len());
+                    warm(graph, boxes, lifts.get(at..warmed)?);
+                }
+                at += group.len();
+                ancestors += 1;
+                let before = boxes.value_at(node)?;
+                let lifted = group
+                    .iter()
+                    .try_fold(before, |acc, l| lift(&acc, &l.old, &l.new));
+                let after = match lifted {
+                    Some(after) => {
+                        boxes.overwrite(node, after);
+                        after
+                    }
+                    None => {
+                        rebox::<true>(graph, kinds, world, boxes, node);
+                        boxes.value_at(node)?
+                    }
+                };
+                if before != after && node != root && level > 0 {
+                    self.push(graph, level - 1, node, before, after);
+                }
+            }
+            lifts.clear();
+            self.spare.push(lifts);
+        }
+        Some(ancestors)
+    }
+}
+
+/// Loads the boxes and links of the next ancestors before their updates, so their
+/// cache misses overlap.
+fn warm(graph: &Graph, boxes: &PerNode<Aabb>, lifts: &[Lift]) {
+    let mut sum = 0u32;
+    for l in lifts {
+        sum = sum
+            .wrapping_add(graph.parent_at(l.parent).map_or(0, NodeIndex::raw))
+            .wrapping_add(boxes.value_at(l.parent).map_or(0, |b| b.min.x.to_bits()));
+    }
+    std::hint::black_box(sum);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lift;
+    use proptest::prelude::*;
+    use scenewalk_core::Aabb;
+    use scenewalk_core::glam::Vec3;
+
+    fn boxes() -> impl Strategy<Value = Aabb> {
+        // Few distinct coordinates, so faces often coincide; sometimes empty.
+        let c = || (-3i8..3).prop_map(|v| f32::from(v) * 0.5);
+        let corner = || (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+        prop_oneof![
+            8 => (corner(), corner()).prop_map(|(a, b)| Aabb::new(a, b)),
+            1 => Just(Aabb::EMPTY),
+        ]
+    }
+
+    proptest! {
+        /// Where `lift` answers, it is the union of all contributors with the changed
+        /// one replaced.
+        #[test]
+        fn lift_equals_the_union_of_the_other_contributors(
+            others in prop::collection::vec(boxes(), 0..4),
+            old in boxes(),
+            new in boxes(),
+        ) {
+            let rest = others.iter().fold(Aabb::EMPTY, |acc, b| acc.union(b));
+            let parent = rest.union(&old);
+            if let Some(got) = lift(&parent, &old, &new) {
+                prop_assert_eq!(got, rest.union(&new));
+            }
+        }
+    }
+
+    #[test]
+    fn lift_refuses_a_retreat_from_a_defined_face_and_nan() {
+        let parent = Aabb::new(Vec3::ZERO, Vec3::splat(4.0));
+        let child = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        let inside = Aabb::new(Vec3::ONE, Vec3::splat(2.0));
+        // The child defined min: moving inwards needs the siblings.
+        assert_eq!(lift(&parent, &child, &inside), None);
+        // Moving outwards does not.
+        let out = Aabb::new(Vec3::splat(-1.0), Vec3::ONE);
+        let grown = Aabb::new(Vec3::splat(-1.0), Vec3::splat(4.0));
+        assert_eq!(lift(&parent, &child, &out), Some(grown));
+        // A child strictly inside may go anywhere.
+        assert_eq!(lift(&parent, &inside, &out), Some(grown));
+        let nan = Aabb {
+            min: Vec3::splat(f32::NAN),
+            max: Vec3::ONE,
+        };
+        assert_eq!(lift(&parent, &inside, &nan), None);
+        assert_eq!(lift(&parent, &nan, &inside), None);
+    }
+}

@@ -1,0 +1,429 @@
+//! The patch plan: what a payload-only patch needs of every node of the last full
+//! run, in pre-order, so a changed subtree is re-walked as one contiguous stretch of
+//! it instead of by following links through scattered per-slot records.
+
+use super::spans::Spans;
+use crate::world::WorldMatrices;
+use crate::{PerNode, WorldTransforms};
+use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, TypeSet};
+use scenewalk_nodes::{Geometry, Transform};
+
+/// A node that is neither a transform nor geometry.
+const OTHER: u8 = 0;
+/// A node that is exactly a [`Transform`].
+const TRANSFORM: u8 = 1;
+/// A node that is exactly a [`Geometry`].
+const GEOMETRY: u8 = 2;
+/// A node of a type extending either: the plan does not cover it.
+const EXTENDED: u8 = 3;
+/// Depths are kept above the kind's two bits.
+const DEPTHS: u32 = 1 << 30;
+
+/// One node of the plan, 16 bytes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Step {
+    node: u32,
+    /// The depth below the run's root, shifted left by 2, and the kind.
+    depth_kind: u32,
+    /// The world state: the matrix a transform owns, the one any other node shares.
+    state: u32,
+    /// The payload's position in its type's column (transforms and geometry).
+    payload: u32,
+}
+
+impl Step {
+    #[inline(always)]
+    fn depth(self) -> u32 {
+        self.depth_kind >> 2
+    }
+
+    #[inline(always)]
+    fn kind(self) -> u8 {
+        (self.depth_kind & 3) as u8
+    }
+
+    #[inline(always)]
+    pub(super) fn node(self) -> NodeIndex {
+        NodeIndex::new(self.node)
+    }
+}
+
+/// The plan of the latest full run, with the kind of each node type it is written
+/// with.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    steps: Vec<Step>,
+    /// The kind of each registered type.
+    kinds: Vec<u8>,
+    transforms: TypeSet,
+    geometries: TypeSet,
+    /// Whether the plan covers every node of the run (no extended types, depths in
+    /// range).
+    usable: bool,
+    /// Whether the plan describes the latest full run.
+    built: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Self {
+            steps: Vec::new(),
+            kinds: Vec::new(),
+            transforms: TypeSet::of::<Transform>(),
+            geometries: TypeSet::of::<Geometry>(),
+            usable: false,
+            built: false,
+        }
+    }
+}
+
+impl Plan {
+    /// Forgets the plan: a full run renumbers the nodes.
+    pub(super) fn clear(&mut self) {
+        self.built = false;
+    }
+
+    /// Writes the plan of the latest full run from its spans and world states, in
+    /// one pass over the slots: a patch builds it when patches repeat, so a full
+    /// run costs what it did and a run that is never patched never pays for it.
+    pub(super) fn build(&mut self, graph: &Graph, spans: &Spans, world: &WorldTransforms) {
+        let types = graph.types();
+        self.transforms.resolve(types);
+        self.geometries.resolve(types);
+        let transform = types.index_of::<Transform>();
+        let geometry = types.index_of::<Geometry>();
+        self.kinds.clear();
+        self.kinds.extend(types.iter().map(|(ty, _)| {
+            if Some(ty) == transform {
+                TRANSFORM
+            } else if Some(ty) == geometry {
+                GEOMETRY
+            } else if self.transforms.contains(ty) || self.geometries.contains(ty) {
+                EXTENDED
+            } else {
+                OTHER
+            }
+        }));
+        self.steps.clear();
+        self.steps.resize(spans.count() as usize, Step::default());
+        self.usable = true;
+        let mut placed = 0usize;
+        for (node, span) in spans.iter() {
+            let kind = graph
+                .type_at(node)
+                .and_then(|ty| self.kinds.get(ty.get()).copied())
+                .unwrap_or(EXTENDED);
+            let payload = match kind {
+                TRANSFORM | GEOMETRY => graph.payload_slot_at(node),
+                _ => Some(0),
+            };
+            let state = world.world.value_at(node);
+            match (self.steps.get_mut(span.pre as usize), payload, state) {
+                (Some(step), Some(payload), Some(state))
+                    if kind != EXTENDED && span.depth < DEPTHS =>
+                {
+                    *step = Step {
+                        node: node.raw(),
+                        depth_kind: span.depth << 2 | u32::from(kind),
+                        state,
+                        payload,
+                    };
+                    placed += 1;
+                }
+                _ => self.usable = false,
+            }
+        }
+        // Every pre-order number taken once: the spans are those of one run.
+        self.usable &= placed == self.steps.len();
+        self.built = true;
+    }
+
+    /// The steps from pre-order number `pre` up to (not including) `end`, if the
+    /// plan covers the run.
+    #[inline]
+    pub(super) fn steps(&self, pre: u32, end: u32) -> Option<&[Step]> {
+        if !self.usable || !self.built {
+            return None;
+        }
+        self.steps.get(pre as usize..end as usize)
+    }
+
+    /// Whether the plan was written since the last full run.
+    pub(super) fn built(&self) -> bool {
+        self.built
+    }
+
+    /// Whether the plan covers every node of the run (no type extending
+    /// `Transform` or `Geometry`, depths in range).
+    pub(super) fn usable(&self) -> bool {
+        self.usable
+    }
+}
+
+/// The payload columns the replay reads.
+#[derive(Clone, Copy)]
+pub(super) struct Columns<'g> {
+    pub(super) transforms: Option<Payloads<'g, Transform>>,
+    pub(super) geometries: Option<Payloads<'g, Geometry>>,
+}
+
+/// One open node of a replay: its state and its box so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Open {
+    node: u32,
+    state: u32,
+    acc: Aabb,
+}
+
+/// The state above the subtree that `steps` starts (a transform's parent's, found
+/// in its matrix's owner record, which must name it; any other node's own).
+#[inline]
+pub(super) fn state_above(steps: &[Step], matrices: &WorldMatrices) -> Option<u32> {
+    let top = steps.first()?;
+    if top.kind() != TRANSFORM {
+        return Some(top.state);
+    }
+    let owner = matrices.owner(top.state)?;
+    (owner.node == top.node).then_some(owner.above)
+}
+
+/// Recomputes the world matrices and boxes of the subtree whose steps are `steps`
+/// (a node and its descendants, in pre-order) below state `above`: the update
+/// action's work, with every node's position in the plan, so the loop reads the
+/// steps one after another. Children's boxes are merged into their parent's in child
+/// order, as `Bounds` does on leave, so the boxes are a full run's bit for bit.
+/// Returns the top's box; `None` for a non-finite matrix or a plan that does not fit
+/// (the caller then recomputes everything).
+pub(super) fn replay(
+    steps: &[Step],
+    above: u32,
+    columns: Columns<'_>,
+    matrices: &mut WorldMatrices,
+    boxes: &mut PerNode<Aabb>,
+    open: &mut Vec<Open>,
+) -> Option<Aabb> {
+    open.clear();
+    let base = steps.first()?.depth();
+    for (i, &step) in steps.iter().enumerate() {
+        let depth = step.depth();
+        let level = depth.wrapping_sub(base) as usize;
+        // The nodes at this level or deeper are finished: a step's depth is one
+        // more than its parent's, which is the open node at level - 1.
+        while open.len() > level {
+            let done = open.pop()?;
+            boxes.overwrite(NodeIndex::new(done.node), done.acc);
+            let parent = open.last_mut()?;
+            parent.acc = parent.acc.union(&done.acc);
+        }
+        if open.len() != level {
+            return None;
+        }
+        let parent = open.last().map_or(above, |o| o.state);
+        let (state, acc) = match step.kind() {
+            TRANSFORM => {
+                let local = columns.transforms?.at_slot(step.payload)?.local();
+                matrices.overwrite_at(step.state, parent, local)?;
+                (step.state, Aabb::EMPTY)
+            }
+            GEOMETRY => {
+                let geometry = columns.geometries?.at_slot(step.payload)?;
+                let world = matrices.get(parent);
+                (parent, geometry.local_bounds().transformed(&world))
+            }
+            OTHER => (parent, Aabb::EMPTY),
+            _ => return None,
+        };
+        if steps.get(i + 1).is_some_and(|next| next.depth() > depth) {
+            open.push(Open {
+                node: step.node,
+                state,
+                acc,
+            });
+            continue;
+        }
+        // A leaf (most nodes) is finished at once: no frame written and read back
+        // right away, whose store-to-load forwarding stalled the loop.
+        boxes.overwrite(step.node(), acc);
+        match open.last_mut() {
+            Some(parent) => parent.acc = parent.acc.union(&acc),
+            None => return Some(acc),
+        }
+    }
+    while let Some(done) = open.pop() {
+        boxes.overwrite(NodeIndex::new(done.node), done.acc);
+        match open.last_mut() {
+            Some(parent) => parent.acc = parent.acc.union(&done.acc),
+            None => return Some(done.acc),
+        }
+    }
+    None
+}
+
+/// Loads what the replays of `subtrees` read, for all of them before the first: the
+/// loads of one round do not depend on each other, so their cache misses overlap,
+/// where replays one after the other would wait for each in turn.
+pub(super) fn warm(
+    subtrees: &[&[Step]],
+    columns: Columns<'_>,
+    matrices: &WorldMatrices,
+    boxes: &PerNode<Aabb>,
+) {
+    let mut sum = 0u32;
+    // The first and last lines of each subtree's steps.
+    for steps in subtrees {
+        let first = steps.first().map_or(0, |s| s.state);
+        let last = steps.last().map_or(0, |s| s.payload);
+        sum = sum.wrapping_add(first).wrapping_add(last);
+    }
+    // Then what the steps lead to: the top's owner record, payloads, boxes. A
+    // 64-byte matrix may straddle two lines, so both ends are read.
+    for steps in subtrees {
+        if let Some(top) = steps.first().filter(|t| t.kind() == TRANSFORM) {
+            sum = sum.wrapping_add(matrices.owner(top.state).map_or(0, |o| o.above));
+        }
+        for step in steps.iter() {
+            let bits = match step.kind() {
+                TRANSFORM => columns
+                    .transforms
+                    .and_then(|t| t.at_slot(step.payload))
+                    .map_or(0, |t| ends(t.local())),
+                GEOMETRY => columns
+                    .geometries
+                    .and_then(|g| g.at_slot(step.payload))
+                    .map_or(0, |g| {
+                        let b = g.local_bounds();
+                        b.min.x.to_bits() ^ b.max.z.to_bits()
+                    }),
+                _ => 0,
+            };
+            sum = sum
+                .wrapping_add(bits)
+                .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.max.z.to_bits()));
+        }
+    }
+    // Last the matrices above the tops, once their owner records are in.
+    for steps in subtrees {
+        if let Some(above) = state_above(steps, matrices) {
+            sum = sum.wrapping_add(ends(&matrices.get(above)));
+        }
+    }
+    std::hint::black_box(sum);
+}
+
+/// Bits from the first and the last number of a matrix.
+#[inline(always)]
+fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
+    m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::IncrementalUpdate;
+    use scenewalk_core::glam::{Affine3A, Vec3};
+    use scenewalk_core::{Aabb, Graph};
+    use scenewalk_nodes::{Geometry, Group, Transform};
+
+    /// The plan's states are the full run's world states and its payload positions
+    /// lead to the nodes' own payloads, node by node in pre-order, for a root below
+    /// the graph's root and after removals moved payloads within their columns.
+    #[test]
+    fn the_plan_holds_each_nodes_state_and_payload_in_pre_order() {
+        let mut graph = Graph::new();
+        let top = graph.add_root(Group);
+        let root = graph
+            .append_child(top, Transform::from_translation(Vec3::X))
+            .unwrap();
+        let mut parents = vec![root];
+        for i in 0..300u32 {
+            let parent = parents[(i as usize * 7) % parents.len()];
+            let node = match i % 3 {
+                0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
+                1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
+                _ => graph.append_child(parent, Group),
+            }
+            .unwrap();
+            parents.push(node);
+        }
+        for &gone in &parents[10..20] {
+            if graph.contains(gone) {
+                graph.remove_subtree(gone).unwrap();
+            }
+        }
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        let spans = update.action.actors().2.get();
+        let world = update.transforms();
+        assert!(!spans.plan.built());
+        let mut plan = super::Plan::default();
+        plan.build(&graph, spans, world);
+        assert!(plan.built() && plan.usable());
+        let (transforms, geometries) = (
+            graph.payloads::<Transform>().unwrap(),
+            graph.payloads::<Geometry>().unwrap(),
+        );
+        let mut next = Some(root.index());
+        let mut pre = 0;
+        while let Some(node) = next {
+            let step = plan.steps[pre];
+            assert_eq!(step.node(), node);
+            assert_eq!(spans.get(node).unwrap().pre as usize, pre);
+            assert_eq!(Some(step.state), world.world.get_at(node));
+            let depth = graph.depth(graph.id_at(node).unwrap()).unwrap();
+            assert_eq!(step.depth() as usize, depth - 1);
+            match (transforms.get(node), geometries.get(node)) {
+                (Some(t), _) => {
+                    assert!(std::ptr::eq(transforms.at_slot(step.payload).unwrap(), t));
+                    assert_eq!(world.matrices.owner(step.state).unwrap().node, node.raw());
+                }
+                (_, Some(g)) => {
+                    assert!(std::ptr::eq(geometries.at_slot(step.payload).unwrap(), g));
+                }
+                _ => assert_eq!(step.kind(), super::OTHER),
+            }
+            pre += 1;
+            next = graph.next_preorder_at(node, root.index());
+        }
+        assert_eq!(pre, plan.steps.len());
+    }
+
+    /// Small patches after a full run do not pay for the plan; once the patches
+    /// since the full run re-walk a third of the tree, one builds it; the next
+    /// full run forgets it.
+    #[test]
+    fn the_plan_is_built_once_patches_re_walk_a_third_of_the_tree() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let big = graph.append_child(root, Transform::IDENTITY).unwrap();
+        let mut leaf = big;
+        for _ in 0..99 {
+            leaf = graph.append_child(big, Transform::IDENTITY).unwrap();
+        }
+        for _ in 0..100 {
+            graph.append_child(root, Group).unwrap();
+        }
+        let built = |u: &IncrementalUpdate| u.action.actors().2.get().plan.built();
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        let set = |graph: &mut Graph, node, x: f32| {
+            graph
+                .get_mut::<Transform>(node)
+                .unwrap()
+                .set_local(Affine3A::from_translation(Vec3::X * x));
+        };
+        // 201 nodes: a third is 67.
+        for k in 0..66 {
+            set(&mut graph, leaf, k as f32);
+            assert!(!update.run(&graph, root).unwrap().full);
+            assert!(!built(&update));
+        }
+        set(&mut graph, leaf, 11.0);
+        update.run(&graph, root).unwrap();
+        assert!(built(&update));
+        update.run_full(&graph, root).unwrap();
+        assert!(!built(&update));
+        set(&mut graph, big, 1.0);
+        update.run(&graph, root).unwrap();
+        assert!(built(&update));
+        assert_eq!(update.world(&graph, leaf).unwrap().translation.x, 12.0);
+    }
+}
