@@ -174,6 +174,7 @@ impl Bounds {
     }
 
     fn merge_worker(&mut self, worker: Self) {
+        self.matrices.recycle(worker.matrices);
         let Some(fork) = worker.fork else {
             return;
         };

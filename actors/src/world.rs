@@ -107,11 +107,21 @@ impl Owner {
 }
 
 /// Where a parallel worker's matrices and list entries belong in its parent's.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct ForkMarks {
     base: u32,
     mark: usize,
     merged: usize,
+    /// In the parent: per merged worker, in merge order, how its indices map to
+    /// the parent's ([`renumber_index`]).
+    renumber: Vec<(u32, u32)>,
+}
+
+/// A merged worker's matrix index `i` in its parent's list: its matrix 0 stands for
+/// the parent's `base`, the others were appended after `offset`.
+#[inline(always)]
+fn renumber_index(i: u32, base: u32, offset: u32) -> u32 {
+    if i == 0 { base } else { offset.wrapping_add(i) }
 }
 
 impl WorldMatrices {
@@ -147,7 +157,10 @@ impl WorldMatrices {
         if self.track_owners {
             self.owners.push(Owner::ROOT);
         }
-        self.fork = ForkMarks::default();
+        self.fork.base = 0;
+        self.fork.mark = 0;
+        self.fork.merged = 0;
+        self.fork.renumber.clear();
         0
     }
 
@@ -287,7 +300,13 @@ impl OrderedActor for WorldTransforms {
 
     fn end(&mut self) {
         self.matrices.end();
-        self.world.finish_merges();
+        // The forks' indices are renumbered as they are copied, on every thread.
+        let renumber = &self.matrices.fork.renumber;
+        self.world
+            .finish_merges_mapped(|k, i| match renumber.get(k) {
+                Some(&(base, offset)) => renumber_index(i, base, offset),
+                None => i,
+            });
     }
 
     const FORKS: bool = true;
@@ -324,18 +343,27 @@ impl WorldMatrices {
                 base: state,
                 mark: self.non_finite.len(),
                 merged: 0,
+                renumber: Vec::new(),
             },
             spare: Spares::default(),
         }
     }
 
+    /// Keeps a worker's matrix list for a later worker, when its matrices are not
+    /// needed after the run (the bounds' copy of the matrix stack).
+    pub(crate) fn recycle(&mut self, mut worker: Self) {
+        worker.matrices.clear();
+        self.spare.give(worker.matrices);
+    }
+
     /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
-    /// non-finite nodes where they come in traversal order. Returns how a worker's
-    /// index maps to this list's.
-    fn merge(&mut self, mut worker: Self) -> impl Fn(u32) -> u32 + use<> {
+    /// non-finite nodes where they come in traversal order. Notes how the worker's
+    /// indices map to this list's, in merge order, for the copies at the end.
+    fn merge(&mut self, mut worker: Self) {
         let base = worker.fork.base;
         let offset = (self.matrices.len() as u32).wrapping_sub(1);
-        let map = move |i: u32| if i == 0 { base } else { offset.wrapping_add(i) };
+        self.fork.renumber.push((base, offset));
+        let map = move |i: u32| renumber_index(i, base, offset);
         self.matrices.extend(worker.matrices.iter().skip(1));
         worker.matrices.clear();
         self.spare.give(worker.matrices);
@@ -349,7 +377,6 @@ impl WorldMatrices {
         let at = (worker.fork.mark + self.fork.merged).min(self.non_finite.len());
         self.fork.merged += worker.non_finite.len();
         self.non_finite.splice(at..at, worker.non_finite);
-        map
     }
 }
 
@@ -365,10 +392,10 @@ impl WorldTransforms {
 
     /// [`OrderedActor::merge`].
     fn merge_worker(&mut self, worker: Self) {
-        let map = self.matrices.merge(worker.matrices);
         // The indices are not read back during the run: all forks' copies happen at
-        // once, on every thread, at the end.
-        self.world.merge_deferred(worker.world, map);
+        // once, on every thread, at the end, and renumber them as they go.
+        self.matrices.merge(worker.matrices);
+        self.world.merge_deferred(worker.world, |i| i);
     }
 }
 
