@@ -2,6 +2,7 @@
 
 use crate::PerNode;
 use crate::per_node::Spares;
+use rayon::prelude::*;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{
     ActiveList, Flow, Graph, KeptColumn, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
@@ -115,6 +116,10 @@ struct ForkMarks {
     /// In the parent: per merged worker, in merge order, how its indices map to
     /// the parent's ([`renumber_index`]).
     renumber: Vec<(u32, u32)>,
+    /// In the parent: the merged workers' matrix lists, appended at the run's end
+    /// ([`WorldMatrices::append_merged`]), and how many matrices they add.
+    merged_lists: Vec<Vec<Affine3A>>,
+    appending: usize,
 }
 
 /// A merged worker's matrix index `i` in its parent's list: its matrix 0 stands for
@@ -161,12 +166,19 @@ impl WorldMatrices {
         self.fork.mark = 0;
         self.fork.merged = 0;
         self.fork.renumber.clear();
+        // Lists an unfinished run merged are that run's.
+        self.fork.appending = 0;
+        for mut list in std::mem::take(&mut self.fork.merged_lists) {
+            list.clear();
+            self.spare.give(list);
+        }
         0
     }
 
-    /// Ends a run: lets go of the graph's `Transform` column, so an edit between runs
-    /// does not copy it.
+    /// Ends a run: appends the merged workers' matrices, lets go of the graph's
+    /// `Transform` column, so an edit between runs does not copy it.
     pub(crate) fn end(&mut self) {
+        self.append_merged();
         self.locals.release();
     }
 
@@ -344,8 +356,40 @@ impl WorldMatrices {
                 mark: self.non_finite.len(),
                 merged: 0,
                 renumber: Vec::new(),
+                merged_lists: Vec::new(),
+                appending: 0,
             },
             spare: Spares::default(),
+        }
+    }
+
+    /// Appends the matrix lists of the workers merged since the last call (but
+    /// each one's matrix 0), in merge order: each list copied by a thread of the
+    /// current pool into its own part of the grown list.
+    fn append_merged(&mut self) {
+        let lists = std::mem::take(&mut self.fork.merged_lists);
+        self.fork.appending = 0;
+        let old = self.matrices.len();
+        let total = lists
+            .iter()
+            .map(|l| l.len().saturating_sub(1))
+            .sum::<usize>();
+        self.matrices.resize(old + total, Affine3A::IDENTITY);
+        let mut rest = self.matrices.get_mut(old..).unwrap_or_default();
+        let mut jobs = Vec::with_capacity(lists.len());
+        for list in &lists {
+            let from = list.get(1..).unwrap_or_default();
+            let Some((to, next)) = rest.split_at_mut_checked(from.len()) else {
+                break;
+            };
+            jobs.push((to, from));
+            rest = next;
+        }
+        jobs.into_par_iter()
+            .for_each(|(to, from)| to.copy_from_slice(from));
+        for mut list in lists {
+            list.clear();
+            self.spare.give(list);
         }
     }
 
@@ -361,12 +405,16 @@ impl WorldMatrices {
     /// indices map to this list's, in merge order, for the copies at the end.
     fn merge(&mut self, mut worker: Self) {
         let base = worker.fork.base;
-        let offset = (self.matrices.len() as u32).wrapping_sub(1);
+        let offset = ((self.matrices.len() + self.fork.appending) as u32).wrapping_sub(1);
         self.fork.renumber.push((base, offset));
         let map = move |i: u32| renumber_index(i, base, offset);
-        self.matrices.extend(worker.matrices.iter().skip(1));
-        worker.matrices.clear();
-        self.spare.give(worker.matrices);
+        // Nothing reads the merged matrices before the run ends: they are appended
+        // then, on every thread (appended here, one list after the other, they took
+        // a visible share of the calling thread's merges on the city).
+        self.fork.appending += worker.matrices.len().saturating_sub(1);
+        self.fork
+            .merged_lists
+            .push(std::mem::take(&mut worker.matrices));
         if self.track_owners {
             self.owners
                 .extend(worker.owners.iter().skip(1).map(|o| Owner {
