@@ -128,6 +128,12 @@ impl<T: Copy> PerNode<T> {
             if let Some(window) = self.spare.take_if(|w| w.first == slot) {
                 (self.values, self.written) = (window.values, window.written);
                 self.written.iter_mut().for_each(|w| *w = 0);
+            } else if let Some(mut window) = self.spare.take() {
+                // Another kept window's buffers, emptied (so a table whose forks
+                // start elsewhere every run keeps no more windows than forks).
+                window.values.clear();
+                window.written.clear();
+                (self.values, self.written) = (window.values, window.written);
             }
         }
         let at = slot.wrapping_add(self.offset);
