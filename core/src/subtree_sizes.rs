@@ -162,6 +162,51 @@ mod tests {
     struct Node;
     impl crate::NodeCore for Node {}
 
+    /// A wide root's small children go in runs of consecutive siblings of at most
+    /// `target` nodes, which cover every small child once and stop at big ones;
+    /// taken off the links, a child is handed off alone.
+    #[test]
+    fn small_siblings_are_handed_off_in_runs() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Node);
+        let mut children = Vec::new();
+        for i in 0..3000u32 {
+            let child = graph.append_child(root, Node).unwrap();
+            // A few children are too big to hand off; the others hold 1 to 4 nodes.
+            let extra = if i % 1000 == 500 { 2000 } else { i % 4 };
+            for _ in 0..extra {
+                graph.append_child(child, Node).unwrap();
+            }
+            children.push(child.index());
+        }
+        let mut sizes = SubtreeSizes::default();
+        sizes.refresh(&graph, root.index());
+        assert!(sizes.splittable);
+        let target = sizes.target;
+        let mut i = 0;
+        let mut runs = 0;
+        while let Some(&child) = children.get(i) {
+            let Some(run) = sizes.handoff(child, true) else {
+                assert!(sizes.size(child) > target);
+                i += 1;
+                continue;
+            };
+            let end = children.iter().position(|&c| c == run.last).unwrap();
+            let nodes: u32 = children[i..=end].iter().map(|&c| sizes.size(c)).sum();
+            assert_eq!((run.first, run.nodes), (child, nodes));
+            assert!(nodes <= target);
+            // The run stops only where the next sibling would not fit.
+            if let Some(&next) = children.get(end + 1) {
+                assert!(nodes + sizes.size(next) > target || sizes.size(next) > target);
+            }
+            let alone = sizes.handoff(child, false).unwrap();
+            assert_eq!((alone.last, alone.nodes), (child, sizes.size(child)));
+            runs += 1;
+            i = end + 1;
+        }
+        assert!(runs > 3 && runs < 200, "{runs} runs");
+    }
+
     /// Subtree sizes against counting each subtree's pre-order walk.
     #[test]
     fn subtree_sizes_count_every_descendant() {
