@@ -147,6 +147,7 @@ impl OrderedActor for Bounds {
 impl BoundsFork {
     /// A node's box is complete: it goes into its parent's, which is open here unless
     /// the node is the subtree's root. Returns the finished node and box.
+    #[inline(always)]
     fn leave(&mut self, visit: &Visit<'_>) -> Option<(NodeIndex, Aabb)> {
         let (node, own) = self.open.pop()?;
         match self.open.last_mut() {
@@ -174,6 +175,7 @@ impl Bounds {
     }
 
     fn merge_worker(&mut self, worker: Self) {
+        self.matrices.recycle(worker.matrices);
         let Some(fork) = worker.fork else {
             return;
         };

@@ -2,6 +2,7 @@
 
 use crate::PerNode;
 use crate::per_node::Spares;
+use rayon::prelude::*;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{
     ActiveList, Flow, Graph, KeptColumn, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
@@ -107,11 +108,25 @@ impl Owner {
 }
 
 /// Where a parallel worker's matrices and list entries belong in its parent's.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct ForkMarks {
     base: u32,
     mark: usize,
     merged: usize,
+    /// In the parent: per merged worker, in merge order, how its indices map to
+    /// the parent's ([`renumber_index`]).
+    renumber: Vec<(u32, u32)>,
+    /// In the parent: the merged workers' matrix lists, appended at the run's end
+    /// ([`WorldMatrices::append_merged`]), and how many matrices they add.
+    merged_lists: Vec<Vec<Affine3A>>,
+    appending: usize,
+}
+
+/// A merged worker's matrix index `i` in its parent's list: its matrix 0 stands for
+/// the parent's `base`, the others were appended after `offset`.
+#[inline(always)]
+fn renumber_index(i: u32, base: u32, offset: u32) -> u32 {
+    if i == 0 { base } else { offset.wrapping_add(i) }
 }
 
 impl WorldMatrices {
@@ -147,13 +162,23 @@ impl WorldMatrices {
         if self.track_owners {
             self.owners.push(Owner::ROOT);
         }
-        self.fork = ForkMarks::default();
+        self.fork.base = 0;
+        self.fork.mark = 0;
+        self.fork.merged = 0;
+        self.fork.renumber.clear();
+        // Lists an unfinished run merged are that run's.
+        self.fork.appending = 0;
+        for mut list in std::mem::take(&mut self.fork.merged_lists) {
+            list.clear();
+            self.spare.give(list);
+        }
         0
     }
 
-    /// Ends a run: lets go of the graph's `Transform` column, so an edit between runs
-    /// does not copy it.
+    /// Ends a run: appends the merged workers' matrices, lets go of the graph's
+    /// `Transform` column, so an edit between runs does not copy it.
     pub(crate) fn end(&mut self) {
+        self.append_merged();
         self.locals.release();
     }
 
@@ -287,7 +312,13 @@ impl OrderedActor for WorldTransforms {
 
     fn end(&mut self) {
         self.matrices.end();
-        self.world.finish_merges();
+        // The forks' indices are renumbered as they are copied, on every thread.
+        let renumber = &self.matrices.fork.renumber;
+        self.world
+            .finish_merges_mapped(|k, i| match renumber.get(k) {
+                Some(&(base, offset)) => renumber_index(i, base, offset),
+                None => i,
+            });
     }
 
     const FORKS: bool = true;
@@ -324,21 +355,66 @@ impl WorldMatrices {
                 base: state,
                 mark: self.non_finite.len(),
                 merged: 0,
+                renumber: Vec::new(),
+                merged_lists: Vec::new(),
+                appending: 0,
             },
             spare: Spares::default(),
         }
     }
 
-    /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
-    /// non-finite nodes where they come in traversal order. Returns how a worker's
-    /// index maps to this list's.
-    fn merge(&mut self, mut worker: Self) -> impl Fn(u32) -> u32 + use<> {
-        let base = worker.fork.base;
-        let offset = (self.matrices.len() as u32).wrapping_sub(1);
-        let map = move |i: u32| if i == 0 { base } else { offset.wrapping_add(i) };
-        self.matrices.extend(worker.matrices.iter().skip(1));
+    /// Appends the matrix lists of the workers merged since the last call (but
+    /// each one's matrix 0), in merge order: each list copied by a thread of the
+    /// current pool into its own part of the grown list.
+    fn append_merged(&mut self) {
+        let lists = std::mem::take(&mut self.fork.merged_lists);
+        self.fork.appending = 0;
+        let old = self.matrices.len();
+        let total = lists
+            .iter()
+            .map(|l| l.len().saturating_sub(1))
+            .sum::<usize>();
+        self.matrices.resize(old + total, Affine3A::IDENTITY);
+        let mut rest = self.matrices.get_mut(old..).unwrap_or_default();
+        let mut jobs = Vec::with_capacity(lists.len());
+        for list in &lists {
+            let from = list.get(1..).unwrap_or_default();
+            let Some((to, next)) = rest.split_at_mut_checked(from.len()) else {
+                break;
+            };
+            jobs.push((to, from));
+            rest = next;
+        }
+        jobs.into_par_iter()
+            .for_each(|(to, from)| to.copy_from_slice(from));
+        for mut list in lists {
+            list.clear();
+            self.spare.give(list);
+        }
+    }
+
+    /// Keeps a worker's matrix list for a later worker, when its matrices are not
+    /// needed after the run (the bounds' copy of the matrix stack).
+    pub(crate) fn recycle(&mut self, mut worker: Self) {
         worker.matrices.clear();
         self.spare.give(worker.matrices);
+    }
+
+    /// Appends a worker's matrices (but its matrix 0, which is `base`'s) and puts its
+    /// non-finite nodes where they come in traversal order. Notes how the worker's
+    /// indices map to this list's, in merge order, for the copies at the end.
+    fn merge(&mut self, mut worker: Self) {
+        let base = worker.fork.base;
+        let offset = ((self.matrices.len() + self.fork.appending) as u32).wrapping_sub(1);
+        self.fork.renumber.push((base, offset));
+        let map = move |i: u32| renumber_index(i, base, offset);
+        // Nothing reads the merged matrices before the run ends: they are appended
+        // then, on every thread (appended here, one list after the other, they took
+        // a visible share of the calling thread's merges on the city).
+        self.fork.appending += worker.matrices.len().saturating_sub(1);
+        self.fork
+            .merged_lists
+            .push(std::mem::take(&mut worker.matrices));
         if self.track_owners {
             self.owners
                 .extend(worker.owners.iter().skip(1).map(|o| Owner {
@@ -349,7 +425,6 @@ impl WorldMatrices {
         let at = (worker.fork.mark + self.fork.merged).min(self.non_finite.len());
         self.fork.merged += worker.non_finite.len();
         self.non_finite.splice(at..at, worker.non_finite);
-        map
     }
 }
 
@@ -365,10 +440,10 @@ impl WorldTransforms {
 
     /// [`OrderedActor::merge`].
     fn merge_worker(&mut self, worker: Self) {
-        let map = self.matrices.merge(worker.matrices);
         // The indices are not read back during the run: all forks' copies happen at
-        // once, on every thread, at the end.
-        self.world.merge_deferred(worker.world, map);
+        // once, on every thread, at the end, and renumber them as they go.
+        self.matrices.merge(worker.matrices);
+        self.world.merge_deferred(worker.world, |i| i);
     }
 }
 

@@ -2,6 +2,7 @@
 //! task running a depth-first walk with its own worker chain.
 
 use crate::fork::PARALLEL;
+use crate::subtree_sizes::Handoff;
 use crate::{
     AboveChain, Action, ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeId,
     NodeIndex, ParallelChain, RunContext, RunStats, TraversalError, TraversalIterator, Visit,
@@ -49,26 +50,27 @@ struct ListFrame {
 }
 
 impl Walker {
-    /// Depth-first from each of `roots` in turn, in document order, with `chain`.
-    /// Returns false if the run was stopped (here or by another walk).
+    /// Depth-first from each of `roots` (runs of sibling subtrees, with their depth)
+    /// in turn, in document order, with `chain`. Returns false if the run was stopped
+    /// (here or by another walk).
     #[allow(clippy::too_many_arguments)] // one private loop, called twice
     fn walk<C: Calls>(
         &mut self,
         graph: &Graph,
         chain: &mut C,
-        roots: &[(NodeIndex, u32)],
+        roots: &[(Handoff, u32)],
         leave_events: bool,
         control: &Control,
-        split: impl Fn(NodeIndex) -> bool,
-        found: &mut Vec<(NodeIndex, u32)>,
+        split: impl Fn(NodeIndex, bool) -> Option<Handoff>,
+        found: &mut Vec<(Handoff, u32)>,
         mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
-        roots.iter().all(|&(root, depth)| {
+        roots.iter().all(|&(run, depth)| {
             chain.start_subtree();
             self.subtree(
                 graph,
                 chain,
-                root,
+                run,
                 depth,
                 leave_events,
                 control,
@@ -79,28 +81,34 @@ impl Walker {
         })
     }
 
-    /// The subtree of `root`, by its links like the depth-first iterator (no stack
-    /// unless an actor built an active list): enter, go down to the first active
-    /// child, else leave and go on to the next sibling or climb. A node for which
-    /// `split` says yes is not entered but pushed to `found` (with its depth); with
-    /// `defer`, leave events (and the places of the subtrees handed off) also go
-    /// there, to be replayed after the merges.
+    /// The subtrees of the siblings `run.first` to `run.last`, by their links like
+    /// the depth-first iterator (no stack unless an actor built an active list):
+    /// enter, go down to the first active child, else leave and go on to the next
+    /// sibling or climb. Below the run's level, a node for which `split` gives a
+    /// hand-off (told whether the walk reached it by the links) is not entered: the
+    /// hand-off is pushed to `found` (with its depth) and the walk goes on after its
+    /// last sibling; with `defer`, leave events (and the places of the subtrees
+    /// handed off) also go there, to be replayed after the merges.
     #[allow(clippy::too_many_arguments)]
     fn subtree<C: Calls>(
         &mut self,
         graph: &Graph,
         chain: &mut C,
-        root: NodeIndex,
+        run: Handoff,
         mut depth: u32,
         leave_events: bool,
         control: &Control,
-        split: &impl Fn(NodeIndex) -> bool,
-        found: &mut Vec<(NodeIndex, u32)>,
+        split: &impl Fn(NodeIndex, bool) -> Option<Handoff>,
+        found: &mut Vec<(Handoff, u32)>,
         mut defer: Option<&mut Vec<Deferred>>,
     ) -> bool {
         self.frames.clear();
         self.lists.clear();
-        let mut node = root;
+        let base = depth;
+        let mut node = run.first;
+        // Whether `node` was reached by the links (not from a built active list): only
+        // then may a run of its siblings be handed off with it.
+        let mut by_links = true;
         // The stop flag is read every `STOP_EVERY` nodes (and at each subtree's
         // first): once per node, its load was a visible part of the walk's cost.
         let mut until_check = 0u32;
@@ -115,12 +123,19 @@ impl Walker {
             let mut down = None;
             // Whether `node` was entered, so is left when done.
             let mut entered = false;
-            if node != root && split(node) {
-                found.push((node, depth));
-                chain.split(found.len() - 1, node, depth);
+            let handoff = if depth != base {
+                split(node, by_links)
+            } else {
+                None
+            };
+            if let Some(handoff) = handoff {
+                found.push((handoff, depth));
+                chain.split(found.len() - 1, handoff.first, depth, handoff.nodes);
                 if let Some(deferred) = defer.as_deref_mut() {
                     deferred.push(Deferred::Done(found.len() - 1));
                 }
+                // Go on after the run's last sibling.
+                node = handoff.last;
             } else if let Some(visit) = Visit::new(graph, node, depth) {
                 entered = true;
                 self.stats.entered += 1;
@@ -140,8 +155,14 @@ impl Walker {
                     Flow::Continue => {}
                 }
                 match (flow, state) {
-                    (Flow::Continue, ListState::Untouched) => down = graph.first_child_at(node),
-                    (Flow::Continue, ListState::Filled) => down = self.first_listed(node, start),
+                    (Flow::Continue, ListState::Untouched) => {
+                        down = graph.first_child_at(node);
+                        by_links = true;
+                    }
+                    (Flow::Continue, ListState::Filled) => {
+                        down = self.first_listed(node, start);
+                        by_links = false;
+                    }
                     _ => self.lists.truncate(start),
                 }
             }
@@ -158,8 +179,19 @@ impl Walker {
                     self.leave(graph, chain, defer.as_deref_mut(), node, depth);
                 }
                 entered = true;
-                if node == root {
-                    return true;
+                if depth == base {
+                    // The run's level: its next sibling, up to its last.
+                    if node == run.last {
+                        return true;
+                    }
+                    match graph.next_sibling_at(node) {
+                        Some(sibling) => {
+                            node = sibling;
+                            by_links = true;
+                            continue 'enter;
+                        }
+                        None => return true,
+                    }
                 }
                 // The parent is read only where it is needed: for a built list, or
                 // to climb.
@@ -178,6 +210,7 @@ impl Walker {
                 };
                 if let Some(sibling) = next {
                     node = sibling;
+                    by_links = !listed;
                     continue 'enter;
                 }
                 let Some(parent) = parent.or_else(|| graph.parent_at(node)) else {
@@ -273,9 +306,9 @@ impl<C: ActorChain> Main<'_, C> {
 trait Calls {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk handed subtree number `found` (root `node` at `depth`) off instead
-    /// of entering it.
-    fn split(&mut self, _found: usize, _node: NodeIndex, _depth: u32) {}
+    /// The walk handed hand-off number `found` (first root `node` at `depth`,
+    /// `nodes` nodes) off instead of entering it.
+    fn split(&mut self, _found: usize, _node: NodeIndex, _depth: u32, _nodes: u32) {}
     /// The walk starts its next root.
     fn start_subtree(&mut self) {}
 }
@@ -331,7 +364,10 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// at most `max(nodes / 64, 512)` nodes (a fixed number of pieces, so the split
     /// does not depend on the thread count). The nodes above them are walked first,
     /// on the calling thread, so their [`Flow`] decides which subtrees exist (a
-    /// `Prune` or a deactivated child above removes every subtree below it). The
+    /// `Prune` or a deactivated child above removes every subtree below it).
+    /// Consecutive small siblings whose parent's children are taken by the links are
+    /// handed off together (one run of at most that many nodes, so a node with
+    /// thousands of small children costs the walk above a few hand-offs). The
     /// subtrees left are grouped, in document order, into tasks of about that many
     /// nodes; each task walks its subtrees depth-first with its own worker chain:
     /// static actors are shared, unordered actors are
@@ -439,10 +475,17 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
             top.walk(
                 graph,
                 &mut Main(&mut self.actors),
-                &[(root, 0)],
+                &[(
+                    Handoff {
+                        first: root,
+                        last: root,
+                        nodes: 0,
+                    },
+                    0,
+                )],
                 leave_events,
                 control,
-                |_| false,
+                |_, _| None,
                 &mut subtrees,
                 None,
             );
@@ -450,7 +493,6 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
             return Ok(());
         }
         let sizes = &self.subtrees;
-        let target = sizes.target;
         // Above the split points: static and unordered actors take one worker per
         // stretch of nodes between two subtrees, so that merging stretches and
         // subtrees alternately gives them their nodes in document order; ordered
@@ -471,10 +513,17 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
             let going = top.walk(
                 graph,
                 &mut above,
-                &[(root, 0)],
+                &[(
+                    Handoff {
+                        first: root,
+                        last: root,
+                        nodes: 0,
+                    },
+                    0,
+                )],
                 leave_events,
                 control,
-                |n| sizes.size(n) <= target,
+                |n, by_links| sizes.handoff(n, by_links),
                 &mut subtrees,
                 Some(&mut deferred),
             );
@@ -507,7 +556,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                         roots,
                         leave_events,
                         control,
-                        |_| false,
+                        |_, _| None,
                         &mut none,
                         None,
                     );
@@ -585,7 +634,7 @@ impl<C: ParallelChain> Calls for Segments<'_, C> {
         // The event is deferred; actors note what its replay needs.
         self.above.leave(visit);
     }
-    fn split(&mut self, found: usize, node: NodeIndex, depth: u32) {
+    fn split(&mut self, found: usize, _node: NodeIndex, depth: u32, nodes: u32) {
         self.stretch_open = false;
         let target = self.sizes.target;
         let new_task = match self.tasks.last_mut() {
@@ -601,7 +650,7 @@ impl<C: ParallelChain> Calls for Segments<'_, C> {
                 true
             }
         };
-        self.nodes = self.nodes.saturating_add(self.sizes.size(node));
+        self.nodes = self.nodes.saturating_add(nodes);
         // Two subtrees handed off at one depth with no node entered between them are
         // siblings (the walk cannot climb and come down again without entering a
         // node), so no node above is left between them either: in one task, they

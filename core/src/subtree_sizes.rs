@@ -28,6 +28,20 @@ pub(crate) struct SubtreeSizes {
     pub(crate) target: u32,
     /// Whether the tree splits into a useful number of subtrees.
     pub(crate) splittable: bool,
+    /// Runs of consecutive sibling subtrees handed off as one piece (first slot, last
+    /// slot, nodes), sorted by first slot: a node with tens of thousands of small
+    /// children (a wide root) costs the walk above one hand-off per run instead of
+    /// one per child, and the workers one start per run.
+    runs: Vec<(u32, u32, u32)>,
+}
+
+/// What a walk hands off at a split point: the subtrees of the siblings `first` to
+/// `last` (the same node for one subtree), `nodes` nodes in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Handoff {
+    pub(crate) first: NodeIndex,
+    pub(crate) last: NodeIndex,
+    pub(crate) nodes: u32,
 }
 
 impl SubtreeSizes {
@@ -73,12 +87,26 @@ impl SubtreeSizes {
         // subtrees, and how many stretches of top nodes between them, each of which
         // will need a worker of its own.
         let (mut subtrees, mut stretches, mut in_top) = (0, 1, true);
+        self.runs.clear();
         let mut next = graph.next_preorder_at(root, root);
         while let Some(n) = next {
-            if self.size(n) <= self.target {
+            let size = self.size(n);
+            if size <= self.target {
                 subtrees += 1;
                 in_top = false;
-                next = graph.next_preorder_skipping_at(n, root);
+                // Later siblings join the run while it stays within one task's size.
+                let (mut last, mut nodes) = (n, size);
+                while let Some(s) = graph.next_sibling_at(last) {
+                    let more = self.size(s);
+                    if more > self.target || nodes + more > self.target {
+                        break;
+                    }
+                    (last, nodes) = (s, nodes + more);
+                }
+                if last != n {
+                    self.runs.push((n.raw(), last.raw(), nodes));
+                }
+                next = graph.next_preorder_skipping_at(last, root);
             } else {
                 stretches += u32::from(!in_top);
                 in_top = true;
@@ -86,6 +114,37 @@ impl SubtreeSizes {
             }
         }
         self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
+        self.runs.sort_unstable();
+    }
+
+    /// What a walk above hands off at `node`, if its subtree is small enough: the run
+    /// of siblings that starts there when the walk takes `node`'s siblings by their
+    /// links (`by_links`: no actor built the parent's active list), else `node`'s
+    /// subtree alone.
+    #[inline]
+    pub(crate) fn handoff(&self, node: NodeIndex, by_links: bool) -> Option<Handoff> {
+        let size = self.size(node);
+        if size > self.target {
+            return None;
+        }
+        let run = by_links
+            .then(|| {
+                let i = self.runs.partition_point(|r| r.0 < node.raw());
+                self.runs.get(i).filter(|r| r.0 == node.raw())
+            })
+            .flatten();
+        Some(match run {
+            Some(&(_, last, nodes)) => Handoff {
+                first: node,
+                last: NodeIndex::new(last),
+                nodes,
+            },
+            None => Handoff {
+                first: node,
+                last: node,
+                nodes: size,
+            },
+        })
     }
 
     #[inline]
@@ -102,6 +161,51 @@ mod tests {
     #[derive(Clone, Debug)]
     struct Node;
     impl crate::NodeCore for Node {}
+
+    /// A wide root's small children go in runs of consecutive siblings of at most
+    /// `target` nodes, which cover every small child once and stop at big ones;
+    /// taken off the links, a child is handed off alone.
+    #[test]
+    fn small_siblings_are_handed_off_in_runs() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Node);
+        let mut children = Vec::new();
+        for i in 0..3000u32 {
+            let child = graph.append_child(root, Node).unwrap();
+            // A few children are too big to hand off; the others hold 1 to 4 nodes.
+            let extra = if i % 1000 == 500 { 2000 } else { i % 4 };
+            for _ in 0..extra {
+                graph.append_child(child, Node).unwrap();
+            }
+            children.push(child.index());
+        }
+        let mut sizes = SubtreeSizes::default();
+        sizes.refresh(&graph, root.index());
+        assert!(sizes.splittable);
+        let target = sizes.target;
+        let mut i = 0;
+        let mut runs = 0;
+        while let Some(&child) = children.get(i) {
+            let Some(run) = sizes.handoff(child, true) else {
+                assert!(sizes.size(child) > target);
+                i += 1;
+                continue;
+            };
+            let end = children.iter().position(|&c| c == run.last).unwrap();
+            let nodes: u32 = children[i..=end].iter().map(|&c| sizes.size(c)).sum();
+            assert_eq!((run.first, run.nodes), (child, nodes));
+            assert!(nodes <= target);
+            // The run stops only where the next sibling would not fit.
+            if let Some(&next) = children.get(end + 1) {
+                assert!(nodes + sizes.size(next) > target || sizes.size(next) > target);
+            }
+            let alone = sizes.handoff(child, false).unwrap();
+            assert_eq!((alone.last, alone.nodes), (child, sizes.size(child)));
+            runs += 1;
+            i = end + 1;
+        }
+        assert!(runs > 3 && runs < 200, "{runs} runs");
+    }
 
     /// Subtree sizes against counting each subtree's pre-order walk.
     #[test]

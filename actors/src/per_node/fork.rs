@@ -6,17 +6,18 @@
 use super::PerNode;
 use rayon::prelude::*;
 use scenewalk_core::NodeIndex;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Buffers kept from one parallel run's workers for the next run's: taken by a fork
-/// (which sees its parent only by `&`, hence the lock, held only to pop), given back
-/// by the merge. A clone starts with none.
+/// (which sees its parent only by `&`, hence the lock, held only to pop; a fork of a
+/// table keeps a handle, to take its window at its first write), given back by the
+/// merge. A clone starts with none.
 #[derive(Debug)]
-pub(crate) struct Spares<V>(Mutex<Vec<V>>);
+pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 
 impl<V> Default for Spares<V> {
     fn default() -> Self {
-        Self(Mutex::new(Vec::new()))
+        Self(Arc::new(Mutex::new(Vec::new())))
     }
 }
 
@@ -34,8 +35,27 @@ impl<V> Spares<V> {
 
     /// Keeps `buffer` for a later fork.
     pub(crate) fn give(&mut self, buffer: V) {
-        if let Ok(spares) = self.0.get_mut() {
+        if let Ok(mut spares) = self.0.lock() {
             spares.push(buffer);
+        }
+    }
+
+    /// The first spare buffer `fits`, if any.
+    fn take_if(&self, fits: impl Fn(&V) -> bool) -> Option<V> {
+        let mut spares = self.0.lock().ok()?;
+        let i = spares.iter().position(fits)?;
+        Some(spares.swap_remove(i))
+    }
+
+    /// The same store (for a fork).
+    fn share(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+
+    /// Keeps `buffers` instead of what is kept.
+    fn replace(&mut self, buffers: Vec<V>) {
+        if let Ok(mut spares) = self.0.lock() {
+            *spares = buffers;
         }
     }
 }
@@ -63,17 +83,11 @@ pub(super) struct Window<T> {
 pub(super) struct Pending<T> {
     log: Vec<(NodeIndex, T)>,
     window: Window<T>,
+    /// Its place in merge order.
+    order: usize,
 }
 
 impl<T: Copy> Window<T> {
-    fn new() -> Self {
-        Self {
-            first: 0,
-            values: Vec::new(),
-            written: Vec::new(),
-        }
-    }
-
     /// The slots the window covers.
     fn slots(&self) -> std::ops::Range<usize> {
         self.first..self.first + self.values.len()
@@ -81,19 +95,14 @@ impl<T: Copy> Window<T> {
 
     /// Copies the written entries into `values` and `written` (this window's slots
     /// of a table), stamping them with `run`.
-    fn copy_into(&self, values: &mut [T], written: &mut [u32], run: u32) {
+    fn copy_into(&self, values: &mut [T], written: &mut [u32], run: u32, map: impl Fn(T) -> T) {
         let writes = self.values.iter().zip(&self.written);
         for ((v, w), (&value, &stamp)) in values.iter_mut().zip(written).zip(writes) {
             if stamp == FORK_STAMP {
-                *v = value;
+                *v = map(value);
                 *w = run;
             }
         }
-    }
-
-    fn clear(&mut self) {
-        self.values.clear();
-        self.written.clear();
     }
 }
 
@@ -111,12 +120,28 @@ impl<T: Copy> PerNode<T> {
     pub(super) fn set_forked(&mut self, node: NodeIndex, value: T) {
         let slot = node.get();
         if self.values.is_empty() {
-            // The first write starts the window.
+            // The first write starts the window: the window the previous run's fork
+            // started at the same slot, if kept (a run over the same tree writes as
+            // far again, so its writes neither grow the window nor fault in fresh
+            // pages), its old writes unstamped.
             self.offset = 0usize.wrapping_sub(slot);
+            if let Some(window) = self.spare.take_if(|w| w.first == slot) {
+                (self.values, self.written) = (window.values, window.written);
+                self.written.iter_mut().for_each(|w| *w = 0);
+            } else if let Some(mut window) = self.spare.take() {
+                // Another kept window's buffers, emptied (so a table whose forks
+                // start elsewhere every run keeps no more windows than forks).
+                window.values.clear();
+                window.written.clear();
+                (self.values, self.written) = (window.values, window.written);
+            }
         }
         let at = slot.wrapping_add(self.offset);
         let len = self.values.len();
-        if (len..=2 * len + Self::SLACK).contains(&at) {
+        if let (Some(v), Some(w)) = (self.values.get_mut(at), self.written.get_mut(at)) {
+            *v = value;
+            *w = FORK_STAMP;
+        } else if (len..=2 * len + Self::SLACK).contains(&at) {
             // The fill is never read: the stamp says the slot was not written.
             let grown = (at + 1).max(len + len / 4 + 64);
             self.values.resize(grown, value);
@@ -150,22 +175,21 @@ impl<T: Copy> PerNode<T> {
 
     /// Forgets the deferred merges (a new run starts), keeping their buffers.
     pub(super) fn drop_pending(&mut self) {
-        for mut pending in std::mem::take(&mut self.pending) {
-            pending.window.clear();
+        for pending in std::mem::take(&mut self.pending) {
             self.spare.give(pending.window);
         }
     }
 
     /// Writes `window` into this table, per slot if it does not fit (a fork of
-    /// another graph), and keeps its buffer.
-    fn apply(&mut self, mut window: Window<T>) {
+    /// another graph).
+    fn apply(&mut self, window: &Window<T>) {
         let slots = window.slots();
         let run = self.run;
         if let (Some(values), Some(written)) = (
             self.values.get_mut(slots.start + 1..slots.end + 1),
             self.written.get_mut(slots.start + 1..slots.end + 1),
         ) {
-            window.copy_into(values, written, run);
+            window.copy_into(values, written, run, |v| v);
         } else {
             let writes = window.values.iter().zip(&window.written);
             for (slot, (&value, &stamp)) in slots.zip(writes) {
@@ -174,8 +198,6 @@ impl<T: Copy> PerNode<T> {
                 }
             }
         }
-        window.clear();
-        self.spare.give(window);
     }
 }
 
@@ -208,20 +230,16 @@ impl<T: Copy> PerNode<T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fork(&self) -> Self {
-        // A spare window's buffers (emptied by the merge that gave it back).
-        let (values, written) = self
-            .spare
-            .take()
-            .map_or_else(Default::default, |w| (w.values, w.written));
+        // The window's buffers come at the first write, from the kept ones.
         Self {
-            values,
-            written,
+            values: Vec::new(),
+            written: Vec::new(),
             run: FORK_STAMP,
             graph: self.graph,
             offset: 0,
             log: Vec::new(),
             forked: true,
-            spare: Spares::default(),
+            spare: self.spare.share(),
             pending: Vec::new(),
         }
     }
@@ -238,7 +256,8 @@ impl<T: Copy> PerNode<T> {
         }
         let mut window = worker.take_window();
         window.values.iter_mut().for_each(|v| *v = map(*v));
-        self.apply(window);
+        self.apply(&window);
+        self.spare.give(window);
     }
 }
 
@@ -278,12 +297,20 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         log.iter_mut().for_each(|(_, v)| *v = map(*v));
         let mut window = worker.take_window();
         window.values.iter_mut().for_each(|v| *v = map(*v));
-        self.pending.push(Pending { log, window });
+        let order = self.pending.len();
+        self.pending.push(Pending { log, window, order });
     }
 
     /// Writes the forks merged by [`merge_deferred`](Self::merge_deferred) into the
     /// table (see there).
     pub fn finish_merges(&mut self) {
+        self.finish_merges_mapped(|_, v| v);
+    }
+
+    /// [`finish_merges`](Self::finish_merges), each value of the fork merged
+    /// `k`-th going through `map(k, value)` as it is copied: a map that depends on
+    /// what was merged before (an offset) runs on every thread, not in the merge.
+    pub(crate) fn finish_merges_mapped(&mut self, map: impl Fn(usize, T) -> T + Sync) {
         let mut pending = std::mem::take(&mut self.pending);
         let mut order: Vec<_> = pending
             .iter()
@@ -301,21 +328,21 @@ impl<T: Copy + Send + Sync> PerNode<T> {
             && self.written.len() == self.values.len()
             && order.last().is_none_or(|r| r.end < self.values.len());
         if !disjoint {
-            for p in pending {
+            let mut windows = Vec::with_capacity(pending.len());
+            for mut p in pending {
                 for (node, value) in p.log {
-                    self.set(node, value);
+                    self.set(node, map(p.order, value));
                 }
-                self.apply(p.window);
+                p.window
+                    .values
+                    .iter_mut()
+                    .for_each(|v| *v = map(p.order, *v));
+                self.apply(&p.window);
+                windows.push(p.window);
             }
+            self.spare.replace(windows);
             return;
         }
-        pending.retain_mut(|p| {
-            if p.window.values.is_empty() {
-                self.spare
-                    .give(std::mem::replace(&mut p.window, Window::new()));
-            }
-            !p.window.values.is_empty()
-        });
         pending.sort_unstable_by_key(|p| p.window.first);
         let run = self.run;
         // Slot s is entry s + 1 (entry 0 holds the fill); the checks above make
@@ -324,7 +351,7 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         let mut written = self.written.get_mut(1..).unwrap_or_default();
         let mut at = 0;
         let mut jobs = Vec::with_capacity(pending.len());
-        for p in &pending {
+        for p in pending.iter().filter(|p| !p.window.values.is_empty()) {
             let slots = p.window.slots();
             let skip = slots.start.saturating_sub(at);
             let (Some((_, rest)), Some((_, rest_w))) = (
@@ -339,14 +366,16 @@ impl<T: Copy + Send + Sync> PerNode<T> {
             ) else {
                 break;
             };
-            jobs.push((mine, mine_w, &p.window));
+            jobs.push((mine, mine_w, p));
             (values, written, at) = (next, next_w, slots.end);
         }
-        jobs.into_par_iter()
-            .for_each(|(values, written, window)| window.copy_into(values, written, run));
-        for mut p in pending {
-            p.window.clear();
-            self.spare.give(p.window);
-        }
+        jobs.into_par_iter().for_each(|(values, written, p)| {
+            p.window
+                .copy_into(values, written, run, |v| map(p.order, v));
+        });
+        // The next run's forks start from these windows (the same size, so no
+        // growth); the ones no fork took this run are dropped.
+        self.spare
+            .replace(pending.into_iter().map(|p| p.window).collect());
     }
 }
