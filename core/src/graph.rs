@@ -83,8 +83,9 @@ pub struct Graph {
     /// Names the current set of column `Arc`s: drawn afresh whenever a column is
     /// created or replaced (a write to a shared column copies it), unique in the
     /// process. While it is unchanged, a column kept from this graph is still the
-    /// graph's column of its type, so a kept column costs one compare a node, not a
-    /// pointer chase through `columns` (see `KeptColumn`).
+    /// graph's column of its type, so a kept column costs a compare of the key (and of
+    /// the node's type index) a node, not a pointer chase through `columns` (see
+    /// `KeptColumn`).
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's

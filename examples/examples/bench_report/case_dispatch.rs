@@ -1,10 +1,13 @@
 //! Case c: dispatch on 8 node types in random order, each functor reading its node's
-//! payload, against a `match` on an enum and a `HashMap<TypeId, _>` lookup.
+//! payload, against a `match` on an enum and a `HashMap<TypeId, _>` lookup; and the
+//! floor of dispatch in an action: a `match` on the node's type index, directly and
+//! through a per-type table, against a hand loop matching the enum's tag (no payload).
 
 use crate::Config;
 use crate::bytes::{held, same_checksums};
 use scenewalk_core::{
-    Action, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, Unordered, UnorderedActor,
+    Action, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, Unordered,
+    UnorderedActor, Visit,
 };
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::baseline::graph_preorder_links;
@@ -67,6 +70,71 @@ fn match_work(node: Node8) -> u64 {
         Node8::T6(v) => work(6, v),
         Node8::T7(v) => work(7, v),
     }
+}
+
+/// The enum's tag as the type number, payload unread: the floor's hand side.
+#[inline]
+fn tag(node: Node8) -> u8 {
+    match node {
+        Node8::T0(_) => 0,
+        Node8::T1(_) => 1,
+        Node8::T2(_) => 2,
+        Node8::T3(_) => 3,
+        Node8::T4(_) => 4,
+        Node8::T5(_) => 5,
+        Node8::T6(_) => 6,
+        Node8::T7(_) => 7,
+    }
+}
+
+/// The floor's action side: each type's `work` on the node's slot number, the type
+/// number taken from the node's type index itself (`TABLE = false`: the graph
+/// registers `T0`..`T7` first, so index `k` is `Tk`) or through a per-type table as
+/// `Arms` keeps one (`TABLE = true`). No payload is read.
+#[derive(Default)]
+pub struct TypeMatch<const TABLE: bool> {
+    sum: u64,
+    table: Vec<u8>,
+}
+
+impl<const TABLE: bool> UnorderedActor for TypeMatch<TABLE> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+        let ty = visit.node_type().get();
+        let k = if TABLE {
+            self.table.get(ty).copied().unwrap_or(u8::MAX)
+        } else {
+            ty as u8
+        };
+        // A `match` with one arm per type, as the hand loop's.
+        let k = match k {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            3 => 3,
+            4 => 4,
+            5 => 5,
+            6 => 6,
+            _ => 7,
+        };
+        self.sum = self
+            .sum
+            .wrapping_add(work(k, u64::from(visit.node().raw())));
+        Flow::Continue
+    }
+}
+
+/// Runs a floor action once from a zero sum and returns the sum.
+fn floor_run<const TABLE: bool>(
+    action: &mut Action<DepthFirst, (Unordered<TypeMatch<TABLE>>,)>,
+    graph: &Graph,
+    root: NodeId,
+) -> u64 {
+    if let Some(actor) = action.actor_mut::<TypeMatch<TABLE>>() {
+        actor.sum = 0;
+    }
+    action.run(graph, root).expect("root is live");
+    action.actor::<TypeMatch<TABLE>>().map_or(0, |a| a.sum)
 }
 
 /// The sum, reset at the start of every run.
@@ -160,6 +228,15 @@ pub fn run(config: &Config) -> Vec<Row> {
     });
     let ((graph, root), graph_bytes) = held(|| {
         let mut graph = Graph::with_capacity(n);
+        // Type index k is Tk, for the floor's direct `match` on the index.
+        graph.register_type::<T0>();
+        graph.register_type::<T1>();
+        graph.register_type::<T2>();
+        graph.register_type::<T3>();
+        graph.register_type::<T4>();
+        graph.register_type::<T5>();
+        graph.register_type::<T6>();
+        graph.register_type::<T7>();
         let mut ids: Vec<NodeId> = Vec::with_capacity(n);
         for (i, (&p, &(ty, v))) in shape.parents().iter().zip(&kinds).enumerate() {
             let parent = (i > 0).then(|| ids[p as usize]);
@@ -256,5 +333,79 @@ pub fn run(config: &Config) -> Vec<Row> {
     same_checksums(&case, &mut contenders);
     let mut contenders: Vec<Contender<'_>> = contenders.into_iter().map(|(c, _)| c).collect();
     let measured = round_robin(&mut contenders, config.reps());
-    Row::from_measured(&case, &measured, "hand_loop_match_enum")
+    let mut rows = Row::from_measured(&case, &measured, "hand_loop_match_enum");
+    drop(contenders);
+    let bytes = (links_bytes + enum_bytes, graph_bytes);
+    rows.extend(floor(config, n, graph, root, (&links, &enums), bytes));
+    rows
+}
+
+/// The floor of dispatch in an action (no payload read): a `match` on the node's type
+/// index, directly and through a table, against the hand loop matching the tag.
+fn floor(
+    config: &Config,
+    n: usize,
+    graph: &Graph,
+    root: NodeId,
+    (links, enums): (&scenewalk_examples::baseline::Links, &[Node8]),
+    (hand_bytes, graph_bytes): (f64, f64),
+) -> Vec<Row> {
+    let case = format!("c. dispatch floor {:.1}M", n as f64 / 1e6);
+    let types = graph.types();
+    let mut table = vec![u8::MAX; types.len()];
+    for (k, ty) in [
+        types.index_of::<T0>(),
+        types.index_of::<T1>(),
+        types.index_of::<T2>(),
+        types.index_of::<T3>(),
+        types.index_of::<T4>(),
+        types.index_of::<T5>(),
+        types.index_of::<T6>(),
+        types.index_of::<T7>(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if let Some(slot) = ty.and_then(|ty| table.get_mut(ty.get())) {
+            *slot = k as u8;
+        }
+    }
+    let mut direct = Action::new(
+        DepthFirst::new(),
+        (Unordered::new(TypeMatch::<false>::default()),),
+    )
+    .expect("an unordered actor runs depth-first");
+    let mut tabled = Action::new(
+        DepthFirst::new(),
+        (Unordered::new(TypeMatch::<true> { sum: 0, table }),),
+    )
+    .expect("an unordered actor runs depth-first");
+    let mut contenders = vec![
+        (
+            Contender::new("hand_loop_match_tag", n as u64, || {
+                let mut sum = 0u64;
+                links.preorder(0, |i| {
+                    sum = sum.wrapping_add(work(tag(enums[i as usize]), u64::from(i)));
+                });
+                sum
+            }),
+            hand_bytes,
+        ),
+        (
+            Contender::new("action_match_type_index", n as u64, move || {
+                floor_run(&mut direct, graph, root)
+            }),
+            graph_bytes,
+        ),
+        (
+            Contender::new("action_match_type_table", n as u64, move || {
+                floor_run(&mut tabled, graph, root)
+            }),
+            graph_bytes,
+        ),
+    ];
+    same_checksums(&case, &mut contenders);
+    let mut contenders: Vec<Contender<'_>> = contenders.into_iter().map(|(c, _)| c).collect();
+    let measured = round_robin(&mut contenders, config.reps());
+    Row::from_measured(&case, &measured, "hand_loop_match_tag")
 }
