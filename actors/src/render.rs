@@ -4,7 +4,7 @@ use crate::world::world_above;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
     ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
-    RunContext, StateCell, Visit,
+    RunContext, StateCell, TraversalError, Visit,
 };
 use scenewalk_nodes::{Camera, Geometry, Light, Material, Transform};
 
@@ -387,14 +387,14 @@ impl OrderedActor for RenderList {
         Dispatch::PerType
     }
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> RenderState {
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<RenderState, TraversalError> {
         self.methods.resolve(run.graph.types());
         self.cx.reset(
             world_above(run.graph, run.root),
             material_above(run.graph, run.root),
         );
         self.opaque = 0;
-        self.cx.state
+        Ok(self.cx.state)
     }
 
     #[inline]
