@@ -1,12 +1,58 @@
 //! World bounding boxes, accumulated on leave.
 
 use crate::PerNode;
+use crate::shared::{checkout, publish};
 use crate::world::WorldMatrices;
 use scenewalk_core::{
-    Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell,
-    TypeSet, Visit,
+    Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
+    RunContext, Stamp, Stamped, StateCell, TraversalError, TypeSet, Visit,
 };
 use scenewalk_nodes::Geometry;
+use std::sync::Arc;
+
+/// The world bounding boxes of a run's subtrees, as later passes read them, stamped
+/// with what they describe.
+///
+/// [`Bounds`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish one behind
+/// an `Arc` after each run: hand it to later passes with
+/// [`Results`](scenewalk_core::Results), and read it in an actor's `begin` with
+/// [`RunContext::read`], which refuses it once the graph changed.
+#[derive(Clone, Debug)]
+pub struct BoundsTable {
+    pub(crate) boxes: PerNode<Aabb>,
+}
+
+impl Default for BoundsTable {
+    fn default() -> Self {
+        Self {
+            boxes: PerNode::new(Aabb::EMPTY),
+        }
+    }
+}
+
+impl Stamped for BoundsTable {
+    fn stamp(&self) -> Option<Stamp> {
+        self.boxes.stamp()
+    }
+}
+
+impl BoundsTable {
+    /// The world box of the subtree of the node in slot `node`, unchecked: for a reader
+    /// that checked the table once for its run ([`RunContext::read`]). `None` if the
+    /// run did not reach the node.
+    #[inline]
+    pub fn at(&self, node: NodeIndex) -> Option<Aabb> {
+        self.boxes.get_at(node)
+    }
+
+    /// The world box of `node`'s subtree, checked: refused once the graph changed since
+    /// the run (structure or payloads), for another graph, a stale id or a node the run
+    /// did not reach.
+    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
+        self.boxes
+            .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
+    }
+}
 
 /// Computes each reached node's world bounding box: the union of its own geometry's box
 /// (if it is a [`Geometry`]) and its children's boxes, in world coordinates.
@@ -16,11 +62,15 @@ use scenewalk_nodes::Geometry;
 /// parent's. Nodes pruned or deactivated by other actors contribute nothing, so with a
 /// culling actor first in the chain the result is the box of what was traversed.
 /// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
+///
+/// The results are a [`BoundsTable`], published after each run: [`table`](Self::table)
+/// hands it out without copying.
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
     pub(crate) geometry: TypeSet,
     pub(crate) boxes: PerNode<Aabb>,
+    shared: Arc<BoundsTable>,
     root: Option<NodeIndex>,
     /// In a parallel worker: the boxes of its subtree, kept on a stack by depth.
     fork: Option<Box<BoundsFork>>,
@@ -49,20 +99,43 @@ impl Bounds {
             matrices: WorldMatrices::new(),
             geometry: TypeSet::of::<Geometry>(),
             boxes: PerNode::new(Aabb::EMPTY),
+            shared: Arc::default(),
             root: None,
             fork: None,
         }
     }
 
-    /// The world box of `node`'s subtree from the latest run (`None` if the node is
-    /// stale, was not reached, or the graph's structure changed since the run).
-    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Option<Aabb> {
-        self.boxes.get(graph, node)
+    /// The results of the latest run, shared: a handle, nothing copied (see
+    /// [`WorldTransforms::table`](crate::WorldTransforms::table)).
+    pub fn table(&self) -> Arc<BoundsTable> {
+        Arc::clone(&self.shared)
     }
 
-    /// The world box of the subtree of the node in slot `node` from the latest run.
+    /// The world box of `node`'s subtree from the latest run, checked as
+    /// [`BoundsTable::world_bounds`] does.
+    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
+        self.shared.world_bounds(graph, node)
+    }
+
+    /// The world box of the subtree of the node in slot `node` from the latest run,
+    /// unchecked (see [`BoundsTable::at`]).
     pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
-        self.boxes.get_at(node)
+        self.shared.at(node)
+    }
+
+    /// Takes the published table back into the working one; `keep` copies it when a
+    /// reader still holds the handle.
+    pub(crate) fn checkout(&mut self, keep: bool) {
+        checkout(&mut self.shared, keep, |t| {
+            std::mem::swap(&mut t.boxes, &mut self.boxes);
+        });
+    }
+
+    /// Publishes the working table.
+    pub(crate) fn publish(&mut self) {
+        publish(&mut self.shared, |t| {
+            std::mem::swap(&mut t.boxes, &mut self.boxes)
+        });
     }
 }
 
@@ -70,11 +143,12 @@ impl OrderedActor for Bounds {
     type State = u32;
     const EVENTS: Events = Events::EnterLeave;
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, TraversalError> {
+        self.checkout(false);
         self.geometry.resolve(run.graph.types());
         self.root = Some(run.root);
-        self.boxes.begin(run.graph);
-        self.matrices.begin(run)
+        self.boxes.begin(run.graph, run.root);
+        Ok(self.matrices.begin(run))
     }
 
     #[inline]
@@ -133,6 +207,7 @@ impl OrderedActor for Bounds {
     fn end(&mut self) {
         self.matrices.end();
         self.boxes.finish_merges();
+        self.publish();
     }
 
     const FORKS: bool = true;
@@ -168,6 +243,7 @@ impl Bounds {
             matrices: self.matrices.fork_at(state),
             geometry: self.geometry.clone(),
             boxes: self.boxes.fork(),
+            shared: Arc::default(),
             root: None,
             fork: Some(Box::default()),
         };

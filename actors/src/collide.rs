@@ -384,7 +384,7 @@ fn check(
     if !graph.contains(id) {
         return Err(CollideError::StaleNode(id));
     }
-    if world.world(graph, id).is_none() || bounds.world_bounds(graph, id).is_none() {
+    if world.world(graph, id).is_err() || bounds.world_bounds(graph, id).is_err() {
         return Err(CollideError::NoResults(id));
     }
     Ok(())

@@ -1,8 +1,9 @@
 //! View-frustum culling.
 
-use crate::Bounds;
+use crate::BoundsTable;
 use scenewalk_core::{
-    ActiveList, Flow, Graph, NodeIndex, OrderedActor, RunContext, StateCell, StaticActor, Visit,
+    ActiveList, Flow, Graph, NodeIndex, OrderedActor, RunContext, StateCell, StaticActor,
+    TraversalError, Visit,
 };
 use scenewalk_nodes::{Containment, Frustum, PlaneMask};
 use std::sync::Arc;
@@ -11,8 +12,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Deactivates the children whose world bounding box lies outside a view frustum, so
 /// nothing below them is entered (paper 3.1: an actor choosing the active list).
 ///
-/// The boxes are the subtree boxes of an earlier [`Bounds`] run over the same graph
-/// (the update pass), shared through an `Arc`. The test is **conservative**: a child
+/// The boxes are the subtree boxes of the update pass, a [`BoundsTable`] handed to the
+/// run with [`Action::run_with`](scenewalk_core::Action::run_with) and checked once at
+/// its start: missing or stale boxes refuse the run
+/// ([`TraversalError::Results`](scenewalk_core::TraversalError::Results)), so a node is
+/// never culled by the boxes of another state of the graph. The test is
+/// **conservative**: a child
 /// is dropped only when its whole box lies beyond one plane, so a visible node is
 /// never dropped; a NaN box, an empty box (a subtree without geometry, such as a
 /// light) and a node the update did not reach all count as visible.
@@ -30,9 +35,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// children, per run.
 ///
 /// ```
-/// use std::sync::Arc;
 /// use scenewalk_actors::{Bounds, FrustumCull, Statistics};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::{Affine3A, Vec3}};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::{Affine3A, Vec3}};
 /// use scenewalk_iterators::DepthFirst;
 /// use scenewalk_nodes::{Camera, Geometry, Group};
 ///
@@ -44,14 +48,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// let mut update = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
 /// update.run(&graph, root)?;
-/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+/// let results = Results::new().with(update.actor::<Bounds>().unwrap().table());
 ///
 /// let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
 /// let mut view = Action::new(
 ///     DepthFirst::new(),
-///     (Ordered::new(FrustumCull::new(frustum, bounds)), Unordered::new(Statistics::new())),
+///     (Ordered::new(FrustumCull::new(frustum)), Unordered::new(Statistics::new())),
 /// )?;
-/// view.run(&graph, root)?;
+/// view.run_with(&graph, root, &results)?;
 /// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 2); // root and the box ahead
 /// assert_eq!(view.actor::<FrustumCull>().unwrap().culled(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -59,17 +63,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Debug)]
 pub struct FrustumCull {
     frustum: Frustum,
-    bounds: Arc<Bounds>,
+    /// The update pass's boxes, held from `begin` to `end`.
+    bounds: Option<Arc<BoundsTable>>,
     tested: AtomicU64,
     culled: AtomicU64,
 }
 
 impl FrustumCull {
-    /// Culls against `frustum` with the world boxes of `bounds`.
-    pub fn new(frustum: Frustum, bounds: Arc<Bounds>) -> Self {
+    /// Culls against `frustum`, with the world boxes each run is given.
+    pub fn new(frustum: Frustum) -> Self {
         Self {
             frustum,
-            bounds,
+            bounds: None,
             tested: AtomicU64::new(0),
             culled: AtomicU64::new(0),
         }
@@ -85,11 +90,6 @@ impl FrustumCull {
         self.frustum = frustum;
     }
 
-    /// Replaces the world boxes (after a new update pass).
-    pub fn set_bounds(&mut self, bounds: Arc<Bounds>) {
-        self.bounds = bounds;
-    }
-
     /// Child boxes tested in the latest run.
     pub fn tested(&self) -> u64 {
         self.tested.load(Ordering::Relaxed)
@@ -100,16 +100,24 @@ impl FrustumCull {
         self.culled.load(Ordering::Relaxed)
     }
 
-    fn reset_counts(&mut self) {
+    /// Starts a run: zero counts, the boxes of the run's results.
+    fn start(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         *self.tested.get_mut() = 0;
         *self.culled.get_mut() = 0;
+        self.bounds = Some(run.read::<BoundsTable>("FrustumCull")?);
+        Ok(())
+    }
+
+    #[inline]
+    fn box_at(&self, node: NodeIndex) -> Option<scenewalk_core::Aabb> {
+        self.bounds.as_deref()?.at(node)
     }
 
     /// The planes the node's own box leaves to its children, or `None` if the node
     /// itself is outside (the run's root can be).
     #[inline]
     fn own_mask(&self, node: NodeIndex, inherited: PlaneMask) -> Option<PlaneMask> {
-        match self.bounds.world_bounds_at(node) {
+        match self.box_at(node) {
             None => Some(inherited),
             Some(b) => match self.frustum.classify(&b, inherited) {
                 Containment::Outside => None,
@@ -130,7 +138,7 @@ impl FrustumCull {
                 continue;
             }
             tested += 1;
-            if let Some(b) = self.bounds.world_bounds_at(child.node())
+            if let Some(b) = self.box_at(child.node())
                 && self.frustum.classify(&b, mask) == Containment::Outside
             {
                 child.deactivate();
@@ -153,8 +161,12 @@ impl FrustumCull {
 impl StaticActor for FrustumCull {
     const BATCHES: bool = true;
 
-    fn begin(&mut self, _run: &RunContext<'_>) {
-        self.reset_counts();
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+        self.start(run)
+    }
+
+    fn end(&mut self) {
+        self.bounds = None;
     }
 
     #[inline]
@@ -180,9 +192,13 @@ impl StaticActor for FrustumCull {
 impl OrderedActor for FrustumCull {
     type State = PlaneMask;
 
-    fn root_state(&mut self, _run: &RunContext<'_>) -> PlaneMask {
-        self.reset_counts();
-        PlaneMask::ALL
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<PlaneMask, TraversalError> {
+        self.start(run)?;
+        Ok(PlaneMask::ALL)
+    }
+
+    fn end(&mut self) {
+        self.bounds = None;
     }
 
     #[inline]
@@ -214,7 +230,8 @@ impl OrderedActor for FrustumCull {
     /// as it is; the merge adds the counts.
     const FORKS: bool = true;
     fn fork(&self, state: &PlaneMask) -> Option<(Self, PlaneMask)> {
-        let worker = FrustumCull::new(self.frustum, Arc::clone(&self.bounds));
+        let mut worker = FrustumCull::new(self.frustum);
+        worker.bounds.clone_from(&self.bounds);
         Some((worker, *state))
     }
     fn merge(&mut self, worker: Self) {

@@ -4,8 +4,8 @@
 use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
-    Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered,
-    TraversalError, TypeSet, Unordered,
+    Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered, Results,
+    ResultsError, TraversalError, TypeSet, Unordered,
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
@@ -162,10 +162,10 @@ const SEEN: u8 = 128;
 /// let stats = update.run(&graph, root)?;
 /// assert!(!stats.full);
 /// assert_eq!((stats.subtrees, stats.entered), (1, 2)); // the arm and the hand
-/// assert_eq!(update.world(&graph, hand).unwrap().translation.y, 5.0);
+/// assert_eq!(update.world(&graph, hand)?.translation.y, 5.0);
 /// assert_eq!(
-///     update.world_bounds(&graph, root),
-///     Some(Aabb::new(Vec3::ZERO, Vec3::new(1.0, 6.0, 1.0)))
+///     update.world_bounds(&graph, root)?,
+///     Aabb::new(Vec3::ZERO, Vec3::new(1.0, 6.0, 1.0))
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -306,26 +306,40 @@ impl IncrementalUpdate {
         })
     }
 
-    /// The world transforms (read them by id or slot, or clone them into an `Arc` for
-    /// view actors).
-    pub fn transforms(&self) -> &WorldTransforms {
-        self.action.actors().0.get()
+    /// The results of the latest run, shared with later passes at no copy: the world
+    /// transforms ([`WorldTable`](crate::WorldTable)) and the world boxes ([`BoundsTable`](crate::BoundsTable)), each stamped
+    /// with the state of the graph they describe. Hand them to the view and pick
+    /// passes with [`Action::run_with`](scenewalk_core::Action::run_with), and drop them before the next `run`, which
+    /// then patches them in place (a handle still held costs the next run a copy).
+    pub fn results(&self) -> Results {
+        Results::new()
+            .with(self.transforms().table())
+            .with(self.bounds().table())
     }
 
-    /// The world bounds.
-    pub fn bounds(&self) -> &Bounds {
-        self.action.actors().1.get()
-    }
-
-    /// The world transform of `node` (`None` if it is stale, outside the root's
-    /// subtree, or the graph changed since the last run).
-    pub fn world(&self, graph: &Graph, node: NodeId) -> Option<Affine3A> {
+    /// The world transform of `node`, checked as [`WorldTable::world`](crate::WorldTable::world) does.
+    pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         self.transforms().world(graph, node)
     }
 
-    /// The world box of `node`'s subtree (`None` as for [`world`](Self::world)).
-    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Option<Aabb> {
+    /// The world box of `node`'s subtree, checked as
+    /// [`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds) does.
+    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.bounds().world_bounds(graph, node)
+    }
+
+    /// The transform nodes whose world matrix came out NaN or infinite, as
+    /// [`WorldTransforms::non_finite`] says.
+    pub fn non_finite(&self) -> &[NodeIndex] {
+        self.transforms().non_finite()
+    }
+
+    pub(crate) fn transforms(&self) -> &WorldTransforms {
+        self.action.actors().0.get()
+    }
+
+    pub(crate) fn bounds(&self) -> &Bounds {
+        self.action.actors().1.get()
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.
@@ -348,12 +362,13 @@ impl IncrementalUpdate {
             self.walk_up(graph, root, changes)?;
         }
 
-        // Keep every result; the passes below overwrite what changed.
-        self.action
-            .actor_mut::<WorldTransforms>()?
-            .world
-            .resume(graph);
+        // Keep every result; the passes below overwrite what changed. The published
+        // tables come back for that (copied only if a reader still holds them).
+        let world = self.action.actor_mut::<WorldTransforms>()?;
+        world.checkout(true);
+        world.world.resume(graph);
         let bounds = self.action.actor_mut::<Bounds>()?;
+        bounds.checkout(true);
         bounds.boxes.resume(graph);
         // The boxes leave the actor for the patch, so that they and the world
         // matrices can be written side by side; they go back whatever happens.
@@ -367,6 +382,8 @@ impl IncrementalUpdate {
             bounds.boxes = boxes;
         }
         patched?;
+        self.action.actor_mut::<WorldTransforms>()?.publish();
+        self.action.actor_mut::<Bounds>()?.publish();
         self.seen = Some((root_id, graph.change_cursor()));
         Some(stats)
     }

@@ -69,7 +69,7 @@
     clippy::indexing_slicing
 )]
 
-pub use bounds::Bounds;
+pub use bounds::{Bounds, BoundsTable};
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
 pub use cull::FrustumCull;
 pub use incremental::{IncrementalUpdate, UpdateStats};
@@ -81,7 +81,7 @@ pub use render::{
 };
 pub use select::{LodSelect, SwitchSelect};
 pub use statistics::Statistics;
-pub use world::{WorldTransforms, local_transform};
+pub use world::{WorldTable, WorldTransforms, local_transform};
 
 mod bounds;
 mod collide;
@@ -92,5 +92,6 @@ mod per_node;
 mod pick;
 mod render;
 mod select;
+mod shared;
 mod statistics;
 mod world;

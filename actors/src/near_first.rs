@@ -1,23 +1,24 @@
 //! Front-to-back priority keys.
 
-use crate::Bounds;
+use crate::BoundsTable;
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{ActiveList, Flow, StaticActor, Visit};
+use scenewalk_core::{ActiveList, Flow, RunContext, StaticActor, TraversalError, Visit};
 use std::sync::Arc;
 
 /// Gives each active child the priority key −(distance from a viewer to the child's
 /// world box), so a priority iterator takes nearer subtrees first: front-to-back
 /// order for rendering, occlusion or nearest-first searches.
 ///
-/// The boxes come from an earlier [`Bounds`] run. A viewer inside a box is at distance
-/// 0; a child with no box (not reached by that run, or empty), and one whose distance
-/// is NaN (a NaN viewer or box), goes last.
+/// The boxes are the update pass's [`BoundsTable`], handed to the run with
+/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes refuse
+/// the run). A viewer inside a box is at distance 0; a child with no box (not reached
+/// by that run, or empty), and one whose distance is NaN (a NaN viewer or box), goes
+/// last.
 ///
 /// ```
-/// use std::sync::Arc;
-/// use scenewalk_actors::{Bounds, NearFirst};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Static, glam::Vec3};
-/// use scenewalk_iterators::{PriorityQueue, Walk};
+/// use scenewalk_actors::{Bounds, NearFirst, RenderList, Sorting};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Static, glam::{Affine3A, Vec3}};
+/// use scenewalk_iterators::PriorityQueue;
 /// use scenewalk_nodes::{Geometry, Group};
 ///
 /// let mut graph = Graph::new();
@@ -27,20 +28,34 @@ use std::sync::Arc;
 /// let near = graph.append_child(root, at(5.0))?;
 /// let mut update = Action::new(scenewalk_iterators::DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
 /// update.run(&graph, root)?;
-/// let keys = NearFirst::new(Vec3::ZERO, Arc::new(update.actor::<Bounds>().unwrap().clone()));
-/// assert_eq!(keys.distance(near.index()), 5.0);
+/// let results = Results::new().with(update.actor::<Bounds>().unwrap().table());
+/// let mut view = Action::new(
+///     PriorityQueue::new(),
+///     (
+///         Static::new(NearFirst::new(Vec3::ZERO)),
+///         Ordered::new(RenderList::new(Affine3A::IDENTITY).with_sorting(Sorting::Arrival)),
+///     ),
+/// )?;
+/// view.run_with(&graph, root, &results)?;
+/// let list = view.actor::<RenderList>().unwrap();
+/// let order: Vec<_> = list.items().iter().map(|item| item.node).collect();
+/// assert_eq!(order, [near.index(), far.index()]); // nearest box first
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct NearFirst {
     viewer: Vec3,
-    bounds: Arc<Bounds>,
+    /// The update pass's boxes, held from `begin` to `end`.
+    bounds: Option<Arc<BoundsTable>>,
 }
 
 impl NearFirst {
-    /// Keys children by distance from `viewer` to their boxes in `bounds`.
-    pub fn new(viewer: Vec3, bounds: Arc<Bounds>) -> Self {
-        Self { viewer, bounds }
+    /// Keys children by distance from `viewer` to their world boxes.
+    pub fn new(viewer: Vec3) -> Self {
+        Self {
+            viewer,
+            bounds: None,
+        }
     }
 
     /// Moves the viewer.
@@ -48,11 +63,11 @@ impl NearFirst {
         self.viewer = viewer;
     }
 
-    /// Distance from the viewer to the world box of the node in slot `node`
-    /// (`f32::INFINITY` without a box, or when it would be NaN).
+    /// Distance from the viewer to the world box of the node in slot `node` during a
+    /// run (`f32::INFINITY` without a box, or when it would be NaN).
     #[inline]
-    pub fn distance(&self, node: scenewalk_core::NodeIndex) -> f32 {
-        let distance = match self.bounds.world_bounds_at(node) {
+    fn distance(&self, node: scenewalk_core::NodeIndex) -> f32 {
+        let distance = match self.bounds.as_deref().and_then(|b| b.at(node)) {
             Some(b) if !b.is_empty() => (self.viewer.clamp(b.min, b.max) - self.viewer).length(),
             _ => f32::INFINITY,
         };
@@ -66,6 +81,15 @@ impl NearFirst {
 }
 
 impl StaticActor for NearFirst {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+        self.bounds = Some(run.read::<BoundsTable>("NearFirst")?);
+        Ok(())
+    }
+
+    fn end(&mut self) {
+        self.bounds = None;
+    }
+
     #[inline]
     fn enter(&self, _visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         for mut child in active.iter_mut() {

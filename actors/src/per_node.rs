@@ -1,6 +1,6 @@
 //! Per-node results of a run, indexed by slot and stamped by run.
 
-use scenewalk_core::{Graph, NodeId, NodeIndex};
+use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 
 mod fork;
 
@@ -18,17 +18,19 @@ fn readable(run: u32) -> bool {
 ///
 /// Sized to the graph's arena at the start of each run; a value counts only if it was
 /// written in the latest run, so nodes the run did not reach (culled, outside the
-/// root's subtree) read as `None` without clearing the whole array each run. Read by
-/// id, values describe the graph as it was at the run: after a structural edit (or
-/// for another graph) they read as `None`, so a removed node's slot reused by a new
-/// node never shows the old node's value.
+/// root's subtree) read as `None` without clearing the whole array each run. The table
+/// carries the run's [`Stamp`]: read by id ([`read`](Self::read)), values are
+/// refused once the graph changed (structure or payloads) or for another graph, so a
+/// removed node's slot reused by a new node never shows the old node's value. Read by
+/// slot ([`get_at`](Self::get_at)), they are not checked: that is for readers that
+/// checked the stamp once per run.
 #[derive(Clone, Debug)]
 pub struct PerNode<T> {
     values: Vec<T>,
     written: Vec<u32>,
     run: u32,
-    /// The graph's uid and revision at the latest run.
-    graph: Option<(u64, u64)>,
+    /// What the latest run's values describe.
+    stamp: Option<Stamp>,
     /// Slot `s` is entry `s + offset` (wrapping): 1 in a run's table (entry 0 holds
     /// the fill), minus the window's first slot in a fork's.
     offset: usize,
@@ -51,7 +53,7 @@ impl<T: Copy> PerNode<T> {
             values: Vec::new(),
             written: Vec::new(),
             run: 0,
-            graph: None,
+            stamp: None,
             offset: 1,
             log: Vec::new(),
             forked: false,
@@ -67,11 +69,12 @@ impl<T: Copy> PerNode<T> {
         self
     }
 
-    /// Starts a run over `graph`: grows the table and forgets earlier runs' values.
-    pub fn begin(&mut self, graph: &Graph) {
+    /// Starts a run over `graph` from `root`: grows the table and forgets earlier
+    /// runs' values.
+    pub fn begin(&mut self, graph: &Graph, root: NodeIndex) {
         // Merges an earlier run left unfinished are that run's: forget them.
         self.drop_pending();
-        self.graph = Some((graph.uid(), graph.revision()));
+        self.stamp = Some(Stamp::new(graph, root));
         self.grow(graph.capacity() + 1);
         self.run = self.run.wrapping_add(1);
         if self.run == 0 || self.run == FORK_STAMP {
@@ -91,13 +94,17 @@ impl<T: Copy> PerNode<T> {
     /// [`unset`](Self::unset) every slot the edits touched (a removed node's slot may
     /// now hold another node). Plain actors never call it.
     pub fn resume(&mut self, graph: &Graph) {
-        if self.run == 0 {
+        let Some(stamp) = self.stamp else {
             // No run yet: nothing to keep.
-            self.begin(graph);
             return;
-        }
-        self.graph = Some((graph.uid(), graph.revision()));
+        };
+        self.stamp = Some(Stamp::new(graph, stamp.root()));
         self.grow(graph.capacity() + 1);
+    }
+
+    /// What the latest run's values describe (`None` before the first run).
+    pub fn stamp(&self) -> Option<Stamp> {
+        self.stamp
     }
 
     /// Grows the table to `len` entries, filled with the fill value (entry 0).
@@ -169,12 +176,29 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// The value for `id` if the latest run was over `graph` as it is now (no
-    /// structural edit since) and reached the node.
-    pub fn get(&self, graph: &Graph, id: NodeId) -> Option<T> {
-        let current = self.graph == Some((graph.uid(), graph.revision()));
-        (current && graph.contains(id))
-            .then(|| self.get_at(id.index()))
-            .flatten()
+    /// The value for `id`, checked: the latest run was over `graph` as it is now (no
+    /// edit since, of structure or payloads) and reached the node. `reader` and
+    /// `results` name the accessor and its results in the error.
+    pub fn read(
+        &self,
+        reader: &'static str,
+        results: &'static str,
+        graph: &Graph,
+        id: NodeId,
+    ) -> Result<T, ResultsError> {
+        let stamp = self
+            .stamp
+            .ok_or(ResultsError::Missing { reader, results })?;
+        stamp
+            .check_graph(graph)
+            .map_err(|why| ResultsError::Stale {
+                reader,
+                results,
+                why,
+            })?;
+        if !graph.contains(id) {
+            return Err(scenewalk_core::GraphError::StaleNode(id).into());
+        }
+        self.get_at(id.index()).ok_or(ResultsError::NotReached(id))
     }
 }

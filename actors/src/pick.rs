@@ -1,8 +1,10 @@
 //! Picking: the nearest ray hit, nearest boxes first.
 
-use crate::{Bounds, WorldTransforms};
+use crate::{BoundsTable, WorldTable};
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{ActiveList, Flow, NodeIndex, RunContext, TypeSet, UnorderedActor, Visit};
+use scenewalk_core::{
+    ActiveList, Flow, NodeIndex, RunContext, TraversalError, TypeSet, UnorderedActor, Visit,
+};
 use scenewalk_nodes::{Geometry, Mesh, Ray, ray_aabb};
 use std::sync::Arc;
 
@@ -23,12 +25,13 @@ pub struct PickHit {
 /// Finds the nearest hit of a world-space ray (an unordered actor: the nearest hit
 /// does not depend on the order nodes come in).
 ///
-/// At each node it drops the children whose world box (from an earlier [`Bounds`]
-/// run) the ray misses or enters beyond the best hit so far, and keys the others by
+/// It reads the update pass's results, a [`BoundsTable`] and a [`WorldTable`] handed
+/// to the run with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or
+/// stale results refuse the run). At each node it drops the children whose world box
+/// the ray misses or enters beyond the best hit so far, and keys the others by
 /// −(entry distance), so a priority iterator takes the nearest box first. At a
 /// [`Mesh`] it walks the mesh's BVH for the nearest triangle (placed by the node's
-/// world transform from an earlier [`WorldTransforms`] run); at any other
-/// [`Geometry`] the world box itself is the surface.
+/// world transform); at any other [`Geometry`] the world box itself is the surface.
 ///
 /// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) (pure
 /// priority order) the boxes come out nearest entry first, and a box is never entered
@@ -40,9 +43,8 @@ pub struct PickHit {
 /// other keys, pass `assume_key_order(false)`, and it prunes instead of stopping.
 ///
 /// ```
-/// use std::sync::Arc;
 /// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::Vec3};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::Vec3};
 /// use scenewalk_iterators::{DepthFirst, PriorityQueue};
 /// use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform};
 ///
@@ -54,12 +56,13 @@ pub struct PickHit {
 ///
 /// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())))?;
 /// update.run(&graph, root)?;
-/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+/// let results = Results::new()
+///     .with(update.actor::<WorldTransforms>().unwrap().table())
+///     .with(update.actor::<Bounds>().unwrap().table());
 ///
 /// let ray = Ray::new(Vec3::ZERO, -Vec3::Z)?;
-/// let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray, world, bounds)),))?;
-/// let stats = pick.run(&graph, root)?;
+/// let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray)),))?;
+/// let stats = pick.run_with(&graph, root, &results)?;
 /// let hit = pick.actor::<Pick>().unwrap().hit().unwrap();
 /// assert_eq!(hit.node, ball.index());
 /// assert!((hit.distance - 4.0).abs() < 1e-3);
@@ -69,8 +72,9 @@ pub struct PickHit {
 #[derive(Clone, Debug)]
 pub struct Pick {
     ray: Ray,
-    world: Arc<WorldTransforms>,
-    bounds: Arc<Bounds>,
+    /// The update pass's results, held from `begin` to `end`.
+    world: Option<Arc<WorldTable>>,
+    bounds: Option<Arc<BoundsTable>>,
     meshes: TypeSet,
     geometry: TypeSet,
     /// `None`: stop early under the pure `PriorityQueue` only.
@@ -80,12 +84,12 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// Picks along `ray` with the world transforms and boxes of an update pass.
-    pub fn new(ray: Ray, world: Arc<WorldTransforms>, bounds: Arc<Bounds>) -> Self {
+    /// Picks along `ray`, with the world transforms and boxes each run is given.
+    pub fn new(ray: Ray) -> Self {
         Self {
             ray,
-            world,
-            bounds,
+            world: None,
+            bounds: None,
             meshes: TypeSet::of::<Mesh>(),
             geometry: TypeSet::of::<Geometry>(),
             assume_key_order: None,
@@ -110,12 +114,6 @@ impl Pick {
         self.ray = ray;
     }
 
-    /// Replaces the update pass's results.
-    pub fn set_scene(&mut self, world: Arc<WorldTransforms>, bounds: Arc<Bounds>) {
-        self.world = world;
-        self.bounds = bounds;
-    }
-
     /// The ray.
     pub fn ray(&self) -> &Ray {
         &self.ray
@@ -131,33 +129,44 @@ impl Pick {
         self.best.map_or(f32::INFINITY, |b| b.distance)
     }
 
-    fn offer(&mut self, hit: PickHit) {
-        let better = match self.best {
+    fn offer(best: &mut Option<PickHit>, hit: PickHit) {
+        let better = match *best {
             None => true,
             Some(b) => {
                 hit.distance < b.distance || (hit.distance == b.distance && hit.node < b.node)
             }
         };
         if better {
-            self.best = Some(hit);
+            *best = Some(hit);
         }
     }
 }
 
 impl UnorderedActor for Pick {
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         self.meshes.resolve(run.graph.types());
         self.geometry.resolve(run.graph.types());
         self.key_order = self
             .assume_key_order
             .unwrap_or(run.capabilities.name == "PriorityQueue");
         self.best = None;
+        self.world = Some(run.read::<WorldTable>("Pick")?);
+        self.bounds = Some(run.read::<BoundsTable>("Pick")?);
+        Ok(())
+    }
+
+    fn end(&mut self) {
+        self.world = None;
+        self.bounds = None;
     }
 
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        let (Some(world), Some(bounds)) = (self.world.as_deref(), self.bounds.as_deref()) else {
+            return Flow::Continue;
+        };
         let node = visit.node();
         let limit = self.limit();
-        match self.bounds.world_bounds_at(node) {
+        match bounds.at(node) {
             // Not reached by the update pass: nothing known, so look inside.
             None => {}
             Some(b) => match ray_aabb(&self.ray, &b, limit) {
@@ -170,38 +179,43 @@ impl UnorderedActor for Pick {
         }
         let ty = visit.node_type();
         if self.meshes.contains(ty) {
-            if let (Some(mesh), Some(world)) = (visit.get::<Mesh>(), self.world.world_at(node))
+            if let (Some(mesh), Some(world)) = (visit.get::<Mesh>(), world.at(node))
                 && let Some(hit) = mesh.ray_hit_world(&self.ray, &world, limit)
             {
-                self.offer(PickHit {
-                    node,
-                    distance: hit.distance,
-                    point: hit.point,
-                    triangle: Some(hit.triangle),
-                });
+                Self::offer(
+                    &mut self.best,
+                    PickHit {
+                        node,
+                        distance: hit.distance,
+                        point: hit.point,
+                        triangle: Some(hit.triangle),
+                    },
+                );
             }
         } else if self.geometry.contains(ty)
-            && let (Some(geometry), Some(world)) =
-                (visit.get::<Geometry>(), self.world.world_at(node))
+            && let (Some(geometry), Some(world)) = (visit.get::<Geometry>(), world.at(node))
             && let Some(t) = ray_aabb(
                 &self.ray,
                 &geometry.local_bounds().transformed(&world),
                 limit,
             )
         {
-            self.offer(PickHit {
-                node,
-                distance: t,
-                point: self.ray.at(t),
-                triangle: None,
-            });
+            Self::offer(
+                &mut self.best,
+                PickHit {
+                    node,
+                    distance: t,
+                    point: self.ray.at(t),
+                    triangle: None,
+                },
+            );
         }
         let limit = self.limit();
         for mut child in active.iter_mut() {
             if !child.is_active() {
                 continue;
             }
-            match self.bounds.world_bounds_at(child.node()) {
+            match bounds.at(child.node()) {
                 None => child.set_key(0.0),
                 Some(b) => match ray_aabb(&self.ray, &b, limit) {
                     Some(t) => child.set_key(-t),

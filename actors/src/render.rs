@@ -4,7 +4,7 @@ use crate::world::world_above;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
     ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
-    RunContext, StateCell, Visit,
+    RunContext, StateCell, TraversalError, Visit,
 };
 use scenewalk_nodes::{Camera, Geometry, Light, Material, Transform};
 
@@ -284,6 +284,9 @@ pub struct RenderList {
     cx: RenderContext,
     sorting: Sorting,
     opaque: usize,
+    /// The sort's buffers, kept so that a run in steady state allocates nothing.
+    order: Vec<u32>,
+    sorted: Vec<DrawItem>,
 }
 
 impl RenderList {
@@ -325,6 +328,8 @@ impl RenderList {
             cx: RenderContext::new(view),
             sorting: Sorting::default(),
             opaque: 0,
+            order: Vec::new(),
+            sorted: Vec::new(),
         }
     }
 
@@ -387,14 +392,14 @@ impl OrderedActor for RenderList {
         Dispatch::PerType
     }
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> RenderState {
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<RenderState, TraversalError> {
         self.methods.resolve(run.graph.types());
         self.cx.reset(
             world_above(run.graph, run.root),
             material_above(run.graph, run.root),
         );
         self.opaque = 0;
-        self.cx.state
+        Ok(self.cx.state)
     }
 
     #[inline]
@@ -423,20 +428,28 @@ impl OrderedActor for RenderList {
     }
 
     fn end(&mut self) {
-        let items = &mut self.cx.items;
+        // A stable sort, so that items one functor draws for one node at one depth
+        // (and, by arrival, every group) keep the order they came in: ties go by
+        // arrival. Sorting positions in a kept buffer allocates nothing, where the
+        // standard stable sort allocates half the list each run.
+        let items = &self.cx.items;
+        self.order.clear();
+        self.order.extend(0..items.len() as u32);
+        let at = |i: &u32| items.get(*i as usize);
         match self.sorting {
-            Sorting::ByDepth => {
-                // Stable, so several items one functor draws for one node at one depth
-                // keep the order it drew them in.
-                items.sort_by(DrawItem::draw_order);
-                self.opaque = items.partition_point(|i| !i.transparent);
-            }
-            Sorting::Arrival => {
-                // Keep arrival order within each group, opaque first.
-                items.sort_by_key(|i| i.transparent);
-                self.opaque = items.partition_point(|i| !i.transparent);
-            }
+            Sorting::ByDepth => self.order.sort_unstable_by(|a, b| match (at(a), at(b)) {
+                (Some(x), Some(y)) => DrawItem::draw_order(x, y).then(a.cmp(b)),
+                _ => a.cmp(b),
+            }),
+            Sorting::Arrival => self
+                .order
+                .sort_unstable_by_key(|i| (at(i).is_some_and(|x| x.transparent), *i)),
         }
+        self.sorted.clear();
+        self.sorted
+            .extend(self.order.iter().filter_map(|i| items.get(*i as usize)));
+        std::mem::swap(&mut self.cx.items, &mut self.sorted);
+        self.opaque = self.cx.items.partition_point(|i| !i.transparent);
     }
 }
 
@@ -469,6 +482,8 @@ impl RenderList {
             cx,
             sorting: self.sorting,
             opaque: 0,
+            order: Vec::new(),
+            sorted: Vec::new(),
         };
         Some((worker, start))
     }

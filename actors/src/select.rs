@@ -1,8 +1,8 @@
 //! Level-of-detail and switch selection: single-type actors choosing active children.
 
-use crate::WorldTransforms;
+use crate::WorldTable;
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{ActiveList, Dispatch, Flow, StaticActor, Visit};
+use scenewalk_core::{ActiveList, Dispatch, Flow, RunContext, StaticActor, TraversalError, Visit};
 use scenewalk_nodes::{Lod, Switch};
 use std::sync::Arc;
 
@@ -10,15 +10,15 @@ use std::sync::Arc;
 /// the viewer's distance to the node's centre (single-type dispatch: no other node
 /// reaches it; static state).
 ///
-/// The centre is placed in world space by the node's world transform from an earlier
-/// [`WorldTransforms`] run over the same graph (the update pass). A node that run did
-/// not reach, or a NaN distance, selects child 0, the most detailed: wrong only in cost,
-/// never in what is seen.
+/// The centre is placed in world space by the node's world transform from the update
+/// pass, a [`WorldTable`] handed to the run with
+/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale transforms
+/// refuse the run). A node that pass did not reach, or a NaN distance, selects child 0,
+/// the most detailed: wrong only in cost, never in what is seen.
 ///
 /// ```
-/// use std::sync::Arc;
 /// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};
-/// use scenewalk_core::{Action, Graph, Ordered, Static, Unordered, glam::Vec3};
+/// use scenewalk_core::{Action, Graph, Ordered, Results, Static, Unordered, glam::Vec3};
 /// use scenewalk_iterators::DepthFirst;
 /// use scenewalk_nodes::{Group, Lod, Transform};
 ///
@@ -30,27 +30,32 @@ use std::sync::Arc;
 ///
 /// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))?;
 /// update.run(&graph, root)?;
-/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
+/// let results = Results::new().with(update.actor::<WorldTransforms>().unwrap().table());
 ///
 /// // The viewer at the origin is 100 away: the coarse child shows.
 /// let mut view = Action::new(
 ///     DepthFirst::new(),
-///     (Static::new(LodSelect::new(Vec3::ZERO, world)), Unordered::new(Statistics::new())),
+///     (Static::new(LodSelect::new(Vec3::ZERO)), Unordered::new(Statistics::new())),
 /// )?;
-/// view.run(&graph, root)?;
+/// view.run_with(&graph, root, &results)?;
 /// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 3); // root, lod, coarse
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct LodSelect {
     viewer: Vec3,
-    world: Arc<WorldTransforms>,
+    /// The update pass's world transforms, held from `begin` to `end`.
+    world: Option<Arc<WorldTable>>,
 }
 
 impl LodSelect {
-    /// Selects by distance from `viewer` (world space), placing centres with `world`.
-    pub fn new(viewer: Vec3, world: Arc<WorldTransforms>) -> Self {
-        Self { viewer, world }
+    /// Selects by distance from `viewer` (world space), placing centres with the world
+    /// transforms each run is given.
+    pub fn new(viewer: Vec3) -> Self {
+        Self {
+            viewer,
+            world: None,
+        }
     }
 
     /// Moves the viewer.
@@ -58,15 +63,10 @@ impl LodSelect {
         self.viewer = viewer;
     }
 
-    /// Replaces the world transforms (after a new update pass).
-    pub fn set_world(&mut self, world: Arc<WorldTransforms>) {
-        self.world = world;
-    }
-
     /// The viewer's distance to `lod`'s centre when `lod` is the node in `visit`
     /// (NaN when unknown).
-    pub fn distance(&self, lod: &Lod, visit: &Visit<'_>) -> f32 {
-        match self.world.world_at(visit.node()) {
+    fn distance(&self, lod: &Lod, visit: &Visit<'_>) -> f32 {
+        match self.world.as_deref().and_then(|w| w.at(visit.node())) {
             Some(world) => (world.transform_point3(lod.center()) - self.viewer).length(),
             None => f32::NAN,
         }
@@ -76,6 +76,15 @@ impl LodSelect {
 impl StaticActor for LodSelect {
     fn dispatch(&self) -> Dispatch {
         Dispatch::single::<Lod>()
+    }
+
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+        self.world = Some(run.read::<WorldTable>("LodSelect")?);
+        Ok(())
+    }
+
+    fn end(&mut self) {
+        self.world = None;
     }
 
     #[inline]

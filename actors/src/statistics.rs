@@ -1,6 +1,8 @@
 //! Statistics: counts per type, depth histogram, leaves.
 
-use scenewalk_core::{ActiveList, Flow, Graph, NodeType, RunContext, UnorderedActor, Visit};
+use scenewalk_core::{
+    ActiveList, Flow, Graph, NodeType, RunContext, TraversalError, UnorderedActor, Visit,
+};
 use std::any::TypeId;
 
 /// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
@@ -124,7 +126,7 @@ impl Statistics {
 impl UnorderedActor for Statistics {
     const BATCHES: bool = true;
 
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         let types = run.graph.types();
         self.nodes = 0;
         self.leaves = 0;
@@ -138,6 +140,7 @@ impl UnorderedActor for Statistics {
             self.type_names.push(info.name);
             self.type_ids.push(info.type_id);
         }
+        Ok(())
     }
 
     #[inline]

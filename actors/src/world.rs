@@ -1,11 +1,14 @@
 //! World transforms: the matrix stack as ordered state.
 
 use crate::PerNode;
+use crate::shared::{checkout, publish};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
-    ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, RunContext, StateCell, TypeSet, Visit,
+    ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError, RunContext, Stamp,
+    Stamped, StateCell, TraversalError, TypeSet, Visit,
 };
 use scenewalk_nodes::Transform;
+use std::sync::Arc;
 
 mod matrices;
 
@@ -36,6 +39,59 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
+/// The world transforms of a run, as later passes read them: per node an index into
+/// the run's distinct world matrices (4 bytes a node), stamped with what they describe.
+///
+/// [`WorldTransforms`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish
+/// one behind an `Arc` after each run: hand it to later passes with
+/// [`Results`](scenewalk_core::Results), and read it in an actor's `begin` with
+/// [`RunContext::read`], which refuses it once the graph changed.
+#[derive(Clone, Debug)]
+pub struct WorldTable {
+    pub(crate) index: PerNode<u32>,
+    pub(crate) matrices: Vec<Affine3A>,
+}
+
+impl Default for WorldTable {
+    fn default() -> Self {
+        Self {
+            index: PerNode::new(0),
+            matrices: Vec::new(),
+        }
+    }
+}
+
+impl Stamped for WorldTable {
+    fn stamp(&self) -> Option<Stamp> {
+        self.index.stamp()
+    }
+}
+
+impl WorldTable {
+    /// The world transform of the node in slot `node`, unchecked: for a reader that
+    /// checked the table once for its run ([`RunContext::read`]). `None` if the run
+    /// did not reach the node.
+    #[inline]
+    pub fn at(&self, node: NodeIndex) -> Option<Affine3A> {
+        let i = self.index.get_at(node)?;
+        self.matrices.get(i as usize).copied()
+    }
+
+    /// The world transform of `node`, checked: refused once the graph changed since
+    /// the run (structure or payloads), for another graph, a stale id or a node the
+    /// run did not reach.
+    pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
+        let i = self
+            .index
+            .read("WorldTable::world", "WorldTable", graph, node)?;
+        Ok(self
+            .matrices
+            .get(i as usize)
+            .copied()
+            .unwrap_or(Affine3A::IDENTITY))
+    }
+}
+
 /// Computes every reached node's world transform: the product of the local transforms
 /// on its path from the root (an ordered-state actor: the matrix stack).
 ///
@@ -43,10 +99,14 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 /// copy); every other node shares its parent's. The state is an index into the run's
 /// distinct world matrices, so each node records 4 bytes, not a 64-byte matrix. A
 /// traversal root below the graph's root starts from the product of its ancestors.
+///
+/// The results are a [`WorldTable`], published after each run: [`table`](Self::table)
+/// hands it out without copying.
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,
     pub(crate) world: PerNode<u32>,
+    shared: Arc<WorldTable>,
 }
 
 impl Default for WorldTransforms {
@@ -61,18 +121,45 @@ impl WorldTransforms {
         Self {
             matrices: WorldMatrices::new(),
             world: PerNode::new(0),
+            shared: Arc::default(),
         }
     }
 
-    /// The world transform of `node` from the latest run (`None` if the node is stale,
-    /// was not reached, or the graph's structure changed since the run).
-    pub fn world(&self, graph: &Graph, node: NodeId) -> Option<Affine3A> {
-        self.world.get(graph, node).map(|i| self.matrices.get(i))
+    /// The results of the latest run, shared: a handle, nothing copied. Hand it to
+    /// later passes ([`Results`](scenewalk_core::Results)) and let go of it before the
+    /// next run, which then writes in place (while a handle is held, the next run
+    /// writes fresh tables instead).
+    pub fn table(&self) -> Arc<WorldTable> {
+        Arc::clone(&self.shared)
     }
 
-    /// The world transform of the node in slot `node` from the latest run.
+    /// The world transform of `node` from the latest run, checked as
+    /// [`WorldTable::world`] does.
+    pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
+        self.shared.world(graph, node)
+    }
+
+    /// The world transform of the node in slot `node` from the latest run, unchecked
+    /// (see [`WorldTable::at`]).
     pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
-        self.world.get_at(node).map(|i| self.matrices.get(i))
+        self.shared.at(node)
+    }
+
+    /// Takes the published tables back into the working ones (see `shared.rs`);
+    /// `keep` copies them when a reader still holds the handle.
+    pub(crate) fn checkout(&mut self, keep: bool) {
+        checkout(&mut self.shared, keep, |t| {
+            std::mem::swap(&mut t.index, &mut self.world);
+            self.matrices.swap_list(&mut t.matrices);
+        });
+    }
+
+    /// Publishes the working tables.
+    pub(crate) fn publish(&mut self) {
+        publish(&mut self.shared, |t| {
+            std::mem::swap(&mut t.index, &mut self.world);
+            self.matrices.swap_list(&mut t.matrices);
+        });
     }
 
     /// The transform nodes of the latest run whose world matrix came out NaN or
@@ -102,9 +189,10 @@ impl WorldTransforms {
 impl OrderedActor for WorldTransforms {
     type State = u32;
 
-    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
-        self.world.begin(run.graph);
-        self.matrices.begin(run)
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, TraversalError> {
+        self.checkout(false);
+        self.world.begin(run.graph, run.root);
+        Ok(self.matrices.begin(run))
     }
 
     #[inline(always)]
@@ -128,6 +216,7 @@ impl OrderedActor for WorldTransforms {
                 Some(&(base, offset)) => renumber_index(i, base, offset),
                 None => i,
             });
+        self.publish();
     }
 
     const FORKS: bool = true;
@@ -145,6 +234,7 @@ impl WorldTransforms {
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             world: self.world.fork(),
+            shared: Arc::default(),
         };
         Some((worker, 0))
     }
@@ -238,12 +328,14 @@ mod tests {
         assert!(FORKS.load(Ordering::Relaxed) > 0, "the run was not split");
 
         let seq = seq.actor::<WorldTransforms>().unwrap();
-        let par = par.actor::<WorldTransforms>().unwrap();
+        let par = par.actor_mut::<WorldTransforms>().unwrap();
+        par.checkout(true);
         let mut transforms = 0;
         let mut next = Some(root.index());
         while let Some(node) = next {
             next = graph.next_preorder_at(node, root.index());
-            assert_eq!(par.world_at(node), seq.world_at(node));
+            let own = par.world.get_at(node).map(|i| par.matrices.get(i));
+            assert_eq!(own, seq.world_at(node));
             if graph.get_at::<Transform>(node).is_none() {
                 continue;
             }

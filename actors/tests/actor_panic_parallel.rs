@@ -32,8 +32,12 @@ struct Sum {
 }
 
 impl UnorderedActor for Sum {
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         *self = Sum::default();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.entered += 1;

@@ -16,13 +16,12 @@ use proptest::prelude::*;
 use scenewalk_actors::{Bounds, FrustumCull, NearFirst, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3, Vec4};
 use scenewalk_core::{
-    Aabb, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, Ordered, Static, TraversalIterator,
-    Unordered, UnorderedActor, Visit,
+    Aabb, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, Ordered, Results, Static,
+    TraversalIterator, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use scenewalk_nodes::{Camera, Frustum, Geometry, Group, Transform};
 use std::collections::HashSet;
-use std::sync::Arc;
 
 /// Numbers that break arithmetic, among ordinary ones.
 // Strategies are boxed: nested `prop_oneof!` types overflow the 2 MiB test stack in
@@ -154,8 +153,12 @@ struct Entered(HashSet<NodeIndex>);
 
 impl UnorderedActor for Entered {
     const BATCHES: bool = true;
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         self.0.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0.insert(visit.node());
@@ -281,6 +284,7 @@ fn entered_by<I: TraversalIterator>(
     iterator: I,
     cull: FrustumCull,
     ordered: bool,
+    results: &Results,
 ) -> HashSet<NodeIndex> {
     let root = s.ids[0];
     if ordered {
@@ -289,7 +293,7 @@ fn entered_by<I: TraversalIterator>(
             (Ordered::new(cull), Unordered::new(Entered::default())),
         )
         .unwrap();
-        action.run(&s.graph, root).unwrap();
+        action.run_with(&s.graph, root, results).unwrap();
         action.actor::<Entered>().unwrap().0.clone()
     } else {
         let mut action = Action::new(
@@ -297,7 +301,7 @@ fn entered_by<I: TraversalIterator>(
             (Static::new(cull), Unordered::new(Entered::default())),
         )
         .unwrap();
-        action.run(&s.graph, root).unwrap();
+        action.run_with(&s.graph, root, results).unwrap();
         action.actor::<Entered>().unwrap().0.clone()
     }
 }
@@ -312,22 +316,22 @@ proptest! {
         let by_priority = run_update(&s, PriorityQueue::new());
         let by_flat = run_update(&s, Flattened::new());
         for &id in &s.ids {
-            let want = by_depth.world_bounds(&s.graph, id);
+            let want = by_depth.world_bounds(&s.graph, id).ok();
             prop_assert!(want.is_some());
-            prop_assert!(same_box(by_priority.world_bounds(&s.graph, id), want));
-            prop_assert!(same_box(by_flat.world_bounds(&s.graph, id), want));
+            prop_assert!(same_box(by_priority.world_bounds(&s.graph, id).ok(), want));
+            prop_assert!(same_box(by_flat.world_bounds(&s.graph, id).ok(), want));
         }
 
-        let bounds = Arc::new(by_depth);
+        let results = Results::new().with(by_depth.table());
         let required = must_enter(&s, &frustum);
-        let cull = || FrustumCull::new(frustum, Arc::clone(&bounds));
+        let cull = || FrustumCull::new(frustum);
         for (name, got) in [
-            ("ordered, depth-first", entered_by(&s, DepthFirst::new(), cull(), true)),
-            ("ordered, priority", entered_by(&s, PriorityQueue::new(), cull(), true)),
-            ("ordered, hybrid", entered_by(&s, PriorityQueue::hybrid(SwitchRule::AtDepth(1)), cull(), true)),
-            ("ordered, flattened", entered_by(&s, Flattened::new(), cull(), true)),
-            ("static, depth-first", entered_by(&s, DepthFirst::new(), cull(), false)),
-            ("static, breadth-first", entered_by(&s, BreadthFirst::new(), cull(), false)),
+            ("ordered, depth-first", entered_by(&s, DepthFirst::new(), cull(), true, &results)),
+            ("ordered, priority", entered_by(&s, PriorityQueue::new(), cull(), true, &results)),
+            ("ordered, hybrid", entered_by(&s, PriorityQueue::hybrid(SwitchRule::AtDepth(1)), cull(), true, &results)),
+            ("ordered, flattened", entered_by(&s, Flattened::new(), cull(), true, &results)),
+            ("static, depth-first", entered_by(&s, DepthFirst::new(), cull(), false, &results)),
+            ("static, breadth-first", entered_by(&s, BreadthFirst::new(), cull(), false, &results)),
         ] {
             let missed: Vec<_> = required.difference(&got).collect();
             prop_assert!(missed.is_empty(), "{}: visible nodes dropped: {:?}", name, missed);
@@ -337,10 +341,10 @@ proptest! {
         // so the run visits every node; the same action then runs again cleanly.
         let mut near = Action::new(
             PriorityQueue::new(),
-            (Static::new(NearFirst::new(Vec3::ZERO, Arc::clone(&bounds))), Unordered::new(Entered::default())),
+            (Static::new(NearFirst::new(Vec3::ZERO)), Unordered::new(Entered::default())),
         ).unwrap();
         for _ in 0..2 {
-            match near.run(&s.graph, s.ids[0]) {
+            match near.run_with(&s.graph, s.ids[0], &results) {
                 Ok(stats) => prop_assert_eq!(stats.entered as usize, s.ids.len()),
                 Err(e) => prop_assert!(false, "unexpected {e}"),
             }
@@ -372,19 +376,22 @@ fn a_nan_box_beside_a_finite_one_is_not_culled() {
     ]);
     let camera = Camera::perspective(1.0, 1.0, 0.1, 10.0).unwrap();
     let frustum = camera.frustum(&Affine3A::IDENTITY);
-    let bounds = Arc::new(run_update(&s, DepthFirst::new()));
+    let results = Results::new().with(run_update(&s, DepthFirst::new()).table());
     let got = entered_by(
         &s,
         DepthFirst::new(),
-        FrustumCull::new(frustum, bounds),
+        FrustumCull::new(frustum),
         true,
+        &results,
     );
     assert!(
         got.contains(&s.ids[2].index()),
         "the NaN box counts as visible"
     );
     // Merged after the NaN box, the far box must not wash the NaN out of the parent.
-    let parent = run_update(&s, DepthFirst::new()).world_bounds(&s.graph, s.ids[1]);
+    let parent = run_update(&s, DepthFirst::new())
+        .world_bounds(&s.graph, s.ids[1])
+        .ok();
     assert!(parent.unwrap().min.is_nan());
 }
 
@@ -413,6 +420,7 @@ fn a_nan_transform_poisons_its_subtree_only() {
     assert!(
         world
             .world(&s.graph, s.ids[2])
+            .ok()
             .unwrap()
             .translation
             .x
@@ -422,13 +430,14 @@ fn a_nan_transform_poisons_its_subtree_only() {
     assert!(
         bounds
             .world_bounds(&s.graph, s.ids[2])
+            .ok()
             .unwrap()
             .min
             .is_nan()
     );
     // Zero scale collapses the box to a point at the transform's origin.
     assert_eq!(
-        bounds.world_bounds(&s.graph, s.ids[4]),
+        bounds.world_bounds(&s.graph, s.ids[4]).ok(),
         Some(Aabb::new(Vec3::ZERO, Vec3::ZERO))
     );
 }

@@ -9,7 +9,6 @@ use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Action, Actor, Ordered, ParallelActor, Static, TraversalIterator, Unordered};
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use scenewalk_nodes::{Camera, Ray};
-use std::sync::Arc;
 
 fn accepts<A: Actor>(make: &dyn Fn() -> A) -> [bool; 5] {
     fn ok<I: TraversalIterator, A: Actor>(iterator: I, actor: A) -> bool {
@@ -26,8 +25,6 @@ fn accepts<A: Actor>(make: &dyn Fn() -> A) -> [bool; 5] {
 
 #[test]
 fn the_library_actors_run_where_the_table_says() {
-    let world = Arc::new(WorldTransforms::new());
-    let bounds = Arc::new(Bounds::new());
     let frustum = Camera::perspective(1.0, 1.0, 0.1, 10.0)
         .unwrap()
         .frustum(&Affine3A::IDENTITY);
@@ -52,17 +49,17 @@ fn the_library_actors_run_where_the_table_says() {
         ),
         (
             "Ordered<FrustumCull>",
-            accepts(&|| Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))),
+            accepts(&|| Ordered::new(FrustumCull::new(frustum))),
             not_batched,
         ),
         (
             "Static<FrustumCull>",
-            accepts(&|| Static::new(FrustumCull::new(frustum, Arc::clone(&bounds)))),
+            accepts(&|| Static::new(FrustumCull::new(frustum))),
             all,
         ),
         (
             "LodSelect",
-            accepts(&|| Static::new(LodSelect::new(Vec3::ZERO, Arc::clone(&world)))),
+            accepts(&|| Static::new(LodSelect::new(Vec3::ZERO))),
             not_batched,
         ),
         (
@@ -77,12 +74,12 @@ fn the_library_actors_run_where_the_table_says() {
         ),
         (
             "NearFirst",
-            accepts(&|| Static::new(NearFirst::new(Vec3::ZERO, Arc::clone(&bounds)))),
+            accepts(&|| Static::new(NearFirst::new(Vec3::ZERO))),
             not_batched,
         ),
         (
             "Pick",
-            accepts(&|| Unordered::new(Pick::new(ray, Arc::clone(&world), Arc::clone(&bounds)))),
+            accepts(&|| Unordered::new(Pick::new(ray))),
             not_batched,
         ),
     ];
@@ -98,8 +95,6 @@ fn the_library_actors_in_parallel_runs() {
         let action = Action::new(DepthFirst::new(), (actor,)).unwrap();
         action.check_parallel().map_err(|e| e.to_string())
     }
-    let world = Arc::new(WorldTransforms::new());
-    let bounds = Arc::new(Bounds::new());
     let frustum = Camera::perspective(1.0, 1.0, 0.1, 10.0)
         .unwrap()
         .frustum(&Affine3A::IDENTITY);
@@ -115,18 +110,14 @@ fn the_library_actors_in_parallel_runs() {
     par(Ordered::new(WorldTransforms::new())).unwrap();
     par(Ordered::new(Bounds::new())).unwrap();
     par(Unordered::new(Statistics::new())).unwrap();
-    par(Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds)))).unwrap();
-    par(Static::new(FrustumCull::new(frustum, Arc::clone(&bounds)))).unwrap();
-    par(Static::new(LodSelect::new(Vec3::ZERO, Arc::clone(&world)))).unwrap();
+    par(Ordered::new(FrustumCull::new(frustum))).unwrap();
+    par(Static::new(FrustumCull::new(frustum))).unwrap();
+    par(Static::new(LodSelect::new(Vec3::ZERO))).unwrap();
     par(Static::new(SwitchSelect)).unwrap();
     par(Ordered::new(RenderList::new(Affine3A::IDENTITY))).unwrap();
-    par(Static::new(NearFirst::new(Vec3::ZERO, Arc::clone(&bounds)))).unwrap();
+    par(Static::new(NearFirst::new(Vec3::ZERO))).unwrap();
     refused(
-        par(Unordered::new(Pick::new(
-            ray,
-            Arc::clone(&world),
-            Arc::clone(&bounds),
-        ))),
+        par(Unordered::new(Pick::new(ray))),
         "Pick",
         "fork/merge hook",
     );

@@ -51,11 +51,15 @@ impl InSlotOrder {
 
 impl UnorderedActor for InSlotOrder {
     const BATCHES: bool = true;
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         *self = InSlotOrder {
             in_order: true,
             ..InSlotOrder::default()
         };
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.see(visit.node().get());
@@ -80,11 +84,15 @@ struct Nesting {
 
 impl UnorderedActor for Nesting {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         *self = Nesting {
             ok: true,
             ..Nesting::default()
         };
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         // Priority orders enter a sibling after the previous one's leave, like
@@ -204,13 +212,13 @@ fn update<I: TraversalIterator>(name: &str, iterator: I, s: &Shape) {
     let (probe, at) = s.probe;
     let world = action.actor::<WorldTransforms>().unwrap();
     assert_eq!(
-        world.world(&s.graph, probe),
+        world.world(&s.graph, probe).ok(),
         Some(Affine3A::from_translation(at)),
         "{name}"
     );
     let bounds = action.actor::<Bounds>().unwrap();
     assert_eq!(
-        bounds.world_bounds(&s.graph, s.root),
+        bounds.world_bounds(&s.graph, s.root).ok(),
         Some(s.root_box),
         "{name}"
     );

@@ -26,10 +26,11 @@ struct Trace {
 
 impl UnorderedActor for Trace {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.entered.clear();
         self.left.clear();
         self.forks = 0;
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.entered.push((visit.node(), visit.depth()));

@@ -36,12 +36,12 @@ impl OrderedActor for PathLog {
     const EVENTS: Events = Events::EnterLeave;
     const FORKS: bool = true;
 
-    fn root_state(&mut self, _: &RunContext<'_>) -> u64 {
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u64, scenewalk_core::TraversalError> {
         self.entered.clear();
         self.left.clear();
         self.inserted = 0;
         self.forks = 0;
-        7
+        Ok(7)
     }
     fn enter(
         &mut self,
@@ -85,8 +85,8 @@ struct NoHookOrdered(u64);
 
 impl OrderedActor for NoHookOrdered {
     type State = u32;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
-        0
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
+        Ok(0)
     }
     fn enter(&mut self, _: &mut StateCell<'_, u32>, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0 += 1;

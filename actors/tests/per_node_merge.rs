@@ -75,7 +75,7 @@ fn merged(n: u32, forks: &[Vec<(u32, u32)>], deferred: bool, threads: usize) -> 
     let mut table = PerNode::new(0u32);
     // A second run, so the merges also reuse the first run's buffers.
     for _ in 0..2 {
-        table.begin(&graph);
+        table.begin(&graph, scenewalk_core::NodeIndex::new(0));
         let workers: Vec<_> = forks
             .iter()
             .map(|writes| {
@@ -125,7 +125,7 @@ proptest! {
 fn deferred_values_appear_only_at_finish() {
     let graph = graph(10);
     let mut table = PerNode::new(0u32);
-    table.begin(&graph);
+    table.begin(&graph, scenewalk_core::NodeIndex::new(0));
     let mut worker = table.fork();
     worker.set(NodeIndex::new(3), 5);
     table.merge_deferred(worker, |v| v * 2);
@@ -136,7 +136,7 @@ fn deferred_values_appear_only_at_finish() {
     let mut worker = table.fork();
     worker.set(NodeIndex::new(4), 1);
     table.merge_deferred(worker, |v| v);
-    table.begin(&graph);
+    table.begin(&graph, scenewalk_core::NodeIndex::new(0));
     table.finish_merges();
     assert_eq!(table.get_at(NodeIndex::new(4)), None);
 }

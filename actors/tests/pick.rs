@@ -6,10 +6,9 @@ use common::{build_with, naive_world, tree};
 use proptest::prelude::*;
 use scenewalk_actors::{Bounds, Pick, WorldTransforms};
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{Action, Graph, NodeId, Ordered, TraversalIterator, Unordered};
+use scenewalk_core::{Action, Graph, NodeId, Ordered, Results, TraversalIterator, Unordered};
 use scenewalk_iterators::{DepthFirst, PriorityQueue, SwitchRule};
 use scenewalk_nodes::{Geometry, Mesh, Ray, ray_aabb, ray_triangle};
-use std::sync::Arc;
 
 /// The nearest hit by testing every triangle of every mesh (corners moved to world
 /// space by the naive product of ancestors) and every plain geometry's world box.
@@ -53,11 +52,11 @@ fn picked<I: TraversalIterator>(
     )
     .unwrap();
     update.run(graph, root).unwrap();
-    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
-    let mut action =
-        Action::new(iterator, (Unordered::new(Pick::new(ray, world, bounds)),)).unwrap();
-    let stats = action.run(graph, root).unwrap();
+    let results = Results::new()
+        .with(update.actor::<WorldTransforms>().unwrap().table())
+        .with(update.actor::<Bounds>().unwrap().table());
+    let mut action = Action::new(iterator, (Unordered::new(Pick::new(ray)),)).unwrap();
+    let stats = action.run_with(graph, root, &results).unwrap();
     (action.actor::<Pick>().unwrap().hit(), stats.stopped)
 }
 
@@ -163,23 +162,19 @@ fn another_actor_setting_keys_turns_the_early_stop_off_when_told() {
     )
     .unwrap();
     update.run(&graph, root).unwrap();
-    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let results = Results::new()
+        .with(update.actor::<WorldTransforms>().unwrap().table())
+        .with(update.actor::<Bounds>().unwrap().table());
     let ray = Ray::new(Vec3::ZERO, -Vec3::Z).unwrap();
     let mut action = Action::new(
         PriorityQueue::new(),
         (
-            Unordered::new(
-                Pick::new(ray, Arc::clone(&world), Arc::clone(&bounds)).assume_key_order(false),
-            ),
-            Static::new(NearFirst::new(
-                Vec3::new(0.0, 0.0, -14.0),
-                Arc::clone(&bounds),
-            )),
+            Unordered::new(Pick::new(ray).assume_key_order(false)),
+            Static::new(NearFirst::new(Vec3::new(0.0, 0.0, -14.0))),
         ),
     )
     .unwrap();
-    action.run(&graph, root).unwrap();
+    action.run_with(&graph, root, &results).unwrap();
     let hit = action.actor::<Pick>().unwrap().hit().unwrap();
     assert_eq!(hit.distance, 5.0, "the nearest box, whatever the keys");
 }

@@ -6,11 +6,12 @@ mod common;
 use common::{build, tree};
 use proptest::prelude::*;
 use scenewalk_actors::{
-    Bounds, FrustumCull, LodSelect, NearFirst, RenderList, Sorting, SwitchSelect, WorldTransforms,
+    Bounds, BoundsTable, FrustumCull, LodSelect, NearFirst, RenderList, Sorting, SwitchSelect,
+    WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3, Vec4};
 use scenewalk_core::{
-    Aabb, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, Ordered, Static, Unordered,
+    Aabb, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, Ordered, Results, Static, Unordered,
     UnorderedActor, Visit,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, PriorityQueue};
@@ -25,8 +26,12 @@ struct Entered(Vec<NodeIndex>);
 
 impl UnorderedActor for Entered {
     const BATCHES: bool = true;
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         self.0.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0.push(visit.node());
@@ -39,7 +44,8 @@ impl UnorderedActor for Entered {
     }
 }
 
-fn update(graph: &Graph, root: NodeId) -> (Arc<WorldTransforms>, Arc<Bounds>) {
+/// The update pass's results: its box table, and both tables for the view's run.
+fn update(graph: &Graph, root: NodeId) -> (Arc<BoundsTable>, Results) {
     let mut action = Action::new(
         DepthFirst::new(),
         (
@@ -49,10 +55,11 @@ fn update(graph: &Graph, root: NodeId) -> (Arc<WorldTransforms>, Arc<Bounds>) {
     )
     .unwrap();
     action.run(graph, root).unwrap();
-    (
-        Arc::new(action.actor::<WorldTransforms>().unwrap().clone()),
-        Arc::new(action.actor::<Bounds>().unwrap().clone()),
-    )
+    let bounds = action.actor::<Bounds>().unwrap().table();
+    let results = Results::new()
+        .with(action.actor::<WorldTransforms>().unwrap().table())
+        .with(Arc::clone(&bounds));
+    (bounds, results)
 }
 
 fn camera() -> impl Strategy<Value = (Camera, Affine3A)> {
@@ -76,11 +83,11 @@ fn brute_force_entered(
     graph: &Graph,
     root: NodeId,
     frustum: &Frustum,
-    bounds: &Bounds,
+    bounds: &BoundsTable,
 ) -> BTreeSet<NodeIndex> {
     let outside = |n: NodeIndex| {
         bounds
-            .world_bounds_at(n)
+            .at(n)
             .is_some_and(|b| frustum.classify(&b, PlaneMask::ALL) == Containment::Outside)
     };
     let mut entered = BTreeSet::from([root.index()]);
@@ -105,9 +112,10 @@ fn entered_by<I: scenewalk_core::TraversalIterator, A: scenewalk_core::Actor>(
     cull: A,
     graph: &Graph,
     root: NodeId,
+    results: &Results,
 ) -> BTreeSet<NodeIndex> {
     let mut action = Action::new(iterator, (cull, Unordered::new(Entered::default()))).unwrap();
-    action.run(graph, root).unwrap();
+    action.run_with(graph, root, results).unwrap();
     action
         .actor::<Entered>()
         .unwrap()
@@ -124,18 +132,18 @@ proptest! {
     fn culling_equals_a_per_node_test_under_every_order((spec, (camera, placed)) in (tree(), camera())) {
         let (graph, ids) = build(&spec);
         let root = ids[0];
-        let (_, bounds) = update(&graph, root);
+        let (bounds, results) = update(&graph, root);
         let frustum = camera.frustum(&placed);
         let want = brute_force_entered(&graph, root, &frustum, &bounds);
-        let cull = || FrustumCull::new(frustum, Arc::clone(&bounds));
+        let cull = || FrustumCull::new(frustum);
 
-        prop_assert_eq!(&entered_by(DepthFirst::new(), Ordered::new(cull()), &graph, root), &want);
-        prop_assert_eq!(&entered_by(DepthFirst::new(), Static::new(cull()), &graph, root), &want);
-        prop_assert_eq!(&entered_by(PriorityQueue::new(), Ordered::new(cull()), &graph, root), &want);
+        prop_assert_eq!(&entered_by(DepthFirst::new(), Ordered::new(cull()), &graph, root, &results), &want);
+        prop_assert_eq!(&entered_by(DepthFirst::new(), Static::new(cull()), &graph, root, &results), &want);
+        prop_assert_eq!(&entered_by(PriorityQueue::new(), Ordered::new(cull()), &graph, root, &results), &want);
         // Batches test every child against all planes but never the root's own box.
-        let batched = entered_by(BreadthFirst::new(), Static::new(cull()), &graph, root);
+        let batched = entered_by(BreadthFirst::new(), Static::new(cull()), &graph, root, &results);
         let root_outside = bounds
-            .world_bounds_at(root.index())
+            .at(root.index())
             .is_some_and(|b| frustum.classify(&b, PlaneMask::ALL) == Containment::Outside);
         if !root_outside {
             prop_assert_eq!(batched, want);
@@ -146,11 +154,11 @@ proptest! {
     fn culling_never_drops_a_visible_geometry((spec, (camera, placed)) in (tree(), camera())) {
         let (graph, ids) = build(&spec);
         let root = ids[0];
-        let (_, bounds) = update(&graph, root);
+        let (bounds, results) = update(&graph, root);
         let frustum = camera.frustum(&placed);
-        let entered = entered_by(DepthFirst::new(), Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))), &graph, root);
+        let entered = entered_by(DepthFirst::new(), Ordered::new(FrustumCull::new(frustum)), &graph, root, &results);
         for &id in &ids {
-            let Some(b) = bounds.world_bounds_at(id.index()) else { continue };
+            let Some(b) = bounds.at(id.index()) else { continue };
             if graph.get::<Geometry>(id).is_err() || b.is_empty() {
                 continue;
             }
@@ -168,7 +176,7 @@ proptest! {
     fn render_lists_agree_between_depth_first_and_priority((spec, (_camera, placed)) in (tree(), camera())) {
         let (graph, ids) = build(&spec);
         let root = ids[0];
-        let (_, bounds) = update(&graph, root);
+        let (bounds, results) = update(&graph, root);
         let eye = Vec3::from(placed.translation);
         let view = placed.inverse();
 
@@ -176,9 +184,9 @@ proptest! {
         depth_first.run(&graph, root).unwrap();
         let mut by_distance = Action::new(
             PriorityQueue::new(),
-            (Static::new(NearFirst::new(eye, Arc::clone(&bounds))), Ordered::new(RenderList::new(view))),
+            (Static::new(NearFirst::new(eye)), Ordered::new(RenderList::new(view))),
         ).unwrap();
-        by_distance.run(&graph, root).unwrap();
+        by_distance.run_with(&graph, root, &results).unwrap();
         let a = depth_first.actor::<RenderList>().unwrap().items();
         let b = by_distance.actor::<RenderList>().unwrap().items();
         prop_assert_eq!(a, b);
@@ -191,11 +199,11 @@ proptest! {
         // Unsorted, priority order itself delivers the items nearest box first.
         let mut arrival = Action::new(
             PriorityQueue::new(),
-            (Static::new(NearFirst::new(eye, Arc::clone(&bounds))), Ordered::new(RenderList::new(view).with_sorting(Sorting::Arrival))),
+            (Static::new(NearFirst::new(eye)), Ordered::new(RenderList::new(view).with_sorting(Sorting::Arrival))),
         ).unwrap();
-        arrival.run(&graph, root).unwrap();
-        let keys = NearFirst::new(eye, Arc::clone(&bounds));
-        let distances: Vec<f32> = arrival.actor::<RenderList>().unwrap().items().iter().map(|i| keys.distance(i.node)).collect();
+        arrival.run_with(&graph, root, &results).unwrap();
+        let distance = |node| bounds.at(node).map_or(f32::INFINITY, |b| (eye.clamp(b.min, b.max) - eye).length());
+        let distances: Vec<f32> = arrival.actor::<RenderList>().unwrap().items().iter().map(|i| distance(i.node)).collect();
         for pair in distances.windows(2) {
             prop_assert!(pair[0] <= pair[1], "{:?}", distances);
         }
@@ -218,12 +226,13 @@ fn lod_picks_the_child_whose_range_holds_the_distance() {
         let children: Vec<_> = (0..=thresholds.len())
             .map(|_| graph.append_child(lod, Group).unwrap())
             .collect();
-        let (world, _) = update(graph, root);
+        let (_, results) = update(graph, root);
         let shown = entered_by(
             DepthFirst::new(),
-            Static::new(LodSelect::new(Vec3::ZERO, world)),
+            Static::new(LodSelect::new(Vec3::ZERO)),
             graph,
             root,
+            &results,
         );
         let picked = children
             .iter()
@@ -256,13 +265,14 @@ fn lod_centres_move_with_their_transforms_and_ranges_may_leave_gaps() {
         .unwrap();
     let near = graph.append_child(lod, Group).unwrap();
     let far = graph.append_child(lod, Group).unwrap();
-    let (world, _) = update(&graph, root);
+    let (_, results) = update(&graph, root);
     let shown = |viewer: Vec3| {
         let set = entered_by(
             DepthFirst::new(),
-            Static::new(LodSelect::new(viewer, Arc::clone(&world))),
+            Static::new(LodSelect::new(viewer)),
             &graph,
             root,
+            &results,
         );
         (set.contains(&near.index()), set.contains(&far.index()))
     };
@@ -288,7 +298,14 @@ fn switches_choose_children_by_position() {
         .map(|_| graph.append_child(switch, Group).unwrap())
         .collect();
     let grandchild = graph.append_child(children[1], Group).unwrap();
-    let set = entered_by(DepthFirst::new(), Static::new(SwitchSelect), &graph, root);
+    let none = Results::new();
+    let set = entered_by(
+        DepthFirst::new(),
+        Static::new(SwitchSelect),
+        &graph,
+        root,
+        &none,
+    );
     let on: Vec<bool> = children.iter().map(|c| set.contains(&c.index())).collect();
     assert_eq!(on, [true, false, true, false]);
     assert!(!set.contains(&grandchild.index()));
@@ -298,6 +315,7 @@ fn switches_choose_children_by_position() {
         Static::new(SwitchSelect),
         &graph,
         root,
+        &none,
     );
     assert_eq!(set.len(), 7);
 }

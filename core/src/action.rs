@@ -3,7 +3,7 @@
 use crate::frame::FrameTable;
 use crate::{
     ActionError, ActiveList, ActorChain, ActorClass, Capabilities, Events, Flow, Frame, Graph,
-    NodeId, NodeIndex, OrderedState, RunContext, StateKind, StepSink, TraversalError,
+    NodeId, NodeIndex, OrderedState, Results, RunContext, StateKind, StepSink, TraversalError,
     TraversalIterator, Visit,
 };
 use std::any::Any;
@@ -94,14 +94,33 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         })
     }
 
-    /// Traverses the tree under `root`.
+    /// Traverses the tree under `root`, reading no results of earlier passes (see
+    /// [`run_with`](Action::run_with)).
     ///
     /// Errors: a stale `root`; an actor whose dispatch was changed (through
     /// [`actor_mut`](Action::actor_mut)) so that the iterator can no longer run it
-    /// ([`TraversalError::Incompatible`]); an iterator's own error (such as a NaN
-    /// priority key).
+    /// ([`TraversalError::Incompatible`]); an actor's `begin` refusing the run (a reader
+    /// of another pass's results gets none: [`TraversalError::Results`]); an
+    /// iterator's own error (such as a NaN priority key).
     /// After an error or a [`Flow::Stop`] the action is ready for the next run.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
+        self.run_with(graph, root, &crate::results::NO_RESULTS)
+    }
+
+    /// Traverses the tree under `root`, handing `results` of earlier passes to the
+    /// actors that read them ([`RunContext::read`]): the frame's hand-over, a few
+    /// `Arc` clones, nothing per node. A reader whose results are missing or stale
+    /// (another graph, an edit since, a root outside theirs) refuses the run in its
+    /// `begin`, naming itself and what changed ([`TraversalError::Results`]); every
+    /// actor still gets its `begin` and `end`, and no node is entered.
+    ///
+    /// Errors: as [`run`](Action::run).
+    pub fn run_with(
+        &mut self,
+        graph: &Graph,
+        root: NodeId,
+        results: &Results,
+    ) -> Result<RunStats, TraversalError> {
         let root = graph.check(root)?;
         let root = crate::NodeIndex(root);
         let capabilities = self.iterator.capabilities();
@@ -110,16 +129,18 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             graph,
             root,
             capabilities,
+            results,
         };
-        self.actors.begin(&run);
-        self.iterator.start(graph, root, self.leave_events);
         let mut stats = RunStats::default();
-        let outcome = if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
-            self.frames.reset();
-            self.drive::<true>(graph, &mut stats)
-        } else {
-            self.drive::<false>(graph, &mut stats)
-        };
+        let outcome = self.actors.begin(&run).and_then(|()| {
+            self.iterator.start(graph, root, self.leave_events);
+            if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
+                self.frames.reset();
+                self.drive::<true>(graph, &mut stats)
+            } else {
+                self.drive::<false>(graph, &mut stats)
+            }
+        });
         self.iterator.clear();
         self.actors.end(&mut stats);
         self.stats = stats;

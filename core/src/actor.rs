@@ -2,7 +2,8 @@
 
 use crate::state::StateCell;
 use crate::{
-    ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats, Visit,
+    ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats,
+    TraversalError, Visit,
 };
 use std::any::Any;
 
@@ -16,8 +17,9 @@ use std::any::Any;
 pub trait Actor: Any {
     /// The actor's classification.
     fn class(&self) -> ActorClass;
-    /// A run begins.
-    fn begin(&mut self, run: &RunContext<'_>);
+    /// A run begins; an error refuses the run (no node is entered, every actor still
+    /// gets its `end`).
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError>;
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left (only called for [`Events::EnterLeave`] actors).
@@ -65,8 +67,11 @@ pub trait StaticActor: Any + Sync {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins: the one place a static actor may change itself.
-    fn begin(&mut self, _run: &RunContext<'_>) {}
+    /// A run begins: the one place a static actor may change itself (take the results
+    /// of earlier passes it reads with [`RunContext::read`]). An error refuses the run.
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
+        Ok(())
+    }
     /// A node is entered.
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
@@ -75,6 +80,9 @@ pub trait StaticActor: Any + Sync {
     fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
+    /// A run ended (also after [`Flow::Stop`] or an error): let go of what `begin`
+    /// took, such as another pass's results.
+    fn end(&mut self) {}
 }
 
 /// An unordered-state actor: changes its state, but the result does not depend on the
@@ -89,8 +97,11 @@ pub trait UnorderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins.
-    fn begin(&mut self, _run: &RunContext<'_>) {}
+    /// A run begins (take the results of earlier passes the actor reads with
+    /// [`RunContext::read`]). An error refuses the run.
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
+        Ok(())
+    }
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
@@ -140,7 +151,7 @@ pub trait UnorderedActor: Any + Send {
 /// struct Path { seen: Vec<u32> }
 /// impl OrderedActor for Path {
 ///     type State = u32;
-///     fn root_state(&mut self, _: &scenewalk_core::RunContext<'_>) -> u32 { 0 }
+///     fn root_state(&mut self, _: &scenewalk_core::RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> { Ok(0) }
 ///     fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
 ///         if visit.depth() > 0 { *state.make_mut() += 1; }
 ///         self.seen.push(*state.get());
@@ -157,8 +168,10 @@ pub trait OrderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins; returns the state above the root.
-    fn root_state(&mut self, run: &RunContext<'_>) -> Self::State;
+    /// A run begins; returns the state above the root (and takes the results of
+    /// earlier passes the actor reads, with [`RunContext::read`]). An error refuses
+    /// the run.
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<Self::State, TraversalError>;
     /// A node is entered; `state` holds the state of its parent until changed.
     fn enter(
         &mut self,

@@ -3,7 +3,7 @@
 use crate::state::OrderedStates;
 use crate::{
     ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, Graph, OrderedActor, RunContext,
-    RunStats, StateKind, StaticActor, TypeSet, UnorderedActor, Visit,
+    RunStats, StateKind, StaticActor, TraversalError, TypeSet, UnorderedActor, Visit,
 };
 use std::any::Any;
 
@@ -97,9 +97,9 @@ macro_rules! plain_adapter {
             fn class(&self) -> ActorClass {
                 class_of::<A>(A::EVENTS, $state, self.actor.dispatch(), A::BATCHES)
             }
-            fn begin(&mut self, run: &RunContext<'_>) {
-                self.actor.begin(run);
+            fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
                 self.filter.resolve(self.actor.dispatch(), run);
+                self.actor.begin(run)
             }
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
@@ -136,7 +136,7 @@ plain_adapter!(
     Static,
     StaticActor,
     StateKind::Static,
-    |_actor| ()
+    |actor| actor.end()
 );
 
 plain_adapter!(
@@ -172,10 +172,11 @@ impl<A: OrderedActor> Actor for Ordered<A> {
     fn class(&self) -> ActorClass {
         class_of::<A>(A::EVENTS, StateKind::Ordered, self.actor.dispatch(), false)
     }
-    fn begin(&mut self, run: &RunContext<'_>) {
-        let root = self.actor.root_state(run);
-        self.states.reset(run.capabilities.ordered_state, root);
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         self.filter.resolve(self.actor.dispatch(), run);
+        let root = self.actor.root_state(run)?;
+        self.states.reset(run.capabilities.ordered_state, root);
+        Ok(())
     }
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {

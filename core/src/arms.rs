@@ -343,8 +343,9 @@ where
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
     }
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
         self.resolve(run.graph);
+        Ok(())
     }
     // Inlined into the walk like a hand-written `match`: as a call, the walk would
     // spill its registers around it.

@@ -2,7 +2,7 @@
 
 use crate::{
     ActionError, ActiveList, Actor, ActorClass, Capabilities, Flow, Frame, Graph, RunContext,
-    RunStats, Visit,
+    RunStats, TraversalError, Visit,
 };
 use std::any::Any;
 
@@ -18,8 +18,9 @@ pub trait ActorChain {
     /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
     /// without allocating.
     fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError>;
-    /// A run begins.
-    fn begin(&mut self, run: &RunContext<'_>);
+    /// A run begins: every actor's `begin`, in order, even after one refused the run;
+    /// the first refusal is returned.
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError>;
     /// Enters a node with every actor, combining their flows (see [`Flow`]).
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// Leaves a node with every actor, last to first.
@@ -87,7 +88,9 @@ impl ActorChain for () {
     fn check(&self, _capabilities: &Capabilities) -> Result<(), ActionError> {
         Ok(())
     }
-    fn begin(&mut self, _run: &RunContext<'_>) {}
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
+        Ok(())
+    }
     #[inline]
     fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
@@ -119,8 +122,11 @@ macro_rules! tuple_chain {
                 $(crate::check(&self.$idx.class(), capabilities)?;)+
                 Ok(())
             }
-            fn begin(&mut self, run: &RunContext<'_>) {
-                $(self.$idx.begin(run);)+
+            fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+                let mut outcome = Ok(());
+                $(let begun = self.$idx.begin(run);
+                if outcome.is_ok() { outcome = begun; })+
+                outcome
             }
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
@@ -177,10 +183,15 @@ impl ActorChain for Vec<Box<dyn Actor>> {
         self.iter()
             .try_for_each(|a| crate::check(&a.class(), capabilities))
     }
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+        let mut outcome = Ok(());
         for actor in self.iter_mut() {
-            actor.begin(run);
+            let begun = actor.begin(run);
+            if outcome.is_ok() {
+                outcome = begun;
+            }
         }
+        outcome
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;

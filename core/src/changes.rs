@@ -103,7 +103,7 @@ impl ChangeLog {
         self.entries.clear();
     }
 
-    fn end(&self) -> u64 {
+    pub(crate) fn end(&self) -> u64 {
         self.start + self.entries.len() as u64
     }
 }

@@ -380,8 +380,9 @@ impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
     }
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
         self.methods.resolve(run.graph.types());
+        Ok(())
     }
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {

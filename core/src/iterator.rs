@@ -74,6 +74,9 @@ pub enum TraversalError {
     /// action was built).
     #[error(transparent)]
     Incompatible(#[from] ActionError),
+    /// A reader of another pass's results got none, or stale ones.
+    #[error(transparent)]
+    Results(#[from] crate::ResultsError),
     /// An actor gave a node a NaN priority key, which has no place in an order.
     #[error("priority key of {node} is NaN")]
     NanKey {

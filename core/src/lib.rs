@@ -100,6 +100,7 @@ pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalError, T
 pub use kept::KeptColumn;
 pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
+pub use results::{Results, ResultsError, Staleness, Stamp, Stamped};
 pub use state::StateCell;
 pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet};
 pub use visit::{RunContext, Visit};
@@ -128,6 +129,7 @@ mod kept;
 mod math;
 mod node;
 mod parallel;
+mod results;
 mod state;
 mod subtree_sizes;
 mod types;

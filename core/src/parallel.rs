@@ -108,19 +108,33 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         graph: &Graph,
         root: NodeId,
     ) -> Result<RunStats, TraversalError> {
+        self.run_parallel_with(graph, root, &crate::results::NO_RESULTS)
+    }
+
+    /// [`run_parallel`](Action::run_parallel), handing `results` of earlier passes to
+    /// the actors that read them, as [`run_with`](Action::run_with) does.
+    pub fn run_parallel_with(
+        &mut self,
+        graph: &Graph,
+        root: NodeId,
+        results: &crate::Results,
+    ) -> Result<RunStats, TraversalError> {
         let root = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
         let run = RunContext {
             graph,
             root,
             capabilities: PARALLEL,
+            results,
         };
-        self.actors.begin(&run);
         let control = Control {
             stop: AtomicBool::new(false),
         };
         let mut stats = RunStats::default();
-        let outcome = self.walk_parallel(graph, root, &control, &mut stats);
+        let outcome = self
+            .actors
+            .begin(&run)
+            .and_then(|()| self.walk_parallel(graph, root, &control, &mut stats));
         stats.chain_calls = stats.entered;
         self.actors.end(&mut stats);
         self.stats = stats;

@@ -92,4 +92,6 @@ pub struct RunContext<'g> {
     pub root: NodeIndex,
     /// What the iterator of this run provides.
     pub capabilities: Capabilities,
+    /// The results of earlier passes handed to this run ([`RunContext::read`]).
+    pub results: &'g crate::Results,
 }

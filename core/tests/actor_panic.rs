@@ -82,8 +82,9 @@ impl<const LEAVES: bool> UnorderedActor for Trace<LEAVES> {
         Events::Enter
     };
     const BATCHES: bool = true;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.events.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.events.push((true, visit.node(), visit.depth()));
@@ -110,9 +111,9 @@ struct PathSum {
 impl OrderedActor for PathSum {
     type State = u64;
     const EVENTS: Events = Events::EnterLeave;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u64 {
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u64, scenewalk_core::TraversalError> {
         self.seen.clear();
-        0
+        Ok(0)
     }
     fn enter(
         &mut self,

@@ -340,7 +340,9 @@ fn hand_driven_enter_on_a_second_graph_dispatches_by_its_types() {
         graph: &a,
         root: ra.index(),
         capabilities: PARALLEL,
-    });
+        results: &scenewalk_core::Results::new(),
+    })
+    .unwrap();
     let visit = Visit::new(&a, ra.index(), 0).unwrap();
     arms.enter(&visit, &mut ActiveList::new(&mut []));
     let visit = Visit::new(&b, rb.index(), 0).unwrap();

@@ -173,8 +173,9 @@ struct Preorder {
     deactivate_first: HashSet<NodeId>,
 }
 impl UnorderedActor for Preorder {
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.seen.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.seen.push(visit.id());
@@ -211,8 +212,8 @@ impl StaticActor for StaticNeedsLeave {
 struct Depths;
 impl OrderedActor for Depths {
     type State = u32;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
-        0
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
+        Ok(0)
     }
     fn enter(
         &mut self,

@@ -31,11 +31,12 @@ struct Counter {
 
 impl UnorderedActor for Counter {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         *self = Counter {
             nesting_ok: true,
             ..Counter::default()
         };
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.entered += 1;
@@ -58,8 +59,8 @@ struct PathLength {
 
 impl OrderedActor for PathLength {
     type State = u64;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u64 {
-        0
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u64, scenewalk_core::TraversalError> {
+        Ok(0)
     }
     fn enter(
         &mut self,

@@ -614,8 +614,9 @@ fn a_kept_column_never_hides_an_edit() {
         graph: &g,
         root: n[0].index(),
         capabilities: DepthFirst::new().capabilities(),
+        results: &scenewalk_core::Results::new(),
     };
-    actor.begin(&run);
+    actor.begin(&run).unwrap();
     let enter = |actor: &mut DispatchActor<Log>, g: &Graph| {
         let visit = Visit::new(g, n[1].index(), 1).unwrap();
         let mut children: Vec<ActiveEntry> = Vec::new();

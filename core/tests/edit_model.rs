@@ -647,8 +647,9 @@ impl<const LEAVES: bool> UnorderedActor for Record<LEAVES> {
         Events::Enter
     };
     const BATCHES: bool = true;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.0.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0.push((true, visit.node()));

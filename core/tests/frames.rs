@@ -222,8 +222,9 @@ struct Cut {
 }
 impl UnorderedActor for Cut {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.events.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.events.push((true, visit.id()));
@@ -307,10 +308,13 @@ impl<const LEAVE: bool> OrderedActor for Path<LEAVE> {
     } else {
         Events::Enter
     };
-    fn root_state(&mut self, _: &RunContext<'_>) -> Vec<NodeId> {
+    fn root_state(
+        &mut self,
+        _: &RunContext<'_>,
+    ) -> Result<Vec<NodeId>, scenewalk_core::TraversalError> {
         self.seen.clear();
         self.at_leave.clear();
-        Vec::new()
+        Ok(Vec::new())
     }
     fn enter(
         &mut self,
@@ -361,8 +365,11 @@ fn breadth_first_with_frames_gives_each_node_its_path_state() {
         // Enter-only: the breadth-first iterator gives no leave events.
         struct EnterCut(Cut);
         impl UnorderedActor for EnterCut {
-            fn begin(&mut self, run: &RunContext<'_>) {
-                self.0.begin(run);
+            fn begin(
+                &mut self,
+                run: &RunContext<'_>,
+            ) -> Result<(), scenewalk_core::TraversalError> {
+                self.0.begin(run)
             }
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 self.0.enter(visit, active)

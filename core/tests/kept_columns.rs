@@ -101,11 +101,14 @@ fn a_dispatch_actor_entered_on_another_graph_dispatches_by_its_types() {
             Flow::Continue
         },
     ));
-    actor.begin(&RunContext {
-        graph: &a,
-        root: ra.index(),
-        capabilities: PARALLEL,
-    });
+    actor
+        .begin(&RunContext {
+            graph: &a,
+            root: ra.index(),
+            capabilities: PARALLEL,
+            results: &scenewalk_core::Results::new(),
+        })
+        .unwrap();
     let visit = Visit::new(&b, g_in_b.index(), 1).unwrap();
     actor.enter(&visit, &mut ActiveList::new(&mut []));
     assert!(

@@ -66,8 +66,8 @@ impl OrderedActor for OnlyOrdered {
     fn dispatch(&self) -> Dispatch {
         self.0
     }
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
-        0
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
+        Ok(0)
     }
     fn enter(
         &mut self,

@@ -17,14 +17,13 @@
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use scenewalk_actors::{Bounds, RenderList, WorldTransforms};
+use scenewalk_actors::{RenderList, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_examples::CityScene;
-use scenewalk_examples::passes::{update_action, view_action};
+use scenewalk_examples::passes::{self, update_action, view_action};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_nodes::Camera;
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 
 fn scene(c: &mut Criterion) {
@@ -50,9 +49,12 @@ fn scene(c: &mut Criterion) {
     });
     group.finish();
 
-    let world = Arc::new(update.actor::<WorldTransforms>().expect("there").clone());
-    let bounds = Arc::new(update.actor::<Bounds>().expect("there").clone());
-    let street = world.world(graph, city.camera).expect("reached");
+    let results = passes::results(&update);
+    let street = update
+        .actor::<WorldTransforms>()
+        .expect("there")
+        .world(graph, city.camera)
+        .expect("reached");
     let lens = *graph.get::<Camera>(city.camera).expect("a camera");
     let (wide, above) = city.overview().expect("the overview camera is valid");
 
@@ -63,8 +65,11 @@ fn scene(c: &mut Criterion) {
         let frustum = camera.frustum(&placed);
         let eye = Vec3::from(placed.translation);
         let view: Affine3A = placed.inverse();
-        let mut action = view_action(&frustum, &placed, &world, &bounds).expect("compatible");
-        let entered = action.run(graph, root).expect("runs").entered;
+        let mut action = view_action(&frustum, &placed).expect("compatible");
+        let entered = action
+            .run_with(graph, root, &results)
+            .expect("runs")
+            .entered;
         let mut hand = HandView::default();
         hand.run(
             graph,
@@ -87,7 +92,7 @@ fn scene(c: &mut Criterion) {
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(entered));
         group.bench_function("action", |b| {
-            b.iter(|| black_box(action.run(graph, root).expect("runs")))
+            b.iter(|| black_box(action.run_with(graph, root, &results).expect("runs")))
         });
         group.bench_function("hand_loop", |b| {
             b.iter(|| {

@@ -36,8 +36,9 @@ const SCATTER_SEED: u64 = 0x5CA7;
 struct Count(u64);
 
 impl UnorderedActor for Count {
-    fn begin(&mut self, _run: &RunContext<'_>) {
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.0 = 0;
+        Ok(())
     }
     #[inline]
     fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {

@@ -18,13 +18,12 @@ use scenewalk_actors::{
 };
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
-    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeType, Ordered, TypeRegistry,
-    Unordered, Visit,
+    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeType, Ordered, Results,
+    TypeRegistry, Unordered, Visit,
 };
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::error::Error;
-use std::sync::Arc;
 
 /// A transform that turns about y at `speed` radians per second.
 #[derive(Clone, Debug)]
@@ -177,9 +176,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let world = action
         .actor::<WorldTransforms>()
         .ok_or("no world transforms")?;
-    let carousel_world = world
-        .world(&graph, carousel)
-        .ok_or("carousel not reached")?;
+    let carousel_world = world.world(&graph, carousel)?;
     let speed = graph.get::<Spinner>(carousel)?.speed;
     println!(
         "carousel (a Spinner turning at {speed} rad/s, handled as a Transform) sits at {}",
@@ -187,8 +184,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     );
     let bounds = action
         .actor::<Bounds>()
-        .and_then(|b| b.world_bounds(&graph, root))
-        .ok_or("no bounds")?;
+        .ok_or("no bounds")?
+        .world_bounds(&graph, root)?;
     println!("world bounds {:?} .. {:?}", bounds.min, bounds.max);
     let power = &action
         .actor::<DispatchActor<Power>>()
@@ -201,7 +198,7 @@ fn run() -> Result<(), Box<dyn Error>> {
 
     // The view: a camera at the origin looking down -z. The emitters are culled by
     // their boxes like any geometry, and drawn by the one functor registered for them.
-    let bounds = Arc::new(action.actor::<Bounds>().ok_or("no bounds")?.clone());
+    let results = Results::new().with(action.actor::<Bounds>().ok_or("no bounds")?.table());
     let frustum = Camera::perspective(1.0, 1.5, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
     let render = RenderList::new(Affine3A::IDENTITY).on::<Emitter>(Functor::closure(
         |e: &Emitter, visit: &Visit<'_>, list: &mut RenderContext| e.draw(visit, list),
@@ -209,11 +206,11 @@ fn run() -> Result<(), Box<dyn Error>> {
     let mut view = Action::new(
         DepthFirst::new(),
         (
-            Ordered::new(FrustumCull::new(frustum, bounds)),
+            Ordered::new(FrustumCull::new(frustum)),
             Ordered::new(render),
         ),
     )?;
-    view.run(&graph, root)?;
+    view.run_with(&graph, root, &results)?;
     let list = view.actor::<RenderList>().ok_or("no render list")?;
     let drawn = |node: scenewalk_core::NodeId| list.items().iter().any(|i| i.node == node.index());
     println!(

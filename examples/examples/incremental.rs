@@ -58,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             full.world_bounds(&graph, id)
         );
     }
-    let top = update.world_bounds(&graph, root).ok_or("root reached")?;
+    let top = update.world_bounds(&graph, root)?;
     println!("every node equals a full run; scene box {top:?}");
     Ok(())
 }

@@ -8,7 +8,7 @@ use scenewalk_actors::{
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Static, Unordered};
-use scenewalk_examples::passes::{update_action, view_action};
+use scenewalk_examples::passes::{self, update_action, view_action};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_examples::svg::{Style, TopView};
 use scenewalk_examples::{CityMeshes, CityScene, Reached, city_scene};
@@ -17,7 +17,6 @@ use scenewalk_nodes::gltf::{ImportOptions, import};
 use scenewalk_nodes::{Camera, Geometry, Group, Mesh, Ray, load_obj, ray_aabb, ray_triangle};
 use std::error::Error;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 const HELP: &str = "\
@@ -101,14 +100,10 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         stats.entered,
     )?;
     let statistics = update.actor::<Statistics>().ok_or("no statistics")?;
-    let world = Arc::new(
-        update
-            .actor::<WorldTransforms>()
-            .ok_or("no transforms")?
-            .clone(),
-    );
-    let bounds = Arc::new(update.actor::<Bounds>().ok_or("no bounds")?.clone());
-    let extent = bounds.world_bounds(graph, root).ok_or("no world box")?;
+    let world = update.actor::<WorldTransforms>().ok_or("no transforms")?;
+    let bounds = update.actor::<Bounds>().ok_or("no bounds")?;
+    let results = passes::results(&update);
+    let extent = bounds.world_bounds(graph, root)?;
     println!("1. update: world transforms + statistics + bounds, depth-first");
     let counts: Vec<String> = statistics
         .counts_by_type()
@@ -128,20 +123,18 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
 
     // 2. View.
     let (camera, camera_world) = match scene.camera {
-        Some(node) => (
-            *graph.get::<Camera>(node)?,
-            world
-                .world(graph, node)
-                .ok_or("the camera was not reached")?,
-        ),
+        Some(node) => (*graph.get::<Camera>(node)?, world.world(graph, node)?),
         None => overview_camera(&extent)?,
     };
     let frustum = camera.frustum(&camera_world);
     let eye = Vec3::from(camera_world.translation);
     let view_matrix = camera_world.inverse();
-    let mut view = view_action(&frustum, &camera_world, &world, &bounds)?;
-    let seen = view.run(graph, root)?;
-    let view_ns = per_node(|| Ok(view.run(graph, root).map(drop)?), seen.entered)?;
+    let mut view = view_action(&frustum, &camera_world)?;
+    let seen = view.run_with(graph, root, &results)?;
+    let view_ns = per_node(
+        || Ok(view.run_with(graph, root, &results).map(drop)?),
+        seen.entered,
+    )?;
     let mut hand_view = HandView::default();
     let hand_view_ns = per_node(
         || {
@@ -211,11 +204,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         .map_or(extent.size().length(), |c| (c[4] - eye).length());
     let mut pick = Action::new(
         PriorityQueue::new(),
-        (Unordered::new(Pick::new(
-            Ray::new(eye, Vec3::Z)?,
-            Arc::clone(&world),
-            Arc::clone(&bounds),
-        )),),
+        (Unordered::new(Pick::new(Ray::new(eye, Vec3::Z)?)),),
     )?;
     let points = [
         (0.0, -0.2),
@@ -229,7 +218,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         let ray = Ray::new(near, inverse.project_point3(Vec3::new(x, y, 0.5)) - near)?;
         pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
         let started = Instant::now();
-        let run = pick.run(graph, root)?;
+        let run = pick.run_with(graph, root, &results)?;
         let took = ms(started);
         let hit = pick.actor::<Pick>().and_then(Pick::hit);
         match hit {
@@ -258,7 +247,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
             }
         }
         if k == 0 {
-            let (brute, tested) = brute_force_pick(graph, &world, &ray);
+            let (brute, tested) = brute_force_pick(graph, world, &ray);
             let agrees = match (brute, hit) {
                 (None, None) => true,
                 (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
@@ -280,8 +269,8 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     match scene.sculpture {
         Some((ring, ball)) => {
             let (a, b) = (graph.get::<Mesh>(ring)?, graph.get::<Mesh>(ball)?);
-            let wa = world.world(graph, ring).ok_or("ring not reached")?;
-            let wb = world.world(graph, ball).ok_or("ball not reached")?;
+            let wa = world.world(graph, ring)?;
+            let wb = world.world(graph, ball)?;
             let started = Instant::now();
             let all = collide.meshes(a, &wa, b, &wb, ContactMode::All).len();
             let all_ms = ms(started);
@@ -310,7 +299,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
         }
         None => {
             let started = Instant::now();
-            let contacts = collide.within(graph, root, &world, &bounds, ContactMode::All)?;
+            let contacts = collide.within(graph, root, world, bounds, ContactMode::All)?;
             let triangle_pairs = contacts.iter().filter(|c| c.triangles.is_some()).count();
             let boxes = contacts.len() - triangle_pairs;
             println!("4. collide: every pair of geometry in the scene, dual-tree over the scene");
@@ -331,16 +320,16 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     let mut marked = Action::new(
         DepthFirst::new(),
         (
-            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Ordered::new(FrustumCull::new(frustum)),
+            Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
             Unordered::new(Reached::default()),
         ),
     )?;
-    marked.run(graph, root)?;
+    marked.run_with(graph, root, &results)?;
     let entered = marked.actor::<Reached>().ok_or("no record")?;
     for object in objects(graph, root, 4_000) {
-        if let Some(b) = bounds.world_bounds(graph, object) {
+        if let Ok(b) = bounds.world_bounds(graph, object) {
             let style = if entered.contains(object) {
                 Style::Visible
             } else {

@@ -170,12 +170,12 @@ pub fn inspect(imported: &Imported) -> Result<Report, InspectError> {
         };
         let world = worlds
             .world(graph, node.id)
-            .ok_or(InspectError::NotReached(index))?;
+            .map_err(|_| InspectError::NotReached(index))?;
         let mut mesh_aabb = Aabb::EMPTY;
         for &primitive in &node.primitives {
             let b = bounds
                 .world_bounds(graph, primitive)
-                .ok_or(InspectError::NotReached(index))?;
+                .map_err(|_| InspectError::NotReached(index))?;
             mesh_aabb = mesh_aabb.union(&b);
         }
         let children = graph

@@ -55,6 +55,7 @@ pub use shape::{NO_PARENT, TreeShape};
 pub mod baseline;
 pub mod city;
 pub mod city_scene;
+pub mod frame;
 pub mod inspect;
 pub mod passes;
 mod reached;

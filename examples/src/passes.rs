@@ -5,10 +5,9 @@ use scenewalk_actors::{
     Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, ActionError, Ordered, Static, Unordered};
+use scenewalk_core::{Action, ActionError, Ordered, Results, Static, Unordered};
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::Frustum;
-use std::sync::Arc;
 
 /// The update pass: world transforms, statistics and world bounds, depth-first. Every
 /// actor forks, so `Action::run_parallel` runs it on all cores with the sequential
@@ -46,37 +45,38 @@ pub fn update_action() -> Result<UpdateAction, ActionError> {
     )
 }
 
+/// The update pass's results, handed to the view and pick passes with
+/// [`Action::run_with`]: handles to its world transforms and boxes, nothing copied.
+pub fn results(update: &UpdateAction) -> Results {
+    let (world, _, bounds) = update.actors();
+    Results::new()
+        .with(world.get().table())
+        .with(bounds.get().table())
+}
+
 /// A new view action for a camera with world transform `placed` and view volume
-/// `frustum`, reading an update pass's `world` transforms and `bounds`.
+/// `frustum`; each run reads an update pass's results ([`results`]).
 ///
 /// ```
-/// use std::sync::Arc;
-/// use scenewalk_actors::{Bounds, RenderList, WorldTransforms};
-/// use scenewalk_examples::passes::{update_action, view_action};
+/// use scenewalk_actors::RenderList;
+/// use scenewalk_examples::passes::{results, update_action, view_action};
 ///
 /// let city = scenewalk_examples::CityScene::build(2, 1, &scenewalk_examples::CityMeshes::generated()?)?;
 /// let mut update = update_action()?;
 /// update.run(&city.graph, city.root)?;
-/// let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-/// let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
 /// let (camera, placed) = city.overview()?;
-/// let mut view = view_action(&camera.frustum(&placed), &placed, &world, &bounds)?;
-/// view.run(&city.graph, city.root)?;
+/// let mut view = view_action(&camera.frustum(&placed), &placed)?;
+/// view.run_with(&city.graph, city.root, &results(&update))?;
 /// assert!(!view.actor::<RenderList>().unwrap().items().is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn view_action(
-    frustum: &Frustum,
-    placed: &Affine3A,
-    world: &Arc<WorldTransforms>,
-    bounds: &Arc<Bounds>,
-) -> Result<ViewAction, ActionError> {
+pub fn view_action(frustum: &Frustum, placed: &Affine3A) -> Result<ViewAction, ActionError> {
     let eye = Vec3::from(placed.translation);
     Action::new(
         DepthFirst::new(),
         (
-            Ordered::new(FrustumCull::new(*frustum, Arc::clone(bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(world))),
+            Ordered::new(FrustumCull::new(*frustum)),
+            Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
             Ordered::new(RenderList::new(placed.inverse())),
         ),

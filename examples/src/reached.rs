@@ -35,9 +35,10 @@ impl Reached {
 }
 
 impl UnorderedActor for Reached {
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.entered.clear();
         self.entered.resize(run.graph.capacity(), false);
+        Ok(())
     }
 
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {

@@ -5,8 +5,8 @@
 use scenewalk_actors::{Bounds, FrustumCull, LodSelect, Statistics, SwitchSelect, WorldTransforms};
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{
-    Action, ActiveList, Flow, NodeIndex, Ordered, RunContext, Static, Unordered, UnorderedActor,
-    Visit,
+    Action, ActiveList, Flow, NodeIndex, Ordered, Results, RunContext, Static, Unordered,
+    UnorderedActor, Visit,
 };
 use scenewalk_examples::{CityMeshes, CityScene};
 use scenewalk_iterators::DepthFirst;
@@ -21,9 +21,10 @@ struct Seen {
 }
 
 impl UnorderedActor for Seen {
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.nodes.clear();
         self.workers = 0;
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.nodes.push(visit.node());
@@ -54,8 +55,10 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
     )
     .unwrap();
     update.run(graph, root).unwrap();
-    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let world = update.actor::<WorldTransforms>().unwrap();
+    let results = Results::new()
+        .with(world.table())
+        .with(update.actor::<Bounds>().unwrap().table());
     let camera_world = world.world(graph, city.camera).unwrap();
     let frustum = graph
         .get::<Camera>(city.camera)
@@ -65,15 +68,15 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
 
     let chain = || {
         (
-            Static::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Static::new(FrustumCull::new(frustum)),
+            Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
             Unordered::new(Statistics::new()),
             Unordered::new(Seen::default()),
         )
     };
     let mut sequential = Action::new(DepthFirst::new(), chain()).unwrap();
-    let expect = sequential.run(graph, root).unwrap();
+    let expect = sequential.run_with(graph, root, &results).unwrap();
     assert!(
         expect.entered < graph.len() as u64 / 2,
         "the camera culls most of the city"
@@ -98,7 +101,9 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
             .build()
             .unwrap();
         let mut parallel = Action::new(DepthFirst::new(), chain()).unwrap();
-        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        let got = pool
+            .install(|| parallel.run_parallel_with(graph, root, &results))
+            .unwrap();
         assert_eq!(
             (got.entered, got.pruned, got.stopped),
             (expect.entered, expect.pruned, expect.stopped)
@@ -151,8 +156,12 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
     let mut sequential = update_action().unwrap();
     let expect_stats = sequential.run(graph, root).unwrap();
     let expect = bits(&sequential);
-    let world = Arc::new(sequential.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(sequential.actor::<Bounds>().unwrap().clone());
+    let results = scenewalk_examples::passes::results(&sequential);
+    let camera_world = sequential
+        .actor::<WorldTransforms>()
+        .unwrap()
+        .world(graph, city.camera)
+        .unwrap();
     for threads in [1, 2, 4] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -172,7 +181,6 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
     }
 
     // The view pass's culling as an ordered actor (plane masks handed to subtrees).
-    let camera_world = world.world(graph, city.camera).unwrap();
     let frustum = graph
         .get::<Camera>(city.camera)
         .unwrap()
@@ -180,14 +188,14 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
     let eye = Vec3::from(camera_world.translation);
     let chain = || {
         (
-            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Ordered::new(FrustumCull::new(frustum)),
+            Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
             Unordered::new(Seen::default()),
         )
     };
     let mut sequential = Action::new(DepthFirst::new(), chain()).unwrap();
-    let expect = sequential.run(graph, root).unwrap();
+    let expect = sequential.run_with(graph, root, &results).unwrap();
     let expect_nodes = sequential.actor::<Seen>().unwrap().nodes.clone();
     let cull = sequential.actor::<FrustumCull>().unwrap();
     let expect_counts = (cull.tested(), cull.culled());
@@ -197,7 +205,9 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
             .build()
             .unwrap();
         let mut parallel = Action::new(DepthFirst::new(), chain()).unwrap();
-        let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+        let got = pool
+            .install(|| parallel.run_parallel_with(graph, root, &results))
+            .unwrap();
         assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
         let seen = parallel.actor::<Seen>().unwrap();
         assert_eq!(seen.nodes, expect_nodes, "{threads} threads");
@@ -225,8 +235,7 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
     let (graph, root) = (&city.graph, city.root);
     let mut update = update_action().unwrap();
     update.run(graph, root).unwrap();
-    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let results = scenewalk_examples::passes::results(&update);
     let (camera, placed) = city.overview().unwrap();
     let frustum = camera.frustum(&placed);
     for sorting in [Sorting::ByDepth, Sorting::Arrival] {
@@ -236,8 +245,8 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
             Action::new(
                 DepthFirst::new(),
                 (
-                    Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-                    Static::new(LodSelect::new(eye, Arc::clone(&world))),
+                    Ordered::new(FrustumCull::new(frustum)),
+                    Static::new(LodSelect::new(eye)),
                     Static::new(SwitchSelect),
                     Ordered::new(RenderList::new(placed.inverse()).with_sorting(sorting)),
                     Unordered::new(Seen::default()),
@@ -246,7 +255,7 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
             .unwrap()
         };
         let mut sequential = new();
-        let expect = sequential.run(graph, root).unwrap();
+        let expect = sequential.run_with(graph, root, &results).unwrap();
         let list = |a: &Action<DepthFirst, _>| {
             let l: &RenderList = a.actor().unwrap();
             (
@@ -267,7 +276,9 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
                 .build()
                 .unwrap();
             let mut parallel = new();
-            let got = pool.install(|| parallel.run_parallel(graph, root)).unwrap();
+            let got = pool
+                .install(|| parallel.run_parallel_with(graph, root, &results))
+                .unwrap();
             assert_eq!((got.entered, got.pruned), (expect.entered, expect.pruned));
             assert!(
                 list(&parallel) == expect_list,

@@ -11,7 +11,6 @@ use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_examples::{CityMeshes, CityScene};
 use scenewalk_iterators::{DepthFirst, PriorityQueue};
 use scenewalk_nodes::Camera;
-use std::sync::Arc;
 
 #[test]
 fn actions_and_hand_loops_agree_on_a_city() {
@@ -23,8 +22,9 @@ fn actions_and_hand_loops_agree_on_a_city() {
     let mut hand = HandUpdate::default();
     hand.run(graph, root.index());
 
-    let world = Arc::new(update.actor::<WorldTransforms>().unwrap().clone());
-    let bounds = Arc::new(update.actor::<Bounds>().unwrap().clone());
+    let world = update.actor::<WorldTransforms>().unwrap();
+    let bounds = update.actor::<Bounds>().unwrap();
+    let results = scenewalk_examples::passes::results(&update);
     let stats = update.actor::<Statistics>().unwrap();
     for (ty, _) in graph.types().iter() {
         assert_eq!(stats.count_of_type(ty), hand.per_type[ty.get()]);
@@ -51,16 +51,16 @@ fn actions_and_hand_loops_agree_on_a_city() {
 
     let chain = || {
         (
-            Ordered::new(FrustumCull::new(frustum, Arc::clone(&bounds))),
-            Static::new(LodSelect::new(eye, Arc::clone(&world))),
+            Ordered::new(FrustumCull::new(frustum)),
+            Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
             Ordered::new(RenderList::new(view)),
         )
     };
     let mut depth_first = Action::new(DepthFirst::new(), chain()).unwrap();
-    let entered = depth_first.run(graph, root).unwrap().entered;
+    let entered = depth_first.run_with(graph, root, &results).unwrap().entered;
     let mut by_key = Action::new(PriorityQueue::new(), chain()).unwrap();
-    by_key.run(graph, root).unwrap();
+    by_key.run_with(graph, root, &results).unwrap();
 
     let mut hand_view = HandView::default();
     hand_view.run(graph, root.index(), &frustum, &hand.bounds, eye, &view);

@@ -156,9 +156,9 @@ impl UnorderedActor for Trace {
 struct PathMarks(BTreeMap<NodeIndex, u32>);
 impl OrderedActor for PathMarks {
     type State = u32;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
         self.0.clear();
-        0
+        Ok(0)
     }
     fn enter(
         &mut self,
@@ -181,7 +181,7 @@ struct ForkedPathMarks(PathMarks);
 impl OrderedActor for ForkedPathMarks {
     type State = u32;
     const FORKS: bool = true;
-    fn root_state(&mut self, run: &RunContext<'_>) -> u32 {
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
         self.0.root_state(run)
     }
     fn enter(

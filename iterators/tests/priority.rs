@@ -32,8 +32,12 @@ impl StaticActor for KeyFromPayload {
 #[derive(Default)]
 struct Order(Vec<NodeIndex>);
 impl UnorderedActor for Order {
-    fn begin(&mut self, _: &scenewalk_core::RunContext<'_>) {
+    fn begin(
+        &mut self,
+        _: &scenewalk_core::RunContext<'_>,
+    ) -> Result<(), scenewalk_core::TraversalError> {
         self.0.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         self.0.push(visit.node());

@@ -51,8 +51,9 @@ struct Meddle {
 
 impl UnorderedActor for Meddle {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.events.clear();
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.events.push((true, visit.node(), visit.depth()));
@@ -82,9 +83,9 @@ struct Depths(Vec<(NodeIndex, u32)>);
 
 impl OrderedActor for Depths {
     type State = u32;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
         self.0.clear();
-        0
+        Ok(0)
     }
     fn enter(
         &mut self,

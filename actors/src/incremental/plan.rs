@@ -351,6 +351,12 @@ mod tests {
         }
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
+        // The plan is built from the working tables, as a patch has them.
+        update
+            .action
+            .actor_mut::<crate::WorldTransforms>()
+            .unwrap()
+            .checkout(true);
         let spans = update.action.actors().2.get();
         let world = update.transforms();
         assert!(!spans.plan.built());

@@ -7,7 +7,8 @@ use super::subtree::{Kinds, rewalk_payloads};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
-    Aabb, ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, UnorderedActor, Visit,
+    Aabb, ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, TraversalError,
+    UnorderedActor, Visit,
 };
 
 /// A node's pre-order number in the full run, the number after its subtree and its
@@ -65,7 +66,7 @@ impl Spans {
 impl UnorderedActor for Spans {
     const EVENTS: Events = Events::EnterLeave;
 
-    fn begin(&mut self, run: &RunContext<'_>) {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         if self.spans.len() < run.graph.capacity() {
             self.spans.resize(run.graph.capacity(), Span::default());
         }
@@ -76,6 +77,7 @@ impl UnorderedActor for Spans {
         }
         self.next = 0;
         self.plan.clear();
+        Ok(())
     }
 
     #[inline]

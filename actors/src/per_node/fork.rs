@@ -220,13 +220,13 @@ impl<T: Copy> PerNode<T> {
     /// let root = graph.add_root(Group);
     /// let child = graph.append_child(root, Group)?;
     /// let mut table = PerNode::new(0u32);
-    /// table.begin(&graph);
+    /// table.begin(&graph, root.index());
     /// table.set(root.index(), 1);
     /// let mut worker = table.fork();
     /// worker.set(child.index(), 2);
     /// assert_eq!(worker.get_at(child.index()), None);
     /// table.merge(worker, |v| v * 10);
-    /// assert_eq!(table.get(&graph, child), Some(20));
+    /// assert_eq!(table.get_at(child.index()), Some(20));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fork(&self) -> Self {
@@ -235,7 +235,7 @@ impl<T: Copy> PerNode<T> {
             values: Vec::new(),
             written: Vec::new(),
             run: FORK_STAMP,
-            graph: self.graph,
+            stamp: self.stamp,
             offset: 0,
             log: Vec::new(),
             forked: true,
@@ -280,15 +280,15 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     /// let a = graph.append_child(root, Group)?;
     /// let b = graph.append_child(root, Group)?;
     /// let mut table = PerNode::new(0u32);
-    /// table.begin(&graph);
+    /// table.begin(&graph, root.index());
     /// let (mut left, mut right) = (table.fork(), table.fork());
     /// left.set(a.index(), 1);
     /// right.set(b.index(), 2);
     /// table.merge_deferred(left, |v| v + 10);
     /// table.merge_deferred(right, |v| v + 20);
-    /// assert_eq!(table.get(&graph, a), None);
+    /// assert_eq!(table.get_at(a.index()), None);
     /// table.finish_merges();
-    /// assert_eq!((table.get(&graph, a), table.get(&graph, b)), (Some(11), Some(22)));
+    /// assert_eq!((table.get_at(a.index()), table.get_at(b.index())), (Some(11), Some(22)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn merge_deferred(&mut self, worker: Self, map: impl Fn(T) -> T) {

@@ -157,6 +157,11 @@ impl WorldMatrices {
         self.locals.release();
     }
 
+    /// Exchanges the matrix list with `list` (publishing and taking back results).
+    pub(crate) fn swap_list(&mut self, list: &mut Vec<Affine3A>) {
+        std::mem::swap(&mut self.matrices, list);
+    }
+
     /// How many matrices the runs since the last full one recorded.
     pub(crate) fn len(&self) -> usize {
         self.matrices.len()

@@ -360,10 +360,11 @@ impl Trace {
 
 impl UnorderedActor for Trace {
     const EVENTS: Events = Events::EnterLeave;
-    fn begin(&mut self, _: &RunContext<'_>) {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.events.clear();
         self.shown.clear();
         self.entered = 0;
+        Ok(())
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.on_enter(visit, active)
@@ -377,8 +378,8 @@ impl UnorderedActor for Trace {
 #[derive(Default)]
 pub struct EnterTrace(pub Trace);
 impl UnorderedActor for EnterTrace {
-    fn begin(&mut self, run: &RunContext<'_>) {
-        self.0.begin(run);
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
+        self.0.begin(run)
     }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.0.on_enter(visit, active)
@@ -452,7 +453,9 @@ pub struct OrderedLog(pub &'static str, pub Log);
 impl OrderedActor for OrderedLog {
     type State = ();
     const EVENTS: Events = Events::EnterLeave;
-    fn root_state(&mut self, _: &RunContext<'_>) {}
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
+        Ok(())
+    }
     fn enter(
         &mut self,
         _: &mut StateCell<'_, ()>,
@@ -552,10 +555,10 @@ impl<const LEAVE: bool> OrderedActor for PathSum<LEAVE> {
     } else {
         Events::Enter
     };
-    fn root_state(&mut self, _: &RunContext<'_>) -> u64 {
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u64, scenewalk_core::TraversalError> {
         self.seen.clear();
         self.at_leave.clear();
-        0
+        Ok(0)
     }
     fn enter(
         &mut self,

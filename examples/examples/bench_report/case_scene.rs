@@ -7,11 +7,10 @@ use crate::Config;
 use scenewalk_actors::{Bounds, RenderList, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_examples::CityScene;
-use scenewalk_examples::passes::{update_action, view_action};
+use scenewalk_examples::passes::{self, update_action, view_action};
 use scenewalk_examples::report::{Contender, Row, round_robin};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_nodes::Camera;
-use std::sync::Arc;
 
 /// A checksum both sides compute the same way: count, then the slots of the draw
 /// items in order.
@@ -30,8 +29,6 @@ pub fn run(config: &Config) -> Vec<Row> {
 
     let mut update = update_action().expect("compatible");
     update.run(graph, root).expect("root is live");
-    let world = Arc::new(update.actor::<WorldTransforms>().expect("there").clone());
-    let bounds = Arc::new(update.actor::<Bounds>().expect("there").clone());
     let mut hand_update = HandUpdate::default();
     hand_update.run(graph, root.index());
     let hand_bounds = hand_update.bounds.clone();
@@ -56,17 +53,23 @@ pub fn run(config: &Config) -> Vec<Row> {
         rows.extend(Row::from_measured(&case, &measured, "hand_loop_update"));
     }
 
-    let street = world
+    let street = update
+        .actor::<WorldTransforms>()
+        .expect("there")
         .world(graph, city.camera)
         .expect("the camera is reached");
+    let results = passes::results(&update);
     let lens = *graph.get::<Camera>(city.camera).expect("a camera");
     let (wide, above) = city.overview().expect("the overview camera is valid");
     for (name, camera, placed) in [("street", lens, street), ("overview", wide, above)] {
         let frustum = camera.frustum(&placed);
         let eye = Vec3::from(placed.translation);
         let view: Affine3A = placed.inverse();
-        let mut action = view_action(&frustum, &placed, &world, &bounds).expect("compatible");
-        let entered = action.run(graph, root).expect("root is live").entered;
+        let mut action = view_action(&frustum, &placed).expect("compatible");
+        let entered = action
+            .run_with(graph, root, &results)
+            .expect("root is live")
+            .entered;
         let mut hand = HandView::default();
         let case = format!("f. view {name} ({entered} entered)");
         let mut contenders = vec![
@@ -75,7 +78,9 @@ pub fn run(config: &Config) -> Vec<Row> {
                 list_checksum(hand.entered, &hand.items)
             }),
             Contender::new("action_cull_lod_switch_render", entered, || {
-                let stats = action.run(graph, root).expect("root is live");
+                let stats = action
+                    .run_with(graph, root, &results)
+                    .expect("root is live");
                 let items = action
                     .actor::<RenderList>()
                     .map_or(&[][..], RenderList::items);

@@ -13,8 +13,9 @@ use scenewalk_iterators::{DepthFirst, DfsWalker, Flattened, StacklessDfs, Walk};
 pub struct Count(pub u64);
 
 impl UnorderedActor for Count {
-    fn begin(&mut self, _run: &RunContext<'_>) {
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
         self.0 = 0;
+        Ok(())
     }
     #[inline]
     fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {

@@ -27,6 +27,7 @@ mod bytes;
 mod case_compaction;
 mod case_dispatch;
 mod case_dual_tree;
+mod case_frame;
 mod case_priority;
 mod case_scene;
 mod case_visit;
@@ -69,6 +70,7 @@ const CASES: &[Case] = &[
     ("e", case_dual_tree::run),
     ("f", case_scene::run),
     ("g", case_compaction::run),
+    ("h", case_frame::run),
 ];
 
 // Linking `allocation-counter` installs its counting global allocator: `bytes.rs`

@@ -1,0 +1,30 @@
+//! How the update actors hand their per-node tables to later passes without copying:
+//! a run writes its tables in place, then publishes them behind an `Arc`; the next run
+//! takes them back, a swap while no reader still holds the handle.
+
+use std::sync::Arc;
+
+/// Takes the published tables back for a run: `swap` exchanges them with the actor's
+/// working ones. No reader holds the handle: a swap. A reader still does: with `keep`
+/// (an incremental patch, which reads the old values) the working tables get a copy,
+/// else they keep their own buffers (a run that rewrites what it reads needs none).
+pub(crate) fn checkout<T: Clone>(shared: &mut Arc<T>, keep: bool, swap: impl FnOnce(&mut T)) {
+    match Arc::get_mut(shared) {
+        Some(published) => swap(published),
+        None if keep => swap(&mut T::clone(shared)),
+        None => {}
+    }
+}
+
+/// Publishes the working tables after a run: a swap back, or a new handle when a reader
+/// kept the old one.
+pub(crate) fn publish<T: Default>(shared: &mut Arc<T>, swap: impl FnOnce(&mut T)) {
+    match Arc::get_mut(shared) {
+        Some(published) => swap(published),
+        None => {
+            let mut fresh = T::default();
+            swap(&mut fresh);
+            *shared = Arc::new(fresh);
+        }
+    }
+}
