@@ -57,6 +57,9 @@
     clippy::indexing_slicing
 )]
 
+pub use animation::{
+    Animation, AnimationError, AnimationPlayer, Channel, Interpolation, Property, Trs,
+};
 pub use bvh::{BvhNode, MAX_LEAF_TRIANGLES, MeshBvh};
 pub use camera::{BadCamera, Camera, Projection};
 pub use frustum::{Containment, Frustum, PlaneMask};
@@ -69,9 +72,11 @@ pub use material::Material;
 pub use mesh::{Mesh, MeshError, TriangleHit};
 pub use obj::{ObjError, load_obj, load_obj_from};
 pub use shapes::MAX_SHAPE_TRIANGLES;
+pub use skin::{Skin, SkinError, SkinnedMesh};
 pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 
+mod animation;
 mod bvh;
 mod camera;
 mod frustum;
@@ -86,6 +91,7 @@ mod material;
 mod mesh;
 mod obj;
 mod shapes;
+mod skin;
 mod switch;
 mod transform;
 mod tri_tri;

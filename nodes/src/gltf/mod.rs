@@ -28,13 +28,15 @@
 //! # Ok::<(), scenewalk_nodes::gltf::GltfError>(())
 //! ```
 
-pub use error::GltfError;
+pub use error::{AnimationFault, GltfError};
 pub use import::{ImportOptions, Imported, ImportedNode, import, import_slice};
 
 mod accessor;
+mod animation;
 mod buffers;
 mod camera;
 mod error;
 mod hierarchy;
 mod import;
 mod mesh;
+mod skin;
