@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod skinning;
+
 use base64::Engine;
 use scenewalk_nodes::gltf::{GltfError, ImportOptions, Imported, import_slice};
 use serde_json::{Value, json};
