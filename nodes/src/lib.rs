@@ -15,7 +15,11 @@
 //! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
 //!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
 //!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
-//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]).
+//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]);
+//! - [`SkinnedMesh`]: a `Mesh` posed by a [`Skin`]'s joints, with its exact and
+//!   conservative skinned world boxes;
+//! - keyframe [`Animation`]s of [`Transform`] nodes ([`Channel`]s sampled as glTF
+//!   samples them), played into a graph by an [`AnimationPlayer`].
 //!
 //! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
 //! [`ray_triangle`] and [`triangles_intersect`].
