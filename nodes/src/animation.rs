@@ -487,6 +487,32 @@ impl Animation {
     pub fn duration(&self) -> f32 {
         self.duration
     }
+
+    /// The same animation moving other nodes: each target `t` becomes `map(t)`, rest
+    /// poses and keys kept (the keys shared, not copied). For copies of a character:
+    /// one animation's data, one player per copy.
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// use scenewalk_nodes::{Animation, Channel, Interpolation, Property, Transform, Trs};
+    /// let mut graph = Graph::new();
+    /// let (a, b) = (graph.add_root(Transform::IDENTITY), graph.add_root(Transform::IDENTITY));
+    /// let turn = Channel::new(a, Property::Scale, Interpolation::Step, vec![0.0].into(), vec![2.0; 3].into())?;
+    /// let animation = Animation::new(None, vec![turn], |_| Trs::IDENTITY);
+    /// let copy = animation.retarget(|n| if n == a { b } else { n });
+    /// assert_eq!(copy.targets().collect::<Vec<_>>(), [b]);
+    /// assert!(std::ptr::eq(copy.channels()[0].times(), animation.channels()[0].times()));
+    /// # Ok::<(), scenewalk_nodes::AnimationError>(())
+    /// ```
+    #[must_use]
+    pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Animation {
+        let mut copy = self.clone();
+        copy.channels
+            .iter_mut()
+            .for_each(|c| c.target = map(c.target));
+        copy.targets.iter_mut().for_each(|t| t.node = map(t.node));
+        copy
+    }
 }
 
 /// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each

@@ -129,6 +129,18 @@ impl Skin {
         self.skeleton
     }
 
+    /// The same skin on other nodes: each joint (and the skeleton) `j` becomes
+    /// `map(j)`, inverse binds kept. With [`SkinnedMesh::with_skin`], a copy of a
+    /// character shares its mesh and weights.
+    #[must_use]
+    pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Skin {
+        Skin {
+            joints: self.joints.iter().map(|&j| map(j)).collect(),
+            inverse_binds: self.inverse_binds.clone(),
+            skeleton: self.skeleton.map(map),
+        }
+    }
+
     /// Each joint's skinning matrix, world(joint) × inverse_bind, into `out` (cleared
     /// first), given the joints' world matrices: what a frame computes once its world
     /// transforms are known, for [`SkinnedMesh::exact_bounds`] and

@@ -552,3 +552,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_retargeted_animation_moves_the_copy_only() {
+    let specs = [Spec::new(
+        "translation",
+        "LINEAR",
+        &[0.0, 2.0],
+        &[0.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+    )];
+    let imported = import(&animated(json!({"scale": [3, 3, 3]}), &specs)).unwrap();
+    let mut graph = imported.graph.clone();
+    let original = imported.node_id(0).unwrap();
+    let copy = graph.add_root(Transform::IDENTITY);
+    let animation = imported.animations[0].retarget(|n| if n == original { copy } else { n });
+    let seen = graph.change_cursor();
+    AnimationPlayer::new(animation)
+        .apply(&mut graph, 1.0)
+        .unwrap();
+    assert_eq!(
+        graph.changes_since(seen),
+        Some(&[Change::Payload(copy.index())][..])
+    );
+    // The rest scale came along.
+    let expected =
+        Affine3A::from_scale_rotation_translation(Vec3::splat(3.0), Quat::IDENTITY, Vec3::X);
+    assert_eq!(*graph.get::<Transform>(copy).unwrap().local(), expected);
+}

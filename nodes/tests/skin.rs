@@ -232,7 +232,11 @@ fn skins_and_skinned_meshes_refuse_bad_input() {
             joints: 1
         })
     );
-    let swapped = Arc::new(Skin::new(vec![b, a], None, None).unwrap());
+    let swapped = Arc::new(skin.retarget(|j| if j == a { b } else { a }));
+    assert_eq!(
+        (swapped.joints(), swapped.skeleton()),
+        (&[b, a][..], Some(b))
+    );
     let other = skinned.with_skin(swapped.clone()).unwrap();
     assert!(Arc::ptr_eq(other.skin(), &swapped) && other.mesh().shares_data(skinned.mesh()));
     // A joint without a world matrix names itself.
