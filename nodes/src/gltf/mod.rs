@@ -10,8 +10,8 @@
 //!
 //! Skins and animations come along. A node with a skin gets
 //! [`SkinnedMesh`](crate::SkinnedMesh) children (its triangle primitives with their
-//! `JOINTS_0` / `WEIGHTS_0`; other primitives stay unskinned) posed by the skin's
-//! joints. Each animation becomes an [`Animation`](crate::Animation) whose channels
+//! `JOINTS_0` / `WEIGHTS_0`; further sets, `JOINTS_1` and on, are not read; points,
+//! lines and undecoded primitives stay unskinned) posed by the skin's joints. Each animation becomes an [`Animation`](crate::Animation) whose channels
 //! target the scene's [`Transform`](crate::Transform) nodes, keeping each target's
 //! rest translation, rotation and scale; morph target `weights` channels are read and
 //! kept, not applied. Key values stored as normalized integers are de-quantized as
