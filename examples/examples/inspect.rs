@@ -1,20 +1,21 @@
-//! Imports a glTF 2.0 scene and reports its nodes' world transforms and mesh boxes.
+//! Imports a glTF 2.0 scene and reports its nodes' world transforms and mesh boxes, at
+//! rest or posed by an animation.
 //!
 //! ```text
-//! cargo run --release --example inspect -- FILE [--scene N] [--json]
+//! cargo run --release --example inspect -- FILE [--scene N] [--time T [--animation N]] [--json]
 //! ```
 //!
-//! Without `--json`: a readable summary. With `--json`: one JSON object on stdout
-//! (see `scenewalk_examples::inspect::Report::to_json`). Errors go to stderr, exit 1.
+//! Without `--json`: a summary, then one line per node (index, name, depth, world
+//! translation, mesh box). With `--json`: one JSON object on stdout (see
+//! `scenewalk_examples::inspect::Report::to_json`). `--time T` poses the scene by
+//! animation N (0 by default) at T seconds and boxes skinned meshes exactly. `--help`
+//! prints the usage. Errors go to stderr, exit 1.
 
-use scenewalk_examples::inspect::inspect;
-use scenewalk_nodes::gltf::{ImportOptions, import};
+use scenewalk_examples::inspect::{Command, USAGE, inspect, inspect_at, parse_args};
+use scenewalk_nodes::gltf::import;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-const USAGE: &str = "usage: inspect FILE [--scene N] [--json]";
 
 fn main() -> ExitCode {
     match run() {
@@ -27,35 +28,32 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let mut file = None;
-    let mut options = ImportOptions::default();
-    let mut as_json = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--json" => as_json = true,
-            "--scene" => {
-                let n = args.next().ok_or(USAGE)?;
-                let n = n
-                    .parse()
-                    .map_err(|_| format!("--scene needs a number, not {n:?}"))?;
-                options.scene = Some(n);
-            }
-            _ if arg.starts_with("--") || file.is_some() => return Err(USAGE.into()),
-            _ => file = Some(PathBuf::from(arg)),
-        }
-    }
-    let file = file.ok_or(USAGE)?;
+    let (file, options, as_json, posed) = match parse_args(std::env::args().skip(1))? {
+        Command::Help => return print(USAGE),
+        Command::Run {
+            file,
+            options,
+            json,
+            posed,
+        } => (file, options, json, posed),
+    };
     let start = Instant::now();
-    let imported = import(&file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut imported = import(&file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
     let import_time = start.elapsed();
-    let report = inspect(&imported).map_err(|e| e.to_string())?;
-    let text = match as_json {
+    let report = match posed {
+        Some((animation, time)) => inspect_at(&mut imported, animation, time),
+        None => inspect(&imported),
+    };
+    let report = report.map_err(|e| e.to_string())?;
+    print(&match as_json {
         true => report.to_json().to_string(),
         false => report.summary(import_time),
-    };
-    // `writeln!`, not `println!`: a closed pipe (`inspect ... | head`) is an error to
-    // report, not a panic.
+    })
+}
+
+/// Prints `text` and a newline. `writeln!`, not `println!`: a closed pipe
+/// (`inspect ... | head`) is an error to report, not a panic.
+fn print(text: &str) -> Result<(), String> {
     match writeln!(std::io::stdout().lock(), "{text}") {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),

@@ -1,13 +1,17 @@
 //! What the `inspect` example computes: per-node world matrices and mesh boxes of an
 //! imported glTF scene, from scenewalk's own [`WorldTransforms`] and [`Bounds`] actors,
-//! as a report, a readable summary or JSON.
+//! as a report, a readable summary or JSON; at rest, or posed by an animation at a
+//! time ([`inspect_at`]), skinned meshes then boxed exactly.
 
 use scenewalk_actors::{Bounds, WorldTransforms};
-use scenewalk_core::glam::Mat4;
-use scenewalk_core::{Aabb, Action, ActionError, Ordered, TraversalError};
+use scenewalk_core::glam::{Affine3A, Mat4};
+use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::gltf::Imported;
+use scenewalk_nodes::gltf::{ImportOptions, Imported};
+use scenewalk_nodes::{AnimationPlayer, SkinnedMesh};
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// One glTF node of the scene, as `inspect` reports it.
@@ -26,7 +30,9 @@ pub struct NodeReport {
     /// The world matrix: the product of the local matrices from the scene root down.
     pub world: Mat4,
     /// The world box of the node's mesh primitives (`None` without a mesh, or for
-    /// primitives without positions).
+    /// primitives without positions). A skinned primitive counts with its bind-pose
+    /// box placed by the node, or, in a report at a time ([`inspect_at`]), with its
+    /// exact skinned box.
     pub mesh_aabb: Option<Aabb>,
 }
 
@@ -39,6 +45,9 @@ pub struct Report {
     pub nodes: Vec<NodeReport>,
     /// Time spent in the traversals (not meant for comparisons across machines).
     pub traversal: Duration,
+    /// The animation and the time the scene was posed at ([`inspect_at`]); `None` at
+    /// rest.
+    pub posed: Option<(usize, f32)>,
 }
 
 /// Why the traversal failed (a bug: the importer builds graphs the actions accept).
@@ -53,6 +62,17 @@ pub enum InspectError {
     /// A node of the scene was not reached by the traversal of its root.
     #[error("glTF node {0} was not reached by the traversal")]
     NotReached(usize),
+    /// The animation asked for does not exist.
+    #[error("there is no animation {animation} (the file has {count})")]
+    NoSuchAnimation {
+        /// The animation asked for.
+        animation: usize,
+        /// How many the file has.
+        count: usize,
+    },
+    /// The animation could not be applied.
+    #[error(transparent)]
+    Graph(#[from] GraphError),
 }
 
 impl Report {
@@ -95,34 +115,144 @@ impl Report {
                 })
             })
             .collect();
-        json!({
-            "scene": self.scene,
-            "nodes": nodes,
-            "node_count": self.nodes.len(),
-            "mesh_node_count": self.mesh_node_count(),
-            "world_aabb": self.world_aabb().as_ref().map(box_json),
-        })
+        let mut out = json!({"scene": self.scene});
+        if let Some((animation, time)) = self.posed {
+            out["time"] = json!(time);
+            out["animation"] = json!(animation);
+        }
+        out["nodes"] = json!(nodes);
+        out["node_count"] = json!(self.nodes.len());
+        out["mesh_node_count"] = json!(self.mesh_node_count());
+        out["world_aabb"] = json!(self.world_aabb().as_ref().map(box_json));
+        out
     }
 
-    /// The readable summary `inspect` prints without `--json`.
+    /// The readable report `inspect` prints without `--json`: a summary, then one line
+    /// per node (index, name, depth, world translation, mesh box).
     pub fn summary(&self, import_time: Duration) -> String {
-        let bounds = match self.world_aabb() {
+        let bounds = |b: Option<Aabb>| match b {
             Some(b) => format!("min {} max {}", b.min, b.max),
-            None => "none (no mesh)".into(),
+            None => "none".into(),
         };
         let scene = self.scene.map_or("none".into(), |s| s.to_string());
-        format!(
-            "scene {scene}: {} nodes, {} levels, fan-out at most {}, {} mesh nodes\n\
-             world bounds: {bounds}\n\
-             import {:.3} ms, traversal {:.3} ms",
+        let posed = match self.posed {
+            Some((animation, time)) => format!("animation {animation} at {time} s"),
+            None => "at rest".into(),
+        };
+        let mut out = format!(
+            "scene {scene}: {} nodes, {} levels, fan-out at most {}, {} mesh nodes, {posed}\n\
+             world bounds: {}\n\
+             import {:.3} ms, traversal {:.3} ms\n\
+             node, name, depth, world translation, mesh box:",
             self.nodes.len(),
             self.levels(),
             self.max_fan_out(),
             self.mesh_node_count(),
+            bounds(self.world_aabb()),
             import_time.as_secs_f64() * 1e3,
             self.traversal.as_secs_f64() * 1e3,
-        )
+        );
+        for n in &self.nodes {
+            let name = n.name.as_deref().unwrap_or("(unnamed)");
+            let at = n.world.w_axis.truncate();
+            let mesh = bounds(n.mesh_aabb);
+            out += &format!(
+                "\n{:>6} {name:?} depth {} at {at} mesh {mesh}",
+                n.index, n.depth
+            );
+        }
+        out
     }
+}
+
+/// What the `inspect` command line asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `--help`: print the usage.
+    Help,
+    /// Inspect a file.
+    Run {
+        /// The glTF or GLB file.
+        file: PathBuf,
+        /// The import options (`--scene N`).
+        options: ImportOptions,
+        /// `--json`: JSON instead of the readable report.
+        json: bool,
+        /// `--time T [--animation N]`: the animation (0 by default) and the time to
+        /// pose the scene at.
+        posed: Option<(usize, f32)>,
+    },
+}
+
+/// The command line's usage.
+pub const USAGE: &str = "usage: inspect FILE [--scene N] [--time T [--animation N]] [--json]
+  --scene N      import scene N (default: the file's default scene)
+  --time T       pose the scene by an animation at T seconds; skinned meshes are boxed exactly
+  --animation N  the animation --time plays (default 0)
+  --json         one JSON object instead of the readable report";
+
+/// Reads `inspect`'s arguments (without the program name).
+///
+/// Errors: the usage, or what is wrong with a value.
+///
+/// ```
+/// use scenewalk_examples::inspect::{Command, parse_args};
+/// let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
+/// assert_eq!(args(&["--help"]), Ok(Command::Help));
+/// assert!(matches!(args(&["f.gltf", "--time", "2"]), Ok(Command::Run { posed: Some((0, 2.0)), .. })));
+/// assert!(args(&["f.gltf", "--animation", "1"]).is_err()); // --animation needs --time
+/// ```
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
+    let (mut file, mut options, mut json) = (None, ImportOptions::default(), false);
+    let (mut time, mut animation) = (None, None);
+    while let Some(arg) = args.next() {
+        let mut number = |what: &str| -> Result<String, String> {
+            args.next()
+                .ok_or_else(|| format!("{what} needs a value\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--help" | "-h" => return Ok(Command::Help),
+            "--json" => json = true,
+            "--scene" => {
+                let n = number("--scene")?;
+                let n = n
+                    .parse()
+                    .map_err(|_| format!("--scene needs a number, not {n:?}"))?;
+                options = options.with_scene(Some(n));
+            }
+            "--animation" => {
+                let n = number("--animation")?;
+                animation = Some(
+                    n.parse()
+                        .map_err(|_| format!("--animation needs a number, not {n:?}"))?,
+                );
+            }
+            "--time" => {
+                let t = number("--time")?;
+                let t: f32 = t
+                    .parse()
+                    .map_err(|_| format!("--time needs seconds, not {t:?}"))?;
+                if !t.is_finite() {
+                    return Err(format!("--time needs a finite number, not {t}"));
+                }
+                time = Some(t);
+            }
+            _ if arg.starts_with('-') || file.is_some() => return Err(USAGE.into()),
+            _ => file = Some(PathBuf::from(arg)),
+        }
+    }
+    let file = file.ok_or(USAGE)?;
+    let posed = match (time, animation) {
+        (Some(t), a) => Some((a.unwrap_or(0), t)),
+        (None, Some(_)) => return Err(format!("--animation needs --time\n{USAGE}")),
+        (None, None) => None,
+    };
+    Ok(Command::Run {
+        file,
+        options,
+        json,
+        posed,
+    })
 }
 
 fn box_json(b: &Aabb) -> Value {
@@ -143,6 +273,50 @@ fn box_json(b: &Aabb) -> Value {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn inspect(imported: &Imported) -> Result<Report, InspectError> {
+    report(imported, false)
+}
+
+/// As [`inspect`], with the scene posed by animation `animation` at `time` seconds
+/// (an [`AnimationPlayer`] writes its nodes' transforms, which stay in
+/// `imported.graph`), and each skinned mesh's box its exact skinned world box (every
+/// vertex skinned with the joints' world matrices).
+///
+/// ```
+/// use scenewalk_examples::inspect::inspect_at;
+/// use scenewalk_nodes::gltf::{ImportOptions, import_slice};
+/// // Node 0 moves from x = 0 at 0 s to x = 4 at 2 s.
+/// let file = br#"{"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": [{}],
+///   "buffers": [{"byteLength": 32,
+///     "uri": "data:application/octet-stream;base64,AAAAAAAAAEAAAAAAAAAAAAAAAAAAAIBAAAAAAAAAAAA="}],
+///   "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+///   "accessors": [
+///     {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [2]},
+///     {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}],
+///   "animations": [{"samplers": [{"input": 0, "output": 1}],
+///     "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}"#;
+/// let mut imported = import_slice(file, None, &ImportOptions::default())?;
+/// let report = inspect_at(&mut imported, 0, 1.5)?;
+/// assert_eq!(report.nodes[0].world.w_axis.x, 3.0);
+/// assert_eq!((report.to_json()["time"].as_f64(), report.to_json()["animation"].as_u64()), (Some(1.5), Some(0)));
+/// assert!(inspect_at(&mut imported, 3, 1.5).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn inspect_at(
+    imported: &mut Imported,
+    animation: usize,
+    time: f32,
+) -> Result<Report, InspectError> {
+    let count = imported.animations.len();
+    let chosen = imported.animations.get(animation);
+    let chosen = chosen.ok_or(InspectError::NoSuchAnimation { animation, count })?;
+    AnimationPlayer::new(chosen.clone()).apply(&mut imported.graph, time)?;
+    let mut report = report(imported, true)?;
+    report.posed = Some((animation, time));
+    Ok(report)
+}
+
+/// The report; with `skinned`, skinned primitives are boxed exactly.
+fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
     let mut action = Action::new(
         DepthFirst::new(),
         (
@@ -152,6 +326,8 @@ pub fn inspect(imported: &Imported) -> Result<Report, InspectError> {
     )?;
     let graph = &imported.graph;
     let mut nodes = Vec::with_capacity(imported.order.len());
+    // Skinned primitives, boxed once every joint's world matrix is known.
+    let mut poses = Vec::new();
     let mut traversal = Duration::ZERO;
     for &index in &imported.order {
         let Some(node) = imported.node(index) else {
@@ -173,6 +349,10 @@ pub fn inspect(imported: &Imported) -> Result<Report, InspectError> {
             .map_err(|_| InspectError::NotReached(index))?;
         let mut mesh_aabb = Aabb::EMPTY;
         for &primitive in &node.primitives {
+            if skinned && graph.get::<SkinnedMesh>(primitive).is_ok() {
+                poses.push((nodes.len(), primitive));
+                continue;
+            }
             let b = bounds
                 .world_bounds(graph, primitive)
                 .map_err(|_| InspectError::NotReached(index))?;
@@ -192,9 +372,29 @@ pub fn inspect(imported: &Imported) -> Result<Report, InspectError> {
             mesh_aabb: (!mesh_aabb.is_empty()).then_some(mesh_aabb),
         });
     }
+    let worlds: HashMap<NodeId, Affine3A> = (nodes.iter())
+        .filter_map(|n| Some((imported.node_id(n.index)?, Affine3A::from_mat4(n.world))))
+        .collect();
+    let mut matrices = Vec::new();
+    for (at, primitive) in poses {
+        let (Ok(mesh), Some(report)) = (graph.get::<SkinnedMesh>(primitive), nodes.get_mut(at))
+        else {
+            continue;
+        };
+        let unknown = |_| InspectError::NotReached(report.index);
+        mesh.skin()
+            .joint_matrices(|j| worlds.get(&j).copied(), &mut matrices)
+            .map_err(unknown)?;
+        let b = mesh
+            .exact_bounds(&matrices)
+            .ok_or(InspectError::NotReached(report.index))?;
+        report.mesh_aabb =
+            Some(report.mesh_aabb.map_or(b, |m| m.union(&b))).filter(|b| !b.is_empty());
+    }
     Ok(Report {
         scene: imported.scene,
         nodes,
         traversal,
+        posed: None,
     })
 }

@@ -15,7 +15,11 @@
 //! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
 //!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
 //!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
-//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]).
+//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]);
+//! - [`SkinnedMesh`]: a `Mesh` posed by a [`Skin`]'s joints, with its exact and
+//!   conservative skinned world boxes;
+//! - keyframe [`Animation`]s of [`Transform`] nodes ([`Channel`]s sampled as glTF
+//!   samples them), played into a graph by an [`AnimationPlayer`].
 //!
 //! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
 //! [`ray_triangle`] and [`triangles_intersect`].
@@ -57,6 +61,9 @@
     clippy::indexing_slicing
 )]
 
+pub use animation::{
+    Animation, AnimationError, AnimationPlayer, Channel, Interpolation, Property, Trs,
+};
 pub use bvh::{BvhNode, MAX_LEAF_TRIANGLES, MeshBvh};
 pub use camera::{BadCamera, Camera, Projection};
 pub use frustum::{Containment, Frustum, PlaneMask};
@@ -69,9 +76,11 @@ pub use material::Material;
 pub use mesh::{Mesh, MeshError, TriangleHit};
 pub use obj::{ObjError, load_obj, load_obj_from};
 pub use shapes::MAX_SHAPE_TRIANGLES;
+pub use skin::{Skin, SkinError, SkinnedMesh};
 pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 
+mod animation;
 mod bvh;
 mod camera;
 mod frustum;
@@ -86,6 +95,7 @@ mod material;
 mod mesh;
 mod obj;
 mod shapes;
+mod skin;
 mod switch;
 mod transform;
 mod tri_tri;

@@ -5,9 +5,11 @@
 
 mod common;
 
-use common::{data_uri, glb, import};
+use common::skinning::world;
+use common::{Accessors, data_uri, glb, import};
 use proptest::prelude::*;
 use scenewalk_nodes::gltf::{ImportOptions, import_slice};
+use scenewalk_nodes::{AnimationPlayer, SkinnedMesh};
 use serde_json::{Value, json};
 
 /// A small file using every part the importer reads: TRS and matrix nodes, indexed and
@@ -45,6 +47,70 @@ fn rich() -> Value {
             {"type": "orthographic", "orthographic": {"xmag": 1, "ymag": 1, "znear": 0, "zfar": 10}}
         ]
     })
+}
+
+/// A skinned triangle (normalized byte weights, byte joints, inverse binds) under
+/// joints 1 and 2, animated by every interpolation and path, one quantized.
+fn animated() -> Value {
+    let nodes = json!([
+        {"mesh": 0, "skin": 0},
+        {"translation": [0, 1, 0], "children": [2]},
+        {"rotation": [0, 0, 0, 1], "scale": [1, 1, 1], "children": [3]},
+        {"mesh": 0}
+    ]);
+    let mut doc =
+        json!({"asset": {"version": "2.0"}, "scenes": [{"nodes": [0, 1]}], "nodes": nodes});
+    let mut a = Accessors::default();
+    let positions = a.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
+    let joints = a.raw(
+        &[0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0],
+        5121,
+        false,
+        "VEC4",
+        3,
+    );
+    let weights = a.raw(
+        &[255, 0, 0, 0, 255, 0, 0, 0, 128, 127, 0, 0],
+        5121,
+        true,
+        "VEC4",
+        3,
+    );
+    let mut binds = [0.0f32; 32];
+    for k in [0, 5, 10, 15, 16, 21, 26, 31] {
+        binds[k] = 1.0;
+    }
+    let binds = a.floats(&binds, "MAT4", 16);
+    let times = a.times(&[0.0, 0.5, 2.0]);
+    let moves = a.floats(&[0., 0., 0., 1., 2., 3., -1., 0., 4.], "VEC3", 3);
+    let turns = a.raw(
+        &[0, 0, 0, 127, 0, 90, 0, 90, 0, 0, 127, 0],
+        5120,
+        true,
+        "VEC4",
+        3,
+    );
+    let cubic: Vec<f32> = (0..27).map(|i| 1.0 + (i % 5) as f32 * 0.25).collect();
+    let scales = a.floats(&cubic, "VEC3", 3);
+    let weights_out = a.floats(&[0.0, 0.5, 1.0], "SCALAR", 1);
+    a.finish(&mut doc);
+    doc["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": positions, "JOINTS_0": joints, "WEIGHTS_0": weights}}]}]);
+    doc["skins"] = json!([{"joints": [1, 2], "inverseBindMatrices": binds}]);
+    doc["animations"] = json!([{
+        "samplers": [
+            {"input": times, "output": moves},
+            {"input": times, "output": turns, "interpolation": "STEP"},
+            {"input": times, "output": scales, "interpolation": "CUBICSPLINE"},
+            {"input": times, "output": weights_out}
+        ],
+        "channels": [
+            {"sampler": 0, "target": {"node": 1, "path": "translation"}},
+            {"sampler": 1, "target": {"node": 2, "path": "rotation"}},
+            {"sampler": 2, "target": {"node": 2, "path": "scale"}},
+            {"sampler": 3, "target": {"node": 3, "path": "weights"}}
+        ]
+    }]);
+    doc
 }
 
 /// JSON pointers to every value in the document.
@@ -86,6 +152,30 @@ fn check(doc: &Value) {
             let node = imported.node(n).expect("every listed node is imported");
             assert!(imported.graph.contains(node.id));
         }
+        // Every animation plays, and every skinned mesh is boxed at each pose.
+        let mut graph = imported.graph.clone();
+        let skinned = imported.nodes.iter().flatten().flat_map(|n| &n.primitives);
+        let skinned: Vec<_> = skinned
+            .filter_map(|&p| graph.get::<SkinnedMesh>(p).ok().cloned())
+            .collect();
+        for animation in &imported.animations {
+            let mut player = AnimationPlayer::new(animation.clone());
+            for t in [-1.0, 0.3, 0.5, 1.9, 7.0] {
+                player
+                    .apply(&mut graph, t)
+                    .expect("an imported animation targets transforms");
+                for mesh in &skinned {
+                    let mut matrices = Vec::new();
+                    mesh.skin()
+                        .joint_matrices(|j| Some(world(&graph, j).as_affine3a()), &mut matrices)
+                        .unwrap();
+                    assert!(
+                        mesh.exact_bounds(&matrices).is_some()
+                            && mesh.conservative_bounds(&matrices).is_some()
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -95,8 +185,9 @@ proptest! {
     #[test]
     fn damaged_json_never_panics(
         picks in prop::collection::vec((any::<prop::sample::Index>(), replacement()), 1..4),
+        animated_file in any::<bool>(),
     ) {
-        let mut doc = rich();
+        let mut doc = if animated_file { animated() } else { rich() };
         for (pick, value) in picks {
             let mut all = Vec::new();
             pointers(&doc, String::new(), &mut all);
@@ -135,6 +226,9 @@ fn base64_payload(doc: &Value) -> Vec<u8> {
 
 #[test]
 fn the_undamaged_files_import() {
+    let animated = import(&animated()).unwrap();
+    assert_eq!(animated.animations[0].channels().len(), 4);
+    check(&self::animated());
     let imported = import(&rich()).unwrap();
     assert_eq!(imported.order, [0, 1, 2, 3, 4]);
     let mut doc = rich();

@@ -7,6 +7,9 @@ use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
 use gltf::json::validation::Checked;
 use scenewalk_core::glam::Vec3;
 
+/// Component types [`read_numbers`] accepts for floats only.
+pub(crate) const FLOAT: &[(ComponentType, bool)] = &[(ComponentType::F32, false)];
+
 /// The accessor at index `a`, referred to at JSON path `at`.
 pub(crate) fn accessor<'r>(
     root: &'r json::Root,
@@ -73,11 +76,61 @@ fn elements<'b>(
     Ok(Some(out))
 }
 
-fn f32_at(element: &[u8], k: usize) -> f32 {
-    element
-        .get(k..k + 4)
-        .and_then(|b| b.try_into().ok())
-        .map_or(f32::NAN, f32::from_le_bytes)
+/// The numbers of a dense accessor (`None` for sparse values or no buffer view),
+/// `ty`'s component count per element. Normalized integers are de-quantized as the
+/// glTF specification says (signed: `max(c / 127.0, -1.0)`, `max(c / 32767.0, -1.0)`;
+/// unsigned: `c / 255.0`, `c / 65535.0`); other integers are their value. Floats are
+/// not checked: callers refuse what they cannot use.
+fn numbers(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    acc: &json::Accessor,
+    a: usize,
+    c: ComponentType,
+    ty: Type,
+) -> Result<Option<Vec<f32>>, GltfError> {
+    let (size, n) = (c.size(), ty.multiplicity());
+    let Some(elements) = elements(root, buffers, acc, a, (size * n) as u64)? else {
+        return Ok(None);
+    };
+    let scale = match (acc.normalized, c) {
+        (true, ComponentType::I8) => 127.0,
+        (true, ComponentType::U8) => 255.0,
+        (true, ComponentType::I16) => 32767.0,
+        (true, ComponentType::U16) => 65535.0,
+        (true, ComponentType::U32) => u32::MAX as f32,
+        _ => 1.0,
+    };
+    let value = |b: &[u8]| -> f32 {
+        let v = match (c, b) {
+            (ComponentType::F32, &[b0, b1, b2, b3]) => return f32::from_le_bytes([b0, b1, b2, b3]),
+            (ComponentType::I8, &[b0]) => f32::from(i8::from_le_bytes([b0])),
+            (ComponentType::U8, &[b0]) => f32::from(b0),
+            (ComponentType::I16, &[b0, b1]) => f32::from(i16::from_le_bytes([b0, b1])),
+            (ComponentType::U16, &[b0, b1]) => f32::from(u16::from_le_bytes([b0, b1])),
+            (ComponentType::U32, &[b0, b1, b2, b3]) => u32::from_le_bytes([b0, b1, b2, b3]) as f32,
+            _ => f32::NAN,
+        };
+        if scale > 1.0 {
+            (v / scale).max(-1.0)
+        } else {
+            v
+        }
+    };
+    Ok(Some(
+        elements
+            .iter()
+            .flat_map(|e| e.chunks_exact(size).take(n).map(value))
+            .collect(),
+    ))
+}
+
+/// The component type of accessor `acc` (`None` if it is not a valid one).
+fn component(acc: &json::Accessor) -> Option<ComponentType> {
+    match acc.component_type {
+        Checked::Valid(GenericComponentType(c)) => Some(c),
+        Checked::Invalid => None,
+    }
 }
 
 /// The values of a float VEC3 accessor (`None` for a layout this reader does not
@@ -90,19 +143,15 @@ pub(crate) fn read_vec3(
     a: usize,
 ) -> Result<Option<Vec<Vec3>>, GltfError> {
     let acc = accessor(root, a, &format!("accessors[{a}]"))?;
-    let float_vec3 = matches!(
-        acc.component_type,
-        Checked::Valid(GenericComponentType(ComponentType::F32))
-    ) && matches!(acc.type_, Checked::Valid(Type::Vec3));
-    if !float_vec3 {
+    if component(acc) != Some(ComponentType::F32) || acc.type_ != Checked::Valid(Type::Vec3) {
         return Ok(None);
     }
-    let Some(elements) = elements(root, buffers, acc, a, 12)? else {
+    let Some(numbers) = numbers(root, buffers, acc, a, ComponentType::F32, Type::Vec3)? else {
         return Ok(None);
     };
-    let mut points = Vec::with_capacity(elements.len());
-    for (i, e) in elements.iter().enumerate() {
-        let p = Vec3::new(f32_at(e, 0), f32_at(e, 4), f32_at(e, 8));
+    let mut points = Vec::with_capacity(numbers.len() / 3);
+    for (i, xyz) in numbers.chunks_exact(3).enumerate() {
+        let p = Vec3::from_slice(xyz);
         if !p.is_finite() {
             return Err(GltfError::invalid(
                 format!("accessors[{a}]"),
@@ -112,6 +161,36 @@ pub(crate) fn read_vec3(
         points.push(p);
     }
     Ok(Some(points))
+}
+
+/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component
+/// count per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
+/// component type with its `normalized` flag one of `allowed`.
+///
+/// Errors: another type or component type, sparse values or no buffer view (not
+/// read), a range past the view.
+pub(crate) fn read_numbers(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    a: usize,
+    at: &str,
+    ty: Type,
+    allowed: &[(ComponentType, bool)],
+) -> Result<Vec<f32>, GltfError> {
+    let acc = accessor(root, a, at)?;
+    let bad = |reason: String| GltfError::invalid(format!("accessors[{a}]"), reason);
+    let c = component(acc).filter(|&c| allowed.contains(&(c, acc.normalized)));
+    let (Some(c), Checked::Valid(found)) = (c, acc.type_) else {
+        return Err(bad(format!(
+            "{at} needs a {ty:?} accessor of {allowed:?} (component, normalized)"
+        )));
+    };
+    if found != ty {
+        return Err(bad(format!("{at} needs a {ty:?} accessor, not {found:?}")));
+    }
+    numbers(root, buffers, acc, a, c, ty)?.ok_or_else(|| {
+        bad("sparse accessors and accessors without a buffer view are not read".into())
+    })
 }
 
 /// The values of an unsigned SCALAR index accessor (`None` for a sparse accessor or

@@ -1,6 +1,6 @@
 //! Why an import failed.
 
-use crate::BadTransform;
+use crate::{AnimationError, BadTransform, SkinError};
 use std::path::PathBuf;
 
 /// Why a glTF file could not be imported. Every message names the glTF index (and where
@@ -135,9 +135,89 @@ pub enum GltfError {
         /// What is wrong.
         reason: String,
     },
+    /// An animation channel, or the sampler it uses, cannot be played.
+    #[error("animations[{animation}].channels[{channel}]: {fault}")]
+    BadAnimation {
+        /// The animation.
+        animation: usize,
+        /// The channel.
+        channel: usize,
+        /// What is wrong.
+        #[source]
+        fault: AnimationFault,
+    },
+    /// A skin, or a primitive it poses, cannot be used.
+    #[error("{at} (skin {skin}): {source}")]
+    BadSkin {
+        /// The skin.
+        skin: usize,
+        /// Where, as a JSON path (`skins[0]`, `meshes[1].primitives[0]`).
+        at: String,
+        /// What is wrong.
+        #[source]
+        source: SkinError,
+    },
     /// Building the graph failed (a bug in the importer: every edit it makes is valid).
     #[error("building the graph failed: {0}")]
     Graph(#[from] scenewalk_core::GraphError),
+}
+
+/// Why an animation channel was refused ([`GltfError::BadAnimation`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnimationFault {
+    /// The channel names a sampler the animation does not have.
+    #[error("sampler {sampler} does not exist (the animation has {count})")]
+    SamplerOutOfRange {
+        /// The sampler index.
+        sampler: usize,
+        /// The animation's samplers.
+        count: usize,
+    },
+    /// The channel targets a node the file does not have.
+    #[error("target node {node} does not exist (the file has {count} nodes)")]
+    NodeOutOfRange {
+        /// The node index.
+        node: usize,
+        /// The file's nodes.
+        count: usize,
+    },
+    /// The channel targets a node given by a matrix (glTF animates only nodes given by
+    /// translation, rotation and scale).
+    #[error(
+        "target node {node} has a matrix: animated nodes must use translation, rotation and scale"
+    )]
+    TargetsMatrix {
+        /// The node.
+        node: usize,
+    },
+    /// The target path is none of `translation`, `rotation`, `scale`, `weights`.
+    #[error("the target path is not translation, rotation, scale or weights")]
+    UnknownPath,
+    /// The sampler's interpolation is none of `LINEAR`, `STEP`, `CUBICSPLINE`.
+    #[error("sampler {sampler}'s interpolation is not LINEAR, STEP or CUBICSPLINE")]
+    UnknownInterpolation {
+        /// The sampler.
+        sampler: usize,
+    },
+    /// An earlier channel of the same animation targets the same node and path.
+    #[error("channel {first} already animates the same node and path")]
+    DuplicateTarget {
+        /// The earlier channel.
+        first: usize,
+    },
+    /// The sampler's input or output accessor cannot be read as the path needs.
+    #[error("accessor {accessor}: {source}")]
+    Accessor {
+        /// The accessor.
+        accessor: usize,
+        /// Why.
+        #[source]
+        source: Box<GltfError>,
+    },
+    /// The keys or values are wrong (counts, order, NaN).
+    #[error(transparent)]
+    Keys(#[from] AnimationError),
 }
 
 impl GltfError {

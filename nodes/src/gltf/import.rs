@@ -1,12 +1,14 @@
 //! The importer: file → checked glTF document → scene graph.
 
 use super::mesh::PrimitiveNode;
-use super::{GltfError, buffers, camera, hierarchy, mesh};
-use crate::Transform;
+use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
+use crate::{Animation, Skin, Transform};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
-use scenewalk_core::{Graph, NodeId};
+use scenewalk_core::{Graph, GraphError, NodeId};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What to import. Built from [`ImportOptions::default`] and its `with_` methods, so
 /// options can be added without breaking callers.
@@ -47,8 +49,9 @@ pub struct ImportedNode {
     /// The glTF index of its mesh.
     pub mesh: Option<usize>,
     /// One child node per primitive of its mesh, in the mesh's order: a
-    /// [`Mesh`](crate::Mesh) for triangles, else a [`Geometry`](crate::Geometry)
-    /// holding the primitive's POSITION box. Both are a `Geometry` to the actors.
+    /// [`Mesh`](crate::Mesh) for triangles ([`SkinnedMesh`](crate::SkinnedMesh) when
+    /// the node has a skin), else a [`Geometry`](crate::Geometry) holding the
+    /// primitive's POSITION box. All are a `Geometry` to the actors.
     pub primitives: Vec<NodeId>,
     /// The [`Camera`](crate::Camera) child, when the node has a camera. It looks down
     /// −z of the node's frame.
@@ -60,6 +63,11 @@ pub struct ImportedNode {
 /// Each glTF node becomes a [`Transform`] node (its local matrix, or translation ×
 /// rotation × scale); below it come one child per primitive of its mesh, then its
 /// camera, then its glTF children in their order.
+///
+/// Skins and animations come along: a node with a skin and a mesh gets
+/// [`SkinnedMesh`](crate::SkinnedMesh) children posed by its skin; each animation's
+/// channels target the [`Transform`] nodes of the scene (play them with an
+/// [`AnimationPlayer`](crate::AnimationPlayer)).
 #[derive(Clone, Debug)]
 pub struct Imported {
     /// The graph: only the chosen scene's nodes.
@@ -73,6 +81,12 @@ pub struct Imported {
     /// The glTF indices of the scene's nodes in depth-first pre-order: roots in the
     /// scene's order, children in each node's order.
     pub order: Vec<usize>,
+    /// The file's animations, in order, each holding the channels whose node is in
+    /// the scene.
+    pub animations: Vec<Animation>,
+    /// By glTF skin index: the skin, for skins a node of the scene uses (`None` for
+    /// the others).
+    pub skins: Vec<Option<Arc<Skin>>>,
 }
 
 impl Imported {
@@ -173,6 +187,7 @@ pub fn import_slice(
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
     let mut meshes: Vec<Option<Vec<PrimitiveNode>>> = vec![None; root.meshes.len()];
     let mut decoded = mesh::Decoded::new();
+    let mut skinned_nodes = Vec::new();
     let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
@@ -191,24 +206,15 @@ pub fn import_slice(
         };
         let mut primitives = Vec::new();
         let mesh = node.mesh.map(|m| m.value());
-        if let Some(m) = mesh {
-            // A mesh used by many nodes is read once.
-            let cached = match meshes.get_mut(m) {
-                Some(Some(cached)) => cached.clone(),
-                slot => {
-                    let made = mesh::primitives(&root, &buffers, m, &mut decoded)?;
-                    if let Some(slot) = slot {
-                        *slot = Some(made.clone());
-                    }
-                    made
+        match (mesh, node.skin) {
+            // Its joints may come later in the walk: posed once they are all made.
+            (Some(m), Some(s)) => skinned_nodes.push((n, m, s.value())),
+            (Some(m), None) => {
+                for primitive in mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)? {
+                    primitives.push(place(&mut graph, id, None, primitive)?);
                 }
-            };
-            for primitive in cached {
-                primitives.push(match primitive {
-                    PrimitiveNode::Mesh(m) => graph.append_child(id, m)?,
-                    PrimitiveNode::Geometry(g) => graph.append_child(id, g)?,
-                });
             }
+            (None, _) => {}
         }
         let camera = match node.camera {
             Some(c) => Some(graph.append_child(id, camera::camera(&root, c.value())?)?),
@@ -226,13 +232,92 @@ pub fn import_slice(
             });
         }
     }
+    let mut skins = vec![None; root.skins.len()];
+    let mut posed: HashMap<(usize, usize), Vec<PrimitiveNode>> = HashMap::new();
+    for (n, m, s) in skinned_nodes {
+        let skin = match skins.get(s) {
+            Some(Some(skin)) => Arc::clone(skin),
+            _ => {
+                let made = skin::skin(&root, &buffers, s, &nodes)?;
+                if let Some(slot) = skins.get_mut(s) {
+                    *slot = Some(Arc::clone(&made));
+                }
+                made
+            }
+        };
+        let made = match posed.get(&(m, s)) {
+            Some(made) => made.clone(),
+            None => {
+                let plain = mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)?;
+                let made = skin::skinned(&root, &buffers, m, plain, &skin, s)?;
+                posed.insert((m, s), made.clone());
+                made
+            }
+        };
+        if let Some(Some(node)) = nodes.get_mut(n) {
+            // Before the camera and the glTF children, as for unskinned nodes.
+            let first = graph.first_child(node.id)?;
+            for primitive in made {
+                node.primitives
+                    .push(place(&mut graph, node.id, first, primitive)?);
+            }
+        }
+    }
+    let animations = animation::animations(&root, &buffers, &nodes)?;
     Ok(Imported {
         graph,
         roots: graph_roots,
         scene,
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
+        animations,
+        skins,
     })
+}
+
+/// Mesh `m`'s primitive nodes; a mesh used by many nodes is read once.
+fn mesh_primitives(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    m: usize,
+    meshes: &mut [Option<Vec<PrimitiveNode>>],
+    decoded: &mut mesh::Decoded,
+) -> Result<Vec<PrimitiveNode>, GltfError> {
+    match meshes.get_mut(m) {
+        Some(Some(cached)) => Ok(cached.clone()),
+        slot => {
+            let made = mesh::primitives(root, buffers, m, decoded)?;
+            if let Some(slot) = slot {
+                *slot = Some(made.clone());
+            }
+            Ok(made)
+        }
+    }
+}
+
+/// Adds a primitive's node below `parent`: before `before`, else last.
+fn place(
+    graph: &mut Graph,
+    parent: NodeId,
+    before: Option<NodeId>,
+    primitive: PrimitiveNode,
+) -> Result<NodeId, GraphError> {
+    fn add<T: scenewalk_core::NodeCore>(
+        graph: &mut Graph,
+        parent: NodeId,
+        before: Option<NodeId>,
+        payload: T,
+    ) -> Result<NodeId, GraphError> {
+        match before {
+            Some(sibling) => graph.insert_before(sibling, payload),
+            None => graph.append_child(parent, payload),
+        }
+    }
+    match primitive {
+        PrimitiveNode::Mesh(m) => add(graph, parent, before, m),
+        PrimitiveNode::Geometry(g) => add(graph, parent, before, g),
+        PrimitiveNode::Skinned(s) => add(graph, parent, before, s),
+    }
 }
 
 /// glTF 2.x only: a 1.0 file is a different format; and a `minVersion` above 2.0 asks
@@ -253,7 +338,7 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
     Ok(())
 }
 
-/// Every node's mesh and camera index is in range.
+/// Every node's mesh, skin and camera index is in range.
 fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     for (n, node) in root.nodes.iter().enumerate() {
         if let Some(m) = node.mesh
@@ -265,6 +350,17 @@ fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
                 "mesh",
                 m.value(),
                 root.meshes.len(),
+            ));
+        }
+        if let Some(s) = node.skin
+            && s.value() >= root.skins.len()
+        {
+            let at = format!("nodes[{n}].skin");
+            return Err(GltfError::out_of_range(
+                at,
+                "skin",
+                s.value(),
+                root.skins.len(),
             ));
         }
         if let Some(c) = node.camera

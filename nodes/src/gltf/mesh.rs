@@ -3,7 +3,7 @@
 
 use super::GltfError;
 use super::accessor::{accessor, read_indices, read_vec3};
-use crate::{Geometry, Mesh};
+use crate::{Geometry, Mesh, SkinnedMesh};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, GenericComponentType};
 use gltf::json::mesh::{Mode, Semantic};
@@ -19,11 +19,13 @@ pub(crate) type Decoded = HashMap<(usize, Option<usize>, u32), PrimitiveNode>;
 
 /// The node a primitive becomes: a [`Mesh`] when it is a triangle list, strip or fan
 /// whose positions (and indices) can be read, else a [`Geometry`] holding its
-/// POSITION box (points, lines, or data this importer does not decode).
+/// POSITION box (points, lines, or data this importer does not decode); a
+/// [`SkinnedMesh`] once a skinned node's skin poses its mesh.
 #[derive(Clone, Debug)]
 pub(crate) enum PrimitiveNode {
     Mesh(Mesh),
     Geometry(Geometry),
+    Skinned(SkinnedMesh),
 }
 
 /// The nodes of mesh `m`'s primitives, in order.

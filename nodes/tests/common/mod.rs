@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod skinning;
+
 use base64::Engine;
 use scenewalk_nodes::gltf::{GltfError, ImportOptions, Imported, import_slice};
 use serde_json::{Value, json};
@@ -84,4 +86,72 @@ pub fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"BIN\0");
     out.extend_from_slice(&bin);
     out
+}
+
+/// Accessors written by a test: one embedded buffer, one view per accessor (4-byte
+/// aligned), then [`Accessors::finish`] puts them into a document.
+#[derive(Default)]
+pub struct Accessors {
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Accessors {
+    /// An accessor of `count` elements of `ty` (`"SCALAR"`, `"VEC4"`, ...) over
+    /// `bytes`, of GL component type `component`; returns its index.
+    pub fn raw(
+        &mut self,
+        bytes: &[u8],
+        component: u32,
+        normalized: bool,
+        ty: &str,
+        count: usize,
+    ) -> usize {
+        while self.bytes.len() % 4 != 0 {
+            self.bytes.push(0);
+        }
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.views
+            .push(json!({"buffer": 0, "byteOffset": start, "byteLength": bytes.len()}));
+        let mut accessor = json!({
+            "bufferView": self.views.len() - 1, "componentType": component, "count": count, "type": ty
+        });
+        if normalized {
+            accessor["normalized"] = json!(true);
+        }
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
+    /// A float accessor of `ty` with `width` numbers per element.
+    pub fn floats(&mut self, values: &[f32], ty: &str, width: usize) -> usize {
+        self.raw(
+            &f32_bytes(values.iter().copied()),
+            5126,
+            false,
+            ty,
+            values.len() / width,
+        )
+    }
+
+    /// Float key times (SCALAR) with min / max declared.
+    pub fn times(&mut self, times: &[f32]) -> usize {
+        let a = self.floats(times, "SCALAR", 1);
+        let (min, max) = (
+            times.iter().copied().fold(f32::INFINITY, f32::min),
+            times.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+        );
+        self.accessors[a]["min"] = json!([min]);
+        self.accessors[a]["max"] = json!([max]);
+        a
+    }
+
+    /// Sets the document's buffers, views and accessors.
+    pub fn finish(self, doc: &mut Value) {
+        doc["buffers"] = json!([{"byteLength": self.bytes.len(), "uri": data_uri(&self.bytes)}]);
+        doc["bufferViews"] = json!(self.views);
+        doc["accessors"] = json!(self.accessors);
+    }
 }

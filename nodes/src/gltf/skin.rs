@@ -1,0 +1,126 @@
+//! Skins: joints mapped to the imported scene's nodes, inverse bind matrices, and the
+//! per-vertex joints and weights of the primitives they pose.
+
+use super::accessor::{FLOAT, read_numbers};
+use super::mesh::PrimitiveNode;
+use super::{GltfError, ImportedNode};
+use crate::{Skin, SkinError, SkinnedMesh, Transform};
+use gltf::json;
+use gltf::json::accessor::{ComponentType, Type};
+use gltf::json::mesh::Semantic;
+use gltf::json::validation::Checked;
+use scenewalk_core::NodeId;
+use scenewalk_core::glam::Mat4;
+use std::sync::Arc;
+
+/// Skin `s`, its joints (and skeleton) nodes of the imported scene.
+pub(crate) fn skin(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    s: usize,
+    nodes: &[Option<ImportedNode>],
+) -> Result<Arc<Skin>, GltfError> {
+    let count = root.skins.len();
+    let at = format!("skins[{s}]");
+    let skin = root
+        .skins
+        .get(s)
+        .ok_or_else(|| GltfError::out_of_range(at.clone(), "skin", s, count))?;
+    let id = |n: usize, at: String| -> Result<NodeId, GltfError> {
+        match nodes.get(n) {
+            None => Err(GltfError::out_of_range(at, "node", n, nodes.len())),
+            Some(None) => Err(GltfError::invalid(
+                at,
+                format!("node {n} is not in the imported scene"),
+            )),
+            Some(Some(node)) => Ok(node.id),
+        }
+    };
+    let joints = (skin.joints.iter().enumerate())
+        .map(|(k, j)| id(j.value(), format!("{at}.joints[{k}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let skeleton = (skin.skeleton)
+        .map(|n| id(n.value(), format!("{at}.skeleton")))
+        .transpose()?;
+    let bad = |source| GltfError::BadSkin {
+        skin: s,
+        at: at.clone(),
+        source,
+    };
+    let inverse_binds = match skin.inverse_bind_matrices {
+        None => None,
+        Some(a) => {
+            let at = format!("{at}.inverseBindMatrices");
+            let numbers = read_numbers(root, buffers, a.value(), &at, Type::Mat4, FLOAT)?;
+            let matrices = numbers.chunks_exact(16).enumerate().map(|(joint, m)| {
+                let affine = Transform::from_mat4(Mat4::from_cols_slice(m));
+                affine
+                    .map(|t| *t.local())
+                    .map_err(|_| bad(SkinError::BadInverseBind { joint }))
+            });
+            Some(matrices.collect::<Result<Vec<_>, _>>()?)
+        }
+    };
+    Skin::new(joints, inverse_binds, skeleton)
+        .map(Arc::new)
+        .map_err(bad)
+}
+
+/// Mesh `m`'s primitives posed by skin `s`: each triangle mesh becomes a
+/// [`SkinnedMesh`] with its `JOINTS_0` and `WEIGHTS_0`; other primitives (points,
+/// lines, positions not decoded) stay as they were, unskinned.
+pub(crate) fn skinned(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    m: usize,
+    primitives: Vec<PrimitiveNode>,
+    skin: &Arc<Skin>,
+    s: usize,
+) -> Result<Vec<PrimitiveNode>, GltfError> {
+    let listed = root.meshes.get(m).map_or(&[][..], |mesh| &mesh.primitives);
+    let mut out = Vec::with_capacity(primitives.len());
+    for (p, (node, primitive)) in primitives.into_iter().zip(listed).enumerate() {
+        let PrimitiveNode::Mesh(mesh) = node else {
+            out.push(node);
+            continue;
+        };
+        let at = format!("meshes[{m}].primitives[{p}]");
+        let read = |semantic: Semantic, name: &str, allowed| {
+            let Some(a) = primitive.attributes.get(&Checked::Valid(semantic)) else {
+                let reason = format!("it is skinned by skin {s} but has no {name}");
+                return Err(GltfError::invalid(format!("{at}.attributes"), reason));
+            };
+            let at = format!("{at}.attributes.{name}");
+            read_numbers(root, buffers, a.value(), &at, Type::Vec4, allowed)
+        };
+        let joints = read(
+            Semantic::Joints(0),
+            "JOINTS_0",
+            &[(ComponentType::U8, false), (ComponentType::U16, false)],
+        )?;
+        let weights = read(
+            Semantic::Weights(0),
+            "WEIGHTS_0",
+            &[
+                (ComponentType::F32, false),
+                (ComponentType::U8, true),
+                (ComponentType::U16, true),
+            ],
+        )?;
+        // Unsigned bytes and shorts are exact in f32.
+        let joints = joints
+            .chunks_exact(4)
+            .map(|j| std::array::from_fn(|k| j.get(k).map_or(0, |&x| x as u16)));
+        let weights = weights
+            .chunks_exact(4)
+            .map(|w| std::array::from_fn(|k| w.get(k).copied().unwrap_or(0.0)));
+        let skinned = SkinnedMesh::new(mesh, Arc::clone(skin), joints.collect(), weights.collect())
+            .map_err(|source| GltfError::BadSkin {
+                skin: s,
+                at,
+                source,
+            })?;
+        out.push(PrimitiveNode::Skinned(skinned));
+    }
+    Ok(out)
+}

@@ -1,0 +1,407 @@
+//! Skins: joints that pose a mesh by linear blend skinning, and the skinned mesh node
+//! with its exact and conservative world boxes.
+
+use crate::Mesh;
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Aabb, NodeCore, NodeId, NodeType, TypeRegistry};
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a skin or a skinned mesh was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkinError {
+    /// A skin without joints.
+    #[error("a skin needs at least one joint")]
+    NoJoints,
+    /// Fewer inverse bind matrices than joints.
+    #[error("{matrices} inverse bind matrices for {joints} joints")]
+    TooFewInverseBinds {
+        /// The joints.
+        joints: usize,
+        /// The matrices given.
+        matrices: usize,
+    },
+    /// An inverse bind matrix holds a NaN or an infinity, or is not affine.
+    #[error("joint {joint}'s inverse bind matrix is not a finite affine matrix")]
+    BadInverseBind {
+        /// The joint.
+        joint: usize,
+    },
+    /// The per-vertex joints or weights do not match the positions.
+    #[error("{positions} positions, but {joints} joint sets and {weights} weight sets")]
+    LengthMismatch {
+        /// The mesh's positions.
+        positions: usize,
+        /// The joint sets given.
+        joints: usize,
+        /// The weight sets given.
+        weights: usize,
+    },
+    /// A vertex names a joint the skin does not have.
+    #[error("vertex {vertex} names joint {joint}, but the skin has {joints} joints")]
+    JointOutOfRange {
+        /// The vertex.
+        vertex: usize,
+        /// The joint index.
+        joint: u16,
+        /// The skin's joints.
+        joints: usize,
+    },
+    /// A vertex has a negative, NaN or infinite weight, or only zero weights.
+    #[error("vertex {vertex}'s weights are not non-negative finite numbers with a positive sum")]
+    BadWeights {
+        /// The vertex.
+        vertex: usize,
+    },
+}
+
+/// The joints that pose a skinned mesh: graph nodes (usually [`Transform`](crate::Transform)s),
+/// each with the inverse of its world matrix at bind time.
+///
+/// A skinned vertex `v` lands at Σ wᵢ · (world(jointᵢ) × inverse_bindᵢ) · v: the skinned
+/// mesh's own node transform plays no part (glTF's rule).
+///
+/// ```
+/// use scenewalk_core::{Graph, glam::{Affine3A, Vec3}};
+/// use scenewalk_nodes::{Skin, Transform};
+/// let mut graph = Graph::new();
+/// let bone = graph.add_root(Transform::from_translation(Vec3::X));
+/// let bind = Affine3A::from_translation(-Vec3::Y);
+/// let skin = Skin::new(vec![bone], Some(vec![bind]), None)?;
+/// let mut matrices = Vec::new();
+/// skin.joint_matrices(|_| Some(Affine3A::from_translation(Vec3::Z)), &mut matrices).unwrap();
+/// assert_eq!(matrices[0].transform_point3(Vec3::ZERO), Vec3::new(0.0, -1.0, 1.0));
+/// # Ok::<(), scenewalk_nodes::SkinError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skin {
+    joints: Vec<NodeId>,
+    inverse_binds: Vec<Affine3A>,
+    skeleton: Option<NodeId>,
+}
+
+impl Skin {
+    /// A skin of `joints`, with their inverse bind matrices (`None`: identities; extra
+    /// matrices are dropped) and the optional common root of the joints.
+    ///
+    /// Errors: [`SkinError::NoJoints`], [`SkinError::TooFewInverseBinds`],
+    /// [`SkinError::BadInverseBind`].
+    pub fn new(
+        joints: Vec<NodeId>,
+        inverse_binds: Option<Vec<Affine3A>>,
+        skeleton: Option<NodeId>,
+    ) -> Result<Skin, SkinError> {
+        if joints.is_empty() {
+            return Err(SkinError::NoJoints);
+        }
+        let mut inverse_binds =
+            inverse_binds.unwrap_or_else(|| vec![Affine3A::IDENTITY; joints.len()]);
+        if inverse_binds.len() < joints.len() {
+            return Err(SkinError::TooFewInverseBinds {
+                joints: joints.len(),
+                matrices: inverse_binds.len(),
+            });
+        }
+        inverse_binds.truncate(joints.len());
+        if let Some(joint) = inverse_binds.iter().position(|m| !m.is_finite()) {
+            return Err(SkinError::BadInverseBind { joint });
+        }
+        Ok(Skin {
+            joints,
+            inverse_binds,
+            skeleton,
+        })
+    }
+
+    /// The joint nodes, in the order vertices name them.
+    pub fn joints(&self) -> &[NodeId] {
+        &self.joints
+    }
+
+    /// Each joint's inverse bind matrix.
+    pub fn inverse_binds(&self) -> &[Affine3A] {
+        &self.inverse_binds
+    }
+
+    /// The common root of the joints, if given (it plays no part in skinning).
+    pub fn skeleton(&self) -> Option<NodeId> {
+        self.skeleton
+    }
+
+    /// The same skin on other nodes: each joint (and the skeleton) `j` becomes
+    /// `map(j)`, inverse binds kept. With [`SkinnedMesh::with_skin`], a copy of a
+    /// character shares its mesh and weights.
+    #[must_use]
+    pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Skin {
+        Skin {
+            joints: self.joints.iter().map(|&j| map(j)).collect(),
+            inverse_binds: self.inverse_binds.clone(),
+            skeleton: self.skeleton.map(map),
+        }
+    }
+
+    /// Each joint's skinning matrix, world(joint) × inverse_bind, into `out` (cleared
+    /// first), given the joints' world matrices: what a frame computes once its world
+    /// transforms are known, for [`SkinnedMesh::exact_bounds`] and
+    /// [`SkinnedMesh::conservative_bounds`].
+    ///
+    /// Errors: the first joint whose world matrix `world_of` does not know.
+    pub fn joint_matrices(
+        &self,
+        mut world_of: impl FnMut(NodeId) -> Option<Affine3A>,
+        out: &mut Vec<Affine3A>,
+    ) -> Result<(), NodeId> {
+        out.clear();
+        for (&joint, inverse_bind) in self.joints.iter().zip(&self.inverse_binds) {
+            out.push(world_of(joint).ok_or(joint)? * *inverse_bind);
+        }
+        Ok(())
+    }
+}
+
+/// A triangle mesh posed by a [`Skin`]: the bind-pose [`Mesh`], up to four joints and
+/// weights per vertex, and the skin (shared).
+///
+/// `SkinnedMesh` extends `Mesh` (its [`base`](NodeCore::base)), which extends
+/// [`Geometry`](crate::Geometry): actors that know no skins treat it as its bind-pose
+/// mesh placed by its node, and a pass that knows skins finds it by type and bounds
+/// it with [`exact_bounds`](SkinnedMesh::exact_bounds) or
+/// [`conservative_bounds`](SkinnedMesh::conservative_bounds).
+///
+/// Weights are normalized when the mesh is made: each vertex's weights are divided by
+/// their sum, so they sum to 1 (quantized weights rarely sum to exactly 1).
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_core::{Aabb, Graph, glam::{Affine3A, Vec3}};
+/// use scenewalk_nodes::{Mesh, Skin, SkinnedMesh, Transform};
+/// let mut graph = Graph::new();
+/// let (a, b) = (graph.add_root(Transform::IDENTITY), graph.add_root(Transform::IDENTITY));
+/// let skin = Arc::new(Skin::new(vec![a, b], None, None)?);
+/// let mesh = Mesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]])?;
+/// // Vertex 1 follows joint 1 alone, vertex 2 half of each; the weights sum to 2.
+/// let joints = vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]];
+/// let weights = vec![[2.0, 0.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]];
+/// let skinned = SkinnedMesh::new(mesh, skin, joints, weights)?;
+/// assert_eq!(skinned.weights()[2], [0.5, 0.5, 0.0, 0.0]);
+///
+/// let up = Affine3A::from_translation(Vec3::Z * 2.0);
+/// let exact = skinned.exact_bounds(&[Affine3A::IDENTITY, up]).unwrap();
+/// assert_eq!(exact, Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 2.0)));
+/// let conservative = skinned.conservative_bounds(&[Affine3A::IDENTITY, up]).unwrap();
+/// assert!(conservative.min.cmple(exact.min).all() && conservative.max.cmpge(exact.max).all());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct SkinnedMesh {
+    mesh: Mesh,
+    skin: Arc<Skin>,
+    influences: Arc<Influences>,
+}
+
+/// What a skinned mesh adds to its mesh, shared by clones and by
+/// [`SkinnedMesh::with_skin`].
+struct Influences {
+    joints: Vec<[u16; 4]>,
+    weights: Vec<[f32; 4]>,
+    /// Per joint index: the box of the bind-pose vertices with a positive weight for
+    /// it (empty for a joint that moves no vertex). As long as the highest joint
+    /// index used.
+    joint_bounds: Vec<Aabb>,
+}
+
+impl SkinnedMesh {
+    /// `mesh` posed by `skin`: per vertex, four joint indices into the skin's joints
+    /// and their weights. Weights are normalized to sum to 1.
+    ///
+    /// Errors: [`SkinError::LengthMismatch`], [`SkinError::JointOutOfRange`] (for any
+    /// joint index, weighted or not), [`SkinError::BadWeights`].
+    pub fn new(
+        mesh: Mesh,
+        skin: Arc<Skin>,
+        joints: Vec<[u16; 4]>,
+        mut weights: Vec<[f32; 4]>,
+    ) -> Result<SkinnedMesh, SkinError> {
+        let positions = mesh.positions();
+        if joints.len() != positions.len() || weights.len() != positions.len() {
+            return Err(SkinError::LengthMismatch {
+                positions: positions.len(),
+                joints: joints.len(),
+                weights: weights.len(),
+            });
+        }
+        let count = skin.joints.len();
+        let mut joint_bounds: Vec<Aabb> = Vec::new();
+        for (vertex, ((&p, js), ws)) in positions.iter().zip(&joints).zip(&mut weights).enumerate()
+        {
+            let sum: f32 = ws.iter().sum();
+            if ws.iter().any(|w| w.is_nan() || *w < 0.0) || !sum.is_finite() || sum <= 0.0 {
+                return Err(SkinError::BadWeights { vertex });
+            }
+            ws.iter_mut().for_each(|w| *w /= sum);
+            for (&joint, &w) in js.iter().zip(ws.iter()) {
+                let j = usize::from(joint);
+                if j >= count {
+                    return Err(SkinError::JointOutOfRange {
+                        vertex,
+                        joint,
+                        joints: count,
+                    });
+                }
+                if w > 0.0 {
+                    if joint_bounds.len() <= j {
+                        joint_bounds.resize(j + 1, Aabb::EMPTY);
+                    }
+                    if let Some(b) = joint_bounds.get_mut(j) {
+                        *b = b.including(p);
+                    }
+                }
+            }
+        }
+        let influences = Arc::new(Influences {
+            joints,
+            weights,
+            joint_bounds,
+        });
+        Ok(SkinnedMesh {
+            mesh,
+            skin,
+            influences,
+        })
+    }
+
+    /// The same mesh and influences posed by another skin (say, a copy of a character
+    /// whose joints are other nodes), sharing the data.
+    ///
+    /// Errors: [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does
+    /// not have (the first such vertex).
+    pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
+        let count = skin.joints.len();
+        let bad = self
+            .influences
+            .joints
+            .iter()
+            .enumerate()
+            .find_map(|(vertex, js)| {
+                let joint = *js.iter().find(|&&j| usize::from(j) >= count)?;
+                Some(SkinError::JointOutOfRange {
+                    vertex,
+                    joint,
+                    joints: count,
+                })
+            });
+        match bad {
+            Some(e) => Err(e),
+            None => Ok(SkinnedMesh {
+                mesh: self.mesh.clone(),
+                skin,
+                influences: Arc::clone(&self.influences),
+            }),
+        }
+    }
+
+    /// The bind-pose mesh.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// The skin.
+    pub fn skin(&self) -> &Arc<Skin> {
+        &self.skin
+    }
+
+    /// Per vertex, four indices into the skin's joints.
+    pub fn joints(&self) -> &[[u16; 4]] {
+        &self.influences.joints
+    }
+
+    /// Per vertex, the weights of [`joints`](SkinnedMesh::joints), normalized to sum
+    /// to 1.
+    pub fn weights(&self) -> &[[f32; 4]] {
+        &self.influences.weights
+    }
+
+    /// Per joint index, the bind-pose box of the vertices it moves (with a positive
+    /// weight); empty for a joint that moves none. Ends at the highest joint used.
+    pub fn joint_bounds(&self) -> &[Aabb] {
+        &self.influences.joint_bounds
+    }
+
+    /// The exact world box of the skinned vertices: every vertex skinned,
+    /// Σ wᵢ · matrixᵢ · v, with `matrices` from [`Skin::joint_matrices`]. Costs a few
+    /// matrix products per vertex. `None` when `matrices` is shorter than the joints
+    /// used.
+    pub fn exact_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
+        let influences = &*self.influences;
+        if matrices.len() < influences.joint_bounds.len() {
+            return None;
+        }
+        let mut bounds = Aabb::EMPTY;
+        let vertices = self.mesh.positions().iter().zip(&influences.joints);
+        for ((&p, js), ws) in vertices.zip(&influences.weights) {
+            let mut skinned = Vec3::ZERO;
+            for (&j, &w) in js.iter().zip(ws).filter(|(_, w)| **w > 0.0) {
+                skinned += w * matrices.get(usize::from(j))?.transform_point3(p);
+            }
+            bounds = bounds.including(skinned);
+        }
+        Some(bounds)
+    }
+
+    /// A box that holds every skinned vertex, from one box per joint instead of every
+    /// vertex: the union of each joint's [`joint_bounds`](SkinnedMesh::joint_bounds)
+    /// transformed by its matrix, widened by 4e-6 of the magnitudes involved to cover
+    /// rounding. `None` when `matrices` is shorter than the joints used.
+    ///
+    /// Why it holds every vertex: a skinned vertex is v′ = Σ wᵢ · Mᵢ · v over its joints
+    /// with positive weight, the weights non-negative and summing to 1 (normalized at
+    /// construction). For each such joint, v lies in that joint's bind-pose box Bᵢ
+    /// (the box was grown by every vertex the joint moves), so Mᵢ · v lies in the affine
+    /// image of Bᵢ, and that image lies in its transformed box, which lies in the
+    /// union U. v′ is a convex combination of points of U, and a box is convex, so v′
+    /// lies in U. In floating point each term, the weighted sum and the transformed
+    /// corners are off by a few units in the last place of the magnitudes
+    /// |M₃|·|v| + |t|; the 4e-6 (about 64 units) margin covers them.
+    pub fn conservative_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
+        let boxes = &self.influences.joint_bounds;
+        if matrices.len() < boxes.len() {
+            return None;
+        }
+        let mut bounds = Aabb::EMPTY;
+        let mut magnitude = 0.0f32;
+        for (b, m) in boxes.iter().zip(matrices).filter(|(b, _)| !b.is_empty()) {
+            bounds = bounds.union(&b.transformed(m));
+            let reach = b.min.abs().max(b.max.abs());
+            magnitude = magnitude
+                .max((m.matrix3.abs() * reach + Vec3::from(m.translation).abs()).max_element());
+        }
+        let pad = Vec3::splat(magnitude * 4e-6);
+        Some(match bounds.is_empty() {
+            true => bounds,
+            false => Aabb {
+                min: bounds.min - pad,
+                max: bounds.max + pad,
+            },
+        })
+    }
+}
+
+impl NodeCore for SkinnedMesh {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.mesh)
+    }
+    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
+        Some(registry.register::<Mesh>())
+    }
+}
+
+impl fmt::Debug for SkinnedMesh {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SkinnedMesh")
+            .field("mesh", &self.mesh)
+            .field("joints", &self.skin.joints.len())
+            .field("joints_used", &self.influences.joint_bounds.len())
+            .finish()
+    }
+}
