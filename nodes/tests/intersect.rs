@@ -45,12 +45,13 @@ fn exact(p: Vec3) -> I3 {
 /// How far apart two triangles (proper or not) are along the axis that separates them
 /// best, by the separating-axis theorem in exact integer arithmetic (sharing no code
 /// with the function under test); `None` when they share a point. They are disjoint
-/// iff some axis separates their projections; the candidates are
-/// the normals of the facets of their Minkowski difference: both triangles' normals
-/// and the 9 edge × edge products; when all of those are parallel (everything lies
-/// in parallel planes), the in-plane normals of the 6 edges; when all are zero (both
-/// are segments or points on parallel lines), the lines' direction and the offset
-/// between them, or, for two points, the vector between them.
+/// iff some axis separates their projections; the candidates are the normals of the
+/// facets of their Minkowski difference: both triangles' normals and the 9 edge × edge
+/// products; with one non-zero product `m`, also `m` × each of the 6 edges, which
+/// decide when everything lies in parallel planes (an extra axis never makes a
+/// touching pair apart); when all products are zero (segments or points on parallel
+/// lines), the lines' direction and the offset between them, or, for two points, the
+/// vector between them.
 fn exact_gap(a: &Tri, b: &Tri) -> Option<f64> {
     let (a, b) = (a.map(exact), b.map(exact));
     let edges = |t: [I3; 3]| [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])];
