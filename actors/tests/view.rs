@@ -383,3 +383,25 @@ fn a_run_from_a_subtree_inherits_the_material_above_it() {
     assert_eq!(list.items()[0].node, item.index());
     assert_eq!(list.items()[0].material, Some(root.index()));
 }
+
+/// Near 0.01, far 1000: a box just before the far plane, which a separating-axis test
+/// puts inside the view volume, is entered (the frustum's far plane was pulled in to
+/// depth 998.65 and dropped it).
+#[test]
+fn a_box_just_before_a_distant_far_plane_is_not_culled() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let far_box = Aabb::new(Vec3::new(-0.5, -0.5, -999.5), Vec3::new(0.5, 0.5, -999.0));
+    let leaf = graph.append_child(root, Geometry::new(far_box)).unwrap();
+    let (_, bounds) = update(&graph, root);
+    let frustum = Camera::perspective(1.0, 1.0, 0.01, 1000.0)
+        .unwrap()
+        .frustum(&Affine3A::IDENTITY);
+    let entered = entered_by(
+        DepthFirst::new(),
+        Ordered::new(FrustumCull::new(frustum, bounds)),
+        &graph,
+        root,
+    );
+    assert!(entered.contains(&leaf.index()), "entered {entered:?}");
+}

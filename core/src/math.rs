@@ -97,9 +97,21 @@ impl Aabb {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
 
-    /// The centre (meaningless for an empty box).
+    /// The centre. A box that holds no point (see [`is_empty`](Aabb::is_empty), which
+    /// a NaN corner makes true) has none: for it this is `Vec3::ZERO`, never NaN, as
+    /// [`size`](Aabb::size) is zero.
+    ///
+    /// ```
+    /// use scenewalk_core::{Aabb, glam::Vec3};
+    /// assert_eq!(Aabb::new(Vec3::ZERO, Vec3::new(2.0, 4.0, 6.0)).center(), Vec3::new(1.0, 2.0, 3.0));
+    /// assert_eq!(Aabb::EMPTY.center(), Vec3::ZERO);
+    /// ```
     pub fn center(&self) -> Vec3 {
-        (self.min + self.max) * 0.5
+        if self.is_empty() {
+            Vec3::ZERO
+        } else {
+            (self.min + self.max) * 0.5
+        }
     }
 
     /// The size along each axis (zero for an empty box).

@@ -1,6 +1,6 @@
 //! `inspect --json` on the Khronos sample scenes in `shared/scenes/gltf/` beside the
-//! workspace, checked against the reference reading of their raw JSON. Fails, naming
-//! the folder, when the samples are missing.
+//! workspace root, checked against the reference reading of their raw JSON. The samples
+//! are not part of the project; the test fails, naming the folder, when they are missing.
 
 mod reference;
 
@@ -11,12 +11,13 @@ use std::path::Path;
 #[test]
 fn samples_match_the_reference() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes/gltf");
-    let Ok(entries) = std::fs::read_dir(&folder) else {
+    let entries = std::fs::read_dir(&folder).unwrap_or_else(|e| {
         panic!(
-            "the shared samples are missing: expected them at {}",
+            "the glTF samples are missing: cannot read {} ({e}); they belong in \
+             shared/scenes/gltf beside the workspace root",
             folder.display()
-        );
-    };
+        )
+    });
     let mut checked = 0;
     for entry in entries {
         let dir = entry.unwrap().path();

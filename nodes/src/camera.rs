@@ -2,7 +2,7 @@
 
 use crate::Frustum;
 use scenewalk_core::NodeCore;
-use scenewalk_core::glam::{Affine3A, Mat4, Vec3, Vec4};
+use scenewalk_core::glam::{Affine3A, DVec2, DVec3, Mat4, Vec3, Vec4};
 
 /// How a [`Camera`] projects the scene. Angles in radians, distances in scene units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -196,22 +196,89 @@ impl Camera {
     }
 
     /// The world-space frustum of this camera placed by `world`.
+    ///
+    /// Built in f64 from the exact view volume (its corners, and for an infinite far
+    /// plane its side edges), then rounded outwards to f32: every point of the volume
+    /// lies inside or on every plane, whatever the near/far ratio and placement, so
+    /// culling against it never drops what the camera sees. The planes are not looser
+    /// than they need be: on a rotated, translated and (unevenly, by up to 4:1)
+    /// scaled camera, each plane passes within 2⁻²⁰ (about 1e-6) of the largest
+    /// coordinate of the volume's corners from the corners that lie on it, a few f32
+    /// ulps. With an infinite far plane the side planes are tilted outwards by a few
+    /// f32 rounding steps (about 2⁻²² radians for a 90° view, more for wider ones) so
+    /// that no edge of the volume leaves them however far out, and the far plane
+    /// holds every point. A non-finite or singular placement gives NaN planes, which
+    /// hide nothing.
     pub fn frustum(&self, world: &Affine3A) -> Frustum {
-        Frustum::from_matrix(self.projection_matrix() * Camera::view_matrix(world))
+        let (normals, corners, finite) = self.local_volume();
+        let m = world.matrix3.as_dmat3();
+        let t = world.translation.as_dvec3();
+        let inverse = m.inverse().transpose();
+        let normals = normals.map(|n| inverse * n);
+        let placed = corners.map(|c| m * c + t);
+        let turned = corners.map(|w| m * w);
+        let (points, rays) = if finite {
+            (&placed[..], &[][..])
+        } else {
+            (&placed[..4], &turned[4..])
+        };
+        Frustum::enclosing(normals, points, rays, inverse * DVec3::NEG_Z)
     }
 
     /// The eight world-space corners of the view volume (near plane first, each
-    /// plane as bottom-left, bottom-right, top-right, top-left); `None` for an
-    /// infinite far plane.
+    /// plane as bottom-left, bottom-right, top-right, top-left, in the projection's
+    /// x and y); `None` for an infinite far plane.
     pub fn corners(&self, world: &Affine3A) -> Option<[Vec3; 8]> {
-        if let Projection::Perspective { far: None, .. } = self.projection {
-            return None;
-        }
-        let inverse = (self.projection_matrix() * Camera::view_matrix(world)).inverse();
-        let ndc = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
-        let [[a, b, c, d], [e, f, g, h]] =
-            [0.0, 1.0].map(|z| ndc.map(|(x, y)| inverse.project_point3(Vec3::new(x, y, z))));
-        Some([a, b, c, d, e, f, g, h])
+        let (_, corners, finite) = self.local_volume();
+        let m = world.matrix3.as_dmat3();
+        let t = world.translation.as_dvec3();
+        finite.then(|| corners.map(|c| (m * c + t).as_vec3()))
+    }
+
+    /// The view volume in the camera's frame, in f64: the inward normals of its
+    /// planes (left, right, bottom, top, near, far), its corners (as
+    /// [`corners`](Camera::corners)) and whether the far plane is finite. For an
+    /// infinite far plane the far normal is zero and the far four "corners" are the
+    /// directions of the side edges (each with z = −1).
+    fn local_volume(&self) -> ([DVec3; 6], [DVec3; 8], bool) {
+        // Half-extents at depth s: half + slope · s.
+        let (half, slope, near, far) = match self.projection {
+            Projection::Perspective {
+                yfov,
+                aspect,
+                near,
+                far,
+            } => {
+                let y = (0.5 * f64::from(yfov)).tan();
+                let x = y * f64::from(aspect.unwrap_or(1.0));
+                (DVec2::ZERO, DVec2::new(x, y), near, far)
+            }
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                near,
+                far,
+            } => (
+                DVec2::new(xmag.into(), ymag.into()),
+                DVec2::ZERO,
+                near,
+                Some(far),
+            ),
+        };
+        let at = |s: f64| {
+            [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| (DVec2::new(x, y) * (half + slope * s)).extend(-s))
+        };
+        let ([a, b, c, d], [e, f, g, h]) = (at(near.into()), at(far.map_or(1.0, f64::from)));
+        let normals = [
+            DVec3::new(1.0, 0.0, -slope.x),
+            DVec3::new(-1.0, 0.0, -slope.x),
+            DVec3::new(0.0, 1.0, -slope.y),
+            DVec3::new(0.0, -1.0, -slope.y),
+            DVec3::NEG_Z,
+            if far.is_some() { DVec3::Z } else { DVec3::ZERO },
+        ];
+        (normals, [a, b, c, d, e, f, g, h], far.is_some())
     }
 }
 

@@ -1,7 +1,23 @@
 //! The view frustum: six planes and the box test culling uses.
 
 use scenewalk_core::Aabb;
-use scenewalk_core::glam::{Mat4, Vec3, Vec3A, Vec4};
+use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
+
+/// The smallest f32 at or above `x`.
+fn round_up(x: f64) -> f32 {
+    let r = x as f32;
+    if f64::from(r) < x {
+        // One step up: `f32::next_up` is newer than this crate's minimum Rust.
+        let bits = r.to_bits();
+        f32::from_bits(match r {
+            0.0 => 1,
+            _ if r > 0.0 => bits + 1,
+            _ => bits - 1,
+        })
+    } else {
+        r
+    }
+}
 
 /// `x >= 0`, with NaN counting as true (the conservative side).
 #[inline]
@@ -76,13 +92,50 @@ pub struct Frustum {
 }
 
 impl Frustum {
-    /// The frustum of a view-projection matrix (`projection × view`) whose clip depth
-    /// runs from 0 to 1 (as [`Camera::projection_matrix`](crate::Camera::projection_matrix),
-    /// Vulkan, wgpu); an infinite far plane yields a far plane that holds every point.
-    pub fn from_matrix(view_projection: Mat4) -> Frustum {
-        let m = view_projection;
-        let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
-        Frustum::from_planes([r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2])
+    /// The planes with (about) these inward normals that hold a convex volume: the
+    /// hull of `points` (world space, f64), stretched to infinity along `rays` when
+    /// there are any. Each normal is rounded to f32 and each offset rounded outwards,
+    /// so no plane cuts into the volume; with rays, each normal is first tilted
+    /// towards `forward` (which has a dot product of 1 with every ray) by more than
+    /// the rounding can turn it, so that no ray leaves the plane. A zero normal gives a
+    /// plane holding every point; a non-finite input, NaN planes (hiding nothing).
+    pub(crate) fn enclosing(
+        normals: [DVec3; 6],
+        points: &[DVec3],
+        rays: &[DVec3],
+        forward: DVec3,
+    ) -> Frustum {
+        let finite = |v: &DVec3| v.is_finite();
+        if !(points.iter().all(finite) && rays.iter().all(finite) && forward.is_finite()) {
+            return Frustum {
+                planes: [Vec4::NAN; 6],
+            };
+        }
+        // Far above the f64 rounding of the dot products below, far below an f32 ulp.
+        let slack = points
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.abs().max_element()))
+            * 2f64.powi(-40);
+        Frustum {
+            planes: normals.map(|n| {
+                let Some(mut n) = n.try_normalize() else {
+                    return if n.is_finite() { Vec4::W } else { Vec4::NAN };
+                };
+                if !rays.is_empty() {
+                    // Rounding to f32 moves n · w by at most 2^-24 Σ|n_k w_k|.
+                    let most = rays.iter().fold(0.0f64, |m, w| m.max(n.abs().dot(w.abs())));
+                    n = (n + forward * (most * 2f64.powi(-22))).normalize();
+                }
+                let rounded = n.as_vec3();
+                let n = rounded.as_dvec3();
+                if rays.iter().any(|w| n.dot(*w) < 0.0) {
+                    // Only for a placement too far from a rotation for the tilt.
+                    return Vec4::W;
+                }
+                let lowest = points.iter().fold(f64::INFINITY, |m, p| m.min(n.dot(*p)));
+                rounded.extend(round_up(slack - lowest))
+            }),
+        }
     }
 
     /// A frustum from six planes `(n, d)`, `n` pointing inwards (need not be unit

@@ -11,17 +11,41 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Geometry with this local bounding box and no primitive count. The box is taken
-    /// as given; use [`try_new`](Geometry::try_new) for untrusted input.
+    /// Geometry with this local bounding box and no primitive count: the form for
+    /// boxes the program itself made. An inverted box (min above max, holding no
+    /// point) is taken as given; use [`try_new`](Geometry::try_new) for untrusted input.
+    ///
+    /// # Panics
+    ///
+    /// If a corner holds a NaN or an infinity (the empty box, [`Aabb::EMPTY`],
+    /// excepted): such a box would make the box of every ancestor NaN in the update
+    /// pass, so it is refused here, where it enters.
+    ///
+    /// ```
+    /// use scenewalk_core::{Aabb, glam::Vec3};
+    /// use scenewalk_nodes::Geometry;
+    /// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    /// assert_eq!(Geometry::new(unit).local_bounds(), &unit);
+    /// // A box from outside goes through the checked form instead.
+    /// let nan = Aabb::new(Vec3::ZERO, Vec3::NAN);
+    /// assert!(Geometry::try_new(nan, 0).is_err());
+    /// ```
     pub fn new(bounds: Aabb) -> Self {
-        Self {
-            bounds,
-            primitives: 0,
-        }
+        Self::with_primitives(bounds, 0)
     }
 
-    /// Geometry with a bounding box and a primitive (triangle) count.
+    /// Geometry with a bounding box and a primitive (triangle) count; refuses what
+    /// [`new`](Geometry::new) refuses.
+    ///
+    /// # Panics
+    ///
+    /// If a corner holds a NaN or an infinity (the empty box excepted).
     pub fn with_primitives(bounds: Aabb, primitives: u32) -> Self {
+        assert!(
+            bounds.is_finite() || bounds == Aabb::EMPTY,
+            "{}",
+            BadBounds(bounds)
+        );
         Self { bounds, primitives }
     }
 

@@ -26,9 +26,10 @@
 //!
 //! The checked constructors (the `try_` forms, [`Camera::try_new`], [`Lod::new`],
 //! [`Mesh::new`], the procedural shapes) refuse NaN and out-of-range values with an
-//! error naming the value. The plain ones ([`Geometry::new`], [`Transform::from_trs`]
-//! and the other `Transform::from_*`, [`Light::new`], [`Material::new`]) take their
-//! values as given, for callers whose numbers are already known to be good.
+//! error naming the value. The plain ones ([`Transform::from_trs`] and the other
+//! `Transform::from_*`, [`Light::new`], [`Material::new`]) take their values as given,
+//! for callers whose numbers are already known to be good; [`Geometry::new`] takes
+//! any box but one with a NaN or infinite corner, which it refuses with a panic.
 //!
 //! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
 //! a graph of these types.

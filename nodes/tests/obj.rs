@@ -1,5 +1,5 @@
-//! OBJ loading: small files written by the tests, and (by hand, `--ignored`) the real
-//! meshes in `/work/shared/scenes/mesh/`.
+//! OBJ loading: small files written by the tests, and the real meshes in
+//! `shared/scenes/mesh/` beside the workspace root.
 
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
@@ -85,21 +85,25 @@ fn bad_index_and_bad_numbers_are_errors() {
     ));
 }
 
-/// Loads the shared meshes, checks the BVH invariants and prints counts and times.
-/// Run by hand: `cargo test -p scenewalk-nodes --release --test obj -- --ignored --nocapture`.
+/// Loads the shared meshes, checks the BVH invariants and prints counts and times
+/// (for timings: `cargo test -p scenewalk-nodes --release --test obj -- --nocapture`).
+/// Fails, naming the folder, when the meshes are missing.
 #[test]
-#[ignore]
 fn shared_meshes_load_with_valid_bvhs() {
-    let dir = Path::new("/work/shared/scenes/mesh");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("{} is missing: skipped", dir.display());
-        return;
-    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes/mesh");
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!(
+            "the shared meshes are missing: cannot read {} ({e}); they belong in \
+             shared/scenes/mesh beside the workspace root",
+            dir.display()
+        )
+    });
     let mut paths: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "obj"))
         .collect();
     paths.sort();
+    assert!(!paths.is_empty(), "no .obj file in {}", dir.display());
     for path in paths {
         let start = Instant::now();
         let meshes = load_obj(&path).unwrap();

@@ -94,3 +94,31 @@ fn geometry_try_new_refuses_an_inverted_box() {
     };
     assert_eq!(Geometry::try_new(inverted, 0), Err(BadBounds(inverted)));
 }
+
+/// The unchecked constructors refuse what `try_new` refuses for a NaN or infinite
+/// corner, so such a box never reaches the update pass, where it would turn every
+/// ancestor's box into NaN with nothing to report it.
+#[test]
+#[should_panic(expected = "is not a box")]
+fn geometry_new_refuses_a_nan_box() {
+    Geometry::new(Aabb {
+        min: Vec3::ZERO,
+        max: Vec3::new(1.0, f32::NAN, 1.0),
+    });
+}
+
+#[test]
+#[should_panic(expected = "is not a box")]
+fn geometry_with_primitives_refuses_an_infinite_box() {
+    Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::splat(f32::INFINITY)), 2);
+}
+
+#[test]
+fn geometry_new_takes_the_empty_and_inverted_boxes() {
+    assert_eq!(Geometry::new(Aabb::EMPTY).local_bounds(), &Aabb::EMPTY);
+    let inverted = Aabb {
+        min: Vec3::ONE,
+        max: Vec3::ZERO,
+    };
+    assert_eq!(Geometry::new(inverted).local_bounds(), &inverted);
+}

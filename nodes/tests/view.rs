@@ -216,3 +216,177 @@ fn switch_selections() {
     assert_eq!(on(Selection::One(7)), [false; 3]);
     assert_eq!(on(Selection::Mask(vec![false, true])), [false, true, false]);
 }
+
+/// The view volume computed here in f64 from the projection's parameters alone: its
+/// inward plane normals in the camera frame (left, right, bottom, top, near, far),
+/// its corners at depth `near` then `far` (for an infinite far plane, the far four
+/// are the side edges' directions), placed by `world`.
+struct Exact {
+    points: Vec<[f64; 3]>,
+    rays: Vec<[f64; 3]>,
+    /// For each plane, the indices into `points` of the corners lying on it.
+    on_plane: [Vec<usize>; 6],
+}
+
+fn exact_volume(projection: &Projection, world: &Affine3A) -> Exact {
+    let (slope, half, near, far) = match *projection {
+        Projection::Perspective {
+            yfov,
+            aspect,
+            near,
+            far,
+        } => {
+            let ty = (f64::from(yfov) / 2.0).tan();
+            let tx = ty * f64::from(aspect.unwrap_or(1.0));
+            ((tx, ty), (0.0, 0.0), f64::from(near), far.map(f64::from))
+        }
+        Projection::Orthographic {
+            xmag,
+            ymag,
+            near,
+            far,
+        } => (
+            (0.0, 0.0),
+            (f64::from(xmag).abs(), f64::from(ymag).abs()),
+            f64::from(near),
+            Some(f64::from(far)),
+        ),
+    };
+    let m = world.matrix3.to_cols_array().map(f64::from);
+    let t = world.translation.to_array().map(f64::from);
+    let apply = |v: [f64; 3], with_t: bool| -> [f64; 3] {
+        std::array::from_fn(|r| {
+            let o = if with_t { t[r] } else { 0.0 };
+            m[r] * v[0] + m[3 + r] * v[1] + m[6 + r] * v[2] + o
+        })
+    };
+    let local =
+        |s: f64, x: f64, y: f64| [x * (half.0 + slope.0 * s), y * (half.1 + slope.1 * s), -s];
+    let signs = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+    let mut points: Vec<_> = signs
+        .iter()
+        .map(|&(x, y)| apply(local(near, x, y), true))
+        .collect();
+    let mut rays = Vec::new();
+    match far {
+        Some(far) => points.extend(signs.iter().map(|&(x, y)| apply(local(far, x, y), true))),
+        None => rays.extend(signs.iter().map(|&(x, y)| apply(local(1.0, x, y), false))),
+    }
+    // Corners 0..4 near (bl, br, tr, tl), 4..8 far.
+    let on_plane = [
+        vec![0, 3, 4, 7],
+        vec![1, 2, 5, 6],
+        vec![0, 1, 4, 5],
+        vec![2, 3, 6, 7],
+        vec![0, 1, 2, 3],
+        vec![4, 5, 6, 7],
+    ]
+    .map(|v| v.into_iter().filter(|&i| i < points.len()).collect());
+    Exact {
+        points,
+        rays,
+        on_plane,
+    }
+}
+
+fn signed(plane: Vec4, p: [f64; 3]) -> f64 {
+    let n = plane.to_array().map(f64::from);
+    n[0] * p[0] + n[1] * p[1] + n[2] * p[2] + n[3]
+}
+
+/// Perspective and orthographic projections with near/far ratios from 1e-1 to 1e-7
+/// (and infinite far planes), placed anywhere, rotated, scaled (unevenly too).
+fn any_camera() -> impl Strategy<Value = (Projection, Affine3A)> {
+    let perspective = (
+        0.05f32..3.0,
+        0.2f32..5.0,
+        -3.0f32..1.0,
+        1.0f32..7.0,
+        any::<bool>(),
+    )
+        .prop_map(|(yfov, aspect, near, ratio, infinite)| {
+            let near = 10f32.powf(near);
+            Projection::Perspective {
+                yfov,
+                aspect: Some(aspect),
+                near,
+                far: (!infinite).then(|| near * 10f32.powf(ratio)),
+            }
+        });
+    let orthographic = (
+        -100.0f32..100.0,
+        0.01f32..100.0,
+        -3.0f32..1.0,
+        1.0f32..7.0,
+        any::<bool>(),
+    )
+        .prop_filter_map("a magnification", |(xmag, ymag, near, ratio, zero)| {
+            let near = if zero { 0.0 } else { 10f32.powf(near) };
+            let far = near.max(1e-3) * 10f32.powf(ratio);
+            (xmag.abs() > 1e-3).then_some(Projection::Orthographic {
+                xmag,
+                ymag,
+                near,
+                far,
+            })
+        });
+    let placement = (
+        prop::array::uniform4(-1.0f32..1.0),
+        prop::array::uniform3(-1e4f32..1e4),
+        prop::array::uniform3(0.5f32..2.0),
+    )
+        .prop_filter_map("a rotation", |(q, t, s)| {
+            let q = Quat::from_vec4(Vec4::from_array(q).try_normalize()?);
+            Some(Affine3A::from_scale_rotation_translation(
+                Vec3::from(s),
+                q,
+                Vec3::from(t),
+            ))
+        });
+    (prop_oneof![perspective, orthographic], placement)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Every exact corner (and, for an infinite far plane, every point far along the
+    /// side edges) lies inside or on every plane, evaluated in f64; and each plane
+    /// passes within 2^-20 of the largest corner coordinate of the corners on it.
+    #[test]
+    fn frustum_planes_hold_the_exact_view_volume((projection, world) in any_camera()) {
+        let camera = Camera::try_new(projection).unwrap();
+        let planes = *camera.frustum(&world).planes();
+        let exact = exact_volume(&projection, &world);
+        let reach = exact.points.iter().flatten().fold(0.0f64, |m, c| m.max(c.abs()));
+        let far_out: Vec<[f64; 3]> = exact.rays.iter().flat_map(|w| {
+            [1e3, 1e6, 1e9, 1e12].map(|l| std::array::from_fn(|k| exact.points[0][k] + w[k] * l))
+        }).collect();
+        for (i, plane) in planes.iter().enumerate() {
+            for p in exact.points.iter().chain(&far_out) {
+                prop_assert!(signed(*plane, *p) >= 0.0, "plane {} cuts {:?} by {}", i, p, signed(*plane, *p));
+            }
+            let length = f64::from(plane.truncate().length());
+            for &c in &exact.on_plane[i] {
+                let gap = signed(*plane, exact.points[c]) / length;
+                prop_assert!(gap <= reach * 2f64.powi(-20), "plane {} is {} off corner {}", i, gap, c);
+            }
+        }
+    }
+}
+
+/// Near 0.01, far 1000: the far plane sat at depth 998.65, so a box just before it was
+/// culled.
+#[test]
+fn a_box_just_before_the_far_plane_is_visible() {
+    let frustum = Camera::perspective(1.0, 1.0, 0.01, 1000.0)
+        .unwrap()
+        .frustum(&Affine3A::IDENTITY);
+    let far = frustum.planes()[5];
+    assert!((far.w - 1000.0).abs() <= 1e-3, "far plane at {}", far.w);
+    let b = Aabb::new(Vec3::new(-0.5, -0.5, -999.5), Vec3::new(0.5, 0.5, -999.0));
+    assert_ne!(frustum.classify(&b, PlaneMask::ALL), Containment::Outside);
+    let deep = Camera::perspective(1.0, 1.0, 0.1, 10_000.0)
+        .unwrap()
+        .frustum(&Affine3A::IDENTITY);
+    assert!((deep.planes()[5].w - 10_000.0).abs() <= 1e-2);
+}
