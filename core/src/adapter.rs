@@ -43,7 +43,7 @@ fn class_of<A: Any>(
     batches: bool,
 ) -> ActorClass {
     ActorClass {
-        name: std::any::type_name::<A>(),
+        name: crate::short_type_name::<A>(),
         events,
         state,
         dispatch,

@@ -18,8 +18,9 @@ impl Graph {
     /// Adds a node with no parent.
     ///
     /// # Panics
-    /// Never, except when the arena already holds `u32::MAX - 1` nodes; use
-    /// [`try_add_root`](Graph::try_add_root) to get that as an error.
+    /// When [`try_add_root`](Graph::try_add_root) would return an error: the arena
+    /// already holds `u32::MAX - 1` nodes, or `T`'s declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) (see [`NodeCore`]).
     #[allow(
         clippy::panic,
         reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
@@ -31,7 +32,9 @@ impl Graph {
         }
     }
 
-    /// Adds a node with no parent, or reports a full arena.
+    /// Adds a node with no parent, or reports why it cannot: a full arena
+    /// ([`GraphError::Full`]), or a type whose declaration is refused
+    /// ([`GraphError::Type`]; every adding call checks this).
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
         let index = self.allocate(payload)?;
         self.revision += 1;
@@ -217,7 +220,9 @@ impl Graph {
         reason = "internal invariant: a type's column is created for that type"
     )]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
-        let ty = self.types.register::<T>().get();
+        let ty = self.types.register::<T>()?;
+        self.types.check_base(ty, &payload)?;
+        let ty = ty.get();
         let index = if self.free_head != NIL {
             let index = self.free_head;
             self.free_head = self.cold[index as usize].slot;

@@ -148,21 +148,10 @@ impl Graph {
         &self.types
     }
 
-    /// Registers `T` (done implicitly when its first node is added).
-    pub fn register_type<T: NodeCore>(&mut self) -> NodeType {
-        self.types.register::<T>()
-    }
-
-    /// Registers `T` as extending `P`, so every dispatch table falls back from `T` to `P`.
-    ///
-    /// Call it before the first `T` is added (adding registers `T` with the parent its
-    /// [`NodeCore::parent_type`] declares, none by default); see
-    /// [`TypeRegistry::register_with_parent`] for the rules. A type that declares its
-    /// parent needs no call.
-    pub fn register_type_with_parent<T: NodeCore, P: NodeCore>(
-        &mut self,
-    ) -> Result<NodeType, GraphError> {
-        Ok(self.types.register_with_parent::<T, P>()?)
+    /// Registers `T` and the parent types it declares (done implicitly when its first
+    /// node is added); see [`TypeRegistry::register`].
+    pub fn register_type<T: NodeCore>(&mut self) -> Result<NodeType, GraphError> {
+        Ok(self.types.register::<T>()?)
     }
 
     // ----- size and identity -------------------------------------------------------
@@ -328,8 +317,8 @@ impl Graph {
             .ok_or(GraphError::StaleNode(id))
     }
 
-    /// The node's payload as a `T`: the node's own type, or a type it extends through
-    /// [`NodeCore::base`].
+    /// The node's payload as a `T`: the node's own type, or a type it extends
+    /// ([`NodeCore`] says how a type declares that).
     pub fn get<T: NodeCore>(&self, id: NodeId) -> Result<&T, GraphError> {
         let i = self.check(id)?;
         self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
@@ -384,7 +373,7 @@ impl Graph {
     fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
         GraphError::WrongType {
             node: id,
-            expected: std::any::type_name::<T>(),
+            expected: crate::short_type_name::<T>(),
             found: self.types.name(NodeType(self.hot[id.index as usize].ty)),
         }
     }

@@ -101,7 +101,9 @@ pub use kept::KeptColumn;
 pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub use state::StateCell;
-pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet};
+pub use types::{
+    NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+};
 pub use visit::{RunContext, Visit};
 
 mod action;
