@@ -183,6 +183,22 @@ fn a_transform_view_without_a_declared_parent_is_refused() {
 }
 
 #[test]
+fn world_transforms_before_any_run_skip_the_node() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Transform::from_translation(Vec3::X));
+    let mut actor = Ordered::new(WorldTransforms::new());
+    let visit = scenewalk_core::Visit::new(&graph, root.index(), 0).unwrap();
+    let mut entries = [];
+    let mut active = scenewalk_core::ActiveList::new(&mut entries);
+    let flow = scenewalk_core::Actor::enter(&mut actor, &visit, &mut active);
+    assert_eq!(flow, scenewalk_core::Flow::Continue);
+    assert!(
+        actor.get().world(&graph, root).is_none(),
+        "nothing recorded"
+    );
+}
+
+#[test]
 fn results_of_unreached_and_removed_nodes_are_none() {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);

@@ -12,7 +12,7 @@ use crate::id::NIL;
 use crate::{Graph, GraphError, NodeCore, NodeId, NodeIndex};
 
 /// The largest number of slots the arena hands out; `NIL` is reserved.
-const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
+pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 
 impl Graph {
     /// Adds a node with no parent.

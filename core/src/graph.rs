@@ -132,12 +132,16 @@ impl Graph {
         }
     }
 
-    /// An empty graph with room for `nodes` nodes before it reallocates.
+    /// An empty graph with room for `nodes` nodes before it reallocates. A hint:
+    /// capped at the most nodes a graph holds (`u32::MAX - 1`), and room the allocator
+    /// refuses is not reserved (the graph then grows as nodes are added).
     pub fn with_capacity(nodes: usize) -> Self {
         let mut graph = Self::new();
-        graph.hot.reserve(nodes);
-        graph.cold.reserve(nodes);
-        graph.generations.reserve(nodes);
+        let nodes = nodes.min(crate::edit::MAX_SLOTS);
+        // Nothing to report: a refused reservation only means growing later.
+        let _ = graph.hot.try_reserve_exact(nodes);
+        let _ = graph.cold.try_reserve_exact(nodes);
+        let _ = graph.generations.try_reserve_exact(nodes);
         graph
     }
 
