@@ -242,7 +242,7 @@ impl Graph {
                 last_child: NIL,
                 slot: 0,
             });
-            self.generations.push(self.fresh_generation);
+            self.generations.push(self.fresh_generation ^ self.id_key);
             (self.hot.len() - 1) as u32
         };
         if self.columns.len() <= ty {
@@ -286,8 +286,8 @@ impl Graph {
         {
             self.cold[moved as usize].slot = slot;
         }
-        let generation = self.generations[i].wrapping_add(1);
-        self.generations[i] = generation;
+        let generation = (self.generations[i] ^ self.id_key).wrapping_add(1);
+        self.generations[i] = generation ^ self.id_key;
         self.cold[i] = ColdLinks {
             prev_sibling: NIL,
             last_child: NIL,

@@ -7,10 +7,8 @@ use crate::NodeId;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
-    /// The id names a node that was removed, or a slot this graph never had.
-    ///
-    /// An id does not record its graph: an id of another graph whose slot and
-    /// generation happen to be live here names whatever node is here.
+    /// The id names a node that was removed, a slot this graph never had, or a node
+    /// of another graph (see [`NodeId`'s rule](crate::NodeId#ids-of-another-graph)).
     #[error("{0} is stale: the node was removed, or the id is not of this graph")]
     StaleNode(NodeId),
     /// The edit would make a node its own ancestor.

@@ -47,7 +47,8 @@ pub(crate) const FREE: u32 = u32::MAX;
 /// Children keep document order. Appending, inserting before a sibling and detaching
 /// are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check;
 /// [`remove`](Graph::remove) is O(number of children), which it splices into place.
-/// Every query and edit with an invalid id returns a [`GraphError`].
+/// Every query and edit with an invalid id returns a [`GraphError`]; ids of another
+/// graph count as invalid, as [`NodeId`] says.
 ///
 /// Performance note: a depth-first walk costs 30 times more or worse when records are
 /// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
@@ -75,8 +76,13 @@ pub struct Graph {
     pub(crate) hot: Vec<HotLinks>,
     pub(crate) cold: Vec<ColdLinks>,
     /// Each slot's generation, apart from the cold links so that a walk that builds
-    /// ids reads 4 bytes per node besides the hot links, not 16.
+    /// ids reads 4 bytes per node besides the hot links, not 16. Stored as it appears
+    /// in ids, `generation ^ id_key`.
     pub(crate) generations: Vec<u32>,
+    /// Mixed into every stored generation, so that ids of another graph almost never
+    /// match this graph's ([`NodeId`]'s docs); a clone keeps it, and takes the same ids.
+    /// Only the edits that count generations (release, compaction) unmix it.
+    pub(crate) id_key: u32,
     /// Shared, so a dispatch functor can keep its typed column for a run (see
     /// `column_mut`: a write to a shared column copies it first).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
@@ -109,6 +115,13 @@ impl Default for Graph {
     }
 }
 
+/// A graph's id key from a uid: sequential uids spread over all 32 bits (a multiply
+/// by an odd constant is a bijection; folding the halves mixes the high bits in).
+fn id_key(uid: u64) -> u32 {
+    let x = uid.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ (x >> 32)) as u32
+}
+
 #[inline]
 fn opt(raw: u32) -> Option<NodeIndex> {
     (raw != NIL).then_some(NodeIndex(raw))
@@ -121,6 +134,7 @@ impl Graph {
             hot: Vec::new(),
             cold: Vec::new(),
             generations: Vec::new(),
+            id_key: id_key(crate::types::fresh_uid()),
             columns: Vec::new(),
             column_key: crate::types::fresh_uid(),
             types: TypeRegistry::new(),

@@ -24,6 +24,29 @@ pub(crate) const NIL: u32 = u32::MAX;
 /// assert!(matches!(graph.parent(root), Err(GraphError::StaleNode(_)))); // … old id is stale
 /// # Ok::<(), GraphError>(())
 /// ```
+///
+/// # Ids of another graph
+///
+/// An id does not hold its graph, but every graph mixes a key of its own (32 bits,
+/// drawn when the graph is made) into the generations of its ids. A graph therefore
+/// reports an id of another graph as [`GraphError::StaleNode`](crate::GraphError::StaleNode),
+/// at no cost per node, except by chance: about one foreign id in four billion
+/// matches a live node's and is taken for it. A [`Graph::clone`](crate::Graph) keeps
+/// the key: the original and its clones take each other's ids, also for nodes added
+/// after the clone. Every method that takes an id (or a root to run from) follows this
+/// rule.
+///
+/// ```
+/// use scenewalk_core::{Graph, GraphError};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let (mut a, mut b) = (Graph::new(), Graph::new());
+/// let in_a = a.add_root(Group);
+/// let in_b = b.add_root(Group);
+/// assert_eq!(in_a.index(), in_b.index()); // same slot …
+/// assert!(matches!(b.parent(in_a), Err(GraphError::StaleNode(_)))); // … other graph
+/// assert!(a.clone().contains(in_a));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
     pub(crate) index: u32,
@@ -36,7 +59,9 @@ impl NodeId {
         NodeIndex(self.index)
     }
 
-    /// The generation of the slot at the time this id was made.
+    /// The generation of the slot at the time this id was made, mixed with its
+    /// graph's key ([above](NodeId#ids-of-another-graph)): it changes each time the
+    /// slot is reused, but it is not a count.
     pub fn generation(self) -> u32 {
         self.generation
     }

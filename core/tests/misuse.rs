@@ -6,7 +6,7 @@ use scenewalk_core::{
     RunContext, StateCell, Visit,
 };
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Group;
 impl NodeCore for Group {}
 
@@ -77,4 +77,43 @@ fn a_huge_capacity_is_a_hint_not_a_panic() {
         assert!(graph.append_child(root, Group).is_ok());
         assert_eq!(graph.len(), 2);
     }
+}
+
+#[test]
+fn an_id_of_another_graph_is_refused() {
+    use scenewalk_core::{Action, GraphError, Static, StaticActor};
+    use scenewalk_iterators::DepthFirst;
+
+    struct Nothing;
+    impl StaticActor for Nothing {
+        fn enter(&self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+            Flow::Continue
+        }
+    }
+
+    // Two graphs of the same shape: every id of one names a live slot of the other.
+    let build = || {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let child = graph.append_child(root, Group).unwrap();
+        (graph, root, child)
+    };
+    let (a, root_a, child_a) = build();
+    let (mut b, root_b, _) = build();
+    for id in [root_a, child_a] {
+        assert!(a.contains(id));
+        assert!(!b.contains(id), "{id} of graph a taken for a node of b");
+        assert_eq!(b.get::<Group>(id), Err(GraphError::StaleNode(id)));
+        assert!(b.parent(id).is_err() && b.children(id).is_err());
+    }
+    assert!(b.append_child(root_a, Group).is_err());
+    assert!(b.remove(child_a).is_err());
+    assert_eq!(b.len(), 2);
+    let mut action = Action::new(DepthFirst::new(), (Static::new(Nothing),)).unwrap();
+    assert!(action.run(&b, root_a).is_err());
+    assert!(action.run(&b, root_b).is_ok());
+
+    // A clone holds the same nodes, so it takes the same ids.
+    let c = a.clone();
+    assert_eq!(c.get::<Group>(child_a), Ok(&Group));
 }
