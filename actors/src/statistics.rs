@@ -63,7 +63,8 @@ impl Statistics {
             .unwrap_or(0)
     }
 
-    /// `(type name, count)` for every type reached at least once, in type index order.
+    /// `(type name, count)` for every type reached at least once, in type index order;
+    /// the names are the registry's ([`short_type_name`](scenewalk_core::short_type_name)).
     pub fn counts_by_type(&self) -> Vec<(&'static str, u64)> {
         self.type_names
             .iter()

@@ -405,10 +405,8 @@ impl scenewalk_core::NodeCore for Joint {
     fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> {
         Some(&self.transform)
     }
-    fn parent_type(
-        registry: &mut scenewalk_core::TypeRegistry,
-    ) -> Option<scenewalk_core::NodeType> {
-        Some(registry.register::<Transform>())
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<Transform>())
     }
 }
 

@@ -49,7 +49,7 @@ impl OrderedActor for PathLog {
         visit: &Visit<'_>,
         _: &mut ActiveList<'_>,
     ) -> Flow {
-        if hash(visit.node()) % 3 != 0 {
+        if !hash(visit.node()).is_multiple_of(3) {
             let next = state
                 .get()
                 .wrapping_mul(31)
@@ -268,7 +268,7 @@ fn random_scene(n: usize, seed: u64, bad: u64) -> (Graph, NodeId) {
             0 => {
                 transforms += 1;
                 let t = Vec3::new(unit(next()), unit(next()), unit(next())) * 10.0;
-                let t = if bad > 0 && transforms % bad == 0 {
+                let t = if bad > 0 && transforms.is_multiple_of(bad) {
                     Vec3::NAN
                 } else {
                     t

@@ -97,13 +97,13 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
             .unwrap();
         for _ in 0..next() % 6 {
             let a = Vec3::splat((next() % 10) as f32);
-            let leaf = if next() % 3 == 0 {
+            let leaf = if next().is_multiple_of(3) {
                 graph.append_child(top, Group).unwrap()
             } else {
                 let b = Geometry::new(Aabb::new(a, a + Vec3::ONE));
                 graph.append_child(top, b).unwrap()
             };
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 graph.append_child(leaf, Group).unwrap();
             }
         }

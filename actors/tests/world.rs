@@ -104,14 +104,14 @@ impl NodeCore for Spinner {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.transform)
     }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<Transform>())
+    }
 }
 
 #[test]
 fn custom_node_type_is_handled_by_existing_actors() {
     let mut graph = Graph::new();
-    graph
-        .register_type_with_parent::<Spinner, Transform>()
-        .unwrap();
     let root = graph.add_root(Group);
     let spin = graph
         .append_child(
@@ -144,7 +144,11 @@ fn custom_node_type_is_handled_by_existing_actors() {
     assert_eq!(Vec3::from(world.translation), Vec3::Y * 3.0);
     let stats = action.actor::<Statistics>().unwrap();
     assert_eq!(stats.count_of::<Spinner>(), 1);
-    assert_eq!(stats.counts_by_type().len(), 3);
+    assert_eq!(
+        stats.counts_by_type(),
+        [("Group", 1), ("Spinner", 1), ("Geometry", 1)],
+        "bare type names, in type index order (Transform, registered with Spinner, is unreached)"
+    );
     let bounds = action
         .actor::<Bounds>()
         .unwrap()
@@ -154,6 +158,45 @@ fn custom_node_type_is_handled_by_existing_actors() {
     assert_eq!(
         bounds,
         Aabb::new(Vec3::new(0.0, 3.0, 0.0), Vec3::new(1.0, 4.0, 1.0))
+    );
+}
+
+/// Views a `Transform` through `base` but declares no parent type.
+#[derive(Clone, Debug)]
+struct HalfDeclared(Transform);
+
+impl NodeCore for HalfDeclared {
+    fn base(&self) -> Option<&dyn NodeCore> {
+        Some(&self.0)
+    }
+}
+
+#[test]
+fn a_transform_view_without_a_declared_parent_is_refused() {
+    // Accepted, such a node would be a `Transform` to `Graph::get` but not to
+    // `WorldTransforms`, so its subtree's world matrices would depend on where a run
+    // starts.
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let half = HalfDeclared(Transform::from_translation(Vec3::X * 5.0));
+    assert!(graph.append_child(root, half.clone()).is_err());
+    assert!(graph.try_add_root(half).is_err());
+    assert_eq!(graph.len(), 1);
+}
+
+#[test]
+fn world_transforms_before_any_run_skip_the_node() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Transform::from_translation(Vec3::X));
+    let mut actor = Ordered::new(WorldTransforms::new());
+    let visit = scenewalk_core::Visit::new(&graph, root.index(), 0).unwrap();
+    let mut entries = [];
+    let mut active = scenewalk_core::ActiveList::new(&mut entries);
+    let flow = scenewalk_core::Actor::enter(&mut actor, &visit, &mut active);
+    assert_eq!(flow, scenewalk_core::Flow::Continue);
+    assert!(
+        actor.get().world(&graph, root).is_none(),
+        "nothing recorded"
     );
 }
 

@@ -14,6 +14,14 @@ pub(crate) struct TypeFilter {
 }
 
 impl TypeFilter {
+    /// Admits no node until the first [`resolve`](Self::resolve): an unresolved set
+    /// holds no type.
+    fn closed() -> Self {
+        Self {
+            single: Some(TypeSet::of::<TypeFilter>()),
+        }
+    }
+
     fn resolve(&mut self, dispatch: Dispatch, run: &RunContext<'_>) {
         match dispatch {
             Dispatch::Single(key) => {
@@ -43,7 +51,7 @@ fn class_of<A: Any>(
     batches: bool,
 ) -> ActorClass {
     ActorClass {
-        name: std::any::type_name::<A>(),
+        name: crate::short_type_name::<A>(),
         events,
         state,
         dispatch,
@@ -149,6 +157,11 @@ plain_adapter!(
 
 /// Runs an [`OrderedActor`] in an action, keeping its hierarchical state: a stack by
 /// depth under pre-order iterators, shared copies per pending node otherwise.
+///
+/// Until its first [`begin`](Actor::begin) (every run calls it) there is no root state,
+/// so the adapter skips every node: [`enter`](Actor::enter) returns
+/// [`Flow::Continue`] without calling the actor, [`leave`](Actor::leave) does nothing,
+/// and the walk above a parallel run's split points ends in an error.
 #[derive(Debug)]
 pub struct Ordered<A: OrderedActor> {
     pub(crate) actor: A,
@@ -161,7 +174,7 @@ impl<A: OrderedActor> Ordered<A> {
     pub fn new(actor: A) -> Self {
         Self {
             actor,
-            filter: TypeFilter::default(),
+            filter: TypeFilter::closed(),
             states: OrderedStates::default(),
         }
     }
@@ -191,8 +204,10 @@ impl<A: OrderedActor> Actor for Ordered<A> {
     }
     #[inline]
     fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            let state = self.states.at_leave(visit.depth());
+        if A::EVENTS == Events::EnterLeave
+            && self.filter.admits(visit)
+            && let Some(state) = self.states.at_leave(visit.depth())
+        {
             self.actor.leave(state, visit);
         }
     }

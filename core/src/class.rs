@@ -29,7 +29,7 @@ pub enum StateKind {
 pub struct TypeKey {
     /// The type's `TypeId`.
     pub id: TypeId,
-    /// The type's name, for messages.
+    /// The type's name, for messages ([`short_type_name`](crate::short_type_name)).
     pub name: &'static str,
 }
 
@@ -38,7 +38,7 @@ impl TypeKey {
     pub fn of<T: 'static>() -> Self {
         Self {
             id: TypeId::of::<T>(),
-            name: std::any::type_name::<T>(),
+            name: crate::short_type_name::<T>(),
         }
     }
 }
@@ -67,7 +67,8 @@ impl Dispatch {
 /// iterator when it is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActorClass {
-    /// The actor's name, for error messages.
+    /// The actor's name, for error messages
+    /// ([`short_type_name`](crate::short_type_name)).
     pub name: &'static str,
     /// Enter-only or enter + leave.
     pub events: Events,

@@ -221,9 +221,9 @@ impl Graph {
         order
     }
 
-    /// The lowest generation slot `slot` has never issued.
+    /// The lowest generation slot `slot` has never issued (unmixed: not as stored).
     fn unissued_generation(&self, slot: u32) -> Result<u32, GraphError> {
-        let generation = self.generations[slot as usize];
+        let generation = self.generations[slot as usize] ^ self.id_key;
         // A free slot's generation was bumped on release and never handed out.
         let next = if self.hot[slot as usize].ty == FREE {
             generation
@@ -247,7 +247,7 @@ impl Graph {
                 if old as usize == k {
                     Ok(self.generations[k])
                 } else {
-                    self.unissued_generation(k as u32)
+                    Ok(self.unissued_generation(k as u32)? ^ self.id_key)
                 }
             })
             .collect()
@@ -305,7 +305,7 @@ mod tests {
         let a = g.append_child(root, M(1)).unwrap();
         let b = g.append_child(root, M(2)).unwrap();
         let a1 = g.append_child(a, M(3)).unwrap(); // slot 3, pre-order position 2
-        g.generations[b.index as usize] = u32::MAX - 1;
+        g.generations[b.index as usize] = (u32::MAX - 1) ^ g.id_key;
         let b = g.id_of(b.index);
         let revision = g.revision();
         assert_eq!(

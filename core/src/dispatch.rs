@@ -170,9 +170,10 @@ const NONE: u32 = u32::MAX;
 /// # #[derive(Clone, Debug)] struct Light;
 /// # impl scenewalk_core::NodeCore for Light {}
 /// # #[derive(Clone, Debug)] struct Spot(Light);
-/// # impl scenewalk_core::NodeCore for Spot { fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> { Some(&self.0) } }
+/// # use scenewalk_core::{NodeCore, ParentType};
+/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
 /// let mut graph = Graph::new();
-/// graph.register_type_with_parent::<Spot, Light>()?;
 /// let spot = graph.add_root(Spot(Light));
 ///
 /// let mut table = MethodTable::<Vec<&'static str>>::new();

@@ -12,14 +12,15 @@ use crate::id::NIL;
 use crate::{Graph, GraphError, NodeCore, NodeId, NodeIndex};
 
 /// The largest number of slots the arena hands out; `NIL` is reserved.
-const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
+pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 
 impl Graph {
     /// Adds a node with no parent.
     ///
     /// # Panics
-    /// Never, except when the arena already holds `u32::MAX - 1` nodes; use
-    /// [`try_add_root`](Graph::try_add_root) to get that as an error.
+    /// When [`try_add_root`](Graph::try_add_root) would return an error: the arena
+    /// already holds `u32::MAX - 1` nodes, or `T`'s declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) (see [`NodeCore`]).
     #[allow(
         clippy::panic,
         reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
@@ -31,7 +32,9 @@ impl Graph {
         }
     }
 
-    /// Adds a node with no parent, or reports a full arena.
+    /// Adds a node with no parent, or reports why it cannot: a full arena
+    /// ([`GraphError::Full`]), or a type whose declaration is refused
+    /// ([`GraphError::Type`]; every adding call checks this).
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
         let index = self.allocate(payload)?;
         self.revision += 1;
@@ -217,7 +220,9 @@ impl Graph {
         reason = "internal invariant: a type's column is created for that type"
     )]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
-        let ty = self.types.register::<T>().get();
+        let ty = self.types.register::<T>()?;
+        self.types.check_base(ty, &payload)?;
+        let ty = ty.get();
         let index = if self.free_head != NIL {
             let index = self.free_head;
             self.free_head = self.cold[index as usize].slot;
@@ -237,7 +242,7 @@ impl Graph {
                 last_child: NIL,
                 slot: 0,
             });
-            self.generations.push(self.fresh_generation);
+            self.generations.push(self.fresh_generation ^ self.id_key);
             (self.hot.len() - 1) as u32
         };
         if self.columns.len() <= ty {
@@ -281,8 +286,8 @@ impl Graph {
         {
             self.cold[moved as usize].slot = slot;
         }
-        let generation = self.generations[i].wrapping_add(1);
-        self.generations[i] = generation;
+        let generation = (self.generations[i] ^ self.id_key).wrapping_add(1);
+        self.generations[i] = generation ^ self.id_key;
         self.cold[i] = ColdLinks {
             prev_sibling: NIL,
             last_child: NIL,

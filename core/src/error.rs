@@ -7,10 +7,8 @@ use crate::NodeId;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
-    /// The id names a node that was removed, or a slot this graph never had.
-    ///
-    /// An id does not record its graph: an id of another graph whose slot and
-    /// generation happen to be live here names whatever node is here.
+    /// The id names a node that was removed, a slot this graph never had, or a node
+    /// of another graph (see [`NodeId`'s rule](crate::NodeId#ids-of-another-graph)).
     #[error("{0} is stale: the node was removed, or the id is not of this graph")]
     StaleNode(NodeId),
     /// The edit would make a node its own ancestor.
@@ -76,25 +74,28 @@ pub enum GraphError {
     },
 }
 
-/// A type registration that cannot be honoured.
+/// A node type whose declaration cannot be honoured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TypeError {
-    /// The type was registered before with another parent type.
+    /// The parent types declared from this type ([`NodeCore::parent_type`]) loop back
+    /// to a type of the chain, or the chain holds more than
+    /// [`MAX_BASE_CHAIN`](crate::MAX_BASE_CHAIN) types.
+    ///
+    /// [`NodeCore::parent_type`]: crate::NodeCore::parent_type
+    #[error("the parent types declared from {0} loop, or the chain is too long")]
+    ParentChain(&'static str),
+    /// A payload's [`base`](crate::NodeCore::base) does not give a value of the parent
+    /// type its type declares (or gives one where it declares none).
     #[error(
-        "{ty} is already registered with parent {existing}; cannot re-register it with parent {requested}"
+        "the base() of a {ty} must be a value of its declared parent type ({declared}): declare it with NodeCore::parent_type and return it from base()"
     )]
-    ParentConflict {
-        /// The type being registered.
+    BaseMismatch {
+        /// The type whose `base` disagrees with its declaration.
         ty: &'static str,
-        /// The parent it already has (or `none`).
-        existing: &'static str,
-        /// The parent asked for now.
-        requested: &'static str,
+        /// The parent type it declares (or `none`).
+        declared: &'static str,
     },
-    /// A type was named as its own parent.
-    #[error("{0} cannot be its own parent type")]
-    OwnParent(&'static str),
 }
 
 /// Why an [`Action`](crate::Action) could not be built from its iterator and actors.

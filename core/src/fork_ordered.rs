@@ -45,22 +45,28 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
     fn leave(&mut self, visit: &Visit<'_>) {
         // The leave event itself waits until the subtrees below were merged; the
         // state it gets is the one the node has now.
-        if A::EVENTS == Events::EnterLeave && self.main.filter.admits(visit) {
-            let state = self.main.states.at_leave(visit.depth()).clone();
-            self.top.leaves.push_back(state);
+        if A::EVENTS == Events::EnterLeave
+            && self.main.filter.admits(visit)
+            && let Some(state) = self.main.states.at_leave(visit.depth())
+        {
+            self.top.leaves.push_back(state.clone());
         }
     }
     fn split(&mut self, found: usize, depth: u32, fresh: bool) {
         if fresh || self.top.forks.is_empty() {
-            let state = self.main.states.parent_state(depth);
-            let fork = self.main.actor.fork(state);
+            let (fork, reason) = match self.main.states.parent_state(depth) {
+                Some(state) => (
+                    self.main.actor.fork(state),
+                    "its OrderedActor::fork declined this run (returned None), so its \
+                     subtrees cannot get workers; run it sequentially",
+                ),
+                None => (None, "it has no state to fork: the run did not begin it"),
+            };
             if fork.is_none() && self.error.is_none() {
                 self.error = Some(ActionError::Incompatible {
                     actor: self.main.class().name,
                     iterator: PARALLEL.name,
-                    reason: "its OrderedActor::fork declined this run (returned None), so \
-                             its subtrees cannot get workers; run it sequentially"
-                        .to_owned(),
+                    reason: reason.to_owned(),
                 });
             }
             self.top.forks.push(fork);
@@ -118,8 +124,8 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
         if A::EVENTS == Events::EnterLeave
             && self.filter.admits(visit)
             && let Some((_, actor, _)) = &mut self.current
+            && let Some(state) = self.states.at_leave(visit.depth())
         {
-            let state = self.states.at_leave(visit.depth());
             actor.leave(state, visit);
         }
     }

@@ -47,7 +47,8 @@ pub(crate) const FREE: u32 = u32::MAX;
 /// Children keep document order. Appending, inserting before a sibling and detaching
 /// are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check;
 /// [`remove`](Graph::remove) is O(number of children), which it splices into place.
-/// Every query and edit with an invalid id returns a [`GraphError`].
+/// Every query and edit with an invalid id returns a [`GraphError`]; ids of another
+/// graph count as invalid, as [`NodeId`] says.
 ///
 /// Performance note: a depth-first walk costs 30 times more or worse when records are
 /// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
@@ -75,8 +76,13 @@ pub struct Graph {
     pub(crate) hot: Vec<HotLinks>,
     pub(crate) cold: Vec<ColdLinks>,
     /// Each slot's generation, apart from the cold links so that a walk that builds
-    /// ids reads 4 bytes per node besides the hot links, not 16.
+    /// ids reads 4 bytes per node besides the hot links, not 16. Stored as it appears
+    /// in ids, `generation ^ id_key`.
     pub(crate) generations: Vec<u32>,
+    /// Mixed into every stored generation, so that ids of another graph almost never
+    /// match this graph's ([`NodeId`]'s docs); a clone keeps it, and takes the same ids.
+    /// Only the edits that count generations (release, compaction) unmix it.
+    pub(crate) id_key: u32,
     /// Shared, so a dispatch functor can keep its typed column for a run (see
     /// `column_mut`: a write to a shared column copies it first).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
@@ -109,6 +115,13 @@ impl Default for Graph {
     }
 }
 
+/// A graph's id key from a uid: sequential uids spread over all 32 bits (a multiply
+/// by an odd constant is a bijection; folding the halves mixes the high bits in).
+fn id_key(uid: u64) -> u32 {
+    let x = uid.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ (x >> 32)) as u32
+}
+
 #[inline]
 fn opt(raw: u32) -> Option<NodeIndex> {
     (raw != NIL).then_some(NodeIndex(raw))
@@ -121,6 +134,7 @@ impl Graph {
             hot: Vec::new(),
             cold: Vec::new(),
             generations: Vec::new(),
+            id_key: id_key(crate::types::fresh_uid()),
             columns: Vec::new(),
             column_key: crate::types::fresh_uid(),
             types: TypeRegistry::new(),
@@ -132,12 +146,16 @@ impl Graph {
         }
     }
 
-    /// An empty graph with room for `nodes` nodes before it reallocates.
+    /// An empty graph with room for `nodes` nodes before it reallocates. A hint:
+    /// capped at the most nodes a graph holds (`u32::MAX - 1`), and room the allocator
+    /// refuses is not reserved (the graph then grows as nodes are added).
     pub fn with_capacity(nodes: usize) -> Self {
         let mut graph = Self::new();
-        graph.hot.reserve(nodes);
-        graph.cold.reserve(nodes);
-        graph.generations.reserve(nodes);
+        let nodes = nodes.min(crate::edit::MAX_SLOTS);
+        // Nothing to report: a refused reservation only means growing later.
+        let _ = graph.hot.try_reserve_exact(nodes);
+        let _ = graph.cold.try_reserve_exact(nodes);
+        let _ = graph.generations.try_reserve_exact(nodes);
         graph
     }
 
@@ -148,21 +166,10 @@ impl Graph {
         &self.types
     }
 
-    /// Registers `T` (done implicitly when its first node is added).
-    pub fn register_type<T: NodeCore>(&mut self) -> NodeType {
-        self.types.register::<T>()
-    }
-
-    /// Registers `T` as extending `P`, so every dispatch table falls back from `T` to `P`.
-    ///
-    /// Call it before the first `T` is added (adding registers `T` with the parent its
-    /// [`NodeCore::parent_type`] declares, none by default); see
-    /// [`TypeRegistry::register_with_parent`] for the rules. A type that declares its
-    /// parent needs no call.
-    pub fn register_type_with_parent<T: NodeCore, P: NodeCore>(
-        &mut self,
-    ) -> Result<NodeType, GraphError> {
-        Ok(self.types.register_with_parent::<T, P>()?)
+    /// Registers `T` and the parent types it declares (done implicitly when its first
+    /// node is added); see [`TypeRegistry::register`].
+    pub fn register_type<T: NodeCore>(&mut self) -> Result<NodeType, GraphError> {
+        Ok(self.types.register::<T>()?)
     }
 
     // ----- size and identity -------------------------------------------------------
@@ -328,8 +335,8 @@ impl Graph {
             .ok_or(GraphError::StaleNode(id))
     }
 
-    /// The node's payload as a `T`: the node's own type, or a type it extends through
-    /// [`NodeCore::base`].
+    /// The node's payload as a `T`: the node's own type, or a type it extends
+    /// ([`NodeCore`] says how a type declares that).
     pub fn get<T: NodeCore>(&self, id: NodeId) -> Result<&T, GraphError> {
         let i = self.check(id)?;
         self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
@@ -384,7 +391,7 @@ impl Graph {
     fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
         GraphError::WrongType {
             node: id,
-            expected: std::any::type_name::<T>(),
+            expected: crate::short_type_name::<T>(),
             found: self.types.name(NodeType(self.hot[id.index as usize].ty)),
         }
     }

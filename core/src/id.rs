@@ -22,8 +22,22 @@ pub(crate) const NIL: u32 = u32::MAX;
 /// let reused = graph.add_root(Group);
 /// assert_eq!(root.index(), reused.index()); // same slot …
 /// assert!(matches!(graph.parent(root), Err(GraphError::StaleNode(_)))); // … old id is stale
+///
+/// let other = Graph::new().add_root(Group); // the same slot in another graph
+/// assert!(!graph.contains(other) && graph.clone().contains(reused));
 /// # Ok::<(), GraphError>(())
 /// ```
+///
+/// # Ids of another graph
+///
+/// An id does not hold its graph, but every graph mixes a key of its own (32 bits,
+/// drawn when the graph is made) into the generations of its ids. A graph therefore
+/// reports an id of another graph as [`GraphError::StaleNode`](crate::GraphError::StaleNode),
+/// at no cost per node, except by chance: about one foreign id in four billion
+/// matches a live node's and is taken for it. A [`Graph::clone`](crate::Graph) keeps
+/// the key: the original and its clones take each other's ids, also for nodes added
+/// after the clone. Every method that takes an id (or a root to run from) follows this
+/// rule.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
     pub(crate) index: u32,
@@ -36,7 +50,9 @@ impl NodeId {
         NodeIndex(self.index)
     }
 
-    /// The generation of the slot at the time this id was made.
+    /// The generation of the slot at the time this id was made, mixed with its
+    /// graph's key ([above](NodeId#ids-of-another-graph)): it changes each time the
+    /// slot is reused, but it is not a count.
     pub fn generation(self) -> u32 {
         self.generation
     }

@@ -182,6 +182,9 @@ mod tests {
         fn base(&self) -> Option<&dyn NodeCore> {
             Some(&self.0)
         }
+        fn parent_type() -> Option<crate::ParentType> {
+            Some(crate::ParentType::of::<Mass>())
+        }
     }
 
     #[derive(Clone, Debug)]

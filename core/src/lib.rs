@@ -102,7 +102,9 @@ pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub use results::{Results, ResultsError, Staleness, Stamp, Stamped};
 pub use state::StateCell;
-pub use types::{NodeType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet};
+pub use types::{
+    NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+};
 pub use visit::{RunContext, Visit};
 
 mod action;

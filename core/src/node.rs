@@ -1,6 +1,6 @@
 //! The node trait: a node's type-specific data (OpenSG's NodeCore).
 
-use crate::{NodeType, TypeRegistry};
+use crate::ParentType;
 use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 use std::fmt::Debug;
@@ -11,13 +11,19 @@ use std::fmt::Debug;
 /// this trait, in any crate; core needs no change. The graph stores each type's payloads
 /// in their own contiguous column, so the link records stay small.
 ///
-/// A type that *extends* another node type (Coin3D's parent type) returns a view of it
-/// from [`base`](NodeCore::base) and is registered with
-/// [`Graph::register_type_with_parent`](crate::Graph::register_type_with_parent); then
-/// every actor that handles the parent type handles it too.
+/// **Extending a type** (Coin3D's parent type). A type that extends another node type
+/// says so twice, and the two must agree: [`parent_type`](NodeCore::parent_type)
+/// declares the parent type, and [`base`](NodeCore::base) returns the embedded value
+/// of that type. The declaration is the one source of "is-a": every graph registers
+/// it with the type, and [`TypeRegistry::is_a`](crate::TypeRegistry::is_a), [`TypeSet`](crate::TypeSet),
+/// [`MethodTable`](crate::MethodTable), single-type actors and
+/// [`Graph::get`](crate::Graph::get) all answer from it. Adding a node checks that its
+/// `base` chain gives exactly the declared parent types, and refuses it with
+/// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch) otherwise (a `base`
+/// without a declared parent type included), so no reader can disagree.
 ///
 /// ```
-/// use scenewalk_core::NodeCore;
+/// use scenewalk_core::{Graph, NodeCore, ParentType};
 ///
 /// #[derive(Clone, Debug)]
 /// struct Light { intensity: f32 }
@@ -27,42 +33,27 @@ use std::fmt::Debug;
 /// struct Spotlight { light: Light, cone: f32 }
 /// impl NodeCore for Spotlight {
 ///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.light) }
+///     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) }
 /// }
+///
+/// let mut graph = Graph::new();
+/// let spot = graph.add_root(Spotlight { light: Light { intensity: 2.0 }, cone: 0.5 });
+/// assert_eq!(graph.get::<Light>(spot)?.intensity, 2.0);
+/// let light = graph.types().index_of::<Light>().unwrap();
+/// assert!(graph.types().is_a(graph.node_type(spot)?, light));
+/// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
-    /// The embedded value of this type's parent type, if it extends one.
+    /// The embedded value of the declared [`parent_type`](NodeCore::parent_type):
+    /// `None` exactly when the type declares none.
     fn base(&self) -> Option<&dyn NodeCore> {
         None
     }
 
-    /// The parent type this type extends, registered in `registry`: a type whose
-    /// [`base`](NodeCore::base) returns a `P` declares it here as
-    /// `Some(registry.register::<P>())`, and then every graph registers the parent
-    /// along with the type when its first node is added, so no
-    /// [`Graph::register_type_with_parent`](crate::Graph::register_type_with_parent)
-    /// call is needed. The default declares none.
-    ///
-    /// ```
-    /// use scenewalk_core::{Graph, NodeCore, NodeType, TypeRegistry};
-    /// #[derive(Clone, Debug)]
-    /// struct Light;
-    /// impl NodeCore for Light {}
-    /// #[derive(Clone, Debug)]
-    /// struct Spot(Light);
-    /// impl NodeCore for Spot {
-    ///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
-    ///     fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-    ///         Some(registry.register::<Light>())
-    ///     }
-    /// }
-    /// let mut graph = Graph::new();
-    /// let spot = graph.add_root(Spot(Light));
-    /// let types = graph.types();
-    /// let light = types.index_of::<Light>().unwrap();
-    /// assert!(types.is_a(graph.node_type(spot)?, light));
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
-    fn parent_type(_registry: &mut TypeRegistry) -> Option<NodeType>
+    /// The parent type this type extends, `Some(ParentType::of::<P>())`; a graph
+    /// registers `P` (and its own declared parents) before the type. The default
+    /// declares none. See the trait's docs for the rule it sets.
+    fn parent_type() -> Option<ParentType>
     where
         Self: Sized,
     {
@@ -70,7 +61,8 @@ pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
     }
 }
 
-/// How many `base` steps `<dyn NodeCore>::view` follows before giving up.
+/// How many types a chain of declared parent types may hold (the type itself
+/// included), and how many values `<dyn NodeCore>::view` looks at along a `base` chain.
 pub const MAX_BASE_CHAIN: usize = 64;
 
 impl_downcast!(NodeCore);

@@ -221,24 +221,16 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    /// The node's own state at its leave.
+    /// The node's own state at its leave (`None` before the first reset).
     #[inline]
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: a run always holds the root state"
-    )]
-    pub(crate) fn at_leave(&mut self, depth: u32) -> &S {
-        let state = match self.mode {
+    pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
+        match self.mode {
             OrderedState::Copies => self.versions.get(),
             _ => {
                 let (popped, state) = self.depth.at_leave(depth);
                 self.restores += popped;
                 state
             }
-        };
-        match state {
-            Some(state) => state,
-            None => unreachable!("a run always holds the root state"),
         }
     }
 
@@ -262,11 +254,12 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     /// The state a node at `depth` starts from (its parent's), after dropping what
-    /// earlier siblings left: what a parallel run hands to a subtree.
+    /// earlier siblings left: what a parallel run hands to a subtree (`None` before
+    /// the first reset).
     #[inline]
-    pub(crate) fn parent_state(&mut self, depth: u32) -> &S {
+    pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
         self.before_enter(depth);
-        self.get()
+        self.current()
     }
 
     /// Adds a parallel worker's copies and restores to this run's.
@@ -283,19 +276,25 @@ impl<S: Clone> OrderedStates<S> {
         )
     }
 
+    /// The state as it stands (`None` before the first reset).
+    #[inline]
+    fn current(&self) -> Option<&S> {
+        match self.mode {
+            OrderedState::Copies => self.versions.get(),
+            _ => self.depth.top(),
+        }
+    }
+
+    /// The state of a [`StateCell`]: one exists only after a reset.
     #[inline]
     #[allow(
         clippy::unreachable,
-        reason = "internal invariant: a run always holds the root state"
+        reason = "internal invariant: a StateCell is made only for a node the actor is called at, after its run's reset (the root state stays for the whole run)"
     )]
     fn get(&self) -> &S {
-        let state = match self.mode {
-            OrderedState::Copies => self.versions.get(),
-            _ => self.depth.top(),
-        };
-        match state {
+        match self.current() {
             Some(state) => state,
-            None => unreachable!("a run always holds the root state"),
+            None => unreachable!("a StateCell exists only after its run's reset"),
         }
     }
 

@@ -3,8 +3,10 @@
 use crate::error::TypeError;
 use crate::{MAX_BASE_CHAIN, NodeCore};
 use indexmap::IndexMap;
-use std::any::TypeId;
+use std::any::{Any, TypeId};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// The dense index of a registered node type: the key of every per-type dispatch table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -21,11 +23,11 @@ impl NodeType {
 /// What the registry knows of one node type.
 #[derive(Clone, Debug)]
 pub struct TypeInfo {
-    /// The Rust type name.
+    /// The type's name, as [`short_type_name`] gives it.
     pub name: &'static str,
     /// Its `TypeId`.
     pub type_id: TypeId,
-    /// The type it extends, for dispatch fallback.
+    /// The type it declares it extends ([`NodeCore::parent_type`]).
     pub parent: Option<NodeType>,
 }
 
@@ -38,6 +40,44 @@ pub struct RegistryStamp {
 
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
+/// The name of `T` as every message and registry of scenewalk shows it: the bare type
+/// name without its module path, and the same for its generic arguments
+/// (`Ordered<WorldTransforms>` for
+/// `scenewalk_core::adapter::Ordered<scenewalk_actors::world::WorldTransforms>`).
+///
+/// Two types of the same name in different modules look alike. A name with generic
+/// arguments is built once per type and kept for the rest of the process.
+///
+/// ```
+/// assert_eq!(scenewalk_core::short_type_name::<Vec<std::sync::Arc<str>>>(), "Vec<Arc<str>>");
+/// ```
+pub fn short_type_name<T: ?Sized>() -> &'static str {
+    static SHORT: Mutex<BTreeMap<&'static str, &'static str>> = Mutex::new(BTreeMap::new());
+    let full = std::any::type_name::<T>();
+    let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    if full.chars().all(is_path) {
+        return full.rsplit("::").next().unwrap_or(full);
+    }
+    let mut names = SHORT.lock().unwrap_or_else(PoisonError::into_inner);
+    names.entry(full).or_insert_with(|| {
+        let mut short = String::with_capacity(full.len());
+        // Where the path being written began: a `::` drops what came since.
+        let mut path_start = 0;
+        for (i, part) in full.split("::").enumerate() {
+            if i > 0 {
+                short.truncate(path_start);
+            }
+            let base = short.len();
+            short.push_str(part);
+            path_start = part
+                .char_indices()
+                .rfind(|&(_, c)| !is_path(c))
+                .map_or(base, |(end, c)| base + end + c.len_utf8());
+        }
+        Box::leak(short.into_boxed_str())
+    })
+}
+
 /// A number drawn once in this process: registry uids and graphs' column keys.
 pub(crate) fn fresh_uid() -> u64 {
     NEXT_UID.fetch_add(1, Ordering::Relaxed)
@@ -47,15 +87,13 @@ pub(crate) fn fresh_uid() -> u64 {
 /// (Coin3D's `SoType`).
 ///
 /// Registration is cheap and happens implicitly when a payload of a new type is first
-/// added. A type may name a parent type; it must be registered before its first node
-/// is added, and the parent is registered first, so parents always have smaller indices
-/// and the chain cannot loop.
+/// added. A type's parent is the one it declares ([`NodeCore::parent_type`]), nothing
+/// else: it is registered first, so parents always have smaller indices and a chain
+/// cannot loop. A declaration that loops is refused with [`TypeError::ParentChain`].
 #[derive(Debug)]
 pub struct TypeRegistry {
     uid: u64,
     types: IndexMap<TypeId, TypeInfo>,
-    /// How many declared parent types are being registered (guards a looping chain).
-    declaring: usize,
 }
 
 impl Default for TypeRegistry {
@@ -70,7 +108,21 @@ impl Clone for TypeRegistry {
         Self {
             uid: fresh_uid(),
             types: self.types.clone(),
-            declaring: 0,
+        }
+    }
+}
+
+/// The parent type a node type declares: what [`NodeCore::parent_type`] returns.
+#[derive(Clone, Copy, Debug)]
+pub struct ParentType {
+    register: fn(&mut TypeRegistry, usize) -> Result<NodeType, TypeError>,
+}
+
+impl ParentType {
+    /// The declaration "extends `P`".
+    pub fn of<P: NodeCore>() -> Self {
+        Self {
+            register: TypeRegistry::register_below::<P>,
         }
     }
 }
@@ -81,76 +133,68 @@ impl TypeRegistry {
         Self {
             uid: fresh_uid(),
             types: IndexMap::new(),
-            declaring: 0,
         }
     }
 
-    /// Registers `T` (or returns its index if already known). A type registered here
-    /// for the first time gets the parent type it declares through
-    /// [`NodeCore::parent_type`] (none by default), registered first.
-    pub fn register<T: NodeCore>(&mut self) -> NodeType {
-        if let Some(index) = self.types.get_index_of(&TypeId::of::<T>()) {
-            return NodeType(index as u32);
+    /// Registers `T` (or returns its index if already known), after the parent types
+    /// it declares through [`NodeCore::parent_type`].
+    ///
+    /// Errors: [`TypeError::ParentChain`] when the declared parents loop back or the
+    /// chain holds more than [`MAX_BASE_CHAIN`] types; nothing of it is registered.
+    pub fn register<T: NodeCore>(&mut self) -> Result<NodeType, TypeError> {
+        self.register_below::<T>(0)
+    }
+
+    /// [`register`](Self::register) for a type `depth` steps up a declared chain.
+    fn register_below<T: NodeCore>(&mut self, depth: usize) -> Result<NodeType, TypeError> {
+        if let Some(index) = self.index_of::<T>() {
+            return Ok(index);
         }
-        // A chain of declared parents that loops back would recurse forever; real
-        // chains are short, so cut them at the same length `view` follows.
-        let parent = if self.declaring < MAX_BASE_CHAIN {
-            self.declaring += 1;
-            let parent = T::parent_type(self);
-            self.declaring -= 1;
-            parent
-        } else {
-            None
+        // A chain that loops comes back to a type not yet registered, forever.
+        let too_long = TypeError::ParentChain(short_type_name::<T>());
+        if depth >= MAX_BASE_CHAIN {
+            return Err(too_long);
+        }
+        let parent = match T::parent_type() {
+            Some(declared) => Some((declared.register)(self, depth + 1)?),
+            None => None,
         };
-        // The loop case: `T` was registered while its parents were.
-        if let Some(index) = self.types.get_index_of(&TypeId::of::<T>()) {
-            return NodeType(index as u32);
+        if parent.is_some_and(|p| self.chain(p).count() >= MAX_BASE_CHAIN) {
+            return Err(too_long);
         }
+        // The parent's chain does not reach `T` (it would have looped until refused),
+        // so `T` is still unregistered and lands above its parent.
         let (index, _) = self.types.insert_full(
             TypeId::of::<T>(),
             TypeInfo {
-                name: std::any::type_name::<T>(),
+                name: short_type_name::<T>(),
                 type_id: TypeId::of::<T>(),
                 parent,
             },
         );
-        NodeType(index as u32)
+        Ok(NodeType(index as u32))
     }
 
-    /// Registers `T` as extending `P`: dispatch falls back from `T` to `P`.
-    ///
-    /// Calling it again with the same parent is a no-op. It is an error to give a type
-    /// that is already registered a different parent (including a type registered
-    /// without one), since tables already resolved for it would silently change.
-    pub fn register_with_parent<T: NodeCore, P: NodeCore>(
-        &mut self,
-    ) -> Result<NodeType, TypeError> {
-        if TypeId::of::<T>() == TypeId::of::<P>() {
-            return Err(TypeError::OwnParent(std::any::type_name::<T>()));
+    /// Checks that `value`'s [`base`](NodeCore::base) chain gives, step by step, the
+    /// declared parents of its type `ty`, and ends where they end.
+    pub(crate) fn check_base(&self, ty: NodeType, value: &dyn NodeCore) -> Result<(), TypeError> {
+        let mut value = value;
+        for t in self.chain(ty) {
+            let parent = self.info(t).and_then(|info| info.parent);
+            match (value.base(), parent.and_then(|p| self.info(p))) {
+                (None, None) => return Ok(()),
+                (Some(base), Some(info)) if (base as &dyn Any).type_id() == info.type_id => {
+                    value = base;
+                }
+                _ => {
+                    return Err(TypeError::BaseMismatch {
+                        ty: self.name(t),
+                        declared: parent.map_or("none", |p| self.name(p)),
+                    });
+                }
+            }
         }
-        // Check `T` before registering `P`, so a refused call changes nothing.
-        if let Some((index, _, info)) = self.types.get_full(&TypeId::of::<T>()) {
-            let parent = self.index_of::<P>();
-            return if parent.is_some() && info.parent == parent {
-                Ok(NodeType(index as u32))
-            } else {
-                Err(TypeError::ParentConflict {
-                    ty: info.name,
-                    existing: info.parent.map_or("none", |p| self.name(p)),
-                    requested: std::any::type_name::<P>(),
-                })
-            };
-        }
-        let parent = self.register::<P>();
-        let (index, _) = self.types.insert_full(
-            TypeId::of::<T>(),
-            TypeInfo {
-                name: std::any::type_name::<T>(),
-                type_id: TypeId::of::<T>(),
-                parent: Some(parent),
-            },
-        );
-        Ok(NodeType(index as u32))
+        Ok(())
     }
 
     /// The index of `T`, if registered.
@@ -249,12 +293,14 @@ impl TypeRegistry {
 /// # #[derive(Clone, Debug)] struct Light;
 /// # impl scenewalk_core::NodeCore for Light {}
 /// # #[derive(Clone, Debug)] struct Spot(Light);
-/// # impl scenewalk_core::NodeCore for Spot { fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> { Some(&self.0) } }
+/// # use scenewalk_core::{NodeCore, ParentType};
+/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// let mut graph = Graph::new();
-/// let spot = graph.register_type_with_parent::<Spot, Light>()?;
-/// let group = graph.register_type::<Group>();
+/// let spot = graph.register_type::<Spot>()?;
+/// let group = graph.register_type::<Group>()?;
 /// let mut lights = TypeSet::of::<Light>();
 /// lights.resolve(graph.types());
 /// assert!(lights.contains(spot) && !lights.contains(group));

@@ -25,6 +25,9 @@ impl NodeCore for B {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.a)
     }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<A>())
+    }
 }
 
 /// Extends B (and so A).
@@ -36,6 +39,9 @@ struct C {
 impl NodeCore for C {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.b)
+    }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<B>())
     }
 }
 
@@ -74,8 +80,6 @@ fn kind(k: u8, v: u64) -> Kind {
 /// and the kinds in the graph's pre-order.
 fn build(kinds: &[Kind], parents: &[usize]) -> (Graph, NodeId, Vec<Kind>) {
     let mut g = Graph::new();
-    g.register_type_with_parent::<B, A>().unwrap();
-    g.register_type_with_parent::<C, B>().unwrap();
     let mut ids: Vec<NodeId> = Vec::new();
     for (i, &k) in kinds.iter().enumerate() {
         let parent = (i > 0).then(|| ids[parents.get(i).copied().unwrap_or(0) % i]);
@@ -442,8 +446,6 @@ proptest! {
         ops in prop::collection::vec((0u8..7, 0u8..5, 0u64..1000, any::<usize>()), 1..120)
     ) {
         let mut graphs = vec![Graph::new()];
-        graphs[0].register_type_with_parent::<B, A>().unwrap();
-        graphs[0].register_type_with_parent::<C, B>().unwrap();
         let first_root = graphs[0].add_root(A(0));
         let mut roots = vec![first_root];
         let mut arms = Arms::new(Vec::<u64>::new())

@@ -320,10 +320,13 @@ fn enter_leave_actor_needs_leave_events() {
     ));
     let text = err.to_string();
     let (actor, iterator, reason) = incompatible(err);
-    assert_eq!(actor, std::any::type_name::<NeedsLeave>());
+    assert_eq!(actor, scenewalk_core::short_type_name::<NeedsLeave>());
     assert_eq!(iterator, "Stackless");
     assert!(reason.contains("leave"), "{reason}");
-    assert!(text.contains(std::any::type_name::<NeedsLeave>()), "{text}");
+    assert!(
+        text.contains(scenewalk_core::short_type_name::<NeedsLeave>()),
+        "{text}"
+    );
     assert!(
         text.contains("NeedsLeave") && text.contains("Stackless"),
         "{text}"
@@ -335,7 +338,7 @@ fn enter_leave_actor_needs_leave_events() {
     ));
     assert_eq!(
         incompatible(err).0,
-        std::any::type_name::<StaticNeedsLeave>()
+        scenewalk_core::short_type_name::<StaticNeedsLeave>()
     );
     // Depth-first gives leave events.
     assert!(
@@ -352,7 +355,7 @@ fn ordered_actor_needs_ordered_state_support() {
     let err = refused(Action::new(Stackless::default(), (Ordered::new(Depths),)));
     let text = err.to_string();
     let (actor, iterator, reason) = incompatible(err);
-    assert_eq!(actor, std::any::type_name::<Depths>());
+    assert_eq!(actor, scenewalk_core::short_type_name::<Depths>());
     assert_eq!(iterator, "Stackless");
     assert!(reason.contains("ordered"), "{reason}");
     assert!(text.contains("Depths"), "{text}");
@@ -370,7 +373,10 @@ fn the_refused_actor_is_named_in_a_chain() {
             Unordered::new(NeedsLeave),
         ),
     ));
-    assert_eq!(incompatible(err).0, std::any::type_name::<Depths>());
+    assert_eq!(
+        incompatible(err).0,
+        scenewalk_core::short_type_name::<Depths>()
+    );
 
     let chain: Vec<Box<dyn Actor>> = vec![
         Box::new(Unordered::new(Preorder::default())),
@@ -498,7 +504,7 @@ fn non_batching_actor_is_refused_by_a_batching_iterator() {
     let (actor, iterator, _) = incompatible(err);
     assert_eq!(
         (actor, iterator),
-        (std::any::type_name::<Preorder>(), "Levels")
+        (scenewalk_core::short_type_name::<Preorder>(), "Levels")
     );
     let class = ActorClass {
         name: "actor",

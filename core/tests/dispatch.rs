@@ -1,12 +1,11 @@
 //! Per-type dispatch: method tables, functor kinds, fallback along parent types, the
-//! default, re-resolution when types are added, and the type registry's rules.
+//! default, re-resolution when types are added, and type sets.
 
 use scenewalk_core::{
-    Action, DispatchActor, Flow, Functor, Graph, GraphError, MethodTable, NodeCore, NodeId,
-    NodeType, TypeError, TypeRegistry, TypeSet, Unordered, Visit,
+    Action, DispatchActor, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeType, TypeSet,
+    Unordered, Visit,
 };
 use scenewalk_iterators::DepthFirst;
-use std::any::type_name;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -32,6 +31,9 @@ impl NodeCore for B {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.a)
     }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<A>())
+    }
 }
 
 /// Extends B (and so A).
@@ -43,6 +45,9 @@ struct C {
 impl NodeCore for C {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.b)
+    }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<B>())
     }
 }
 
@@ -57,6 +62,9 @@ struct E(A);
 impl NodeCore for E {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.0)
+    }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<A>())
     }
 }
 
@@ -77,8 +85,6 @@ fn c(v: u32) -> C {
 /// root(D 0) [A 10, B 20, C 30, D 40]; returns the graph and the nodes.
 fn graph() -> (Graph, Vec<NodeId>) {
     let mut g = Graph::new();
-    g.register_type_with_parent::<B, A>().unwrap();
-    g.register_type_with_parent::<C, B>().unwrap();
     let root = g.add_root(D(0));
     let a = g.append_child(root, A(10)).unwrap();
     let b = g.append_child(root, B { a: A(20), b: 21 }).unwrap();
@@ -282,7 +288,6 @@ fn table_re_resolves_when_types_are_added() {
     assert!(g.types().index_of::<F>().is_none());
 
     // New types after the table was resolved: E extends A, F has its own functor.
-    g.register_type_with_parent::<E, A>().unwrap();
     g.append_child(n[0], E(A(50))).unwrap();
     g.append_child(n[0], F(60)).unwrap();
     action.run(&g, n[0]).unwrap();
@@ -342,10 +347,10 @@ fn one_actor_on_graphs_with_different_type_indices() {
 #[test]
 fn table_resolved_for_another_graph_calls_nothing() {
     let mut g1 = Graph::new();
-    g1.register_type::<D>();
-    g1.register_type::<A>();
+    g1.register_type::<D>().unwrap();
+    g1.register_type::<A>().unwrap();
     let mut g2 = Graph::new();
-    g2.register_type::<A>();
+    g2.register_type::<A>().unwrap();
     let d = g2.add_root(D(7));
     let mut table = MethodTable::<Log>::new();
     table.add::<A>(Functor::any(|visit: &Visit<'_>, log: &mut Log| {
@@ -366,84 +371,6 @@ fn table_resolved_for_another_graph_calls_nothing() {
 // ----- the type registry ------------------------------------------------------------------------
 
 #[test]
-fn registry_parent_rules() {
-    let mut types = TypeRegistry::new();
-    assert_eq!(
-        types.register_with_parent::<A, A>(),
-        Err(TypeError::OwnParent(type_name::<A>()))
-    );
-    assert!(
-        types.is_empty(),
-        "a refused own-parent registration registers nothing"
-    );
-
-    let b = types.register_with_parent::<B, A>().unwrap();
-    let a = types.index_of::<A>().unwrap();
-    assert!(a < b, "the parent is registered first");
-    let c = types.register_with_parent::<C, B>().unwrap();
-    // The same parent again is a no-op.
-    assert_eq!(types.register_with_parent::<C, B>(), Ok(c));
-    assert_eq!(types.register::<C>(), c);
-    assert_eq!(types.len(), 3);
-    // Another parent is a conflict.
-    assert_eq!(
-        types.register_with_parent::<C, A>(),
-        Err(TypeError::ParentConflict {
-            ty: type_name::<C>(),
-            existing: type_name::<B>(),
-            requested: type_name::<A>(),
-        })
-    );
-    // A type first registered without a parent cannot get one later.
-    let d = types.register::<D>();
-    let err = types.register_with_parent::<D, A>().unwrap_err();
-    assert_eq!(
-        err,
-        TypeError::ParentConflict {
-            ty: type_name::<D>(),
-            existing: "none",
-            requested: type_name::<A>(),
-        }
-    );
-    let text = err.to_string();
-    assert!(
-        text.contains(type_name::<D>()) && text.contains(type_name::<A>()),
-        "{text}"
-    );
-    // A parent cannot be made to extend its child: that would be a loop.
-    assert!(matches!(
-        types.register_with_parent::<A, C>(),
-        Err(TypeError::ParentConflict { .. })
-    ));
-
-    assert_eq!(types.chain(c).collect::<Vec<NodeType>>(), [c, b, a]);
-    assert_eq!(types.chain(d).collect::<Vec<NodeType>>(), [d]);
-    assert!(types.is_a(c, a) && types.is_a(c, b) && types.is_a(c, c));
-    assert!(!types.is_a(a, c) && !types.is_a(d, a));
-    assert_eq!(types.info(c).unwrap().parent, Some(b));
-    assert_eq!(types.name(b), type_name::<B>());
-    assert!(types.info(d).unwrap().parent.is_none());
-}
-
-#[test]
-fn graph_registration_after_the_first_node_is_refused() {
-    let mut g = Graph::new();
-    g.add_root(E(A(1)));
-    assert_eq!(
-        g.register_type_with_parent::<E, A>(),
-        Err(GraphError::Type(TypeError::ParentConflict {
-            ty: type_name::<E>(),
-            existing: "none",
-            requested: type_name::<A>(),
-        }))
-    );
-    assert_eq!(
-        g.register_type_with_parent::<F, F>(),
-        Err(GraphError::Type(TypeError::OwnParent(type_name::<F>())))
-    );
-}
-
-#[test]
 fn type_set_holds_a_type_and_its_extensions() {
     let (mut g, _) = graph();
     let mut set = TypeSet::of::<B>();
@@ -461,16 +388,17 @@ fn type_set_holds_a_type_and_its_extensions() {
         fn base(&self) -> Option<&dyn NodeCore> {
             Some(&self.0)
         }
+        fn parent_type() -> Option<scenewalk_core::ParentType> {
+            Some(scenewalk_core::ParentType::of::<B>())
+        }
     }
-    let gt = g.register_type_with_parent::<G, B>().unwrap();
+    let gt = g.register_type::<G>().unwrap();
     set.resolve(g.types());
     assert!(set.contains(gt));
 }
 
 mod declared_parents {
-    use scenewalk_core::{
-        Flow, Functor, Graph, MethodTable, NodeCore, NodeType, TypeRegistry, Visit,
-    };
+    use scenewalk_core::{Flow, Functor, Graph, MethodTable, NodeCore, ParentType, Visit};
 
     #[derive(Clone, Debug)]
     struct Shape;
@@ -482,8 +410,8 @@ mod declared_parents {
         fn base(&self) -> Option<&dyn NodeCore> {
             Some(&self.0)
         }
-        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-            Some(registry.register::<Shape>())
+        fn parent_type() -> Option<ParentType> {
+            Some(ParentType::of::<Shape>())
         }
     }
 
@@ -493,24 +421,8 @@ mod declared_parents {
         fn base(&self) -> Option<&dyn NodeCore> {
             Some(&self.0)
         }
-        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-            Some(registry.register::<Ball>())
-        }
-    }
-
-    /// Two types that declare each other as parent: a user bug that must not hang.
-    #[derive(Clone, Debug)]
-    struct Ping;
-    #[derive(Clone, Debug)]
-    struct Pong;
-    impl NodeCore for Ping {
-        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-            Some(registry.register::<Pong>())
-        }
-    }
-    impl NodeCore for Pong {
-        fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-            Some(registry.register::<Ping>())
+        fn parent_type() -> Option<ParentType> {
+            Some(ParentType::of::<Ball>())
         }
     }
 
@@ -536,24 +448,6 @@ mod declared_parents {
         let mut log = Vec::new();
         table.call(&Visit::new(&graph, marble.index(), 0).unwrap(), &mut log);
         assert_eq!(log, ["shape"], "falls back two levels and views the base");
-    }
-
-    #[test]
-    fn an_explicit_registration_with_the_declared_parent_agrees() {
-        let mut graph = Graph::new();
-        graph.add_root(Ball(Shape));
-        assert!(graph.register_type_with_parent::<Ball, Shape>().is_ok());
-        assert!(graph.register_type_with_parent::<Ball, Marble>().is_err());
-    }
-
-    #[test]
-    fn a_looping_declaration_ends() {
-        let mut graph = Graph::new();
-        let ping = graph.add_root(Ping);
-        let types = graph.types();
-        let ty = graph.node_type(ping).unwrap();
-        assert!(types.chain(ty).count() <= 2, "the chain ends");
-        assert!(types.index_of::<Pong>().is_some());
     }
 }
 

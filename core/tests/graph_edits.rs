@@ -27,6 +27,9 @@ impl NodeCore for Spot {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.light)
     }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<Light>())
+    }
 }
 
 fn light(id: u32) -> Light {
@@ -524,7 +527,7 @@ fn revision_counts_structural_edits_only() {
     let rev = g.revision();
     g.get_mut::<Mesh>(a).unwrap().0 = 10;
     g.payload_mut(a).unwrap();
-    g.register_type::<Light>();
+    g.register_type::<Light>().unwrap();
     let _ = g.set_parent(root, Some(a), None); // a cycle: refused
     let _ = g.get::<Light>(a);
     assert_eq!(g.revision(), rev);
@@ -537,7 +540,6 @@ fn typed_access_and_wrong_type() {
     let root = g.add_root(Group);
     let mesh = g.append_child(root, Mesh(4)).unwrap();
     let lamp = g.append_child(root, light(5)).unwrap();
-    g.register_type_with_parent::<Spot, Light>().unwrap();
     let spot = g
         .append_child(
             root,
@@ -555,16 +557,16 @@ fn typed_access_and_wrong_type() {
         g.get::<Light>(mesh),
         Err(GraphError::WrongType {
             node: mesh,
-            expected: std::any::type_name::<Light>(),
-            found: std::any::type_name::<Mesh>(),
+            expected: scenewalk_core::short_type_name::<Light>(),
+            found: scenewalk_core::short_type_name::<Mesh>(),
         })
     );
     assert_eq!(
         g.get_mut::<Mesh>(lamp),
         Err(GraphError::WrongType {
             node: lamp,
-            expected: std::any::type_name::<Mesh>(),
-            found: std::any::type_name::<Light>(),
+            expected: scenewalk_core::short_type_name::<Mesh>(),
+            found: scenewalk_core::short_type_name::<Light>(),
         })
     );
     // A type that extends Light is readable as a Light, but only writable as itself.

@@ -18,8 +18,8 @@ use scenewalk_actors::{
 };
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
-    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, NodeType, Ordered, Results,
-    TypeRegistry, Unordered, Visit,
+    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results,
+    Unordered, Visit,
 };
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Camera, Geometry, Group, Transform};
@@ -36,8 +36,8 @@ impl NodeCore for Spinner {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.transform)
     }
-    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-        Some(registry.register::<Transform>())
+    fn parent_type() -> Option<ParentType> {
+        Some(ParentType::of::<Transform>())
     }
 }
 
@@ -52,8 +52,8 @@ impl NodeCore for Emitter {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.volume)
     }
-    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-        Some(registry.register::<Geometry>())
+    fn parent_type() -> Option<ParentType> {
+        Some(ParentType::of::<Geometry>())
     }
 }
 

@@ -108,7 +108,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
     let counts: Vec<String> = statistics
         .counts_by_type()
         .into_iter()
-        .map(|(name, n)| format!("{n} {}", short(name)))
+        .map(|(name, n)| format!("{n} {name}"))
         .collect();
     println!("   {}", counts.join(", "));
     println!("   world box {} .. {}", fmt(extent.min), fmt(extent.max));
@@ -225,7 +225,7 @@ fn run_with(options: &Options) -> Result<(), Box<dyn Error>> {
             Some(hit) => {
                 let ty = graph
                     .type_at(hit.node)
-                    .map_or("?", |t| short(graph.types().name(t)));
+                    .map_or("?", |t| graph.types().name(t));
                 let triangle = hit
                     .triangle
                     .map_or(String::new(), |t| format!(", triangle {t}"));
@@ -558,10 +558,6 @@ fn ms(since: Instant) -> f64 {
 
 fn yes(ok: bool) -> &'static str {
     if ok { "yes" } else { "NO" }
-}
-
-fn short(type_name: &str) -> &str {
-    type_name.rsplit("::").next().unwrap_or(type_name)
 }
 
 fn fmt(v: Vec3) -> String {

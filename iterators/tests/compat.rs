@@ -27,6 +27,9 @@ impl NodeCore for SubMark {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.0)
     }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<Mark>())
+    }
 }
 
 struct Scene {
@@ -39,7 +42,6 @@ impl Scene {
     fn random(n: usize, seed: u64) -> Self {
         let mut rng = Rng(seed);
         let mut graph = Graph::new();
-        graph.register_type_with_parent::<SubMark, Mark>().unwrap();
         let root = graph.add_root(Plain);
         let mut ids = vec![root];
         for _ in 1..n {

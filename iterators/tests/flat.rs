@@ -32,14 +32,14 @@ impl UnorderedActor for Trace {
         if !self.cull {
             return Flow::Continue;
         }
-        if hash(visit.node()) % 9 == 0 {
+        if hash(visit.node()).is_multiple_of(9) {
             return Flow::Prune;
         }
-        if hash(visit.node()) % 11 == 0 {
+        if hash(visit.node()).is_multiple_of(11) {
             active.deactivate_all(); // without building the list
             return Flow::Continue;
         }
-        active.retain(|child| hash(child) % 5 != 0);
+        active.retain(|child| !hash(child).is_multiple_of(5));
         Flow::Continue
     }
 
@@ -364,7 +364,7 @@ fn flat_iter_skips_subtrees() {
     while let Some(node) = iter.next() {
         by_flat.push(node);
         assert_eq!(flat.nodes()[iter.position().unwrap()], node);
-        if hash(node) % 4 == 0 {
+        if hash(node).is_multiple_of(4) {
             iter.skip_subtree();
         }
     }
@@ -372,7 +372,7 @@ fn flat_iter_skips_subtrees() {
     let mut walk = graph.preorder(root).unwrap();
     while let Some(node) = walk.next() {
         by_walk.push(node);
-        if hash(node) % 4 == 0 {
+        if hash(node).is_multiple_of(4) {
             walk.skip_subtree();
         }
     }

@@ -59,7 +59,7 @@ impl UnorderedActor for Meddle {
         self.events.push((true, visit.node(), visit.depth()));
         let salt = self.salt;
         match hash(visit.node(), salt) % 8 {
-            0 => active.retain(|n| hash(n, salt) % 3 != 0),
+            0 => active.retain(|n| !hash(n, salt).is_multiple_of(3)),
             1 => active.deactivate_all(),
             2 => return Flow::Prune,
             3 => {

@@ -318,10 +318,10 @@ fn skip_subtree_everywhere() {
         let mut got = Vec::new();
         while let Some(event) = iter.next() {
             got.push(event);
-            if let Event::Enter(n) = event {
-                if skip(n) {
-                    iter.skip_subtree();
-                }
+            if let Event::Enter(n) = event
+                && skip(n)
+            {
+                iter.skip_subtree();
             }
         }
         assert_eq!(got, expected);

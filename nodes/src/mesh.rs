@@ -4,7 +4,7 @@ use crate::bvh::MeshBvh;
 use crate::geometry::Geometry;
 use crate::intersect::{Ray, ray_aabb, ray_triangle};
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, NodeType, TypeRegistry};
+use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
 use std::fmt;
 use std::sync::Arc;
 
@@ -344,8 +344,8 @@ impl NodeCore for Mesh {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.geometry)
     }
-    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-        Some(registry.register::<Geometry>())
+    fn parent_type() -> Option<ParentType> {
+        Some(ParentType::of::<Geometry>())
     }
 }
 

@@ -31,14 +31,14 @@ impl StaticActor for Cull {
             return Flow::Continue;
         }
         let h = hash(visit.node()) ^ self.seed;
-        if h % 23 == 0 {
+        if h.is_multiple_of(23) {
             return Flow::Prune;
         }
-        if h % 29 == 0 {
+        if h.is_multiple_of(29) {
             active.deactivate_all();
             return Flow::Continue;
         }
-        active.retain(|child| (hash(child) ^ self.seed) % 7 != 0);
+        active.retain(|child| !(hash(child) ^ self.seed).is_multiple_of(7));
         Flow::Continue
     }
 }

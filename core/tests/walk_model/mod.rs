@@ -24,12 +24,15 @@ impl NodeCore for Item {}
 pub struct Base(pub u32);
 impl NodeCore for Base {}
 
-/// Extends `Base` (registered with it as parent type).
+/// Extends `Base` (declared as its parent type).
 #[derive(Clone, Debug)]
 pub struct Derived(pub Base);
 impl NodeCore for Derived {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.0)
+    }
+    fn parent_type() -> Option<scenewalk_core::ParentType> {
+        Some(scenewalk_core::ParentType::of::<Base>())
     }
 }
 
@@ -82,7 +85,6 @@ pub struct Tree {
 impl Tree {
     pub fn new() -> Self {
         let mut g = Graph::new();
-        g.register_type_with_parent::<Derived, Base>().unwrap();
         let root = g.add_root(Group);
         let mut t = Tree {
             g,

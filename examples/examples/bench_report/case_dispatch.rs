@@ -229,14 +229,18 @@ pub fn run(config: &Config) -> Vec<Row> {
     let ((graph, root), graph_bytes) = held(|| {
         let mut graph = Graph::with_capacity(n);
         // Type index k is Tk, for the floor's direct `match` on the index.
-        graph.register_type::<T0>();
-        graph.register_type::<T1>();
-        graph.register_type::<T2>();
-        graph.register_type::<T3>();
-        graph.register_type::<T4>();
-        graph.register_type::<T5>();
-        graph.register_type::<T6>();
-        graph.register_type::<T7>();
+        for registered in [
+            graph.register_type::<T0>(),
+            graph.register_type::<T1>(),
+            graph.register_type::<T2>(),
+            graph.register_type::<T3>(),
+            graph.register_type::<T4>(),
+            graph.register_type::<T5>(),
+            graph.register_type::<T6>(),
+            graph.register_type::<T7>(),
+        ] {
+            registered.expect("a type with no parent type registers");
+        }
         let mut ids: Vec<NodeId> = Vec::with_capacity(n);
         for (i, (&p, &(ty, v))) in shape.parents().iter().zip(&kinds).enumerate() {
             let parent = (i > 0).then(|| ids[p as usize]);

@@ -67,11 +67,11 @@ pub fn import_with(doc: &Value, options: &ImportOptions) -> Result<Imported, Glt
 /// A `.glb` container with this JSON and binary chunk.
 pub fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
     let mut json = serde_json::to_vec(doc).unwrap();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + json.len() + 8 + bin.len();
