@@ -393,15 +393,16 @@ fn a_box_just_before_a_distant_far_plane_is_not_culled() {
     let root = graph.add_root(Group);
     let far_box = Aabb::new(Vec3::new(-0.5, -0.5, -999.5), Vec3::new(0.5, 0.5, -999.0));
     let leaf = graph.append_child(root, Geometry::new(far_box)).unwrap();
-    let (_, bounds) = update(&graph, root);
+    let (_, results) = update(&graph, root);
     let frustum = Camera::perspective(1.0, 1.0, 0.01, 1000.0)
         .unwrap()
         .frustum(&Affine3A::IDENTITY);
     let entered = entered_by(
         DepthFirst::new(),
-        Ordered::new(FrustumCull::new(frustum, bounds)),
+        Ordered::new(FrustumCull::new(frustum)),
         &graph,
         root,
+        &results,
     );
     assert!(entered.contains(&leaf.index()), "entered {entered:?}");
 }

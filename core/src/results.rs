@@ -230,7 +230,7 @@ impl Results {
         graph: &Graph,
         root: NodeIndex,
     ) -> Result<Arc<T>, ResultsError> {
-        let results = kind_name::<T>();
+        let results = crate::short_type_name::<T>();
         let missing = ResultsError::Missing { reader, results };
         let (_, shared, stamp) = self
             .entries
@@ -249,13 +249,6 @@ impl Results {
             .downcast::<T>()
             .map_err(|_| ResultsError::Missing { reader, results })
     }
-}
-
-/// The bare name of `T` (its last path segment), for messages.
-fn kind_name<T>() -> &'static str {
-    let full = std::any::type_name::<T>();
-    let base = full.split('<').next().unwrap_or(full);
-    base.rsplit("::").next().unwrap_or(base)
 }
 
 impl RunContext<'_> {

@@ -21,8 +21,8 @@ impl OrderedActor for Depths {
     type State = u32;
     const EVENTS: scenewalk_core::Events = scenewalk_core::Events::EnterLeave;
     const FORKS: bool = true;
-    fn root_state(&mut self, _: &RunContext<'_>) -> u32 {
-        0
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
+        Ok(0)
     }
     fn enter(
         &mut self,

@@ -282,7 +282,9 @@ impl<T: Send + 'static> OrderedActor for Wrapper<T> {
     fn dispatch(&self) -> Dispatch {
         Dispatch::single::<Light>()
     }
-    fn root_state(&mut self, _: &RunContext<'_>) {}
+    fn root_state(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
+        Ok(())
+    }
     fn enter(&mut self, _: &mut StateCell<'_, ()>, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }

@@ -3,7 +3,7 @@
 
 use crate::Mesh;
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, NodeCore, NodeId, NodeType, TypeRegistry};
+use scenewalk_core::{Aabb, NodeCore, NodeId, ParentType};
 use std::fmt;
 use std::sync::Arc;
 
@@ -391,8 +391,8 @@ impl NodeCore for SkinnedMesh {
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.mesh)
     }
-    fn parent_type(registry: &mut TypeRegistry) -> Option<NodeType> {
-        Some(registry.register::<Mesh>())
+    fn parent_type() -> Option<ParentType> {
+        Some(ParentType::of::<Mesh>())
     }
 }
 

@@ -108,7 +108,7 @@ impl Accessors {
         ty: &str,
         count: usize,
     ) -> usize {
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
         let start = self.bytes.len();
