@@ -16,9 +16,9 @@
 //! | [`Pick`] | enter | unordered (the best hit) | uniform |
 //!
 //! The first three make the **update pass**; the view actors ([`FrustumCull`],
-//! [`LodSelect`], [`Pick`], [`NearFirst`]) read its results, shared through an `Arc`,
-//! because choosing which children to enter needs their subtree boxes before they are
-//! entered.
+//! [`LodSelect`], [`Pick`], [`NearFirst`]) read its results ([`WorldTable`],
+//! [`BoundsTable`]), handed to their run without copying, because choosing which
+//! children to enter needs their subtree boxes before they are entered.
 //!
 //! [`IncrementalUpdate`] is the update pass kept up to date across edits: it reads the
 //! graph's change log and recomputes world matrices and boxes only over the subtrees
@@ -33,28 +33,49 @@
 //! action (`action.actor::<WorldTransforms>()`). They work for node types from other
 //! crates that extend `Transform` or `Geometry` (see `NodeCore::base`).
 //!
+//! ## A frame
+//!
+//! Edit, bring the update up to date, then hand its results to the view and pick
+//! passes: [`IncrementalUpdate::results`] gives handles to its world transforms and
+//! boxes (no copy), and [`Action::run_with`](scenewalk_core::Action::run_with) hands
+//! them to the readers, which refuse results that no longer describe the graph.
+//!
 //! ```
-//! use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
-//! use scenewalk_core::{Action, Aabb, Graph, Ordered, Unordered, glam::Vec3};
-//! use scenewalk_iterators::DepthFirst;
-//! use scenewalk_nodes::{Geometry, Group, Transform};
+//! use scenewalk_actors::{FrustumCull, IncrementalUpdate, Pick, RenderList};
+//! use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::{Affine3A, Vec3}};
+//! use scenewalk_iterators::{DepthFirst, PriorityQueue};
+//! use scenewalk_nodes::{Camera, Geometry, Group, Ray, Transform};
 //!
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
-//! let moved = graph.append_child(root, Transform::from_translation(Vec3::X * 10.0))?;
-//! let mesh = graph.append_child(moved, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
+//! let arm = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -10.0)))?;
+//! let ball = graph.append_child(arm, Geometry::new(Aabb::new(Vec3::splat(-1.0), Vec3::ONE)))?;
 //!
-//! let mut action = Action::new(
+//! // The passes, built once: a camera at the origin looking down -z.
+//! let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
+//! let mut update = IncrementalUpdate::new();
+//! let mut view = Action::new(
 //!     DepthFirst::new(),
-//!     (Ordered::new(WorldTransforms::new()), Unordered::new(Statistics::new()), Ordered::new(Bounds::new())),
+//!     (Ordered::new(FrustumCull::new(frustum)), Ordered::new(RenderList::new(Affine3A::IDENTITY))),
 //! )?;
-//! action.run(&graph, root)?;
+//! let ray = Ray::new(Vec3::ZERO, -Vec3::Z)?;
+//! let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray)),))?;
 //!
-//! let world = action.actor::<WorldTransforms>().unwrap().world(&graph, mesh).unwrap();
-//! assert_eq!(world.translation.x, 10.0);
-//! assert_eq!(action.actor::<Statistics>().unwrap().nodes(), 3);
-//! let bounds = action.actor::<Bounds>().unwrap().world_bounds(&graph, root).unwrap();
-//! assert_eq!(bounds, Aabb::new(Vec3::new(10.0, 0.0, 0.0), Vec3::new(11.0, 1.0, 1.0)));
+//! for frame in 0..3 {
+//!     let x = 0.3 * frame as f32;
+//!     graph.get_mut::<Transform>(arm)?.set_local(Affine3A::from_translation(Vec3::new(x, 0.0, -10.0)));
+//!     update.run(&graph, root)?; // re-walks only what the edit reached
+//!     let results = update.results(); // handles, not copies
+//!     view.run_with(&graph, root, &results)?; // cull + draw list
+//!     pick.run_with(&graph, root, &results)?; // nearest hit
+//! }
+//! assert_eq!(view.actor::<RenderList>().unwrap().items().len(), 1);
+//! assert_eq!(pick.actor::<Pick>().unwrap().hit().unwrap().node, ball.index());
+//!
+//! // Results of an older state of the graph are refused, never read.
+//! let stale = update.results();
+//! graph.append_child(root, Group)?;
+//! assert!(view.run_with(&graph, root, &stale).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
