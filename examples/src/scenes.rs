@@ -71,6 +71,64 @@ pub fn random_tree(n: usize, seed: u64) -> (Graph, NodeId) {
     (graph, root)
 }
 
+/// The tree of `shape` with a mix of payloads, node `i` in slot `i`: a
+/// [`Transform`] made by `transform` (such as [`random_transform`] or
+/// [`random_mild_transform`]) when `i % 3 == 1`, otherwise [`Geometry`]
+/// ([`random_geometry`]) on a leaf and a [`Group`] on an inner node (so the root is a
+/// `Group`). Returns the graph, its root and the transform nodes in slot order: the
+/// scenes `bench_report` measures the incremental and the parallel update on.
+///
+/// ```
+/// use scenewalk_examples::{TreeShape, rng::SplitMix64};
+/// use scenewalk_examples::scenes::{mixed_graph, random_transform};
+/// use scenewalk_nodes::{Geometry, Group, Transform};
+/// let shape = TreeShape::complete(100, 4);
+/// let (graph, root, transforms) = mixed_graph(&shape, &mut SplitMix64::new(9), random_transform);
+/// assert_eq!((graph.len(), transforms.len()), (100, 33));
+/// assert!(graph.get::<Group>(root).is_ok());
+/// assert!(transforms.iter().all(|&t| graph.get::<Transform>(t).is_ok()));
+/// let (mut geometry, mut next) = (0, Some(root));
+/// while let Some(node) = next {
+///     if graph.get::<Geometry>(node).is_ok() {
+///         assert_eq!(graph.children(node)?.count(), 0, "geometry is a leaf");
+///         geometry += 1;
+///     }
+///     next = graph.next_preorder(node, root)?;
+/// }
+/// assert_eq!(geometry, 51); // the leaves that are not transforms
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+pub fn mixed_graph(
+    shape: &TreeShape,
+    rng: &mut SplitMix64,
+    transform: fn(&mut SplitMix64) -> Transform,
+) -> (Graph, NodeId, Vec<NodeId>) {
+    let children = shape.child_counts();
+    let mut graph = Graph::with_capacity(shape.len());
+    let mut ids: Vec<NodeId> = Vec::with_capacity(shape.len());
+    let mut transforms = Vec::with_capacity(shape.len() / 3);
+    for (i, &p) in shape.parents().iter().enumerate() {
+        let id = if i == 0 {
+            graph.add_root(Group)
+        } else {
+            let parent = ids[p as usize];
+            let added = if i % 3 == 1 {
+                graph.append_child(parent, transform(rng))
+            } else if children[i] == 0 {
+                graph.append_child(parent, random_geometry(rng))
+            } else {
+                graph.append_child(parent, Group)
+            };
+            added.expect("a shape's parents precede their children")
+        };
+        if i % 3 == 1 {
+            transforms.push(id);
+        }
+        ids.push(id);
+    }
+    (graph, ids[0], transforms)
+}
+
 /// A transform with translation in [-10, 10)³, any rotation and scale in [0.5, 2)³.
 pub fn random_transform(rng: &mut SplitMix64) -> Transform {
     let translation = random_vec3(rng, -10.0, 10.0);

@@ -14,6 +14,8 @@ pub struct Contender<'a> {
     /// One run; returns a checksum (the nodes it counted, say) that must equal the
     /// other contenders' for the comparison to mean anything.
     pub run: Box<dyn FnMut() -> u64 + 'a>,
+    /// Untimed work before each run ([`before_each`](Self::before_each)).
+    pub prepare: Option<Box<dyn FnMut() + 'a>>,
 }
 
 impl<'a> Contender<'a> {
@@ -24,7 +26,15 @@ impl<'a> Contender<'a> {
             elements,
             bytes_per_node: None,
             run: Box::new(run),
+            prepare: None,
         }
+    }
+
+    /// Sets work that runs, untimed, just before each run: the edits an incremental
+    /// update then brings into its results, say.
+    pub fn before_each(mut self, prepare: impl FnMut() + 'a) -> Self {
+        self.prepare = Some(Box::new(prepare));
+        self
     }
 
     /// Sets the bytes per element its data holds.
@@ -61,7 +71,9 @@ pub struct Measured {
 }
 
 /// Runs the contenders in alternation: each round runs every contender once, starting
-/// one further along each round so no contender always follows the same one. Returns
+/// one further along each round so no contender always follows the same one; a
+/// contender's [`before_each`](Contender::before_each) step runs just before its run,
+/// outside the timed span. Returns
 /// each contender's median and best time over the measured rounds, in input order.
 ///
 /// A contender whose checksum changes between runs keeps the first one; callers
@@ -86,6 +98,9 @@ pub fn round_robin(contenders: &mut [Contender<'_>], reps: Reps) -> Vec<Measured
     for round in 0..reps.warmup + reps.measured {
         for k in 0..n {
             let i = (round + k) % n;
+            if let Some(prepare) = &mut contenders[i].prepare {
+                prepare();
+            }
             let start = Instant::now();
             let sum = std::hint::black_box((contenders[i].run)());
             let elapsed = start.elapsed().as_nanos() as f64;

@@ -1,13 +1,23 @@
-//! The pieces of `bench_report` that are not a benchmark case: the round-robin timer,
-//! the result rows and their table, and the rewrite of a marked section of a Markdown
-//! file. The cases themselves live with the example (`examples/bench_report/`), since
+//! The pieces of `bench_report` that are not a benchmark case: its command line, the
+//! round-robin timer, the result rows, their table and speed-up summary, and the
+//! rewrite of a marked section of a Markdown file. The cases themselves live with the example (`examples/bench_report/`), since
 //! some contenders are other crates, which are dev-dependencies only.
 
 mod harness;
 mod markdown;
+mod options;
 
 pub use harness::{Contender, Measured, Reps, round_robin};
 pub use markdown::{MarkerError, replace_marked};
+pub use options::{Command, MAX_THREADS, Options, USAGE, UsageError, default_threads};
+
+/// The contender every ratio of a parallel case is taken against.
+pub const SEQUENTIAL: &str = "sequential";
+
+/// The name of a parallel case's contender that runs on `threads` threads.
+pub fn threads_contender(threads: usize) -> String {
+    format!("threads_{threads}")
+}
 
 /// One contender's line of the report.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,15 +59,42 @@ impl Row {
     }
 
     /// The line printed on standard output: `case contender ns_per_node ratio`, then
-    /// the best-time ratio and the bytes per node.
+    /// the best-time ratio and the bytes per node ([`figure`] writes the numbers).
     pub fn line(&self) -> String {
         let bytes = self
             .bytes_per_node
             .map_or_else(|| "-".to_string(), |b| format!("{b:.1}"));
         format!(
-            "{:<22} {:<40} {:>9.2} {:>7.2} {:>7.2} {:>7}",
-            self.case, self.contender, self.ns_per_node, self.ratio, self.min_ratio, bytes
+            "{:<26} {:<40} {:>9} {:>7} {:>7} {:>7}",
+            self.case,
+            self.contender,
+            figure(self.ns_per_node),
+            figure(self.ratio),
+            figure(self.min_ratio),
+            bytes
         )
+    }
+}
+
+/// A time or a ratio for the report: two decimals from 0.1 up, three significant
+/// digits below (a patch at 0.4 % of a full update reads `0.00400`, not `0.00`), in
+/// exponent form below 0.001.
+///
+/// ```
+/// use scenewalk_examples::report::figure;
+/// assert_eq!(figure(1.0), "1.00");
+/// assert_eq!(figure(0.0456), "0.0456");
+/// assert_eq!(figure(0.000_012_3), "1.23e-5");
+/// ```
+pub fn figure(x: f64) -> String {
+    let magnitude = x.abs();
+    if !x.is_finite() || magnitude >= 0.1 || magnitude == 0.0 {
+        format!("{x:.2}")
+    } else if magnitude >= 0.001 {
+        let decimals = (2.0 - magnitude.log10().floor()) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.2e}")
     }
 }
 
@@ -86,9 +123,80 @@ pub fn table(rows: &[Row]) -> String {
             .bytes_per_node
             .map_or_else(|| "—".to_string(), |b| format!("{b:.1}"));
         out.push_str(&format!(
-            "| {} | `{}` | {:.2} | {:.2} | {:.2} | {} |\n",
-            r.case, r.contender, r.ns_per_node, r.ratio, r.min_ratio, bytes
+            "| {} | `{}` | {} | {} | {} | {} |\n",
+            r.case,
+            r.contender,
+            figure(r.ns_per_node),
+            figure(r.ratio),
+            figure(r.min_ratio),
+            bytes
         ));
     }
     out
+}
+
+/// The speed-ups of the parallel cases as a plain-text table, one line per case that
+/// has a [`SEQUENTIAL`] contender and one column per thread count of its
+/// `threads_N` contenders ([`threads_contender`]): the sequential median over the
+/// median on N threads, the inverse of the rows' ratio (`-` where a case did not
+/// run that count). `None` if no case has both.
+///
+/// ```
+/// use scenewalk_examples::report::{Row, speed_ups};
+/// let row = |contender: &str, ratio: f64| Row {
+///     case: "j. update".into(),
+///     contender: contender.into(),
+///     ns_per_node: 1.0,
+///     ratio,
+///     min_ratio: ratio,
+///     bytes_per_node: None,
+/// };
+/// let summary = speed_ups(&[row("sequential", 1.0), row("threads_8", 0.2)]).unwrap();
+/// assert!(summary.lines().last().unwrap().ends_with("5.00"));
+/// ```
+pub fn speed_ups(rows: &[Row]) -> Option<String> {
+    let threads_of = |r: &Row| {
+        r.contender
+            .strip_prefix("threads_")
+            .and_then(|t| t.parse::<usize>().ok())
+    };
+    let mut cases: Vec<&str> = Vec::new();
+    for r in rows {
+        if r.contender == SEQUENTIAL && !cases.contains(&r.case.as_str()) {
+            cases.push(&r.case);
+        }
+    }
+    cases.retain(|c| rows.iter().any(|r| r.case == *c && threads_of(r).is_some()));
+    if cases.is_empty() {
+        return None;
+    }
+    let mut counts: Vec<usize> = rows
+        .iter()
+        .filter(|r| cases.contains(&r.case.as_str()))
+        .filter_map(threads_of)
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut out =
+        String::from("speed-up over sequential (sequential median / median on N threads):\n");
+    out.push_str(&format!("{:<26}", "case \\ threads"));
+    for n in &counts {
+        out.push_str(&format!(" {n:>7}"));
+    }
+    out.push('\n');
+    for case in cases {
+        out.push_str(&format!("{case:<26}"));
+        for &n in &counts {
+            let ratio = rows
+                .iter()
+                .find(|r| r.case == case && threads_of(r) == Some(n))
+                .map(|r| r.ratio);
+            match ratio {
+                Some(ratio) => out.push_str(&format!(" {:>7.2}", 1.0 / ratio)),
+                None => out.push_str(&format!(" {:>7}", "-")),
+            }
+        }
+        out.push('\n');
+    }
+    Some(out)
 }
