@@ -83,7 +83,7 @@ impl<W: Walker> Iterator for WalkerIter<'_, W> {
     }
 }
 
-/// Where a [`DfsWalker`] stands.
+/// Where a depth-first walk stands in its phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
     /// The next event enters `current`.
@@ -96,21 +96,178 @@ pub(crate) enum Phase {
     Done,
 }
 
+/// How a depth-first walk holds a node: a bare slot while it borrows the graph (no
+/// node can be moved then), an id when the graph may change between steps.
+pub(crate) trait Slot: Copy + Eq {
+    /// Whether the graph may change between steps, so the walk must note where the
+    /// current node stood.
+    const EDITABLE: bool;
+    /// The node's slot.
+    fn slot(self) -> NodeIndex;
+    /// The walk's handle of the live node in slot `node`.
+    fn at(graph: &Graph, node: NodeIndex) -> Option<Self>;
+}
+
+impl Slot for NodeIndex {
+    const EDITABLE: bool = false;
+    #[inline(always)]
+    fn slot(self) -> NodeIndex {
+        self
+    }
+    #[inline(always)]
+    fn at(_graph: &Graph, node: NodeIndex) -> Option<Self> {
+        Some(node)
+    }
+}
+
+impl Slot for NodeId {
+    const EDITABLE: bool = true;
+    #[inline(always)]
+    fn slot(self) -> NodeIndex {
+        self.index()
+    }
+    #[inline(always)]
+    fn at(graph: &Graph, node: NodeIndex) -> Option<Self> {
+        graph.id_at(node)
+    }
+}
+
+/// The whole state of a depth-first walk's step, shared by [`DfsWalker`] (ids) and
+/// [`DepthFirstIter`](crate::DepthFirstIter) (slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Place<N> {
+    pub(crate) current: N,
+    /// The node `current` was entered from (`current` itself at depth 0).
+    pub(crate) parent: N,
+    /// `current`'s next sibling when it was entered (editable walks only): where the
+    /// walk goes on if `current` is moved away.
+    pub(crate) next: Option<NodeIndex>,
+    /// Whether `current` is no longer a child of `parent` (set by the walker's check
+    /// after an edit).
+    pub(crate) moved: bool,
+    pub(crate) phase: Phase,
+    pub(crate) depth: u32,
+    pub(crate) skip: bool,
+}
+
+impl<N: Slot> Place<N> {
+    /// Before entering `root`.
+    pub(crate) fn new(root: N) -> Self {
+        Self {
+            current: root,
+            parent: root,
+            next: None,
+            moved: false,
+            phase: Phase::Before,
+            depth: 0,
+            skip: false,
+        }
+    }
+
+    /// After an enter: the node's leave comes next.
+    pub(crate) fn skip_subtree(&mut self) {
+        if self.phase == Phase::Entered {
+            self.skip = true;
+        }
+    }
+
+    /// One event from the current node, which is live.
+    #[inline(always)]
+    pub(crate) fn step(&mut self, graph: &Graph) -> Option<Event> {
+        let node = self.current.slot();
+        match self.phase {
+            Phase::Before => {
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            Phase::Entered => {
+                // A node moved away is not descended into here: its subtree went
+                // with it.
+                let skip = std::mem::take(&mut self.skip) || self.moved;
+                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.parent = self.current;
+                    self.depth += 1;
+                    return self.enter(graph, child);
+                }
+                self.phase = Phase::Left;
+                Some(Event::Leave(node))
+            }
+            Phase::Left => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                // A node moved away: the walk goes on where it stood.
+                let sibling = match std::mem::take(&mut self.moved) {
+                    false => graph.next_sibling_at(node),
+                    true => self
+                        .next
+                        .filter(|&n| graph.parent_at(n) == Some(self.parent.slot())),
+                };
+                if let Some(sibling) = sibling {
+                    return self.enter(graph, sibling);
+                }
+                let up = self.parent;
+                let above = match self.depth {
+                    1 => up,
+                    _ => match graph.parent_at(up.slot()).and_then(|p| N::at(graph, p)) {
+                        Some(above) => above,
+                        None => return self.finish(),
+                    },
+                };
+                (self.current, self.parent) = (up, above);
+                self.depth -= 1;
+                if N::EDITABLE {
+                    self.next = graph.next_sibling_at(up.slot()).filter(|_| self.depth > 0);
+                }
+                Some(Event::Leave(up.slot()))
+            }
+            Phase::Done => None,
+        }
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+        match N::at(graph, node) {
+            Some(id) => {
+                self.current = id;
+                if N::EDITABLE {
+                    self.next = graph.next_sibling_at(node);
+                }
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            None => self.finish(),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> Option<Event> {
+        self.phase = Phase::Done;
+        self.skip = false;
+        None
+    }
+}
+
 /// A depth-first walk with enter and leave events in document order that needs no
-/// stack and allocates nothing: its whole state is the current node, a phase and a
-/// depth (reference note 000's first-child / next-sibling step, with parent links for
-/// the leave events).
+/// stack and allocates nothing: its whole state is the current node, the node it was
+/// entered from, the sibling after it, a phase and a depth (reference note 000's
+/// first-child / next-sibling step, with parent links for the leave events).
 ///
 /// It does not borrow the graph: each [`next`](Self::next) takes it, so the graph may
 /// be edited between steps. The walk then continues from the current node's links *as
 /// they are at that step*: children added under a node not yet left are entered,
 /// siblings inserted after the current node are entered, nodes added before it are
-/// not, and a moved current node is followed to its new place (its new siblings and
-/// ancestors). Leaving never goes above the depth the walk went down, so the walk ends
-/// at most back at the level of its root. If the current node or the root is removed,
-/// `next` returns `None` (nodes are kept as [`NodeId`]s, so a removed node is noticed
-/// even when its slot is reused), and keeps returning `None` until
-/// [`reset`](Self::reset) or [`move_to`](Self::move_to).
+/// not. A current node moved to another parent is left where the walk found it, so
+/// enters and leaves stay nested: it is not descended into there (its subtree went
+/// with it), and the walk goes on with the sibling that followed it when the walk
+/// reached it and climbs back through the node it was entered from. The
+/// moved node and its subtree are entered again if their new place lies ahead of the
+/// walk. The climb above that node follows the parent links as they are, so moving an
+/// ancestor of the current node is not undone: the leaves then follow its new
+/// parents. Leaving never goes above the depth the walk went down, so the walk ends at
+/// most back at the level of its root. If the current node, the node it was entered
+/// from or the root is removed, `next` returns `None` (nodes are kept as
+/// [`NodeId`]s, so a removed node is noticed even when its slot is reused), and keeps
+/// returning `None` until [`reset`](Self::reset) or [`move_to`](Self::move_to).
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -146,10 +303,7 @@ pub(crate) enum Phase {
 #[derive(Clone, Copy, Debug)]
 pub struct DfsWalker {
     root: NodeId,
-    current: NodeId,
-    phase: Phase,
-    depth: u32,
-    skip: bool,
+    place: Place<NodeId>,
     /// The graph state of the last step (see [`Stamp`]).
     stamp: Stamp,
 }
@@ -158,14 +312,7 @@ pub struct DfsWalker {
 /// cached graph state is not part of that.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
-        (self.root, self.current, self.phase, self.depth, self.skip)
-            == (
-                other.root,
-                other.current,
-                other.phase,
-                other.depth,
-                other.skip,
-            )
+        (self.root, self.place) == (other.root, other.place)
     }
 }
 
@@ -176,10 +323,7 @@ impl DfsWalker {
     pub fn new(root: NodeId) -> Self {
         Self {
             root,
-            current: root,
-            phase: Phase::Before,
-            depth: 0,
-            skip: false,
+            place: Place::new(root),
             stamp: Stamp::NONE,
         }
     }
@@ -189,23 +333,30 @@ impl DfsWalker {
         *self = Self::new(root);
     }
 
-    /// A walker at the given place of a walk, for an iterator that walked with
-    /// slot indices while it borrowed the graph; its next step checks the graph.
-    pub(crate) fn from_parts(
-        root: NodeId,
-        current: NodeId,
-        phase: Phase,
-        depth: u32,
-        skip: bool,
-    ) -> Self {
-        Self {
-            root,
-            current,
-            phase,
-            depth,
-            skip,
-            stamp: Stamp::NONE,
+    /// The walker at the place a walk on slot indices reached in `graph` (which it
+    /// borrowed until now); its next step checks the graph.
+    pub(crate) fn from_slots(graph: &Graph, root: NodeId, place: Place<NodeIndex>) -> Self {
+        let mut walker = Self::new(root);
+        match (graph.id_at(place.current), graph.id_at(place.parent)) {
+            (Some(current), Some(parent)) => {
+                walker.place = Place {
+                    current,
+                    parent,
+                    next: graph
+                        .next_sibling_at(place.current)
+                        .filter(|_| place.depth > 0),
+                    moved: false,
+                    phase: place.phase,
+                    depth: place.depth,
+                    skip: place.skip,
+                };
+            }
+            // Unreachable: the graph was borrowed since the root was checked.
+            _ => {
+                walker.place.finish();
+            }
         }
+        walker
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
@@ -232,10 +383,13 @@ impl DfsWalker {
                 None => return Ok(false),
             }
         }
-        self.current = node;
-        self.phase = Phase::Before;
-        self.depth = depth;
-        self.skip = false;
+        let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
+        self.place = Place {
+            parent: parent.filter(|_| depth > 0).unwrap_or(node),
+            next: graph.next_sibling_at(node.index()).filter(|_| depth > 0),
+            depth,
+            ..Place::new(node)
+        };
         // Checked in `graph`: the next step checks again in whatever graph it gets.
         self.stamp = Stamp::NONE;
         Ok(true)
@@ -244,9 +398,7 @@ impl DfsWalker {
     /// After an [`Event::Enter`]: do not descend into that node; its
     /// [`Event::Leave`] comes next. No effect at any other time.
     pub fn skip_subtree(&mut self) {
-        if self.phase == Phase::Entered {
-            self.skip = true;
-        }
+        self.place.skip_subtree();
     }
 
     /// The root of the walk.
@@ -256,25 +408,25 @@ impl DfsWalker {
 
     /// The node of the last event (`None` before the first and after the last).
     pub fn current(&self) -> Option<NodeId> {
-        matches!(self.phase, Phase::Entered | Phase::Left).then_some(self.current)
+        matches!(self.place.phase, Phase::Entered | Phase::Left).then_some(self.place.current)
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.place.depth
     }
 
     /// Whether the walk is over.
     pub fn is_done(&self) -> bool {
-        self.phase == Phase::Done
+        self.place.phase == Phase::Done
     }
 
-    /// The next event, or `None` when the walk is done (or its current node or root
-    /// was removed).
+    /// The next event, or `None` when the walk is done (or its current node, the node
+    /// it was entered from or the root was removed).
     #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
-        // While no structural edit happened since the last step, the current node and
-        // the root are as live as they were then.
+        // While no structural edit happened since the last step, the nodes the walker
+        // holds are as live as they were then.
         if !self.stamp.matches(graph) {
             // By value, so the walker's address does not escape the caller's loop and
             // its fields can live in registers there.
@@ -284,79 +436,28 @@ impl DfsWalker {
                 return None;
             }
         }
-        self.step(graph)
+        self.place.step(graph)
     }
 
-    /// Whether the walk goes on in `graph`: not done, current node and root live.
+    /// Whether the walk goes on in `graph`: not done, and the nodes it holds live.
     #[cold]
     #[inline(never)]
     fn check(mut self, graph: &Graph) -> (Self, bool) {
-        if self.phase == Phase::Done {
+        let place = &mut self.place;
+        if place.phase == Phase::Done {
             return (self, false);
         }
-        if !graph.contains(self.current) || !graph.contains(self.root) {
-            self.finish();
+        if ![place.current, place.parent, self.root]
+            .iter()
+            .all(|&node| graph.contains(node))
+        {
+            place.finish();
             return (self, false);
         }
+        place.moved =
+            place.depth > 0 && graph.parent_at(place.current.index()) != Some(place.parent.index());
         self.stamp = Stamp::of(graph);
         (self, true)
-    }
-
-    /// One event from the current node, which is live.
-    #[inline(always)]
-    fn step(&mut self, graph: &Graph) -> Option<Event> {
-        let node = self.current.index();
-        match self.phase {
-            Phase::Before => {
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            Phase::Entered => {
-                let skip = std::mem::take(&mut self.skip);
-                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
-                    self.depth += 1;
-                    return self.enter(graph, child);
-                }
-                self.phase = Phase::Left;
-                Some(Event::Leave(node))
-            }
-            Phase::Left => {
-                if self.depth == 0 {
-                    return self.finish();
-                }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    return self.enter(graph, sibling);
-                }
-                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
-                    Some(parent) => {
-                        self.current = parent;
-                        self.depth -= 1;
-                        Some(Event::Leave(parent.index()))
-                    }
-                    None => self.finish(),
-                }
-            }
-            Phase::Done => None,
-        }
-    }
-
-    #[inline(always)]
-    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
-        match graph.id_at(node) {
-            Some(id) => {
-                self.current = id;
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            None => self.finish(),
-        }
-    }
-
-    fn finish(&mut self) -> Option<Event> {
-        self.phase = Phase::Done;
-        self.skip = false;
-        self.stamp = Stamp::NONE;
-        None
     }
 }
 

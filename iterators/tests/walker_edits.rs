@@ -65,10 +65,14 @@ impl CheckedPreorder {
     }
 }
 
-/// The enter / leave walker as it was before the fast step.
+/// The enter / leave walker that checks every step: the fast walker's model.
 struct CheckedDfs {
     root: NodeId,
     current: NodeId,
+    /// The node `current` was entered from.
+    parent: NodeId,
+    /// `current`'s next sibling when the walk reached it.
+    next: Option<NodeIndex>,
     /// 0 before entering `current`, 1 entered, 2 left, 3 done.
     phase: u8,
     depth: u32,
@@ -80,6 +84,8 @@ impl CheckedDfs {
         Self {
             root,
             current: root,
+            parent: root,
+            next: None,
             phase: 0,
             depth: 0,
             skip: false,
@@ -102,6 +108,7 @@ impl CheckedDfs {
         match graph.id_at(node) {
             Some(id) => {
                 self.current = id;
+                self.next = graph.next_sibling_at(node);
                 self.phase = 1;
                 Some(Event::Enter(node))
             }
@@ -113,18 +120,24 @@ impl CheckedDfs {
         if self.phase == 3 {
             return None;
         }
-        if !graph.contains(self.current) || !graph.contains(self.root) {
+        if ![self.current, self.parent, self.root]
+            .iter()
+            .all(|&n| graph.contains(n))
+        {
             return self.finish();
         }
         let node = self.current.index();
+        // Moved to another parent: left where the walk found it.
+        let moved = self.depth > 0 && graph.parent_at(node) != Some(self.parent.index());
         match self.phase {
             0 => {
                 self.phase = 1;
                 Some(Event::Enter(node))
             }
             1 => {
-                let skip = std::mem::take(&mut self.skip);
+                let skip = std::mem::take(&mut self.skip) || moved;
                 if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.parent = self.current;
                     self.depth += 1;
                     return self.enter(graph, child);
                 }
@@ -135,14 +148,28 @@ impl CheckedDfs {
                 if self.depth == 0 {
                     return self.finish();
                 }
-                if let Some(sibling) = graph.next_sibling_at(node) {
+                let sibling = if moved {
+                    self.next
+                        .filter(|&n| graph.parent_at(n) == Some(self.parent.index()))
+                } else {
+                    graph.next_sibling_at(node)
+                };
+                if let Some(sibling) = sibling {
                     return self.enter(graph, sibling);
                 }
-                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
-                    Some(parent) => {
-                        self.current = parent;
+                // Back to the node it was entered from.
+                let up = self.parent;
+                let above = if self.depth == 1 {
+                    Some(up)
+                } else {
+                    graph.parent_at(up.index()).and_then(|p| graph.id_at(p))
+                };
+                match above {
+                    Some(above) => {
+                        (self.current, self.parent) = (up, above);
                         self.depth -= 1;
-                        Some(Event::Leave(parent.index()))
+                        self.next = graph.next_sibling_at(up.index()).filter(|_| self.depth > 0);
+                        Some(Event::Leave(up.index()))
                     }
                     None => self.finish(),
                 }
@@ -412,5 +439,62 @@ proptest! {
     #[test]
     fn borrowing_iterators_step_as_the_walkers(seed in any::<u64>(), nodes in 1usize..60) {
         iterators_match_walkers(seed, nodes);
+    }
+}
+
+/// Walks `top` with a `DfsWalker`, moving the current node to a random place (another
+/// parent in or out of the walked tree, a random position among its children, or out
+/// of every tree) before some steps; the enters and leaves must nest, and the walk must
+/// end with every entered node left.
+fn moves_keep_the_events_nested(seed: u64, nodes: usize) {
+    let (mut graph, root, ids) = random_graph(nodes, seed);
+    let mut rng = Rng(seed ^ 0x30FE);
+    let top = if rng.below(3) == 0 {
+        ids[rng.below(ids.len())]
+    } else {
+        root
+    };
+    let mut walker = DfsWalker::new(top);
+    let mut open: Vec<NodeIndex> = Vec::new();
+    let mut moves = 0;
+    for step in 0.. {
+        assert!(step < 100 * (nodes + 10), "the walk ends");
+        if moves < 30 && rng.below(4) == 0 {
+            if let Some(current) = walker.current() {
+                let nodes = live(&graph);
+                let parent = nodes[rng.below(nodes.len())];
+                let before = graph.children(parent).unwrap().nth(rng.below(4));
+                // A cycle (a parent inside the current node's subtree) is refused.
+                let _ = match rng.below(8) {
+                    0 => graph.set_parent(current, None, None),
+                    _ => graph.set_parent(current, Some(parent), before),
+                };
+                moves += 1;
+            }
+        }
+        let Some(event) = walker.next(&graph) else {
+            break;
+        };
+        match event {
+            Event::Enter(node) => {
+                open.push(node);
+                assert_eq!(walker.depth() as usize + 1, open.len());
+            }
+            Event::Leave(node) => {
+                assert_eq!(open.pop(), Some(node), "a leave closes the last enter");
+                assert_eq!(walker.depth() as usize, open.len());
+            }
+        }
+    }
+    assert!(walker.is_done());
+    assert_eq!(open, [], "every entered node is left");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_moved_current_node_keeps_enters_and_leaves_nested(seed in any::<u64>(), nodes in 1usize..40) {
+        moves_keep_the_events_nested(seed, nodes);
     }
 }
