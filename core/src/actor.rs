@@ -65,7 +65,9 @@ pub trait StaticActor: Any + Sync {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins: the one place a static actor may change itself.
+    /// A run begins: the one place a static actor may change itself. An actor's
+    /// results describe the latest run only, so it resets them here (every library
+    /// actor does).
     fn begin(&mut self, _run: &RunContext<'_>) {}
     /// A node is entered.
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -89,7 +91,9 @@ pub trait UnorderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins.
+    /// A run begins. An actor's results describe the latest run only, so it resets
+    /// them here (every library actor does: counts to zero, lists emptied, a
+    /// [`DispatchActor`](crate::DispatchActor)'s context back to its start).
     fn begin(&mut self, _run: &RunContext<'_>) {}
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -157,7 +161,8 @@ pub trait OrderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins; returns the state above the root.
+    /// A run begins; returns the state above the root. An actor's results describe
+    /// the latest run only, so it resets them here (every library actor does).
     fn root_state(&mut self, run: &RunContext<'_>) -> Self::State;
     /// A node is entered; `state` holds the state of its parent until changed.
     fn enter(
