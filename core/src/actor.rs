@@ -73,7 +73,11 @@ pub trait StaticActor: Any + Sync {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    /// A batch of nodes at `depth` (breadth-first iterators), as the active list of
+    /// the level above: an entry an actor deactivates is dropped before it is entered
+    /// (later actors skip it, and it is not expanded), as a child deactivated at its
+    /// parent under depth-first; [`Flow::Prune`] enters the active entries but expands
+    /// none of them.
     fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
@@ -99,7 +103,8 @@ pub trait UnorderedActor: Any + Send {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    /// A batch of nodes at `depth`, as for
+    /// [`StaticActor::enter_batch`]: skip the entries an earlier actor deactivated.
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
