@@ -201,20 +201,14 @@ impl StaticActor for FrustumCull {
             return Flow::Continue;
         }
         // A level's entries come in runs of siblings: one mask per parent.
-        let mut last: Option<(NodeIndex, PlaneMask)> = None;
+        let mut last = (None, PlaneMask::ALL);
         let (tested, culled) = self.cull(batch, |node| {
-            let Some(parent) = graph.parent_at(node) else {
-                return PlaneMask::ALL;
-            };
-            match last {
-                Some((p, mask)) if p == parent => mask,
-                _ => {
-                    let mask = self.mask_at(parent, depth, PlaneMask::ALL);
-                    let mask = mask.unwrap_or(PlaneMask::ALL);
-                    last = Some((parent, mask));
-                    mask
-                }
+            let parent = graph.parent_at(node);
+            if parent != last.0 {
+                let mask = parent.and_then(|p| self.mask_at(p, depth, PlaneMask::ALL));
+                last = (parent, mask.unwrap_or(PlaneMask::ALL));
             }
+            last.1
         });
         self.count(tested, culled);
         Flow::Continue

@@ -93,13 +93,12 @@ enum Watch {
 }
 
 /// The pending work on the stack: a pair, or a run of sibling pairs that hands out its
-/// next candidate and stays on the stack with the rest.
+/// next pair and stays on the stack with the rest. In self mode a pair `(n, n)` stands
+/// for the pairs within `n`'s subtree.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
-    /// The pair of roots of a two-tree traversal.
+    /// The pair of roots (the root twice in self mode).
     Pair(NodeIndex, NodeIndex),
-    /// The pairs within the root of a self traversal.
-    Within(NodeIndex),
     /// `(a, b)`, then `a`'s later siblings with `b` (A descends, B is a leaf).
     DownA(NodeIndex, NodeIndex),
     /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
@@ -117,32 +116,18 @@ enum Pending {
     Children { c: NodeIndex, d: NodeIndex },
 }
 
-/// What a [`Pending`] entry hands out.
-enum Candidate {
-    Pair(NodeIndex, NodeIndex),
-    Within(NodeIndex),
-    Nothing,
-}
-
 impl Pending {
-    /// The next candidate, and what is left of the entry (`None` when that was all).
+    /// The next pair, and what is left of the entry (`None` when that was all).
     #[inline]
-    fn split(self, graph_a: &Graph, graph_b: &Graph) -> (Candidate, Option<Pending>) {
+    fn split(self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, Option<Pending>) {
         let (next_a, next_b) = (
             |n: NodeIndex| graph_a.next_sibling_at(n),
             |n: NodeIndex| graph_b.next_sibling_at(n),
         );
         match self {
-            Pending::Pair(a, b) => (Candidate::Pair(a, b), None),
-            Pending::Within(n) => (Candidate::Within(n), None),
-            Pending::DownA(a, b) => (
-                Candidate::Pair(a, b),
-                next_a(a).map(|a| Pending::DownA(a, b)),
-            ),
-            Pending::DownB(a, b) => (
-                Candidate::Pair(a, b),
-                next_b(b).map(|b| Pending::DownB(a, b)),
-            ),
+            Pending::Pair(a, b) => (Some((a, b)), None),
+            Pending::DownA(a, b) => (Some((a, b)), next_a(a).map(|a| Pending::DownA(a, b))),
+            Pending::DownB(a, b) => (Some((a, b)), next_b(b).map(|b| Pending::DownB(a, b))),
             Pending::Cross { a, b, first_b } => {
                 let rest = match next_b(b) {
                     Some(b) => Some(Pending::Cross { a, b, first_b }),
@@ -152,14 +137,11 @@ impl Pending {
                         first_b,
                     }),
                 };
-                (Candidate::Pair(a, b), rest)
+                (Some((a, b)), rest)
             }
             Pending::Children { c, d } => {
-                let candidate = match (c == d, graph_a.first_child_at(c).is_some()) {
-                    (false, _) => Candidate::Pair(c, d),
-                    (true, true) => Candidate::Within(c),
-                    (true, false) => Candidate::Nothing,
-                };
+                // A leaf child has no pairs within it.
+                let candidate = (c != d || graph_a.first_child_at(c).is_some()).then_some((c, d));
                 let rest = match next_a(d) {
                     Some(d) => Some(Pending::Children { c, d }),
                     None => next_a(c).map(|c| Pending::Children { c, d: c }),
@@ -340,7 +322,7 @@ impl DualTree {
     /// call instead: if `root` names no live node then, the traversal is empty.
     pub fn reset_self_at(&mut self, root: NodeIndex) {
         self.clear();
-        self.stack.push(Pending::Within(root));
+        self.stack.push(Pending::Pair(root, root));
         self.stats.max_stack = 1;
         self.within = true;
         self.watch = Watch::Unchecked(root, root);
@@ -417,25 +399,26 @@ impl DualTree {
         while let Some(top) = self.stack.pop() {
             let (candidate, rest) = top.split(graph_a, graph_b);
             self.stack.extend(rest);
-            let below = match candidate {
-                Candidate::Nothing => None,
-                Candidate::Within(n) => graph_a
-                    .first_child_at(n)
-                    .map(|c| Pending::Children { c, d: c }),
-                Candidate::Pair(a, b) => {
-                    self.stats.pair_tests += 1;
-                    if !filter.test(a, b) {
-                        continue;
+            let Some((a, b)) = candidate else {
+                continue;
+            };
+            let below = if self.within && a == b {
+                graph_a
+                    .first_child_at(a)
+                    .map(|c| Pending::Children { c, d: c })
+            } else {
+                self.stats.pair_tests += 1;
+                if !filter.test(a, b) {
+                    continue;
+                }
+                match (graph_a.first_child_at(a), graph_b.first_child_at(b)) {
+                    (None, None) => {
+                        self.stats.pairs_found += 1;
+                        return Some((a, b));
                     }
-                    match (graph_a.first_child_at(a), graph_b.first_child_at(b)) {
-                        (None, None) => {
-                            self.stats.pairs_found += 1;
-                            return Some((a, b));
-                        }
-                        (Some(a), None) => Some(Pending::DownA(a, b)),
-                        (None, Some(b)) => Some(Pending::DownB(a, b)),
-                        (Some(a), Some(b)) => Some(Pending::Cross { a, b, first_b: b }),
-                    }
+                    (Some(a), None) => Some(Pending::DownA(a, b)),
+                    (None, Some(b)) => Some(Pending::DownB(a, b)),
+                    (Some(a), Some(b)) => Some(Pending::Cross { a, b, first_b: b }),
                 }
             };
             self.stack.extend(below);
