@@ -92,16 +92,32 @@ pub(crate) enum Phase {
     Entered,
     /// `current` was left: next comes its next sibling (or its parent's leave).
     Left,
+    /// As `Entered`, but `current` was since moved to another parent: its leave
+    /// comes next (its subtree went with it).
+    MovedEntered,
+    /// As `Left`, but `current` was since moved to another parent: next comes the
+    /// sibling that followed it where the walk reached it (see [`Resume`]).
+    MovedLeft,
     /// The walk is over.
     Done,
+}
+
+/// Where a walk goes on after its current node if that node is moved away: the
+/// sibling that followed it when the walk reached it, found from what the walk had at
+/// hand then (no extra read when it entered the node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resume {
+    /// The node was its parent's first child: the parent's first child now.
+    First,
+    /// The node followed this sibling: that sibling's next one now.
+    After(NodeIndex),
+    /// This node (or none).
+    At(Option<NodeIndex>),
 }
 
 /// How a depth-first walk holds a node: a bare slot while it borrows the graph (no
 /// node can be moved then), an id when the graph may change between steps.
 pub(crate) trait Slot: Copy + Eq {
-    /// Whether the graph may change between steps, so the walk must note where the
-    /// current node stood.
-    const EDITABLE: bool;
     /// The node's slot.
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
@@ -109,7 +125,6 @@ pub(crate) trait Slot: Copy + Eq {
 }
 
 impl Slot for NodeIndex {
-    const EDITABLE: bool = false;
     #[inline(always)]
     fn slot(self) -> NodeIndex {
         self
@@ -121,7 +136,6 @@ impl Slot for NodeIndex {
 }
 
 impl Slot for NodeId {
-    const EDITABLE: bool = true;
     #[inline(always)]
     fn slot(self) -> NodeIndex {
         self.index()
@@ -139,12 +153,8 @@ pub(crate) struct Place<N> {
     pub(crate) current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
     pub(crate) parent: N,
-    /// `current`'s next sibling when it was entered (editable walks only): where the
-    /// walk goes on if `current` is moved away.
-    pub(crate) next: Option<NodeIndex>,
-    /// Whether `current` is no longer a child of `parent` (set by the walker's check
-    /// after an edit).
-    pub(crate) moved: bool,
+    /// Where the walk goes on if `current` is moved away.
+    pub(crate) resume: Resume,
     pub(crate) phase: Phase,
     pub(crate) depth: u32,
     pub(crate) skip: bool,
@@ -156,8 +166,7 @@ impl<N: Slot> Place<N> {
         Self {
             current: root,
             parent: root,
-            next: None,
-            moved: false,
+            resume: Resume::At(None),
             phase: Phase::Before,
             depth: 0,
             skip: false,
@@ -181,13 +190,11 @@ impl<N: Slot> Place<N> {
                 Some(Event::Enter(node))
             }
             Phase::Entered => {
-                // A node moved away is not descended into here: its subtree went
-                // with it.
-                let skip = std::mem::take(&mut self.skip) || self.moved;
+                let skip = std::mem::take(&mut self.skip);
                 if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
                     self.parent = self.current;
                     self.depth += 1;
-                    return self.enter(graph, child);
+                    return self.enter(graph, child, Resume::First);
                 }
                 self.phase = Phase::Left;
                 Some(Event::Leave(node))
@@ -196,43 +203,55 @@ impl<N: Slot> Place<N> {
                 if self.depth == 0 {
                     return self.finish();
                 }
-                // A node moved away: the walk goes on where it stood.
-                let sibling = match std::mem::take(&mut self.moved) {
-                    false => graph.next_sibling_at(node),
-                    true => self
-                        .next
-                        .filter(|&n| graph.parent_at(n) == Some(self.parent.slot())),
-                };
-                if let Some(sibling) = sibling {
-                    return self.enter(graph, sibling);
+                match graph.next_sibling_at(node) {
+                    Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
+                    None => self.climb(graph),
                 }
-                let up = self.parent;
-                let above = match self.depth {
-                    1 => up,
-                    _ => match graph.parent_at(up.slot()).and_then(|p| N::at(graph, p)) {
-                        Some(above) => above,
-                        None => return self.finish(),
-                    },
+            }
+            Phase::MovedEntered => {
+                self.skip = false;
+                self.phase = Phase::MovedLeft;
+                Some(Event::Leave(node))
+            }
+            Phase::MovedLeft => {
+                let parent = self.parent.slot();
+                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+                let sibling = match self.resume {
+                    Resume::First => graph.first_child_at(parent),
+                    Resume::After(before) => Some(before)
+                        .filter(kept)
+                        .and_then(|n| graph.next_sibling_at(n)),
+                    Resume::At(next) => next.filter(kept),
                 };
-                (self.current, self.parent) = (up, above);
-                self.depth -= 1;
-                if N::EDITABLE {
-                    self.next = graph.next_sibling_at(up.slot()).filter(|_| self.depth > 0);
+                match sibling {
+                    Some(s) => self.enter(graph, s, Resume::At(graph.next_sibling_at(s))),
+                    None => self.climb(graph),
                 }
-                Some(Event::Leave(up.slot()))
             }
             Phase::Done => None,
         }
     }
 
+    /// Back from a node whose siblings are done to the node it was entered from (at
+    /// depth 1 or more), which is left.
     #[inline(always)]
-    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+    fn climb(&mut self, graph: &Graph) -> Option<Event> {
+        let up = self.parent;
+        // Above the walk's root (depth 0) the node is not used.
+        let above = graph.parent_at(up.slot()).and_then(|p| N::at(graph, p));
+        (self.current, self.parent) = (up, above.unwrap_or(up));
+        self.resume = Resume::At(graph.next_sibling_at(up.slot()));
+        self.depth -= 1;
+        self.phase = Phase::Left;
+        Some(Event::Leave(up.slot()))
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
         match N::at(graph, node) {
             Some(id) => {
                 self.current = id;
-                if N::EDITABLE {
-                    self.next = graph.next_sibling_at(node);
-                }
+                self.resume = resume;
                 self.phase = Phase::Entered;
                 Some(Event::Enter(node))
             }
@@ -249,8 +268,9 @@ impl<N: Slot> Place<N> {
 
 /// A depth-first walk with enter and leave events in document order that needs no
 /// stack and allocates nothing: its whole state is the current node, the node it was
-/// entered from, the sibling after it, a phase and a depth (reference note 000's
-/// first-child / next-sibling step, with parent links for the leave events).
+/// entered from, where to go on should the current node be moved away, a phase and a
+/// depth (reference note 000's first-child / next-sibling step, with parent links for
+/// the leave events).
 ///
 /// It does not borrow the graph: each [`next`](Self::next) takes it, so the graph may
 /// be edited between steps. The walk then continues from the current node's links *as
@@ -342,10 +362,7 @@ impl DfsWalker {
                 walker.place = Place {
                     current,
                     parent,
-                    next: graph
-                        .next_sibling_at(place.current)
-                        .filter(|_| place.depth > 0),
-                    moved: false,
+                    resume: place.resume,
                     phase: place.phase,
                     depth: place.depth,
                     skip: place.skip,
@@ -386,7 +403,7 @@ impl DfsWalker {
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
         self.place = Place {
             parent: parent.filter(|_| depth > 0).unwrap_or(node),
-            next: graph.next_sibling_at(node.index()).filter(|_| depth > 0),
+            resume: Resume::At(graph.next_sibling_at(node.index())),
             depth,
             ..Place::new(node)
         };
@@ -408,7 +425,7 @@ impl DfsWalker {
 
     /// The node of the last event (`None` before the first and after the last).
     pub fn current(&self) -> Option<NodeId> {
-        matches!(self.place.phase, Phase::Entered | Phase::Left).then_some(self.place.current)
+        (!matches!(self.place.phase, Phase::Before | Phase::Done)).then_some(self.place.current)
     }
 
     /// The depth below the root of the last event's node.
@@ -427,14 +444,8 @@ impl DfsWalker {
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
         // While no structural edit happened since the last step, the nodes the walker
         // holds are as live as they were then.
-        if !self.stamp.matches(graph) {
-            // By value, so the walker's address does not escape the caller's loop and
-            // its fields can live in registers there.
-            let (walker, live) = self.check(graph);
-            *self = walker;
-            if !live {
-                return None;
-            }
+        if !self.stamp.matches(graph) && !self.check(graph) {
+            return None;
         }
         self.place.step(graph)
     }
@@ -442,22 +453,28 @@ impl DfsWalker {
     /// Whether the walk goes on in `graph`: not done, and the nodes it holds live.
     #[cold]
     #[inline(never)]
-    fn check(mut self, graph: &Graph) -> (Self, bool) {
+    fn check(&mut self, graph: &Graph) -> bool {
         let place = &mut self.place;
         if place.phase == Phase::Done {
-            return (self, false);
+            return false;
         }
-        if ![place.current, place.parent, self.root]
-            .iter()
-            .all(|&node| graph.contains(node))
-        {
+        let live = |node| graph.contains(node);
+        if !(live(place.current) && live(self.root) && (place.depth == 0 || live(place.parent))) {
             place.finish();
-            return (self, false);
+            return false;
         }
-        place.moved =
+        // Moved to another parent (or back) since the last step.
+        let moved =
             place.depth > 0 && graph.parent_at(place.current.index()) != Some(place.parent.index());
+        place.phase = match place.phase {
+            Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+            Phase::Entered | Phase::MovedEntered => Phase::Entered,
+            Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+            Phase::Left | Phase::MovedLeft => Phase::Left,
+            phase => phase,
+        };
         self.stamp = Stamp::of(graph);
-        (self, true)
+        true
     }
 }
 

@@ -65,14 +65,24 @@ impl CheckedPreorder {
     }
 }
 
+/// Where the model goes on after a current node moved away.
+#[derive(Clone, Copy)]
+enum Resume {
+    /// The parent's first child now.
+    First,
+    /// This earlier sibling's next one now.
+    After(NodeIndex),
+    /// This node.
+    At(Option<NodeIndex>),
+}
+
 /// The enter / leave walker that checks every step: the fast walker's model.
 struct CheckedDfs {
     root: NodeId,
     current: NodeId,
     /// The node `current` was entered from.
     parent: NodeId,
-    /// `current`'s next sibling when the walk reached it.
-    next: Option<NodeIndex>,
+    resume: Resume,
     /// 0 before entering `current`, 1 entered, 2 left, 3 done.
     phase: u8,
     depth: u32,
@@ -85,7 +95,7 @@ impl CheckedDfs {
             root,
             current: root,
             parent: root,
-            next: None,
+            resume: Resume::At(None),
             phase: 0,
             depth: 0,
             skip: false,
@@ -104,11 +114,11 @@ impl CheckedDfs {
         None
     }
 
-    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
         match graph.id_at(node) {
             Some(id) => {
                 self.current = id;
-                self.next = graph.next_sibling_at(node);
+                self.resume = resume;
                 self.phase = 1;
                 Some(Event::Enter(node))
             }
@@ -120,15 +130,14 @@ impl CheckedDfs {
         if self.phase == 3 {
             return None;
         }
-        if ![self.current, self.parent, self.root]
-            .iter()
-            .all(|&n| graph.contains(n))
-        {
+        let live = |n| graph.contains(n);
+        if !(live(self.current) && live(self.root) && (self.depth == 0 || live(self.parent))) {
             return self.finish();
         }
         let node = self.current.index();
+        let parent = self.parent.index();
         // Moved to another parent: left where the walk found it.
-        let moved = self.depth > 0 && graph.parent_at(node) != Some(self.parent.index());
+        let moved = self.depth > 0 && graph.parent_at(node) != Some(parent);
         match self.phase {
             0 => {
                 self.phase = 1;
@@ -139,7 +148,7 @@ impl CheckedDfs {
                 if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
                     self.parent = self.current;
                     self.depth += 1;
-                    return self.enter(graph, child);
+                    return self.enter(graph, child, Resume::First);
                 }
                 self.phase = 2;
                 Some(Event::Leave(node))
@@ -148,31 +157,31 @@ impl CheckedDfs {
                 if self.depth == 0 {
                     return self.finish();
                 }
-                let sibling = if moved {
-                    self.next
-                        .filter(|&n| graph.parent_at(n) == Some(self.parent.index()))
+                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+                let (sibling, resume) = if moved {
+                    let sibling = match self.resume {
+                        Resume::First => graph.first_child_at(parent),
+                        Resume::After(before) => Some(before)
+                            .filter(kept)
+                            .and_then(|n| graph.next_sibling_at(n)),
+                        Resume::At(next) => next.filter(kept),
+                    };
+                    let after = sibling.and_then(|s| graph.next_sibling_at(s));
+                    (sibling, Resume::At(after))
                 } else {
-                    graph.next_sibling_at(node)
+                    (graph.next_sibling_at(node), Resume::After(node))
                 };
                 if let Some(sibling) = sibling {
-                    return self.enter(graph, sibling);
+                    return self.enter(graph, sibling, resume);
                 }
                 // Back to the node it was entered from.
                 let up = self.parent;
-                let above = if self.depth == 1 {
-                    Some(up)
-                } else {
-                    graph.parent_at(up.index()).and_then(|p| graph.id_at(p))
-                };
-                match above {
-                    Some(above) => {
-                        (self.current, self.parent) = (up, above);
-                        self.depth -= 1;
-                        self.next = graph.next_sibling_at(up.index()).filter(|_| self.depth > 0);
-                        Some(Event::Leave(up.index()))
-                    }
-                    None => self.finish(),
-                }
+                let above = graph.parent_at(up.index()).and_then(|p| graph.id_at(p));
+                (self.current, self.parent) = (up, above.unwrap_or(up));
+                self.resume = Resume::At(graph.next_sibling_at(up.index()));
+                self.depth -= 1;
+                self.phase = 2;
+                Some(Event::Leave(up.index()))
             }
         }
     }
