@@ -117,36 +117,47 @@ enum Pending {
 }
 
 impl Pending {
-    /// The next pair, and what is left of the entry (`None` when that was all).
+    /// Hands out the next pair and moves the entry on past it; returns the pair and
+    /// whether that was the entry's last.
     #[inline]
-    fn split(self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, Option<Pending>) {
+    fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
         let (next_a, next_b) = (
             |n: NodeIndex| graph_a.next_sibling_at(n),
             |n: NodeIndex| graph_b.next_sibling_at(n),
         );
         match self {
-            Pending::Pair(a, b) => (Some((a, b)), None),
-            Pending::DownA(a, b) => (Some((a, b)), next_a(a).map(|a| Pending::DownA(a, b))),
-            Pending::DownB(a, b) => (Some((a, b)), next_b(b).map(|b| Pending::DownB(a, b))),
+            Pending::Pair(a, b) => (Some((*a, *b)), true),
+            Pending::DownA(a, b) => {
+                let pair = (*a, *b);
+                (Some(pair), next_a(*a).map(|n| *a = n).is_none())
+            }
+            Pending::DownB(a, b) => {
+                let pair = (*a, *b);
+                (Some(pair), next_b(*b).map(|n| *b = n).is_none())
+            }
             Pending::Cross { a, b, first_b } => {
-                let rest = match next_b(b) {
-                    Some(b) => Some(Pending::Cross { a, b, first_b }),
-                    None => next_a(a).map(|a| Pending::Cross {
-                        a,
-                        b: first_b,
-                        first_b,
-                    }),
+                let pair = (*a, *b);
+                let done = match next_b(*b) {
+                    Some(n) => {
+                        *b = n;
+                        false
+                    }
+                    None => next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none(),
                 };
-                (Some((a, b)), rest)
+                (Some(pair), done)
             }
             Pending::Children { c, d } => {
                 // A leaf child has no pairs within it.
-                let candidate = (c != d || graph_a.first_child_at(c).is_some()).then_some((c, d));
-                let rest = match next_a(d) {
-                    Some(d) => Some(Pending::Children { c, d }),
-                    None => next_a(c).map(|c| Pending::Children { c, d: c }),
+                let (c0, d0) = (*c, *d);
+                let pair = (c0 != d0 || graph_a.first_child_at(c0).is_some()).then_some((c0, d0));
+                let done = match next_a(d0) {
+                    Some(n) => {
+                        *d = n;
+                        false
+                    }
+                    None => next_a(c0).map(|n| (*c, *d) = (n, n)).is_none(),
                 };
-                (candidate, rest)
+                (pair, done)
             }
         }
     }
@@ -396,9 +407,11 @@ impl DualTree {
         if !self.guard(graph_a, graph_b) {
             return None;
         }
-        while let Some(top) = self.stack.pop() {
-            let (candidate, rest) = top.split(graph_a, graph_b);
-            self.stack.extend(rest);
+        while let Some(top) = self.stack.last_mut() {
+            let (candidate, last) = top.take(graph_a, graph_b);
+            if last {
+                self.stack.pop();
+            }
             let Some((a, b)) = candidate else {
                 continue;
             };
