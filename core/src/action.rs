@@ -9,10 +9,10 @@ use crate::{
 use std::any::Any;
 
 /// What one run of an action did. Each count means the same under every iterator, so
-/// the same scene and the same actors give the same `entered`, `left`, `pruned`,
-/// `stopped` and `state_copies` under every order that runs them (until a
-/// [`Flow::Stop`], whose place depends on the order); `batches` and `chain_calls` say
-/// how the iterator grouped the work.
+/// the same scene and the same actors, if their choices do not depend on the order,
+/// give the same `entered`, `left`, `pruned`, `stopped` and `state_copies` under every
+/// order that runs them (until a [`Flow::Stop`], whose place depends on the order);
+/// `batches` and `chain_calls` say how the iterator grouped the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
     /// Nodes entered: each node the chain's enter saw, and each entry of a batch still

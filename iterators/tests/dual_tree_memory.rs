@@ -89,5 +89,6 @@ fn the_first_hit_in_a_million_wide_fan() {
     let bytes = peak(|| hit = dual.first_hit(&graph, &graph, &mut |_, _| true));
     let first = graph.first_child(root).unwrap().unwrap().index();
     assert_eq!(hit, Some((first, graph.next_sibling_at(first).unwrap())));
-    assert!(bytes < 100 << 20, "{bytes} bytes");
+    assert!(bytes < 4096, "{bytes} bytes");
+    assert_eq!(dual.stats().max_stack, 1);
 }
