@@ -59,8 +59,11 @@ impl BoundsTable {
 ///
 /// A visit actor (enter + leave) with ordered state (the world matrix): a node's box
 /// is complete at its leave, after all its descendants, and is then merged into its
-/// parent's. Nodes pruned or deactivated by other actors contribute nothing, so with a
-/// culling actor first in the chain the result is the box of what was traversed.
+/// parent's. The boxes cover what the run entered, under every order: a child another
+/// actor deactivates is never entered and contributes nothing (it has no box), and a
+/// node an actor prunes was entered, so its own geometry counts and only its
+/// children's subtrees are left out. So with a culling actor in the chain the result
+/// is the box of what was traversed.
 /// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
 ///
 /// The results are a [`BoundsTable`], published after each run: [`table`](Self::table)

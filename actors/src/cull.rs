@@ -31,8 +31,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///   the planes its children still need (the same mask, found again). Read-only, so it
 ///   also runs on breadth-first batches (one call per level) and in parallel.
 ///
-/// Counts: [`tested`](FrustumCull::tested) child boxes and [`culled`](FrustumCull::culled)
-/// children, per run.
+/// The run's root has no parent to test it: when its own box lies outside, it is
+/// entered and prunes its children. Under breadth-first batches every entry is tested
+/// as its parent tests it depth-first, against the planes the parent's box is not
+/// wholly inside, so every order enters the same nodes and counts the same.
+///
+/// Counts, per run: [`tested`](FrustumCull::tested) child boxes and
+/// [`culled`](FrustumCull::culled) nodes (the children dropped, and a root outside).
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, FrustumCull, Statistics};
@@ -95,7 +100,9 @@ impl FrustumCull {
         self.tested.load(Ordering::Relaxed)
     }
 
-    /// Children dropped in the latest run (their subtrees were not entered).
+    /// Nodes culled in the latest run: the children dropped (their subtrees were not
+    /// entered), and the run's root if its box lies outside (entered, its children
+    /// pruned).
     pub fn culled(&self) -> u64 {
         self.culled.load(Ordering::Relaxed)
     }
@@ -113,28 +120,36 @@ impl FrustumCull {
         self.bounds.as_deref()?.at(node)
     }
 
-    /// The planes the node's own box leaves to its children, or `None` if the node
-    /// itself is outside (the run's root can be).
+    /// The planes the node's children still need, of `inherited`: those its own box
+    /// is not wholly inside. `None` for the run's root (`depth` 0) when its box lies
+    /// outside; a deeper node outside (a box not inside its parent's, which a bounds
+    /// run never gives) passes `inherited` on, so its children are tested.
     #[inline]
-    fn own_mask(&self, node: NodeIndex, inherited: PlaneMask) -> Option<PlaneMask> {
-        match self.box_at(node) {
-            None => Some(inherited),
-            Some(b) => match self.frustum.classify(&b, inherited) {
-                Containment::Outside => None,
-                Containment::Visible(mask) => Some(mask),
-            },
+    fn mask_at(&self, node: NodeIndex, depth: u32, inherited: PlaneMask) -> Option<PlaneMask> {
+        let Some(b) = self.box_at(node) else {
+            return Some(inherited);
+        };
+        match self.frustum.classify(&b, inherited) {
+            Containment::Visible(mask) => Some(mask),
+            Containment::Outside => (depth > 0).then_some(inherited),
         }
     }
 
-    /// Deactivates the children outside the planes of `mask`; returns (tested, culled).
+    /// Deactivates the active entries outside a plane of their mask (`mask_of`; an
+    /// empty mask tests nothing); returns (tested, culled).
     #[inline]
-    fn cull_children(&self, mask: PlaneMask, active: &mut ActiveList<'_>) -> (u64, u64) {
-        if mask.is_empty() {
-            return (0, 0);
-        }
+    fn cull(
+        &self,
+        active: &mut ActiveList<'_>,
+        mut mask_of: impl FnMut(NodeIndex) -> PlaneMask,
+    ) -> (u64, u64) {
         let (mut tested, mut culled) = (0, 0);
         for mut child in active.iter_mut() {
             if !child.is_active() {
+                continue;
+            }
+            let mask = mask_of(child.node());
+            if mask.is_empty() {
                 continue;
             }
             tested += 1;
@@ -171,19 +186,42 @@ impl StaticActor for FrustumCull {
 
     #[inline]
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if visit.is_leaf() {
+        if visit.depth() > 0 && visit.is_leaf() {
             return Flow::Continue;
         }
-        let Some(mask) = self.own_mask(visit.node(), PlaneMask::ALL) else {
+        let Some(mask) = self.mask_at(visit.node(), visit.depth(), PlaneMask::ALL) else {
+            self.count(0, 1);
             return Flow::Prune;
         };
-        let (tested, culled) = self.cull_children(mask, active);
+        if mask.is_empty() {
+            return Flow::Continue;
+        }
+        let (tested, culled) = self.cull(active, |_| mask);
         self.count(tested, culled);
         Flow::Continue
     }
 
-    fn enter_batch(&self, _graph: &Graph, _depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        let (tested, culled) = self.cull_children(PlaneMask::ALL, batch);
+    /// Tests each entry as its parent's `enter` would test it as a child; the root's
+    /// batch (depth 0) is the root alone, pruned if outside.
+    fn enter_batch(&self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        if depth == 0 {
+            let mut roots = batch.active_nodes();
+            if roots.any(|root| self.mask_at(root, 0, PlaneMask::ALL).is_none()) {
+                self.count(0, 1);
+                return Flow::Prune;
+            }
+            return Flow::Continue;
+        }
+        // A level's entries come in runs of siblings: one mask per parent.
+        let mut last = (None, PlaneMask::ALL);
+        let (tested, culled) = self.cull(batch, |node| {
+            let parent = graph.parent_at(node);
+            if parent != last.0 {
+                let mask = parent.and_then(|p| self.mask_at(p, depth, PlaneMask::ALL));
+                last = (parent, mask.unwrap_or(PlaneMask::ALL));
+            }
+            last.1
+        });
         self.count(tested, culled);
         Flow::Continue
     }
@@ -209,18 +247,22 @@ impl OrderedActor for FrustumCull {
         active: &mut ActiveList<'_>,
     ) -> Flow {
         let inherited = *state.get();
-        if inherited.is_empty() || visit.is_leaf() {
+        if inherited.is_empty() || (visit.depth() > 0 && visit.is_leaf()) {
             return Flow::Continue;
         }
         // A node is entered only if its parent found it visible against `inherited`;
         // classifying it again tells which of those planes it is fully inside of.
-        let Some(mask) = self.own_mask(visit.node(), inherited) else {
+        let Some(mask) = self.mask_at(visit.node(), visit.depth(), inherited) else {
+            *self.culled.get_mut() += 1;
             return Flow::Prune;
         };
         if mask != inherited {
             state.set(mask);
         }
-        let (tested, culled) = self.cull_children(mask, active);
+        if mask.is_empty() {
+            return Flow::Continue;
+        }
+        let (tested, culled) = self.cull(active, |_| mask);
         *self.tested.get_mut() += tested;
         *self.culled.get_mut() += culled;
         Flow::Continue

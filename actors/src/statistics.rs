@@ -8,9 +8,10 @@ use std::any::TypeId;
 /// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
-/// Counts are per run: each run starts from zero. It also counts whole batches
-/// (breadth-first iterators): every entry of a batch counts as reached. It forks and
-/// merges, so it runs in parallel runs
+/// Counts are per run: each run starts from zero. It also counts batches
+/// (breadth-first iterators): every entry of a batch still active when it runs
+/// counts as reached, so after a culling actor it counts what depth-first counts. It
+/// forks and merges, so it runs in parallel runs
 /// ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) with the same
 /// counts.
 #[derive(Clone, Debug, Default)]
@@ -150,9 +151,11 @@ impl UnorderedActor for Statistics {
         Flow::Continue
     }
 
+    /// Counts the batch's active entries: an entry an earlier actor deactivated was
+    /// dropped, not entered.
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        for entry in batch.entries() {
-            self.count(graph, entry.node(), depth);
+        for node in batch.active_nodes() {
+            self.count(graph, node, depth);
         }
         Flow::Continue
     }

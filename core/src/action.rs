@@ -8,28 +8,30 @@ use crate::{
 };
 use std::any::Any;
 
-/// What one run of an action did.
+/// What one run of an action did. Each count means the same under every iterator, so
+/// the same scene and the same actors, if their choices do not depend on the order,
+/// give the same `entered`, `left`, `pruned`, `stopped` and `state_copies` under every
+/// order that runs them (until a [`Flow::Stop`], whose place depends on the order);
+/// `batches` and `chain_calls` say how the iterator grouped the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
-    /// Nodes entered.
+    /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
+    /// active after the chain ran on it (an entry an actor deactivates in a batch is
+    /// dropped before it is entered, as a child an actor deactivates at its parent).
     pub entered: u64,
-    /// Leave events delivered.
+    /// Leave events delivered to the chain (none unless an actor takes them).
     pub left: u64,
-    /// Nodes whose children were skipped by [`Flow::Prune`].
+    /// Entered nodes whose children were skipped by [`Flow::Prune`] (a batch's
+    /// `Prune` counts each of its entered nodes).
     pub pruned: u64,
     /// Whether an actor ended the run with [`Flow::Stop`].
     pub stopped: bool,
     /// Copies of ordered state made (summed over ordered actors): one per node whose
     /// enter wrote an actor's state.
     pub state_copies: u64,
-    /// Times an ordered actor's state went back to a saved one (summed over ordered
-    /// actors): a node's copy dropped from the depth stack, or a frame restored for
-    /// a step under a state-copy iterator. Restoring only points at a saved state; it
-    /// copies nothing.
-    pub state_restores: u64,
-    /// Batches handed to the actors (breadth-first iterators).
+    /// Batches handed to the actors (breadth-first iterators; 0 under the others).
     pub batches: u64,
-    /// Times the actor chain was called: once per entered node, or once per batch.
+    /// Times the actor chain was called: once per node entered alone, once per batch.
     pub chain_calls: u64,
 }
 
@@ -165,11 +167,13 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         // One chain call per node entered alone, one per batch; counted here rather
         // than per node.
         let batch_entries = sink.batch_entries;
+        drop(sink);
         stats.chain_calls = stats.entered - batch_entries + stats.batches;
         outcome
     }
 
-    /// Frames still referenced (state-copy iterators); 0 after every complete run.
+    /// Frames still referenced (state-copy iterators): 0 whenever no run is going on,
+    /// however the last one ended (done, stopped, an error or a panic).
     pub fn live_frames(&self) -> usize {
         self.frames.live()
     }
@@ -208,7 +212,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 
 /// The action's side of a run: builds each visit, calls the chain, keeps the counts
 /// and (with `FRAMES`) the frames of ordered states.
-struct Sink<'r, C, const FRAMES: bool> {
+struct Sink<'r, C: ActorChain, const FRAMES: bool> {
     graph: &'r Graph,
     actors: &'r mut C,
     frames: &'r mut FrameTable,
@@ -224,6 +228,19 @@ impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
     fn drop_frame(&mut self, frame: Frame) {
         if FRAMES && self.frames.drop_ref(frame) {
             self.actors.release_frame(frame);
+        }
+    }
+}
+
+/// However the run ends (done, stopped, an error, an actor's panic), every frame is
+/// released with the sink.
+impl<C: ActorChain, const FRAMES: bool> Drop for Sink<'_, C, FRAMES> {
+    fn drop(&mut self) {
+        if FRAMES {
+            // While unwinding from an actor's panic the actors are not called again;
+            // their states are reset when the next run begins.
+            let actors = (!std::thread::panicking()).then_some(&mut *self.actors);
+            self.frames.release_all(actors, C::release_frame);
         }
     }
 }
@@ -292,13 +309,15 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
 
     #[inline(always)]
     fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        self.stats.batches += 1;
-        self.stats.entered += batch.len() as u64;
-        self.batch_entries += batch.len() as u64;
         let flow = self.actors.enter_batch(self.graph, depth, batch);
+        // Entered: what the actors kept of the batch.
+        let entered = batch.active_count() as u64;
+        self.stats.batches += 1;
+        self.stats.entered += entered;
+        self.batch_entries += entered;
         match flow {
             Flow::Continue => {}
-            Flow::Prune => self.stats.pruned += 1,
+            Flow::Prune => self.stats.pruned += entered,
             Flow::Stop => self.stats.stopped = true,
         }
         flow

@@ -68,7 +68,9 @@ pub trait StaticActor: Any + Sync {
         Dispatch::Uniform
     }
     /// A run begins: the one place a static actor may change itself (take the results
-    /// of earlier passes it reads with [`RunContext::read`]). An error refuses the run.
+    /// of earlier passes it reads with [`RunContext::read`]). An actor's results
+    /// describe the latest run only, so it resets them here (every library actor
+    /// does). An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -76,7 +78,11 @@ pub trait StaticActor: Any + Sync {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    /// A batch of nodes at `depth` (breadth-first iterators), as the active list of
+    /// the level above: an entry an actor deactivates is dropped before it is entered
+    /// (later actors skip it, and it is not expanded), as a child deactivated at its
+    /// parent under depth-first; [`Flow::Prune`] enters the active entries but expands
+    /// none of them.
     fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
@@ -98,7 +104,10 @@ pub trait UnorderedActor: Any + Send {
         Dispatch::Uniform
     }
     /// A run begins (take the results of earlier passes the actor reads with
-    /// [`RunContext::read`]). An error refuses the run.
+    /// [`RunContext::read`]). An actor's results describe the latest run only, so it
+    /// resets them here (every library actor does: counts to zero, lists emptied, a
+    /// [`DispatchActor`](crate::DispatchActor)'s context back to its start). An error
+    /// refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -106,7 +115,8 @@ pub trait UnorderedActor: Any + Send {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` is entered; deactivated entries are not expanded.
+    /// A batch of nodes at `depth`, as for
+    /// [`StaticActor::enter_batch`]: skip the entries an earlier actor deactivated.
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
@@ -169,8 +179,9 @@ pub trait OrderedActor: Any + Send {
         Dispatch::Uniform
     }
     /// A run begins; returns the state above the root (and takes the results of
-    /// earlier passes the actor reads, with [`RunContext::read`]). An error refuses
-    /// the run.
+    /// earlier passes the actor reads, with [`RunContext::read`]). An actor's results
+    /// describe the latest run only, so it resets them here (every library actor
+    /// does). An error refuses the run.
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<Self::State, TraversalError>;
     /// A node is entered; `state` holds the state of its parent until changed.
     fn enter(

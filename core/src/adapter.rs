@@ -221,9 +221,7 @@ impl<A: OrderedActor> Actor for Ordered<A> {
         self.states.release(frame);
     }
     fn end(&mut self, stats: &mut RunStats) {
-        let (copies, restores) = self.states.take_counts();
-        stats.state_copies += copies;
-        stats.state_restores += restores;
+        stats.state_copies += self.states.take_copies();
         self.actor.end();
     }
     fn inner(&self) -> &dyn Any {

@@ -182,6 +182,8 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 /// the walk must spill its registers around. Use it when the node types an actor handles are known where the actor is
 /// written; use [`DispatchActor`](crate::DispatchActor) when functors are added at
 /// run time (plug-ins, a table filled from configuration) or must be named as one type.
+/// As there, each run starts with `context` set to a copy of
+/// [`start`](Arms::start), the context the actor was built with.
 ///
 /// ```
 /// use scenewalk_core::{Action, Arms, Flow, Graph, Unordered};
@@ -209,7 +211,9 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Arms<Cx, L = (), D = ()> {
-    /// What the arms work on.
+    /// The context every run starts from.
+    pub start: Cx,
+    /// What the arms work on: after a run, that run's results.
     pub context: Cx,
     arms: L,
     default: D,
@@ -223,6 +227,7 @@ pub struct Arms<Cx, L = (), D = ()> {
 impl<Cx: std::fmt::Debug, L: ArmList<Cx>, D> std::fmt::Debug for Arms<Cx, L, D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Arms")
+            .field("start", &self.start)
             .field("context", &self.context)
             .field("arms", &L::LEN)
             .field("table", &self.table)
@@ -233,11 +238,13 @@ impl<Cx: std::fmt::Debug, L: ArmList<Cx>, D> std::fmt::Debug for Arms<Cx, L, D> 
 /// [`Arms`] with one more arm: for `T`, by `F`.
 type WithArm<Cx, L, D, T, F> = Arms<Cx, (L, Arm<T, F>), D>;
 
-impl<Cx> Arms<Cx> {
-    /// An actor with no arms yet: every node runs the default, which does nothing.
-    pub fn new(context: Cx) -> Self {
+impl<Cx: Clone> Arms<Cx> {
+    /// An actor with no arms yet (every node runs the default, which does nothing),
+    /// whose runs start from `start`.
+    pub fn new(start: Cx) -> Self {
         Self {
-            context,
+            context: start.clone(),
+            start,
             arms: (),
             default: (),
             table: Vec::new(),
@@ -261,6 +268,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     ) -> WithArm<Cx, L, D, T, impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> {
         const { assert!(2 * L::LEN + 1 < FALLBACK as usize, "too many arms") };
         Arms {
+            start: self.start,
             context: self.context,
             arms: (
                 self.arms,
@@ -283,6 +291,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
         F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send,
     {
         Arms {
+            start: self.start,
             context: self.context,
             arms: self.arms,
             default: Otherwise(f),
@@ -336,15 +345,17 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
 
 impl<Cx, L, D> UnorderedActor for Arms<Cx, L, D>
 where
-    Cx: Send + 'static,
+    Cx: Clone + Send + 'static,
     L: ArmList<Cx> + 'static,
     D: DefaultArm<Cx> + 'static,
 {
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
     }
+    /// Keeps the arms' columns, resolves the table and starts the context afresh.
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
         self.resolve(run.graph);
+        self.context.clone_from(&self.start);
         Ok(())
     }
     // Inlined into the walk like a hand-written `match`: as a call, the walk would

@@ -41,7 +41,9 @@ pub trait ActorChain {
     fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
 }
 
-/// Folds one actor's batch answer into the chain's, as [`step`] does.
+/// Folds one actor's batch answer into the chain's: `Stop` ends the chain; `Prune`
+/// keeps the batch's entries active, as they are the nodes entered (a node's `Prune`
+/// deactivates its children instead), and none of them is expanded.
 #[inline(always)]
 fn batch_step<A: Actor + ?Sized>(
     actor: &mut A,
@@ -50,7 +52,17 @@ fn batch_step<A: Actor + ?Sized>(
     batch: &mut ActiveList<'_>,
     flow: &mut Flow,
 ) -> bool {
-    fold(actor.enter_batch(graph, depth, batch), batch, flow)
+    match actor.enter_batch(graph, depth, batch) {
+        Flow::Continue => true,
+        Flow::Prune => {
+            *flow = Flow::Prune;
+            true
+        }
+        Flow::Stop => {
+            *flow = Flow::Stop;
+            false
+        }
+    }
 }
 
 #[inline(always)]

@@ -326,6 +326,10 @@ impl<Cx: 'static> MethodTable<Cx> {
 /// The paper's dispatch actor: an unordered actor that calls a functor per node type
 /// on its context `Cx`, resolving its [`MethodTable`] once per run.
 ///
+/// Like every library actor, its results describe the latest run only: each run
+/// starts with `context` set to a copy of [`start`](DispatchActor::start), the context
+/// the actor was built with (change `start` to change where later runs begin).
+///
 /// ```
 /// use scenewalk_core::{Action, DispatchActor, Flow, Functor, Graph, Unordered};
 /// use scenewalk_iterators::DepthFirst;
@@ -343,22 +347,27 @@ impl<Cx: 'static> MethodTable<Cx> {
 /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(triangles),))?;
 /// action.run(&graph, root)?;
 /// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
+/// action.run(&graph, root)?; // starts again from 0
+/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 pub struct DispatchActor<Cx> {
     /// The functors.
     pub methods: MethodTable<Cx>,
-    /// What the functors work on.
+    /// The context every run starts from.
+    pub start: Cx,
+    /// What the functors work on: after a run, that run's results.
     pub context: Cx,
 }
 
-impl<Cx: Send + 'static> DispatchActor<Cx> {
-    /// An actor with no functors yet.
-    pub fn new(context: Cx) -> Self {
+impl<Cx: Clone + Send + 'static> DispatchActor<Cx> {
+    /// An actor with no functors yet, whose runs start from `start`.
+    pub fn new(start: Cx) -> Self {
         Self {
             methods: MethodTable::new(),
-            context,
+            context: start.clone(),
+            start,
         }
     }
 
@@ -377,12 +386,14 @@ impl<Cx: Send + 'static> DispatchActor<Cx> {
     }
 }
 
-impl<Cx: Send + 'static> UnorderedActor for DispatchActor<Cx> {
+impl<Cx: Clone + Send + 'static> UnorderedActor for DispatchActor<Cx> {
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
     }
+    /// Resolves the table for the run's graph and starts the context afresh.
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
         self.methods.resolve(run.graph.types());
+        self.context.clone_from(&self.start);
         Ok(())
     }
     #[inline]

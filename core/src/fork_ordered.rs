@@ -96,15 +96,15 @@ pub struct OrderedWorker<A: OrderedActor> {
     states: OrderedStates<A::State>,
     filter: TypeFilter,
     done: Vec<(usize, A)>,
-    /// State copies and restores of the subtrees done.
-    counts: (u64, u64),
+    /// State copies of the subtrees done.
+    copies: u64,
 }
 
 /// What an [`OrderedWorker`] hands back: its forks (with their numbers) and its
-/// state copies and restores.
+/// state copies.
 pub struct OrderedPart<A> {
     forks: Vec<(usize, A)>,
-    counts: (u64, u64),
+    copies: u64,
 }
 
 impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
@@ -130,9 +130,7 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
         }
     }
     fn start_subtree(&mut self) {
-        let (copies, restores) = self.states.take_counts();
-        self.counts.0 += copies;
-        self.counts.1 += restores;
+        self.copies += self.states.take_copies();
         let fork = self.fork_of.get(self.next).copied();
         self.next += 1;
         if self.current.as_ref().map(|c| c.0) != fork {
@@ -200,22 +198,21 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
             states: OrderedStates::default(),
             filter: self.filter.clone(),
             done: Vec::new(),
-            counts: (0, 0),
+            copies: 0,
         })
     }
     fn finish(mut worker: OrderedWorker<A>) -> OrderedPart<A> {
         if let Some((number, actor, _)) = worker.current.take() {
             worker.done.push((number, actor));
         }
-        let (copies, restores) = worker.states.take_counts();
         OrderedPart {
+            copies: worker.copies + worker.states.take_copies(),
             forks: worker.done,
-            counts: (worker.counts.0 + copies, worker.counts.1 + restores),
         }
     }
     fn merge_above(&mut self, _top: &mut OrderedTop<A>) {}
     fn merge(&mut self, top: &mut OrderedTop<A>, part: OrderedPart<A>) {
-        self.states.add_counts(part.counts);
+        self.states.add_copies(part.copies);
         // Kept until the place of the fork's last subtree in post-order.
         for (number, fork) in part.forks {
             if top.done.len() <= number {

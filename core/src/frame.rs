@@ -75,6 +75,31 @@ impl FrameTable {
         }
     }
 
+    /// Releases every live frame (held or only allocated), telling `actors` of each
+    /// when given.
+    pub(crate) fn release_all<A>(
+        &mut self,
+        mut actors: Option<&mut A>,
+        release: fn(&mut A, Frame),
+    ) {
+        const FREE: u32 = u32::MAX;
+        for &f in &self.free {
+            if let Some(refs) = self.refs.get_mut(f as usize) {
+                *refs = FREE;
+            }
+        }
+        self.free.clear();
+        for (i, refs) in self.refs.iter_mut().enumerate() {
+            if *refs != FREE
+                && let Some(actors) = actors.as_deref_mut()
+            {
+                release(actors, Frame(i as u32));
+            }
+            *refs = 0;
+            self.free.push(i as u32);
+        }
+    }
+
     /// How many frames are live.
     pub(crate) fn live(&self) -> usize {
         self.refs.len() - self.free.len()

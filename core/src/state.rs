@@ -29,26 +29,21 @@ impl<S: Clone> DepthStates<S> {
 
     /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
     #[inline]
-    fn before_enter(&mut self, depth: u32) -> u64 {
+    fn before_enter(&mut self, depth: u32) {
         let owner = depth.saturating_add(1);
-        let mut popped = 0;
         while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= owner) {
             self.levels.pop();
-            popped += 1;
         }
-        popped
     }
 
     /// Drops the states of nodes deeper than `depth`; the top is the node's own.
     #[inline]
-    fn at_leave(&mut self, depth: u32) -> (u64, Option<&S>) {
+    fn at_leave(&mut self, depth: u32) -> Option<&S> {
         let owner = depth.saturating_add(1);
-        let mut popped = 0;
         while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner > owner) {
             self.levels.pop();
-            popped += 1;
         }
-        (popped, self.top())
+        self.top()
     }
 
     #[inline]
@@ -166,7 +161,6 @@ pub(crate) struct OrderedStates<S> {
     depth: DepthStates<S>,
     versions: VersionStates<S>,
     copies: u64,
-    restores: u64,
 }
 
 impl<S> Default for OrderedStates<S> {
@@ -183,7 +177,6 @@ impl<S> Default for OrderedStates<S> {
                 own: NONE,
             },
             copies: 0,
-            restores: 0,
         }
     }
 }
@@ -193,7 +186,6 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn reset(&mut self, mode: OrderedState, root: S) {
         self.mode = mode;
         self.copies = 0;
-        self.restores = 0;
         match mode {
             OrderedState::Copies => {
                 self.depth.levels.clear();
@@ -209,7 +201,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     pub(crate) fn before_enter(&mut self, depth: u32) {
         if self.mode != OrderedState::Copies {
-            self.restores += self.depth.before_enter(depth);
+            self.depth.before_enter(depth);
         }
     }
 
@@ -226,18 +218,13 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => {
-                let (popped, state) = self.depth.at_leave(depth);
-                self.restores += popped;
-                state
-            }
+            _ => self.depth.at_leave(depth),
         }
     }
 
     pub(crate) fn restore(&mut self, frame: Frame) {
         if self.mode == OrderedState::Copies {
             self.versions.restore(frame);
-            self.restores += 1;
         }
     }
 
@@ -262,18 +249,14 @@ impl<S: Clone> OrderedStates<S> {
         self.current()
     }
 
-    /// Adds a parallel worker's copies and restores to this run's.
-    pub(crate) fn add_counts(&mut self, (copies, restores): (u64, u64)) {
+    /// Adds a parallel worker's copies to this run's.
+    pub(crate) fn add_copies(&mut self, copies: u64) {
         self.copies += copies;
-        self.restores += restores;
     }
 
-    /// The copies and restores of the run: (copies, restores).
-    pub(crate) fn take_counts(&mut self) -> (u64, u64) {
-        (
-            std::mem::take(&mut self.copies),
-            std::mem::take(&mut self.restores),
-        )
+    /// The copies of the run.
+    pub(crate) fn take_copies(&mut self) -> u64 {
+        std::mem::take(&mut self.copies)
     }
 
     /// The state as it stands (`None` before the first reset).

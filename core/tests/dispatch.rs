@@ -559,3 +559,29 @@ fn graph_clones_are_independent_after_edits() {
     );
     assert_eq!(log, [("A", 99), ("A", 30), ("A", 7)]);
 }
+
+#[test]
+fn every_run_starts_from_the_context_the_actor_was_built_with() {
+    use scenewalk_core::Arms;
+    let (g, n) = graph();
+    let dynamic = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let typed = Arms::new(Log::new()).on::<A>(|a: &A, visit, log: &mut Log| fa(a, visit, log));
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (Unordered::new(dynamic), Unordered::new(typed)),
+    )
+    .unwrap();
+    let want: Log = vec![("A", 10), ("A", 20), ("A", 30)];
+    for run in 0..2 {
+        action.run(&g, n[0]).unwrap();
+        let dynamic = &action.actor::<DispatchActor<Log>>().unwrap().context;
+        assert_eq!((run, dynamic), (run, &want));
+        assert_eq!((run, &action.actors().1.get().context), (run, &want));
+    }
+    // Where runs start is the actor's `start`, which may change between runs.
+    action.actor_mut::<DispatchActor<Log>>().unwrap().start = vec![("start", 0)];
+    action.run(&g, n[0]).unwrap();
+    let dynamic = &action.actor::<DispatchActor<Log>>().unwrap().context;
+    assert_eq!(dynamic[..2], [("start", 0), ("A", 10)]);
+    assert_eq!(dynamic.len(), 4);
+}

@@ -549,3 +549,69 @@ fn an_iterator_that_misuses_frames_cannot_make_a_run_panic() {
     let stats = action.run(&graph, root).unwrap();
     assert_eq!(stats.entered, 31);
 }
+
+/// Ends the run at its `at`-th enter: with `Flow::Stop`, with a NaN key on the
+/// children of the first node from there on that has some, or with a panic.
+struct EndAt {
+    at: usize,
+    how: u8,
+    seen: usize,
+}
+
+impl UnorderedActor for EndAt {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
+        self.seen = 0;
+        Ok(())
+    }
+    fn enter(&mut self, _: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.seen += 1;
+        match self.how {
+            0 if self.seen == self.at => Flow::Stop,
+            1 if self.seen >= self.at && !active.is_empty() => {
+                active.set_key(0, f32::NAN);
+                Flow::Continue
+            }
+            2 if self.seen == self.at => panic!("an actor fails"),
+            _ => Flow::Continue,
+        }
+    }
+}
+
+#[test]
+fn every_frame_is_released_when_a_run_ends_in_any_way() {
+    use scenewalk_iterators::{PriorityQueue, SwitchRule};
+    let mut rng = Rng(0x5eed);
+    for case in 0..30 {
+        let n = 2 + rng.below(200);
+        let t = Tree::random(&mut rng, n);
+        for how in 0..3 {
+            let at = 1 + rng.below(t.nodes.len());
+            let chain = |rng: &mut Rng| {
+                (
+                    Unordered::new(EndAt { at, how, seen: 0 }),
+                    Ordered::new(Path::<true>::new(&t, rng)),
+                )
+            };
+            let mut pq = Action::new(PriorityQueue::new(), chain(&mut rng)).unwrap();
+            let mut hybrid = Action::new(
+                PriorityQueue::hybrid(SwitchRule::AtDepth(2)),
+                chain(&mut rng),
+            )
+            .unwrap();
+            let mut reversed = Action::new(Reversed::default(), chain(&mut rng)).unwrap();
+            let ends = [
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pq.run(&t.g, t.root))),
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hybrid.run(&t.g, t.root))),
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    reversed.run(&t.g, t.root)
+                })),
+            ];
+            let live = [
+                pq.live_frames(),
+                hybrid.live_frames(),
+                reversed.live_frames(),
+            ];
+            assert_eq!(live, [0; 3], "case {case}, end {how}: {ends:?}");
+        }
+    }
+}

@@ -103,7 +103,7 @@ impl Light {
 }
 
 /// What the dispatch actor sums.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Power {
     watts: f32,
     lights: u32,

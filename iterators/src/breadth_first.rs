@@ -9,8 +9,11 @@ use scenewalk_core::{
 /// actor is called once per batch instead of once per node (paper 3.3.3).
 ///
 /// A batch is the nodes of one level (or a slice of at most
-/// [`with_max_batch`](BreadthFirst::with_max_batch) of them); entries an actor
-/// deactivates are not expanded, [`Flow::Prune`] expands none of the batch, and
+/// [`with_max_batch`](BreadthFirst::with_max_batch) of them), handed to the actors as
+/// the active list of the level above: an entry an actor deactivates is dropped before
+/// it is entered (later actors skip it, and it is neither counted as entered nor
+/// expanded), as a child deactivated at its parent under depth-first;
+/// [`Flow::Prune`] enters the batch's active entries but expands none of them, and
 /// [`Flow::Stop`] ends the run. With no current node, no leave events and no single
 /// path, the action refuses enter + leave actors, ordered-state actors, actors that
 /// dispatch on the node type, and actors that do not implement `enter_batch`.

@@ -1,12 +1,13 @@
 //! The dual-tree (pair) traversal: every pair of leaves, one from each of two trees or
 //! two distinct leaves of one tree, whose every ancestor pair passes a pair filter.
 //!
-//! This is the stack-based BVH-versus-BVH descent of reference note 002, with three
+//! This is the stack-based BVH-versus-BVH descent of reference note 002, with four
 //! differences: the stack is a `Vec` that grows as needed (the note's fixed 100-entry
 //! array overflows on deep or bushy trees), trees may be n-ary (both-internal pairs
 //! descend into every child of `a` × every child of `b`; for binary trees these are
-//! the note's four pairs), and the traversal stops after each leaf pair and resumes
-//! where it left off.
+//! the note's four pairs), a stack entry is a run of sibling pairs expanded one pair
+//! at a time (so a fan of n children never holds n or n² pairs at once), and the
+//! traversal stops after each leaf pair and resumes where it left off.
 
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
@@ -75,7 +76,8 @@ pub struct DualTreeStats {
     pub pair_tests: u64,
     /// Leaf pairs yielded.
     pub pairs_found: u64,
-    /// The most entries the pending-pair stack held at once.
+    /// The most entries the pending stack held at once (each entry a run of sibling
+    /// pairs; at most one per level descended in each tree).
     pub max_stack: usize,
 }
 
@@ -83,11 +85,86 @@ pub struct DualTreeStats {
 /// at that time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Watch {
-    /// Set by the `*_at` resets: the roots are checked by the next call.
-    Unchecked,
+    /// Set by the `*_at` resets: the roots (of trees A and B; the same node twice in
+    /// self mode) are checked by the next call.
+    Unchecked(NodeIndex, NodeIndex),
     /// The graphs' revisions when the roots were checked.
     Checked { a: u64, b: u64 },
 }
+
+/// The pending work on the stack: a pair, or a run of sibling pairs that hands out its
+/// next pair and stays on the stack with the rest. In self mode a pair `(n, n)` stands
+/// for the pairs within `n`'s subtree.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    /// The pair of roots (the root twice in self mode).
+    Pair(NodeIndex, NodeIndex),
+    /// `(a, b)`, then `a`'s later siblings with `b` (A descends, B is a leaf).
+    DownA(NodeIndex, NodeIndex),
+    /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
+    DownB(NodeIndex, NodeIndex),
+    /// Every child × child pair of two internal nodes, from `(a, b)` on: `b` runs over
+    /// its siblings, then the next `a` starts again from `first_b`.
+    Cross {
+        a: NodeIndex,
+        b: NodeIndex,
+        first_b: NodeIndex,
+    },
+    /// Self mode, the children of one node from `c` on: the pairs within `c` when
+    /// `d == c` (if `c` has children), else the pair `(c, d)`; `d` runs over `c`'s later
+    /// siblings, then the next `c` starts with itself.
+    Children { c: NodeIndex, d: NodeIndex },
+}
+
+impl Pending {
+    /// Hands out the next pair and moves the entry on past it; returns the pair and
+    /// whether that was the entry's last.
+    #[inline]
+    fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
+        let (next_a, next_b) = (
+            |n: NodeIndex| graph_a.next_sibling_at(n),
+            |n: NodeIndex| graph_b.next_sibling_at(n),
+        );
+        match self {
+            Pending::Pair(a, b) => (Some((*a, *b)), true),
+            Pending::DownA(a, b) => {
+                let pair = (*a, *b);
+                (Some(pair), next_a(*a).map(|n| *a = n).is_none())
+            }
+            Pending::DownB(a, b) => {
+                let pair = (*a, *b);
+                (Some(pair), next_b(*b).map(|n| *b = n).is_none())
+            }
+            Pending::Cross { a, b, first_b } => {
+                let pair = (*a, *b);
+                let done = match next_b(*b) {
+                    Some(n) => {
+                        *b = n;
+                        false
+                    }
+                    None => next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none(),
+                };
+                (Some(pair), done)
+            }
+            Pending::Children { c, d } => {
+                // A leaf child has no pairs within it.
+                let (c0, d0) = (*c, *d);
+                let pair = (c0 != d0 || graph_a.first_child_at(c0).is_some()).then_some((c0, d0));
+                let done = match next_a(d0) {
+                    Some(n) => {
+                        *d = n;
+                        false
+                    }
+                    None => next_a(c0).map(|n| (*c, *d) = (n, n)).is_none(),
+                };
+                (pair, done)
+            }
+        }
+    }
+}
+
+/// The most pending entries [`DualTree::with_capacity`] reserves room for.
+const MAX_RESERVED: usize = 1 << 16;
 
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
@@ -107,7 +184,12 @@ enum Watch {
 ///   node paired with itself.
 ///
 /// The pending pairs live on an explicit stack (a `Vec`, kept between runs), so
-/// nothing recurses and any depth works. Each [`next`](DualTree::next) call runs until
+/// nothing recurses and any depth works. A stack entry is a run of sibling pairs
+/// (a node with a run of siblings, or every child × child pair of two nodes) that
+/// hands out one pair at a time, so the stack holds at most one entry per level
+/// descended in each tree: pending memory grows with the trees' depths, not with their
+/// fan-out (a million-wide fan holds one entry, not a million or 10¹² pairs). Each
+/// [`next`](DualTree::next) call runs until
 /// the next leaf pair and returns it; stop calling and the traversal is paused, call
 /// again and it resumes. The traversal does not borrow the graphs: each call takes
 /// them, petgraph style. Pass the same graphs for the whole traversal.
@@ -156,10 +238,8 @@ enum Watch {
 /// ```
 #[derive(Clone, Debug)]
 pub struct DualTree {
-    /// Pending pairs, the next on top. In self mode an entry `(n, n)` means "the pairs
-    /// within `n`'s subtree" (a real pair of two distinct subtrees never has equal
-    /// nodes there).
-    stack: Vec<NodePair>,
+    /// Pending work, the next on top.
+    stack: Vec<Pending>,
     within: bool,
     watch: Watch,
     stats: DualTreeStats,
@@ -178,11 +258,12 @@ impl DualTree {
         Self::with_capacity(0)
     }
 
-    /// As [`new`](DualTree::new), with room for `pairs` pending pairs before the stack
+    /// As [`new`](DualTree::new), with room for `entries` pending stack entries (at
+    /// most 65,536: the stack holds one entry per level descended) before the stack
     /// grows.
-    pub fn with_capacity(pairs: usize) -> Self {
+    pub fn with_capacity(entries: usize) -> Self {
         Self {
-            stack: Vec::with_capacity(pairs),
+            stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
             within: false,
             watch: Watch::Checked { a: 0, b: 0 },
             stats: DualTreeStats::default(),
@@ -242,20 +323,20 @@ impl DualTree {
     /// instead: if a root names no live node of its graph then, the traversal is empty.
     pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
         self.clear();
-        self.stack.push((root_a, root_b));
+        self.stack.push(Pending::Pair(root_a, root_b));
         self.stats.max_stack = 1;
         self.within = false;
-        self.watch = Watch::Unchecked;
+        self.watch = Watch::Unchecked(root_a, root_b);
     }
 
     /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next
     /// call instead: if `root` names no live node then, the traversal is empty.
     pub fn reset_self_at(&mut self, root: NodeIndex) {
         self.clear();
-        self.stack.push((root, root));
+        self.stack.push(Pending::Pair(root, root));
         self.stats.max_stack = 1;
         self.within = true;
-        self.watch = Watch::Unchecked;
+        self.watch = Watch::Unchecked(root, root);
     }
 
     /// Ends the traversal (keeping the buffer) and zeroes the statistics.
@@ -275,7 +356,7 @@ impl DualTree {
         self.within
     }
 
-    /// How many entries are pending on the stack.
+    /// How many entries (runs of pairs) are pending on the stack.
     pub fn pending(&self) -> usize {
         self.stack.len()
     }
@@ -296,10 +377,7 @@ impl DualTree {
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match self.watch {
             Watch::Checked { a, b } => (a, b) == revisions || self.stack.is_empty(),
-            Watch::Unchecked => self
-                .stack
-                .iter()
-                .all(|&(a, b)| graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()),
+            Watch::Unchecked(a, b) => graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some(),
         };
         if ok {
             self.watch = Watch::Checked {
@@ -316,9 +394,9 @@ impl DualTree {
     ///
     /// `graph_a` holds the first tree and `graph_b` the second (pass one graph twice
     /// for two trees of one graph). In self mode `graph_b` is not read: pass the tree's
-    /// graph twice. Each call pops pending pairs, calls `filter` once per pair and
-    /// pushes the children of passing internal pairs, until a passing leaf pair comes
-    /// up or the stack is empty.
+    /// graph twice. Each call takes pending pairs, calls `filter` once per pair and
+    /// pushes the children of passing internal pairs (as one run), until a passing leaf
+    /// pair comes up or the stack is empty.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -329,10 +407,18 @@ impl DualTree {
         if !self.guard(graph_a, graph_b) {
             return None;
         }
-        while let Some((a, b)) = self.stack.pop() {
-            let base = self.stack.len();
-            if self.within && a == b {
-                self.push_within(graph_a, a);
+        while let Some(top) = self.stack.last_mut() {
+            let (candidate, last) = top.take(graph_a, graph_b);
+            if last {
+                self.stack.pop();
+            }
+            let Some((a, b)) = candidate else {
+                continue;
+            };
+            let below = if self.within && a == b {
+                graph_a
+                    .first_child_at(a)
+                    .map(|c| Pending::Children { c, d: c })
             } else {
                 self.stats.pair_tests += 1;
                 if !filter.test(a, b) {
@@ -343,57 +429,15 @@ impl DualTree {
                         self.stats.pairs_found += 1;
                         return Some((a, b));
                     }
-                    (Some(first), None) => {
-                        let mut child = Some(first);
-                        while let Some(c) = child {
-                            self.stack.push((c, b));
-                            child = graph_a.next_sibling_at(c);
-                        }
-                    }
-                    (None, Some(first)) => {
-                        let mut child = Some(first);
-                        while let Some(c) = child {
-                            self.stack.push((a, c));
-                            child = graph_b.next_sibling_at(c);
-                        }
-                    }
-                    (Some(first_a), Some(first_b)) => {
-                        let mut child_a = Some(first_a);
-                        while let Some(ca) = child_a {
-                            let mut child_b = Some(first_b);
-                            while let Some(cb) = child_b {
-                                self.stack.push((ca, cb));
-                                child_b = graph_b.next_sibling_at(cb);
-                            }
-                            child_a = graph_a.next_sibling_at(ca);
-                        }
-                    }
+                    (Some(a), None) => Some(Pending::DownA(a, b)),
+                    (None, Some(b)) => Some(Pending::DownB(a, b)),
+                    (Some(a), Some(b)) => Some(Pending::Cross { a, b, first_b: b }),
                 }
-            }
-            // Pushed in document order; reversed so they pop in document order.
-            if let Some(pushed) = self.stack.get_mut(base..) {
-                pushed.reverse();
-            }
+            };
+            self.stack.extend(below);
             self.stats.max_stack = self.stats.max_stack.max(self.stack.len());
         }
         None
-    }
-
-    /// Pushes the work within `node`: each internal child within itself, and every
-    /// pair of distinct children (earlier sibling first).
-    fn push_within(&mut self, graph: &Graph, node: NodeIndex) {
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            if graph.first_child_at(c).is_some() {
-                self.stack.push((c, c));
-            }
-            let mut later = graph.next_sibling_at(c);
-            while let Some(d) = later {
-                self.stack.push((c, d));
-                later = graph.next_sibling_at(d);
-            }
-            child = graph.next_sibling_at(c);
-        }
     }
 
     /// First-hit mode: the next leaf pair, after which the traversal is over (the

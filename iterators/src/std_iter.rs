@@ -2,7 +2,7 @@
 //! the flattened order.
 
 use crate::priority::Rank;
-use crate::walker::Phase;
+use crate::walker::Place;
 use crate::{DfsWalker, Event, Flattened};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
 use std::cmp::Ordering;
@@ -81,10 +81,7 @@ impl Walk for Graph {
         Ok(DepthFirstIter {
             graph: self,
             root,
-            current: root.index(),
-            phase: Phase::Before,
-            depth: 0,
-            skip: false,
+            place: Place::new(root.index()),
         })
     }
 
@@ -143,45 +140,28 @@ fn check(graph: &Graph, root: NodeId) -> Result<(), GraphError> {
 /// The steps of a [`DfsWalker`], but on slot indices: while the iterator borrows the
 /// graph no node can be removed, so it needs neither the walker's liveness checks
 /// nor the generations that make them; [`into_walker`](Self::into_walker) reads the
-/// current node's generation once.
+/// generations once.
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g> {
     graph: &'g Graph,
     root: NodeId,
-    current: NodeIndex,
-    phase: Phase,
-    depth: u32,
-    skip: bool,
+    place: Place<NodeIndex>,
 }
 
 impl DepthFirstIter<'_> {
     /// After an [`Event::Enter`]: do not descend into that node (its leave comes next).
     pub fn skip_subtree(&mut self) {
-        if self.phase == Phase::Entered {
-            self.skip = true;
-        }
+        self.place.skip_subtree();
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.place.depth
     }
 
     /// The walker, to keep walking after editing the graph.
     pub fn into_walker(self) -> DfsWalker {
-        match self.graph.id_at(self.current) {
-            Some(current) => {
-                DfsWalker::from_parts(self.root, current, self.phase, self.depth, self.skip)
-            }
-            // Unreachable: the graph was borrowed since the root was checked.
-            None => DfsWalker::from_parts(self.root, self.root, Phase::Done, 0, false),
-        }
-    }
-
-    fn finish(&mut self) -> Option<Event> {
-        self.phase = Phase::Done;
-        self.skip = false;
-        None
+        DfsWalker::from_slots(self.graph, self.root, self.place)
     }
 }
 
@@ -190,42 +170,7 @@ impl Iterator for DepthFirstIter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        let node = self.current;
-        match self.phase {
-            Phase::Before => {
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            Phase::Entered => {
-                let skip = std::mem::take(&mut self.skip);
-                if let Some(child) = self.graph.first_child_at(node).filter(|_| !skip) {
-                    self.depth += 1;
-                    self.current = child;
-                    return Some(Event::Enter(child));
-                }
-                self.phase = Phase::Left;
-                Some(Event::Leave(node))
-            }
-            Phase::Left => {
-                if self.depth == 0 {
-                    return self.finish();
-                }
-                if let Some(sibling) = self.graph.next_sibling_at(node) {
-                    self.current = sibling;
-                    self.phase = Phase::Entered;
-                    return Some(Event::Enter(sibling));
-                }
-                match self.graph.parent_at(node) {
-                    Some(parent) => {
-                        self.current = parent;
-                        self.depth -= 1;
-                        Some(Event::Leave(parent))
-                    }
-                    None => self.finish(),
-                }
-            }
-            Phase::Done => None,
-        }
+        self.place.step(self.graph)
     }
 }
 

@@ -83,7 +83,7 @@ impl<W: Walker> Iterator for WalkerIter<'_, W> {
     }
 }
 
-/// Where a [`DfsWalker`] stands.
+/// Where a depth-first walk stands in its phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
     /// The next event enters `current`.
@@ -92,12 +92,183 @@ pub(crate) enum Phase {
     Entered,
     /// `current` was left: next comes its next sibling (or its parent's leave).
     Left,
+    /// As `Entered`, but `current` was since moved to another parent: its leave
+    /// comes next (its subtree went with it).
+    MovedEntered,
+    /// As `Left`, but `current` was since moved to another parent: next comes the
+    /// sibling that followed it where the walk reached it (see [`Resume`]).
+    MovedLeft,
     /// The walk is over.
     Done,
 }
 
+/// Where a walk goes on after its current node if that node is moved away: the
+/// sibling that followed it when the walk reached it, found from what the walk had at
+/// hand then (no extra read when it entered the node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resume {
+    /// The node was its parent's first child: the parent's first child now.
+    First,
+    /// The node followed this sibling: that sibling's next one now.
+    After(NodeIndex),
+    /// This node (or none).
+    At(Option<NodeIndex>),
+}
+
+/// How a depth-first walk holds a node: a bare slot while it borrows the graph (no
+/// node can be moved then), an id when the graph may change between steps.
+pub(crate) trait Slot: Copy + Eq {
+    /// The node's slot.
+    fn slot(self) -> NodeIndex;
+    /// The walk's handle of the live node in slot `node`.
+    fn at(graph: &Graph, node: NodeIndex) -> Option<Self>;
+}
+
+impl Slot for NodeIndex {
+    #[inline(always)]
+    fn slot(self) -> NodeIndex {
+        self
+    }
+    #[inline(always)]
+    fn at(_graph: &Graph, node: NodeIndex) -> Option<Self> {
+        Some(node)
+    }
+}
+
+impl Slot for NodeId {
+    #[inline(always)]
+    fn slot(self) -> NodeIndex {
+        self.index()
+    }
+    #[inline(always)]
+    fn at(graph: &Graph, node: NodeIndex) -> Option<Self> {
+        graph.id_at(node)
+    }
+}
+
+/// The whole state of a depth-first walk's step, shared by [`DfsWalker`] (ids) and
+/// [`DepthFirstIter`](crate::DepthFirstIter) (slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Place<N> {
+    pub(crate) current: N,
+    /// The node `current` was entered from (`current` itself at depth 0).
+    pub(crate) parent: N,
+    /// Where the walk goes on if `current` is moved away.
+    pub(crate) resume: Resume,
+    pub(crate) phase: Phase,
+    pub(crate) depth: u32,
+    pub(crate) skip: bool,
+}
+
+impl<N: Slot> Place<N> {
+    /// Before entering `root`.
+    pub(crate) fn new(root: N) -> Self {
+        Self {
+            current: root,
+            parent: root,
+            resume: Resume::At(None),
+            phase: Phase::Before,
+            depth: 0,
+            skip: false,
+        }
+    }
+
+    /// After an enter: the node's leave comes next.
+    pub(crate) fn skip_subtree(&mut self) {
+        if self.phase == Phase::Entered {
+            self.skip = true;
+        }
+    }
+
+    /// One event from the current node, which is live.
+    #[inline(always)]
+    pub(crate) fn step(&mut self, graph: &Graph) -> Option<Event> {
+        let node = self.current.slot();
+        match self.phase {
+            Phase::Before => {
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            Phase::Entered => {
+                let skip = std::mem::take(&mut self.skip);
+                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.parent = self.current;
+                    self.depth += 1;
+                    return self.enter(graph, child, Resume::First);
+                }
+                self.phase = Phase::Left;
+                Some(Event::Leave(node))
+            }
+            Phase::Left => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                match graph.next_sibling_at(node) {
+                    Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
+                    None => self.climb(graph),
+                }
+            }
+            Phase::MovedEntered => {
+                self.skip = false;
+                self.phase = Phase::MovedLeft;
+                Some(Event::Leave(node))
+            }
+            Phase::MovedLeft => {
+                let parent = self.parent.slot();
+                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+                let sibling = match self.resume {
+                    Resume::First => graph.first_child_at(parent),
+                    Resume::After(before) => Some(before)
+                        .filter(kept)
+                        .and_then(|n| graph.next_sibling_at(n)),
+                    Resume::At(next) => next.filter(kept),
+                };
+                match sibling {
+                    Some(s) => self.enter(graph, s, Resume::At(graph.next_sibling_at(s))),
+                    None => self.climb(graph),
+                }
+            }
+            Phase::Done => None,
+        }
+    }
+
+    /// Back from a node whose siblings are done to the node it was entered from (at
+    /// depth 1 or more), which is left.
+    #[inline(always)]
+    fn climb(&mut self, graph: &Graph) -> Option<Event> {
+        let up = self.parent;
+        // Above the walk's root (depth 0) the node is not used.
+        let above = graph.parent_at(up.slot()).and_then(|p| N::at(graph, p));
+        (self.current, self.parent) = (up, above.unwrap_or(up));
+        self.resume = Resume::At(graph.next_sibling_at(up.slot()));
+        self.depth -= 1;
+        self.phase = Phase::Left;
+        Some(Event::Leave(up.slot()))
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
+        match N::at(graph, node) {
+            Some(id) => {
+                self.current = id;
+                self.resume = resume;
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
+            }
+            None => self.finish(),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> Option<Event> {
+        self.phase = Phase::Done;
+        self.skip = false;
+        None
+    }
+}
+
 /// A depth-first walk with enter and leave events in document order that needs no
-/// stack and allocates nothing: its whole state is the current node, a phase and a
+/// stack and allocates nothing: its whole state is the current node, the node it was
+/// entered from, where to go on should the current node be moved away, a phase and a
 /// depth (reference note 000's first-child / next-sibling step, with parent links for
 /// the leave events).
 ///
@@ -105,12 +276,18 @@ pub(crate) enum Phase {
 /// be edited between steps. The walk then continues from the current node's links *as
 /// they are at that step*: children added under a node not yet left are entered,
 /// siblings inserted after the current node are entered, nodes added before it are
-/// not, and a moved current node is followed to its new place (its new siblings and
-/// ancestors). Leaving never goes above the depth the walk went down, so the walk ends
-/// at most back at the level of its root. If the current node or the root is removed,
-/// `next` returns `None` (nodes are kept as [`NodeId`]s, so a removed node is noticed
-/// even when its slot is reused), and keeps returning `None` until
-/// [`reset`](Self::reset) or [`move_to`](Self::move_to).
+/// not. A current node moved to another parent is left where the walk found it, so
+/// enters and leaves stay nested: it is not descended into there (its subtree went
+/// with it), and the walk goes on with the sibling that followed it when the walk
+/// reached it and climbs back through the node it was entered from. The
+/// moved node and its subtree are entered again if their new place lies ahead of the
+/// walk. The climb above that node follows the parent links as they are, so moving an
+/// ancestor of the current node is not undone: the leaves then follow its new
+/// parents. Leaving never goes above the depth the walk went down, so the walk ends at
+/// most back at the level of its root. If the current node, the node it was entered
+/// from or the root is removed, `next` returns `None` (nodes are kept as
+/// [`NodeId`]s, so a removed node is noticed even when its slot is reused), and keeps
+/// returning `None` until [`reset`](Self::reset) or [`move_to`](Self::move_to).
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -146,10 +323,7 @@ pub(crate) enum Phase {
 #[derive(Clone, Copy, Debug)]
 pub struct DfsWalker {
     root: NodeId,
-    current: NodeId,
-    phase: Phase,
-    depth: u32,
-    skip: bool,
+    place: Place<NodeId>,
     /// The graph state of the last step (see [`Stamp`]).
     stamp: Stamp,
 }
@@ -158,14 +332,7 @@ pub struct DfsWalker {
 /// cached graph state is not part of that.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
-        (self.root, self.current, self.phase, self.depth, self.skip)
-            == (
-                other.root,
-                other.current,
-                other.phase,
-                other.depth,
-                other.skip,
-            )
+        (self.root, self.place) == (other.root, other.place)
     }
 }
 
@@ -176,10 +343,7 @@ impl DfsWalker {
     pub fn new(root: NodeId) -> Self {
         Self {
             root,
-            current: root,
-            phase: Phase::Before,
-            depth: 0,
-            skip: false,
+            place: Place::new(root),
             stamp: Stamp::NONE,
         }
     }
@@ -189,23 +353,27 @@ impl DfsWalker {
         *self = Self::new(root);
     }
 
-    /// A walker at the given place of a walk, for an iterator that walked with
-    /// slot indices while it borrowed the graph; its next step checks the graph.
-    pub(crate) fn from_parts(
-        root: NodeId,
-        current: NodeId,
-        phase: Phase,
-        depth: u32,
-        skip: bool,
-    ) -> Self {
-        Self {
-            root,
-            current,
-            phase,
-            depth,
-            skip,
-            stamp: Stamp::NONE,
+    /// The walker at the place a walk on slot indices reached in `graph` (which it
+    /// borrowed until now); its next step checks the graph.
+    pub(crate) fn from_slots(graph: &Graph, root: NodeId, place: Place<NodeIndex>) -> Self {
+        let mut walker = Self::new(root);
+        match (graph.id_at(place.current), graph.id_at(place.parent)) {
+            (Some(current), Some(parent)) => {
+                walker.place = Place {
+                    current,
+                    parent,
+                    resume: place.resume,
+                    phase: place.phase,
+                    depth: place.depth,
+                    skip: place.skip,
+                };
+            }
+            // Unreachable: the graph was borrowed since the root was checked.
+            _ => {
+                walker.place.finish();
+            }
         }
+        walker
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
@@ -232,10 +400,13 @@ impl DfsWalker {
                 None => return Ok(false),
             }
         }
-        self.current = node;
-        self.phase = Phase::Before;
-        self.depth = depth;
-        self.skip = false;
+        let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
+        self.place = Place {
+            parent: parent.filter(|_| depth > 0).unwrap_or(node),
+            resume: Resume::At(graph.next_sibling_at(node.index())),
+            depth,
+            ..Place::new(node)
+        };
         // Checked in `graph`: the next step checks again in whatever graph it gets.
         self.stamp = Stamp::NONE;
         Ok(true)
@@ -244,9 +415,7 @@ impl DfsWalker {
     /// After an [`Event::Enter`]: do not descend into that node; its
     /// [`Event::Leave`] comes next. No effect at any other time.
     pub fn skip_subtree(&mut self) {
-        if self.phase == Phase::Entered {
-            self.skip = true;
-        }
+        self.place.skip_subtree();
     }
 
     /// The root of the walk.
@@ -256,107 +425,56 @@ impl DfsWalker {
 
     /// The node of the last event (`None` before the first and after the last).
     pub fn current(&self) -> Option<NodeId> {
-        matches!(self.phase, Phase::Entered | Phase::Left).then_some(self.current)
+        (!matches!(self.place.phase, Phase::Before | Phase::Done)).then_some(self.place.current)
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.place.depth
     }
 
     /// Whether the walk is over.
     pub fn is_done(&self) -> bool {
-        self.phase == Phase::Done
+        self.place.phase == Phase::Done
     }
 
-    /// The next event, or `None` when the walk is done (or its current node or root
-    /// was removed).
+    /// The next event, or `None` when the walk is done (or its current node, the node
+    /// it was entered from or the root was removed).
     #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
-        // While no structural edit happened since the last step, the current node and
-        // the root are as live as they were then.
-        if !self.stamp.matches(graph) {
-            // By value, so the walker's address does not escape the caller's loop and
-            // its fields can live in registers there.
-            let (walker, live) = self.check(graph);
-            *self = walker;
-            if !live {
-                return None;
-            }
+        // While no structural edit happened since the last step, the nodes the walker
+        // holds are as live as they were then.
+        if !self.stamp.matches(graph) && !self.check(graph) {
+            return None;
         }
-        self.step(graph)
+        self.place.step(graph)
     }
 
-    /// Whether the walk goes on in `graph`: not done, current node and root live.
+    /// Whether the walk goes on in `graph`: not done, and the nodes it holds live.
     #[cold]
     #[inline(never)]
-    fn check(mut self, graph: &Graph) -> (Self, bool) {
-        if self.phase == Phase::Done {
-            return (self, false);
+    fn check(&mut self, graph: &Graph) -> bool {
+        let place = &mut self.place;
+        if place.phase == Phase::Done {
+            return false;
         }
-        if !graph.contains(self.current) || !graph.contains(self.root) {
-            self.finish();
-            return (self, false);
+        let live = |node| graph.contains(node);
+        if !(live(place.current) && live(self.root) && (place.depth == 0 || live(place.parent))) {
+            place.finish();
+            return false;
         }
+        // Moved to another parent (or back) since the last step.
+        let moved =
+            place.depth > 0 && graph.parent_at(place.current.index()) != Some(place.parent.index());
+        place.phase = match place.phase {
+            Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+            Phase::Entered | Phase::MovedEntered => Phase::Entered,
+            Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+            Phase::Left | Phase::MovedLeft => Phase::Left,
+            phase => phase,
+        };
         self.stamp = Stamp::of(graph);
-        (self, true)
-    }
-
-    /// One event from the current node, which is live.
-    #[inline(always)]
-    fn step(&mut self, graph: &Graph) -> Option<Event> {
-        let node = self.current.index();
-        match self.phase {
-            Phase::Before => {
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            Phase::Entered => {
-                let skip = std::mem::take(&mut self.skip);
-                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
-                    self.depth += 1;
-                    return self.enter(graph, child);
-                }
-                self.phase = Phase::Left;
-                Some(Event::Leave(node))
-            }
-            Phase::Left => {
-                if self.depth == 0 {
-                    return self.finish();
-                }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    return self.enter(graph, sibling);
-                }
-                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
-                    Some(parent) => {
-                        self.current = parent;
-                        self.depth -= 1;
-                        Some(Event::Leave(parent.index()))
-                    }
-                    None => self.finish(),
-                }
-            }
-            Phase::Done => None,
-        }
-    }
-
-    #[inline(always)]
-    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
-        match graph.id_at(node) {
-            Some(id) => {
-                self.current = id;
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            None => self.finish(),
-        }
-    }
-
-    fn finish(&mut self) -> Option<Event> {
-        self.phase = Phase::Done;
-        self.skip = false;
-        self.stamp = Stamp::NONE;
-        None
+        true
     }
 }
 

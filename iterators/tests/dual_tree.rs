@@ -464,6 +464,14 @@ fn the_buffer_is_reused_across_resets() {
     assert_eq!(dual.stats(), stats);
 }
 
+#[test]
+fn any_capacity_request_is_safe() {
+    // Pending memory grows with depth, not with the pairs: a huge request is capped.
+    let dual = DualTree::with_capacity(usize::MAX);
+    assert!(dual.stack_capacity() < 1 << 20, "{}", dual.stack_capacity());
+    assert!(dual.is_done());
+}
+
 // ----- deep trees ------------------------------------------------------------------------
 
 const CHAIN: usize = 100_000;

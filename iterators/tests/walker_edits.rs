@@ -65,10 +65,24 @@ impl CheckedPreorder {
     }
 }
 
-/// The enter / leave walker as it was before the fast step.
+/// Where the model goes on after a current node moved away.
+#[derive(Clone, Copy)]
+enum Resume {
+    /// The parent's first child now.
+    First,
+    /// This earlier sibling's next one now.
+    After(NodeIndex),
+    /// This node.
+    At(Option<NodeIndex>),
+}
+
+/// The enter / leave walker that checks every step: the fast walker's model.
 struct CheckedDfs {
     root: NodeId,
     current: NodeId,
+    /// The node `current` was entered from.
+    parent: NodeId,
+    resume: Resume,
     /// 0 before entering `current`, 1 entered, 2 left, 3 done.
     phase: u8,
     depth: u32,
@@ -80,6 +94,8 @@ impl CheckedDfs {
         Self {
             root,
             current: root,
+            parent: root,
+            resume: Resume::At(None),
             phase: 0,
             depth: 0,
             skip: false,
@@ -98,10 +114,11 @@ impl CheckedDfs {
         None
     }
 
-    fn enter(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
         match graph.id_at(node) {
             Some(id) => {
                 self.current = id;
+                self.resume = resume;
                 self.phase = 1;
                 Some(Event::Enter(node))
             }
@@ -113,20 +130,25 @@ impl CheckedDfs {
         if self.phase == 3 {
             return None;
         }
-        if !graph.contains(self.current) || !graph.contains(self.root) {
+        let live = |n| graph.contains(n);
+        if !(live(self.current) && live(self.root) && (self.depth == 0 || live(self.parent))) {
             return self.finish();
         }
         let node = self.current.index();
+        let parent = self.parent.index();
+        // Moved to another parent: left where the walk found it.
+        let moved = self.depth > 0 && graph.parent_at(node) != Some(parent);
         match self.phase {
             0 => {
                 self.phase = 1;
                 Some(Event::Enter(node))
             }
             1 => {
-                let skip = std::mem::take(&mut self.skip);
+                let skip = std::mem::take(&mut self.skip) || moved;
                 if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    self.parent = self.current;
                     self.depth += 1;
-                    return self.enter(graph, child);
+                    return self.enter(graph, child, Resume::First);
                 }
                 self.phase = 2;
                 Some(Event::Leave(node))
@@ -135,17 +157,31 @@ impl CheckedDfs {
                 if self.depth == 0 {
                     return self.finish();
                 }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    return self.enter(graph, sibling);
+                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+                let (sibling, resume) = if moved {
+                    let sibling = match self.resume {
+                        Resume::First => graph.first_child_at(parent),
+                        Resume::After(before) => Some(before)
+                            .filter(kept)
+                            .and_then(|n| graph.next_sibling_at(n)),
+                        Resume::At(next) => next.filter(kept),
+                    };
+                    let after = sibling.and_then(|s| graph.next_sibling_at(s));
+                    (sibling, Resume::At(after))
+                } else {
+                    (graph.next_sibling_at(node), Resume::After(node))
+                };
+                if let Some(sibling) = sibling {
+                    return self.enter(graph, sibling, resume);
                 }
-                match graph.parent_at(node).and_then(|p| graph.id_at(p)) {
-                    Some(parent) => {
-                        self.current = parent;
-                        self.depth -= 1;
-                        Some(Event::Leave(parent.index()))
-                    }
-                    None => self.finish(),
-                }
+                // Back to the node it was entered from.
+                let up = self.parent;
+                let above = graph.parent_at(up.index()).and_then(|p| graph.id_at(p));
+                (self.current, self.parent) = (up, above.unwrap_or(up));
+                self.resume = Resume::At(graph.next_sibling_at(up.index()));
+                self.depth -= 1;
+                self.phase = 2;
+                Some(Event::Leave(up.index()))
             }
         }
     }
@@ -412,5 +448,63 @@ proptest! {
     #[test]
     fn borrowing_iterators_step_as_the_walkers(seed in any::<u64>(), nodes in 1usize..60) {
         iterators_match_walkers(seed, nodes);
+    }
+}
+
+/// Walks `top` with a `DfsWalker`, moving the current node to a random place (another
+/// parent in or out of the walked tree, a random position among its children, or out
+/// of every tree) before some steps; the enters and leaves must nest, and the walk must
+/// end with every entered node left.
+fn moves_keep_the_events_nested(seed: u64, nodes: usize) {
+    let (mut graph, root, ids) = random_graph(nodes, seed);
+    let mut rng = Rng(seed ^ 0x30FE);
+    let top = if rng.below(3) == 0 {
+        ids[rng.below(ids.len())]
+    } else {
+        root
+    };
+    let mut walker = DfsWalker::new(top);
+    let mut open: Vec<NodeIndex> = Vec::new();
+    let mut moves = 0;
+    for step in 0.. {
+        assert!(step < 100 * (nodes + 10), "the walk ends");
+        if moves < 30
+            && rng.below(4) == 0
+            && let Some(current) = walker.current()
+        {
+            let nodes = live(&graph);
+            let parent = nodes[rng.below(nodes.len())];
+            let before = graph.children(parent).unwrap().nth(rng.below(4));
+            // A cycle (a parent inside the current node's subtree) is refused.
+            let _ = match rng.below(8) {
+                0 => graph.set_parent(current, None, None),
+                _ => graph.set_parent(current, Some(parent), before),
+            };
+            moves += 1;
+        }
+        let Some(event) = walker.next(&graph) else {
+            break;
+        };
+        match event {
+            Event::Enter(node) => {
+                open.push(node);
+                assert_eq!(walker.depth() as usize + 1, open.len());
+            }
+            Event::Leave(node) => {
+                assert_eq!(open.pop(), Some(node), "a leave closes the last enter");
+                assert_eq!(walker.depth() as usize, open.len());
+            }
+        }
+    }
+    assert!(walker.is_done());
+    assert_eq!(open, [], "every entered node is left");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_moved_current_node_keeps_enters_and_leaves_nested(seed in any::<u64>(), nodes in 1usize..40) {
+        moves_keep_the_events_nested(seed, nodes);
     }
 }

@@ -459,37 +459,91 @@ fn removing_the_current_node_or_root_ends_the_walk() {
 }
 
 #[test]
-fn a_moved_current_node_does_not_lead_above_the_walk() {
-    // root -> [a -> [a1], b];  top -> [other -> [o1, o2], z]
+fn a_moved_current_node_is_left_where_the_walk_found_it() {
+    // root -> [a -> [a1, a2], b];  top -> [other -> [o1]]
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let a = graph.append_child(root, Group).unwrap();
     let a1 = graph.append_child(a, Group).unwrap();
-    graph.append_child(root, Group).unwrap();
+    let a1x = graph.append_child(a1, Group).unwrap();
+    let a2 = graph.append_child(a, Group).unwrap();
+    let b = graph.append_child(root, Group).unwrap();
     let top = graph.add_root(Group);
     let other = graph.append_child(top, Group).unwrap();
     let o1 = graph.append_child(other, Group).unwrap();
-    let o2 = graph.append_child(other, Group).unwrap();
-    graph.append_child(top, Group).unwrap();
+    use Event::{Enter, Leave};
+    let [root_, a_, a1_, a1x_, a2_, b_] = [root, a, a1, a1x, a2, b].map(|id| id.index());
+
+    // Moved into the other tree (depth 2 there too): not descended into, the walk
+    // goes on with a2, never leaves a node it did not enter, and does not stray into
+    // the other tree.
     let mut walker = DfsWalker::new(root);
     walker.next(&graph);
     walker.next(&graph);
-    assert_eq!(walker.next(&graph), Some(Event::Enter(a1.index())));
-    // Move the current node (depth 2) under o1 in the other tree: the walk follows its
-    // links there, but climbs at most the two levels it went down.
-    graph.set_parent(a1, Some(o1), None).unwrap();
+    assert_eq!(walker.next(&graph), Some(Enter(a1_)));
+    graph.set_parent(a1, Some(other), Some(o1)).unwrap();
     let rest: Vec<_> = walker.iter(&graph).collect();
-    use Event::{Enter, Leave};
     assert_eq!(
         rest,
         [
-            Leave(a1.index()),
-            Leave(o1.index()),
-            Enter(o2.index()),
-            Leave(o2.index()),
-            Leave(other.index())
+            Leave(a1_),
+            Enter(a2_),
+            Leave(a2_),
+            Leave(a_),
+            Enter(b_),
+            Leave(b_),
+            Leave(root_)
         ]
     );
+
+    // Moved ahead of the walk, under b, after its subtree was walked: entered again
+    // there, with its subtree.
+    graph.set_parent(a1, Some(a), Some(a2)).unwrap();
+    let mut walker = DfsWalker::new(root);
+    let mut events = Vec::new();
+    while let Some(event) = walker.next(&graph) {
+        events.push(event);
+        if event == Leave(a1_) && walker.depth() == 2 {
+            graph.set_parent(a1, Some(b), None).unwrap();
+        }
+    }
+    assert_eq!(
+        events,
+        [
+            Enter(root_),
+            Enter(a_),
+            Enter(a1_),
+            Enter(a1x_),
+            Leave(a1x_),
+            Leave(a1_),
+            Enter(a2_),
+            Leave(a2_),
+            Leave(a_),
+            Enter(b_),
+            Enter(a1_),
+            Enter(a1x_),
+            Leave(a1x_),
+            Leave(a1_),
+            Leave(b_),
+            Leave(root_)
+        ]
+    );
+}
+
+#[test]
+fn removing_the_node_the_current_one_was_entered_from_ends_the_walk() {
+    let (mut graph, root, kids) = star(2);
+    let kid = graph.id_at(kids[0]).unwrap();
+    let grandchild = graph.append_child(kid, Group).unwrap();
+    let mut walker = DfsWalker::new(root);
+    walker.next(&graph);
+    walker.next(&graph);
+    assert_eq!(walker.next(&graph), Some(Event::Enter(grandchild.index())));
+    // The grandchild takes its removed parent's place under the root; the walk
+    // cannot leave the removed node, so it ends.
+    graph.remove(kid).unwrap();
+    assert_eq!(walker.next(&graph), None);
+    assert!(walker.is_done());
 }
 
 #[test]

@@ -2,9 +2,13 @@
 #![allow(dead_code)]
 
 use proptest::prelude::*;
+use scenewalk_actors::{Bounds, BoundsTable, WorldTable, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
-use scenewalk_core::{Aabb, Graph, NodeId};
-use scenewalk_nodes::{Geometry, Group, Mesh, Transform};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Results};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::{Camera, Containment, Frustum, Geometry, Group, Mesh, PlaneMask, Transform};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// One node of a generated tree: which earlier node is its parent, and its kind.
 #[derive(Clone, Debug)]
@@ -104,4 +108,69 @@ pub fn naive_bounds(graph: &Graph, node: NodeId) -> Aabb {
         stack.extend(graph.children(n).unwrap());
     }
     result
+}
+
+/// The update pass (world transforms and bounds) over the tree under `root`: its two
+/// tables, and both as the results a view run is handed.
+pub fn update(graph: &Graph, root: NodeId) -> (Arc<WorldTable>, Arc<BoundsTable>, Results) {
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ),
+    )
+    .unwrap();
+    action.run(graph, root).unwrap();
+    let world = action.actor::<WorldTransforms>().unwrap().table();
+    let bounds = action.actor::<Bounds>().unwrap().table();
+    let results = Results::new()
+        .with(Arc::clone(&world))
+        .with(Arc::clone(&bounds));
+    (world, bounds, results)
+}
+
+pub fn camera() -> impl Strategy<Value = (Camera, Affine3A)> {
+    (
+        prop::array::uniform3(-25.0f32..25.0),
+        prop::array::uniform3(-10.0f32..10.0),
+        0.3f32..2.0,
+        0.5f32..2.0,
+        3.0f32..60.0,
+    )
+        .prop_filter_map("a view direction", |(eye, target, fov, aspect, far)| {
+            let world = Camera::look_at(Vec3::from(eye), Vec3::from(target), Vec3::Y)?;
+            Some((Camera::perspective(fov, aspect, 0.1, far).ok()?, world))
+        })
+}
+
+/// The nodes a correct cull enters: the root, and every node none of whose
+/// ancestors-or-self (below the root's children included) lies outside the frustum by
+/// a plain per-node test against all six planes.
+pub fn brute_force_entered(
+    graph: &Graph,
+    root: NodeId,
+    frustum: &Frustum,
+    bounds: &BoundsTable,
+) -> BTreeSet<NodeIndex> {
+    let outside = |n: NodeIndex| {
+        bounds
+            .at(n)
+            .is_some_and(|b| frustum.classify(&b, PlaneMask::ALL) == Containment::Outside)
+    };
+    let mut entered = BTreeSet::from([root.index()]);
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        // A node that is itself outside prunes its children even as the root.
+        if outside(n.index()) {
+            continue;
+        }
+        for c in graph.children(n).unwrap() {
+            if !outside(c.index()) {
+                entered.insert(c.index());
+                stack.push(c);
+            }
+        }
+    }
+    entered
 }

@@ -138,7 +138,7 @@ fn floor_run<const TABLE: bool>(
 }
 
 /// The sum, reset at the start of every run.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Sum(u64);
 
 /// One closure per type, as a user writes them: each reads its payload and does its
