@@ -2,6 +2,7 @@
 //! once per accessor and shared.
 
 use super::accessor::{FLOAT, read_numbers};
+use super::import::cached;
 use super::{AnimationFault, GltfError, ImportedNode};
 use crate::{Animation, Channel, Interpolation, Property, Trs};
 use gltf::json;
@@ -105,22 +106,18 @@ fn read_channel(
     let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
         return Ok(None);
     };
-    let mut numbers = |a: usize, key, ty, allowed| -> Result<Arc<[f32]>, AnimationFault> {
-        if let Some(done) = read.get(&(a, key)) {
-            return Ok(Arc::clone(done));
-        }
-        let at = format!(
-            "samplers[{s}].{}",
-            if key.is_some() { "output" } else { "input" }
-        );
-        let numbers: Arc<[f32]> = read_numbers(root, buffers, a, &at, ty, allowed)
-            .map_err(|e| AnimationFault::Accessor {
-                accessor: a,
-                source: Box::new(e),
-            })?
-            .into();
-        read.insert((a, key), Arc::clone(&numbers));
-        Ok(numbers)
+    let mut numbers = |a: usize, key: Option<Property>, ty, allowed| {
+        cached(read, (a, key), || {
+            let side = if key.is_some() { "output" } else { "input" };
+            let at = format!("samplers[{s}].{side}");
+            let numbers = read_numbers(root, buffers, a, &at, ty, allowed);
+            numbers
+                .map(Arc::from)
+                .map_err(|e| AnimationFault::Accessor {
+                    accessor: a,
+                    source: Box::new(e),
+                })
+        })
     };
     let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
     let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;

@@ -1,7 +1,7 @@
 //! Buffer data: the `.glb` binary chunk, base64 data URIs and external files, and the
 //! checked byte ranges of buffer views.
 
-use super::GltfError;
+use super::error::{GltfError, get};
 use base64::Engine;
 use gltf::json;
 use std::io::Read;
@@ -92,23 +92,13 @@ pub(crate) fn check_views(root: &json::Root) -> Result<(), GltfError> {
 
 /// The checked byte range of buffer view `v` in its buffer, with the buffer's index.
 fn view_range(root: &json::Root, v: usize) -> Result<(usize, u64, u64), GltfError> {
-    let Some(view) = root.buffer_views.get(v) else {
-        return Err(GltfError::out_of_range(
-            format!("bufferViews[{v}]"),
-            "buffer view",
-            v,
-            root.buffer_views.len(),
-        ));
-    };
+    let view = get(&root.buffer_views, v, "buffer view", || {
+        format!("bufferViews[{v}]")
+    })?;
     let b = view.buffer.value();
-    let Some(buffer) = root.buffers.get(b) else {
-        return Err(GltfError::out_of_range(
-            format!("bufferViews[{v}].buffer"),
-            "buffer",
-            b,
-            root.buffers.len(),
-        ));
-    };
+    let buffer = get(&root.buffers, b, "buffer", || {
+        format!("bufferViews[{v}].buffer")
+    })?;
     let start = view.byte_offset.map_or(0, |o| o.0);
     let length = view.byte_length.0;
     let end = start.saturating_add(length);

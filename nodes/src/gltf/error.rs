@@ -237,3 +237,14 @@ impl GltfError {
         }
     }
 }
+
+/// `items[index]`, or [`GltfError::IndexOutOfRange`] for a `what` index found at the
+/// JSON path `at()`.
+pub(crate) fn get<'a, T>(
+    items: &'a [T],
+    index: usize,
+    what: &'static str,
+    at: impl FnOnce() -> String,
+) -> Result<&'a T, GltfError> {
+    (items.get(index)).ok_or_else(|| GltfError::out_of_range(at(), what, index, items.len()))
+}

@@ -1,5 +1,6 @@
 //! The importer: file → checked glTF document → scene graph.
 
+use super::error::get;
 use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
 use crate::{Animation, Skin, Transform};
@@ -7,6 +8,7 @@ use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -185,8 +187,12 @@ pub fn import_slice(
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
-    let mut meshes: Vec<Option<Vec<PrimitiveNode>>> = vec![None; root.meshes.len()];
-    let mut decoded = mesh::Decoded::new();
+    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
+    let mut mesh_nodes = |m: usize| {
+        cached(&mut meshes, m, || {
+            mesh::primitives(&root, &buffers, m, &mut decoded)
+        })
+    };
     let mut skinned_nodes = Vec::new();
     let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
@@ -210,7 +216,7 @@ pub fn import_slice(
             // Its joints may come later in the walk: posed once they are all made.
             (Some(m), Some(s)) => skinned_nodes.push((n, m, s.value())),
             (Some(m), None) => {
-                for primitive in mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)? {
+                for primitive in mesh_nodes(m)? {
                     primitives.push(place(&mut graph, id, None, primitive)?);
                 }
             }
@@ -232,28 +238,12 @@ pub fn import_slice(
             });
         }
     }
-    let mut skins = vec![None; root.skins.len()];
-    let mut posed: HashMap<(usize, usize), Vec<PrimitiveNode>> = HashMap::new();
+    let (mut skins, mut posed) = (HashMap::new(), HashMap::new());
     for (n, m, s) in skinned_nodes {
-        let skin = match skins.get(s) {
-            Some(Some(skin)) => Arc::clone(skin),
-            _ => {
-                let made = skin::skin(&root, &buffers, s, &nodes)?;
-                if let Some(slot) = skins.get_mut(s) {
-                    *slot = Some(Arc::clone(&made));
-                }
-                made
-            }
-        };
-        let made = match posed.get(&(m, s)) {
-            Some(made) => made.clone(),
-            None => {
-                let plain = mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)?;
-                let made = skin::skinned(&root, &buffers, m, plain, &skin, s)?;
-                posed.insert((m, s), made.clone());
-                made
-            }
-        };
+        let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
+        let made = cached(&mut posed, (m, s), || {
+            skin::skinned(&root, &buffers, m, mesh_nodes(m)?, &skin, s)
+        })?;
         if let Some(Some(node)) = nodes.get_mut(n) {
             // Before the camera and the glTF children, as for unskinned nodes.
             let first = graph.first_child(node.id)?;
@@ -271,28 +261,23 @@ pub fn import_slice(
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
         animations,
-        skins,
+        skins: (0..root.skins.len()).map(|s| skins.remove(&s)).collect(),
     })
 }
 
-/// Mesh `m`'s primitive nodes; a mesh used by many nodes is read once.
-fn mesh_primitives(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    m: usize,
-    meshes: &mut [Option<Vec<PrimitiveNode>>],
-    decoded: &mut mesh::Decoded,
-) -> Result<Vec<PrimitiveNode>, GltfError> {
-    match meshes.get_mut(m) {
-        Some(Some(cached)) => Ok(cached.clone()),
-        slot => {
-            let made = mesh::primitives(root, buffers, m, decoded)?;
-            if let Some(slot) = slot {
-                *slot = Some(made.clone());
-            }
-            Ok(made)
-        }
+/// `cache[key]`, made by `make` and kept there the first time: data that many nodes
+/// name is read once.
+pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
+    cache: &mut HashMap<K, T>,
+    key: K,
+    make: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    if let Some(done) = cache.get(&key) {
+        return Ok(done.clone());
     }
+    let made = make()?;
+    cache.insert(key, made.clone());
+    Ok(made)
 }
 
 /// Adds a primitive's node below `parent`: before `before`, else last.
@@ -341,38 +326,16 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
 /// Every node's mesh, skin and camera index is in range.
 fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     for (n, node) in root.nodes.iter().enumerate() {
-        if let Some(m) = node.mesh
-            && m.value() >= root.meshes.len()
-        {
-            let at = format!("nodes[{n}].mesh");
-            return Err(GltfError::out_of_range(
-                at,
-                "mesh",
-                m.value(),
-                root.meshes.len(),
-            ));
-        }
-        if let Some(s) = node.skin
-            && s.value() >= root.skins.len()
-        {
-            let at = format!("nodes[{n}].skin");
-            return Err(GltfError::out_of_range(
-                at,
-                "skin",
-                s.value(),
-                root.skins.len(),
-            ));
-        }
-        if let Some(c) = node.camera
-            && c.value() >= root.cameras.len()
-        {
-            let at = format!("nodes[{n}].camera");
-            return Err(GltfError::out_of_range(
-                at,
-                "camera",
-                c.value(),
-                root.cameras.len(),
-            ));
+        let links = [
+            (node.mesh.map(|m| m.value()), "mesh", root.meshes.len()),
+            (node.skin.map(|s| s.value()), "skin", root.skins.len()),
+            (node.camera.map(|c| c.value()), "camera", root.cameras.len()),
+        ];
+        for (index, what, count) in links {
+            if let Some(index) = index.filter(|&i| i >= count) {
+                let at = format!("nodes[{n}].{what}");
+                return Err(GltfError::out_of_range(at, what, index, count));
+            }
         }
     }
     Ok(())
@@ -384,13 +347,9 @@ fn choose_scene(root: &json::Root, options: &ImportOptions) -> Result<Option<usi
     match (options.scene, root.scene) {
         (Some(scene), _) if scene >= count => Err(GltfError::NoSuchScene { scene, count }),
         (Some(scene), _) => Ok(Some(scene)),
-        (None, Some(s)) if s.value() >= count => Err(GltfError::out_of_range(
-            "scene".into(),
-            "scene",
-            s.value(),
-            count,
-        )),
-        (None, Some(s)) => Ok(Some(s.value())),
+        (None, Some(s)) => {
+            get(&root.scenes, s.value(), "scene", || "scene".into()).map(|_| Some(s.value()))
+        }
         (None, None) => Ok((count > 0).then_some(0)),
     }
 }
