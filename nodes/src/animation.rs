@@ -178,11 +178,11 @@ impl Channel {
         values: Arc<[f32]>,
     ) -> Result<Channel, AnimationError> {
         let keys = times.len();
-        let per_key = match interpolation {
-            Interpolation::CubicSpline => 3,
-            Interpolation::Step | Interpolation::Linear => 1,
+        // Values per key, and the least keys.
+        let (per_key, needed) = match interpolation {
+            Interpolation::CubicSpline => (3, 2),
+            Interpolation::Step | Interpolation::Linear => (1, 1),
         };
-        let needed = if per_key == 3 { 2 } else { 1 };
         if keys < needed {
             return Err(AnimationError::TooFewKeys { keys, needed });
         }

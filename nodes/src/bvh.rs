@@ -66,13 +66,6 @@ pub struct MeshBvh {
     order: Vec<u32>,
 }
 
-/// A pending range of the build: its parent and its span of the triangle order.
-struct Task {
-    parent: Option<NodeId>,
-    start: usize,
-    end: usize,
-}
-
 impl MeshBvh {
     /// Builds the hierarchy of `triangles` over `positions`. Indices must be in range
     /// and there must be fewer than `u32::MAX` triangles (the mesh checks both).
@@ -91,13 +84,10 @@ impl MeshBvh {
         // Reused by every split: zeroing a fresh 1.5 KB table per node cost more than
         // the binning itself.
         let mut bins: Bins = [[(Aabb::EMPTY, 0); BINS]; 3];
-        let mut stack = vec![Task {
-            parent: None,
-            start: 0,
-            end: triangles.len(),
-        }];
-        while let Some(task) = stack.pop() {
-            let span = order.get_mut(task.start..task.end).unwrap_or_default();
+        // The pending ranges of the triangle order, each with its parent.
+        let mut stack = vec![(None, 0, triangles.len())];
+        while let Some((parent, start, end)) = stack.pop() {
+            let span = order.get_mut(start..end).unwrap_or_default();
             // One pass for the node's box and its centroids' box.
             let (bounds, centroid_bounds) =
                 span.iter().fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), &t| {
@@ -115,10 +105,10 @@ impl MeshBvh {
                 &mut bins,
             );
             let payload = BvhNode {
-                first: task.start as u32,
-                count: (task.end - task.start) as u32,
+                first: start as u32,
+                count: (end - start) as u32,
             };
-            let id = match task.parent {
+            let id = match parent {
                 None => graph.try_add_root(payload)?,
                 Some(parent) => graph.append_child(parent, payload)?,
             };
@@ -133,18 +123,9 @@ impl MeshBvh {
                 *r = (payload.first, payload.count, split.is_none());
             }
             if let Some(mid) = split {
-                let mid = task.start + mid;
                 // Right pushed first, so the left subtree is built (and numbered) first.
-                stack.push(Task {
-                    parent: Some(id),
-                    start: mid,
-                    end: task.end,
-                });
-                stack.push(Task {
-                    parent: Some(id),
-                    start: task.start,
-                    end: mid,
-                });
+                stack.push((Some(id), start + mid, end));
+                stack.push((Some(id), start, start + mid));
             }
         }
         let root = match root {

@@ -259,23 +259,15 @@ impl Mesh {
                 }
                 continue;
             };
+            let hit = |c: NodeIndex| ray_aabb(ray, &padded(c), limit).map(|d| (c, d));
+            let (near, far) = match (hit(first), graph.next_sibling_at(first).and_then(hit)) {
+                (Some(a), Some(b)) if b.1 < a.1 => (Some(b), Some(a)),
+                pair => pair,
+            };
             // The BVH is binary: the farther child is pushed first, so the nearer one
             // is popped next.
-            let second = graph.next_sibling_at(first);
-            let near = ray_aabb(ray, &padded(first), limit);
-            let far = second.and_then(|c| ray_aabb(ray, &padded(c), limit).map(|d| (c, d)));
-            match (near, far) {
-                (Some(d1), Some((c2, d2))) if d2 < d1 => {
-                    stack.push(first, d1);
-                    stack.push(c2, d2);
-                }
-                (Some(d1), Some((c2, d2))) => {
-                    stack.push(c2, d2);
-                    stack.push(first, d1);
-                }
-                (Some(d1), None) => stack.push(first, d1),
-                (None, Some((c2, d2))) => stack.push(c2, d2),
-                (None, None) => {}
+            for (child, entry) in [far, near].into_iter().flatten() {
+                stack.push(child, entry);
             }
         }
         best

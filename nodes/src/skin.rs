@@ -231,7 +231,7 @@ impl SkinnedMesh {
                 weights: weights.len(),
             });
         }
-        let count = skin.joints.len();
+        check_joints(&joints, skin.joints.len())?;
         let mut joint_bounds: Vec<Aabb> = Vec::new();
         for (vertex, ((&p, js), ws)) in positions.iter().zip(&joints).zip(&mut weights).enumerate()
         {
@@ -240,34 +240,24 @@ impl SkinnedMesh {
                 return Err(SkinError::BadWeights { vertex });
             }
             ws.iter_mut().for_each(|w| *w /= sum);
-            for (&joint, &w) in js.iter().zip(ws.iter()) {
+            for (&joint, _) in js.iter().zip(ws.iter()).filter(|(_, w)| **w > 0.0) {
                 let j = usize::from(joint);
-                if j >= count {
-                    return Err(SkinError::JointOutOfRange {
-                        vertex,
-                        joint,
-                        joints: count,
-                    });
+                if joint_bounds.len() <= j {
+                    joint_bounds.resize(j + 1, Aabb::EMPTY);
                 }
-                if w > 0.0 {
-                    if joint_bounds.len() <= j {
-                        joint_bounds.resize(j + 1, Aabb::EMPTY);
-                    }
-                    if let Some(b) = joint_bounds.get_mut(j) {
-                        *b = b.including(p);
-                    }
+                if let Some(b) = joint_bounds.get_mut(j) {
+                    *b = b.including(p);
                 }
             }
         }
-        let influences = Arc::new(Influences {
-            joints,
-            weights,
-            joint_bounds,
-        });
         Ok(SkinnedMesh {
             mesh,
             skin,
-            influences,
+            influences: Arc::new(Influences {
+                joints,
+                weights,
+                joint_bounds,
+            }),
         })
     }
 
@@ -277,28 +267,12 @@ impl SkinnedMesh {
     /// Errors: [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does
     /// not have (the first such vertex).
     pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
-        let count = skin.joints.len();
-        let bad = self
-            .influences
-            .joints
-            .iter()
-            .enumerate()
-            .find_map(|(vertex, js)| {
-                let joint = *js.iter().find(|&&j| usize::from(j) >= count)?;
-                Some(SkinError::JointOutOfRange {
-                    vertex,
-                    joint,
-                    joints: count,
-                })
-            });
-        match bad {
-            Some(e) => Err(e),
-            None => Ok(SkinnedMesh {
-                mesh: self.mesh.clone(),
-                skin,
-                influences: Arc::clone(&self.influences),
-            }),
-        }
+        check_joints(&self.influences.joints, skin.joints.len())?;
+        Ok(SkinnedMesh {
+            mesh: self.mesh.clone(),
+            skin,
+            influences: Arc::clone(&self.influences),
+        })
     }
 
     /// The bind-pose mesh.
@@ -385,6 +359,20 @@ impl SkinnedMesh {
             },
         })
     }
+}
+
+/// Refuses the first vertex that names a joint past the skin's `count` joints.
+fn check_joints(joints: &[[u16; 4]], count: usize) -> Result<(), SkinError> {
+    for (vertex, js) in joints.iter().enumerate() {
+        if let Some(&joint) = js.iter().find(|&&j| usize::from(j) >= count) {
+            return Err(SkinError::JointOutOfRange {
+                vertex,
+                joint,
+                joints: count,
+            });
+        }
+    }
+    Ok(())
 }
 
 impl NodeCore for SkinnedMesh {

@@ -66,15 +66,7 @@ impl Transform {
         rotation: Quat,
         scale: Vec3,
     ) -> Result<Self, BadTransform> {
-        // In f64, so a finite rotation with very large or very small components
-        // neither overflows nor underflows to a zero length.
-        let q = [rotation.x, rotation.y, rotation.z, rotation.w].map(f64::from);
-        let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        if !(length.is_finite() && length > 0.0) {
-            return Err(BadTransform::NotFinite);
-        }
-        let [x, y, z, w] = q.map(|c| (c / length) as f32);
-        let rotation = Quat::from_xyzw(x, y, z, w);
+        let rotation = normalized(rotation).ok_or(BadTransform::NotFinite)?;
         let transform = Self::from_trs(translation, rotation, scale);
         if translation.is_finite() && scale.is_finite() && transform.is_finite() {
             Ok(transform)
@@ -125,4 +117,13 @@ pub enum BadTransform {
     /// The matrix's last row is not (0, 0, 0, 1), so it is not affine.
     #[error("the matrix is projective (its last row is not 0 0 0 1)")]
     Projective,
+}
+
+/// `q` scaled to unit length, computed in f64 so that a finite quaternion with very
+/// large or very small components neither overflows nor underflows to zero length;
+/// `None` for a zero or non-finite length.
+pub(crate) fn normalized(q: Quat) -> Option<Quat> {
+    let q = q.to_array().map(f64::from);
+    let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    (length.is_finite() && length > 0.0).then(|| Quat::from_array(q.map(|c| (c / length) as f32)))
 }

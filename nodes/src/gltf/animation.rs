@@ -2,15 +2,16 @@
 //! once per accessor and shared.
 
 use super::accessor::{FLOAT, read_numbers};
-use super::import::cached;
+use super::import::{cached, trs};
 use super::{AnimationFault, GltfError, ImportedNode};
+use crate::transform::normalized;
 use crate::{Animation, Channel, Interpolation, Property, Trs};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::animation::{Interpolation as JsonInterpolation, Property as JsonProperty};
 use gltf::json::validation::Checked;
 use scenewalk_core::NodeId;
-use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_core::glam::Quat;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -125,21 +126,10 @@ fn read_channel(
     Ok(Some((channel, rest_pose(node))))
 }
 
-/// The node's translation, rotation (normalized, in f64 as the importer checked it)
-/// and scale.
+/// The node's translation, rotation (normalized as [`Transform`](crate::Transform)
+/// normalizes it) and scale.
 fn rest_pose(node: &json::Node) -> Trs {
-    let q = node
-        .rotation
-        .map_or([0.0, 0.0, 0.0, 1.0], |q| q.0)
-        .map(f64::from);
-    let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    let rotation = match length > 0.0 && length.is_finite() {
-        true => Quat::from_array(q.map(|c| (c / length) as f32)),
-        false => Quat::IDENTITY,
-    };
-    Trs {
-        translation: node.translation.map_or(Vec3::ZERO, Vec3::from_array),
-        rotation,
-        scale: node.scale.map_or(Vec3::ONE, Vec3::from_array),
-    }
+    let pose = trs(node);
+    let rotation = normalized(pose.rotation).unwrap_or(Quat::IDENTITY);
+    Trs { rotation, ..pose }
 }

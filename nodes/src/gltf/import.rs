@@ -3,7 +3,7 @@
 use super::error::get;
 use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
-use crate::{Animation, Skin, Transform};
+use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
@@ -360,10 +360,17 @@ fn local_transform(node: &json::Node) -> Result<Transform, crate::BadTransform> 
     if let Some(m) = node.matrix {
         return Transform::from_mat4(Mat4::from_cols_array(&m));
     }
-    let t = node.translation.map_or(Vec3::ZERO, Vec3::from_array);
-    let r = node
-        .rotation
-        .map_or(Quat::IDENTITY, |q| Quat::from_array(q.0));
-    let s = node.scale.map_or(Vec3::ONE, Vec3::from_array);
-    Transform::try_from_trs(t, r, s)
+    let pose = trs(node);
+    Transform::try_from_trs(pose.translation, pose.rotation, pose.scale)
+}
+
+/// The node's translation, rotation and scale as the file gives them.
+pub(crate) fn trs(node: &json::Node) -> Trs {
+    Trs {
+        translation: node.translation.map_or(Vec3::ZERO, Vec3::from_array),
+        rotation: node
+            .rotation
+            .map_or(Quat::IDENTITY, |q| Quat::from_array(q.0)),
+        scale: node.scale.map_or(Vec3::ONE, Vec3::from_array),
+    }
 }
