@@ -6,23 +6,7 @@ use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
 /// The smallest f32 at or above `x`.
 fn round_up(x: f64) -> f32 {
     let r = x as f32;
-    if f64::from(r) < x {
-        // One step up: `f32::next_up` is newer than this crate's minimum Rust.
-        let bits = r.to_bits();
-        f32::from_bits(match r {
-            0.0 => 1,
-            _ if r > 0.0 => bits + 1,
-            _ => bits - 1,
-        })
-    } else {
-        r
-    }
-}
-
-/// `x >= 0`, with NaN counting as true (the conservative side).
-#[inline]
-fn nan_or_non_negative(x: f32) -> bool {
-    x.is_nan() || x >= 0.0
+    if f64::from(r) < x { r.next_up() } else { r }
 }
 
 /// Which planes of a [`Frustum`] a box still has to be tested against: a box fully on
@@ -159,7 +143,8 @@ impl Frustum {
     pub fn contains_point(&self, p: Vec3) -> bool {
         self.planes
             .iter()
-            .all(|plane| nan_or_non_negative(plane.truncate().dot(p) + plane.w))
+            .map(|plane| plane.truncate().dot(p) + plane.w)
+            .all(|d| d.is_nan() || d >= 0.0)
     }
 
     /// Tests a world box against the planes left in `mask`: outside one of them, or

@@ -50,20 +50,6 @@ pub enum ObjError {
     },
 }
 
-/// Triangulated, one index per corner (positions only), points and lines dropped.
-// tobj's optional features add fields (merging, reordering); the update keeps this
-// compiling when another crate in the build turns them on.
-#[allow(clippy::needless_update)]
-fn options() -> tobj::LoadOptions {
-    tobj::LoadOptions {
-        single_index: true,
-        triangulate: true,
-        ignore_points: true,
-        ignore_lines: true,
-        ..Default::default()
-    }
-}
-
 /// Loads every model (`o` / `g` block) of the OBJ file at `path` as a `(name, mesh)`
 /// pair, polygons triangulated. Only positions are read; materials are not loaded.
 ///
@@ -98,8 +84,19 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
 }
 
 fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
+    // Triangulated, one index per corner (positions only), points and lines dropped.
+    // tobj's optional features add fields; the update keeps this compiling when another
+    // crate in the build turns them on.
+    #[allow(clippy::needless_update)]
+    let options = tobj::LoadOptions {
+        single_index: true,
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    };
     let (models, _materials) =
-        tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
+        tobj::load_obj_buf(reader, &options, |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
             |source| ObjError::Parse {
                 file: file.to_path_buf(),
                 message: source.to_string(),
