@@ -33,18 +33,13 @@ impl BvhNode {
 
 impl NodeCore for BvhNode {}
 
-/// A binary bounding-volume hierarchy over a mesh's triangles.
+/// A binary bounding-volume hierarchy over a mesh's triangles: a [`Graph`] of
+/// [`BvhNode`]s in depth-first order, with a box table indexed by [`NodeIndex::get`]
+/// ([`boxes`](MeshBvh::boxes)) for `scenewalk_iterators::AabbOverlap`. A leaf holds at
+/// most [`MAX_LEAF_TRIANGLES`] triangles; each box holds its subtree's triangles.
 ///
-/// The hierarchy is a [`Graph`] of [`BvhNode`] payloads, added in depth-first order (so
-/// the link records lie in walk order), with a box table indexed by
-/// [`NodeIndex::get`] ([`boxes`](MeshBvh::boxes)) that plugs straight into
-/// `scenewalk_iterators::AabbOverlap`. A leaf (a node without children) holds at most
-/// [`MAX_LEAF_TRIANGLES`] triangles; every node's box holds its subtree's triangles.
-///
-/// Built top-down by the binned surface-area heuristic (16 bins per axis),
-/// iteratively with an explicit stack; a range whose centroids all coincide is split
-/// in half by position, so any input terminates with shallow leaves. An empty mesh
-/// gives one empty leaf with an empty box.
+/// Built top-down, without recursion, by the binned surface-area heuristic; a range
+/// whose centroids coincide is halved by position. An empty mesh gives one empty leaf.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;
@@ -81,8 +76,7 @@ impl MeshBvh {
         let mut boxes = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut ranges = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut root = None;
-        // Reused by every split: zeroing a fresh 1.5 KB table per node cost more than
-        // the binning itself.
+        // Reused by every split: zeroing a fresh table per node cost more than binning.
         let mut bins: Bins = [[(Aabb::EMPTY, 0); BINS]; 3];
         // The pending ranges of the triangle order, each with its parent.
         let mut stack = vec![(None, 0, triangles.len())];

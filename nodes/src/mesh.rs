@@ -8,14 +8,12 @@ use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
 use std::fmt;
 use std::sync::Arc;
 
-/// A triangle mesh: vertex positions, triangles as index triples, and a [`MeshBvh`]
-/// over them, in the node's local frame.
+/// A triangle mesh in its node's local frame: vertex positions, triangles as index
+/// triples and a [`MeshBvh`] over them, shared by clones.
 ///
-/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) is a geometry with the
-/// mesh's box and triangle count), so every actor that handles geometry (bounds,
-/// statistics, culling) handles meshes unchanged: `Mesh` declares `Geometry` as its
-/// parent type ([`NodeCore::parent_type`]), so a graph learns the relation when the
-/// first mesh is added. Cloning is cheap: the data is shared.
+/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) and
+/// [`parent_type`](NodeCore::parent_type)), so every actor that handles geometry
+/// handles meshes unchanged.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -88,8 +86,8 @@ pub struct TriangleHit {
     pub triangle: u32,
     /// The distance along the ray, in the frame of the ray the caller passed.
     pub distance: f32,
-    /// The hit point, in the frame the query was asked in (local for
-    /// [`Mesh::ray_hit`], world for [`Mesh::ray_hit_world`]).
+    /// The hit point, in the frame of the query ([`Mesh::ray_hit`]: local,
+    /// [`Mesh::ray_hit_world`]: world).
     pub point: Vec3,
     /// The barycentric coordinates `(u, v)` of the point: weights of corners 1 and 2.
     pub barycentric: (f32, f32),
@@ -134,9 +132,8 @@ impl Mesh {
     }
 
     /// The mesh with its geometry box widened to hold `bounds` too (a file's declared
-    /// min / max): the node's box is the union of the computed and the declared one.
-    /// The BVH keeps the computed boxes. A declared box with a NaN or infinite
-    /// corner, or with `min` above `max`, is ignored: it cannot widen a real box.
+    /// min / max); the BVH keeps the computed boxes. A box with a NaN or infinite
+    /// corner, or `min` above `max`, is ignored.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
         let usable = bounds.is_finite() && !bounds.is_empty();
@@ -199,20 +196,16 @@ impl Mesh {
     }
 
     /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
-    /// frame. Ties in distance go to the lowest triangle index, so the answer equals a
-    /// loop over every triangle with [`ray_triangle`].
-    ///
-    /// Walks the BVH with an explicit stack, nearer child first, skipping boxes that
-    /// start beyond the best hit so far. Allocates nothing unless the hierarchy is
-    /// deeper than 63 levels.
+    /// frame; ties go to the lowest triangle index, so the answer equals a loop over
+    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first, and
+    /// allocates nothing unless it is deeper than 63 levels.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
         let root = bvh.root().index();
-        // Boxes are padded by a few dozen ulps of the scene's scale (the box's and the
-        // ray origin's coordinates): a hit the triangle test accepts through rounding,
-        // at an edge or corner on a box face, must not be pruned by the box test's
-        // own rounding.
+        // Boxes are padded by a few dozen ulps of the box's and the ray origin's
+        // coordinates, so the box test's rounding never prunes a hit the triangle test
+        // accepts at an edge on a box face.
         let scale = ray.origin().abs().max_element();
         let padded = |node: NodeIndex| {
             let b = bvh.node_box(node);
@@ -273,10 +266,9 @@ impl Mesh {
         best
     }
 
-    /// As [`ray_hit`](Mesh::ray_hit) for a ray in the world frame, the mesh being
-    /// placed by `world` (its node's world transform): the distance is along the
-    /// world ray and the point is in world coordinates, scaled transforms included.
-    /// `None` as well when `world` is singular.
+    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world`: the
+    /// distance is along the world ray and the point in world coordinates. `None` as
+    /// well when `world` is singular.
     pub fn ray_hit_world(
         &self,
         ray: &Ray,
@@ -294,9 +286,8 @@ impl Mesh {
     }
 }
 
-/// The pending nodes of a ray walk: a fixed array for the usual depth (a binary
-/// walk holds at most depth + 1 entries), spilling to the heap only past it, so a
-/// query allocates nothing on ordinary meshes.
+/// The pending nodes of a ray walk: an array for the usual depth (a binary walk holds
+/// at most depth + 1 entries), spilling to the heap past it.
 struct Pending {
     inline: [(NodeIndex, f32); 64],
     len: usize,

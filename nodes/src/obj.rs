@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ObjError {
-    /// The file could not be opened (missing, or not a regular file: a pipe or a
-    /// device would block or never end).
+    /// The file could not be opened (missing, or not a regular file).
     #[error("{file}: cannot open: {reason}")]
     Open {
         /// The file.
@@ -18,14 +17,12 @@ pub enum ObjError {
         /// Why.
         reason: String,
     },
-    /// The text could not be parsed (a syntax error, a face naming a vertex that does
-    /// not exist).
+    /// The text could not be parsed (a syntax error, a face naming no vertex).
     #[error("{file}: {message}")]
     Parse {
         /// The file (`<memory>` for [`load_obj_from`]).
         file: PathBuf,
-        /// What the OBJ parser reported (kept as text, so the parser's own error type
-        /// is not part of this API).
+        /// What the OBJ parser reported, as text.
         message: String,
     },
     /// A model's faces do not form whole triangles after triangulation.
@@ -84,9 +81,8 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
 }
 
 fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
-    // Triangulated, one index per corner (positions only), points and lines dropped.
-    // tobj's optional features add fields; the update keeps this compiling when another
-    // crate in the build turns them on.
+    // Triangulated, one index per corner, points and lines dropped. The update keeps
+    // this compiling when another crate turns on tobj features that add fields.
     #[allow(clippy::needless_update)]
     let options = tobj::LoadOptions {
         single_index: true,

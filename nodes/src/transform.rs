@@ -49,18 +49,11 @@ impl Transform {
         })
     }
 
-    /// From translation, rotation and scale, checked: the form for untrusted input
-    /// (files, user edits). A rotation is normalized first.
+    /// From translation, rotation (normalized first) and scale, checked: the form for
+    /// untrusted input.
     ///
     /// Errors: [`BadTransform::NotFinite`] if any value is NaN or infinite, or the
     /// rotation has zero length.
-    ///
-    /// ```
-    /// use scenewalk_core::glam::{Quat, Vec3};
-    /// use scenewalk_nodes::{BadTransform, Transform};
-    /// let bad = Transform::try_from_trs(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE);
-    /// assert_eq!(bad, Err(BadTransform::NotFinite));
-    /// ```
     pub fn try_from_trs(
         translation: Vec3,
         rotation: Quat,
@@ -75,8 +68,7 @@ impl Transform {
         }
     }
 
-    /// From translation, rotation and scale (applied scale first). Values are taken
-    /// as given; use [`try_from_trs`](Transform::try_from_trs) for untrusted input.
+    /// From translation, rotation and scale (applied scale first), taken as given.
     pub fn from_trs(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
         Self {
             local: Affine3A::from_scale_rotation_translation(scale, rotation, translation),

@@ -12,14 +12,8 @@ use std::hash::Hash;
 use std::path::Path;
 use std::sync::Arc;
 
-/// What to import. Built from [`ImportOptions::default`] and its `with_` methods, so
-/// options can be added without breaking callers.
-///
-/// ```
-/// use scenewalk_nodes::gltf::ImportOptions;
-/// let options = ImportOptions::default().with_scene(Some(1));
-/// assert_eq!(options.scene, Some(1));
-/// ```
+/// What to import: [`ImportOptions::default`] and its `with_` methods, so options can
+/// be added without breaking callers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
@@ -28,8 +22,7 @@ pub struct ImportOptions {
 }
 
 impl ImportOptions {
-    /// The same options, importing scene `scene` (`None`: the file's default scene,
-    /// else scene 0).
+    /// The same options with [`scene`](ImportOptions::scene) set.
     #[must_use]
     pub fn with_scene(mut self, scene: Option<usize>) -> Self {
         self.scene = scene;
@@ -50,26 +43,17 @@ pub struct ImportedNode {
     pub depth: u32,
     /// The glTF index of its mesh.
     pub mesh: Option<usize>,
-    /// One child node per primitive of its mesh, in the mesh's order: a
-    /// [`Mesh`](crate::Mesh) for triangles ([`SkinnedMesh`](crate::SkinnedMesh) when
-    /// the node has a skin), else a [`Geometry`](crate::Geometry) holding the
-    /// primitive's POSITION box. All are a `Geometry` to the actors.
+    /// One child per primitive of its mesh, in order: a [`Mesh`](crate::Mesh) for
+    /// triangles ([`SkinnedMesh`](crate::SkinnedMesh) when the node has a skin), else a
+    /// [`Geometry`](crate::Geometry) holding the POSITION box.
     pub primitives: Vec<NodeId>,
-    /// The [`Camera`](crate::Camera) child, when the node has a camera. It looks down
-    /// −z of the node's frame.
+    /// The [`Camera`](crate::Camera) child, when the node has a camera.
     pub camera: Option<NodeId>,
 }
 
-/// A glTF scene as a scene graph.
-///
-/// Each glTF node becomes a [`Transform`] node (its local matrix, or translation ×
-/// rotation × scale); below it come one child per primitive of its mesh, then its
-/// camera, then its glTF children in their order.
-///
-/// Skins and animations come along: a node with a skin and a mesh gets
-/// [`SkinnedMesh`](crate::SkinnedMesh) children posed by its skin; each animation's
-/// channels target the [`Transform`] nodes of the scene (play them with an
-/// [`AnimationPlayer`](crate::AnimationPlayer)).
+/// A glTF scene as a scene graph: each glTF node a [`Transform`] (its matrix, or
+/// translation × rotation × scale) with, in order, one child per primitive of its mesh,
+/// its camera, and its glTF children.
 #[derive(Clone, Debug)]
 pub struct Imported {
     /// The graph: only the chosen scene's nodes.
@@ -83,11 +67,9 @@ pub struct Imported {
     /// The glTF indices of the scene's nodes in depth-first pre-order: roots in the
     /// scene's order, children in each node's order.
     pub order: Vec<usize>,
-    /// The file's animations, in order, each holding the channels whose node is in
-    /// the scene.
+    /// The file's animations, in order, with the channels whose node is in the scene.
     pub animations: Vec<Animation>,
-    /// By glTF skin index: the skin, for skins a node of the scene uses (`None` for
-    /// the others).
+    /// By glTF skin index: the skin, if a node of the scene uses it.
     pub skins: Vec<Option<Arc<Skin>>>,
 }
 
@@ -103,27 +85,9 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` (external or embedded buffers) or `.glb` file. External buffers
-/// are read from the file's folder.
+/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
 ///
 /// Errors: [`GltfError`], naming the node or index at fault.
-///
-/// ```
-/// use scenewalk_nodes::gltf::{GltfError, ImportOptions, import};
-/// let dir = std::env::temp_dir().join(format!("scenewalk-doc-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let file = dir.join("two-scenes.gltf");
-/// std::fs::write(&file, r#"{"asset": {"version": "2.0"}, "scene": 1,
-///     "scenes": [{"nodes": [0]}, {"nodes": [1]}], "nodes": [{}, {"name": "b"}]}"#)?;
-/// let imported = import(&file, &ImportOptions::default());
-/// let chosen = import(&file, &ImportOptions::default().with_scene(Some(5)));
-/// std::fs::remove_dir_all(&dir)?;
-/// let imported = imported?;
-/// assert_eq!(imported.scene, Some(1));
-/// assert_eq!(imported.node(1).unwrap().name.as_deref(), Some("b"));
-/// assert!(matches!(chosen, Err(GltfError::NoSuchScene { scene: 5, count: 2 })));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
     let io = |source| GltfError::Io {
         path: path.to_owned(),
@@ -143,9 +107,8 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
 /// Size of the GLB header: magic, version, total length.
 const GLB_HEADER: u32 = 12;
 
-/// Refuses a GLB whose declared total length is shorter than its own header: the
-/// gltf crate subtracts the header size from it unchecked, which overflows (a panic
-/// in builds with overflow checks; found by the `gltf_import` fuzz target).
+/// Refuses a GLB whose declared total length is shorter than its own header, which the
+/// gltf crate subtracts unchecked (an overflow panic with overflow checks on).
 fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
     if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
         let length = u32::from_le_bytes([l0, l1, l2, l3]);
@@ -305,8 +268,7 @@ fn place(
     }
 }
 
-/// glTF 2.x only: a 1.0 file is a different format; and a `minVersion` above 2.0 asks
-/// for features this importer does not know, which the spec says to refuse.
+/// glTF 2.x only, and no `minVersion` above 2.0 (features this importer does not know).
 fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
     let parse = |version: &str| {
         let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
