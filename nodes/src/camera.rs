@@ -55,7 +55,7 @@ impl Camera {
     /// range (see [`Projection`] for the ranges).
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
-        match projection {
+        let (near, far) = match projection {
             Projection::Perspective {
                 yfov,
                 aspect,
@@ -71,9 +71,7 @@ impl Camera {
                 if !positive(near) {
                     return Err(BadCamera::Near(near));
                 }
-                if let Some(f) = far.filter(|&f| !(f.is_finite() && f > near)) {
-                    return Err(BadCamera::Far(f));
-                }
+                (near, far)
             }
             Projection::Orthographic {
                 xmag,
@@ -81,20 +79,22 @@ impl Camera {
                 near,
                 far,
             } => {
-                for mag in [xmag, ymag] {
-                    if !(mag.is_finite() && mag != 0.0) {
-                        return Err(BadCamera::Magnification(mag));
-                    }
+                if let Some(m) = [xmag, ymag]
+                    .into_iter()
+                    .find(|m| !m.is_finite() || *m == 0.0)
+                {
+                    return Err(BadCamera::Magnification(m));
                 }
                 if !(near.is_finite() && near >= 0.0) {
                     return Err(BadCamera::Near(near));
                 }
-                if !(far.is_finite() && far > near) {
-                    return Err(BadCamera::Far(far));
-                }
+                (near, Some(far))
             }
+        };
+        match far.filter(|&f| !(f.is_finite() && f > near)) {
+            Some(f) => Err(BadCamera::Far(f)),
+            None => Ok(Camera { projection }),
         }
-        Ok(Camera { projection })
     }
 
     /// A perspective camera with a finite far plane (checked as in

@@ -5,6 +5,7 @@ use crate::geometry::Geometry;
 use crate::intersect::{Ray, ray_aabb, ray_triangle};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -45,7 +46,6 @@ pub struct Mesh {
 struct MeshData {
     positions: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
-    bounds: Aabb,
     bvh: MeshBvh,
 }
 
@@ -125,7 +125,6 @@ impl Mesh {
             data: Arc::new(MeshData {
                 positions,
                 triangles,
-                bounds,
                 bvh,
             }),
         })
@@ -136,11 +135,10 @@ impl Mesh {
     /// corner, or `min` above `max`, is ignored.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let usable = bounds.is_finite() && !bounds.is_empty();
-        let union = if usable {
-            self.data.bounds.union(&bounds)
-        } else {
-            self.data.bounds
+        let computed = self.data.bvh.node_box(self.data.bvh.root().index());
+        let union = match bounds.is_finite() && !bounds.is_empty() {
+            true => computed.union(&bounds),
+            false => computed,
         };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
@@ -197,8 +195,8 @@ impl Mesh {
 
     /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
     /// frame; ties go to the lowest triangle index, so the answer equals a loop over
-    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first, and
-    /// allocates nothing unless it is deeper than 63 levels.
+    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first with a stack
+    /// its thread keeps, so it allocates only when deeper than any walk before it.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
@@ -214,28 +212,23 @@ impl Mesh {
             }
             let m = b.min.abs().max(b.max.abs()).max_element();
             let eps = Vec3::splat(4e-6 * (m + scale));
-            Aabb {
-                min: b.min - eps,
-                max: b.max + eps,
-            }
+            Aabb::new(b.min - eps, b.max + eps)
         };
         let entry = ray_aabb(ray, &padded(root), max_distance)?;
         let mut limit = max_distance;
         let mut best: Option<TriangleHit> = None;
-        let mut stack = Pending::new();
-        stack.push(root, entry);
+        let mut stack = PENDING.take();
+        stack.push((root, entry));
         while let Some((node, entry)) = stack.pop() {
             if entry > limit {
                 continue;
             }
             let Some(first) = graph.first_child_at(node) else {
-                for &triangle in bvh.leaf_triangles(node) {
-                    let Some(corners) = self.triangle(triangle) else {
-                        continue;
-                    };
-                    let Some((t, u, v)) = ray_triangle(ray, &corners) else {
-                        continue;
-                    };
+                let hits = bvh.leaf_triangles(node).iter().filter_map(|&triangle| {
+                    let (t, u, v) = ray_triangle(ray, &self.triangle(triangle)?)?;
+                    Some((triangle, t, u, v))
+                });
+                for (triangle, t, u, v) in hits {
                     let better = match best {
                         None => t <= limit,
                         Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
@@ -259,10 +252,9 @@ impl Mesh {
             };
             // The BVH is binary: the farther child is pushed first, so the nearer one
             // is popped next.
-            for (child, entry) in [far, near].into_iter().flatten() {
-                stack.push(child, entry);
-            }
+            stack.extend([far, near].into_iter().flatten());
         }
+        PENDING.set(stack);
         best
     }
 
@@ -286,41 +278,10 @@ impl Mesh {
     }
 }
 
-/// The pending nodes of a ray walk: an array for the usual depth (a binary walk holds
-/// at most depth + 1 entries), spilling to the heap past it.
-struct Pending {
-    inline: [(NodeIndex, f32); 64],
-    len: usize,
-    spill: Vec<(NodeIndex, f32)>,
-}
-
-impl Pending {
-    fn new() -> Self {
-        Self {
-            inline: [(NodeIndex::new(0), 0.0); 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, node: NodeIndex, entry: f32) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => {
-                *slot = (node, entry);
-                self.len += 1;
-            }
-            None => self.spill.push((node, entry)),
-        }
-    }
-
-    fn pop(&mut self) -> Option<(NodeIndex, f32)> {
-        // Everything spilled was pushed after the array filled: it comes off first.
-        if let Some(top) = self.spill.pop() {
-            return Some(top);
-        }
-        self.len = self.len.checked_sub(1)?;
-        self.inline.get(self.len).copied()
-    }
+thread_local! {
+    /// The pending (node, entry distance) pairs of a ray walk: kept between walks, so a
+    /// thread allocates only for a walk deeper than any before it.
+    static PENDING: Cell<Vec<(NodeIndex, f32)>> = const { Cell::new(Vec::new()) };
 }
 
 impl NodeCore for Mesh {
@@ -341,33 +302,5 @@ impl fmt::Debug for Mesh {
             .field("triangles", &self.data.triangles.len())
             .field("bvh_nodes", &self.data.bvh.node_count())
             .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Pending;
-    use scenewalk_core::NodeIndex;
-
-    #[test]
-    fn pending_is_last_in_first_out_past_its_array() {
-        let mut stack = Pending::new();
-        for i in 0..200u32 {
-            stack.push(NodeIndex::new(i), i as f32);
-        }
-        for i in (0..200u32).rev() {
-            assert_eq!(stack.pop(), Some((NodeIndex::new(i), i as f32)));
-        }
-        assert_eq!(stack.pop(), None);
-        // Interleaved around the boundary.
-        for i in 0..70u32 {
-            stack.push(NodeIndex::new(i), 0.0);
-        }
-        for _ in 0..10 {
-            stack.pop();
-        }
-        stack.push(NodeIndex::new(999), 1.0);
-        assert_eq!(stack.pop(), Some((NodeIndex::new(999), 1.0)));
-        assert_eq!(stack.pop(), Some((NodeIndex::new(59), 0.0)));
     }
 }

@@ -327,10 +327,7 @@ impl SkinnedMesh {
         let pad = Vec3::splat(magnitude * 4e-6);
         Some(match bounds.is_empty() {
             true => bounds,
-            false => Aabb {
-                min: bounds.min - pad,
-                max: bounds.max + pad,
-            },
+            false => Aabb::new(bounds.min - pad, bounds.max + pad),
         })
     }
 }
