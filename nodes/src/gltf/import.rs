@@ -3,12 +3,14 @@
 use super::error::get;
 use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
+use crate::obj::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -89,18 +91,12 @@ impl Imported {
 ///
 /// Errors: [`GltfError`], naming the node or index at fault.
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
-    let io = |source| GltfError::Io {
+    let mut bytes = Vec::new();
+    let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
+    read.map_err(|source| GltfError::Io {
         path: path.to_owned(),
         source,
-    };
-    // A device or a pipe would hang the read or never end it.
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    })?;
     import_slice(&bytes, path.parent(), options)
 }
 
