@@ -554,11 +554,7 @@ impl AnimationPlayer {
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         for target in &self.animation.targets {
             // `get_mut` refuses a wrong type before it records a change.
-            if graph
-                .payload(target.node)?
-                .downcast_ref::<Transform>()
-                .is_none()
-            {
+            if !graph.payload(target.node)?.is::<Transform>() {
                 graph.get_mut::<Transform>(target.node)?;
             }
         }

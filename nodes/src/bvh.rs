@@ -229,20 +229,12 @@ fn split(
     let extent = cb.size();
     // No more bins than triangles: small nodes, the most numerous, sweep less.
     let used = n.min(BINS);
-    let scale = Vec3::from_array([0, 1, 2].map(|axis| {
-        if extent[axis] > 0.0 {
-            used as f32 / extent[axis]
-        } else {
-            0.0
-        }
-    }));
+    let scale = Vec3::select(extent.cmpgt(Vec3::ZERO), used as f32 / extent, Vec3::ZERO);
     // All three axes binned in one pass over the triangles.
-    for axis_bins in bins.iter_mut() {
-        axis_bins
-            .iter_mut()
-            .take(used)
-            .for_each(|bin| *bin = (Aabb::EMPTY, 0));
-    }
+    let cleared = bins
+        .iter_mut()
+        .flat_map(|axis_bins| axis_bins.iter_mut().take(used));
+    cleared.for_each(|bin| *bin = (Aabb::EMPTY, 0));
     for &t in span.iter() {
         let c = centroid(t);
         let b = tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY);

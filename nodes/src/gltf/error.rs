@@ -243,5 +243,7 @@ pub(crate) fn get<'a, T>(
     what: &'static str,
     at: impl FnOnce() -> String,
 ) -> Result<&'a T, GltfError> {
-    (items.get(index)).ok_or_else(|| GltfError::out_of_range(at(), what, index, items.len()))
+    items
+        .get(index)
+        .ok_or_else(|| GltfError::out_of_range(at(), what, index, items.len()))
 }

@@ -60,7 +60,10 @@ fn primitive_node(
             "not a primitive mode",
         ));
     };
-    let Some(a) = (primitive.attributes).get(&Checked::Valid(Semantic::Positions)) else {
+    let Some(a) = primitive
+        .attributes
+        .get(&Checked::Valid(Semantic::Positions))
+    else {
         // Nothing to draw (the spec says to skip it): an empty box.
         return Ok(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
     };
@@ -159,34 +162,27 @@ fn declared_bounds(acc: &json::Accessor, a: usize) -> Result<Option<Aabb>, GltfE
     let (Some(min), Some(max)) = (&acc.min, &acc.max) else {
         return Ok(None);
     };
-    let corner = |value: &json::Value, field: &str| -> Result<Vec3, GltfError> {
-        let bad = || {
-            GltfError::invalid(
+    let corner = |value: &json::Value, field: &str| {
+        let number = |v: &json::Value| v.as_f64().map(|x| x as f32).filter(|x| x.is_finite());
+        let numbers: Option<Vec<f32>> = value
+            .as_array()
+            .and_then(|v| v.iter().map(number).collect());
+        match numbers.as_deref() {
+            Some(&[x, y, z]) => Ok(Vec3::new(x, y, z)),
+            _ => Err(GltfError::invalid(
                 format!("accessors[{a}].{field}"),
                 "not three finite numbers",
-            )
-        };
-        let items = value.as_array().ok_or_else(bad)?;
-        let numbers: Vec<f32> = items
-            .iter()
-            .map(|v| v.as_f64().map(|x| x as f32).filter(|x| x.is_finite()))
-            .collect::<Option<_>>()
-            .ok_or_else(bad)?;
-        match numbers[..] {
-            [x, y, z] => Ok(Vec3::new(x, y, z)),
-            _ => Err(bad()),
+            )),
         }
     };
-    let (min, max) = (corner(min, "min")?, corner(max, "max")?);
     // Normalized integer positions (KHR_mesh_quantization) declare min / max in the
     // stored integers; the positions are those divided by the type's unit.
-    let (min, max) = match component(acc).filter(|_| acc.normalized) {
-        Some(c) => {
-            let dequantize = |v: Vec3| (v / unit(c)).max(Vec3::splat(-1.0));
-            (dequantize(min), dequantize(max))
-        }
-        None => (min, max),
+    let dequantize = |v: Vec3| match component(acc).filter(|_| acc.normalized) {
+        Some(c) => (v / unit(c)).max(Vec3::splat(-1.0)),
+        None => v,
     };
+    let min = dequantize(corner(min, "min")?);
+    let max = dequantize(corner(max, "max")?);
     if !min.cmple(max).all() {
         return Err(GltfError::invalid(
             format!("accessors[{a}]"),
