@@ -153,7 +153,6 @@ pub fn import_slice(
         })
     };
     let mut skinned_nodes = Vec::new();
-    let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
             continue;
@@ -163,11 +162,7 @@ pub fn import_slice(
         let up = parent.get(n).copied().flatten();
         let id = match up.and_then(|p| nodes.get(p)?.as_ref()) {
             Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
-            _ => {
-                let id = graph.add_root(transform);
-                graph_roots.push(id);
-                id
-            }
+            _ => graph.add_root(transform),
         };
         let mut primitives = Vec::new();
         let mesh = node.mesh.map(|m| m.value());
@@ -214,8 +209,9 @@ pub fn import_slice(
     }
     let animations = animation::animations(&root, &buffers, &nodes)?;
     Ok(Imported {
+        // In slot order, which is the scene's: the graph is new and made in pre-order.
+        roots: graph.roots().collect(),
         graph,
-        roots: graph_roots,
         scene,
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
