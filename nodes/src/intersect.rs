@@ -65,16 +65,6 @@ impl Ray {
     /// The ray mapped by `m` (say, into a node's local frame), with the distance scale:
     /// a distance `t` along this ray is `t * scale` along the returned one. `None` when
     /// `m` is singular or not finite.
-    ///
-    /// ```
-    /// use scenewalk_core::glam::{Affine3A, Vec3};
-    /// use scenewalk_nodes::Ray;
-    /// let ray = Ray::new(Vec3::ZERO, Vec3::X)?;
-    /// let (local, scale) = ray.transformed(&Affine3A::from_scale(Vec3::splat(2.0))).unwrap();
-    /// assert_eq!(scale, 2.0);
-    /// assert_eq!(local.at(1.0 * scale), Vec3::new(2.0, 0.0, 0.0));
-    /// # Ok::<(), scenewalk_nodes::BadRay>(())
-    /// ```
     pub fn transformed(&self, m: &Affine3A) -> Option<(Ray, f32)> {
         let origin = m.transform_point3(self.origin);
         let moved = m.transform_vector3(self.direction);
@@ -88,16 +78,6 @@ impl Ray {
 /// `max_distance`: `0.0` from inside. An empty box is never hit, nor anything with a
 /// negative or NaN `max_distance`; a box with a NaN corner is hit at `0.0`, so bad
 /// bounds never hide geometry.
-///
-/// ```
-/// use scenewalk_core::{Aabb, glam::Vec3};
-/// use scenewalk_nodes::{Ray, ray_aabb};
-/// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-/// let ray = Ray::new(Vec3::new(-2.0, 0.5, 0.5), Vec3::X)?;
-/// assert_eq!(ray_aabb(&ray, &unit, f32::INFINITY), Some(2.0));
-/// assert_eq!(ray_aabb(&ray, &unit, 1.0), None);
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
     if max_distance.is_nan() || max_distance < 0.0 {
         return None;
@@ -142,15 +122,6 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
 /// `t ≥ 0` and the point `(1 − u − v)·tri[0] + u·tri[1] + v·tri[2]`. Edges, vertices
 /// and both faces count; a triangle seen edge-on or degenerate (edges less than about
 /// 1e-6 rad apart) is never hit.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::{Ray, ray_triangle};
-/// let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
-/// let ray = Ray::new(Vec3::new(0.25, 0.25, 1.0), -Vec3::Z)?;
-/// assert_eq!(ray_triangle(&ray, &tri), Some((1.0, 0.25, 0.25)));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
     let e1 = tri[1] - tri[0];
     let e2 = tri[2] - tri[0];
