@@ -3,6 +3,7 @@
 use crate::mesh::{Mesh, MeshError};
 use scenewalk_core::glam::{Vec2, Vec3};
 use std::f32::consts::TAU;
+use std::ops::Range;
 
 /// The most triangles (and vertices) a procedural shape may have, 2²⁶ (1.6 GB of
 /// triangles and BVH): a typo in a segment count is an error, not a failed allocation.
@@ -18,10 +19,16 @@ fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
     Ok(())
 }
 
-/// Two triangles for the quad `a b c d` (counter-clockwise).
-fn quad(triangles: &mut Vec<[u32; 3]>, a: u32, b: u32, c: u32, d: u32) {
-    triangles.push([a, b, c]);
-    triangles.push([a, c, d]);
+/// Two triangles for each quad `a b c d` (counter-clockwise).
+fn quads(quads: impl IntoIterator<Item = [u32; 4]>) -> impl Iterator<Item = [u32; 3]> {
+    quads
+        .into_iter()
+        .flat_map(|[a, b, c, d]| [[a, b, c], [a, c, d]])
+}
+
+/// The cells `(r, c)` of a patch, row by row: `r` in `rows`, `c` in `0..cols`.
+fn patch(rows: Range<u32>, cols: u32) -> impl Iterator<Item = (u32, u32)> {
+    rows.flat_map(move |r| (0..cols).map(move |c| (r, c)))
 }
 
 impl Mesh {
@@ -37,19 +44,12 @@ impl Mesh {
         let bands = s.saturating_mul(r - 1);
         check_size(bands.saturating_add(2), bands.saturating_mul(2))?;
         let mut positions = vec![Vec3::Y * radius];
-        for ring in 1..rings {
+        positions.extend(patch(1..rings, segments).map(|(ring, seg)| {
             let polar = std::f32::consts::PI * ring as f32 / rings as f32;
-            for seg in 0..segments {
-                let azimuth = TAU * seg as f32 / segments as f32;
-                positions.push(
-                    Vec3::new(
-                        polar.sin() * azimuth.cos(),
-                        polar.cos(),
-                        polar.sin() * azimuth.sin(),
-                    ) * radius,
-                );
-            }
-        }
+            let azimuth = TAU * seg as f32 / segments as f32;
+            let (sin, cos) = (polar.sin(), polar.cos());
+            Vec3::new(sin * azimuth.cos(), cos, sin * azimuth.sin()) * radius
+        }));
         let south = positions.len() as u32;
         positions.push(-Vec3::Y * radius);
         let at = |ring: u32, seg: u32| 1 + (ring - 1) * segments + seg % segments;
@@ -58,17 +58,10 @@ impl Mesh {
             triangles.push([0, at(1, seg + 1), at(1, seg)]);
             triangles.push([south, at(rings - 1, seg), at(rings - 1, seg + 1)]);
         }
-        for ring in 1..rings - 1 {
-            for seg in 0..segments {
-                quad(
-                    &mut triangles,
-                    at(ring, seg),
-                    at(ring, seg + 1),
-                    at(ring + 1, seg + 1),
-                    at(ring + 1, seg),
-                );
-            }
-        }
+        triangles
+            .extend(quads(patch(1..rings - 1, segments).map(|(r, s)| {
+                [at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r + 1, s)]
+            })));
         Mesh::new(positions, triangles)
     }
 
@@ -86,18 +79,15 @@ impl Mesh {
                 )
             })
             .collect();
-        let mut triangles = Vec::with_capacity(12);
-        for [a, b, c, d] in [
+        let triangles = quads([
             [0, 4, 6, 2], // -x
             [1, 3, 7, 5], // +x
             [0, 1, 5, 4], // -y
             [2, 6, 7, 3], // +y
             [0, 2, 3, 1], // -z
             [4, 5, 7, 6], // +z
-        ] {
-            quad(&mut triangles, a, b, c, d);
-        }
-        Mesh::new(positions, triangles)
+        ]);
+        Mesh::new(positions, triangles.collect())
     }
 
     /// A torus around the Y axis: a tube of radius `minor` whose centre circles at
@@ -109,30 +99,18 @@ impl Mesh {
         let (segments, sides) = (segments.max(3), sides.max(3));
         let (s, k) = (u64::from(segments), u64::from(sides));
         check_size(s.saturating_mul(k), s.saturating_mul(k).saturating_mul(2))?;
-        let mut positions = Vec::new();
-        for seg in 0..segments {
-            let around = TAU * seg as f32 / segments as f32;
-            let (sin, cos) = around.sin_cos();
-            for side in 0..sides {
-                let tube = TAU * side as f32 / sides as f32;
-                let r = major + minor * tube.cos();
-                positions.push(Vec3::new(r * cos, minor * tube.sin(), r * sin));
-            }
-        }
+        let positions = patch(0..segments, sides).map(|(seg, side)| {
+            let (sin, cos) = (TAU * seg as f32 / segments as f32).sin_cos();
+            let tube = TAU * side as f32 / sides as f32;
+            let r = major + minor * tube.cos();
+            Vec3::new(r * cos, minor * tube.sin(), r * sin)
+        });
         let at = |seg: u32, side: u32| (seg % segments) * sides + side % sides;
-        let mut triangles = Vec::new();
-        for seg in 0..segments {
-            for side in 0..sides {
-                quad(
-                    &mut triangles,
-                    at(seg, side),
-                    at(seg, side + 1),
-                    at(seg + 1, side + 1),
-                    at(seg + 1, side),
-                );
-            }
-        }
-        Mesh::new(positions, triangles)
+        let triangles = quads(
+            patch(0..segments, sides)
+                .map(|(g, s)| [at(g, s), at(g, s + 1), at(g + 1, s + 1), at(g + 1, s)]),
+        );
+        Mesh::new(positions.collect(), triangles.collect())
     }
 
     /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across,
@@ -143,29 +121,14 @@ impl Mesh {
         let (nx, nz) = (cells.0.max(1), cells.1.max(1));
         let (x, z) = (u64::from(nx), u64::from(nz));
         check_size((x + 1).saturating_mul(z + 1), (2 * x).saturating_mul(z))?;
-        let mut positions = Vec::new();
-        for j in 0..=nz {
-            for i in 0..=nx {
-                positions.push(Vec3::new(
-                    size.x * (i as f32 / nx as f32 - 0.5),
-                    0.0,
-                    size.y * (j as f32 / nz as f32 - 0.5),
-                ));
-            }
-        }
+        let positions = patch(0..nz + 1, nx + 1).map(|(j, i)| {
+            let (u, v) = (i as f32 / nx as f32 - 0.5, j as f32 / nz as f32 - 0.5);
+            Vec3::new(size.x * u, 0.0, size.y * v)
+        });
         let at = |i: u32, j: u32| j * (nx + 1) + i;
-        let mut triangles = Vec::new();
-        for j in 0..nz {
-            for i in 0..nx {
-                quad(
-                    &mut triangles,
-                    at(i, j),
-                    at(i, j + 1),
-                    at(i + 1, j + 1),
-                    at(i + 1, j),
-                );
-            }
-        }
-        Mesh::new(positions, triangles)
+        let triangles = quads(
+            patch(0..nz, nx).map(|(j, i)| [at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)]),
+        );
+        Mesh::new(positions.collect(), triangles.collect())
     }
 }
