@@ -1,13 +1,10 @@
-//! Keyframe animation of [`Transform`] nodes: channels that sample one property of one
-//! node over time, animations that group them, and the player that writes the sampled
-//! poses into a graph.
+//! Keyframe animation of [`Transform`] nodes: a [`Channel`] samples one property of one
+//! node, an [`Animation`] groups channels, an [`AnimationPlayer`] writes the poses.
 //!
-//! Sampling follows glTF 2.0 (Appendix C of its specification): `STEP`, `LINEAR`
-//! (spherical linear for rotations, along the shorter arc) and `CUBICSPLINE` (Hermite
-//! with in-tangent, value and out-tangent per key, tangents scaled by the key
-//! interval). Times before the first key give the first value, times after the last
-//! the last one; a time that equals a key gives that key's value as stored. Every
-//! sampled rotation is normalized.
+//! Sampling follows glTF 2.0 (Appendix C): `STEP`, `LINEAR` (slerp along the shorter
+//! arc for rotations) and `CUBICSPLINE` (Hermite, tangents scaled by the key
+//! interval). Times outside the keys clamp to the first or last value, a time on a key
+//! gives its value as stored, and every sampled rotation is normalized.
 
 use crate::Transform;
 use scenewalk_core::glam::{Quat, Vec3};
@@ -16,8 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-/// A translation, rotation and scale: a node's pose as an animation sees it (the
-/// matrix is translation × rotation × scale).
+/// A node's pose as an animation sees it: the matrix is translation × rotation × scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trs {
     /// The translation.
@@ -42,11 +38,10 @@ impl Trs {
 pub enum Interpolation {
     /// The earlier key's value until the next key.
     Step,
-    /// Straight-line interpolation; spherical linear for rotations, along the shorter
-    /// arc.
+    /// Straight-line interpolation; for rotations, slerp along the shorter arc.
     Linear,
     /// A cubic Hermite spline; each key stores an in-tangent, the value and an
-    /// out-tangent, tangents per second (scaled by the key interval).
+    /// out-tangent (per second, scaled by the key interval).
     CubicSpline,
 }
 
@@ -59,8 +54,8 @@ pub enum Property {
     Rotation,
     /// The scale (3 values).
     Scale,
-    /// The weights of a mesh's morph targets (one value per target). Kept and sampled,
-    /// not applied: no node type of this crate has morph targets.
+    /// Morph target weights, one value per target: sampled, not applied (no node type
+    /// of this crate has morph targets).
     Weights,
 }
 
@@ -94,8 +89,7 @@ pub enum AnimationError {
         keys: usize,
         /// The values given.
         values: usize,
-        /// What the keys, the property and the interpolation call for (for weights:
-        /// a multiple of this).
+        /// What the keys, property and interpolation call for (for weights: a multiple).
         expected: usize,
     },
     /// A key time is NaN or infinite.
@@ -124,11 +118,9 @@ pub enum AnimationError {
     },
 }
 
-/// One animated property of one node: key times and values, shared (cloning a channel
-/// or an animation copies no keys).
-///
-/// Values lie in one flat list, [`width`](Channel::width) numbers per value; a cubic
-/// spline stores three values per key: in-tangent, value, out-tangent.
+/// One animated property of one node: key times and a flat list of values,
+/// [`width`](Channel::width) numbers each (three per key for a cubic spline), shared by
+/// clones.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -164,12 +156,12 @@ enum At {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`, checked: at least one key (two for
-    /// cubic splines), finite and strictly increasing times, finite values, as many
-    /// values as the keys call for (for weights: a whole number of values per key),
-    /// no zero rotation.
+    /// A channel of `property` of node `target`.
     ///
-    /// Errors: [`AnimationError`] naming the key or value at fault.
+    /// Errors: [`AnimationError`] naming the key or value at fault: fewer than one key
+    /// (two for cubic splines), times not finite or not strictly increasing, values not
+    /// finite or not as many as the keys call for (weights: whole values per key), a
+    /// zero rotation.
     pub fn new(
         target: NodeId,
         property: Property,
@@ -178,11 +170,11 @@ impl Channel {
         values: Arc<[f32]>,
     ) -> Result<Channel, AnimationError> {
         let keys = times.len();
-        let per_key = match interpolation {
-            Interpolation::CubicSpline => 3,
-            Interpolation::Step | Interpolation::Linear => 1,
+        // Values per key, and the least keys.
+        let (per_key, needed) = match interpolation {
+            Interpolation::CubicSpline => (3, 2),
+            Interpolation::Step | Interpolation::Linear => (1, 1),
         };
-        let needed = if per_key == 3 { 2 } else { 1 };
         if keys < needed {
             return Err(AnimationError::TooFewKeys { keys, needed });
         }
@@ -240,8 +232,8 @@ impl Channel {
         &self.times
     }
 
-    /// The values, [`width`](Channel::width) numbers each: one value per key, or for a
-    /// cubic spline in-tangent, value and out-tangent per key.
+    /// The values, [`width`](Channel::width) numbers each (for a cubic spline,
+    /// in-tangent, value and out-tangent per key).
     pub fn values(&self) -> &[f32] {
         &self.values
     }
@@ -252,18 +244,16 @@ impl Channel {
         self.width
     }
 
-    /// The value at `time` into `out` (its first `width` numbers; a shorter `out`
-    /// gets the first `out.len()`). Finds the keys by binary search: O(log keys).
-    /// A NaN time gives the first value.
+    /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
+    /// `out`), by binary search: O(log keys). A NaN time gives the first value.
     pub fn sample(&self, time: f32, out: &mut [f32]) {
         let mut no_hint = usize::MAX;
         self.sample_from(time, &mut no_hint, out);
     }
 
-    /// As [`sample`](Channel::sample), starting the search at key `*key` and leaving
-    /// there the key it found: when `time` moves forward a frame at a time, each call
-    /// costs O(1); a jump falls back to binary search. Any `*key` gives the same value
-    /// as `sample`.
+    /// As [`sample`](Channel::sample), trying key `*key` and the next before a binary
+    /// search and leaving the key found there: O(1) per frame while time moves forward.
+    /// Any `*key` gives the same value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
         let n = self.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
@@ -365,8 +355,8 @@ impl Channel {
     }
 }
 
-/// Spherical linear interpolation of quaternions `a` and `b` at `s`, along the shorter
-/// arc (glTF 2.0 Appendix C); linear where the angle is too small for the sines.
+/// Slerp of quaternions `a` and `b` at `s` along the shorter arc; linear where the
+/// angle is too small for the sines.
 fn slerp(a: &[f32], b: &[f32], s: f32, out: &mut [f32]) {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
@@ -416,10 +406,8 @@ struct Target {
     channels: [Option<usize>; 3],
 }
 
-/// Channels played together (a glTF animation: "walk", "run").
-///
-/// A channel animates one property; a posed node takes its other properties from its
-/// rest pose, given when the animation is made.
+/// Channels played together (a glTF animation: "walk", "run"); a posed node takes the
+/// properties no channel animates from its rest pose.
 #[derive(Clone, Debug)]
 pub struct Animation {
     name: Option<String>,
@@ -489,8 +477,7 @@ impl Animation {
     }
 
     /// The same animation moving other nodes: each target `t` becomes `map(t)`, rest
-    /// poses and keys kept (the keys shared, not copied). For copies of a character:
-    /// one animation's data, one player per copy.
+    /// poses kept and keys shared (for copies of a character, one player each).
     ///
     /// ```
     /// use scenewalk_core::Graph;
@@ -516,14 +503,10 @@ impl Animation {
 }
 
 /// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
-/// targeted node's [`Transform`] at a time, through [`Graph::get_mut`], so the graph's
-/// change log names exactly those nodes and an incremental update recomputes only
-/// their subtrees.
-///
-/// The player keeps one key index per channel: a frame loop whose time moves forward
-/// samples each channel in O(1); any time order gives the same poses. Several
-/// animations play on one graph with one player each; a node two of them target takes
-/// the pose of the last one applied.
+/// target's [`Transform`] through [`Graph::get_mut`], so the change log names exactly
+/// those nodes. It keeps a key index per channel, so forward time costs O(1) per
+/// channel. With one player per animation, a node two of them target takes the pose of
+/// the last applied.
 ///
 /// ```
 /// use scenewalk_core::{Graph, glam::Vec3};
@@ -563,20 +546,15 @@ impl AnimationPlayer {
         &self.animation
     }
 
-    /// Writes the pose at `time` into every targeted node: the sampled translation,
-    /// rotation and scale, each property without a channel from the node's rest pose.
-    /// Weights channels are not applied.
+    /// Writes the pose at `time` into every targeted node, properties without a channel
+    /// from the rest pose; weights channels are not applied.
     ///
     /// Errors: a target that is not a live [`Transform`] node of `graph` (the
     /// [`GraphError`] of [`Graph::get_mut`]); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         for target in &self.animation.targets {
             // `get_mut` refuses a wrong type before it records a change.
-            if graph
-                .payload(target.node)?
-                .downcast_ref::<Transform>()
-                .is_none()
-            {
+            if !graph.payload(target.node)?.is::<Transform>() {
                 graph.get_mut::<Transform>(target.node)?;
             }
         }

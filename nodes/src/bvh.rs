@@ -33,18 +33,13 @@ impl BvhNode {
 
 impl NodeCore for BvhNode {}
 
-/// A binary bounding-volume hierarchy over a mesh's triangles.
+/// A binary bounding-volume hierarchy over a mesh's triangles: a [`Graph`] of
+/// [`BvhNode`]s in depth-first order, with a box table indexed by [`NodeIndex::get`]
+/// ([`boxes`](MeshBvh::boxes)) for `scenewalk_iterators::AabbOverlap`. A leaf holds at
+/// most [`MAX_LEAF_TRIANGLES`] triangles; each box holds its subtree's triangles.
 ///
-/// The hierarchy is a [`Graph`] of [`BvhNode`] payloads, added in depth-first order (so
-/// the link records lie in walk order), with a box table indexed by
-/// [`NodeIndex::get`] ([`boxes`](MeshBvh::boxes)) that plugs straight into
-/// `scenewalk_iterators::AabbOverlap`. A leaf (a node without children) holds at most
-/// [`MAX_LEAF_TRIANGLES`] triangles; every node's box holds its subtree's triangles.
-///
-/// Built top-down by the binned surface-area heuristic (16 bins per axis),
-/// iteratively with an explicit stack; a range whose centroids all coincide is split
-/// in half by position, so any input terminates with shallow leaves. An empty mesh
-/// gives one empty leaf with an empty box.
+/// Built top-down, without recursion, by the binned surface-area heuristic; a range
+/// whose centroids coincide is halved by position. An empty mesh gives one empty leaf.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;
@@ -66,13 +61,6 @@ pub struct MeshBvh {
     order: Vec<u32>,
 }
 
-/// A pending range of the build: its parent and its span of the triangle order.
-struct Task {
-    parent: Option<NodeId>,
-    start: usize,
-    end: usize,
-}
-
 impl MeshBvh {
     /// Builds the hierarchy of `triangles` over `positions`. Indices must be in range
     /// and there must be fewer than `u32::MAX` triangles (the mesh checks both).
@@ -88,16 +76,12 @@ impl MeshBvh {
         let mut boxes = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut ranges = Vec::with_capacity(triangles.len() / 2 + 1);
         let mut root = None;
-        // Reused by every split: zeroing a fresh 1.5 KB table per node cost more than
-        // the binning itself.
+        // Reused by every split: zeroing a fresh table per node cost more than binning.
         let mut bins: Bins = [[(Aabb::EMPTY, 0); BINS]; 3];
-        let mut stack = vec![Task {
-            parent: None,
-            start: 0,
-            end: triangles.len(),
-        }];
-        while let Some(task) = stack.pop() {
-            let span = order.get_mut(task.start..task.end).unwrap_or_default();
+        // The pending ranges of the triangle order, each with its parent.
+        let mut stack = vec![(None, 0, triangles.len())];
+        while let Some((parent, start, end)) = stack.pop() {
+            let span = order.get_mut(start..end).unwrap_or_default();
             // One pass for the node's box and its centroids' box.
             let (bounds, centroid_bounds) =
                 span.iter().fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), &t| {
@@ -115,10 +99,10 @@ impl MeshBvh {
                 &mut bins,
             );
             let payload = BvhNode {
-                first: task.start as u32,
-                count: (task.end - task.start) as u32,
+                first: start as u32,
+                count: (end - start) as u32,
             };
-            let id = match task.parent {
+            let id = match parent {
                 None => graph.try_add_root(payload)?,
                 Some(parent) => graph.append_child(parent, payload)?,
             };
@@ -133,18 +117,9 @@ impl MeshBvh {
                 *r = (payload.first, payload.count, split.is_none());
             }
             if let Some(mid) = split {
-                let mid = task.start + mid;
                 // Right pushed first, so the left subtree is built (and numbered) first.
-                stack.push(Task {
-                    parent: Some(id),
-                    start: mid,
-                    end: task.end,
-                });
-                stack.push(Task {
-                    parent: Some(id),
-                    start: task.start,
-                    end: mid,
-                });
+                stack.push((Some(id), start + mid, end));
+                stack.push((Some(id), start, start + mid));
             }
         }
         let root = match root {
@@ -254,20 +229,12 @@ fn split(
     let extent = cb.size();
     // No more bins than triangles: small nodes, the most numerous, sweep less.
     let used = n.min(BINS);
-    let scale = Vec3::from_array([0, 1, 2].map(|axis| {
-        if extent[axis] > 0.0 {
-            used as f32 / extent[axis]
-        } else {
-            0.0
-        }
-    }));
+    let scale = Vec3::select(extent.cmpgt(Vec3::ZERO), used as f32 / extent, Vec3::ZERO);
     // All three axes binned in one pass over the triangles.
-    for axis_bins in bins.iter_mut() {
-        axis_bins
-            .iter_mut()
-            .take(used)
-            .for_each(|bin| *bin = (Aabb::EMPTY, 0));
-    }
+    let cleared = bins
+        .iter_mut()
+        .flat_map(|axis_bins| axis_bins.iter_mut().take(used));
+    cleared.for_each(|bin| *bin = (Aabb::EMPTY, 0));
     for &t in span.iter() {
         let c = centroid(t);
         let b = tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY);

@@ -55,7 +55,7 @@ impl Camera {
     /// range (see [`Projection`] for the ranges).
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
-        match projection {
+        let (near, far) = match projection {
             Projection::Perspective {
                 yfov,
                 aspect,
@@ -71,9 +71,7 @@ impl Camera {
                 if !positive(near) {
                     return Err(BadCamera::Near(near));
                 }
-                if let Some(f) = far.filter(|&f| !(f.is_finite() && f > near)) {
-                    return Err(BadCamera::Far(f));
-                }
+                (near, far)
             }
             Projection::Orthographic {
                 xmag,
@@ -81,20 +79,22 @@ impl Camera {
                 near,
                 far,
             } => {
-                for mag in [xmag, ymag] {
-                    if !(mag.is_finite() && mag != 0.0) {
-                        return Err(BadCamera::Magnification(mag));
-                    }
+                if let Some(m) = [xmag, ymag]
+                    .into_iter()
+                    .find(|m| !m.is_finite() || *m == 0.0)
+                {
+                    return Err(BadCamera::Magnification(m));
                 }
                 if !(near.is_finite() && near >= 0.0) {
                     return Err(BadCamera::Near(near));
                 }
-                if !(far.is_finite() && far > near) {
-                    return Err(BadCamera::Far(far));
-                }
+                (near, Some(far))
             }
+        };
+        match far.filter(|&f| !(f.is_finite() && f > near)) {
+            Some(f) => Err(BadCamera::Far(f)),
+            None => Ok(Camera { projection }),
         }
-        Ok(Camera { projection })
     }
 
     /// A perspective camera with a finite far plane (checked as in
@@ -113,9 +113,8 @@ impl Camera {
         &self.projection
     }
 
-    /// The same camera with this aspect ratio when its projection leaves it to the
-    /// viewport (a perspective with `aspect: None`); otherwise unchanged. A
-    /// non-positive or non-finite aspect is ignored.
+    /// The same camera with this aspect ratio if it is a perspective with
+    /// `aspect: None`; a non-positive or non-finite `viewport` is ignored.
     #[must_use]
     pub fn with_viewport_aspect(mut self, viewport: f32) -> Camera {
         if let Projection::Perspective { aspect, .. } = &mut self.projection
@@ -140,7 +139,6 @@ impl Camera {
             } => {
                 let f = 1.0 / (0.5 * yfov).tan();
                 let x = f / aspect.unwrap_or(1.0);
-                // Right-handed, looking down -z, clip depth 0 at near and 1 at far.
                 let (z, w) = match far {
                     Some(far) => (far / (near - far), near * far / (near - far)),
                     None => (-1.0, -near),
@@ -169,18 +167,9 @@ impl Camera {
         }
     }
 
-    /// The world transform of a camera at `eye` looking at `target`, `up` giving the
-    /// roll: the transform to give its node. `None` when the view direction is zero,
-    /// parallel to `up`, or not finite.
-    ///
-    /// ```
-    /// use scenewalk_core::glam::Vec3;
-    /// use scenewalk_nodes::Camera;
-    /// let world = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y).unwrap();
-    /// // The camera's -z axis points at the target.
-    /// let ahead = world.transform_vector3(-Vec3::Z);
-    /// assert!((ahead - -Vec3::Z).length() < 1e-6);
-    /// ```
+    /// The world transform for a camera node at `eye` looking at `target`, `up` giving
+    /// the roll. `None` when the view direction is zero, parallel to `up`, or not
+    /// finite.
     pub fn look_at(eye: Vec3, target: Vec3, up: Vec3) -> Option<Affine3A> {
         let back = (eye - target).try_normalize()?;
         let right = up.cross(back).try_normalize()?;
@@ -195,20 +184,13 @@ impl Camera {
         Mat4::from(world.inverse())
     }
 
-    /// The world-space frustum of this camera placed by `world`.
-    ///
-    /// Built in f64 from the exact view volume (its corners, and for an infinite far
-    /// plane its side edges), then rounded outwards to f32: every point of the volume
-    /// lies inside or on every plane, whatever the near/far ratio and placement, so
-    /// culling against it never drops what the camera sees. The planes are not looser
-    /// than they need be: on a rotated, translated and (unevenly, by up to 4:1)
-    /// scaled camera, each plane passes within 2⁻²⁰ (about 1e-6) of the largest
-    /// coordinate of the volume's corners from the corners that lie on it, a few f32
-    /// ulps. With an infinite far plane the side planes are tilted outwards by a few
-    /// f32 rounding steps (about 2⁻²² radians for a 90° view, more for wider ones) so
-    /// that no edge of the volume leaves them however far out, and the far plane
-    /// holds every point. A non-finite or singular placement gives NaN planes, which
-    /// hide nothing.
+    /// The world-space frustum of this camera placed by `world`, built in f64 from the
+    /// exact view volume and rounded outwards to f32: every point of the volume lies
+    /// inside or on every plane, and each plane passes within 2⁻²⁰ of the largest corner
+    /// coordinate of the corners on it (rotated, translated, scaled up to 4:1). An
+    /// infinite far plane tilts the side planes outwards by about 2⁻²² radians (at 90°)
+    /// so no edge leaves them. A non-finite or singular placement gives NaN planes,
+    /// which hide nothing.
     pub fn frustum(&self, world: &Affine3A) -> Frustum {
         let (normals, corners, finite) = self.local_volume();
         let m = world.matrix3.as_dmat3();
@@ -235,11 +217,10 @@ impl Camera {
         finite.then(|| corners.map(|c| (m * c + t).as_vec3()))
     }
 
-    /// The view volume in the camera's frame, in f64: the inward normals of its
-    /// planes (left, right, bottom, top, near, far), its corners (as
-    /// [`corners`](Camera::corners)) and whether the far plane is finite. For an
-    /// infinite far plane the far normal is zero and the far four "corners" are the
-    /// directions of the side edges (each with z = −1).
+    /// The view volume in the camera's frame, in f64: its planes' inward normals (left,
+    /// right, bottom, top, near, far), its corners as [`corners`](Camera::corners) gives
+    /// them, and whether the far plane is finite. If not, the far normal is zero and the
+    /// far "corners" are the side edges' directions (z = −1).
     fn local_volume(&self) -> ([DVec3; 6], [DVec3; 8], bool) {
         // Half-extents at depth s: half + slope · s.
         let (half, slope, near, far) = match self.projection {

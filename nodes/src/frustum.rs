@@ -6,28 +6,11 @@ use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
 /// The smallest f32 at or above `x`.
 fn round_up(x: f64) -> f32 {
     let r = x as f32;
-    if f64::from(r) < x {
-        // One step up: `f32::next_up` is newer than this crate's minimum Rust.
-        let bits = r.to_bits();
-        f32::from_bits(match r {
-            0.0 => 1,
-            _ if r > 0.0 => bits + 1,
-            _ => bits - 1,
-        })
-    } else {
-        r
-    }
+    if f64::from(r) < x { r.next_up() } else { r }
 }
 
-/// `x >= 0`, with NaN counting as true (the conservative side).
-#[inline]
-fn nan_or_non_negative(x: f32) -> bool {
-    x.is_nan() || x >= 0.0
-}
-
-/// Which planes of a [`Frustum`] a box still has to be tested against: a box fully on
-/// the inner side of a plane passes that plane's bit down to its subtree cleared, so
-/// the subtree skips it (the inherited plane mask).
+/// The planes of a [`Frustum`] a box still has to be tested against: a box inside a
+/// plane clears its bit for the subtree (the inherited plane mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlaneMask(u8);
 
@@ -65,14 +48,12 @@ pub enum Containment {
     Visible(PlaneMask),
 }
 
-/// A view volume as six planes (left, right, bottom, top, near, far) in world space,
-/// each `(n, d)` with `n` pointing inwards: a point `p` is inside when
-/// `n · p + d >= 0` for every plane.
+/// A view volume as six world-space planes (left, right, bottom, top, near, far), each
+/// `(n, d)` with `n` pointing inwards: `p` is inside when `n · p + d >= 0` for all.
 ///
-/// The box test is **conservative**: it calls a box outside only when the whole box
-/// lies beyond one plane, so a visible box is never dropped (a box crossing a frustum
-/// corner outside every plane but none alone may pass: a few false positives, no false
-/// negatives). A box or plane holding NaN, and the empty box, count as visible.
+/// The box test is **conservative**: a box is outside only when it lies wholly beyond
+/// one plane, so no visible box is dropped (a box near a corner may pass). A box or
+/// plane holding NaN, and the empty box, count as visible.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, glam::{Affine3A, Vec3}};
@@ -92,13 +73,11 @@ pub struct Frustum {
 }
 
 impl Frustum {
-    /// The planes with (about) these inward normals that hold a convex volume: the
-    /// hull of `points` (world space, f64), stretched to infinity along `rays` when
-    /// there are any. Each normal is rounded to f32 and each offset rounded outwards,
-    /// so no plane cuts into the volume; with rays, each normal is first tilted
-    /// towards `forward` (which has a dot product of 1 with every ray) by more than
-    /// the rounding can turn it, so that no ray leaves the plane. A zero normal gives a
-    /// plane holding every point; a non-finite input, NaN planes (hiding nothing).
+    /// The planes with (about) these inward normals holding the hull of `points`,
+    /// stretched to infinity along `rays`: normals rounded to f32, offsets rounded
+    /// outwards, and with rays each normal first tilted towards `forward` (dot product
+    /// 1 with every ray) by more than rounding can turn it back. A zero normal gives a
+    /// plane holding everything; a non-finite input, NaN planes.
     pub(crate) fn enclosing(
         normals: [DVec3; 6],
         points: &[DVec3],
@@ -159,7 +138,8 @@ impl Frustum {
     pub fn contains_point(&self, p: Vec3) -> bool {
         self.planes
             .iter()
-            .all(|plane| nan_or_non_negative(plane.truncate().dot(p) + plane.w))
+            .map(|plane| plane.truncate().dot(p) + plane.w)
+            .all(|d| d.is_nan() || d >= 0.0)
     }
 
     /// Tests a world box against the planes left in `mask`: outside one of them, or

@@ -2,8 +2,7 @@
 
 use scenewalk_core::{Aabb, NodeCore};
 
-/// Renderable geometry, reduced to what traversals need: its local bounding box and
-/// how many primitives it holds.
+/// Renderable geometry as traversals see it: a local bounding box and a primitive count.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Geometry {
     bounds: Aabb,
@@ -11,31 +10,26 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Geometry with this local bounding box and no primitive count: the form for
-    /// boxes the program itself made. An inverted box (min above max, holding no
-    /// point) is taken as given; use [`try_new`](Geometry::try_new) for untrusted input.
+    /// Geometry with this local box and no primitives, for boxes the program made: an
+    /// inverted box is taken as given ([`try_new`](Geometry::try_new) checks).
     ///
     /// # Panics
     ///
-    /// If a corner holds a NaN or an infinity (the empty box, [`Aabb::EMPTY`],
-    /// excepted): such a box would make the box of every ancestor NaN in the update
-    /// pass, so it is refused here, where it enters.
+    /// If a corner holds a NaN or an infinity ([`Aabb::EMPTY`] excepted), which would
+    /// make every ancestor's box NaN.
     ///
     /// ```
     /// use scenewalk_core::{Aabb, glam::Vec3};
     /// use scenewalk_nodes::Geometry;
     /// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
     /// assert_eq!(Geometry::new(unit).local_bounds(), &unit);
-    /// // A box from outside goes through the checked form instead.
-    /// let nan = Aabb::new(Vec3::ZERO, Vec3::NAN);
-    /// assert!(Geometry::try_new(nan, 0).is_err());
+    /// assert!(Geometry::try_new(Aabb::new(Vec3::ZERO, Vec3::NAN), 0).is_err());
     /// ```
     pub fn new(bounds: Aabb) -> Self {
         Self::with_primitives(bounds, 0)
     }
 
-    /// Geometry with a bounding box and a primitive (triangle) count; refuses what
-    /// [`new`](Geometry::new) refuses.
+    /// Geometry with a bounding box and a primitive (triangle) count.
     ///
     /// # Panics
     ///
@@ -52,8 +46,7 @@ impl Geometry {
     /// Geometry with a checked box: the form for untrusted input.
     ///
     /// Errors: [`BadBounds`] if a corner holds a NaN or infinity, or `min` lies above
-    /// `max` on some axis. The empty box ([`Aabb::EMPTY`], geometry with no extent) is
-    /// accepted.
+    /// `max` on some axis ([`Aabb::EMPTY`] excepted).
     pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
         if (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY {
             Ok(Self { bounds, primitives })

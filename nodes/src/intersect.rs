@@ -1,13 +1,12 @@
-//! Rays and the exact intersection tests the mesh queries are built on: ray–box,
-//! ray–triangle (Möller–Trumbore) and triangle–triangle (in `tri_tri.rs`).
+//! Rays and the exact tests mesh queries use: ray–box, ray–triangle (Möller–Trumbore)
+//! and triangle–triangle (in `tri_tri.rs`).
 
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};
 
 pub use crate::tri_tri::triangles_intersect;
 
-/// A half-line: an origin and a unit direction. Distances along a ray are in the units
-/// of the frame it is given in.
+/// A half-line: an origin and a unit direction, distances in the units of its frame.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;
@@ -63,21 +62,9 @@ impl Ray {
         self.origin + self.direction * t
     }
 
-    /// The ray mapped by `m` (for example a world ray by the inverse of a node's world
-    /// transform, into the node's local frame), with the *distance scale*: a distance
-    /// `t` along this ray is `t * scale` along the returned one, because a scaling `m`
-    /// changes lengths. `None` when the result is not a ray (`m` is singular or not
-    /// finite).
-    ///
-    /// ```
-    /// use scenewalk_core::glam::{Affine3A, Vec3};
-    /// use scenewalk_nodes::Ray;
-    /// let ray = Ray::new(Vec3::ZERO, Vec3::X)?;
-    /// let (local, scale) = ray.transformed(&Affine3A::from_scale(Vec3::splat(2.0))).unwrap();
-    /// assert_eq!(scale, 2.0);
-    /// assert_eq!(local.at(1.0 * scale), Vec3::new(2.0, 0.0, 0.0));
-    /// # Ok::<(), scenewalk_nodes::BadRay>(())
-    /// ```
+    /// The ray mapped by `m` (say, into a node's local frame), with the distance scale:
+    /// a distance `t` along this ray is `t * scale` along the returned one. `None` when
+    /// `m` is singular or not finite.
     pub fn transformed(&self, m: &Affine3A) -> Option<(Ray, f32)> {
         let origin = m.transform_point3(self.origin);
         let moved = m.transform_vector3(self.direction);
@@ -87,22 +74,10 @@ impl Ray {
     }
 }
 
-/// The distance at which `ray` enters box `b`, if it does within `max_distance`:
-/// `0.0` when the origin is inside (or on) the box. Touching the boundary counts.
-///
-/// An empty box is never hit, nor is anything when `max_distance` is negative or NaN.
-/// A box with a NaN corner is reported as hit at distance `0.0`: the conservative
-/// answer for a pruning test, so bad bounds never hide geometry.
-///
-/// ```
-/// use scenewalk_core::{Aabb, glam::Vec3};
-/// use scenewalk_nodes::{Ray, ray_aabb};
-/// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-/// let ray = Ray::new(Vec3::new(-2.0, 0.5, 0.5), Vec3::X)?;
-/// assert_eq!(ray_aabb(&ray, &unit, f32::INFINITY), Some(2.0));
-/// assert_eq!(ray_aabb(&ray, &unit, 1.0), None);
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
+/// The distance at which `ray` enters box `b` (touching counts), if within
+/// `max_distance`: `0.0` from inside. An empty box is never hit, nor anything with a
+/// negative or NaN `max_distance`; a box with a NaN corner is hit at `0.0`, so bad
+/// bounds never hide geometry.
 pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
     if max_distance.is_nan() || max_distance < 0.0 {
         return None;
@@ -144,26 +119,15 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
 }
 
 /// Where `ray` meets triangle `tri` (Möller–Trumbore): `(t, u, v)` with the distance
-/// `t ≥ 0` and the hit point `(1 − u − v)·tri[0] + u·tri[1] + v·tri[2]`. Edges and
-/// vertices count as hits; both faces are hit (no culling). A degenerate triangle
-/// (zero area, or edges less than about 1e-6 rad apart, whose plane rounding cannot
-/// pin down) or one seen exactly edge-on is never hit.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::{Ray, ray_triangle};
-/// let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
-/// let ray = Ray::new(Vec3::new(0.25, 0.25, 1.0), -Vec3::Z)?;
-/// assert_eq!(ray_triangle(&ray, &tri), Some((1.0, 0.25, 0.25)));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
+/// `t ≥ 0` and the point `(1 − u − v)·tri[0] + u·tri[1] + v·tri[2]`. Edges, vertices
+/// and both faces count; a triangle seen edge-on or degenerate (edges less than about
+/// 1e-6 rad apart) is never hit.
 pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
     let e1 = tri[1] - tri[0];
     let e2 = tri[2] - tri[0];
-    // A (near-)degenerate triangle leaves `det` as rounding noise, which would report
-    // hits far off the triangle: edges less than ~1e-6 rad apart count as degenerate.
-    // Tested on edges scaled to at most 1, so tiny triangles do not underflow into
-    // looking degenerate (nor huge ones overflow).
+    // A near-degenerate triangle leaves `det` as rounding noise, with hits far off the
+    // triangle. Tested on edges scaled to at most 1, so size neither under- nor
+    // overflows the test.
     let scale = e1.abs().max_element().max(e2.abs().max_element());
     if !(scale > 0.0 && scale.is_finite()) {
         return None;

@@ -1,41 +1,24 @@
 //! # scenewalk-nodes: the basic scene vocabulary
 //!
 //! Node types are plain data implementing [`NodeCore`](scenewalk_core::NodeCore); core
-//! knows none of them. This crate gives the ones every scene needs:
+//! knows none of them. Structure and state: [`Group`], [`Transform`], [`Switch`],
+//! [`Lod`], [`Material`], [`Light`] and [`Camera`], whose [`Frustum`] culls with
+//! inherited [`PlaneMask`]s. Geometry: [`Geometry`], a leaf with a local box;
+//! [`Mesh`], triangles with a [`MeshBvh`] (itself a graph, for the dual-tree
+//! iterator), ray queries, procedural shapes and [`load_obj`]; [`SkinnedMesh`], posed by
+//! a [`Skin`]. Motion: keyframe [`Animation`]s of transforms, played by an
+//! [`AnimationPlayer`]. The exact tests meshes use are public too: [`ray_aabb`],
+//! [`ray_triangle`], [`triangles_intersect`]. The `gltf` feature (on by default) adds
+//! [`gltf`], which imports glTF 2.0 scenes into these types.
 //!
-//! - [`Group`]: structure only, zero-sized, so a group node costs just its link record;
-//! - [`Transform`]: a local affine transform (from translation / rotation / scale or a
-//!   matrix) applied to its subtree;
-//! - [`Geometry`]: a leaf with a local bounding box (and a primitive count);
-//! - [`Material`]: surface state inherited by the geometry below it;
-//! - [`Lod`]: which children show at which distance from the viewer;
-//! - [`Switch`]: which children are on (one, all, none, a mask);
-//! - [`Light`] and [`Camera`] (a projection; its [`Frustum`] with the conservative
-//!   box test and inherited [`PlaneMask`] culling uses);
-//! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
-//!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
-//!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
-//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]);
-//! - [`SkinnedMesh`]: a `Mesh` posed by a [`Skin`]'s joints, with its exact and
-//!   conservative skinned world boxes;
-//! - keyframe [`Animation`]s of [`Transform`] nodes ([`Channel`]s sampled as glTF
-//!   samples them), played into a graph by an [`AnimationPlayer`].
+//! Checked constructors (the `try_` forms, [`Camera::try_new`], [`Lod::new`],
+//! [`Mesh::new`], the shapes) refuse NaN and out-of-range values with an error naming
+//! the value; the plain ones ([`Transform::from_trs`], [`Light::new`],
+//! [`Material::new`]) take values as given, and [`Geometry::new`] panics on a NaN or
+//! infinite corner.
 //!
-//! The exact tests meshes are built on are public too: [`Ray`], [`ray_aabb`],
-//! [`ray_triangle`] and [`triangles_intersect`].
-//!
-//! The checked constructors (the `try_` forms, [`Camera::try_new`], [`Lod::new`],
-//! [`Mesh::new`], the procedural shapes) refuse NaN and out-of-range values with an
-//! error naming the value. The plain ones ([`Transform::from_trs`] and the other
-//! `Transform::from_*`, [`Light::new`], [`Material::new`]) take their values as given,
-//! for callers whose numbers are already known to be good; [`Geometry::new`] takes
-//! any box but one with a NaN or infinite corner, which it refuses with a panic.
-//!
-//! With the cargo feature `gltf` (on by default), [`gltf`] imports glTF 2.0 scenes into
-//! a graph of these types.
-//!
-//! Types from other crates extend these by returning them from
-//! [`NodeCore::base`](scenewalk_core::NodeCore::base) and declaring the parent type in
+//! A type of another crate extends one of these by returning it from
+//! [`NodeCore::base`](scenewalk_core::NodeCore::base) and naming it in
 //! [`NodeCore::parent_type`](scenewalk_core::NodeCore::parent_type), as [`Mesh`] does
 //! for `Geometry`.
 //!

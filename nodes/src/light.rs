@@ -3,8 +3,8 @@
 use scenewalk_core::NodeCore;
 use scenewalk_core::glam::Vec3;
 
-/// What kind of light a [`Light`] is (glTF's `KHR_lights_punctual`). A light sits at
-/// its node's origin and points down −z of its node's frame.
+/// What kind of light a [`Light`] is (glTF's `KHR_lights_punctual`); it sits at its
+/// node's origin and points down the node's −z.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LightKind {
     /// Parallel rays along the node's −z (the sun).

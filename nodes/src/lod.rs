@@ -4,13 +4,9 @@ use scenewalk_core::NodeCore;
 use scenewalk_core::glam::Vec3;
 use std::ops::Range;
 
-/// Level of detail: child `i` is shown while the viewer's distance to the node's
-/// centre lies in `ranges[i]` (start inclusive, end exclusive); children without a
-/// range are never shown. Ranges may overlap (two children shown, for a blend) or
-/// leave gaps (nothing shown: an object too far away to draw).
-///
-/// The centre is in the node's own coordinates; the distance is measured in world
-/// space, after the node's world transform.
+/// Level of detail: child `i` shows while the viewer's world-space distance to the
+/// node's centre (in node coordinates) lies in `ranges[i]`, start inclusive, end
+/// exclusive; children without a range never show. Ranges may overlap or leave gaps.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;
@@ -50,9 +46,8 @@ impl Lod {
         Ok(Lod { center, ranges })
     }
 
-    /// `n` thresholds for `n + 1` children: child 0 below the first, child `i`
-    /// from threshold `i − 1` to threshold `i`, the last child from the last threshold
-    /// on (Coin3D's `SoLOD`). Thresholds must rise.
+    /// `n` rising thresholds for `n + 1` children: child `i` from threshold `i − 1`
+    /// (0 for the first) to threshold `i`, the last one beyond (Coin3D's `SoLOD`).
     pub fn from_thresholds(center: Vec3, thresholds: &[f32]) -> Result<Lod, BadLod> {
         let mut ranges = Vec::with_capacity(thresholds.len() + 1);
         let mut start = 0.0;
@@ -74,15 +69,14 @@ impl Lod {
         &self.ranges
     }
 
-    /// Whether child `child` shows at `distance`. A NaN distance shows child 0 only,
-    /// the most detailed: the conservative choice when the distance is unknown.
+    /// Whether child `child` shows at `distance`; a NaN distance shows only child 0, the
+    /// most detailed.
     #[inline]
     pub fn shows(&self, child: usize, distance: f32) -> bool {
         if distance.is_nan() {
             return child == 0;
         }
-        // An infinite end takes every distance from its start on, infinity included
-        // (a distance overflows to it when coordinates are huge).
+        // An infinite end takes an infinite distance too (huge coordinates overflow).
         self.ranges.get(child).is_some_and(|r| {
             r.contains(&distance) || (r.end == f32::INFINITY && distance >= r.start)
         })

@@ -3,8 +3,8 @@
 use scenewalk_core::NodeCore;
 use scenewalk_core::glam::Vec4;
 
-/// Surface state for every geometry in the node's subtree, until a deeper `Material`
-/// replaces it (OpenSG's `MaterialGroup`): what a render list groups and sorts by.
+/// Surface state for the geometry of the node's subtree, until a deeper `Material`
+/// replaces it (OpenSG's `MaterialGroup`).
 ///
 /// ```
 /// use scenewalk_core::glam::Vec4;
@@ -19,8 +19,7 @@ pub struct Material {
 }
 
 impl Material {
-    /// A material with a name and a linear RGBA base colour; alpha below 1 makes it
-    /// transparent.
+    /// A material with a name and a linear RGBA base colour.
     pub fn new(name: impl Into<String>, base_color: Vec4) -> Material {
         Material {
             name: name.into(),
@@ -38,8 +37,8 @@ impl Material {
         self.base_color
     }
 
-    /// Whether geometry with this material is drawn after the opaque geometry, back to
-    /// front: alpha below 1 (a NaN alpha counts as opaque).
+    /// Whether the alpha is below 1 (a NaN alpha counts as opaque): drawn after the
+    /// opaque geometry, back to front.
     pub fn is_transparent(&self) -> bool {
         self.base_color.w < 1.0
     }

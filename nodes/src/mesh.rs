@@ -5,17 +5,16 @@ use crate::geometry::Geometry;
 use crate::intersect::{Ray, ray_aabb, ray_triangle};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
-/// A triangle mesh: vertex positions, triangles as index triples, and a [`MeshBvh`]
-/// over them, in the node's local frame.
+/// A triangle mesh in its node's local frame: vertex positions, triangles as index
+/// triples and a [`MeshBvh`] over them, shared by clones.
 ///
-/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) is a geometry with the
-/// mesh's box and triangle count), so every actor that handles geometry (bounds,
-/// statistics, culling) handles meshes unchanged: `Mesh` declares `Geometry` as its
-/// parent type ([`NodeCore::parent_type`]), so a graph learns the relation when the
-/// first mesh is added. Cloning is cheap: the data is shared.
+/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) and
+/// [`parent_type`](NodeCore::parent_type)), so every actor that handles geometry
+/// handles meshes unchanged.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -47,7 +46,6 @@ pub struct Mesh {
 struct MeshData {
     positions: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
-    bounds: Aabb,
     bvh: MeshBvh,
 }
 
@@ -88,8 +86,8 @@ pub struct TriangleHit {
     pub triangle: u32,
     /// The distance along the ray, in the frame of the ray the caller passed.
     pub distance: f32,
-    /// The hit point, in the frame the query was asked in (local for
-    /// [`Mesh::ray_hit`], world for [`Mesh::ray_hit_world`]).
+    /// The hit point, in the frame of the query ([`Mesh::ray_hit`]: local,
+    /// [`Mesh::ray_hit_world`]: world).
     pub point: Vec3,
     /// The barycentric coordinates `(u, v)` of the point: weights of corners 1 and 2.
     pub barycentric: (f32, f32),
@@ -127,23 +125,20 @@ impl Mesh {
             data: Arc::new(MeshData {
                 positions,
                 triangles,
-                bounds,
                 bvh,
             }),
         })
     }
 
     /// The mesh with its geometry box widened to hold `bounds` too (a file's declared
-    /// min / max): the node's box is the union of the computed and the declared one.
-    /// The BVH keeps the computed boxes. A declared box with a NaN or infinite
-    /// corner, or with `min` above `max`, is ignored: it cannot widen a real box.
+    /// min / max); the BVH keeps the computed boxes. A box with a NaN or infinite
+    /// corner, or `min` above `max`, is ignored.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let usable = bounds.is_finite() && !bounds.is_empty();
-        let union = if usable {
-            self.data.bounds.union(&bounds)
-        } else {
-            self.data.bounds
+        let computed = self.data.bvh.node_box(self.data.bvh.root().index());
+        let union = match bounds.is_finite() && !bounds.is_empty() {
+            true => computed.union(&bounds),
+            false => computed,
         };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
@@ -199,20 +194,16 @@ impl Mesh {
     }
 
     /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
-    /// frame. Ties in distance go to the lowest triangle index, so the answer equals a
-    /// loop over every triangle with [`ray_triangle`].
-    ///
-    /// Walks the BVH with an explicit stack, nearer child first, skipping boxes that
-    /// start beyond the best hit so far. Allocates nothing unless the hierarchy is
-    /// deeper than 63 levels.
+    /// frame; ties go to the lowest triangle index, so the answer equals a loop over
+    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first with a stack
+    /// its thread keeps, so it allocates only when deeper than any walk before it.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
         let root = bvh.root().index();
-        // Boxes are padded by a few dozen ulps of the scene's scale (the box's and the
-        // ray origin's coordinates): a hit the triangle test accepts through rounding,
-        // at an edge or corner on a box face, must not be pruned by the box test's
-        // own rounding.
+        // Boxes are padded by a few dozen ulps of the box's and the ray origin's
+        // coordinates, so the box test's rounding never prunes a hit the triangle test
+        // accepts at an edge on a box face.
         let scale = ray.origin().abs().max_element();
         let padded = |node: NodeIndex| {
             let b = bvh.node_box(node);
@@ -221,28 +212,23 @@ impl Mesh {
             }
             let m = b.min.abs().max(b.max.abs()).max_element();
             let eps = Vec3::splat(4e-6 * (m + scale));
-            Aabb {
-                min: b.min - eps,
-                max: b.max + eps,
-            }
+            Aabb::new(b.min - eps, b.max + eps)
         };
         let entry = ray_aabb(ray, &padded(root), max_distance)?;
         let mut limit = max_distance;
         let mut best: Option<TriangleHit> = None;
-        let mut stack = Pending::new();
-        stack.push(root, entry);
+        let mut stack = PENDING.take();
+        stack.push((root, entry));
         while let Some((node, entry)) = stack.pop() {
             if entry > limit {
                 continue;
             }
             let Some(first) = graph.first_child_at(node) else {
-                for &triangle in bvh.leaf_triangles(node) {
-                    let Some(corners) = self.triangle(triangle) else {
-                        continue;
-                    };
-                    let Some((t, u, v)) = ray_triangle(ray, &corners) else {
-                        continue;
-                    };
+                let hits = bvh.leaf_triangles(node).iter().filter_map(|&triangle| {
+                    let (t, u, v) = ray_triangle(ray, &self.triangle(triangle)?)?;
+                    Some((triangle, t, u, v))
+                });
+                for (triangle, t, u, v) in hits {
                     let better = match best {
                         None => t <= limit,
                         Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
@@ -259,32 +245,22 @@ impl Mesh {
                 }
                 continue;
             };
+            let hit = |c: NodeIndex| ray_aabb(ray, &padded(c), limit).map(|d| (c, d));
+            let (near, far) = match (hit(first), graph.next_sibling_at(first).and_then(hit)) {
+                (Some(a), Some(b)) if b.1 < a.1 => (Some(b), Some(a)),
+                pair => pair,
+            };
             // The BVH is binary: the farther child is pushed first, so the nearer one
             // is popped next.
-            let second = graph.next_sibling_at(first);
-            let near = ray_aabb(ray, &padded(first), limit);
-            let far = second.and_then(|c| ray_aabb(ray, &padded(c), limit).map(|d| (c, d)));
-            match (near, far) {
-                (Some(d1), Some((c2, d2))) if d2 < d1 => {
-                    stack.push(first, d1);
-                    stack.push(c2, d2);
-                }
-                (Some(d1), Some((c2, d2))) => {
-                    stack.push(c2, d2);
-                    stack.push(first, d1);
-                }
-                (Some(d1), None) => stack.push(first, d1),
-                (None, Some((c2, d2))) => stack.push(c2, d2),
-                (None, None) => {}
-            }
+            stack.extend([far, near].into_iter().flatten());
         }
+        PENDING.set(stack);
         best
     }
 
-    /// As [`ray_hit`](Mesh::ray_hit) for a ray in the world frame, the mesh being
-    /// placed by `world` (its node's world transform): the distance is along the
-    /// world ray and the point is in world coordinates, scaled transforms included.
-    /// `None` as well when `world` is singular.
+    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world`: the
+    /// distance is along the world ray and the point in world coordinates. `None` as
+    /// well when `world` is singular.
     pub fn ray_hit_world(
         &self,
         ray: &Ray,
@@ -302,42 +278,10 @@ impl Mesh {
     }
 }
 
-/// The pending nodes of a ray walk: a fixed array for the usual depth (a binary
-/// walk holds at most depth + 1 entries), spilling to the heap only past it, so a
-/// query allocates nothing on ordinary meshes.
-struct Pending {
-    inline: [(NodeIndex, f32); 64],
-    len: usize,
-    spill: Vec<(NodeIndex, f32)>,
-}
-
-impl Pending {
-    fn new() -> Self {
-        Self {
-            inline: [(NodeIndex::new(0), 0.0); 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, node: NodeIndex, entry: f32) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => {
-                *slot = (node, entry);
-                self.len += 1;
-            }
-            None => self.spill.push((node, entry)),
-        }
-    }
-
-    fn pop(&mut self) -> Option<(NodeIndex, f32)> {
-        // Everything spilled was pushed after the array filled: it comes off first.
-        if let Some(top) = self.spill.pop() {
-            return Some(top);
-        }
-        self.len = self.len.checked_sub(1)?;
-        self.inline.get(self.len).copied()
-    }
+thread_local! {
+    /// The pending (node, entry distance) pairs of a ray walk: kept between walks, so a
+    /// thread allocates only for a walk deeper than any before it.
+    static PENDING: Cell<Vec<(NodeIndex, f32)>> = const { Cell::new(Vec::new()) };
 }
 
 impl NodeCore for Mesh {
@@ -358,33 +302,5 @@ impl fmt::Debug for Mesh {
             .field("triangles", &self.data.triangles.len())
             .field("bvh_nodes", &self.data.bvh.node_count())
             .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Pending;
-    use scenewalk_core::NodeIndex;
-
-    #[test]
-    fn pending_is_last_in_first_out_past_its_array() {
-        let mut stack = Pending::new();
-        for i in 0..200u32 {
-            stack.push(NodeIndex::new(i), i as f32);
-        }
-        for i in (0..200u32).rev() {
-            assert_eq!(stack.pop(), Some((NodeIndex::new(i), i as f32)));
-        }
-        assert_eq!(stack.pop(), None);
-        // Interleaved around the boundary.
-        for i in 0..70u32 {
-            stack.push(NodeIndex::new(i), 0.0);
-        }
-        for _ in 0..10 {
-            stack.pop();
-        }
-        stack.push(NodeIndex::new(999), 1.0);
-        assert_eq!(stack.pop(), Some((NodeIndex::new(999), 1.0)));
-        assert_eq!(stack.pop(), Some((NodeIndex::new(59), 0.0)));
     }
 }

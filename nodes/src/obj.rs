@@ -2,15 +2,15 @@
 
 use crate::mesh::{Mesh, MeshError};
 use scenewalk_core::glam::Vec3;
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{BufRead, Error, ErrorKind};
 use std::path::{Path, PathBuf};
 
 /// Why an OBJ file gave no meshes.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ObjError {
-    /// The file could not be opened (missing, or not a regular file: a pipe or a
-    /// device would block or never end).
+    /// The file could not be opened (missing, or not a regular file).
     #[error("{file}: cannot open: {reason}")]
     Open {
         /// The file.
@@ -18,14 +18,12 @@ pub enum ObjError {
         /// Why.
         reason: String,
     },
-    /// The text could not be parsed (a syntax error, a face naming a vertex that does
-    /// not exist).
+    /// The text could not be parsed (a syntax error, a face naming no vertex).
     #[error("{file}: {message}")]
     Parse {
         /// The file (`<memory>` for [`load_obj_from`]).
         file: PathBuf,
-        /// What the OBJ parser reported (kept as text, so the parser's own error type
-        /// is not part of this API).
+        /// What the OBJ parser reported, as text.
         message: String,
     },
     /// A model's faces do not form whole triangles after triangulation.
@@ -50,36 +48,25 @@ pub enum ObjError {
     },
 }
 
-/// Triangulated, one index per corner (positions only), points and lines dropped.
-// tobj's optional features add fields (merging, reordering); the update keeps this
-// compiling when another crate in the build turns them on.
-#[allow(clippy::needless_update)]
-fn options() -> tobj::LoadOptions {
-    tobj::LoadOptions {
-        single_index: true,
-        triangulate: true,
-        ignore_points: true,
-        ignore_lines: true,
-        ..Default::default()
-    }
-}
-
 /// Loads every model (`o` / `g` block) of the OBJ file at `path` as a `(name, mesh)`
 /// pair, polygons triangulated. Only positions are read; materials are not loaded.
 ///
 /// Errors: [`ObjError`], naming the file.
 pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
-    let open = |reason: String| ObjError::Open {
+    let file = open_regular(path).map_err(|e| ObjError::Open {
         file: path.to_path_buf(),
-        reason,
-    };
-    // Checked before opening: opening a pipe blocks, reading a device never ends.
-    let meta = std::fs::metadata(path).map_err(|e| open(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(open("not a regular file".into()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| open(e.to_string()))?;
+        reason: e.to_string(),
+    })?;
     load_obj_named(&mut std::io::BufReader::new(file), path)
+}
+
+/// Opens `path` if it is a regular file (the error says so otherwise): opening a pipe
+/// blocks until a writer comes, and reading a device may never end.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    File::open(path)
 }
 
 /// As [`load_obj`], from OBJ text in a reader (errors name the file `<memory>`).
@@ -98,8 +85,18 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
 }
 
 fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
+    // Triangulated, one index per corner, points and lines dropped. The update keeps
+    // this compiling when another crate turns on tobj features that add fields.
+    #[allow(clippy::needless_update)]
+    let options = tobj::LoadOptions {
+        single_index: true,
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    };
     let (models, _materials) =
-        tobj::load_obj_buf(reader, &options(), |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
+        tobj::load_obj_buf(reader, &options, |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
             |source| ObjError::Parse {
                 file: file.to_path_buf(),
                 message: source.to_string(),

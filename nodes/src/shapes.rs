@@ -1,16 +1,15 @@
-//! Procedural meshes for tests, examples and users: sphere, box, torus, grid.
+//! Procedural meshes: sphere, box, torus, grid.
 
 use crate::mesh::{Mesh, MeshError};
 use scenewalk_core::glam::{Vec2, Vec3};
 use std::f32::consts::TAU;
+use std::ops::Range;
 
-/// The most triangles a procedural shape may have (2²⁶, about 67 million: 1.6 GB of
-/// triangles and BVH), so a typo in a segment count is an error, not an abort when
-/// the allocation fails.
+/// The most triangles (and vertices) a procedural shape may have, 2²⁶ (1.6 GB of
+/// triangles and BVH): a typo in a segment count is an error, not a failed allocation.
 pub const MAX_SHAPE_TRIANGLES: u64 = 1 << 26;
 
-/// Refuses shapes past [`MAX_SHAPE_TRIANGLES`] (counts are computed saturating, so
-/// huge arguments cannot overflow on the way).
+/// Refuses shapes past [`MAX_SHAPE_TRIANGLES`] (the counts are computed saturating).
 fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
     if vertices > MAX_SHAPE_TRIANGLES || triangles > MAX_SHAPE_TRIANGLES {
         return Err(MeshError::TooManyTriangles(
@@ -20,10 +19,16 @@ fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
     Ok(())
 }
 
-/// Two triangles for the quad `a b c d` (counter-clockwise).
-fn quad(triangles: &mut Vec<[u32; 3]>, a: u32, b: u32, c: u32, d: u32) {
-    triangles.push([a, b, c]);
-    triangles.push([a, c, d]);
+/// Two triangles for each quad `a b c d` (counter-clockwise).
+fn quads(quads: impl IntoIterator<Item = [u32; 4]>) -> impl Iterator<Item = [u32; 3]> {
+    quads
+        .into_iter()
+        .flat_map(|[a, b, c, d]| [[a, b, c], [a, c, d]])
+}
+
+/// The cells `(r, c)` of a patch, row by row: `r` in `rows`, `c` in `0..cols`.
+fn patch(rows: Range<u32>, cols: u32) -> impl Iterator<Item = (u32, u32)> {
+    rows.flat_map(move |r| (0..cols).map(move |c| (r, c)))
 }
 
 impl Mesh {
@@ -33,33 +38,18 @@ impl Mesh {
     ///
     /// Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
     /// [`MeshError::TooManyTriangles`] past [`MAX_SHAPE_TRIANGLES`].
-    ///
-    /// ```
-    /// use scenewalk_nodes::Mesh;
-    /// let sphere = Mesh::uv_sphere(2.0, 8, 4)?;
-    /// assert_eq!(sphere.triangle_count(), 2 * 8 * 3);
-    /// assert!((sphere.local_bounds().max.y - 2.0).abs() < 1e-6);
-    /// # Ok::<(), scenewalk_nodes::MeshError>(())
-    /// ```
     pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> Result<Mesh, MeshError> {
         let (segments, rings) = (segments.max(3), rings.max(2));
         let (s, r) = (u64::from(segments), u64::from(rings));
         let bands = s.saturating_mul(r - 1);
         check_size(bands.saturating_add(2), bands.saturating_mul(2))?;
         let mut positions = vec![Vec3::Y * radius];
-        for ring in 1..rings {
+        positions.extend(patch(1..rings, segments).map(|(ring, seg)| {
             let polar = std::f32::consts::PI * ring as f32 / rings as f32;
-            for seg in 0..segments {
-                let azimuth = TAU * seg as f32 / segments as f32;
-                positions.push(
-                    Vec3::new(
-                        polar.sin() * azimuth.cos(),
-                        polar.cos(),
-                        polar.sin() * azimuth.sin(),
-                    ) * radius,
-                );
-            }
-        }
+            let azimuth = TAU * seg as f32 / segments as f32;
+            let (sin, cos) = (polar.sin(), polar.cos());
+            Vec3::new(sin * azimuth.cos(), cos, sin * azimuth.sin()) * radius
+        }));
         let south = positions.len() as u32;
         positions.push(-Vec3::Y * radius);
         let at = |ring: u32, seg: u32| 1 + (ring - 1) * segments + seg % segments;
@@ -68,32 +58,16 @@ impl Mesh {
             triangles.push([0, at(1, seg + 1), at(1, seg)]);
             triangles.push([south, at(rings - 1, seg), at(rings - 1, seg + 1)]);
         }
-        for ring in 1..rings - 1 {
-            for seg in 0..segments {
-                quad(
-                    &mut triangles,
-                    at(ring, seg),
-                    at(ring, seg + 1),
-                    at(ring + 1, seg + 1),
-                    at(ring + 1, seg),
-                );
-            }
-        }
+        triangles
+            .extend(quads(patch(1..rings - 1, segments).map(|(r, s)| {
+                [at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r + 1, s)]
+            })));
         Mesh::new(positions, triangles)
     }
 
     /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles.
     ///
     /// Errors: [`MeshError::NotFinite`] for a NaN or infinite extent.
-    ///
-    /// ```
-    /// use scenewalk_core::{Aabb, glam::Vec3};
-    /// use scenewalk_nodes::Mesh;
-    /// let cube = Mesh::cuboid(Vec3::ONE)?;
-    /// assert_eq!(cube.triangle_count(), 12);
-    /// assert_eq!(*cube.local_bounds(), Aabb::new(-Vec3::ONE, Vec3::ONE));
-    /// # Ok::<(), scenewalk_nodes::MeshError>(())
-    /// ```
     pub fn cuboid(half_extents: Vec3) -> Result<Mesh, MeshError> {
         let h = half_extents;
         let positions = (0..8)
@@ -105,18 +79,15 @@ impl Mesh {
                 )
             })
             .collect();
-        let mut triangles = Vec::with_capacity(12);
-        for [a, b, c, d] in [
+        let triangles = quads([
             [0, 4, 6, 2], // -x
             [1, 3, 7, 5], // +x
             [0, 1, 5, 4], // -y
             [2, 6, 7, 3], // +y
             [0, 2, 3, 1], // -z
             [4, 5, 7, 6], // +z
-        ] {
-            quad(&mut triangles, a, b, c, d);
-        }
-        Mesh::new(positions, triangles)
+        ]);
+        Mesh::new(positions, triangles.collect())
     }
 
     /// A torus around the Y axis: a tube of radius `minor` whose centre circles at
@@ -124,83 +95,40 @@ impl Mesh {
     /// least 3) around the tube: `2 · segments · sides` triangles.
     ///
     /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
-    ///
-    /// ```
-    /// use scenewalk_nodes::Mesh;
-    /// let ring = Mesh::torus(2.0, 0.5, 24, 12)?;
-    /// assert_eq!(ring.triangle_count(), 2 * 24 * 12);
-    /// # Ok::<(), scenewalk_nodes::MeshError>(())
-    /// ```
     pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> Result<Mesh, MeshError> {
         let (segments, sides) = (segments.max(3), sides.max(3));
         let (s, k) = (u64::from(segments), u64::from(sides));
         check_size(s.saturating_mul(k), s.saturating_mul(k).saturating_mul(2))?;
-        let mut positions = Vec::new();
-        for seg in 0..segments {
-            let around = TAU * seg as f32 / segments as f32;
-            let (sin, cos) = around.sin_cos();
-            for side in 0..sides {
-                let tube = TAU * side as f32 / sides as f32;
-                let r = major + minor * tube.cos();
-                positions.push(Vec3::new(r * cos, minor * tube.sin(), r * sin));
-            }
-        }
+        let positions = patch(0..segments, sides).map(|(seg, side)| {
+            let (sin, cos) = (TAU * seg as f32 / segments as f32).sin_cos();
+            let tube = TAU * side as f32 / sides as f32;
+            let r = major + minor * tube.cos();
+            Vec3::new(r * cos, minor * tube.sin(), r * sin)
+        });
         let at = |seg: u32, side: u32| (seg % segments) * sides + side % sides;
-        let mut triangles = Vec::new();
-        for seg in 0..segments {
-            for side in 0..sides {
-                quad(
-                    &mut triangles,
-                    at(seg, side),
-                    at(seg, side + 1),
-                    at(seg + 1, side + 1),
-                    at(seg + 1, side),
-                );
-            }
-        }
-        Mesh::new(positions, triangles)
+        let triangles = quads(
+            patch(0..segments, sides)
+                .map(|(g, s)| [at(g, s), at(g, s + 1), at(g + 1, s + 1), at(g + 1, s)]),
+        );
+        Mesh::new(positions.collect(), triangles.collect())
     }
 
     /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across,
     /// of `cells.0 × cells.1` squares (each at least 1), two triangles each.
     ///
     /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
-    ///
-    /// ```
-    /// use scenewalk_core::glam::Vec2;
-    /// use scenewalk_nodes::Mesh;
-    /// let floor = Mesh::grid(Vec2::new(10.0, 4.0), (5, 2))?;
-    /// assert_eq!(floor.triangle_count(), 20);
-    /// assert_eq!(floor.local_bounds().max.x, 5.0);
-    /// # Ok::<(), scenewalk_nodes::MeshError>(())
-    /// ```
     pub fn grid(size: Vec2, cells: (u32, u32)) -> Result<Mesh, MeshError> {
         let (nx, nz) = (cells.0.max(1), cells.1.max(1));
         let (x, z) = (u64::from(nx), u64::from(nz));
         check_size((x + 1).saturating_mul(z + 1), (2 * x).saturating_mul(z))?;
-        let mut positions = Vec::new();
-        for j in 0..=nz {
-            for i in 0..=nx {
-                positions.push(Vec3::new(
-                    size.x * (i as f32 / nx as f32 - 0.5),
-                    0.0,
-                    size.y * (j as f32 / nz as f32 - 0.5),
-                ));
-            }
-        }
+        let positions = patch(0..nz + 1, nx + 1).map(|(j, i)| {
+            let (u, v) = (i as f32 / nx as f32 - 0.5, j as f32 / nz as f32 - 0.5);
+            Vec3::new(size.x * u, 0.0, size.y * v)
+        });
         let at = |i: u32, j: u32| j * (nx + 1) + i;
-        let mut triangles = Vec::new();
-        for j in 0..nz {
-            for i in 0..nx {
-                quad(
-                    &mut triangles,
-                    at(i, j),
-                    at(i, j + 1),
-                    at(i + 1, j + 1),
-                    at(i + 1, j),
-                );
-            }
-        }
-        Mesh::new(positions, triangles)
+        let triangles = quads(
+            patch(0..nz, nx).map(|(j, i)| [at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)]),
+        );
+        Mesh::new(positions.collect(), triangles.collect())
     }
 }

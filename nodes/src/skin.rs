@@ -1,5 +1,5 @@
-//! Skins: joints that pose a mesh by linear blend skinning, and the skinned mesh node
-//! with its exact and conservative world boxes.
+//! Skins pose a mesh by linear blend skinning; the skinned mesh node has an exact and a
+//! conservative world box.
 
 use crate::Mesh;
 use scenewalk_core::glam::{Affine3A, Vec3};
@@ -56,10 +56,9 @@ pub enum SkinError {
     },
 }
 
-/// The joints that pose a skinned mesh: graph nodes (usually [`Transform`](crate::Transform)s),
-/// each with the inverse of its world matrix at bind time.
-///
-/// A skinned vertex `v` lands at Σ wᵢ · (world(jointᵢ) × inverse_bindᵢ) · v: the skinned
+/// The joints that pose a skinned mesh: graph nodes (usually
+/// [`Transform`](crate::Transform)s), each with the inverse of its world matrix at bind
+/// time. A vertex `v` lands at Σ wᵢ · (world(jointᵢ) × inverse_bindᵢ) · v; the skinned
 /// mesh's own node transform plays no part (glTF's rule).
 ///
 /// ```
@@ -130,8 +129,7 @@ impl Skin {
     }
 
     /// The same skin on other nodes: each joint (and the skeleton) `j` becomes
-    /// `map(j)`, inverse binds kept. With [`SkinnedMesh::with_skin`], a copy of a
-    /// character shares its mesh and weights.
+    /// `map(j)`, inverse binds kept (for [`SkinnedMesh::with_skin`]).
     #[must_use]
     pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Skin {
         Skin {
@@ -142,9 +140,7 @@ impl Skin {
     }
 
     /// Each joint's skinning matrix, world(joint) × inverse_bind, into `out` (cleared
-    /// first), given the joints' world matrices: what a frame computes once its world
-    /// transforms are known, for [`SkinnedMesh::exact_bounds`] and
-    /// [`SkinnedMesh::conservative_bounds`].
+    /// first): the input of the [`SkinnedMesh`] bounds.
     ///
     /// Errors: the first joint whose world matrix `world_of` does not know.
     pub fn joint_matrices(
@@ -160,17 +156,9 @@ impl Skin {
     }
 }
 
-/// A triangle mesh posed by a [`Skin`]: the bind-pose [`Mesh`], up to four joints and
-/// weights per vertex, and the skin (shared).
-///
-/// `SkinnedMesh` extends `Mesh` (its [`base`](NodeCore::base)), which extends
-/// [`Geometry`](crate::Geometry): actors that know no skins treat it as its bind-pose
-/// mesh placed by its node, and a pass that knows skins finds it by type and bounds
-/// it with [`exact_bounds`](SkinnedMesh::exact_bounds) or
-/// [`conservative_bounds`](SkinnedMesh::conservative_bounds).
-///
-/// Weights are normalized when the mesh is made: each vertex's weights are divided by
-/// their sum, so they sum to 1 (quantized weights rarely sum to exactly 1).
+/// A triangle mesh posed by a [`Skin`]: the bind-pose [`Mesh`] (its
+/// [`base`](NodeCore::base), so actors that know no skins see that mesh) with up to four
+/// joints and weights per vertex, the weights divided by their sum.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -200,20 +188,17 @@ pub struct SkinnedMesh {
     influences: Arc<Influences>,
 }
 
-/// What a skinned mesh adds to its mesh, shared by clones and by
-/// [`SkinnedMesh::with_skin`].
+/// What a skinned mesh adds to its mesh, shared by clones and [`SkinnedMesh::with_skin`].
 struct Influences {
     joints: Vec<[u16; 4]>,
     weights: Vec<[f32; 4]>,
-    /// Per joint index: the box of the bind-pose vertices with a positive weight for
-    /// it (empty for a joint that moves no vertex). As long as the highest joint
-    /// index used.
+    /// See [`SkinnedMesh::joint_bounds`].
     joint_bounds: Vec<Aabb>,
 }
 
 impl SkinnedMesh {
     /// `mesh` posed by `skin`: per vertex, four joint indices into the skin's joints
-    /// and their weights. Weights are normalized to sum to 1.
+    /// and their weights (normalized to sum to 1).
     ///
     /// Errors: [`SkinError::LengthMismatch`], [`SkinError::JointOutOfRange`] (for any
     /// joint index, weighted or not), [`SkinError::BadWeights`].
@@ -231,7 +216,7 @@ impl SkinnedMesh {
                 weights: weights.len(),
             });
         }
-        let count = skin.joints.len();
+        check_joints(&joints, skin.joints.len())?;
         let mut joint_bounds: Vec<Aabb> = Vec::new();
         for (vertex, ((&p, js), ws)) in positions.iter().zip(&joints).zip(&mut weights).enumerate()
         {
@@ -240,65 +225,38 @@ impl SkinnedMesh {
                 return Err(SkinError::BadWeights { vertex });
             }
             ws.iter_mut().for_each(|w| *w /= sum);
-            for (&joint, &w) in js.iter().zip(ws.iter()) {
+            for (&joint, _) in js.iter().zip(ws.iter()).filter(|(_, w)| **w > 0.0) {
                 let j = usize::from(joint);
-                if j >= count {
-                    return Err(SkinError::JointOutOfRange {
-                        vertex,
-                        joint,
-                        joints: count,
-                    });
+                if joint_bounds.len() <= j {
+                    joint_bounds.resize(j + 1, Aabb::EMPTY);
                 }
-                if w > 0.0 {
-                    if joint_bounds.len() <= j {
-                        joint_bounds.resize(j + 1, Aabb::EMPTY);
-                    }
-                    if let Some(b) = joint_bounds.get_mut(j) {
-                        *b = b.including(p);
-                    }
+                if let Some(b) = joint_bounds.get_mut(j) {
+                    *b = b.including(p);
                 }
             }
         }
-        let influences = Arc::new(Influences {
-            joints,
-            weights,
-            joint_bounds,
-        });
         Ok(SkinnedMesh {
             mesh,
             skin,
-            influences,
+            influences: Arc::new(Influences {
+                joints,
+                weights,
+                joint_bounds,
+            }),
         })
     }
 
-    /// The same mesh and influences posed by another skin (say, a copy of a character
-    /// whose joints are other nodes), sharing the data.
+    /// The same mesh and influences, shared, posed by another skin.
     ///
     /// Errors: [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does
     /// not have (the first such vertex).
     pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
-        let count = skin.joints.len();
-        let bad = self
-            .influences
-            .joints
-            .iter()
-            .enumerate()
-            .find_map(|(vertex, js)| {
-                let joint = *js.iter().find(|&&j| usize::from(j) >= count)?;
-                Some(SkinError::JointOutOfRange {
-                    vertex,
-                    joint,
-                    joints: count,
-                })
-            });
-        match bad {
-            Some(e) => Err(e),
-            None => Ok(SkinnedMesh {
-                mesh: self.mesh.clone(),
-                skin,
-                influences: Arc::clone(&self.influences),
-            }),
-        }
+        check_joints(&self.influences.joints, skin.joints.len())?;
+        Ok(SkinnedMesh {
+            mesh: self.mesh.clone(),
+            skin,
+            influences: Arc::clone(&self.influences),
+        })
     }
 
     /// The bind-pose mesh.
@@ -328,10 +286,9 @@ impl SkinnedMesh {
         &self.influences.joint_bounds
     }
 
-    /// The exact world box of the skinned vertices: every vertex skinned,
-    /// Σ wᵢ · matrixᵢ · v, with `matrices` from [`Skin::joint_matrices`]. Costs a few
-    /// matrix products per vertex. `None` when `matrices` is shorter than the joints
-    /// used.
+    /// The exact world box of the skinned vertices, Σ wᵢ · matrixᵢ · v each, with
+    /// `matrices` from [`Skin::joint_matrices`]. `None` when `matrices` is shorter than
+    /// the joints used.
     pub fn exact_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
         let influences = &*self.influences;
         if matrices.len() < influences.joint_bounds.len() {
@@ -349,20 +306,11 @@ impl SkinnedMesh {
         Some(bounds)
     }
 
-    /// A box that holds every skinned vertex, from one box per joint instead of every
-    /// vertex: the union of each joint's [`joint_bounds`](SkinnedMesh::joint_bounds)
-    /// transformed by its matrix, widened by 4e-6 of the magnitudes involved to cover
-    /// rounding. `None` when `matrices` is shorter than the joints used.
-    ///
-    /// Why it holds every vertex: a skinned vertex is v′ = Σ wᵢ · Mᵢ · v over its joints
-    /// with positive weight, the weights non-negative and summing to 1 (normalized at
-    /// construction). For each such joint, v lies in that joint's bind-pose box Bᵢ
-    /// (the box was grown by every vertex the joint moves), so Mᵢ · v lies in the affine
-    /// image of Bᵢ, and that image lies in its transformed box, which lies in the
-    /// union U. v′ is a convex combination of points of U, and a box is convex, so v′
-    /// lies in U. In floating point each term, the weighted sum and the transformed
-    /// corners are off by a few units in the last place of the magnitudes
-    /// |M₃|·|v| + |t|; the 4e-6 (about 64 units) margin covers them.
+    /// A box holding every skinned vertex, from one box per joint: the union of each
+    /// joint's [`joint_bounds`](SkinnedMesh::joint_bounds) transformed by its matrix
+    /// (each skinned vertex is a convex combination of points in it), widened by 4e-6
+    /// (about 64 ulps) of the magnitudes |M₃|·|v| + |t| to cover rounding. `None` when
+    /// `matrices` is shorter than the joints used.
     pub fn conservative_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
         let boxes = &self.influences.joint_bounds;
         if matrices.len() < boxes.len() {
@@ -379,12 +327,23 @@ impl SkinnedMesh {
         let pad = Vec3::splat(magnitude * 4e-6);
         Some(match bounds.is_empty() {
             true => bounds,
-            false => Aabb {
-                min: bounds.min - pad,
-                max: bounds.max + pad,
-            },
+            false => Aabb::new(bounds.min - pad, bounds.max + pad),
         })
     }
+}
+
+/// Refuses the first vertex that names a joint past the skin's `count` joints.
+fn check_joints(joints: &[[u16; 4]], count: usize) -> Result<(), SkinError> {
+    for (vertex, js) in joints.iter().enumerate() {
+        if let Some(&joint) = js.iter().find(|&&j| usize::from(j) >= count) {
+            return Err(SkinError::JointOutOfRange {
+                vertex,
+                joint,
+                joints: count,
+            });
+        }
+    }
+    Ok(())
 }
 
 impl NodeCore for SkinnedMesh {

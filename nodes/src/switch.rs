@@ -16,8 +16,7 @@ pub enum Selection {
     Mask(Vec<bool>),
 }
 
-/// A node that turns its children on and off: one, all, none, or a mask (OpenSG's
-/// `Switch`, Coin3D's `SoSwitch`).
+/// A node that turns its children on and off (OpenSG's `Switch`, Coin3D's `SoSwitch`).
 ///
 /// ```
 /// use scenewalk_nodes::{Selection, Switch};

@@ -49,32 +49,17 @@ impl Transform {
         })
     }
 
-    /// From translation, rotation and scale, checked: the form for untrusted input
-    /// (files, user edits). A rotation is normalized first.
+    /// From translation, rotation (normalized first) and scale, checked: the form for
+    /// untrusted input.
     ///
     /// Errors: [`BadTransform::NotFinite`] if any value is NaN or infinite, or the
     /// rotation has zero length.
-    ///
-    /// ```
-    /// use scenewalk_core::glam::{Quat, Vec3};
-    /// use scenewalk_nodes::{BadTransform, Transform};
-    /// let bad = Transform::try_from_trs(Vec3::new(f32::NAN, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE);
-    /// assert_eq!(bad, Err(BadTransform::NotFinite));
-    /// ```
     pub fn try_from_trs(
         translation: Vec3,
         rotation: Quat,
         scale: Vec3,
     ) -> Result<Self, BadTransform> {
-        // In f64, so a finite rotation with very large or very small components
-        // neither overflows nor underflows to a zero length.
-        let q = [rotation.x, rotation.y, rotation.z, rotation.w].map(f64::from);
-        let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        if !(length.is_finite() && length > 0.0) {
-            return Err(BadTransform::NotFinite);
-        }
-        let [x, y, z, w] = q.map(|c| (c / length) as f32);
-        let rotation = Quat::from_xyzw(x, y, z, w);
+        let rotation = normalized(rotation).ok_or(BadTransform::NotFinite)?;
         let transform = Self::from_trs(translation, rotation, scale);
         if translation.is_finite() && scale.is_finite() && transform.is_finite() {
             Ok(transform)
@@ -83,8 +68,7 @@ impl Transform {
         }
     }
 
-    /// From translation, rotation and scale (applied scale first). Values are taken
-    /// as given; use [`try_from_trs`](Transform::try_from_trs) for untrusted input.
+    /// From translation, rotation and scale (applied scale first), taken as given.
     pub fn from_trs(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
         Self {
             local: Affine3A::from_scale_rotation_translation(scale, rotation, translation),
@@ -125,4 +109,13 @@ pub enum BadTransform {
     /// The matrix's last row is not (0, 0, 0, 1), so it is not affine.
     #[error("the matrix is projective (its last row is not 0 0 0 1)")]
     Projective,
+}
+
+/// `q` scaled to unit length, computed in f64 so that a finite quaternion with very
+/// large or very small components neither overflows nor underflows to zero length;
+/// `None` for a zero or non-finite length.
+pub(crate) fn normalized(q: Quat) -> Option<Quat> {
+    let q = q.to_array().map(f64::from);
+    let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    (length.is_finite() && length > 0.0).then(|| Quat::from_array(q.map(|c| (c / length) as f32)))
 }

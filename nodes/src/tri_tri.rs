@@ -4,30 +4,19 @@
 use scenewalk_core::glam::{DVec3, Vec3};
 use std::cmp::Ordering;
 
-/// Whether two triangles share at least one point (touching counts), in any relative
-/// position: crossing, coplanar, and degenerate (a triangle with zero area is treated
-/// as the segment or point it is). The answer does not depend on the argument order
-/// nor on the order of either triangle's corners. A NaN or infinite coordinate gives
-/// `false`.
+/// Whether two triangles share at least one point (touching counts): crossing,
+/// coplanar or degenerate (a zero-area triangle is the segment or point it is). The
+/// answer depends on neither argument nor corner order; a NaN or infinite coordinate
+/// gives `false`.
 ///
-/// The test is the separating-axis theorem in f64 (f32 inputs and their differences
-/// convert exactly or nearly so): the triangles are apart iff their projections on
-/// one of the candidate axes are apart. The candidates are both normals and the 9
-/// edge × edge products (computed with one rounding per component, so that their
-/// directions stay accurate for nearly parallel edges); for pairs in one plane, the
-/// 6 edges' in-plane normals; for segments and points on parallel lines, the lines'
-/// direction and the offset between them. A projection gap counts only when it
-/// exceeds the f64 rounding bound of the projections, `2⁻⁵⁰ · |axis|₁ · L`, with `L`
-/// the largest corner coordinate in absolute value. So:
-///
-/// - `false` is exact: the triangles are apart;
-/// - a pair that touches or overlaps always gives `true`;
-/// - a pair apart by a hair may give `true`: by less than `2⁻⁴⁷ · L` (about
-///   `7e-15 · L`), far below what f32 coordinates resolve (`2⁻²⁴ · L`). This holds
-///   while each edge is exact in f64, which it is unless two corners' coordinates on
-///   one axis differ by more than a factor 2²⁹ (1 and 1e-9, say); such an edge of a
-///   sliver, at an angle `θ` to another edge, widens the margin to about
-///   `2⁻⁴⁹ · L / sin θ`.
+/// The separating-axis theorem in f64, on both normals, the 9 edge × edge products
+/// (each component rounded once), the in-plane edge normals of coplanar pairs and the
+/// direction and offset of collinear ones. A gap counts only beyond the projections'
+/// rounding bound `2⁻⁵⁰ · |axis|₁ · L`, `L` the largest corner coordinate in absolute
+/// value. So `false` is exact, a pair that touches always gives `true`, and a pair
+/// apart by less than `2⁻⁴⁷ · L` may give `true`; an edge whose corners differ by more
+/// than a factor 2²⁹ on one axis, at angle `θ` to another edge, widens that margin to
+/// about `2⁻⁴⁹ · L / sin θ`.
 ///
 /// ```
 /// use scenewalk_core::glam::Vec3;

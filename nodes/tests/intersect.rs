@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use scenewalk_core::Aabb;
-use scenewalk_core::glam::Vec3;
+use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_nodes::{BadRay, Ray, ray_aabb, ray_triangle, triangles_intersect};
 
 type Tri = [Vec3; 3];
@@ -360,6 +360,24 @@ fn vertex_on_the_face_and_edge_on_the_face() {
     // Crossing through the middle.
     let through = [v(1.0, 1.0, -1.0), v(1.0, 1.0, 1.0), v(2.0, 1.0, 0.0)];
     assert!(both(&a, &through));
+}
+
+#[test]
+fn ray_box_triangle_and_transform_basics() {
+    let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    let ray = Ray::new(Vec3::new(-2.0, 0.5, 0.5), Vec3::X).unwrap();
+    assert_eq!(ray_aabb(&ray, &unit, f32::INFINITY), Some(2.0));
+    assert_eq!(ray_aabb(&ray, &unit, 1.0), None);
+    let down = Ray::new(Vec3::new(0.25, 0.25, 1.0), -Vec3::Z).unwrap();
+    let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    assert_eq!(ray_triangle(&down, &tri), Some((1.0, 0.25, 0.25)));
+    let along = Ray::new(Vec3::ZERO, Vec3::X).unwrap();
+    let (local, scale) = along
+        .transformed(&Affine3A::from_scale(Vec3::splat(2.0)))
+        .unwrap();
+    assert_eq!(scale, 2.0);
+    assert_eq!(local.at(1.0 * scale), Vec3::new(2.0, 0.0, 0.0));
+    assert_eq!(along.transformed(&Affine3A::from_scale(Vec3::ZERO)), None);
 }
 
 #[test]

@@ -264,6 +264,8 @@ fn assert_closed(mesh: &Mesh) {
 fn shapes_are_closed_and_sized() {
     let sphere = Mesh::uv_sphere(2.0, 12, 6).unwrap();
     assert_closed(&sphere);
+    assert_eq!(sphere.triangle_count(), 2 * 12 * 5);
+    assert!((sphere.local_bounds().max.y - 2.0).abs() < 1e-6);
     assert!(
         sphere
             .positions()
@@ -276,11 +278,15 @@ fn shapes_are_closed_and_sized() {
     assert_eq!(torus.triangle_count(), 2 * 16 * 8);
     let cube = Mesh::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
     assert_closed(&cube);
+    assert_eq!(cube.triangle_count(), 12);
+    let half = Vec3::new(1.0, 2.0, 3.0);
+    assert_eq!(*cube.local_bounds(), Aabb::new(-half, half));
     // Outward-facing: a ray from outside hits the face nearest it first.
     let ray = Ray::new(Vec3::new(0.0, 0.0, 10.0), -Vec3::Z).unwrap();
     assert_eq!(cube.ray_hit(&ray, f32::INFINITY).unwrap().distance, 7.0);
     let grid = Mesh::grid(Vec2::new(2.0, 2.0), (4, 4)).unwrap();
     assert_eq!(grid.triangle_count(), 32);
+    assert_eq!(grid.local_bounds().max.x, 1.0);
     let down = Ray::new(Vec3::new(0.3, 5.0, -0.2), -Vec3::Y).unwrap();
     assert_eq!(grid.ray_hit(&down, f32::INFINITY).unwrap().distance, 5.0);
     // Walks of the BVH graph see every node once.

@@ -78,6 +78,13 @@ proptest! {
 }
 
 #[test]
+fn look_at_aims_minus_z_at_the_target() {
+    let world = Camera::look_at(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y).unwrap();
+    assert!((world.transform_vector3(-Vec3::Z) - -Vec3::Z).length() < 1e-6);
+    assert_eq!(Camera::look_at(Vec3::ZERO, Vec3::Y, Vec3::Y), None);
+}
+
+#[test]
 fn corners_lie_on_the_near_and_far_planes() {
     let camera = Camera::perspective(1.2, 1.5, 0.5, 80.0).unwrap();
     let world = Camera::look_at(Vec3::new(3.0, 4.0, 5.0), Vec3::ZERO, Vec3::Y).unwrap();

@@ -1,7 +1,7 @@
 //! Reading accessor data, every byte range checked against its buffer view.
 
-use super::GltfError;
 use super::buffers::view_bytes;
+use super::error::{GltfError, get};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
 use gltf::json::validation::Checked;
@@ -16,9 +16,7 @@ pub(crate) fn accessor<'r>(
     a: usize,
     at: &str,
 ) -> Result<&'r json::Accessor, GltfError> {
-    root.accessors
-        .get(a)
-        .ok_or_else(|| GltfError::out_of_range(at.to_owned(), "accessor", a, root.accessors.len()))
+    get(&root.accessors, a, "accessor", || at.to_owned())
 }
 
 /// The elements of a dense accessor (no sparse values, in a buffer view): one byte
@@ -78,9 +76,8 @@ fn elements<'b>(
 
 /// The numbers of a dense accessor (`None` for sparse values or no buffer view),
 /// `ty`'s component count per element. Normalized integers are de-quantized as the
-/// glTF specification says (signed: `max(c / 127.0, -1.0)`, `max(c / 32767.0, -1.0)`;
-/// unsigned: `c / 255.0`, `c / 65535.0`); other integers are their value. Floats are
-/// not checked: callers refuse what they cannot use.
+/// glTF specification says (`max(c / unit(c), -1.0)`); other integers are their value.
+/// Floats are not checked: callers refuse what they cannot use.
 fn numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -93,14 +90,7 @@ fn numbers(
     let Some(elements) = elements(root, buffers, acc, a, (size * n) as u64)? else {
         return Ok(None);
     };
-    let scale = match (acc.normalized, c) {
-        (true, ComponentType::I8) => 127.0,
-        (true, ComponentType::U8) => 255.0,
-        (true, ComponentType::I16) => 32767.0,
-        (true, ComponentType::U16) => 65535.0,
-        (true, ComponentType::U32) => u32::MAX as f32,
-        _ => 1.0,
-    };
+    let scale = if acc.normalized { unit(c) } else { 1.0 };
     let value = |b: &[u8]| -> f32 {
         let v = match (c, b) {
             (ComponentType::F32, &[b0, b1, b2, b3]) => return f32::from_le_bytes([b0, b1, b2, b3]),
@@ -126,39 +116,45 @@ fn numbers(
 }
 
 /// The component type of accessor `acc` (`None` if it is not a valid one).
-fn component(acc: &json::Accessor) -> Option<ComponentType> {
+pub(crate) fn component(acc: &json::Accessor) -> Option<ComponentType> {
     match acc.component_type {
         Checked::Valid(GenericComponentType(c)) => Some(c),
         Checked::Invalid => None,
     }
 }
 
-/// The values of a float VEC3 accessor (`None` for a layout this reader does not
-/// handle: other component types, sparse values, no buffer view).
+/// The stored value that a normalized integer of type `c` maps to 1 (1 for floats).
+pub(crate) fn unit(c: ComponentType) -> f32 {
+    match c {
+        ComponentType::I8 => 127.0,
+        ComponentType::U8 => 255.0,
+        ComponentType::I16 => 32767.0,
+        ComponentType::U16 => 65535.0,
+        ComponentType::U32 => u32::MAX as f32,
+        ComponentType::F32 => 1.0,
+    }
+}
+
+/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this
+/// reader does not handle: other component types, sparse values, no buffer view.
 ///
 /// Errors: a range past the view, or a value that is NaN or infinite.
 pub(crate) fn read_vec3(
     root: &json::Root,
     buffers: &[Vec<u8>],
+    acc: &json::Accessor,
     a: usize,
 ) -> Result<Option<Vec<Vec3>>, GltfError> {
-    let acc = accessor(root, a, &format!("accessors[{a}]"))?;
     if component(acc) != Some(ComponentType::F32) || acc.type_ != Checked::Valid(Type::Vec3) {
         return Ok(None);
     }
     let Some(numbers) = numbers(root, buffers, acc, a, ComponentType::F32, Type::Vec3)? else {
         return Ok(None);
     };
-    let mut points = Vec::with_capacity(numbers.len() / 3);
-    for (i, xyz) in numbers.chunks_exact(3).enumerate() {
-        let p = Vec3::from_slice(xyz);
-        if !p.is_finite() {
-            return Err(GltfError::invalid(
-                format!("accessors[{a}]"),
-                format!("element {i} is not finite: {p}"),
-            ));
-        }
-        points.push(p);
+    let points: Vec<Vec3> = numbers.chunks_exact(3).map(Vec3::from_slice).collect();
+    if let Some((i, p)) = points.iter().enumerate().find(|(_, p)| !p.is_finite()) {
+        let reason = format!("element {i} is not finite: {p}");
+        return Err(GltfError::invalid(format!("accessors[{a}]"), reason));
     }
     Ok(Some(points))
 }
@@ -193,31 +189,27 @@ pub(crate) fn read_numbers(
     })
 }
 
-/// The values of an unsigned SCALAR index accessor (`None` for a sparse accessor or
-/// one without a buffer view).
+/// The values of unsigned SCALAR index accessor `acc` (index `a`); `None` for a sparse
+/// accessor or one without a buffer view.
 ///
 /// Errors: another type or component type, a range past the view.
 pub(crate) fn read_indices(
     root: &json::Root,
     buffers: &[Vec<u8>],
+    acc: &json::Accessor,
     a: usize,
 ) -> Result<Option<Vec<u32>>, GltfError> {
-    let acc = accessor(root, a, &format!("accessors[{a}]"))?;
-    let size = match (acc.component_type, acc.type_) {
-        (Checked::Valid(GenericComponentType(c)), Checked::Valid(Type::Scalar)) => match c {
-            ComponentType::U8 => 1,
-            ComponentType::U16 => 2,
-            ComponentType::U32 => 4,
-            _ => 0,
-        },
-        _ => 0,
+    let size = match (component(acc), acc.type_) {
+        (Some(ComponentType::U8), Checked::Valid(Type::Scalar)) => 1,
+        (Some(ComponentType::U16), Checked::Valid(Type::Scalar)) => 2,
+        (Some(ComponentType::U32), Checked::Valid(Type::Scalar)) => 4,
+        _ => {
+            return Err(GltfError::invalid(
+                format!("accessors[{a}]"),
+                "indices must be SCALAR of unsigned byte, short or int",
+            ));
+        }
     };
-    if size == 0 {
-        return Err(GltfError::invalid(
-            format!("accessors[{a}]"),
-            "indices must be SCALAR of unsigned byte, short or int",
-        ));
-    }
     let Some(elements) = elements(root, buffers, acc, a, size)? else {
         return Ok(None);
     };

@@ -2,14 +2,16 @@
 //! once per accessor and shared.
 
 use super::accessor::{FLOAT, read_numbers};
+use super::import::{cached, trs};
 use super::{AnimationFault, GltfError, ImportedNode};
+use crate::transform::normalized;
 use crate::{Animation, Channel, Interpolation, Property, Trs};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::animation::{Interpolation as JsonInterpolation, Property as JsonProperty};
 use gltf::json::validation::Checked;
 use scenewalk_core::NodeId;
-use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_core::glam::Quat;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -105,22 +107,18 @@ fn read_channel(
     let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
         return Ok(None);
     };
-    let mut numbers = |a: usize, key, ty, allowed| -> Result<Arc<[f32]>, AnimationFault> {
-        if let Some(done) = read.get(&(a, key)) {
-            return Ok(Arc::clone(done));
-        }
-        let at = format!(
-            "samplers[{s}].{}",
-            if key.is_some() { "output" } else { "input" }
-        );
-        let numbers: Arc<[f32]> = read_numbers(root, buffers, a, &at, ty, allowed)
-            .map_err(|e| AnimationFault::Accessor {
-                accessor: a,
-                source: Box::new(e),
-            })?
-            .into();
-        read.insert((a, key), Arc::clone(&numbers));
-        Ok(numbers)
+    let mut numbers = |a: usize, key: Option<Property>, ty, allowed| {
+        cached(read, (a, key), || {
+            let side = if key.is_some() { "output" } else { "input" };
+            let at = format!("samplers[{s}].{side}");
+            let numbers = read_numbers(root, buffers, a, &at, ty, allowed);
+            numbers
+                .map(Arc::from)
+                .map_err(|e| AnimationFault::Accessor {
+                    accessor: a,
+                    source: Box::new(e),
+                })
+        })
     };
     let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
     let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
@@ -128,21 +126,10 @@ fn read_channel(
     Ok(Some((channel, rest_pose(node))))
 }
 
-/// The node's translation, rotation (normalized, in f64 as the importer checked it)
-/// and scale.
+/// The node's translation, rotation (normalized as [`Transform`](crate::Transform)
+/// normalizes it) and scale.
 fn rest_pose(node: &json::Node) -> Trs {
-    let q = node
-        .rotation
-        .map_or([0.0, 0.0, 0.0, 1.0], |q| q.0)
-        .map(f64::from);
-    let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    let rotation = match length > 0.0 && length.is_finite() {
-        true => Quat::from_array(q.map(|c| (c / length) as f32)),
-        false => Quat::IDENTITY,
-    };
-    Trs {
-        translation: node.translation.map_or(Vec3::ZERO, Vec3::from_array),
-        rotation,
-        scale: node.scale.map_or(Vec3::ONE, Vec3::from_array),
-    }
+    let pose = trs(node);
+    let rotation = normalized(pose.rotation).unwrap_or(Quat::IDENTITY);
+    Trs { rotation, ..pose }
 }

@@ -1,7 +1,8 @@
 //! Buffer data: the `.glb` binary chunk, base64 data URIs and external files, and the
 //! checked byte ranges of buffer views.
 
-use super::GltfError;
+use super::error::{GltfError, get};
+use crate::obj::open_regular;
 use base64::Engine;
 use gltf::json;
 use std::io::Read;
@@ -55,9 +56,8 @@ fn decode_data_uri(uri: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("the data URI is not valid base64: {e}"))
 }
 
-/// A relative URI, percent-decoded and resolved against the glTF file's folder. Only a
-/// regular file is read, and only its first `length` bytes: a URI naming a device such
-/// as `/dev/zero` must not make the import hang.
+/// A relative URI, percent-decoded and resolved against the glTF file's folder: the
+/// first `length` bytes of a regular file.
 fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>, String> {
     if uri.contains("://") {
         return Err(format!("unsupported URI scheme in {uri:?}"));
@@ -72,11 +72,7 @@ fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>,
         .map_err(|e| format!("the URI {uri:?} is not UTF-8 once decoded: {e}"))?;
     let path = base.join(decoded.as_ref());
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    // Checked before opening: opening a pipe blocks until a writer comes.
-    if !std::fs::metadata(&path).map_err(cannot)?.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
-    }
-    let file = std::fs::File::open(&path).map_err(cannot)?;
+    let file = open_regular(&path).map_err(cannot)?;
     let mut data = Vec::new();
     file.take(length).read_to_end(&mut data).map_err(cannot)?;
     Ok(data)
@@ -92,23 +88,13 @@ pub(crate) fn check_views(root: &json::Root) -> Result<(), GltfError> {
 
 /// The checked byte range of buffer view `v` in its buffer, with the buffer's index.
 fn view_range(root: &json::Root, v: usize) -> Result<(usize, u64, u64), GltfError> {
-    let Some(view) = root.buffer_views.get(v) else {
-        return Err(GltfError::out_of_range(
-            format!("bufferViews[{v}]"),
-            "buffer view",
-            v,
-            root.buffer_views.len(),
-        ));
-    };
+    let view = get(&root.buffer_views, v, "buffer view", || {
+        format!("bufferViews[{v}]")
+    })?;
     let b = view.buffer.value();
-    let Some(buffer) = root.buffers.get(b) else {
-        return Err(GltfError::out_of_range(
-            format!("bufferViews[{v}].buffer"),
-            "buffer",
-            b,
-            root.buffers.len(),
-        ));
-    };
+    let buffer = get(&root.buffers, b, "buffer", || {
+        format!("bufferViews[{v}].buffer")
+    })?;
     let start = view.byte_offset.map_or(0, |o| o.0);
     let length = view.byte_length.0;
     let end = start.saturating_add(length);

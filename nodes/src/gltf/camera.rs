@@ -1,6 +1,6 @@
 //! glTF cameras as [`Camera`] nodes.
 
-use super::GltfError;
+use super::error::{GltfError, get};
 use crate::{Camera, Projection};
 use gltf::json;
 use gltf::json::camera::Type;
@@ -12,15 +12,7 @@ pub(crate) fn camera(root: &json::Root, c: usize) -> Result<Camera, GltfError> {
         camera: c,
         reason: reason.to_owned(),
     };
-    let Some(camera) = root.cameras.get(c) else {
-        let count = root.cameras.len();
-        return Err(GltfError::out_of_range(
-            format!("cameras[{c}]"),
-            "camera",
-            c,
-            count,
-        ));
-    };
+    let camera = get(&root.cameras, c, "camera", || format!("cameras[{c}]"))?;
     let projection = match (camera.type_, &camera.perspective, &camera.orthographic) {
         (Checked::Valid(Type::Perspective), Some(p), _) => Projection::Perspective {
             yfov: p.yfov,

@@ -3,9 +3,8 @@
 use crate::{AnimationError, BadTransform, SkinError};
 use std::path::PathBuf;
 
-/// Why a glTF file could not be imported. Every message names the glTF index (and where
-/// it was found, as a JSON path such as `nodes[3].children[1]`) so the user can find the
-/// fault in the file.
+/// Why a glTF file could not be imported; every message names the glTF index at fault
+/// and where it was found, as a JSON path such as `nodes[3].children[1]`.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GltfError {
@@ -113,8 +112,7 @@ pub enum GltfError {
         /// The bytes found.
         actual: u64,
     },
-    /// A byte range (of a buffer view, or of an accessor in its view) ends past its
-    /// container.
+    /// A buffer view's byte range ends past its buffer, or an accessor's past its view.
     #[error("{at}: bytes up to {end} are needed, but {container} holds only {length}")]
     OutOfBounds {
         /// The item whose range is too long (`bufferViews[2]`, `accessors[5]`).
@@ -126,8 +124,8 @@ pub enum GltfError {
         /// The container's length.
         length: u64,
     },
-    /// Any other value the importer cannot use: a bad enum value, a POSITION min/max
-    /// that is not three numbers, an unsupported accessor layout.
+    /// Any other value the importer cannot use (a bad enum value, a malformed POSITION
+    /// min/max, an unsupported accessor layout).
     #[error("{at}: {reason}")]
     Invalid {
         /// Where, as a JSON path.
@@ -182,8 +180,7 @@ pub enum AnimationFault {
         /// The file's nodes.
         count: usize,
     },
-    /// The channel targets a node given by a matrix (glTF animates only nodes given by
-    /// translation, rotation and scale).
+    /// The channel targets a node given by a matrix, not translation, rotation, scale.
     #[error(
         "target node {node} has a matrix: animated nodes must use translation, rotation and scale"
     )]
@@ -236,4 +233,17 @@ impl GltfError {
             reason: reason.into(),
         }
     }
+}
+
+/// `items[index]`, or [`GltfError::IndexOutOfRange`] for a `what` index found at the
+/// JSON path `at()`.
+pub(crate) fn get<'a, T>(
+    items: &'a [T],
+    index: usize,
+    what: &'static str,
+    at: impl FnOnce() -> String,
+) -> Result<&'a T, GltfError> {
+    items
+        .get(index)
+        .ok_or_else(|| GltfError::out_of_range(at(), what, index, items.len()))
 }

@@ -21,9 +21,6 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
                     count,
                 ));
             };
-            if c == p {
-                return Err(GltfError::Cycle { node: p });
-            }
             if let Some(first) = *slot {
                 return Err(GltfError::TwoParents {
                     node: c,
@@ -34,42 +31,23 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
             *slot = Some(p);
         }
     }
-    check_acyclic(&parent)?;
+    // With one parent per node, the nodes no root reaches lie on a cycle or below one,
+    // and `count` steps up from such a node end on the cycle.
+    let roots: Vec<usize> = (0..count)
+        .filter(|&n| parent.get(n) == Some(&None))
+        .collect();
+    let mut reached = vec![false; count];
+    for (n, _) in preorder(nodes, &roots) {
+        if let Some(r) = reached.get_mut(n) {
+            *r = true;
+        }
+    }
+    if let Some(start) = reached.iter().position(|&r| !r) {
+        let up = |n: usize| parent.get(n).copied().flatten().unwrap_or(n);
+        let node = (0..count).fold(start, |n, _| up(n));
+        return Err(GltfError::Cycle { node });
+    }
     Ok(parent)
-}
-
-/// With at most one parent per node, a cycle is a chain of parents that never reaches
-/// a root. Each node's chain is followed once: nodes already known to reach a root
-/// stop the walk, so the whole check is linear.
-fn check_acyclic(parent: &[Option<usize>]) -> Result<(), GltfError> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        Unknown,
-        OnPath,
-        Rooted,
-    }
-    let mut mark = vec![Mark::Unknown; parent.len()];
-    let mut path = Vec::new();
-    for start in 0..parent.len() {
-        let mut at = Some(start);
-        while let Some(n) = at {
-            match mark.get_mut(n) {
-                Some(m @ Mark::Unknown) => {
-                    *m = Mark::OnPath;
-                    path.push(n);
-                    at = parent.get(n).copied().flatten();
-                }
-                Some(Mark::OnPath) => return Err(GltfError::Cycle { node: n }),
-                Some(Mark::Rooted) | None => break,
-            }
-        }
-        for n in path.drain(..) {
-            if let Some(m) = mark.get_mut(n) {
-                *m = Mark::Rooted;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The roots of scene `scene`, checked: in range, without a parent, listed once.

@@ -1,23 +1,21 @@
 //! The importer: file → checked glTF document → scene graph.
 
+use super::error::get;
 use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
-use crate::{Animation, Skin, Transform};
+use crate::obj::open_regular;
+use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
 use std::collections::HashMap;
+use std::hash::Hash;
+use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-/// What to import. Built from [`ImportOptions::default`] and its `with_` methods, so
-/// options can be added without breaking callers.
-///
-/// ```
-/// use scenewalk_nodes::gltf::ImportOptions;
-/// let options = ImportOptions::default().with_scene(Some(1));
-/// assert_eq!(options.scene, Some(1));
-/// ```
+/// What to import: [`ImportOptions::default`] and its `with_` methods, so options can
+/// be added without breaking callers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
@@ -26,8 +24,7 @@ pub struct ImportOptions {
 }
 
 impl ImportOptions {
-    /// The same options, importing scene `scene` (`None`: the file's default scene,
-    /// else scene 0).
+    /// The same options with [`scene`](ImportOptions::scene) set.
     #[must_use]
     pub fn with_scene(mut self, scene: Option<usize>) -> Self {
         self.scene = scene;
@@ -48,26 +45,17 @@ pub struct ImportedNode {
     pub depth: u32,
     /// The glTF index of its mesh.
     pub mesh: Option<usize>,
-    /// One child node per primitive of its mesh, in the mesh's order: a
-    /// [`Mesh`](crate::Mesh) for triangles ([`SkinnedMesh`](crate::SkinnedMesh) when
-    /// the node has a skin), else a [`Geometry`](crate::Geometry) holding the
-    /// primitive's POSITION box. All are a `Geometry` to the actors.
+    /// One child per primitive of its mesh, in order: a [`Mesh`](crate::Mesh) for
+    /// triangles ([`SkinnedMesh`](crate::SkinnedMesh) when the node has a skin), else a
+    /// [`Geometry`](crate::Geometry) holding the POSITION box.
     pub primitives: Vec<NodeId>,
-    /// The [`Camera`](crate::Camera) child, when the node has a camera. It looks down
-    /// −z of the node's frame.
+    /// The [`Camera`](crate::Camera) child, when the node has a camera.
     pub camera: Option<NodeId>,
 }
 
-/// A glTF scene as a scene graph.
-///
-/// Each glTF node becomes a [`Transform`] node (its local matrix, or translation ×
-/// rotation × scale); below it come one child per primitive of its mesh, then its
-/// camera, then its glTF children in their order.
-///
-/// Skins and animations come along: a node with a skin and a mesh gets
-/// [`SkinnedMesh`](crate::SkinnedMesh) children posed by its skin; each animation's
-/// channels target the [`Transform`] nodes of the scene (play them with an
-/// [`AnimationPlayer`](crate::AnimationPlayer)).
+/// A glTF scene as a scene graph: each glTF node a [`Transform`] (its matrix, or
+/// translation × rotation × scale) with, in order, one child per primitive of its mesh,
+/// its camera, and its glTF children.
 #[derive(Clone, Debug)]
 pub struct Imported {
     /// The graph: only the chosen scene's nodes.
@@ -81,11 +69,9 @@ pub struct Imported {
     /// The glTF indices of the scene's nodes in depth-first pre-order: roots in the
     /// scene's order, children in each node's order.
     pub order: Vec<usize>,
-    /// The file's animations, in order, each holding the channels whose node is in
-    /// the scene.
+    /// The file's animations, in order, with the channels whose node is in the scene.
     pub animations: Vec<Animation>,
-    /// By glTF skin index: the skin, for skins a node of the scene uses (`None` for
-    /// the others).
+    /// By glTF skin index: the skin, if a node of the scene uses it.
     pub skins: Vec<Option<Arc<Skin>>>,
 }
 
@@ -101,49 +87,24 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` (external or embedded buffers) or `.glb` file. External buffers
-/// are read from the file's folder.
+/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
 ///
 /// Errors: [`GltfError`], naming the node or index at fault.
-///
-/// ```
-/// use scenewalk_nodes::gltf::{GltfError, ImportOptions, import};
-/// let dir = std::env::temp_dir().join(format!("scenewalk-doc-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let file = dir.join("two-scenes.gltf");
-/// std::fs::write(&file, r#"{"asset": {"version": "2.0"}, "scene": 1,
-///     "scenes": [{"nodes": [0]}, {"nodes": [1]}], "nodes": [{}, {"name": "b"}]}"#)?;
-/// let imported = import(&file, &ImportOptions::default());
-/// let chosen = import(&file, &ImportOptions::default().with_scene(Some(5)));
-/// std::fs::remove_dir_all(&dir)?;
-/// let imported = imported?;
-/// assert_eq!(imported.scene, Some(1));
-/// assert_eq!(imported.node(1).unwrap().name.as_deref(), Some("b"));
-/// assert!(matches!(chosen, Err(GltfError::NoSuchScene { scene: 5, count: 2 })));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
-    let io = |source| GltfError::Io {
+    let mut bytes = Vec::new();
+    let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
+    read.map_err(|source| GltfError::Io {
         path: path.to_owned(),
         source,
-    };
-    // A device or a pipe would hang the read or never end it.
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    })?;
     import_slice(&bytes, path.parent(), options)
 }
 
 /// Size of the GLB header: magic, version, total length.
 const GLB_HEADER: u32 = 12;
 
-/// Refuses a GLB whose declared total length is shorter than its own header: the
-/// gltf crate subtracts the header size from it unchecked, which overflows (a panic
-/// in builds with overflow checks; found by the `gltf_import` fuzz target).
+/// Refuses a GLB whose declared total length is shorter than its own header, which the
+/// gltf crate subtracts unchecked (an overflow panic with overflow checks on).
 fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
     if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
         let length = u32::from_le_bytes([l0, l1, l2, l3]);
@@ -185,10 +146,13 @@ pub fn import_slice(
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
-    let mut meshes: Vec<Option<Vec<PrimitiveNode>>> = vec![None; root.meshes.len()];
-    let mut decoded = mesh::Decoded::new();
+    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
+    let mut mesh_nodes = |m: usize| {
+        cached(&mut meshes, m, || {
+            mesh::primitives(&root, &buffers, m, &mut decoded)
+        })
+    };
     let mut skinned_nodes = Vec::new();
-    let mut graph_roots = Vec::with_capacity(roots.len());
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
             continue;
@@ -198,11 +162,7 @@ pub fn import_slice(
         let up = parent.get(n).copied().flatten();
         let id = match up.and_then(|p| nodes.get(p)?.as_ref()) {
             Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
-            _ => {
-                let id = graph.add_root(transform);
-                graph_roots.push(id);
-                id
-            }
+            _ => graph.add_root(transform),
         };
         let mut primitives = Vec::new();
         let mesh = node.mesh.map(|m| m.value());
@@ -210,7 +170,7 @@ pub fn import_slice(
             // Its joints may come later in the walk: posed once they are all made.
             (Some(m), Some(s)) => skinned_nodes.push((n, m, s.value())),
             (Some(m), None) => {
-                for primitive in mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)? {
+                for primitive in mesh_nodes(m)? {
                     primitives.push(place(&mut graph, id, None, primitive)?);
                 }
             }
@@ -232,28 +192,12 @@ pub fn import_slice(
             });
         }
     }
-    let mut skins = vec![None; root.skins.len()];
-    let mut posed: HashMap<(usize, usize), Vec<PrimitiveNode>> = HashMap::new();
+    let (mut skins, mut posed) = (HashMap::new(), HashMap::new());
     for (n, m, s) in skinned_nodes {
-        let skin = match skins.get(s) {
-            Some(Some(skin)) => Arc::clone(skin),
-            _ => {
-                let made = skin::skin(&root, &buffers, s, &nodes)?;
-                if let Some(slot) = skins.get_mut(s) {
-                    *slot = Some(Arc::clone(&made));
-                }
-                made
-            }
-        };
-        let made = match posed.get(&(m, s)) {
-            Some(made) => made.clone(),
-            None => {
-                let plain = mesh_primitives(&root, &buffers, m, &mut meshes, &mut decoded)?;
-                let made = skin::skinned(&root, &buffers, m, plain, &skin, s)?;
-                posed.insert((m, s), made.clone());
-                made
-            }
-        };
+        let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
+        let made = cached(&mut posed, (m, s), || {
+            skin::skinned(&root, &buffers, m, mesh_nodes(m)?, &skin, s)
+        })?;
         if let Some(Some(node)) = nodes.get_mut(n) {
             // Before the camera and the glTF children, as for unskinned nodes.
             let first = graph.first_child(node.id)?;
@@ -265,34 +209,30 @@ pub fn import_slice(
     }
     let animations = animation::animations(&root, &buffers, &nodes)?;
     Ok(Imported {
+        // In slot order, which is the scene's: the graph is new and made in pre-order.
+        roots: graph.roots().collect(),
         graph,
-        roots: graph_roots,
         scene,
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
         animations,
-        skins,
+        skins: (0..root.skins.len()).map(|s| skins.remove(&s)).collect(),
     })
 }
 
-/// Mesh `m`'s primitive nodes; a mesh used by many nodes is read once.
-fn mesh_primitives(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    m: usize,
-    meshes: &mut [Option<Vec<PrimitiveNode>>],
-    decoded: &mut mesh::Decoded,
-) -> Result<Vec<PrimitiveNode>, GltfError> {
-    match meshes.get_mut(m) {
-        Some(Some(cached)) => Ok(cached.clone()),
-        slot => {
-            let made = mesh::primitives(root, buffers, m, decoded)?;
-            if let Some(slot) = slot {
-                *slot = Some(made.clone());
-            }
-            Ok(made)
-        }
+/// `cache[key]`, made by `make` and kept there the first time: data that many nodes
+/// name is read once.
+pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
+    cache: &mut HashMap<K, T>,
+    key: K,
+    make: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    if let Some(done) = cache.get(&key) {
+        return Ok(done.clone());
     }
+    let made = make()?;
+    cache.insert(key, made.clone());
+    Ok(made)
 }
 
 /// Adds a primitive's node below `parent`: before `before`, else last.
@@ -320,8 +260,7 @@ fn place(
     }
 }
 
-/// glTF 2.x only: a 1.0 file is a different format; and a `minVersion` above 2.0 asks
-/// for features this importer does not know, which the spec says to refuse.
+/// glTF 2.x only, and no `minVersion` above 2.0 (features this importer does not know).
 fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
     let parse = |version: &str| {
         let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
@@ -341,38 +280,16 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
 /// Every node's mesh, skin and camera index is in range.
 fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     for (n, node) in root.nodes.iter().enumerate() {
-        if let Some(m) = node.mesh
-            && m.value() >= root.meshes.len()
-        {
-            let at = format!("nodes[{n}].mesh");
-            return Err(GltfError::out_of_range(
-                at,
-                "mesh",
-                m.value(),
-                root.meshes.len(),
-            ));
-        }
-        if let Some(s) = node.skin
-            && s.value() >= root.skins.len()
-        {
-            let at = format!("nodes[{n}].skin");
-            return Err(GltfError::out_of_range(
-                at,
-                "skin",
-                s.value(),
-                root.skins.len(),
-            ));
-        }
-        if let Some(c) = node.camera
-            && c.value() >= root.cameras.len()
-        {
-            let at = format!("nodes[{n}].camera");
-            return Err(GltfError::out_of_range(
-                at,
-                "camera",
-                c.value(),
-                root.cameras.len(),
-            ));
+        let links = [
+            (node.mesh.map(|m| m.value()), "mesh", root.meshes.len()),
+            (node.skin.map(|s| s.value()), "skin", root.skins.len()),
+            (node.camera.map(|c| c.value()), "camera", root.cameras.len()),
+        ];
+        for (index, what, count) in links {
+            if let Some(index) = index.filter(|&i| i >= count) {
+                let at = format!("nodes[{n}].{what}");
+                return Err(GltfError::out_of_range(at, what, index, count));
+            }
         }
     }
     Ok(())
@@ -384,13 +301,9 @@ fn choose_scene(root: &json::Root, options: &ImportOptions) -> Result<Option<usi
     match (options.scene, root.scene) {
         (Some(scene), _) if scene >= count => Err(GltfError::NoSuchScene { scene, count }),
         (Some(scene), _) => Ok(Some(scene)),
-        (None, Some(s)) if s.value() >= count => Err(GltfError::out_of_range(
-            "scene".into(),
-            "scene",
-            s.value(),
-            count,
-        )),
-        (None, Some(s)) => Ok(Some(s.value())),
+        (None, Some(s)) => {
+            get(&root.scenes, s.value(), "scene", || "scene".into()).map(|_| Some(s.value()))
+        }
         (None, None) => Ok((count > 0).then_some(0)),
     }
 }
@@ -401,10 +314,17 @@ fn local_transform(node: &json::Node) -> Result<Transform, crate::BadTransform> 
     if let Some(m) = node.matrix {
         return Transform::from_mat4(Mat4::from_cols_array(&m));
     }
-    let t = node.translation.map_or(Vec3::ZERO, Vec3::from_array);
-    let r = node
-        .rotation
-        .map_or(Quat::IDENTITY, |q| Quat::from_array(q.0));
-    let s = node.scale.map_or(Vec3::ONE, Vec3::from_array);
-    Transform::try_from_trs(t, r, s)
+    let pose = trs(node);
+    Transform::try_from_trs(pose.translation, pose.rotation, pose.scale)
+}
+
+/// The node's translation, rotation and scale as the file gives them.
+pub(crate) fn trs(node: &json::Node) -> Trs {
+    Trs {
+        translation: node.translation.map_or(Vec3::ZERO, Vec3::from_array),
+        rotation: node
+            .rotation
+            .map_or(Quat::IDENTITY, |q| Quat::from_array(q.0)),
+        scale: node.scale.map_or(Vec3::ONE, Vec3::from_array),
+    }
 }

@@ -1,11 +1,10 @@
 //! Mesh primitives: what each becomes in the graph, with its POSITION bounds (declared
 //! or computed) and triangles.
 
-use super::GltfError;
-use super::accessor::{accessor, read_indices, read_vec3};
+use super::accessor::{accessor, component, read_indices, read_vec3, unit};
+use super::error::{GltfError, get};
 use crate::{Geometry, Mesh, SkinnedMesh};
 use gltf::json;
-use gltf::json::accessor::{ComponentType, GenericComponentType};
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use scenewalk_core::Aabb;
@@ -35,18 +34,19 @@ pub(crate) fn primitives(
     m: usize,
     decoded: &mut Decoded,
 ) -> Result<Vec<PrimitiveNode>, GltfError> {
-    let Some(mesh) = root.meshes.get(m) else {
-        let at = format!("meshes[{m}]");
-        return Err(GltfError::out_of_range(at, "mesh", m, root.meshes.len()));
-    };
-    let mut out = Vec::with_capacity(mesh.primitives.len());
-    for (p, primitive) in mesh.primitives.iter().enumerate() {
-        let at = format!("meshes[{m}].primitives[{p}]");
-        out.push(primitive_node(root, buffers, primitive, &at, decoded)?);
-    }
-    Ok(out)
+    let mesh = get(&root.meshes, m, "mesh", || format!("meshes[{m}]"))?;
+    let primitives = mesh.primitives.iter().enumerate();
+    primitives
+        .map(|(p, primitive)| {
+            let at = format!("meshes[{m}].primitives[{p}]");
+            primitive_node(root, buffers, primitive, &at, decoded)
+        })
+        .collect()
 }
 
+/// The node of the primitive at JSON path `at`: a [`Mesh`] when it is made of
+/// triangles whose data can be read, else a [`Geometry`] with the declared (or
+/// computed) POSITION box.
 fn primitive_node(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -60,10 +60,6 @@ fn primitive_node(
             "not a primitive mode",
         ));
     };
-    let triangle_mode = matches!(
-        mode,
-        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
-    );
     let Some(a) = primitive
         .attributes
         .get(&Checked::Valid(Semantic::Positions))
@@ -72,71 +68,61 @@ fn primitive_node(
         return Ok(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
     };
     let a = a.value();
-    let key = (
-        a,
-        primitive
-            .indices
-            .map(|i| i.value())
-            .filter(|_| triangle_mode),
-        mode.as_gl_enum(),
-    );
-    if let Some(done) = decoded.get(&key) {
-        return Ok(done.clone());
-    }
-    let node = decode(root, buffers, primitive, at, mode, a)?;
-    decoded.insert(key, node.clone());
-    Ok(node)
-}
-
-/// Reads primitive data: a [`Mesh`] or, for data this importer does not decode, a
-/// [`Geometry`] with the declared box.
-fn decode(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    primitive: &json::mesh::Primitive,
-    at: &str,
-    mode: Mode,
-    a: usize,
-) -> Result<PrimitiveNode, GltfError> {
-    let triangle_mode = matches!(
+    let triangles = matches!(
         mode,
         Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
     );
-    let position_at = format!("{at}.attributes.POSITION");
-    let declared = declared_bounds(accessor(root, a, &position_at)?, a)?;
-    let positions = read_vec3(root, buffers, a)?;
-    let indices = match primitive.indices {
-        Some(i) if triangle_mode => {
-            accessor(root, i.value(), &format!("{at}.indices"))?;
-            read_indices(root, buffers, i.value())?
-        }
-        _ => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
-    };
-    if let (true, Some(positions), Some(indices)) = (triangle_mode, &positions, indices) {
-        let triangles = assemble(mode, &indices);
-        let mesh = Mesh::new(positions.clone(), triangles)
-            .map_err(|e| GltfError::invalid(at, e.to_string()))?;
-        let mesh = match declared {
-            Some(bounds) => mesh.with_declared_bounds(bounds),
-            None => mesh,
-        };
-        return Ok(PrimitiveNode::Mesh(mesh));
+    let indices = primitive.indices.map(|i| i.value());
+    let key = (a, indices.filter(|_| triangles), mode.as_gl_enum());
+    if let Some(done) = decoded.get(&key) {
+        return Ok(done.clone());
     }
-    let bounds = match (declared, positions) {
-        (Some(bounds), _) => bounds,
-        (None, Some(points)) => Aabb::from_points(points),
-        (None, None) => {
-            return Err(GltfError::invalid(
-                format!("accessors[{a}]"),
-                "POSITION has no min/max and its data cannot be read \
-                 (only float VEC3 in a buffer view, without sparse values, is read)",
-            ));
+    let position_at = format!("{at}.attributes.POSITION");
+    let position = accessor(root, a, &position_at)?;
+    let declared = declared_bounds(position, a)?;
+    let positions = read_vec3(root, buffers, position, a)?;
+    let index = match indices {
+        Some(i) => Some((i, accessor(root, i, &format!("{at}.indices"))?)),
+        None => None,
+    };
+    let order = match (index, &positions) {
+        _ if !triangles => None,
+        (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
+        (None, positions) => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
+    };
+    let node = match (positions, order) {
+        (Some(positions), Some(order)) => {
+            let mesh = Mesh::new(positions, assemble(mode, &order))
+                .map_err(|e| GltfError::invalid(at, e.to_string()))?;
+            PrimitiveNode::Mesh(mesh.with_declared_bounds(declared.unwrap_or(Aabb::EMPTY)))
+        }
+        (positions, _) => {
+            let bounds = match (declared, positions) {
+                (Some(bounds), _) => bounds,
+                (None, Some(points)) => Aabb::from_points(points),
+                (None, None) => {
+                    return Err(GltfError::invalid(
+                        format!("accessors[{a}]"),
+                        "POSITION has no min/max and its data cannot be read \
+                         (only float VEC3 in a buffer view, without sparse values, is read)",
+                    ));
+                }
+            };
+            // Triangles drawn, though not read: none for points and lines.
+            let vertices = index.map_or(position.count.0, |(_, acc)| acc.count.0);
+            let drawn = match mode {
+                Mode::Triangles => vertices / 3,
+                Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
+                Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
+            };
+            let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
+            let geometry = Geometry::try_new(bounds, drawn)
+                .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
+            PrimitiveNode::Geometry(geometry)
         }
     };
-    let triangles = triangle_count(root, primitive, mode, &position_at, a)?;
-    let geometry = Geometry::try_new(bounds, triangles)
-        .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
-    Ok(PrimitiveNode::Geometry(geometry))
+    decoded.insert(key, node.clone());
+    Ok(node)
 }
 
 /// Triangles as index triples: lists in threes, strips alternating their winding so
@@ -171,74 +157,32 @@ fn assemble(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
     }
 }
 
-/// Triangles drawn by a primitive whose data is not read: none for points and lines.
-fn triangle_count(
-    root: &json::Root,
-    primitive: &json::mesh::Primitive,
-    mode: Mode,
-    position_at: &str,
-    a: usize,
-) -> Result<u32, GltfError> {
-    let vertices = match primitive.indices {
-        Some(i) => {
-            accessor(
-                root,
-                i.value(),
-                &position_at.replace("attributes.POSITION", "indices"),
-            )?
-            .count
-            .0
-        }
-        None => accessor(root, a, position_at)?.count.0,
-    };
-    let triangles = match mode {
-        Mode::Triangles => vertices / 3,
-        Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
-        Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
-    };
-    Ok(u32::try_from(triangles).unwrap_or(u32::MAX))
-}
-
 /// `min` and `max` of a POSITION accessor as a box, if both are given.
 fn declared_bounds(acc: &json::Accessor, a: usize) -> Result<Option<Aabb>, GltfError> {
     let (Some(min), Some(max)) = (&acc.min, &acc.max) else {
         return Ok(None);
     };
-    let corner = |value: &json::Value, field: &str| -> Result<Vec3, GltfError> {
-        let bad = || {
-            GltfError::invalid(
+    let corner = |value: &json::Value, field: &str| {
+        let number = |v: &json::Value| v.as_f64().map(|x| x as f32).filter(|x| x.is_finite());
+        let numbers: Option<Vec<f32>> = value
+            .as_array()
+            .and_then(|v| v.iter().map(number).collect());
+        match numbers.as_deref() {
+            Some(&[x, y, z]) => Ok(Vec3::new(x, y, z)),
+            _ => Err(GltfError::invalid(
                 format!("accessors[{a}].{field}"),
                 "not three finite numbers",
-            )
-        };
-        let items = value.as_array().ok_or_else(bad)?;
-        let numbers: Vec<f32> = items
-            .iter()
-            .map(|v| v.as_f64().map(|x| x as f32).filter(|x| x.is_finite()))
-            .collect::<Option<_>>()
-            .ok_or_else(bad)?;
-        match numbers[..] {
-            [x, y, z] => Ok(Vec3::new(x, y, z)),
-            _ => Err(bad()),
+            )),
         }
     };
-    let (min, max) = (corner(min, "min")?, corner(max, "max")?);
     // Normalized integer positions (KHR_mesh_quantization) declare min / max in the
-    // stored integers; the positions are those divided by the type's maximum.
-    let (min, max) = match (acc.normalized, acc.component_type) {
-        (true, Checked::Valid(GenericComponentType(c))) => {
-            let unit = match c {
-                ComponentType::I8 => 127.0,
-                ComponentType::U8 => 255.0,
-                ComponentType::I16 => 32767.0,
-                ComponentType::U16 => 65535.0,
-                ComponentType::U32 | ComponentType::F32 => 1.0,
-            };
-            let dequantize = |v: Vec3| (v / unit).max(Vec3::splat(-1.0));
-            (dequantize(min), dequantize(max))
-        }
-        _ => (min, max),
+    // stored integers; the positions are those divided by the type's unit.
+    let dequantize = |v: Vec3| match component(acc).filter(|_| acc.normalized) {
+        Some(c) => (v / unit(c)).max(Vec3::splat(-1.0)),
+        None => v,
     };
+    let min = dequantize(corner(min, "min")?);
+    let max = dequantize(corner(max, "max")?);
     if !min.cmple(max).all() {
         return Err(GltfError::invalid(
             format!("accessors[{a}]"),

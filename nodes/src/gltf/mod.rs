@@ -1,29 +1,15 @@
 //! glTF 2.0 import (cargo feature `gltf`, on by default).
 //!
-//! [`import`] reads a `.gltf` (buffers embedded as base64 data URIs or in files beside
-//! it) or a `.glb` into a [`Graph`](scenewalk_core::Graph) of this crate's node types:
-//! each glTF node becomes a [`Transform`](crate::Transform); each primitive of its mesh
-//! a [`Mesh`](crate::Mesh) child (triangles), or a [`Geometry`](crate::Geometry) child
-//! holding the POSITION box (points, lines, undecoded data); its camera a
-//! [`Camera`](crate::Camera) child. World transforms and world boxes are then what
-//! scenewalk's own actors compute over the graph.
+//! [`import`] reads a `.gltf` (buffers in base64 data URIs or files beside it) or a
+//! `.glb` into a [`Graph`](scenewalk_core::Graph) as [`Imported`] describes. A skinned
+//! node's triangle primitives become [`SkinnedMesh`](crate::SkinnedMesh)es with their
+//! `JOINTS_0` / `WEIGHTS_0` (further sets are not read); each animation becomes an
+//! [`Animation`](crate::Animation) of the scene's transforms, morph `weights` channels
+//! read but not applied, normalized integer keys de-quantized as glTF says.
 //!
-//! Skins and animations come along. A node with a skin gets
-//! [`SkinnedMesh`](crate::SkinnedMesh) children (its triangle primitives with their
-//! `JOINTS_0` / `WEIGHTS_0`; further sets, `JOINTS_1` and on, are not read; points,
-//! lines and undecoded primitives stay unskinned) posed by the skin's joints. Each animation becomes an [`Animation`](crate::Animation) whose channels
-//! target the scene's [`Transform`](crate::Transform) nodes, keeping each target's
-//! rest translation, rotation and scale; morph target `weights` channels are read and
-//! kept, not applied. Key values stored as normalized integers are de-quantized as
-//! the glTF specification says.
-//!
-//! Malformed files are errors ([`GltfError`]) naming the index at fault, never panics:
-//! indices out of range, a node with two parents, cycles, byte ranges past their
-//! buffer, unsupported versions, animations that cannot be played
-//! ([`GltfError::BadAnimation`] with an [`AnimationFault`]), skins or skinned vertices
-//! that do not fit ([`GltfError::BadSkin`]). The hierarchy is checked and built without
-//! recursion. Sparse accessors are not read: a sampler, skin or skinned primitive that
-//! uses one is refused.
+//! Malformed files are [`GltfError`]s naming the index at fault, never panics; the
+//! hierarchy is checked and built without recursion. Sparse accessors are not read: a
+//! sampler, skin or skinned primitive that uses one is refused.
 //!
 //! ```
 //! use scenewalk_nodes::gltf::{ImportOptions, import_slice};

@@ -1,15 +1,15 @@
 //! Skins: joints mapped to the imported scene's nodes, inverse bind matrices, and the
 //! per-vertex joints and weights of the primitives they pose.
 
+use super::ImportedNode;
 use super::accessor::{FLOAT, read_numbers};
+use super::error::{GltfError, get};
 use super::mesh::PrimitiveNode;
-use super::{GltfError, ImportedNode};
 use crate::{Skin, SkinError, SkinnedMesh, Transform};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::mesh::Semantic;
 use gltf::json::validation::Checked;
-use scenewalk_core::NodeId;
 use scenewalk_core::glam::Mat4;
 use std::sync::Arc;
 
@@ -20,21 +20,14 @@ pub(crate) fn skin(
     s: usize,
     nodes: &[Option<ImportedNode>],
 ) -> Result<Arc<Skin>, GltfError> {
-    let count = root.skins.len();
     let at = format!("skins[{s}]");
-    let skin = root
-        .skins
-        .get(s)
-        .ok_or_else(|| GltfError::out_of_range(at.clone(), "skin", s, count))?;
-    let id = |n: usize, at: String| -> Result<NodeId, GltfError> {
-        match nodes.get(n) {
-            None => Err(GltfError::out_of_range(at, "node", n, nodes.len())),
-            Some(None) => Err(GltfError::invalid(
-                at,
-                format!("node {n} is not in the imported scene"),
-            )),
-            Some(Some(node)) => Ok(node.id),
-        }
+    let skin = get(&root.skins, s, "skin", || at.clone())?;
+    let id = |n: usize, at: String| match get(nodes, n, "node", || at.clone())? {
+        Some(node) => Ok(node.id),
+        None => Err(GltfError::invalid(
+            at,
+            format!("node {n} is not in the imported scene"),
+        )),
     };
     let joints = (skin.joints.iter().enumerate())
         .map(|(k, j)| id(j.value(), format!("{at}.joints[{k}]")))
