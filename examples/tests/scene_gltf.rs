@@ -24,7 +24,13 @@ fn the_readme_scene_has_its_nodes_in_place() {
     let names: Vec<_> = report.nodes.iter().map(|n| n.name.as_deref()).collect();
     assert_eq!(
         names,
-        [Some("scene root"), Some("floor"), Some("turntable"), Some("moon"), Some("camera")]
+        [
+            Some("scene root"),
+            Some("floor"),
+            Some("turntable"),
+            Some("moon"),
+            Some("camera")
+        ]
     );
     let depths: Vec<_> = report.nodes.iter().map(|n| n.depth).collect();
     assert_eq!(depths, [0, 1, 1, 2, 1]);
@@ -57,12 +63,19 @@ fn the_readme_scene_turns_its_moon_a_quarter_turn_in_half_a_second() {
         moon.world.w_axis
     );
     let report = inspect_at(&mut imported, 0, 1.5).unwrap();
-    assert!(near(report.nodes[3].world.w_axis.truncate(), Vec3::new(0.0, 1.0, 2.0)));
+    assert!(near(
+        report.nodes[3].world.w_axis.truncate(),
+        Vec3::new(0.0, 1.0, 2.0)
+    ));
 }
 
 #[test]
 fn the_readme_scene_is_small() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scene.gltf");
     let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    assert!((100..8_000).contains(&bytes), "{} is {bytes} bytes", path.display());
+    assert!(
+        (100..8_000).contains(&bytes),
+        "{} is {bytes} bytes",
+        path.display()
+    );
 }
