@@ -1,0 +1,68 @@
+//! Small helpers for the examples' human output: counts with their noun in the right
+//! number, and coordinates printed with as many decimals as the scene's size needs.
+
+use scenewalk_core::Aabb;
+use scenewalk_core::glam::Vec3;
+use std::fmt::Display;
+
+/// `n` and its noun: `one` for exactly 1, else `many`.
+///
+/// ```
+/// use scenewalk_examples::text::counted;
+/// assert_eq!(counted(1usize, "node", "nodes"), "1 node");
+/// assert_eq!(counted(0u64, "box", "boxes"), "0 boxes");
+/// ```
+pub fn counted<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let noun = if n == N::from(1) { one } else { many };
+    format!("{n} {noun}")
+}
+
+/// How many decimals coordinates of a scene get: three significant digits of its
+/// size, at least one decimal.
+///
+/// ```
+/// use scenewalk_core::{Aabb, glam::Vec3};
+/// use scenewalk_examples::text::Decimals;
+/// let city = Decimals::for_box(&Aabb::new(Vec3::ZERO, Vec3::splat(1600.0)));
+/// assert_eq!(city.point(Vec3::new(1.25, 0.0, -3.0)), "(1.2, 0.0, -3.0)");
+/// let spheres = Decimals::for_box(&Aabb::new(Vec3::ZERO, Vec3::splat(0.007)));
+/// assert_eq!(spheres.length(0.00125), "0.00125");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decimals(usize);
+
+impl Decimals {
+    /// One decimal: for scenes a few units to thousands of units across.
+    pub const ONE: Decimals = Decimals(1);
+
+    /// The decimals for a scene of box `b` (one decimal for an empty or non-finite
+    /// box).
+    pub fn for_box(b: &Aabb) -> Decimals {
+        let size = b.size().max_element();
+        if b.is_empty() || !size.is_finite() || size <= 0.0 {
+            return Decimals::ONE;
+        }
+        let digits = 2.0 - f64::from(size).log10().floor();
+        Decimals(digits.clamp(1.0, 12.0) as usize)
+    }
+
+    /// A length or a coordinate.
+    pub fn length(self, x: f32) -> String {
+        format!("{x:.*}", self.0)
+    }
+
+    /// A point, `(x, y, z)`.
+    pub fn point(self, p: Vec3) -> String {
+        format!(
+            "({}, {}, {})",
+            self.length(p.x),
+            self.length(p.y),
+            self.length(p.z)
+        )
+    }
+
+    /// A box, `(min) .. (max)`.
+    pub fn aabb(self, b: &Aabb) -> String {
+        format!("{} .. {}", self.point(b.min), self.point(b.max))
+    }
+}
