@@ -1,6 +1,7 @@
 //! Small helpers for the examples' human output: counts with their noun in the right
 //! number, and coordinates printed with as many decimals as the scene's size needs.
 
+use scenewalk_actors::UpdateStats;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
 use std::fmt::Display;
@@ -17,8 +18,8 @@ pub fn counted<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -
     format!("{n} {noun}")
 }
 
-/// How many decimals coordinates of a scene get: three significant digits of its
-/// size, at least one decimal.
+/// How many decimals coordinates get (the field): for a scene, three significant
+/// digits of its size, at least one decimal ([`Decimals::for_box`]).
 ///
 /// ```
 /// use scenewalk_core::{Aabb, glam::Vec3};
@@ -29,7 +30,7 @@ pub fn counted<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -
 /// assert_eq!(spheres.length(0.00125), "0.00125");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decimals(usize);
+pub struct Decimals(pub usize);
 
 impl Decimals {
     /// One decimal: for scenes a few units to thousands of units across.
@@ -65,4 +66,20 @@ impl Decimals {
     pub fn aabb(self, b: &Aabb) -> String {
         format!("{} .. {}", self.point(b.min), self.point(b.max))
     }
+}
+
+/// What an [`IncrementalUpdate`](scenewalk_actors::IncrementalUpdate) run did, in
+/// words: `a full run: 3 nodes entered`, or `a patch: 1 change, 1 subtree walked again
+/// (2 nodes entered), 0 ancestor boxes recomputed`.
+pub fn update_stats(stats: &UpdateStats) -> String {
+    let entered = counted(stats.entered, "node entered", "nodes entered");
+    if stats.full {
+        return format!("a full run: {entered}");
+    }
+    format!(
+        "a patch: {}, {} walked again ({entered}), {} recomputed",
+        counted(stats.changes, "change", "changes"),
+        counted(stats.subtrees, "subtree", "subtrees"),
+        counted(stats.ancestors, "ancestor box", "ancestor boxes"),
+    )
 }
