@@ -8,6 +8,7 @@
 
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_examples::frame::{Frame, FrameTimes, PICKS, Seen, from_scratch, median, movers};
+use scenewalk_examples::text::counted;
 use scenewalk_examples::{CityMeshes, CityScene, city_scene};
 use scenewalk_nodes::{Camera, Transform};
 use std::error::Error;
@@ -40,11 +41,11 @@ fn run() -> Result<(), Box<dyn Error>> {
         .ok_or("the camera has no transform")?;
     let movers = movers(&city.graph, root, 0.01, Some(eye));
     println!(
-        "{} nodes; each frame moves {} transforms and the camera, then runs the \
-         incremental update, the view and {} picks",
-        city.graph.len(),
-        movers.len(),
-        PICKS.len()
+        "{}; each frame moves {} and the camera, then runs the incremental update, the \
+         view and {}",
+        counted(city.graph.len(), "node", "nodes"),
+        counted(movers.len(), "transform", "transforms"),
+        counted(PICKS.len(), "pick", "picks")
     );
     println!("frame   edit  update  hand-over   view   pick   total (ms)");
     let mut frame = Frame::new()?;
@@ -97,14 +98,14 @@ fn run() -> Result<(), Box<dyn Error>> {
     let phase = |f: fn(&FrameTimes) -> Duration| ms(median(all.iter().map(f)));
     println!(
         "median: edit {:.2}, update {:.2}, hand-over {:.3}, view {:.2}, pick {:.2}, \
-         frame {:.2} ms; {} checks against from-scratch frames passed",
+         frame {:.2} ms; {} against from-scratch frames passed",
         phase(|t| t.edit),
         phase(|t| t.update),
         phase(|t| t.hand_over),
         phase(|t| t.view),
         phase(|t| t.pick),
         phase(FrameTimes::total),
-        frames.div_ceil(10)
+        counted(frames.div_ceil(10), "check", "checks")
     );
     Ok(())
 }

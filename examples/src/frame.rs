@@ -37,7 +37,7 @@ pub enum FrameError {
     #[error(transparent)]
     Traversal(#[from] TraversalError),
     /// The camera node is not a camera, or the update did not reach it.
-    #[error("the camera node {0} has no camera or no world transform")]
+    #[error("the camera {0} has no camera or no world transform")]
     Camera(NodeId),
     /// A pick ray could not be made (a degenerate camera).
     #[error(transparent)]

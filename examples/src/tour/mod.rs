@@ -561,10 +561,10 @@ fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene,
     let city = CityScene::build(blocks, city_scene::DEFAULT_SEED, &meshes)?;
     writeln!(
         out,
-        "scenewalk tour: a city of {0} × {0} blocks, {1} of {2} types, built in {3:.1} ms\n",
+        "scenewalk tour: a city of {0} × {0} blocks, {1} of {2}, built in {3:.1} ms\n",
         blocks,
         counted(city.graph.len(), "node", "nodes"),
-        city.graph.types().len(),
+        counted(city.graph.types().len(), "type", "types"),
         ms(started.elapsed())
     )?;
     Ok(Scene {
@@ -611,11 +611,11 @@ fn gltf_scene(
     }
     writeln!(
         out,
-        "scenewalk tour: {} (scene {}), {} of {} types, {}, imported in {took:.1} ms\n",
+        "scenewalk tour: {} (scene {}), {} of {}, {}, imported in {took:.1} ms\n",
         path.display(),
         imported.scene.map_or("none".into(), |s| s.to_string()),
         counted(graph.len(), "node", "nodes"),
-        graph.types().len(),
+        counted(graph.types().len(), "type", "types"),
         counted(animations, "animation", "animations"),
     )?;
     Ok(Scene {
