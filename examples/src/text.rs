@@ -28,6 +28,7 @@ pub fn counted<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -
 /// assert_eq!(city.point(Vec3::new(1.25, 0.0, -3.0)), "(1.2, 0.0, -3.0)");
 /// let spheres = Decimals::for_box(&Aabb::new(Vec3::ZERO, Vec3::splat(0.007)));
 /// assert_eq!(spheres.length(0.00125), "0.00125");
+/// assert_eq!(city.length(-0.01), "0.0");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decimals(pub usize);
@@ -47,9 +48,13 @@ impl Decimals {
         Decimals(digits.clamp(1.0, 12.0) as usize)
     }
 
-    /// A length or a coordinate.
+    /// A length or a coordinate (no sign on a value that rounds to zero).
     pub fn length(self, x: f32) -> String {
-        format!("{x:.*}", self.0)
+        let text = format!("{x:.*}", self.0);
+        match text.strip_prefix('-') {
+            Some(zero) if zero.chars().all(|c| c == '0' || c == '.') => zero.to_string(),
+            _ => text,
+        }
     }
 
     /// A point, `(x, y, z)`.

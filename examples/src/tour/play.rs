@@ -80,8 +80,7 @@ pub(super) fn play(
         }
         let skin = started.elapsed();
         if k == frames {
-            writeln!(out, "   posed at {t} s for the jobs and the picture below")?;
-            break;
+            break; // The pose at `time`, for the jobs and the picture.
         }
         let row = PlayedFrame {
             time: t,
@@ -90,7 +89,7 @@ pub(super) fn play(
         };
         writeln!(
             out,
-            "   {k:>5} {t:>8.3} {:>8.3} {:>8.3} {:>10.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            "   {k:>5} {t:>8.3} {:>8.4} {:>8.4} {:>10.4} {:>8.4} {:>8.4} {:>8.4} {:>8.4}",
             ms(times.edit),
             ms(times.update),
             ms(times.hand_over),
@@ -125,9 +124,9 @@ pub(super) fn play(
     let passed = outcome.failed.len() == failed_before;
     writeln!(
         out,
-        "   median ms: animate {:.3}, update {:.3}, hand-over {:.3}, skin {:.3}, view {:.3}, \
-         pick {:.3}, frame {:.3}\n   {} against frames computed from scratch (draw list, \
-         picks{}): {}\n",
+        "   median ms: animate {:.4}, update {:.4}, hand-over {:.4}, skin {:.4}, view {:.4}, \
+         pick {:.4}, frame {:.4}\n   {} against frames computed from scratch (draw list, \
+         picks{}): {}",
         phase(|f| f.times.edit),
         phase(|f| f.times.update),
         phase(|f| f.times.hand_over),
@@ -143,5 +142,12 @@ pub(super) fn play(
         },
         yes(passed)
     )?;
+    if let Some(t) = time {
+        writeln!(
+            out,
+            "   then posed at {t} s for the jobs and the picture below"
+        )?;
+    }
+    writeln!(out)?;
     Ok(())
 }
