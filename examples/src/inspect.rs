@@ -3,7 +3,7 @@
 //! as a report, a readable summary or JSON; at rest, or posed by an animation at a
 //! time ([`inspect_at`]), skinned meshes then boxed exactly.
 
-use crate::text::counted;
+use crate::text::{counted, seconds};
 use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Mat4};
 use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
@@ -232,16 +232,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
                         .map_err(|_| format!("--animation needs a number, not {n:?}"))?,
                 );
             }
-            "--time" => {
-                let t = number("--time")?;
-                let t: f32 = t
-                    .parse()
-                    .map_err(|_| format!("--time needs seconds, not {t:?}"))?;
-                if !t.is_finite() {
-                    return Err(format!("--time needs a finite number, not {t}"));
-                }
-                time = Some(t);
-            }
+            "--time" => time = Some(seconds("--time", &number("--time")?)?),
             _ if arg.starts_with('-') || file.is_some() => return Err(USAGE.into()),
             _ => file = Some(PathBuf::from(arg)),
         }

@@ -1,5 +1,6 @@
 //! Small helpers for the examples' human output: counts with their noun in the right
-//! number, and coordinates printed with as many decimals as the scene's size needs.
+//! number, and coordinates printed with as many decimals as the scene's size needs;
+//! and the one value their command lines share, a time in seconds.
 
 use scenewalk_actors::UpdateStats;
 use scenewalk_core::Aabb;
@@ -87,4 +88,23 @@ pub fn update_stats(stats: &UpdateStats) -> String {
         counted(stats.subtrees, "subtree", "subtrees"),
         counted(stats.ancestors, "ancestor box", "ancestor boxes"),
     )
+}
+
+/// The value of a command-line option that takes a time in seconds: a finite number.
+///
+/// Errors: a message naming `option`.
+///
+/// ```
+/// use scenewalk_examples::text::seconds;
+/// assert_eq!(seconds("--time", "1.5"), Ok(1.5));
+/// assert!(seconds("--time", "inf").unwrap_err().contains("--time"));
+/// ```
+pub fn seconds(option: &str, value: &str) -> Result<f32, String> {
+    match value.parse::<f32>() {
+        Ok(t) if t.is_finite() => Ok(t),
+        Ok(t) => Err(format!(
+            "{option} needs a finite number of seconds, not {t}"
+        )),
+        Err(_) => Err(format!("{option} needs seconds, not {value:?}")),
+    }
 }

@@ -1,5 +1,6 @@
 //! The tour's command line.
 
+use crate::text::seconds;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -117,16 +118,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
             "--blocks" => blocks = Some(number("--blocks", &value("--blocks")?, 1..=200)?),
             "--scene" => scene = Some(number("--scene", &value("--scene")?, 0..=usize::MAX)?),
             "--frames" => frames = Some(number("--frames", &value("--frames")?, 1..=100_000)?),
-            "--time" => {
-                let t = value("--time")?;
-                let t: f32 = t
-                    .parse()
-                    .map_err(|_| format!("--time needs seconds, not {t:?}"))?;
-                if !t.is_finite() {
-                    return Err(format!("--time needs a finite number of seconds, not {t}"));
-                }
-                time = Some(t);
-            }
+            "--time" => time = Some(seconds("--time", &value("--time")?)?),
             "--obj" => obj = Some(PathBuf::from(value("--obj")?)),
             "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
             other if other.starts_with('-') => {
