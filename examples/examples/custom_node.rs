@@ -21,6 +21,7 @@ use scenewalk_core::{
     Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results,
     Unordered, Visit,
 };
+use scenewalk_examples::text::{Decimals, counted};
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::error::Error;
@@ -186,14 +187,17 @@ fn run() -> Result<(), Box<dyn Error>> {
         .actor::<Bounds>()
         .ok_or("no bounds")?
         .world_bounds(&graph, root)?;
-    println!("world bounds {:?} .. {:?}", bounds.min, bounds.max);
+    println!("world bounds {}", Decimals::for_box(&bounds).aabb(&bounds));
     let power = &action
         .actor::<DispatchActor<Power>>()
         .ok_or("no dispatch actor")?
         .context;
     println!(
-        "dispatch: {} lights with {} W, {} triangles, {} other nodes (by the default functor)",
-        power.lights, power.watts, power.triangles, power.others
+        "dispatch: {} with {} W, {}, {} (by the default functor)",
+        counted(power.lights, "light", "lights"),
+        power.watts,
+        counted(power.triangles, "triangle", "triangles"),
+        counted(power.others, "other node", "other nodes")
     );
 
     // The view: a camera at the origin looking down -z. The emitters are culled by
@@ -214,8 +218,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     let list = view.actor::<RenderList>().ok_or("no render list")?;
     let drawn = |node: scenewalk_core::NodeId| list.items().iter().any(|i| i.node == node.index());
     println!(
-        "view: {} draw items; the emitter ahead is drawn: {}, the one behind is culled: {}",
-        list.items().len(),
+        "view: {}; the emitter ahead is drawn: {}, the one behind is culled: {}",
+        counted(list.items().len(), "draw item", "draw items"),
         drawn(front),
         !drawn(back)
     );

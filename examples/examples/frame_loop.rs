@@ -7,7 +7,8 @@
 //! any difference. Run `frame_loop --help`.
 
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_examples::frame::{Frame, FrameTimes, Seen, from_scratch, movers};
+use scenewalk_examples::frame::{Frame, FrameTimes, PICKS, Seen, from_scratch, median, movers};
+use scenewalk_examples::text::counted;
 use scenewalk_examples::{CityMeshes, CityScene, city_scene};
 use scenewalk_nodes::{Camera, Transform};
 use std::error::Error;
@@ -22,15 +23,6 @@ usage: frame_loop [--frames N] [--blocks N]
   --blocks N   city size in blocks per side (default 16: about 55,700 nodes;
                48: about 500,000)
 ";
-
-/// Screen points the picks go through (x right, y up, -1..1).
-const PICKS: [(f32, f32); 5] = [
-    (0.0, -0.2),
-    (-0.5, -0.3),
-    (0.5, -0.3),
-    (-0.2, -0.6),
-    (0.3, -0.1),
-];
 
 fn main() {
     if let Err(err) = run() {
@@ -49,11 +41,11 @@ fn run() -> Result<(), Box<dyn Error>> {
         .ok_or("the camera has no transform")?;
     let movers = movers(&city.graph, root, 0.01, Some(eye));
     println!(
-        "{} nodes; each frame moves {} transforms and the camera, then runs the \
-         incremental update, the view and {} picks",
-        city.graph.len(),
-        movers.len(),
-        PICKS.len()
+        "{}; each frame moves {} and the camera, then runs the incremental update, the \
+         view and {}",
+        counted(city.graph.len(), "node", "nodes"),
+        counted(movers.len(), "transform", "transforms"),
+        counted(PICKS.len(), "pick", "picks")
     );
     println!("frame   edit  update  hand-over   view   pick   total (ms)");
     let mut frame = Frame::new()?;
@@ -103,21 +95,17 @@ fn run() -> Result<(), Box<dyn Error>> {
         }
         all.push(times);
     }
-    let median = |f: fn(&FrameTimes) -> Duration| {
-        let mut v: Vec<f64> = all.iter().map(|t| ms(f(t))).collect();
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied().unwrap_or(0.0)
-    };
+    let phase = |f: fn(&FrameTimes) -> Duration| ms(median(all.iter().map(f)));
     println!(
         "median: edit {:.2}, update {:.2}, hand-over {:.3}, view {:.2}, pick {:.2}, \
-         frame {:.2} ms; {} checks against from-scratch frames passed",
-        median(|t| t.edit),
-        median(|t| t.update),
-        median(|t| t.hand_over),
-        median(|t| t.view),
-        median(|t| t.pick),
-        median(FrameTimes::total),
-        frames.div_ceil(10)
+         frame {:.2} ms; {} against from-scratch frames passed",
+        phase(|t| t.edit),
+        phase(|t| t.update),
+        phase(|t| t.hand_over),
+        phase(|t| t.view),
+        phase(|t| t.pick),
+        phase(FrameTimes::total),
+        counted(frames.div_ceil(10), "check", "checks")
     );
     Ok(())
 }

@@ -11,8 +11,9 @@ use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId};
 use scenewalk_examples::random_tree;
 use scenewalk_examples::rng::SplitMix64;
+use scenewalk_examples::text::{Decimals, update_stats};
 use scenewalk_nodes::{Geometry, Transform};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut graph, root) = random_tree(200_000, 3);
@@ -25,7 +26,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut update = IncrementalUpdate::new();
     let start = Instant::now();
     let stats = update.run(&graph, root)?;
-    println!("first run (full): {stats:?} in {:?}", start.elapsed());
+    println!(
+        "first update: {} in {:.2} ms",
+        update_stats(&stats),
+        ms(start.elapsed())
+    );
 
     // A frame of animation: a few transforms move, a part is added, one is removed.
     let mut rng = SplitMix64::new(5);
@@ -44,8 +49,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Instant::now();
     let stats = update.run(&graph, root)?;
     println!(
-        "after the edits (patch): {stats:?} in {:?}",
-        start.elapsed()
+        "after the edits: {} in {:.2} ms",
+        update_stats(&stats),
+        ms(start.elapsed())
     );
     assert!(!stats.full);
 
@@ -59,7 +65,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let top = update.world_bounds(&graph, root)?;
-    println!("every node equals a full run; scene box {top:?}");
+    println!(
+        "every node equals a full run; scene box {}",
+        Decimals::for_box(&top).aabb(&top)
+    );
     Ok(())
 }
 
@@ -73,4 +82,8 @@ fn subtree(graph: &Graph, root: NodeId) -> Vec<NodeId> {
         }
     }
     out
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }

@@ -10,6 +10,7 @@ use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Action, NodeId, Ordered, Unordered};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
+use scenewalk_examples::text::{Decimals, counted};
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Group, Mesh, Ray, Transform, load_obj};
 use std::error::Error;
@@ -41,9 +42,9 @@ fn run() -> Result<(), Box<dyn Error>> {
             .next()
             .ok_or("the file holds no model")?;
         println!(
-            "loaded {name:?} from {path}: {} triangles, BVH of {} nodes, in {:.1} ms",
-            mesh.triangle_count(),
-            mesh.bvh().node_count(),
+            "loaded {name:?} from {path}: {}, a BVH of {}, in {:.1} ms",
+            counted(mesh.triangle_count(), "triangle", "triangles"),
+            counted(mesh.bvh().node_count(), "node", "nodes"),
             started.elapsed().as_secs_f64() * 1e3
         );
         pool.push(("obj", mesh));
@@ -89,10 +90,10 @@ fn run() -> Result<(), Box<dyn Error>> {
     let bounds = action.actor::<Bounds>().ok_or("no bounds")?;
     let stats = action.actor::<Statistics>().ok_or("no statistics")?;
     println!(
-        "city with {} nodes, {} of them meshes; world box {:?}",
+        "city with {} nodes, {} of them meshes; world box {}",
         stats.nodes(),
         stats.count_of::<Mesh>(),
-        bounds.world_bounds(&graph, root)?
+        Decimals::ONE.aabb(&bounds.world_bounds(&graph, root)?)
     );
 
     let mut collide = Collide::new();
@@ -109,9 +110,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     let contacts = collide.within(&graph, park, world, bounds, ContactMode::All)?;
     let touching: std::collections::BTreeSet<_> = contacts.iter().map(|c| (c.a, c.b)).collect();
     println!(
-        "park: {} triangle contacts between {} pairs of its 60 meshes, in {:.2} ms",
-        contacts.len(),
-        touching.len(),
+        "park: {} between {} of its 60 meshes, in {:.2} ms",
+        counted(contacts.len(), "triangle contact", "triangle contacts"),
+        counted(touching.len(), "pair", "pairs"),
         started.elapsed().as_secs_f64() * 1e3
     );
 
@@ -120,8 +121,10 @@ fn run() -> Result<(), Box<dyn Error>> {
     let ray = Ray::new(Vec3::new(55.0, 50.0, 50.0), -Vec3::Y)?;
     match ring.ray_hit_world(&ray, &ring_world, f32::INFINITY) {
         Some(hit) => println!(
-            "ray down at x = 55: hits ring triangle {} at {:.2} m, point {:?}",
-            hit.triangle, hit.distance, hit.point
+            "ray down at x = 55: hits ring triangle {} at {:.2} m, point {}",
+            hit.triangle,
+            hit.distance,
+            Decimals(2).point(hit.point)
         ),
         None => println!("ray down at x = 55: misses the ring"),
     }
@@ -148,9 +151,13 @@ fn report(
         .subtrees(graph, a, b, world, bounds, ContactMode::All)?
         .len();
     println!(
-        "{what}: first contact {:?} in {:.1} µs; all {all} triangle contacts in {:.1} µs",
-        first.and_then(|c| c.triangles),
+        "{what}: first contact: {} in {:.1} µs; {} in {:.1} µs",
+        match first.and_then(|c| c.triangles) {
+            Some(c) => format!("triangle {} against triangle {}", c.a, c.b),
+            None => "none".into(),
+        },
         first_time.as_secs_f64() * 1e6,
+        counted(all, "triangle contact", "triangle contacts"),
         started.elapsed().as_secs_f64() * 1e6
     );
     Ok(())

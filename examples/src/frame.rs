@@ -14,6 +14,16 @@ use scenewalk_iterators::PriorityQueue;
 use scenewalk_nodes::{BadRay, Camera, Ray, Transform};
 use std::time::{Duration, Instant};
 
+/// Screen points the example frames' picks go through (x right, y up, -1..1 across
+/// the view).
+pub const PICKS: [(f32, f32); 5] = [
+    (0.0, -0.2),
+    (-0.5, -0.3),
+    (0.5, -0.3),
+    (-0.2, -0.6),
+    (0.3, -0.1),
+];
+
 /// The pick pass: one ray, nearest box first.
 pub type PickAction = Action<PriorityQueue, (Unordered<Pick>,)>;
 
@@ -27,7 +37,7 @@ pub enum FrameError {
     #[error(transparent)]
     Traversal(#[from] TraversalError),
     /// The camera node is not a camera, or the update did not reach it.
-    #[error("the camera node {0} has no camera or no world transform")]
+    #[error("the camera {0} has no camera or no world transform")]
     Camera(NodeId),
     /// A pick ray could not be made (a degenerate camera).
     #[error(transparent)]
@@ -54,6 +64,20 @@ impl FrameTimes {
     pub fn total(&self) -> Duration {
         self.edit + self.update + self.hand_over + self.view + self.pick
     }
+}
+
+/// The median of `durations` (the upper one of an even count; zero for none).
+///
+/// ```
+/// use scenewalk_examples::frame::median;
+/// use std::time::Duration;
+/// let ms = |n| Duration::from_millis(n);
+/// assert_eq!(median([ms(5), ms(1), ms(9)].into_iter()), ms(5));
+/// ```
+pub fn median(durations: impl Iterator<Item = Duration>) -> Duration {
+    let mut all: Vec<Duration> = durations.collect();
+    all.sort_unstable();
+    all.get(all.len() / 2).copied().unwrap_or_default()
 }
 
 /// What a frame shows: the draw list and each pick's nearest hit.

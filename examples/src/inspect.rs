@@ -3,6 +3,7 @@
 //! as a report, a readable summary or JSON; at rest, or posed by an animation at a
 //! time ([`inspect_at`]), skinned meshes then boxed exactly.
 
+use crate::text::{counted, seconds};
 use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Mat4};
 use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
@@ -128,7 +129,8 @@ impl Report {
     }
 
     /// The readable report `inspect` prints without `--json`: a summary, then one line
-    /// per node (index, name, depth, world translation, mesh box).
+    /// per node (index, quoted name or `(unnamed)`, depth, world translation, mesh
+    /// box).
     pub fn summary(&self, import_time: Duration) -> String {
         let bounds = |b: Option<Aabb>| match b {
             Some(b) => format!("min {} max {}", b.min, b.max),
@@ -140,24 +142,27 @@ impl Report {
             None => "at rest".into(),
         };
         let mut out = format!(
-            "scene {scene}: {} nodes, {} levels, fan-out at most {}, {} mesh nodes, {posed}\n\
+            "scene {scene}: {}, {}, fan-out at most {}, {}, {posed}\n\
              world bounds: {}\n\
              import {:.3} ms, traversal {:.3} ms\n\
              node, name, depth, world translation, mesh box:",
-            self.nodes.len(),
-            self.levels(),
+            counted(self.nodes.len(), "node", "nodes"),
+            counted(self.levels(), "level", "levels"),
             self.max_fan_out(),
-            self.mesh_node_count(),
+            counted(self.mesh_node_count(), "mesh node", "mesh nodes"),
             bounds(self.world_aabb()),
             import_time.as_secs_f64() * 1e3,
             self.traversal.as_secs_f64() * 1e3,
         );
         for n in &self.nodes {
-            let name = n.name.as_deref().unwrap_or("(unnamed)");
+            let name = match &n.name {
+                Some(name) => format!("{name:?}"),
+                None => "(unnamed)".into(),
+            };
             let at = n.world.w_axis.truncate();
             let mesh = bounds(n.mesh_aabb);
             out += &format!(
-                "\n{:>6} {name:?} depth {} at {at} mesh {mesh}",
+                "\n{:>6} {name} depth {} at {at} mesh {mesh}",
                 n.index, n.depth
             );
         }
@@ -227,16 +232,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
                         .map_err(|_| format!("--animation needs a number, not {n:?}"))?,
                 );
             }
-            "--time" => {
-                let t = number("--time")?;
-                let t: f32 = t
-                    .parse()
-                    .map_err(|_| format!("--time needs seconds, not {t:?}"))?;
-                if !t.is_finite() {
-                    return Err(format!("--time needs a finite number, not {t}"));
-                }
-                time = Some(t);
-            }
+            "--time" => time = Some(seconds("--time", &number("--time")?)?),
             _ if arg.starts_with('-') || file.is_some() => return Err(USAGE.into()),
             _ => file = Some(PathBuf::from(arg)),
         }

@@ -65,3 +65,5 @@ pub mod scene_baseline;
 pub mod scenes;
 mod shape;
 pub mod svg;
+pub mod text;
+pub mod tour;

@@ -261,3 +261,25 @@ fn summary_reports_counts_levels_fan_out_and_bounds() {
     );
     assert!(text.contains("min [-0.5, -3, -1] max [11, 2, 3]"), "{text}");
 }
+
+#[test]
+fn summary_counts_agree_in_number_and_unnamed_nodes_are_not_quoted() {
+    let doc = with_meshes(
+        json!({
+            "asset": {"version": "2.0"},
+            "scenes": [{"nodes": [0]}],
+            "nodes": [{"mesh": 0}]
+        }),
+        &[vec![tetra()]],
+    );
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let imported = import_slice(&bytes, None, &ImportOptions::default()).unwrap();
+    let text = inspect(&imported)
+        .unwrap()
+        .summary(std::time::Duration::ZERO);
+    assert!(
+        text.starts_with("scene 0: 1 node, 1 level, fan-out at most 0, 1 mesh node, at rest"),
+        "{text}"
+    );
+    assert!(text.contains("     0 (unnamed) depth 0 at"), "{text}");
+}

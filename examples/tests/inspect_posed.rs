@@ -380,7 +380,7 @@ fn the_readable_report_lists_every_node() {
         "{text}"
     );
     assert!(
-        lines[1].contains("1 \"(unnamed)\" depth 1 at [1, 2.5, 0] mesh min"),
+        lines[1].contains("1 (unnamed) depth 1 at [1, 2.5, 0] mesh min"),
         "{text}"
     );
     assert!(

@@ -30,6 +30,7 @@ use scenewalk_examples::TreeShape;
 use scenewalk_examples::report::{Contender, Row, round_robin};
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::scenes::{mixed_graph, random_transform};
+use scenewalk_examples::text::update_stats;
 use scenewalk_nodes::Transform;
 use std::cell::RefCell;
 
@@ -142,7 +143,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     for (name, sets) in patterns {
         side.edit(&sets[0]);
         let stats = side.update.run(&side.graph, root).expect("root is live");
-        eprintln!("{case}: {name} {stats:?}");
+        eprintln!("{case}: {name}: {}", update_stats(&stats));
     }
     let mut fresh = IncrementalUpdate::new();
     fresh.run(&side.graph, root).expect("root is live");
@@ -150,7 +151,7 @@ pub fn run(config: &Config) -> Vec<Row> {
         assert_eq!(
             side.update.world_bounds(&side.graph, node).ok(),
             fresh.world_bounds(&side.graph, node).ok(),
-            "{case}: the patched box of {node:?} differs from a full update's"
+            "{case}: the patched box of {node} differs from a full update's"
         );
     }
     Row::from_measured(&case, &measured, "full")

@@ -46,7 +46,7 @@ use scenewalk_core::{
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::passes::{results, update_action, view_action};
 use scenewalk_examples::report::{
-    Contender, Measured, Reps, Row, SEQUENTIAL, round_robin, threads_contender,
+    Contender, Measured, Reps, Row, SEQUENTIAL, checksums, round_robin, threads_contender,
 };
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::scenes::{
@@ -114,7 +114,8 @@ where
 fn rows(case: &str, measured: &[Measured]) -> Vec<Row> {
     assert!(
         measured.iter().all(|m| m.checksum == measured[0].checksum),
-        "{case}: contenders disagree: {measured:?}"
+        "{case}: contenders disagree: {}",
+        checksums(measured)
     );
     Row::from_measured(case, measured, SEQUENTIAL)
 }

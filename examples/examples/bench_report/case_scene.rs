@@ -8,7 +8,7 @@ use scenewalk_actors::{Bounds, RenderList, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_examples::CityScene;
 use scenewalk_examples::passes::{self, update_action, view_action};
-use scenewalk_examples::report::{Contender, Row, round_robin};
+use scenewalk_examples::report::{Contender, Row, checksums, round_robin};
 use scenewalk_examples::scene_baseline::{HandUpdate, HandView};
 use scenewalk_nodes::Camera;
 
@@ -88,10 +88,10 @@ pub fn run(config: &Config) -> Vec<Row> {
             }),
         ];
         let measured = round_robin(&mut contenders, config.reps());
-        let sums: Vec<u64> = measured.iter().map(|m| m.checksum).collect();
         assert!(
-            sums.windows(2).all(|w| w[0] == w[1]),
-            "{case}: the contenders disagree: {sums:?}"
+            measured.windows(2).all(|w| w[0].checksum == w[1].checksum),
+            "{case}: the contenders disagree: {}",
+            checksums(&measured)
         );
         rows.extend(Row::from_measured(&case, &measured, "hand_loop_view"));
     }

@@ -70,6 +70,23 @@ pub struct Measured {
     pub checksum: u64,
 }
 
+/// Each contender's checksum, for a message when they disagree: `name 12, other 13`.
+///
+/// ```
+/// use scenewalk_examples::report::{Measured, checksums};
+/// let m = |name: &str, checksum| Measured {
+///     name: name.into(), elements: 1, median: 1.0, min: 1.0, bytes_per_node: None, checksum,
+/// };
+/// assert_eq!(checksums(&[m("hand", 12), m("action", 13)]), "hand 12, action 13");
+/// ```
+pub fn checksums(measured: &[Measured]) -> String {
+    let each: Vec<String> = measured
+        .iter()
+        .map(|m| format!("{} {}", m.name, m.checksum))
+        .collect();
+    each.join(", ")
+}
+
 /// Runs the contenders in alternation: each round runs every contender once, starting
 /// one further along each round so no contender always follows the same one; a
 /// contender's [`before_each`](Contender::before_each) step runs just before its run,

@@ -7,7 +7,7 @@ mod harness;
 mod markdown;
 mod options;
 
-pub use harness::{Contender, Measured, Reps, round_robin};
+pub use harness::{Contender, Measured, Reps, checksums, round_robin};
 pub use markdown::{MarkerError, replace_marked};
 pub use options::{Command, MAX_THREADS, Options, USAGE, UsageError, default_threads};
 

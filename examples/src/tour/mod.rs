@@ -1,0 +1,705 @@
+//! The tour: scenewalk's main job on the built-in city or on a glTF file, as the
+//! `tour` example runs it. A file with an animation is first played as frames of the
+//! frame loop ([`crate::frame`]); then the update, the view, picks and collisions run
+//! on the scene as it stands, each checked against a brute-force or hand-written
+//! computation, and an SVG top view ([`crate::svg`]) is written. See [`HELP`].
+
+mod options;
+mod picture;
+mod play;
+pub mod skinned;
+
+pub use options::{Command, DEFAULT_FRAMES, HELP, Options, Source, default_svg_path, parse_args};
+
+use crate::frame::{FrameTimes, PICKS, pick_ray};
+use crate::passes::{self, update_action, view_action};
+use crate::scene_baseline::{HandUpdate, HandView};
+use crate::text::{Decimals, counted};
+use crate::{CityMeshes, CityScene, city_scene};
+use scenewalk_actors::{
+    Bounds, Collide, ContactMode, FrustumCull, Pick, RenderList, Statistics, WorldTransforms,
+};
+use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Unordered};
+use scenewalk_iterators::PriorityQueue;
+use scenewalk_nodes::gltf::{ImportOptions, import};
+use scenewalk_nodes::{
+    Animation, AnimationPlayer, Camera, Geometry, Group, Mesh, Ray, SkinnedMesh, Transform,
+    load_obj, ray_aabb, ray_triangle,
+};
+use skinned::{Boxing, skinned_box};
+use std::collections::HashMap;
+use std::error::Error;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What a tour did.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The checks that failed, in words (empty when all passed).
+    pub failed: Vec<String>,
+    /// The frames played of the file's animation (empty without one).
+    pub frames: Vec<PlayedFrame>,
+    /// The scene's box as the jobs and the picture saw it (skinned meshes boxed from
+    /// their joints); `None` for a scene without geometry.
+    pub scene_box: Option<Aabb>,
+    /// Where the top view was written (`None`: nothing to draw).
+    pub svg: Option<PathBuf>,
+}
+
+/// One frame of the animation played.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayedFrame {
+    /// The animation time, in seconds.
+    pub time: f32,
+    /// The frame's phases; `edit` is the animation player's writes.
+    pub times: FrameTimes,
+    /// Boxing the skinned meshes from their joints.
+    pub skin: Duration,
+}
+
+/// What the tour runs on.
+struct Scene {
+    graph: Graph,
+    root: NodeId,
+    /// The camera node, if the scene has one.
+    camera: Option<NodeId>,
+    /// Two meshes known to touch (the city's sculpture).
+    sculpture: Option<(NodeId, NodeId)>,
+    /// The file's first animation.
+    animation: Option<Animation>,
+    /// By primitive node, the name of the glTF node that holds it.
+    names: HashMap<NodeId, String>,
+}
+
+/// A geometry node and its world box.
+#[derive(Clone, Copy, Debug)]
+struct Drawable {
+    node: NodeId,
+    /// Where it is drawn: a skinned mesh's box from its joints, else the update's.
+    world_box: Aabb,
+    /// For a skinned mesh, the box the update gave it (its bind pose placed by its
+    /// node).
+    bind_pose: Option<Aabb>,
+}
+
+/// Runs the tour, printing its report to `out`, and writes the top view.
+///
+/// Errors: the scene cannot be read or built, a pass fails, or `out` cannot be
+/// written. Failed checks are not errors: they are in [`Outcome::failed`].
+///
+/// ```no_run
+/// use scenewalk_examples::tour::{Options, Source, run};
+/// let options = Options {
+///     source: Source::File { path: "scene.gltf".into(), scene: None, frames: 30, time: None },
+///     svg: Some(std::env::temp_dir().join("scene.svg")),
+/// };
+/// let outcome = run(&options, &mut std::io::stdout())?;
+/// assert_eq!(outcome.frames.len(), 30);
+/// assert!(outcome.failed.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run(options: &Options, out: &mut dyn Write) -> Result<Outcome, Box<dyn Error>> {
+    let mut outcome = Outcome::default();
+    let mut section = 1;
+    let mut scene = match &options.source {
+        Source::City { blocks, obj } => city(*blocks, obj.as_deref(), out)?,
+        Source::File {
+            path,
+            scene,
+            frames,
+            time,
+        } => {
+            let mut scene = gltf_scene(path, *scene, out)?;
+            let mut player = scene.animation.take().map(AnimationPlayer::new);
+            if time.is_some() && player.is_none() {
+                return Err(
+                    format!("--time poses an animation, and {} has none", path.display()).into(),
+                );
+            }
+            if let Some(player) = &mut player {
+                player.apply(&mut scene.graph, 0.0)?;
+            }
+            let has_geometry = aim(&mut scene, out)?;
+            match player {
+                Some(mut player) if has_geometry => {
+                    play::play(
+                        &mut scene,
+                        &mut player,
+                        *frames,
+                        *time,
+                        section,
+                        out,
+                        &mut outcome,
+                    )?;
+                    section += 1;
+                }
+                Some(_) => writeln!(
+                    out,
+                    "the scene has no geometry: its animation is not played\n"
+                )?,
+                None => {}
+            }
+            scene
+        }
+    };
+    jobs(&mut scene, section, options, out, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// The update, view, pick and collide jobs on the scene as it stands, and the
+/// picture.
+fn jobs(
+    scene: &mut Scene,
+    section: usize,
+    options: &Options,
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> Result<(), Box<dyn Error>> {
+    let (graph, root) = (&scene.graph, scene.root);
+    let failed = &mut outcome.failed;
+
+    // Update.
+    let mut update = update_action()?;
+    let stats = update.run(graph, root)?;
+    let update_ns = per_node(|| Ok(update.run(graph, root).map(drop)?), stats.entered)?;
+    let mut hand_update = HandUpdate::default();
+    let hand_update_ns = per_node(
+        || {
+            hand_update.run(graph, root.index());
+            Ok(())
+        },
+        stats.entered,
+    )?;
+    let statistics = update.actor::<Statistics>().ok_or("no statistics")?;
+    let world = update.actor::<WorldTransforms>().ok_or("no transforms")?;
+    let bounds = update.actor::<Bounds>().ok_or("no bounds")?;
+    let results = passes::results(&update);
+    let drawables = drawables(graph, root, world, bounds)?;
+    let extent = drawables
+        .iter()
+        .fold(Aabb::EMPTY, |all, d| all.union(&d.world_box));
+    writeln!(
+        out,
+        "{section}. update: world transforms + statistics + bounds, depth-first"
+    )?;
+    let counts: Vec<String> = statistics
+        .counts_by_type()
+        .into_iter()
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    writeln!(out, "   nodes by type: {}", counts.join(", "))?;
+    let timing = format!(
+        "   {update_ns:.1} ns/node; the same three jobs in one hand-written loop: \
+         {hand_update_ns:.1} ns/node ({:.2}×)\n",
+        update_ns / hand_update_ns
+    );
+    if extent.is_empty() {
+        writeln!(
+            out,
+            "   the scene has no geometry: nothing to view, pick, collide or draw\n{timing}"
+        )?;
+        return Ok(());
+    }
+    if !extent.is_finite() {
+        return Err("the scene's box is not finite (a transform scales it out of range)".into());
+    }
+    outcome.scene_box = Some(extent);
+    let units = Decimals::for_box(&extent);
+    writeln!(out, "   world box {}", units.aabb(&extent))?;
+    let mut matrices = Vec::new();
+    for d in &drawables {
+        let Some(bind_pose) = d.bind_pose else {
+            continue;
+        };
+        let joints = graph.get::<SkinnedMesh>(d.node)?.skin().joints().len();
+        let world_of = |j| world.world(graph, j).ok();
+        let conservative =
+            skinned_box(graph, d.node, world_of, Boxing::Conservative, &mut matrices)?;
+        let holds = conservative.union(&d.world_box) == conservative;
+        writeln!(
+            out,
+            "   skinned mesh {}: box {} from its {} (the update boxes its bind pose at {}); \
+             the box from one box per joint holds it: {}",
+            scene.names.get(&d.node).map_or("(unnamed)", String::as_str),
+            units.aabb(&d.world_box),
+            counted(joints, "joint", "joints"),
+            units.aabb(&bind_pose),
+            yes(holds)
+        )?;
+        if !holds {
+            failed.push("a skinned mesh's conservative box does not hold its exact box".into());
+        }
+    }
+    writeln!(out, "{timing}")?;
+
+    // View.
+    let camera = scene.camera.ok_or("the scene has no camera")?;
+    let lens = *graph.get::<Camera>(camera)?;
+    let placed = world.world(graph, camera)?;
+    let frustum = lens.frustum(&placed);
+    let eye = Vec3::from(placed.translation);
+    let view_matrix = placed.inverse();
+    let mut view = view_action(&frustum, &placed)?;
+    let seen = view.run_with(graph, root, &results)?;
+    let view_ns = per_node(
+        || Ok(view.run_with(graph, root, &results).map(drop)?),
+        seen.entered,
+    )?;
+    let mut hand_view = HandView::default();
+    let hand_view_ns = per_node(
+        || {
+            let b = &hand_update.bounds;
+            hand_view.run(graph, root.index(), &frustum, b, eye, &view_matrix);
+            Ok(())
+        },
+        seen.entered,
+    )?;
+    let cull = view.actor::<FrustumCull>().ok_or("no cull")?;
+    let list = view.actor::<RenderList>().ok_or("no render list")?;
+    let triangles: u64 = list
+        .items()
+        .iter()
+        .map(|i| u64::from(i.geometry.primitives()))
+        .sum();
+    writeln!(
+        out,
+        "{}. view from the camera at {}: cull + LOD + switch + render list",
+        section + 1,
+        units.point(eye)
+    )?;
+    writeln!(
+        out,
+        "   {} of {} entered; {} tested, {}",
+        seen.entered,
+        counted(graph.len(), "node", "nodes"),
+        counted(cull.tested(), "child box", "child boxes"),
+        counted(
+            cull.culled(),
+            "culled with its subtree",
+            "culled with their subtrees"
+        )
+    )?;
+    writeln!(
+        out,
+        "   {} ({} opaque front to back, {} transparent back to front), {}, {}",
+        counted(list.items().len(), "draw item", "draw items"),
+        list.opaque().len(),
+        list.transparent().len(),
+        counted(triangles, "triangle", "triangles"),
+        counted(list.lights().len(), "light", "lights")
+    )?;
+    let same = hand_view.items == list.items();
+    writeln!(
+        out,
+        "   the hand-written loop draws the same list: {}",
+        yes(same)
+    )?;
+    if !same {
+        failed.push("the view's draw list differs from the hand-written loop's".into());
+    }
+    writeln!(
+        out,
+        "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop \
+         {hand_view_ns:.1} ns ({:.2}×)\n",
+        view_ns * seen.entered as f64 / 1e3,
+        view_ns / hand_view_ns
+    )?;
+
+    // Pick.
+    writeln!(
+        out,
+        "{}. pick: rays through the camera, priority order by box entry distance",
+        section + 2
+    )?;
+    let mut pick = Action::new(
+        PriorityQueue::new(),
+        (Unordered::new(Pick::new(Ray::new(eye, Vec3::Z)?)),),
+    )?;
+    let mut rays = Vec::new();
+    for (k, &(x, y)) in PICKS.iter().enumerate() {
+        let ray = pick_ray(&lens, &placed, x, y)?;
+        pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
+        let started = Instant::now();
+        let run = pick.run_with(graph, root, &results)?;
+        let took = ms(started.elapsed());
+        let hit = pick.actor::<Pick>().and_then(Pick::hit);
+        let entered = counted(run.entered, "node", "nodes");
+        match hit {
+            Some(hit) => {
+                let ty = graph
+                    .type_at(hit.node)
+                    .map_or("?", |t| graph.types().name(t));
+                let triangle = hit
+                    .triangle
+                    .map_or(String::new(), |t| format!(", triangle {t}"));
+                let how = if run.stopped {
+                    "stopped early"
+                } else {
+                    "ran to the end"
+                };
+                writeln!(
+                    out,
+                    "   ray {k}: {ty} at {}{triangle}; {entered} entered, {how}, {took:.2} ms",
+                    units.length(hit.distance)
+                )?;
+            }
+            None => writeln!(out, "   ray {k}: no hit; {entered} entered")?,
+        }
+        rays.push((ray, hit.map(|h| h.point)));
+        if k == 0 {
+            let (brute, tested) = brute_force_pick(graph, world, &ray);
+            let agrees = match (brute, hit) {
+                (None, None) => true,
+                (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
+                _ => false,
+            };
+            writeln!(
+                out,
+                "   ray 0 against brute force over {}: {}",
+                counted(tested, "triangle and box", "triangles and boxes"),
+                yes(agrees)
+            )?;
+            if !agrees {
+                failed.push("the first pick differs from brute force".into());
+            }
+        }
+    }
+    writeln!(out)?;
+
+    // Collide.
+    let mut collide = Collide::new();
+    let contact = match scene.sculpture {
+        Some((ring, ball)) => {
+            let (a, b) = (graph.get::<Mesh>(ring)?, graph.get::<Mesh>(ball)?);
+            let wa = world.world(graph, ring)?;
+            let wb = world.world(graph, ball)?;
+            let started = Instant::now();
+            let all = collide.meshes(a, &wa, b, &wb, ContactMode::All).len();
+            let all_ms = ms(started.elapsed());
+            let started = Instant::now();
+            let first = collide
+                .meshes(a, &wa, b, &wb, ContactMode::First)
+                .first()
+                .copied();
+            let first_ms = ms(started.elapsed());
+            writeln!(
+                out,
+                "{}. collide: ring ({}) against ball ({}), dual-tree over their BVHs",
+                section + 3,
+                counted(a.triangle_count(), "triangle", "triangles"),
+                counted(b.triangle_count(), "triangle", "triangles"),
+            )?;
+            let first_text = match first {
+                Some(c) => format!("ring triangle {} against ball triangle {}", c.a, c.b),
+                None => "none".into(),
+            };
+            writeln!(
+                out,
+                "   {} touch ({all_ms:.2} ms); first contact: {first_text} ({first_ms:.3} ms)",
+                counted(all, "triangle pair", "triangle pairs")
+            )?;
+            if all == 0 {
+                failed.push("the lodged ball does not touch the ring".into());
+            }
+            first
+                .and_then(|c| a.triangle(c.a))
+                .map(|tri| wa.transform_point3((tri[0] + tri[1] + tri[2]) / 3.0))
+        }
+        None => {
+            let started = Instant::now();
+            let contacts = collide.within(graph, root, world, bounds, ContactMode::All)?;
+            let triangle_pairs = contacts.iter().filter(|c| c.triangles.is_some()).count();
+            let boxes = contacts.len() - triangle_pairs;
+            writeln!(
+                out,
+                "{}. collide: every pair of geometry in the scene, dual-tree over the scene",
+                section + 3
+            )?;
+            writeln!(
+                out,
+                "   {} between meshes, {} ({:.2} ms)",
+                counted(
+                    triangle_pairs,
+                    "touching triangle pair",
+                    "touching triangle pairs"
+                ),
+                counted(boxes, "box contact", "box contacts"),
+                ms(started.elapsed())
+            )?;
+            contacts
+                .first()
+                .and_then(|c| world.world(graph, c.a).ok())
+                .map(|w| Vec3::from(w.translation))
+        }
+    };
+    writeln!(out)?;
+
+    // The top view.
+    let drawn: std::collections::HashSet<NodeIndex> =
+        list.items().iter().map(|item| item.node).collect();
+    let title = format!(
+        "scenewalk tour: {}, top view (x right, z down)",
+        counted(graph.len(), "node", "nodes")
+    );
+    let top = picture::draw(
+        title,
+        &drawables,
+        &drawn,
+        lens.corners(&placed).as_ref(),
+        &rays,
+        contact,
+    );
+    let path = options.svg.clone().unwrap_or_else(|| {
+        let target = std::env::var_os("CARGO_TARGET_DIR");
+        default_svg_path(target.as_deref(), std::env::current_exe().ok().as_deref())
+    });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&path, top.finish())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    writeln!(out, "top view written to {}", path.display())?;
+    outcome.svg = Some(path);
+    Ok(())
+}
+
+/// Every geometry node under `root` and where it is drawn: skinned meshes boxed from
+/// their joints, the others by the update.
+fn drawables(
+    graph: &Graph,
+    root: NodeId,
+    world: &WorldTransforms,
+    bounds: &Bounds,
+) -> Result<Vec<Drawable>, Box<dyn Error>> {
+    let mut found = Vec::new();
+    let mut matrices = Vec::new();
+    let mut next = Some(root);
+    while let Some(node) = next {
+        if graph.get::<Geometry>(node).is_ok() {
+            let boxed = bounds.world_bounds(graph, node)?;
+            found.push(match graph.get::<SkinnedMesh>(node) {
+                Ok(_) => {
+                    let world_of = |j| world.world(graph, j).ok();
+                    Drawable {
+                        node,
+                        world_box: skinned_box(
+                            graph,
+                            node,
+                            world_of,
+                            Boxing::Exact,
+                            &mut matrices,
+                        )?,
+                        bind_pose: Some(boxed),
+                    }
+                }
+                Err(_) => Drawable {
+                    node,
+                    world_box: boxed,
+                    bind_pose: None,
+                },
+            });
+        }
+        next = graph.next_preorder(node, root)?;
+    }
+    Ok(found)
+}
+
+/// Gives a scene without a camera one over its box, and says whether the scene has
+/// geometry (without, there is nothing to aim at).
+fn aim(scene: &mut Scene, out: &mut dyn Write) -> Result<bool, Box<dyn Error>> {
+    let mut update = update_action()?;
+    update.run(&scene.graph, scene.root)?;
+    let world = update.actor::<WorldTransforms>().ok_or("no transforms")?;
+    let bounds = update.actor::<Bounds>().ok_or("no bounds")?;
+    let extent = drawables(&scene.graph, scene.root, world, bounds)?
+        .iter()
+        .fold(Aabb::EMPTY, |all, d| all.union(&d.world_box));
+    if extent.is_empty() || scene.camera.is_some() {
+        return Ok(!extent.is_empty());
+    }
+    let (lens, placed) = overview_camera(&extent)?;
+    let rig = scene
+        .graph
+        .append_child(scene.root, Transform::from_affine(placed))?;
+    scene.camera = Some(scene.graph.append_child(rig, lens)?);
+    writeln!(
+        out,
+        "no camera in the file: the tour adds one (a Transform and a Camera) looking at \
+         the scene's box from above a corner\n"
+    )?;
+    Ok(true)
+}
+
+/// The built-in city.
+fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene, Box<dyn Error>> {
+    let mut meshes = CityMeshes::generated()?;
+    if let Some(path) = obj {
+        let (name, mesh) = load_obj(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{} holds no mesh", path.display()))?;
+        if mesh.triangle_count() == 0 {
+            return Err(format!(
+                "{}: its first mesh, {name:?}, has no triangles; the ball needs at least one",
+                path.display()
+            )
+            .into());
+        }
+        writeln!(
+            out,
+            "using {name:?} from {} ({}) as the ball",
+            path.display(),
+            counted(mesh.triangle_count(), "triangle", "triangles")
+        )?;
+        meshes.ball = fit(&mesh, 2.4)?;
+    }
+    let started = Instant::now();
+    let city = CityScene::build(blocks, city_scene::DEFAULT_SEED, &meshes)?;
+    writeln!(
+        out,
+        "scenewalk tour: a city of {0} × {0} blocks, {1} of {2}, built in {3:.1} ms\n",
+        blocks,
+        counted(city.graph.len(), "node", "nodes"),
+        counted(city.graph.types().len(), "type", "types"),
+        ms(started.elapsed())
+    )?;
+    Ok(Scene {
+        graph: city.graph,
+        root: city.root,
+        camera: Some(city.camera),
+        sculpture: Some(city.sculpture),
+        animation: None,
+        names: HashMap::new(),
+    })
+}
+
+/// A glTF file's scene, its roots gathered under one group so one action covers it.
+fn gltf_scene(
+    path: &Path,
+    scene: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<Scene, Box<dyn Error>> {
+    let started = Instant::now();
+    let imported = import(path, &ImportOptions::default().with_scene(scene))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let took = ms(started.elapsed());
+    let camera = imported
+        .order
+        .iter()
+        .find_map(|&i| imported.node(i).and_then(|n| n.camera));
+    let mut names = HashMap::new();
+    for (index, node) in imported.nodes.iter().enumerate() {
+        let Some(node) = node else { continue };
+        let name = match &node.name {
+            Some(name) => format!("{name:?} (glTF node {index})"),
+            None => format!("of glTF node {index}"),
+        };
+        for &primitive in &node.primitives {
+            names.insert(primitive, name.clone());
+        }
+    }
+    let animation = imported.animations.first().cloned();
+    let animations = imported.animations.len();
+    let mut graph = imported.graph;
+    let root = graph.add_root(Group);
+    for &r in &imported.roots {
+        graph.set_parent(r, Some(root), None)?;
+    }
+    writeln!(
+        out,
+        "scenewalk tour: {} (scene {}), {} of {}, {}, imported in {took:.1} ms\n",
+        path.display(),
+        imported.scene.map_or("none".into(), |s| s.to_string()),
+        counted(graph.len(), "node", "nodes"),
+        counted(graph.types().len(), "type", "types"),
+        counted(animations, "animation", "animations"),
+    )?;
+    Ok(Scene {
+        graph,
+        root,
+        camera,
+        sculpture: None,
+        animation,
+        names,
+    })
+}
+
+/// A camera over the scene's box, looking at its centre from above one corner.
+fn overview_camera(extent: &Aabb) -> Result<(Camera, Affine3A), Box<dyn Error>> {
+    let diagonal = extent.size().length().max(1e-6);
+    let center = extent.center();
+    let eye = center + Vec3::new(0.6, 0.5, 0.9).normalize() * 1.2 * diagonal;
+    let placed = Camera::look_at(eye, center, Vec3::Y).ok_or("no view direction")?;
+    let camera = Camera::perspective(0.9, 16.0 / 9.0, 1e-3 * diagonal, 10.0 * diagonal)?;
+    Ok((camera, placed))
+}
+
+/// The nearest hit by testing every mesh triangle and plain geometry box of the
+/// graph, placed by the update's world matrices; and how many it tested.
+fn brute_force_pick(graph: &Graph, world: &WorldTransforms, ray: &Ray) -> (Option<f32>, u64) {
+    let mut best: Option<f32> = None;
+    let mut tested = 0;
+    for slot in 0..graph.capacity() as u32 {
+        let node = NodeIndex::new(slot);
+        let Some(placed) = world.world_at(node) else {
+            continue;
+        };
+        let hit = if let Some(mesh) = graph.get_at::<Mesh>(node) {
+            tested += u64::from(mesh.triangle_count());
+            (0..mesh.triangle_count())
+                .filter_map(|k| {
+                    let corners = mesh.triangle(k)?.map(|p| placed.transform_point3(p));
+                    ray_triangle(ray, &corners).map(|(t, _, _)| t)
+                })
+                .reduce(f32::min)
+        } else if let Some(g) = graph.get_at::<Geometry>(node) {
+            tested += 1;
+            ray_aabb(ray, &g.local_bounds().transformed(&placed), f32::INFINITY)
+        } else {
+            None
+        };
+        if let Some(t) = hit {
+            best = Some(best.map_or(t, |b: f32| b.min(t)));
+        }
+    }
+    (best, tested)
+}
+
+/// The mesh scaled and centred to fit a cube of side `size`.
+fn fit(mesh: &Mesh, size: f32) -> Result<Mesh, Box<dyn Error>> {
+    let b = mesh.local_bounds();
+    let scale = size / b.size().max_element().max(f32::MIN_POSITIVE);
+    let to = Affine3A::from_scale(Vec3::splat(scale)) * Affine3A::from_translation(-b.center());
+    let positions = mesh
+        .positions()
+        .iter()
+        .map(|&p| to.transform_point3(p))
+        .collect();
+    Ok(Mesh::new(positions, mesh.triangles().to_vec())?)
+}
+
+/// The best of five runs, in ns per node.
+fn per_node(
+    mut run: impl FnMut() -> Result<(), Box<dyn Error>>,
+    nodes: u64,
+) -> Result<f64, Box<dyn Error>> {
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        run()?;
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    Ok(best * 1e9 / nodes.max(1) as f64)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn yes(ok: bool) -> &'static str {
+    if ok { "yes" } else { "NO" }
+}

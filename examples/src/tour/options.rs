@@ -1,0 +1,217 @@
+//! The tour's command line.
+
+use crate::text::seconds;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// What `tour --help` prints.
+pub const HELP: &str = "\
+tour: scenewalk's main job on a built-in scene, or on a glTF file
+
+usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg]
+       tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--time T] [--svg FILE.svg]
+
+Without a file it builds a city of N × N blocks (default 16: about 55,000 nodes of
+nine node types: buildings with levels of detail, materials and glass, switched
+rooftop signs, street lights, shared meshes, a sun and a camera). With a glTF file it
+imports the file's scene (the default one, or --scene N) instead, viewed from the
+file's first camera or, without one, from a camera the tour adds over the scene's box.
+
+A file with an animation first plays its first animation over its duration as N
+frames of a frame loop: the animation player's writes are the frame's edit, then the
+incremental update, the hand-over of its results, the skinned meshes' boxes, the view
+and five picks. It prints each frame's milliseconds by phase and a summary, and checks
+every tenth frame (and the last) against the same frame computed from scratch.
+
+Then, on the scene as it stands (posed at the last frame played, or at --time T), it
+runs:
+
+  1. update   world transforms + statistics + bounds (one depth-first action)
+  2. view     frustum cull + level of detail + switch + render list from the camera
+  3. pick     five rays through the camera, nearest hit first (priority order)
+  4. collide  the city's sculpture: a ring against the ball lodged in it (BVH
+              against BVH); for a file: every pair of touching geometry in the scene
+
+It prints counts, checks results against brute-force or hand-written computations
+(a failed check exits with 1), times each action per node against a hand-written
+loop doing the same work, and writes an SVG top view framed around the scene's
+objects (every drawable, green where the view draws it; the frustum, the pick rays
+and their hits) whose path it prints. Skinned meshes are boxed from their joints
+(the update pass boxes them in their bind pose). A scene without geometry stops
+after the update.
+
+  --blocks N     city size (1..=200); not with a file
+  --obj FILE     the ball lodged in the city's sculpture: the first mesh of an OBJ
+                 file, scaled to fit (it needs at least one triangle); not with a file
+  --scene N      the glTF scene to import
+  --frames N     frames to play the file's animation in (1..=100000, default 60)
+  --time T       pose the file's animation at T seconds after playing it, for the
+                 jobs and the picture (default: where playing stopped, its end)
+  --svg FILE     where to write the top view (default: tour.svg in cargo's target
+                 folder: $CARGO_TARGET_DIR when set, else the target folder that
+                 holds this program, else the current folder)
+";
+
+/// What the tour runs on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// The built-in city.
+    City {
+        /// Blocks per side.
+        blocks: usize,
+        /// An OBJ file whose first mesh replaces the sculpture's ball.
+        obj: Option<PathBuf>,
+    },
+    /// A glTF file.
+    File {
+        /// The `.gltf` or `.glb` file.
+        path: PathBuf,
+        /// The scene to import (`None`: the file's default).
+        scene: Option<usize>,
+        /// Frames to play the first animation in.
+        frames: usize,
+        /// The time to pose the animation at after playing it.
+        time: Option<f32>,
+    },
+}
+
+/// A tour to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The scene.
+    pub source: Source,
+    /// Where to write the top view (`None`: [`default_svg_path`]).
+    pub svg: Option<PathBuf>,
+}
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `-h` or `--help`: print [`HELP`], run nothing.
+    Help,
+    /// Run the tour.
+    Run(Options),
+}
+
+/// Frames played when `--frames` is not given.
+pub const DEFAULT_FRAMES: usize = 60;
+
+/// Reads the tour's arguments (without the program name). Options that mean nothing
+/// for the chosen scene are refused, not ignored.
+///
+/// Errors: a message naming the argument at fault.
+///
+/// ```
+/// use scenewalk_examples::tour::{Command, Source, parse_args};
+/// let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
+/// assert!(matches!(args(&["--blocks", "4"]), Ok(Command::Run(o)) if o.source == Source::City { blocks: 4, obj: None }));
+/// assert!(args(&["f.gltf", "--blocks", "4"]).unwrap_err().contains("--blocks"));
+/// assert!(args(&["--frames", "10"]).unwrap_err().contains("--frames"));
+/// ```
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
+    let (mut blocks, mut obj, mut file, mut scene) = (None, None, None, None);
+    let (mut frames, mut time, mut svg) = (None, None, None);
+    while let Some(arg) = args.next() {
+        let mut value = |what: &str| args.next().ok_or_else(|| format!("{what} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--blocks" => blocks = Some(number("--blocks", &value("--blocks")?, 1..=200)?),
+            "--scene" => scene = Some(number("--scene", &value("--scene")?, 0..=usize::MAX)?),
+            "--frames" => frames = Some(number("--frames", &value("--frames")?, 1..=100_000)?),
+            "--time" => time = Some(seconds("--time", &value("--time")?)?),
+            "--obj" => obj = Some(PathBuf::from(value("--obj")?)),
+            "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option {other:?} (try --help)"));
+            }
+            _ if file.is_some() => {
+                return Err(format!("one scene file at a time, not also {arg:?}"));
+            }
+            _ => file = Some(PathBuf::from(arg)),
+        }
+    }
+    let source = match file {
+        Some(path) => {
+            let shown = path.display();
+            if blocks.is_some() {
+                return Err(format!(
+                    "--blocks sizes the built-in city; it means nothing with a file ({shown})"
+                ));
+            }
+            if obj.is_some() {
+                return Err(format!(
+                    "--obj replaces the built-in city's ball; it means nothing with a file ({shown})"
+                ));
+            }
+            Source::File {
+                path,
+                scene,
+                frames: frames.unwrap_or(DEFAULT_FRAMES),
+                time,
+            }
+        }
+        None => {
+            let only_files = [
+                ("--scene", scene.is_some()),
+                ("--frames", frames.is_some()),
+                ("--time", time.is_some()),
+            ];
+            if let Some((option, _)) = only_files.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{option} applies to a glTF file; give the file too (try --help)"
+                ));
+            }
+            Source::City {
+                blocks: blocks.unwrap_or(crate::city_scene::DEFAULT_BLOCKS),
+                obj,
+            }
+        }
+    };
+    Ok(Command::Run(Options { source, svg }))
+}
+
+/// A whole number in `range`.
+fn number(
+    option: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, String> {
+    let n: usize = value
+        .parse()
+        .map_err(|_| format!("{option} needs a whole number, not {value:?}"))?;
+    if range.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{option} must be between {} and {}, not {n}",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
+/// Where the top view goes without `--svg`: `tour.svg` in `target_dir` (the value of
+/// `CARGO_TARGET_DIR` at run time) when set; else in the target folder that holds the
+/// program `exe` (`…/target/release/examples/tour` gives `…/target`); else in the
+/// current folder.
+///
+/// ```
+/// use scenewalk_examples::tour::default_svg_path;
+/// use std::path::{Path, PathBuf};
+/// let exe = Path::new("/w/target/release/examples/tour");
+/// assert_eq!(default_svg_path(Some("/t".as_ref()), Some(exe)), PathBuf::from("/t/tour.svg"));
+/// assert_eq!(default_svg_path(None, Some(exe)), PathBuf::from("/w/target/tour.svg"));
+/// assert_eq!(default_svg_path(None, None), PathBuf::from("tour.svg"));
+/// ```
+pub fn default_svg_path(target_dir: Option<&OsStr>, exe: Option<&Path>) -> PathBuf {
+    let folder = match target_dir.filter(|d| !d.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => exe.and_then(|exe| {
+            let examples = exe.parent()?;
+            let profile = examples.parent()?;
+            (examples.file_name()? == "examples")
+                .then(|| profile.parent().map(Path::to_path_buf))?
+        }),
+    };
+    folder.unwrap_or_default().join("tour.svg")
+}

@@ -1,0 +1,153 @@
+//! Playing a file's animation as frames of the frame loop.
+
+use super::skinned::{Boxing, skinned_box, skinned_meshes};
+use super::{PlayedFrame, Scene, counted, ms, yes};
+use crate::frame::{Frame, FrameTimes, PICKS, Seen, from_scratch, median};
+use scenewalk_nodes::AnimationPlayer;
+use std::error::Error;
+use std::io::Write;
+use std::time::Instant;
+
+/// Plays `player`'s animation over its duration as `frames` frames (the first at 0 s,
+/// the last at the end), then, with `time`, one more frame at that time. Prints a row
+/// per frame and a summary; checks every tenth frame and the last against the frame
+/// computed from scratch, and the skinned meshes' boxes against their exact boxes.
+pub(super) fn play(
+    scene: &mut Scene,
+    player: &mut AnimationPlayer,
+    frames: usize,
+    time: Option<f32>,
+    section: usize,
+    out: &mut dyn Write,
+    outcome: &mut super::Outcome,
+) -> Result<(), Box<dyn Error>> {
+    let (root, camera) = (scene.root, scene.camera.ok_or("the scene has no camera")?);
+    let animation = player.animation();
+    let duration = animation.duration();
+    let name = animation
+        .name()
+        .map_or(String::new(), |name| format!(" {name:?}"));
+    let skinned = skinned_meshes(&scene.graph, root);
+    writeln!(
+        out,
+        "{section}. play: animation 0{name} ({duration:.3} s, {}) as {} of the frame loop: \
+         the player's writes are the edit, then the incremental update, the hand-over, \
+         {}the view and {}",
+        counted(animation.channels().len(), "channel", "channels"),
+        counted(frames, "frame", "frames"),
+        match skinned.len() {
+            0 => String::new(),
+            n => format!(
+                "{} from the joints, ",
+                counted(n, "skinned box", "skinned boxes")
+            ),
+        },
+        counted(PICKS.len(), "pick", "picks"),
+    )?;
+    writeln!(
+        out,
+        "   frame   time s  animate   update  hand-over     skin     view     pick    total (ms)"
+    )?;
+    let mut frame = Frame::new()?;
+    let mut seen = Seen::default();
+    let mut boxes = Vec::with_capacity(skinned.len());
+    let mut matrices = Vec::new();
+    let mut checks = 0;
+    let failed_before = outcome.failed.len();
+    let last = frames.saturating_sub(1);
+    let at = |k: usize| match last {
+        0 => 0.0,
+        _ => duration * k as f32 / last as f32,
+    };
+    let extra = time.map(|t| (frames, t));
+    for (k, t) in (0..frames).map(|k| (k, at(k))).chain(extra) {
+        let mut times = FrameTimes::default();
+        let started = Instant::now();
+        player.apply(&mut scene.graph, t)?;
+        times.edit = started.elapsed();
+        frame.run(&scene.graph, root, camera, &PICKS, &mut times, &mut seen)?;
+        let started = Instant::now();
+        boxes.clear();
+        for &mesh in &skinned {
+            let world_of = |j| frame.update().world(&scene.graph, j).ok();
+            boxes.push(skinned_box(
+                &scene.graph,
+                mesh,
+                world_of,
+                Boxing::Conservative,
+                &mut matrices,
+            )?);
+        }
+        let skin = started.elapsed();
+        if k == frames {
+            break; // The pose at `time`, for the jobs and the picture.
+        }
+        let row = PlayedFrame {
+            time: t,
+            times,
+            skin,
+        };
+        writeln!(
+            out,
+            "   {k:>5} {t:>8.3} {:>8.4} {:>8.4} {:>10.4} {:>8.4} {:>8.4} {:>8.4} {:>8.4}",
+            ms(times.edit),
+            ms(times.update),
+            ms(times.hand_over),
+            ms(skin),
+            ms(times.view),
+            ms(times.pick),
+            ms(times.total() + skin)
+        )?;
+        outcome.frames.push(row);
+        if k % 10 == 0 || k == last {
+            checks += 1;
+            let want = from_scratch(&scene.graph, root, camera, &PICKS)?;
+            if want != seen {
+                outcome.failed.push(format!(
+                    "frame {k}: the draw list or the picks differ from the frame computed from scratch"
+                ));
+            }
+            for (&mesh, conservative) in skinned.iter().zip(&boxes) {
+                let world_of = |j| frame.update().world(&scene.graph, j).ok();
+                let exact =
+                    skinned_box(&scene.graph, mesh, world_of, Boxing::Exact, &mut matrices)?;
+                if conservative.union(&exact) != *conservative {
+                    outcome.failed.push(format!(
+                        "frame {k}: a skinned mesh's box from its joints misses some of its vertices"
+                    ));
+                }
+            }
+        }
+    }
+    let played = &outcome.frames;
+    let phase = |f: fn(&PlayedFrame) -> std::time::Duration| ms(median(played.iter().map(f)));
+    let passed = outcome.failed.len() == failed_before;
+    writeln!(
+        out,
+        "   median ms: animate {:.4}, update {:.4}, hand-over {:.4}, skin {:.4}, view {:.4}, \
+         pick {:.4}, frame {:.4}\n   {} against frames computed from scratch (draw list, \
+         picks{}): {}",
+        phase(|f| f.times.edit),
+        phase(|f| f.times.update),
+        phase(|f| f.times.hand_over),
+        phase(|f| f.skin),
+        phase(|f| f.times.view),
+        phase(|f| f.times.pick),
+        phase(|f| f.times.total() + f.skin),
+        counted(checks, "check", "checks"),
+        if skinned.is_empty() {
+            ""
+        } else {
+            ", skinned boxes holding every skinned vertex"
+        },
+        yes(passed)
+    )?;
+    if let Some(t) = time {
+        writeln!(
+            out,
+            "   then posed at {t} s for the jobs and the picture below"
+        )?;
+    }
+    writeln!(out)?;
+    Ok(())
+}
