@@ -276,13 +276,8 @@ impl Flattened {
         out: &mut Vec<T>,
         combine: impl Fn(&T, &T) -> T,
     ) -> Result<(), LengthMismatch> {
+        self.fits(locals, out)?;
         out.clear();
-        if locals.len() != self.len() {
-            return Err(LengthMismatch {
-                positions: self.len(),
-                locals: locals.len(),
-            });
-        }
         let (Some(first), Some(parents), Some(rest)) =
             (locals.first(), self.parents.get(1..), locals.get(1..))
         else {
@@ -327,6 +322,18 @@ impl Flattened {
             pos: 0,
             last: None,
         }
+    }
+
+    /// `Ok` if `values` holds one value per position; else `out` is cleared.
+    pub(crate) fn fits<T, U>(&self, values: &[T], out: &mut Vec<U>) -> Result<(), LengthMismatch> {
+        if values.len() == self.len() {
+            return Ok(());
+        }
+        out.clear();
+        Err(LengthMismatch {
+            positions: self.len(),
+            locals: values.len(),
+        })
     }
 
     fn clear_arrays(&mut self) {

@@ -4,7 +4,6 @@
 use crate::DepthFirstIter;
 use crate::priority::Rank;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
-use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
 
@@ -99,15 +98,10 @@ impl Walk for Graph {
         F: FnMut(NodeIndex) -> f32,
     {
         check(self, root)?;
-        let mut heap = BinaryHeap::new();
-        heap.push(Pending {
-            rank: Rank::new(0.0, 0),
-            node: root.index(),
-        });
         Ok(PriorityIter {
             graph: self,
             key,
-            heap,
+            heap: BinaryHeap::from([(Rank::new(0.0, 0), root.index())]),
             sequence: 1,
             last: None,
         })
@@ -185,7 +179,8 @@ impl FusedIterator for BreadthFirstIter<'_> {}
 pub struct PriorityIter<'g, F> {
     graph: &'g Graph,
     key: F,
-    heap: BinaryHeap<Pending>,
+    /// Queued nodes by [`Rank`] (unique per node, so the node never decides).
+    heap: BinaryHeap<(Rank, NodeIndex)>,
     sequence: u64,
     /// The node yielded last, whose children are keyed and queued at the next step.
     last: Option<NodeIndex>,
@@ -218,56 +213,23 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
     type Item = Result<NodeIndex, TraversalError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(node) = self.last.take() {
-            let mut child = self.graph.first_child_at(node);
-            while let Some(c) = child {
-                let key = (self.key)(c);
-                if key.is_nan() {
-                    self.heap.clear();
-                    return self
-                        .graph
-                        .id_at(c)
-                        .map(|node| Err(TraversalError::NanKey { node }));
-                }
-                self.heap.push(Pending {
-                    rank: Rank::new(key, self.sequence),
-                    node: c,
-                });
-                self.sequence += 1;
-                child = self.graph.next_sibling_at(c);
+        let graph = self.graph;
+        let children = self.last.take().and_then(|n| graph.first_child_at(n));
+        for c in std::iter::successors(children, |&c| graph.next_sibling_at(c)) {
+            let key = (self.key)(c);
+            if key.is_nan() {
+                self.heap.clear();
+                return graph
+                    .id_at(c)
+                    .map(|node| Err(TraversalError::NanKey { node }));
             }
+            self.heap.push((Rank::new(key, self.sequence), c));
+            self.sequence += 1;
         }
-        let node = self.heap.pop()?.node;
+        let (_, node) = self.heap.pop()?;
         self.last = Some(node);
         Some(Ok(node))
     }
 }
 
 impl<F: FnMut(NodeIndex) -> f32> FusedIterator for PriorityIter<'_, F> {}
-
-/// A queued node of [`PriorityIter`], in the order of [`Rank`].
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    rank: Rank,
-    node: NodeIndex,
-}
-
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.rank.cmp(&other.rank)
-    }
-}
-
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
-    }
-}
-
-impl Eq for Pending {}
