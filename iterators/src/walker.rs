@@ -268,8 +268,8 @@ impl<N: Slot> Place<N> {
 /// is reused) until [`reset`](Self::reset) or [`move_to`](Self::move_to).
 ///
 /// While no edit happened since the last step (same [`Graph::uid`] and
-/// [`Graph::revision`]), a step reads only links and one generation, as
-/// [`Walk::depth_first`](crate::Walk::depth_first) does on a borrowed graph.
+/// [`Graph::revision`]), a step checks nothing: it reads the links, and the generation
+/// of the node it enters.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -315,8 +315,8 @@ impl<N: Slot> Place<N> {
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
-    /// The graph state of the last checked step (see [`Stamp`]).
-    stamp: Stamp,
+    /// The graph state of the last check (see [`stamp`]).
+    stamp: (u64, u64),
 }
 
 /// Two walkers are equal when they stand at the same place of the same walk; the
@@ -335,7 +335,7 @@ impl DfsWalker {
         Self {
             root,
             place: Place::new(root),
-            stamp: Stamp::NONE,
+            stamp: NO_STAMP,
         }
     }
 
@@ -372,7 +372,7 @@ impl DfsWalker {
             ..Place::new(node)
         };
         // Checked in `graph`: the next step checks again in whatever graph it gets.
-        self.stamp = Stamp::NONE;
+        self.stamp = NO_STAMP;
         Ok(true)
     }
 
@@ -427,7 +427,7 @@ impl DfsWalker {
     /// last check, the nodes the walker holds are as live as they were then.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
-        if self.stamp.matches(graph) {
+        if self.stamp == stamp(graph) {
             return true;
         }
         // Only plain values cross the call, so the walker's fields can stay in
@@ -445,7 +445,7 @@ impl DfsWalker {
             place.skip = false;
             return false;
         }
-        self.stamp = Stamp::of(graph);
+        self.stamp = stamp(graph);
         true
     }
 }
@@ -477,37 +477,18 @@ fn check(
     }
 }
 
-/// Which graph state a walker last checked: the graph's [`uid`](Graph::uid) and
-/// [`revision`](Graph::revision). Every edit that removes or moves a node moves the
-/// revision on, and every other graph (clones included) has another uid, so while the
-/// stamp matches, the nodes the walker checked are still live and in place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    uid: u64,
-    /// `u64::MAX` before a first check ([`Stamp::NONE`]): a revision no graph reaches
-    /// (one edit a nanosecond would take 584 years).
-    revision: u64,
+/// The graph state a walker last checked: [`Graph::uid`] and [`Graph::revision`]. Every
+/// edit that removes or moves a node moves the revision on, and every other graph
+/// (clones included) has another uid, so while it matches, the nodes the walker checked
+/// are live and in place.
+#[inline(always)]
+fn stamp(graph: &Graph) -> (u64, u64) {
+    (graph.uid(), graph.revision())
 }
 
-impl Stamp {
-    const NONE: Stamp = Stamp {
-        uid: 0,
-        revision: u64::MAX,
-    };
-
-    #[inline]
-    fn of(graph: &Graph) -> Self {
-        Stamp {
-            uid: graph.uid(),
-            revision: graph.revision(),
-        }
-    }
-
-    #[inline(always)]
-    fn matches(self, graph: &Graph) -> bool {
-        self.revision == graph.revision() && self.uid == graph.uid()
-    }
-}
+/// No graph's stamp, before a first check: no graph reaches revision `u64::MAX` (one
+/// edit a nanosecond would take 584 years).
+const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
 mod sealed {
     use super::{Event, Place};
