@@ -21,8 +21,7 @@ use scenewalk_core::{
     UnorderedActor, Visit,
 };
 use scenewalk_iterators::{
-    BreadthFirst, DepthFirst, DfsWalker, Flattened, PriorityQueue, StacklessDfs, SwitchRule, Walk,
-    Walker,
+    BreadthFirst, DepthFirst, DfsWalker, Flattened, PriorityQueue, SwitchRule, Walk,
 };
 use scenewalk_nodes::{Geometry, Group, Transform};
 use std::time::Instant;
@@ -277,8 +276,14 @@ fn suite(label: &str, s: Shape) {
     assert_eq!(level_order.next(), None);
     let by_priority: Result<Vec<_>, _> = g.by_priority(s.root, |_| 0.0).unwrap().collect();
     assert!(by_priority.unwrap().into_iter().map(|i| i.get()).eq(0..n));
-    assert_eq!(DfsWalker::new(s.root).iter(g).count(), 2 * n);
-    assert!(StacklessDfs::new(s.root).iter(g).map(|i| i.get()).eq(0..n));
+    let mut walker = DfsWalker::new(s.root);
+    assert_eq!(std::iter::from_fn(|| walker.next(g)).count(), 2 * n);
+    walker.reset(s.root);
+    assert!(
+        std::iter::from_fn(|| walker.next_enter(g))
+            .map(|i| i.get())
+            .eq(0..n)
+    );
     let flat = Flattened::build(g, s.root).unwrap();
     assert!(flat.iter().map(|i| i.get()).eq(0..n));
     assert_eq!(flat.depths().iter().max(), Some(&s.deepest));

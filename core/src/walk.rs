@@ -47,7 +47,9 @@ impl Graph {
 
     /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code.
     /// `node` must lie in `root`'s subtree (not checked: a node outside it walks on
-    /// through its own tree); an index outside the arena gives `None`.
+    /// through its own tree); an index outside the arena gives `None`. A walk that
+    /// skips subtrees, has leave events or goes on across edits is the iterators
+    /// crate's `DfsWalker`.
     #[inline]
     pub fn next_preorder_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
@@ -59,52 +61,15 @@ impl Graph {
     /// As [`next_preorder_at`](Graph::next_preorder_at), but never descends into
     /// `node`'s children: the step that skips a subtree.
     #[inline]
-    pub fn next_preorder_skipping_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
+    pub(crate) fn next_preorder_skipping_at(
+        &self,
+        node: NodeIndex,
+        root: NodeIndex,
+    ) -> Option<NodeIndex> {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
             return None;
         }
         self.next_after_subtree(node.0, root.0).map(NodeIndex)
-    }
-
-    /// The step of [`next_preorder_at`](Graph::next_preorder_at) (or, with
-    /// `skip_children`, of [`next_preorder_skipping_at`](Graph::next_preorder_skipping_at))
-    /// with the next node's persistent id, for walkers that keep ids across edits: one
-    /// call instead of a step and [`id_at`](Graph::id_at). The next node is reached
-    /// through the links of `node`, so it is live whenever `node` is; a free slot has
-    /// no links, and an index outside the arena gives `None`.
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let a = graph.append_child(root, Group)?;
-    /// let a1 = graph.append_child(a, Group)?;
-    /// let b = graph.append_child(root, Group)?;
-    /// let (r, a_at) = (root.index(), a.index());
-    /// assert_eq!(graph.next_preorder_id_at(a_at, r, false), Some(a1));
-    /// assert_eq!(graph.next_preorder_id_at(a_at, r, true), Some(b));
-    /// assert_eq!(graph.next_preorder_id_at(b.index(), r, false), None);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
-    #[inline]
-    pub fn next_preorder_id_at(
-        &self,
-        node: NodeIndex,
-        root: NodeIndex,
-        skip_children: bool,
-    ) -> Option<NodeId> {
-        let first = self.hot.get(node.get())?.first_child;
-        let next = if first != NIL && !skip_children {
-            first
-        } else {
-            self.next_after_subtree(node.0, root.0)?
-        };
-        Some(NodeId {
-            index: next,
-            generation: *self.generations.get(next as usize)?,
-        })
     }
 
     #[inline]

@@ -7,7 +7,7 @@ use scenewalk_core::{
     RunContext, StateCell, StateKind, Static, StaticActor, Step, TraversalError, TraversalIterator,
     Unordered, UnorderedActor, Visit, check,
 };
-use scenewalk_iterators::DepthFirst;
+use scenewalk_iterators::{DepthFirst, DfsWalker};
 use std::collections::HashSet;
 
 #[derive(Clone, Debug)]
@@ -16,27 +16,15 @@ impl NodeCore for Group {}
 
 // ----- a stackless pre-order iterator: no leave events, no ordered state ------------------
 
-/// Walks with `Graph::next_preorder_at` and keeps no stack, so it cannot tell when a
-/// subtree ends: no leave events, and no state for ordered actors.
+/// Walks with a `DfsWalker`'s enter events alone (pre-order), so it reports no leave
+/// events and keeps no state for ordered actors.
 #[derive(Default)]
 struct Stackless {
-    root: Option<NodeIndex>,
-    next: Option<NodeIndex>,
+    walker: Option<DfsWalker>,
     current: Option<NodeIndex>,
     children: Vec<ActiveEntry>,
     /// Children the actors deactivated, skipped when the walk reaches them.
     skipped: HashSet<NodeIndex>,
-}
-
-impl Stackless {
-    fn depth(graph: &Graph, node: NodeIndex, root: NodeIndex) -> u32 {
-        let (mut depth, mut at) = (0, node);
-        while at != root {
-            at = graph.parent_at(at).expect("node lies under the root");
-            depth += 1;
-        }
-        depth
-    }
 }
 
 impl TraversalIterator for Stackless {
@@ -49,19 +37,19 @@ impl TraversalIterator for Stackless {
         }
     }
 
-    fn start(&mut self, _graph: &Graph, root: NodeIndex, _leave_events: bool) {
+    fn start(&mut self, graph: &Graph, root: NodeIndex, _leave_events: bool) {
         self.clear();
-        self.root = Some(root);
-        self.next = Some(root);
+        self.walker = graph.id_at(root).map(DfsWalker::new);
     }
 
     fn next(&mut self, graph: &Graph) -> Option<Step> {
-        let root = self.root?;
-        let mut node = self.next?;
+        let walker = self.walker.as_mut()?;
+        let mut node = walker.next_enter(graph)?;
         while self.skipped.contains(&node) {
-            node = graph.next_preorder_skipping_at(node, root)?;
+            walker.skip_subtree();
+            node = walker.next_enter(graph)?;
         }
-        let depth = Self::depth(graph, node, root);
+        let depth = walker.depth();
         self.current = Some(node);
         self.children.clear();
         let mut child = graph.first_child_at(node);
@@ -80,8 +68,8 @@ impl TraversalIterator for Stackless {
         ActiveList::new(&mut self.children)
     }
 
-    fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let (Some(root), Some(node)) = (self.root, self.current) else {
+    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
+        let (Some(walker), Some(_)) = (self.walker.as_mut(), self.current.take()) else {
             return Ok(0);
         };
         self.skipped.extend(
@@ -90,16 +78,14 @@ impl TraversalIterator for Stackless {
                 .filter(|e| !e.is_active())
                 .map(|e| e.node()),
         );
-        self.next = match flow {
-            Flow::Continue => graph.next_preorder_at(node, root),
-            Flow::Prune | Flow::Stop => graph.next_preorder_skipping_at(node, root),
-        };
+        if flow != Flow::Continue {
+            walker.skip_subtree();
+        }
         Ok(0)
     }
 
     fn clear(&mut self) {
-        self.root = None;
-        self.next = None;
+        self.walker = None;
         self.current = None;
         self.children.clear();
         self.skipped.clear();

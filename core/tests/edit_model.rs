@@ -8,9 +8,7 @@ use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, RunContext,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{
-    BreadthFirst, DepthFirst, Flattened, PriorityQueue, StacklessDfs, Walk, Walker,
-};
+use scenewalk_iterators::{BreadthFirst, DepthFirst, DfsWalker, Flattened, PriorityQueue, Walk};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -561,7 +559,8 @@ impl Run {
             }
             let g = &self.graph;
             let walked: Vec<NodeIndex> = g.preorder(root).map_err(|e| e.to_string())?.collect();
-            let stackless: Vec<NodeIndex> = StacklessDfs::new(root).iter(g).collect();
+            let mut walker = DfsWalker::new(root);
+            let stackless: Vec<NodeIndex> = std::iter::from_fn(|| walker.next_enter(g)).collect();
             let flat = Flattened::build(g, root).map_err(|e| e.to_string())?;
             let walked_events: Vec<(bool, NodeIndex)> = g
                 .depth_first(root)
@@ -587,7 +586,7 @@ impl Run {
                     pre.iter().map(|&n| (true, n)).collect(),
                 ),
                 (
-                    "stackless walker",
+                    "DfsWalker::next_enter",
                     stackless.iter().map(|&n| (true, n)).collect(),
                     pre.iter().map(|&n| (true, n)).collect(),
                 ),

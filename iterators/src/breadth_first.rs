@@ -126,18 +126,15 @@ impl TraversalIterator for BreadthFirst {
         let end = self.batch_end.min(self.level.len());
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            for entry in self
+            let batch = self
                 .level
                 .get(self.cursor.min(end)..end)
-                .unwrap_or_default()
-                .iter()
-                .filter(|e| e.is_active())
-            {
-                let mut child = graph.first_child_at(entry.node());
-                while let Some(c) = child {
-                    self.next_level.push(ActiveEntry::new(c, depth));
-                    child = graph.next_sibling_at(c);
-                }
+                .unwrap_or_default();
+            for entry in batch.iter().filter(|e| e.is_active()) {
+                let first = graph.first_child_at(entry.node());
+                let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
+                self.next_level
+                    .extend(children.map(|c| ActiveEntry::new(c, depth)));
             }
         }
         self.cursor = end;

@@ -1,13 +1,6 @@
-//! The dual-tree (pair) traversal: every pair of leaves, one from each of two trees or
-//! two distinct leaves of one tree, whose every ancestor pair passes a pair filter.
-//!
-//! This is the stack-based BVH-versus-BVH descent of reference note 002, with four
-//! differences: the stack is a `Vec` that grows as needed (the note's fixed 100-entry
-//! array overflows on deep or bushy trees), trees may be n-ary (both-internal pairs
-//! descend into every child of `a` × every child of `b`; for binary trees these are
-//! the note's four pairs), a stack entry is a run of sibling pairs expanded one pair
-//! at a time (so a fan of n children never holds n or n² pairs at once), and the
-//! traversal stops after each leaf pair and resumes where it left off.
+//! The dual-tree (pair) traversal of reference note 002: every pair of leaves, one from
+//! each of two trees or two distinct leaves of one tree, whose every ancestor pair
+//! passes a pair filter.
 
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
@@ -169,37 +162,29 @@ const MAX_RESERVED: usize = 1 << 16;
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
 ///
-/// Two modes:
-///
 /// - **Two trees** ([`reset`](DualTree::reset)): a pair is a node of tree A and a node
-///   of tree B; the trees may live in two graphs or in one. Starting from the pair of
-///   roots, a pair that passes the filter is yielded when both nodes are leaves (have
-///   no children), descends on the internal side when the other is a leaf, and
-///   descends into every child × child pair when both are internal.
+///   of tree B, in two graphs or one. From the pair of roots, a passing pair is yielded
+///   when both nodes are leaves, descends on the internal side when the other is a
+///   leaf, and into every child × child pair when both are internal (for binary trees
+///   the note's four pairs).
 /// - **Self** ([`reset_self`](DualTree::reset_self)): the unordered pairs of distinct
-///   leaves of one tree. Within a node, every unordered pair of distinct children's
-///   subtrees is tested as a two-tree pair, and each child is searched within itself.
-///   No pair comes twice, none is `(x, x)`, and `a` lies in an earlier sibling subtree
-///   than `b` at the level where their paths part. The filter is never asked about a
-///   node paired with itself.
+///   leaves of one tree: within a node, every unordered pair of distinct children's
+///   subtrees as a two-tree pair, and each child within itself. No pair comes twice,
+///   none is `(x, x)`, and the filter is never asked about a node with itself.
 ///
-/// The pending pairs live on an explicit stack (a `Vec`, kept between runs), so
-/// nothing recurses and any depth works. A stack entry is a run of sibling pairs
-/// (a node with a run of siblings, or every child × child pair of two nodes) that
-/// hands out one pair at a time, so the stack holds at most one entry per level
-/// descended in each tree: pending memory grows with the trees' depths, not with their
-/// fan-out (a million-wide fan holds one entry, not a million or 10¹² pairs). Each
-/// [`next`](DualTree::next) call runs until
-/// the next leaf pair and returns it; stop calling and the traversal is paused, call
-/// again and it resumes. The traversal does not borrow the graphs: each call takes
-/// them, petgraph style. Pass the same graphs for the whole traversal.
+/// Unlike the note's fixed 100-entry array, the pending pairs live on a `Vec` kept
+/// between runs, so nothing recurses or overflows. A stack entry is a run of sibling
+/// pairs handed out one at a time, so the stack holds at most one entry per level
+/// descended in each tree: pending memory grows with the depths, not the fan-out.
+/// [`next`](DualTree::next) runs until the next leaf pair; stop calling and the
+/// traversal is paused. It does not borrow the graphs (each call takes them): pass the
+/// same graphs for the whole traversal.
 ///
-/// **Robustness.** [`reset`](DualTree::reset) rejects a stale [`NodeId`] with
-/// [`GraphError::StaleNode`]; the index-based [`reset_at`](DualTree::reset_at) does
-/// not check, and the first `next` then ends at once (returns `None`) when a root
-/// names no live node. A structural edit of either graph between calls (the graph's
-/// [`revision`](Graph::revision) changes) also ends the traversal with `None` rather
-/// than following stale links. Nothing here panics.
+/// [`reset`](DualTree::reset) refuses a stale [`NodeId`] ([`GraphError::StaleNode`]);
+/// after [`reset_at`](DualTree::reset_at), the first `next` ends at once when a root
+/// names no live node. A structural edit of either graph between calls (its
+/// [`revision`](Graph::revision) changes) ends the traversal rather than following
+/// stale links. Nothing here panics.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};

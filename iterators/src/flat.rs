@@ -276,13 +276,8 @@ impl Flattened {
         out: &mut Vec<T>,
         combine: impl Fn(&T, &T) -> T,
     ) -> Result<(), LengthMismatch> {
+        self.fits(locals, out)?;
         out.clear();
-        if locals.len() != self.len() {
-            return Err(LengthMismatch {
-                positions: self.len(),
-                locals: locals.len(),
-            });
-        }
         let (Some(first), Some(parents), Some(rest)) =
             (locals.first(), self.parents.get(1..), locals.get(1..))
         else {
@@ -299,7 +294,8 @@ impl Flattened {
     }
 
     /// The nodes in flattened (depth-first) order, with
-    /// [`skip_subtree`](crate::FlatIter::skip_subtree).
+    /// [`skip_subtree`](FlatIter::skip_subtree): the arrays as they were built, not
+    /// the graph's links as they are now.
     ///
     /// ```
     /// # use scenewalk_core::Graph;
@@ -320,8 +316,24 @@ impl Flattened {
     /// assert_eq!(iter.next(), None);
     /// # Ok::<(), scenewalk_core::GraphError>(())
     /// ```
-    pub fn iter(&self) -> crate::FlatIter<'_> {
-        crate::FlatIter::new(self)
+    pub fn iter(&self) -> FlatIter<'_> {
+        FlatIter {
+            flat: self,
+            pos: 0,
+            last: None,
+        }
+    }
+
+    /// `Ok` if `values` holds one value per position; else `out` is cleared.
+    pub(crate) fn fits<T, U>(&self, values: &[T], out: &mut Vec<U>) -> Result<(), LengthMismatch> {
+        if values.len() == self.len() {
+            return Ok(());
+        }
+        out.clear();
+        Err(LengthMismatch {
+            positions: self.len(),
+            locals: values.len(),
+        })
     }
 
     fn clear_arrays(&mut self) {
@@ -378,12 +390,56 @@ impl Flattened {
 
 impl<'f> IntoIterator for &'f Flattened {
     type Item = NodeIndex;
-    type IntoIter = crate::FlatIter<'f>;
+    type IntoIter = FlatIter<'f>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
+
+/// The nodes of a [`Flattened`] in its order; see [`Flattened::iter`].
+#[derive(Clone, Debug)]
+pub struct FlatIter<'f> {
+    flat: &'f Flattened,
+    pos: usize,
+    last: Option<usize>,
+}
+
+impl FlatIter<'_> {
+    /// Do not yield the descendants of the node yielded last: the jump past its
+    /// subtree.
+    pub fn skip_subtree(&mut self) {
+        if let Some(last) = self.last.take() {
+            self.pos = self.pos.max(self.flat.subtree(last).end);
+        }
+    }
+
+    /// The position of the node yielded last.
+    pub fn position(&self) -> Option<usize> {
+        self.last
+    }
+}
+
+impl Iterator for FlatIter<'_> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        let node = *self.flat.nodes.get(self.pos)?;
+        self.last = Some(self.pos);
+        self.pos += 1;
+        Some(node)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.flat.len().saturating_sub(self.pos);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for FlatIter<'_> {}
+
+impl std::iter::FusedIterator for FlatIter<'_> {}
 
 // ----- as a traversal iterator ---------------------------------------------------------
 

@@ -158,13 +158,7 @@ impl Flattened {
         let Some(target) = self.parallel_target() else {
             return self.propagate(root_value, locals, out, combine);
         };
-        if locals.len() != self.len() {
-            out.clear();
-            return Err(LengthMismatch {
-                positions: self.len(),
-                locals: locals.len(),
-            });
-        }
+        self.fits(locals, out)?;
         let cut = self.cut(target);
         // Every position is written below, so `out` only needs its length; a buffer
         // kept from the last pass already has it (no fill, which would cost as much
@@ -234,13 +228,8 @@ impl Flattened {
         out: &mut Vec<T>,
         combine: impl Fn(&T, &T) -> T,
     ) -> Result<(), LengthMismatch> {
+        self.fits(own, out)?;
         out.clear();
-        if own.len() != self.len() {
-            return Err(LengthMismatch {
-                positions: self.len(),
-                locals: own.len(),
-            });
-        }
         out.extend_from_slice(own);
         for pos in (1..out.len()).rev() {
             let parent = self.parents[pos] as usize;
@@ -283,13 +272,7 @@ impl Flattened {
         let Some(target) = self.parallel_target() else {
             return self.accumulate(own, out, combine);
         };
-        if own.len() != self.len() {
-            out.clear();
-            return Err(LengthMismatch {
-                positions: self.len(),
-                locals: own.len(),
-            });
-        }
+        self.fits(own, out)?;
         let cut = self.cut(target);
         if out.len() != own.len() {
             out.clear();

@@ -17,12 +17,13 @@
 //!   actions as a pre-order iterator too. [`propagate_parallel`](Flattened::propagate_parallel)
 //!   and [`accumulate_parallel`](Flattened::accumulate_parallel) run the top-down and
 //!   bottom-up passes on all cores, cut into subtree ranges by size.
-//! - [`DfsWalker`] and [`StacklessDfs`]: walks that do not borrow the graph (the
-//!   [`Walker`] trait): enter / leave events or pre-order nodes, no stack, no
-//!   allocation, and the graph may be edited between steps.
+//! - [`DfsWalker`]: the depth-first walk outside actions, enter / leave events or
+//!   pre-order nodes, no stack, no allocation; it does not borrow the graph, which may
+//!   be edited between steps.
 //! - [`Walk`]: std iterators on [`Graph`](scenewalk_core::Graph):
-//!   [`depth_first`](Walk::depth_first), [`preorder`](Walk::preorder),
-//!   [`breadth_first`](Walk::breadth_first) and [`by_priority`](Walk::by_priority).
+//!   [`depth_first`](Walk::depth_first) and [`preorder`](Walk::preorder) (the
+//!   walker's steps while the graph is borrowed), [`breadth_first`](Walk::breadth_first)
+//!   and [`by_priority`](Walk::by_priority).
 //! - [`DualTree`]: leaf pairs of two trees (or one tree against itself) under a pair
 //!   filter such as [`AabbOverlap`]; explicit growable stack, pausable (note 002).
 //!
@@ -43,10 +44,10 @@
 pub use breadth_first::BreadthFirst;
 pub use depth_first::DepthFirst;
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
-pub use flat::{Flattened, LengthMismatch};
+pub use flat::{FlatIter, Flattened, LengthMismatch};
 pub use priority::{PriorityQueue, SwitchRule};
-pub use std_iter::{BreadthFirstIter, DepthFirstIter, FlatIter, PreorderIter, PriorityIter, Walk};
-pub use walker::{DfsWalker, Event, StacklessDfs, Walker, WalkerIter};
+pub use std_iter::{BreadthFirstIter, PriorityIter, Walk};
+pub use walker::{DepthFirstIter, DfsWalker, Event};
 
 mod breadth_first;
 mod depth_first;

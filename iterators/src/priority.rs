@@ -301,11 +301,10 @@ impl PriorityQueue {
             }
             // No actor looked: every child is kept and inherits the key.
             ListState::Untouched => {
-                let mut child = graph.first_child_at(current.node);
-                while let Some(c) = child {
+                let first = graph.first_child_at(current.node);
+                for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
                     self.queue(depth_first, current.key, c, current.depth + 1, frame, graph);
                     kept += 1;
-                    child = graph.next_sibling_at(c);
                 }
             }
             ListState::Cleared => {}
@@ -359,11 +358,10 @@ impl TraversalIterator for PriorityQueue {
         self.current = Some(pending);
         self.current_from_stack = from_stack;
         self.active.clear();
-        let mut child = graph.first_child_at(pending.node);
-        while let Some(c) = child {
-            self.active.push(ActiveEntry::new(c, pending.depth + 1));
-            child = graph.next_sibling_at(c);
-        }
+        let first = graph.first_child_at(pending.node);
+        let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
+        self.active
+            .extend(children.map(|c| ActiveEntry::new(c, pending.depth + 1)));
         self.list_state = ListState::Filled;
         Some(Step::Enter {
             node: pending.node,

@@ -1,11 +1,9 @@
-//! Std iterators over a graph: depth-first events, level order, priority order, and
-//! the flattened order.
+//! Std iterators over a graph: depth-first events or pre-order, level order and
+//! priority order.
 
+use crate::DepthFirstIter;
 use crate::priority::Rank;
-use crate::walker::Place;
-use crate::{DfsWalker, Event, Flattened};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
-use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
 
@@ -16,7 +14,7 @@ mod sealed {
 
 /// Lazy std iterators over the subtree of a root, as methods of [`Graph`].
 ///
-/// Each borrows the graph for as long as it lives (use a [`DfsWalker`] to edit the
+/// Each borrows the graph for as long as it lives (use a [`DfsWalker`](crate::DfsWalker) to edit the
 /// graph between steps) and checks the root when it is made: a stale root is a
 /// [`GraphError::StaleNode`]. Each has a `skip_subtree` that drops the descendants of
 /// the node it yielded last.
@@ -35,6 +33,7 @@ mod sealed {
 ///
 /// let entered: Vec<_> = graph.depth_first(root)?.filter(|e| e.is_enter()).map(Event::node).collect();
 /// assert_eq!(entered, [r, a, a1, b]);
+/// assert!(graph.preorder(root)?.eq(entered));
 ///
 /// let levels: Vec<_> = graph.breadth_first(root)?.collect();
 /// assert_eq!(levels, [(r, 0), (a, 1), (b, 1), (a1, 2)]);
@@ -45,15 +44,12 @@ mod sealed {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Walk: sealed::Sealed {
-    /// Enter and leave [`Event`]s of a depth-first walk in document order, properly
-    /// nested; stackless and allocation-free (the steps of a [`DfsWalker`], on slot
-    /// indices while the graph is borrowed).
+    /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document order, properly
+    /// nested: the [`DfsWalker`](crate::DfsWalker)'s steps, stackless and allocation-free.
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
 
-    /// The nodes in depth-first pre-order, no leave events; stackless and
-    /// allocation-free (the steps of a [`StacklessDfs`](crate::StacklessDfs), on slot
-    /// indices while the graph is borrowed).
-    fn preorder(&self, root: NodeId) -> Result<PreorderIter<'_>, GraphError>;
+    /// The nodes in depth-first pre-order: the same walk's enter events.
+    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError>;
 
     /// `(node, depth)` in level order: the root, then its children, then its
     /// grandchildren, each level in document order.
@@ -78,22 +74,12 @@ pub trait Walk: sealed::Sealed {
 impl Walk for Graph {
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
         check(self, root)?;
-        Ok(DepthFirstIter {
-            graph: self,
-            root,
-            place: Place::new(root.index()),
-        })
+        Ok(DepthFirstIter::new(self, root))
     }
 
-    fn preorder(&self, root: NodeId) -> Result<PreorderIter<'_>, GraphError> {
+    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
         check(self, root)?;
-        Ok(PreorderIter {
-            graph: self,
-            root: root.index(),
-            current: None,
-            skip: false,
-            done: false,
-        })
+        Ok(DepthFirstIter::new(self, root))
     }
 
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
@@ -112,15 +98,10 @@ impl Walk for Graph {
         F: FnMut(NodeIndex) -> f32,
     {
         check(self, root)?;
-        let mut heap = BinaryHeap::new();
-        heap.push(Pending {
-            rank: Rank::new(0.0, 0),
-            node: root.index(),
-        });
         Ok(PriorityIter {
             graph: self,
             key,
-            heap,
+            heap: BinaryHeap::from([Pending(Rank::new(0.0, 0), root.index())]),
             sequence: 1,
             last: None,
         })
@@ -134,94 +115,6 @@ fn check(graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         Err(GraphError::StaleNode(root))
     }
 }
-
-/// Depth-first enter / leave events; see [`Walk::depth_first`].
-///
-/// The steps of a [`DfsWalker`], but on slot indices: while the iterator borrows the
-/// graph no node can be removed, so it needs neither the walker's liveness checks
-/// nor the generations that make them; [`into_walker`](Self::into_walker) reads the
-/// generations once.
-#[derive(Clone, Debug)]
-pub struct DepthFirstIter<'g> {
-    graph: &'g Graph,
-    root: NodeId,
-    place: Place<NodeIndex>,
-}
-
-impl DepthFirstIter<'_> {
-    /// After an [`Event::Enter`]: do not descend into that node (its leave comes next).
-    pub fn skip_subtree(&mut self) {
-        self.place.skip_subtree();
-    }
-
-    /// The depth below the root of the last event's node.
-    pub fn depth(&self) -> u32 {
-        self.place.depth
-    }
-
-    /// The walker, to keep walking after editing the graph.
-    pub fn into_walker(self) -> DfsWalker {
-        DfsWalker::from_slots(self.graph, self.root, self.place)
-    }
-}
-
-impl Iterator for DepthFirstIter<'_> {
-    type Item = Event;
-
-    #[inline]
-    fn next(&mut self) -> Option<Event> {
-        self.place.step(self.graph)
-    }
-}
-
-impl FusedIterator for DepthFirstIter<'_> {}
-
-/// Depth-first pre-order nodes; see [`Walk::preorder`].
-///
-/// The steps of a [`StacklessDfs`](crate::StacklessDfs) on slot indices: while the
-/// iterator borrows the graph no node can be removed, so it reads only the hot links,
-/// as a hand-written loop does.
-#[derive(Clone, Debug)]
-pub struct PreorderIter<'g> {
-    graph: &'g Graph,
-    root: NodeIndex,
-    /// The node yielded last; `None` before the first.
-    current: Option<NodeIndex>,
-    skip: bool,
-    done: bool,
-}
-
-impl PreorderIter<'_> {
-    /// Do not descend into the node yielded last.
-    pub fn skip_subtree(&mut self) {
-        if self.current.is_some() && !self.done {
-            self.skip = true;
-        }
-    }
-}
-
-impl Iterator for PreorderIter<'_> {
-    type Item = NodeIndex;
-
-    #[inline]
-    fn next(&mut self) -> Option<NodeIndex> {
-        if self.done {
-            return None;
-        }
-        let next = match self.current {
-            None => Some(self.root),
-            Some(current) if std::mem::take(&mut self.skip) => {
-                self.graph.next_preorder_skipping_at(current, self.root)
-            }
-            Some(current) => self.graph.next_preorder_at(current, self.root),
-        };
-        self.current = next;
-        self.done = next.is_none();
-        next
-    }
-}
-
-impl FusedIterator for PreorderIter<'_> {}
 
 /// "No node" in [`BreadthFirstIter`]'s slot fields (the arena's own sentinel, never
 /// a slot).
@@ -319,26 +212,20 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
     type Item = Result<NodeIndex, TraversalError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(node) = self.last.take() {
-            let mut child = self.graph.first_child_at(node);
-            while let Some(c) = child {
-                let key = (self.key)(c);
-                if key.is_nan() {
-                    self.heap.clear();
-                    return self
-                        .graph
-                        .id_at(c)
-                        .map(|node| Err(TraversalError::NanKey { node }));
-                }
-                self.heap.push(Pending {
-                    rank: Rank::new(key, self.sequence),
-                    node: c,
-                });
-                self.sequence += 1;
-                child = self.graph.next_sibling_at(c);
+        let graph = self.graph;
+        let children = self.last.take().and_then(|n| graph.first_child_at(n));
+        for c in std::iter::successors(children, |&c| graph.next_sibling_at(c)) {
+            let key = (self.key)(c);
+            if key.is_nan() {
+                self.heap.clear();
+                return graph
+                    .id_at(c)
+                    .map(|node| Err(TraversalError::NanKey { node }));
             }
+            self.heap.push(Pending(Rank::new(key, self.sequence), c));
+            self.sequence += 1;
         }
-        let node = self.heap.pop()?.node;
+        let Pending(_, node) = self.heap.pop()?;
         self.last = Some(node);
         Some(Ok(node))
     }
@@ -346,81 +233,29 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
 
 impl<F: FnMut(NodeIndex) -> f32> FusedIterator for PriorityIter<'_, F> {}
 
-/// A queued node of [`PriorityIter`], in the order of [`Rank`].
+/// A queued node of [`PriorityIter`], ordered by its [`Rank`] alone: ranks are unique,
+/// and one comparison is measurably faster in the heap than a tuple's two.
 #[derive(Clone, Copy, Debug)]
-struct Pending {
-    rank: Rank,
-    node: NodeIndex,
-}
+struct Pending(Rank, NodeIndex);
 
 impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.rank.cmp(&other.rank)
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
     }
 }
 
 impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
+        self.0 == other.0
     }
 }
 
 impl Eq for Pending {}
-
-/// The nodes of a [`Flattened`] in its (depth-first) order; see [`Flattened::iter`].
-#[derive(Clone, Debug)]
-pub struct FlatIter<'f> {
-    flat: &'f Flattened,
-    pos: usize,
-    last: Option<usize>,
-}
-
-impl<'f> FlatIter<'f> {
-    pub(crate) fn new(flat: &'f Flattened) -> Self {
-        Self {
-            flat,
-            pos: 0,
-            last: None,
-        }
-    }
-
-    /// Do not yield the descendants of the node yielded last: the jump past its
-    /// subtree.
-    pub fn skip_subtree(&mut self) {
-        if let Some(last) = self.last.take() {
-            self.pos = self.pos.max(self.flat.subtree(last).end);
-        }
-    }
-
-    /// The position of the node yielded last.
-    pub fn position(&self) -> Option<usize> {
-        self.last
-    }
-}
-
-impl Iterator for FlatIter<'_> {
-    type Item = NodeIndex;
-
-    #[inline]
-    fn next(&mut self) -> Option<NodeIndex> {
-        let node = *self.flat.nodes.get(self.pos)?;
-        self.last = Some(self.pos);
-        self.pos += 1;
-        Some(node)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.flat.len().saturating_sub(self.pos);
-        (left, Some(left))
-    }
-}
-
-impl ExactSizeIterator for FlatIter<'_> {}
-
-impl FusedIterator for FlatIter<'_> {}

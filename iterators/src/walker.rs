@@ -1,6 +1,10 @@
-//! Walkers: traversal state that does not borrow the graph.
+//! The depth-first walker: enter / leave events, or the enter events alone (pre-order),
+//! with no stack; on ids while the graph may change between steps, on slots while an
+//! iterator borrows it.
 
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
+use std::iter::FusedIterator;
+use std::marker::PhantomData;
 
 /// One event of a depth-first walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,83 +34,29 @@ impl Event {
     }
 }
 
-/// A traversal whose state does not borrow the graph (after petgraph's `Walker`): each
-/// step takes the graph, so the graph may be edited between steps.
-pub trait Walker {
-    /// What each step yields.
-    type Item;
-
-    /// The next item, or `None` when the walk is done.
-    fn walk_next(&mut self, graph: &Graph) -> Option<Self::Item>;
-
-    /// A std iterator over the walk, borrowing `graph` for as long as it lives.
-    fn iter(self, graph: &Graph) -> WalkerIter<'_, Self>
-    where
-        Self: Sized,
-    {
-        WalkerIter {
-            walker: self,
-            graph,
-        }
-    }
-}
-
-/// A [`Walker`] bound to a graph, as a std [`Iterator`]; see [`Walker::iter`].
-#[derive(Clone, Debug)]
-pub struct WalkerIter<'g, W> {
-    walker: W,
-    graph: &'g Graph,
-}
-
-impl<W> WalkerIter<'_, W> {
-    /// The walker.
-    pub fn walker(&self) -> &W {
-        &self.walker
-    }
-
-    /// The walker, mutable (e.g. to [`skip_subtree`](DfsWalker::skip_subtree)).
-    pub fn walker_mut(&mut self) -> &mut W {
-        &mut self.walker
-    }
-
-    /// Unbinds the walker from the graph, to edit the graph and walk on.
-    pub fn into_walker(self) -> W {
-        self.walker
-    }
-}
-
-impl<W: Walker> Iterator for WalkerIter<'_, W> {
-    type Item = W::Item;
-
-    fn next(&mut self) -> Option<W::Item> {
-        self.walker.walk_next(self.graph)
-    }
-}
-
-/// Where a depth-first walk stands in its phases.
+/// Where a walk stands in its phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Phase {
+enum Phase {
     /// The next event enters `current`.
     Before,
     /// `current` was entered: next come its children (or its leave).
     Entered,
     /// `current` was left: next comes its next sibling (or its parent's leave).
     Left,
-    /// As `Entered`, but `current` was since moved to another parent: its leave
-    /// comes next (its subtree went with it).
+    /// As `Entered`, but `current` was since moved to another parent: its leave comes
+    /// next (its subtree went with it).
     MovedEntered,
-    /// As `Left`, but `current` was since moved to another parent: next comes the
-    /// sibling that followed it where the walk reached it (see [`Resume`]).
+    /// As `Left`, but `current` was since moved: next comes the sibling that followed
+    /// it where the walk reached it (see [`Resume`]).
     MovedLeft,
     /// The walk is over.
     Done,
 }
 
-/// Where a walk goes on after its current node if that node is moved away: the
-/// sibling that followed it when the walk reached it, found from what the walk had at
-/// hand then (no extra read when it entered the node).
+/// Where a walk goes on after its current node if that node is moved away: the sibling
+/// that followed it when the walk reached it, found from what the step had at hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Resume {
+enum Resume {
     /// The node was its parent's first child: the parent's first child now.
     First,
     /// The node followed this sibling: that sibling's next one now.
@@ -115,10 +65,9 @@ pub(crate) enum Resume {
     At(Option<NodeIndex>),
 }
 
-/// How a depth-first walk holds a node: a bare slot while it borrows the graph (no
-/// node can be moved then), an id when the graph may change between steps.
-pub(crate) trait Slot: Copy + Eq {
-    /// The node's slot.
+/// How a walk holds a node: an id when the graph may change between steps, a bare
+/// slot while the walk borrows the graph (no node can be removed then).
+pub trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
     fn at(graph: &Graph, node: NodeIndex) -> Option<Self>;
@@ -146,23 +95,22 @@ impl Slot for NodeId {
     }
 }
 
-/// The whole state of a depth-first walk's step, shared by [`DfsWalker`] (ids) and
-/// [`DepthFirstIter`](crate::DepthFirstIter) (slots).
+/// The whole state of the walk's step, on ids ([`DfsWalker`]) or slots
+/// ([`DepthFirstIter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Place<N> {
-    pub(crate) current: N,
+pub struct Place<N> {
+    current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
-    pub(crate) parent: N,
-    /// Where the walk goes on if `current` is moved away.
-    pub(crate) resume: Resume,
-    pub(crate) phase: Phase,
-    pub(crate) depth: u32,
-    pub(crate) skip: bool,
+    parent: N,
+    resume: Resume,
+    phase: Phase,
+    depth: u32,
+    skip: bool,
 }
 
 impl<N: Slot> Place<N> {
     /// Before entering `root`.
-    pub(crate) fn new(root: N) -> Self {
+    fn new(root: N) -> Self {
         Self {
             current: root,
             parent: root,
@@ -173,8 +121,7 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// After an enter: the node's leave comes next.
-    pub(crate) fn skip_subtree(&mut self) {
+    fn skip_subtree(&mut self) {
         if self.phase == Phase::Entered {
             self.skip = true;
         }
@@ -182,7 +129,7 @@ impl<N: Slot> Place<N> {
 
     /// One event from the current node, which is live.
     #[inline(always)]
-    pub(crate) fn step(&mut self, graph: &Graph) -> Option<Event> {
+    fn step(&mut self, graph: &Graph) -> Option<Event> {
         let node = self.current.slot();
         match self.phase {
             Phase::Before => {
@@ -232,6 +179,40 @@ impl<N: Slot> Place<N> {
         }
     }
 
+    /// The next enter event's node: the steps up to it, leaves dropped. The common
+    /// phases step here without the events' dispatch, the rest by [`step`](Self::step).
+    #[inline(always)]
+    fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        if self.phase == Phase::Entered && !self.skip {
+            let node = self.current.slot();
+            if let Some(child) = graph.first_child_at(node) {
+                self.parent = self.current;
+                self.depth += 1;
+                return self.enter(graph, child, Resume::First).map(Event::node);
+            }
+            self.phase = Phase::Left;
+        }
+        while self.phase == Phase::Left {
+            if self.depth == 0 {
+                return self.finish();
+            }
+            let node = self.current.slot();
+            match graph.next_sibling_at(node) {
+                Some(sibling) => {
+                    return self
+                        .enter(graph, sibling, Resume::After(node))
+                        .map(Event::node);
+                }
+                None => self.climb(graph),
+            };
+        }
+        loop {
+            if let Event::Enter(node) = self.step(graph)? {
+                return Some(node);
+            }
+        }
+    }
+
     /// Back from a node whose siblings are done to the node it was entered from (at
     /// depth 1 or more), which is left.
     #[inline(always)]
@@ -248,46 +229,47 @@ impl<N: Slot> Place<N> {
 
     #[inline(always)]
     fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
-        match N::at(graph, node) {
-            Some(id) => {
-                self.current = id;
-                self.resume = resume;
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            None => self.finish(),
-        }
+        let Some(id) = N::at(graph, node) else {
+            return self.finish();
+        };
+        (self.current, self.resume, self.phase) = (id, resume, Phase::Entered);
+        Some(Event::Enter(node))
     }
 
-    pub(crate) fn finish(&mut self) -> Option<Event> {
+    fn finish<T>(&mut self) -> Option<T> {
         self.phase = Phase::Done;
         self.skip = false;
         None
     }
 }
 
-/// A depth-first walk with enter and leave events in document order that needs no
-/// stack and allocates nothing: its whole state is the current node, the node it was
-/// entered from, where to go on should the current node be moved away, a phase and a
-/// depth (reference note 000's first-child / next-sibling step, with parent links for
-/// the leave events).
+/// The depth-first walk: enter and leave events in document order, properly nested,
+/// with no stack and no allocation. Its whole state is the current node, the node it
+/// was entered from, where to go on should the current node be moved away, a phase
+/// and a depth (reference note 000's first-child / next-sibling step, with parent
+/// links for the leave events). [`next_enter`](Self::next_enter) gives the enter
+/// events alone: the pre-order walk.
 ///
-/// It does not borrow the graph: each [`next`](Self::next) takes it, so the graph may
-/// be edited between steps. The walk then continues from the current node's links *as
-/// they are at that step*: children added under a node not yet left are entered,
-/// siblings inserted after the current node are entered, nodes added before it are
-/// not. A current node moved to another parent is left where the walk found it, so
-/// enters and leaves stay nested: it is not descended into there (its subtree went
-/// with it), and the walk goes on with the sibling that followed it when the walk
-/// reached it and climbs back through the node it was entered from. The
-/// moved node and its subtree are entered again if their new place lies ahead of the
-/// walk. The climb above that node follows the parent links as they are, so moving an
-/// ancestor of the current node is not undone: the leaves then follow its new
-/// parents. Leaving never goes above the depth the walk went down, so the walk ends at
-/// most back at the level of its root. If the current node, the node it was entered
-/// from or the root is removed, `next` returns `None` (nodes are kept as
-/// [`NodeId`]s, so a removed node is noticed even when its slot is reused), and keeps
-/// returning `None` until [`reset`](Self::reset) or [`move_to`](Self::move_to).
+/// It does not borrow the graph (after petgraph's walkers): each step takes it, so the
+/// graph may be edited between steps, and `std::iter::from_fn(|| walker.next(&graph))`
+/// makes a std iterator of it. The walk then continues from the current node's links
+/// *as they are at that step*: children added under a node not yet left are entered,
+/// siblings inserted after the current node are entered, nodes added before it are not.
+/// A current node moved to another parent is left where the walk found it, so enters
+/// and leaves stay nested: it is not descended into there (its subtree went with it),
+/// and the walk goes on with the sibling that followed it when the walk reached it and
+/// climbs back through the node it was entered from. The moved node and its subtree are
+/// entered again if their new place lies ahead of the walk. The climb above that node
+/// follows the parent links as they are, so moving an ancestor of the current node is
+/// not undone: the leaves then follow its new parents. Leaving never goes above the
+/// depth the walk went down, so the walk ends at most back at the level of its root. If
+/// the current node, the node it was entered from or the root is removed, the walk
+/// ends (nodes are kept as [`NodeId`]s, so a removed node is noticed even when its slot
+/// is reused) until [`reset`](Self::reset) or [`move_to`](Self::move_to).
+///
+/// While no edit happened since the last step (same [`Graph::uid`] and
+/// [`Graph::revision`]), a step checks nothing: it reads the links, and the generation
+/// of the node it enters.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -318,14 +300,23 @@ impl<N: Slot> Place<N> {
 ///     Enter(root.index()), Enter(a.index()), Enter(a1), Leave(a1), Leave(a.index()),
 ///     Enter(b.index()), Leave(b.index()), Leave(root.index()),
 /// ]);
+///
+/// // Pre-order: the same walk's enter events.
+/// let mut walker = DfsWalker::new(root);
+/// let mut order = Vec::new();
+/// while let Some(node) = walker.next_enter(&graph) {
+///     order.push(node);
+/// }
+/// let b1 = graph.first_child(b)?.unwrap().index();
+/// assert_eq!(order, [root.index(), a.index(), a1, b.index(), b1]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
-    /// The graph state of the last step (see [`Stamp`]).
-    stamp: Stamp,
+    /// The graph state of the last check (see [`stamp`]).
+    stamp: (u64, u64),
 }
 
 /// Two walkers are equal when they stand at the same place of the same walk; the
@@ -344,36 +335,13 @@ impl DfsWalker {
         Self {
             root,
             place: Place::new(root),
-            stamp: Stamp::NONE,
+            stamp: NO_STAMP,
         }
     }
 
     /// Starts over: a new walk of `root`'s subtree.
     pub fn reset(&mut self, root: NodeId) {
         *self = Self::new(root);
-    }
-
-    /// The walker at the place a walk on slot indices reached in `graph` (which it
-    /// borrowed until now); its next step checks the graph.
-    pub(crate) fn from_slots(graph: &Graph, root: NodeId, place: Place<NodeIndex>) -> Self {
-        let mut walker = Self::new(root);
-        match (graph.id_at(place.current), graph.id_at(place.parent)) {
-            (Some(current), Some(parent)) => {
-                walker.place = Place {
-                    current,
-                    parent,
-                    resume: place.resume,
-                    phase: place.phase,
-                    depth: place.depth,
-                    skip: place.skip,
-                };
-            }
-            // Unreachable: the graph was borrowed since the root was checked.
-            _ => {
-                walker.place.finish();
-            }
-        }
-        walker
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
@@ -383,22 +351,18 @@ impl DfsWalker {
     /// subtree. Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
     /// Costs O(depth of `node`).
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        if !graph.contains(self.root) {
-            return Err(GraphError::StaleNode(self.root));
-        }
-        if !graph.contains(node) {
-            return Err(GraphError::StaleNode(node));
+        for id in [self.root, node] {
+            if !graph.contains(id) {
+                return Err(GraphError::StaleNode(id));
+            }
         }
         let mut depth = 0;
         let mut up = node.index();
         while up != self.root.index() {
-            match graph.parent_at(up) {
-                Some(parent) => {
-                    up = parent;
-                    depth += 1;
-                }
-                None => return Ok(false),
-            }
+            let Some(parent) = graph.parent_at(up) else {
+                return Ok(false);
+            };
+            (up, depth) = (parent, depth + 1);
         }
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
         self.place = Place {
@@ -408,12 +372,13 @@ impl DfsWalker {
             ..Place::new(node)
         };
         // Checked in `graph`: the next step checks again in whatever graph it gets.
-        self.stamp = Stamp::NONE;
+        self.stamp = NO_STAMP;
         Ok(true)
     }
 
-    /// After an [`Event::Enter`]: do not descend into that node; its
-    /// [`Event::Leave`] comes next. No effect at any other time.
+    /// After an [`Event::Enter`] (or a node from [`next_enter`](Self::next_enter)): do
+    /// not descend into that node; its [`Event::Leave`] comes next. No effect at any
+    /// other time.
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -442,249 +407,201 @@ impl DfsWalker {
     /// it was entered from or the root was removed).
     #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
-        // While no structural edit happened since the last step, the nodes the walker
-        // holds are as live as they were then.
-        if !self.stamp.matches(graph) && !self.check(graph) {
+        if !self.go_on(graph) {
             return None;
         }
         self.place.step(graph)
     }
 
-    /// Whether the walk goes on in `graph`: not done, and the nodes it holds live.
-    #[cold]
-    #[inline(never)]
-    fn check(&mut self, graph: &Graph) -> bool {
+    /// The next node in pre-order: the steps up to the next [`Event::Enter`], whose
+    /// node it returns (leave events are dropped); `None` when the walk is done.
+    #[inline(always)]
+    pub fn next_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        if !self.go_on(graph) {
+            return None;
+        }
+        self.place.step_enter(graph)
+    }
+
+    /// Whether the walk goes on in `graph`. While no structural edit happened since the
+    /// last check, the nodes the walker holds are as live as they were then.
+    #[inline(always)]
+    fn go_on(&mut self, graph: &Graph) -> bool {
+        if self.stamp == stamp(graph) {
+            return true;
+        }
+        // Only plain values cross the call, so the walker's fields can stay in
+        // registers in the caller's loop.
         let place = &mut self.place;
+        place.phase = check(
+            graph,
+            self.root,
+            place.current,
+            place.parent,
+            place.depth,
+            place.phase,
+        );
         if place.phase == Phase::Done {
+            place.skip = false;
             return false;
         }
-        let live = |node| graph.contains(node);
-        if !(live(place.current) && live(self.root) && (place.depth == 0 || live(place.parent))) {
-            place.finish();
-            return false;
-        }
-        // Moved to another parent (or back) since the last step.
-        let moved =
-            place.depth > 0 && graph.parent_at(place.current.index()) != Some(place.parent.index());
-        place.phase = match place.phase {
-            Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
-            Phase::Entered | Phase::MovedEntered => Phase::Entered,
-            Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
-            Phase::Left | Phase::MovedLeft => Phase::Left,
-            phase => phase,
-        };
-        self.stamp = Stamp::of(graph);
+        self.stamp = stamp(graph);
         true
     }
 }
 
-impl Walker for DfsWalker {
-    type Item = Event;
-
-    #[inline]
-    fn walk_next(&mut self, graph: &Graph) -> Option<Event> {
-        self.next(graph)
+/// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
+/// with in `graph`: [`Phase::Done`] if it was over or a node it holds was removed; a
+/// moved phase if `current` was moved to another parent (or back).
+#[cold]
+#[inline(never)]
+fn check(
+    graph: &Graph,
+    root: NodeId,
+    current: NodeId,
+    parent: NodeId,
+    depth: u32,
+    phase: Phase,
+) -> Phase {
+    let live = |node| graph.contains(node);
+    if !(live(current) && live(root) && (depth == 0 || live(parent))) {
+        return Phase::Done;
+    }
+    let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
+    match phase {
+        Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+        Phase::Entered | Phase::MovedEntered => Phase::Entered,
+        Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+        Phase::Left | Phase::MovedLeft => Phase::Left,
+        phase => phase,
     }
 }
 
-/// The plain pre-order step of reference note 000 as a walker: each node of the
-/// subtree once, in document order, no leave events, no stack, no allocation; each
-/// step is [`Graph::next_preorder_at`] (or [`Graph::next_preorder_skipping_at`] after
-/// [`skip_subtree`](Self::skip_subtree)).
+/// The graph state a walker last checked: [`Graph::uid`] and [`Graph::revision`]. Every
+/// edit that removes or moves a node moves the revision on, and every other graph
+/// (clones included) has another uid, so while it matches, the nodes the walker checked
+/// are live and in place.
+#[inline(always)]
+fn stamp(graph: &Graph) -> (u64, u64) {
+    (graph.uid(), graph.revision())
+}
+
+/// No graph's stamp, before a first check: no graph reaches revision `u64::MAX` (one
+/// edit a nanosecond would take 584 years).
+const NO_STAMP: (u64, u64) = (0, u64::MAX);
+
+mod sealed {
+    use super::{Event, Place};
+    use scenewalk_core::{Graph, NodeIndex};
+
+    /// What a [`DepthFirstIter`](super::DepthFirstIter) yields: every event, or the
+    /// enter events' nodes.
+    pub trait Item: Sized {
+        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self>;
+    }
+
+    impl Item for Event {
+        #[inline(always)]
+        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
+            place.step(graph)
+        }
+    }
+
+    impl Item for NodeIndex {
+        #[inline(always)]
+        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
+            place.step_enter(graph)
+        }
+    }
+}
+
+/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
+/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (the enter events'
+/// nodes, `T = NodeIndex`) from [`Walk::preorder`](crate::Walk::preorder).
 ///
-/// Like [`DfsWalker`] it does not borrow the graph and continues from the current
-/// node's links after edits; it ends when the current node or the root was removed,
-/// and when its climb reaches the root or a node without parent.
+/// While it borrows the graph no node can be removed, so it steps on slot indices,
+/// without the walker's checks or the generations that make them;
+/// [`into_walker`](Self::into_walker) reads the generations once, to edit the graph
+/// and walk on.
 ///
 /// ```
 /// use scenewalk_core::Graph;
-/// use scenewalk_iterators::StacklessDfs;
+/// use scenewalk_iterators::{Event, Walk};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
-/// graph.append_child(a, Group)?;
+/// let mut pre = graph.preorder(root)?;
+/// assert_eq!(pre.next(), Some(root.index()));
+/// let mut walker = pre.into_walker(); // the graph is free again
 /// let b = graph.append_child(root, Group)?;
-/// let mut walk = StacklessDfs::new(root);
-/// let mut order = Vec::new();
-/// while let Some(node) = walk.next(&graph) {
-///     order.push(node);
-///     if node == a.index() {
-///         walk.skip_subtree();
-///     }
-/// }
-/// assert_eq!(order, [root.index(), a.index(), b.index()]);
+/// assert_eq!(walker.next_enter(&graph), Some(a.index()));
+/// assert_eq!(walker.next(&graph), Some(Event::Leave(a.index())));
+/// assert_eq!(walker.next_enter(&graph), Some(b.index()));
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct StacklessDfs {
+#[derive(Clone, Debug)]
+pub struct DepthFirstIter<'g, T = Event> {
+    graph: &'g Graph,
     root: NodeId,
-    /// The last yielded node (the root before the first): not an `Option`, so the
-    /// fast step has no variant to test.
-    current: NodeId,
-    started: bool,
-    done: bool,
-    skip: bool,
-    /// The graph state of the last step (see [`Stamp`]); it matches only between
-    /// the first step and the end.
-    stamp: Stamp,
+    place: Place<NodeIndex>,
+    item: PhantomData<fn() -> T>,
 }
 
-/// Two walkers are equal when they stand at the same place of the same walk; the
-/// cached graph state is not part of that.
-impl PartialEq for StacklessDfs {
-    fn eq(&self, other: &Self) -> bool {
-        (self.root, self.current, self.started, self.done, self.skip)
-            == (
-                other.root,
-                other.current,
-                other.started,
-                other.done,
-                other.skip,
-            )
-    }
-}
-
-impl Eq for StacklessDfs {}
-
-impl StacklessDfs {
-    /// A pre-order walk of `root`'s subtree.
-    pub fn new(root: NodeId) -> Self {
+impl<'g, T> DepthFirstIter<'g, T> {
+    /// A walk of `root`'s subtree, which is live in `graph`.
+    pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Self {
         Self {
+            graph,
             root,
-            current: root,
-            started: false,
-            done: false,
-            skip: false,
-            stamp: Stamp::NONE,
+            place: Place::new(root.index()),
+            item: PhantomData,
         }
     }
 
-    /// Starts over: a new walk of `root`'s subtree.
-    pub fn reset(&mut self, root: NodeId) {
-        *self = Self::new(root);
-    }
-
-    /// Do not descend into the node last yielded.
+    /// After an enter: do not descend into that node (its leave comes next).
     pub fn skip_subtree(&mut self) {
-        if self.started && !self.done {
-            self.skip = true;
-        }
+        self.place.skip_subtree();
     }
 
-    /// The root of the walk.
-    pub fn root(&self) -> NodeId {
-        self.root
+    /// The depth below the root of the last event's node.
+    pub fn depth(&self) -> u32 {
+        self.place.depth
     }
 
-    /// The node last yielded.
-    pub fn current(&self) -> Option<NodeId> {
-        (self.started && !self.done).then_some(self.current)
-    }
-
-    /// Whether the walk is over.
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// The next node in pre-order, or `None` when the walk is done.
-    #[inline(always)]
-    pub fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        // No structural edit since the last step: the current node and the root are
-        // as live as they were then, so only the link step and the next id remain.
-        if self.stamp.matches(graph) {
-            return self.step(graph);
-        }
-        // By value, so the walker's address does not escape the caller's loop and
-        // its fields can live in registers there.
-        let (walker, next) = self.next_checked(graph);
-        *self = walker;
-        next
-    }
-
-    /// The first step, or a step after an edit: checks the root and the current node.
-    #[cold]
-    #[inline(never)]
-    fn next_checked(mut self, graph: &Graph) -> (Self, Option<NodeIndex>) {
-        if self.done {
-            return (self, None);
-        }
-        if !graph.contains(self.root) {
-            let next = self.finish();
-            return (self, next);
-        }
-        self.stamp = Stamp::of(graph);
-        let next = if !self.started {
-            self.started = true;
-            Some(self.root.index())
-        } else if graph.contains(self.current) {
-            self.step(graph)
-        } else {
-            self.finish()
+    /// The walker at the same place, to edit the graph and walk on.
+    pub fn into_walker(self) -> DfsWalker {
+        let mut walker = DfsWalker::new(self.root);
+        let place = self.place;
+        // Both live: the graph was borrowed since the root was checked.
+        let ids = (
+            self.graph.id_at(place.current),
+            self.graph.id_at(place.parent),
+        );
+        let (Some(current), Some(parent)) = ids else {
+            walker.place.finish::<()>();
+            return walker;
         };
-        (self, next)
-    }
-
-    /// One link step from the current node, which is live.
-    #[inline(always)]
-    fn step(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        let skip = std::mem::take(&mut self.skip);
-        match graph.next_preorder_id_at(self.current.index(), self.root.index(), skip) {
-            Some(id) => {
-                self.current = id;
-                Some(id.index())
-            }
-            None => self.finish(),
-        }
-    }
-
-    fn finish(&mut self) -> Option<NodeIndex> {
-        self.done = true;
-        self.stamp = Stamp::NONE;
-        None
+        walker.place = Place {
+            current,
+            parent,
+            resume: place.resume,
+            phase: place.phase,
+            depth: place.depth,
+            skip: place.skip,
+        };
+        walker
     }
 }
 
-/// Which graph state a walker last stepped in: the graph's
-/// [`uid`](Graph::uid) and [`revision`](Graph::revision). Every edit that removes a
-/// node moves the revision on, and every other graph (clones included) has another
-/// uid, so while the stamp matches, the nodes the walker checked at its last full
-/// check are still live and the step can skip the generation checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    uid: u64,
-    /// [`Stamp::NONE`]'s `u64::MAX` before a first checked step and after the walk
-    /// ends: a revision no graph reaches (one edit a nanosecond would take 584
-    /// years), so no `Option` to test on the fast step.
-    revision: u64,
-}
-
-impl Stamp {
-    const NONE: Stamp = Stamp {
-        uid: 0,
-        revision: u64::MAX,
-    };
+impl<T: sealed::Item> Iterator for DepthFirstIter<'_, T> {
+    type Item = T;
 
     #[inline]
-    fn of(graph: &Graph) -> Self {
-        Stamp {
-            uid: graph.uid(),
-            revision: graph.revision(),
-        }
-    }
-
-    #[inline(always)]
-    fn matches(self, graph: &Graph) -> bool {
-        self.revision == graph.revision() && self.uid == graph.uid()
+    fn next(&mut self) -> Option<T> {
+        T::step(&mut self.place, self.graph)
     }
 }
 
-impl Walker for StacklessDfs {
-    type Item = NodeIndex;
-
-    #[inline]
-    fn walk_next(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        self.next(graph)
-    }
-}
+impl<T: sealed::Item> FusedIterator for DepthFirstIter<'_, T> {}

@@ -1,69 +1,14 @@
-//! The walkers' fast step (no check while the graph's uid and revision are unchanged)
-//! against walkers that check every step, with random edits, clones, compactions and
-//! slot reuse between steps.
+//! The walker's fast step (no check while the graph's uid and revision are unchanged),
+//! with and without leave events, against a walker that checks every step, with random
+//! edits, clones, compactions and slot reuse between steps.
 
 use proptest::prelude::*;
 use scenewalk_core::{Graph, NodeId, NodeIndex};
-use scenewalk_iterators::{DfsWalker, Event, StacklessDfs};
+use scenewalk_iterators::{DfsWalker, Event};
 use scenewalk_nodes::Group;
 
 mod common;
 use common::{Rng, random_graph};
-
-/// The pre-order walker as it was before the fast step: every step checks the root
-/// and the current node by generation.
-struct CheckedPreorder {
-    root: NodeId,
-    current: Option<NodeId>,
-    done: bool,
-    skip: bool,
-}
-
-impl CheckedPreorder {
-    fn new(root: NodeId) -> Self {
-        Self {
-            root,
-            current: None,
-            done: false,
-            skip: false,
-        }
-    }
-
-    fn skip_subtree(&mut self) {
-        if self.current.is_some() && !self.done {
-            self.skip = true;
-        }
-    }
-
-    fn next(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        if self.done || !graph.contains(self.root) {
-            self.done = true;
-            return None;
-        }
-        let root = self.root.index();
-        let next = match self.current {
-            None => Some(root),
-            Some(current) if graph.contains(current) => {
-                if std::mem::take(&mut self.skip) {
-                    graph.next_preorder_skipping_at(current.index(), root)
-                } else {
-                    graph.next_preorder_at(current.index(), root)
-                }
-            }
-            Some(_) => None,
-        };
-        match next.and_then(|n| graph.id_at(n)) {
-            Some(id) => {
-                self.current = Some(id);
-                Some(id.index())
-            }
-            None => {
-                self.done = true;
-                None
-            }
-        }
-    }
-}
 
 /// Where the model goes on after a current node moved away.
 #[derive(Clone, Copy)]
@@ -105,6 +50,19 @@ impl CheckedDfs {
     fn skip_subtree(&mut self) {
         if self.phase == 1 {
             self.skip = true;
+        }
+    }
+
+    fn current(&self) -> Option<NodeId> {
+        matches!(self.phase, 1 | 2).then_some(self.current)
+    }
+
+    /// The next enter event's node: pre-order.
+    fn next_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        loop {
+            if let Event::Enter(node) = self.next(graph)? {
+                return Some(node);
+            }
         }
     }
 
@@ -194,8 +152,9 @@ fn live(graph: &Graph) -> Vec<NodeId> {
         .collect()
 }
 
-/// Steps both pairs of walkers through `steps` random actions on `graph`, asserting
-/// after every step that the fast walkers agree with the checked ones.
+/// Steps two pairs of walkers (one pair stepping events, one pair pre-order nodes)
+/// through `steps` random actions on `graph`, asserting after every step that the fast
+/// walker agrees with the checked one.
 fn run(seed: u64, nodes: usize, steps: usize) {
     let (graph, root, ids) = random_graph(nodes, seed);
     let mut rng = Rng(seed ^ 0x5EED);
@@ -206,7 +165,7 @@ fn run(seed: u64, nodes: usize, steps: usize) {
     };
     let mut graph = graph;
     let mut spare = graph.clone();
-    let (mut pre, mut pre_ref) = (StacklessDfs::new(top), CheckedPreorder::new(top));
+    let (mut pre, mut pre_ref) = (DfsWalker::new(top), CheckedDfs::new(top));
     let (mut dfs, mut dfs_ref) = (DfsWalker::new(top), CheckedDfs::new(top));
     for _ in 0..steps {
         let nodes = live(&graph);
@@ -235,9 +194,17 @@ fn run(seed: u64, nodes: usize, steps: usize) {
                     let _ = graph.append_child(parent, Group);
                 }
             }
+            // Move a node, often the current one, to a random place.
             3 => {
-                if let (Some(node), Some(parent)) = (pick(&mut rng), pick(&mut rng)) {
-                    let _ = graph.set_parent(node, Some(parent), None); // a cycle is refused
+                let node = match rng.below(3) {
+                    0 => pre.current(),
+                    1 => dfs.current(),
+                    _ => pick(&mut rng),
+                };
+                if let (Some(node), Some(parent)) = (node, pick(&mut rng)) {
+                    let before = graph.children(parent).unwrap().nth(rng.below(3));
+                    // A cycle (or `before == node`) is refused.
+                    let _ = graph.set_parent(node, Some(parent), before);
                 }
             }
             4 => {
@@ -258,10 +225,12 @@ fn run(seed: u64, nodes: usize, steps: usize) {
                 dfs_ref.skip_subtree();
             }
             _ => {
-                assert_eq!(pre.next(&graph), pre_ref.next(&graph));
-                assert_eq!(pre.current(), pre_ref.current.filter(|_| !pre_ref.done));
+                assert_eq!(pre.next_enter(&graph), pre_ref.next_enter(&graph));
+                assert_eq!(pre.current(), pre_ref.current());
+                assert_eq!(pre.depth(), pre_ref.depth);
                 assert_eq!(dfs.next(&graph), dfs_ref.next(&graph));
                 assert_eq!(dfs.is_done(), dfs_ref.phase == 3);
+                assert_eq!(dfs.current(), dfs_ref.current());
                 assert_eq!(dfs.depth(), dfs_ref.depth);
             }
         }
@@ -291,21 +260,21 @@ fn current_removed_and_slot_reused_in_place_ends_the_walk() {
     // The new node takes the same slot at the same place in the tree: only the
     // generation tells it from the removed one.
     let (mut graph, root, a, b) = pair();
-    let mut pre = StacklessDfs::new(root);
+    let mut pre = DfsWalker::new(root);
     let mut dfs = DfsWalker::new(root);
-    assert_eq!(pre.next(&graph), Some(root.index()));
-    assert_eq!(pre.next(&graph), Some(a.index()));
+    assert_eq!(pre.next_enter(&graph), Some(root.index()));
+    assert_eq!(pre.next_enter(&graph), Some(a.index()));
     dfs.next(&graph);
     assert_eq!(dfs.next(&graph), Some(Event::Enter(a.index())));
     graph.remove(a).unwrap();
     let reused = graph.insert_before(b, Group).unwrap();
     assert_eq!(reused.index(), a.index());
     assert_eq!(graph.first_child(root).unwrap(), Some(reused));
-    assert_eq!(pre.next(&graph), None);
+    assert_eq!(pre.next_enter(&graph), None);
     assert_eq!(dfs.next(&graph), None);
     assert!(pre.is_done() && dfs.is_done());
     // And it stays over.
-    assert_eq!(pre.next(&graph), None);
+    assert_eq!(pre.next_enter(&graph), None);
     assert_eq!(dfs.next(&graph), None);
 }
 
@@ -324,10 +293,10 @@ fn left_node_removed_and_reused_ends_the_walk() {
 #[test]
 fn root_removed_and_reused_ends_the_walk() {
     let (mut graph, root, a, _) = pair();
-    let mut pre = StacklessDfs::new(root);
+    let mut pre = DfsWalker::new(root);
     let mut dfs = DfsWalker::new(root);
-    pre.next(&graph);
-    pre.next(&graph);
+    pre.next_enter(&graph);
+    pre.next_enter(&graph);
     dfs.next(&graph);
     dfs.next(&graph);
     // The root goes (its children move up) and a new root takes its slot.
@@ -335,16 +304,16 @@ fn root_removed_and_reused_ends_the_walk() {
     let new_root = graph.add_root(Group);
     assert_eq!(new_root.index(), root.index());
     graph.set_parent(a, Some(new_root), None).unwrap();
-    assert_eq!(pre.next(&graph), None);
+    assert_eq!(pre.next_enter(&graph), None);
     assert_eq!(dfs.next(&graph), None);
 }
 
 #[test]
 fn a_walk_resumed_in_a_clone_checks_the_clone() {
     let (mut graph, root, a, b) = pair();
-    let mut pre = StacklessDfs::new(root);
-    pre.next(&graph);
-    assert_eq!(pre.next(&graph), Some(a.index()));
+    let mut pre = DfsWalker::new(root);
+    pre.next_enter(&graph);
+    assert_eq!(pre.next_enter(&graph), Some(a.index()));
     // Same revision, other graph: the walker must not trust its last check.
     let mut clone = graph.clone();
     assert_eq!(clone.revision(), graph.revision());
@@ -355,37 +324,33 @@ fn a_walk_resumed_in_a_clone_checks_the_clone() {
     // Now both graphs are at the same revision again; `a` is live only in `graph`.
     assert_eq!(clone.revision(), graph.revision());
     let mut in_clone = pre;
-    assert_eq!(in_clone.next(&clone), None);
-    assert_eq!(pre.next(&graph), Some(b.index()));
+    assert_eq!(in_clone.next_enter(&clone), None);
+    assert_eq!(pre.next_enter(&graph), Some(b.index()));
 }
 
 #[test]
 fn edits_that_keep_the_current_node_are_followed() {
     let (mut graph, root, a, b) = pair();
-    let mut pre = StacklessDfs::new(root);
-    pre.next(&graph);
-    pre.next(&graph);
+    let mut pre = DfsWalker::new(root);
+    pre.next_enter(&graph);
+    pre.next_enter(&graph);
     let a1 = graph.append_child(a, Group).unwrap();
-    assert_eq!(pre.next(&graph), Some(a1.index()));
-    assert_eq!(pre.next(&graph), Some(b.index()));
-    assert_eq!(pre.next(&graph), None);
+    assert_eq!(pre.next_enter(&graph), Some(a1.index()));
+    assert_eq!(pre.next_enter(&graph), Some(b.index()));
+    assert_eq!(pre.next_enter(&graph), None);
 }
 
 #[test]
 fn walkers_compare_by_position_not_by_cache() {
     let (graph, root, _, _) = pair();
     let clone = graph.clone();
-    let (mut x, mut y) = (StacklessDfs::new(root), StacklessDfs::new(root));
-    x.next(&graph);
-    y.next(&clone);
-    assert_eq!(x, y);
     let (mut x, mut y) = (DfsWalker::new(root), DfsWalker::new(root));
     x.next(&graph);
     y.next(&clone);
     assert_eq!(x, y);
 }
 
-/// The borrowing iterators against the walkers, with random skips, and
+/// The borrowing iterators against the walker, with random skips, and
 /// `DepthFirstIter::into_walker` handing over at a random event.
 fn iterators_match_walkers(seed: u64, nodes: usize) {
     use scenewalk_iterators::Walk;
@@ -398,9 +363,9 @@ fn iterators_match_walkers(seed: u64, nodes: usize) {
     };
     let skips: Vec<bool> = (0..4 * nodes + 8).map(|_| rng.below(4) == 0).collect();
 
-    let (mut walker, mut iter) = (StacklessDfs::new(top), graph.preorder(top).unwrap());
+    let (mut walker, mut iter) = (DfsWalker::new(top), graph.preorder(top).unwrap());
     for (step, &skip) in skips.iter().enumerate() {
-        let node = walker.next(&graph);
+        let node = walker.next_enter(&graph);
         assert_eq!(iter.next(), node, "pre-order step {step}");
         if node.is_none() {
             break;

@@ -5,7 +5,7 @@ use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeId, NodeIndex, Unordered,
     UnorderedActor, Visit,
 };
-use scenewalk_iterators::{DepthFirst, DfsWalker, Event, Flattened, StacklessDfs, Walk, Walker};
+use scenewalk_iterators::{DepthFirst, DfsWalker, Event, Flattened, Walk};
 use scenewalk_nodes::Group;
 use std::collections::BTreeSet;
 
@@ -30,6 +30,16 @@ fn action_events(graph: &Graph, root: NodeId) -> Vec<Event> {
     let mut action = Action::new(DepthFirst::new(), (Unordered::new(Trace::default()),)).unwrap();
     action.run(graph, root).unwrap();
     action.actor::<Trace>().unwrap().0.clone()
+}
+
+/// The rest of a walk's events.
+fn events(mut walker: DfsWalker, graph: &Graph) -> Vec<Event> {
+    std::iter::from_fn(|| walker.next(graph)).collect()
+}
+
+/// The rest of a walk's nodes in pre-order.
+fn pre_order(mut walker: DfsWalker, graph: &Graph) -> Vec<NodeIndex> {
+    std::iter::from_fn(|| walker.next_enter(graph)).collect()
 }
 
 fn entered(events: &[Event]) -> Vec<NodeIndex> {
@@ -81,7 +91,7 @@ fn every_order_visits_the_depth_first_node_set() {
                 entered(&graph.depth_first(top).unwrap().collect::<Vec<_>>()),
                 entered(&by_walker),
                 graph.preorder(top).unwrap().collect(),
-                StacklessDfs::new(top).iter(&graph).collect(),
+                pre_order(DfsWalker::new(top), &graph),
                 graph.breadth_first(top).unwrap().map(|(n, _)| n).collect(),
                 ok(graph.by_priority(top, keys(seed)).unwrap()),
                 ok(graph.by_priority(top, |_| 0.0).unwrap()),
@@ -105,10 +115,7 @@ fn depth_first_events_equal_the_action() {
                 graph.depth_first(top).unwrap().collect::<Vec<_>>(),
                 expected
             );
-            assert_eq!(
-                DfsWalker::new(top).iter(&graph).collect::<Vec<_>>(),
-                expected
-            );
+            assert_eq!(events(DfsWalker::new(top), &graph), expected);
             assert_eq!(
                 graph.preorder(top).unwrap().collect::<Vec<_>>(),
                 entered(&expected)
@@ -326,9 +333,9 @@ fn skip_subtree_everywhere() {
         }
         assert_eq!(got, expected);
 
-        let mut walk = StacklessDfs::new(root);
+        let mut walk = DfsWalker::new(root);
         let mut pre = Vec::new();
-        while let Some(n) = walk.next(&graph) {
+        while let Some(n) = walk.next_enter(&graph) {
             pre.push(n);
             if skip(n) {
                 walk.skip_subtree();
@@ -447,8 +454,7 @@ fn removing_the_current_node_or_root_ends_the_walk() {
     walker.next(&graph);
     graph.remove(root).unwrap();
     assert_eq!(walker.next(&graph), None);
-    let mut pre = StacklessDfs::new(root);
-    assert_eq!(pre.next(&graph), None);
+    assert_eq!(DfsWalker::new(root).next_enter(&graph), None);
     assert!(matches!(
         graph.depth_first(root),
         Err(GraphError::StaleNode(_))
@@ -482,7 +488,7 @@ fn a_moved_current_node_is_left_where_the_walk_found_it() {
     walker.next(&graph);
     assert_eq!(walker.next(&graph), Some(Enter(a1_)));
     graph.set_parent(a1, Some(other), Some(o1)).unwrap();
-    let rest: Vec<_> = walker.iter(&graph).collect();
+    let rest = events(walker, &graph);
     assert_eq!(
         rest,
         [
@@ -555,7 +561,7 @@ fn reset_and_move_to() {
         walker.next(&graph);
     }
     walker.reset(root);
-    assert_eq!(walker.iter(&graph).collect::<Vec<_>>(), expected);
+    assert_eq!(events(walker, &graph), expected);
 
     // move_to: continue from any node of the subtree as if the walk had got there.
     let mut walker = DfsWalker::new(root);
@@ -594,16 +600,18 @@ fn move_to_a_stale_node_is_an_error() {
 }
 
 #[test]
-fn walker_iter_hands_the_walker_back() {
-    let (mut graph, root, _) = star(3);
-    let mut iter = DfsWalker::new(root).iter(&graph);
-    assert_eq!(iter.next(), Some(Event::Enter(root.index())));
-    iter.walker_mut().skip_subtree();
-    assert_eq!(iter.walker().root(), root);
+fn iterators_hand_the_walker_back() {
+    let (mut graph, root, kids) = star(3);
+    let mut iter = graph.preorder(root).unwrap();
+    assert_eq!(iter.next(), Some(root.index()));
+    assert_eq!(iter.next(), Some(kids[0]));
     let mut walker = iter.into_walker();
-    graph.append_child(root, Group).unwrap(); // the graph is free again
-    assert_eq!(walker.next(&graph), Some(Event::Leave(root.index())));
-    assert_eq!(walker.walk_next(&graph), None);
+    let added = graph.append_child(root, Group).unwrap(); // the graph is free again
+    assert_eq!(walker.next(&graph), Some(Event::Leave(kids[0])));
+    assert_eq!(walker.next_enter(&graph), Some(kids[1]));
+    let rest = graph.depth_first(root).unwrap().skip(4);
+    assert_eq!(events(walker, &graph), rest.collect::<Vec<_>>());
+    assert_eq!(graph.preorder(root).unwrap().last(), Some(added.index()));
 }
 
 #[test]

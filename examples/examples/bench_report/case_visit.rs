@@ -7,7 +7,7 @@ use scenewalk_core::{Action, ActiveList, Flow, RunContext, Unordered, UnorderedA
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::baseline::graph_preorder_links;
 use scenewalk_examples::report::{Contender, Row, round_robin};
-use scenewalk_iterators::{DepthFirst, DfsWalker, Flattened, StacklessDfs, Walk};
+use scenewalk_iterators::{DepthFirst, DfsWalker, Flattened, Walk};
 
 /// Counts the nodes it enters.
 pub struct Count(pub u64);
@@ -92,10 +92,10 @@ pub fn run(config: &Config) -> Vec<Row> {
             graph_bytes,
         ),
         (
-            Contender::new("stackless_dfs_next", n, move || {
-                let mut walker = StacklessDfs::new(root);
+            Contender::new("dfs_walker_next_enter", n, move || {
+                let mut walker = DfsWalker::new(root);
                 let mut c = 0;
-                while walker.next(graph).is_some() {
+                while walker.next_enter(graph).is_some() {
                     c += 1;
                 }
                 c
