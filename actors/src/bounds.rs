@@ -172,15 +172,7 @@ impl OrderedActor for Bounds {
         };
         match &mut self.fork {
             None => self.boxes.set(visit.node(), own),
-            Some(fork) => {
-                if fork.open.is_empty() {
-                    // A subtree's root: written now too, so the fork's window starts
-                    // there (its leave, which comes last, overwrites it); else the
-                    // post-order writes would put the left spine in the log.
-                    self.boxes.set(visit.node(), own);
-                }
-                fork.open.push((visit.node(), own));
-            }
+            Some(fork) => fork.open.push((visit.node(), own)),
         }
         Flow::Continue
     }
@@ -250,7 +242,7 @@ impl Bounds {
             root: None,
             fork: Some(Box::default()),
         };
-        Some((worker, 0))
+        Some((worker, state))
     }
 
     fn merge_worker(&mut self, worker: Self) {
@@ -261,7 +253,7 @@ impl Bounds {
         // Boxes below the split points are not read back during the run (a subtree
         // root's box reaches its parent through `roots`): all forks' copies happen at
         // once, on every thread, at the end.
-        self.boxes.merge_deferred(worker.boxes, |own| own);
+        self.boxes.merge(worker.boxes);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)

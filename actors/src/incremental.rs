@@ -174,9 +174,6 @@ pub struct IncrementalUpdate {
     action: UpdateAction,
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
-    /// World matrices after the last full run; patches append to them when they add
-    /// or move transforms (changed ones are overwritten in place).
-    matrices_after_full: usize,
     marks: Marks,
     /// Nodes named by this run's changes.
     dirty: Vec<NodeIndex>,
@@ -220,8 +217,7 @@ impl IncrementalUpdate {
         reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
     )]
     pub fn new() -> Self {
-        let mut world = WorldTransforms::new();
-        world.matrices.track_owners();
+        let world = WorldTransforms::new();
         let action = Action::new(
             DepthFirst::new(),
             (
@@ -237,7 +233,6 @@ impl IncrementalUpdate {
                 Err(err) => unreachable!("{err}"),
             },
             seen: None,
-            matrices_after_full: 0,
             marks: Marks::default(),
             dirty: Vec::new(),
             inside: Vec::new(),
@@ -274,15 +269,6 @@ impl IncrementalUpdate {
         let Some(changes) = changes else {
             return self.run_full(graph, root);
         };
-        let leftover = self
-            .transforms()
-            .matrices
-            .len()
-            .saturating_sub(self.matrices_after_full);
-        if leftover > self.matrices_after_full.max(1024) {
-            // Patches leave superseded matrices behind; a full run drops them.
-            return self.run_full(graph, root);
-        }
         match self.patch(graph, root, changes) {
             Some(stats) => Ok(stats),
             None => self.run_full(graph, root),
@@ -297,7 +283,6 @@ impl IncrementalUpdate {
         self.rewalked = 0;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
-        self.matrices_after_full = self.transforms().matrices.len();
         self.seen = Some((root, graph.change_cursor()));
         Ok(UpdateStats {
             full: true,
@@ -367,6 +352,9 @@ impl IncrementalUpdate {
         let world = self.action.actor_mut::<WorldTransforms>()?;
         world.checkout(true);
         world.world.resume(graph);
+        if !world.matrices.relayout(graph) {
+            return None;
+        }
         let bounds = self.action.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);

@@ -1,105 +1,322 @@
-//! Per-node results of a run, indexed by slot and stamped by run.
+//! Per-node results of a run, indexed by slot and stamped by run, in pages that a
+//! parallel run's workers fill on their own and hand back whole.
 
+#![allow(
+    clippy::indexing_slicing,
+    reason = "every index into a page is masked with PAGE - 1, and every page holds PAGE entries"
+)]
+
+use rayon::prelude::*;
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
+use std::sync::{Arc, Mutex};
 
-mod fork;
+/// Entries per page: 2^10. A worker of a parallel run fills whole pages inside its
+/// subtrees (handed back by moving them), and copies only its pages at their edges.
+const PAGE_BITS: usize = 10;
+const PAGE: usize = 1 << PAGE_BITS;
 
-pub(crate) use fork::Spares;
-use fork::{FORK_STAMP, Pending, Window};
+type Page<T> = Box<[T; PAGE]>;
 
-/// Whether values stamped `run` read back: not before the first run (0), nor in a
-/// fork (whose stamp only marks its writes for the merge).
-#[inline(always)]
-fn readable(run: u32) -> bool {
-    run.wrapping_sub(1) < FORK_STAMP - 1
+/// A page a fork wrote: its number, the page, which entries it wrote and how many.
+#[derive(Clone, Debug)]
+struct ForkPage<T> {
+    number: usize,
+    page: Page<T>,
+    written: [u64; PAGE / 64],
+    count: usize,
+}
+
+/// A table of entries in pages, which a parallel run's workers write without sharing:
+/// a fork holds only the pages it writes, and [`finish`](Self::finish) moves each page
+/// one fork filled whole into the table and copies the written entries of the others.
+#[derive(Clone, Debug)]
+pub(crate) struct Pages<T> {
+    pages: Vec<Page<T>>,
+    fill: T,
+    /// In a fork: the pages it wrote, and which of them it wrote last.
+    forked: Option<Vec<ForkPage<T>>>,
+    last: usize,
+    /// Forks merged by [`merge`](Self::merge), waiting for [`finish`](Self::finish).
+    pending: Vec<Vec<ForkPage<T>>>,
+    /// Pages handed back by merges, for the next run's forks: a parallel run then
+    /// neither allocates nor faults in fresh pages.
+    spare: Spares<Page<T>>,
+}
+
+impl<T: Copy> Pages<T> {
+    /// An empty table; `fill` is what entries never written hold.
+    pub(crate) fn new(fill: T) -> Self {
+        Self {
+            pages: Vec::new(),
+            fill,
+            forked: None,
+            last: 0,
+            pending: Vec::new(),
+            spare: Spares::default(),
+        }
+    }
+
+    fn page(&self) -> Page<T> {
+        match vec![self.fill; PAGE].into_boxed_slice().try_into() {
+            Ok(page) => page,
+            // A boxed slice of PAGE entries always converts.
+            Err(_) => Box::new([self.fill; PAGE]),
+        }
+    }
+
+    /// Grows the table to at least `len` entries.
+    pub(crate) fn grow(&mut self, len: usize) {
+        while self.pages.len() << PAGE_BITS < len {
+            let page = self.page();
+            self.pages.push(page);
+        }
+    }
+
+    /// Forgets merges not finished (a new run starts), keeping their pages.
+    pub(crate) fn drop_pending(&mut self) {
+        for fork in std::mem::take(&mut self.pending) {
+            fork.into_iter().for_each(|p| self.spare.give(p.page));
+        }
+    }
+
+    /// The entry at `i`: the table's, or in a fork the one it wrote.
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Option<&T> {
+        match self.pages.get(i >> PAGE_BITS) {
+            Some(page) => Some(&page[i & (PAGE - 1)]),
+            None => self.get_forked(i),
+        }
+    }
+
+    /// The entry at `i` of the table (not a fork), writable.
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        Some(&mut self.pages.get_mut(i >> PAGE_BITS)?[i & (PAGE - 1)])
+    }
+
+    /// Writes entry `i` (in a fork, into its own page).
+    #[inline(always)]
+    pub(crate) fn set(&mut self, i: usize, value: T) {
+        // A fork holds no `pages`: its writes take the other path.
+        if let Some(entry) = self.get_mut(i) {
+            *entry = value;
+        } else if self.forked.is_some() {
+            self.set_forked(i, value);
+        }
+    }
+
+    #[inline]
+    fn get_forked(&self, i: usize) -> Option<&T> {
+        let pages = self.forked.as_ref()?;
+        let number = i >> PAGE_BITS;
+        let page = match pages.get(self.last) {
+            Some(p) if p.number == number => p,
+            _ => pages.iter().rev().find(|p| p.number == number)?,
+        };
+        Some(&page.page[i & (PAGE - 1)])
+    }
+
+    /// A write in a fork: on the page it wrote last (pre-order writes stay on one page
+    /// for long stretches), else on another of its pages.
+    #[inline]
+    fn set_forked(&mut self, i: usize, value: T) {
+        let (number, at) = (i >> PAGE_BITS, i & (PAGE - 1));
+        let k = match self.forked.as_ref().and_then(|p| p.get(self.last)) {
+            Some(p) if p.number == number => self.last,
+            _ => self.fork_page(number),
+        };
+        if let Some(p) = self.forked.as_mut().and_then(|p| p.get_mut(k)) {
+            let (word, bit) = (&mut p.written[at / 64], 1u64 << (at % 64));
+            if *word & bit == 0 {
+                *word |= bit;
+                p.count += 1;
+            }
+            p.page[at] = value;
+        }
+    }
+
+    /// The fork's page `number`, taken (a kept one if any) at its first write.
+    #[cold]
+    fn fork_page(&mut self, number: usize) -> usize {
+        let found = self
+            .forked
+            .as_ref()
+            .and_then(|p| p.iter().rposition(|p| p.number == number));
+        let k = match found {
+            Some(k) => k,
+            None => {
+                let page = self.spare.take().unwrap_or_else(|| self.page());
+                let Some(pages) = &mut self.forked else {
+                    return 0;
+                };
+                pages.push(ForkPage {
+                    number,
+                    page,
+                    written: [0; PAGE / 64],
+                    count: 0,
+                });
+                pages.len() - 1
+            }
+        };
+        self.last = k;
+        k
+    }
+}
+
+impl<T: Copy + Send + Sync> Pages<T> {
+    /// A table for a parallel worker: empty, taking a page (a kept one if any) at its
+    /// first write to it, so a worker's memory follows what it writes.
+    pub(crate) fn fork(&self) -> Self {
+        Self {
+            pages: Vec::new(),
+            fill: self.fill,
+            forked: Some(Vec::new()),
+            last: 0,
+            pending: Vec::new(),
+            spare: self.spare.share(),
+        }
+    }
+
+    /// Drops a fork's writes, keeping its pages for later forks.
+    pub(crate) fn recycle(&mut self, mut worker: Self) {
+        for p in worker.forked.take().unwrap_or_default() {
+            self.spare.give(p.page);
+        }
+    }
+
+    /// Takes a fork's writes in: they reach the table at [`finish`](Self::finish).
+    pub(crate) fn merge(&mut self, mut worker: Self) {
+        self.pending.push(worker.forked.take().unwrap_or_default());
+    }
+
+    /// Puts the merged forks' writes in the table, each entry of the fork merged
+    /// `k`-th through `map(k, entry)`, on every thread. A page one fork filled whole
+    /// replaces the table's (which is kept for the next run's forks); the written
+    /// entries of the others are copied, the pieces of one page in merge order (a later
+    /// write wins).
+    pub(crate) fn finish(&mut self, map: impl Fn(usize, T) -> T + Sync) {
+        let mut forks = std::mem::take(&mut self.pending);
+        forks.par_iter_mut().enumerate().for_each(|(k, pages)| {
+            for p in pages.iter_mut() {
+                for (at, entry) in p.page.iter_mut().enumerate() {
+                    if p.written[at / 64] & (1 << (at % 64)) != 0 {
+                        *entry = map(k, *entry);
+                    }
+                }
+            }
+        });
+        let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
+        pieces.sort_by_key(|p| p.number);
+        let mut jobs: Vec<(&mut Page<T>, &[ForkPage<T>])> = Vec::new();
+        let mut rest = pieces.as_mut_slice();
+        for (number, ours) in self.pages.iter_mut().enumerate() {
+            let count = rest.iter().take_while(|p| p.number == number).count();
+            let (mine, next) = rest.split_at_mut(count);
+            rest = next;
+            match mine {
+                [] => {}
+                [whole] if whole.count == PAGE => std::mem::swap(ours, &mut whole.page),
+                _ => jobs.push((ours, mine)),
+            }
+        }
+        jobs.into_par_iter().for_each(|(ours, pieces)| {
+            for p in pieces {
+                for (at, (to, from)) in ours.iter_mut().zip(p.page.iter()).enumerate() {
+                    if p.written[at / 64] & (1 << (at % 64)) != 0 {
+                        *to = *from;
+                    }
+                }
+            }
+        });
+        for p in pieces {
+            self.spare.give(p.page);
+        }
+    }
+}
+
+/// One slot of a [`PerNode`] table: its value, and the run that wrote it.
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    value: T,
+    run: u32,
 }
 
 /// A value per node written during a run and read after it.
 ///
 /// Sized to the graph's arena at the start of each run; a value counts only if it was
 /// written in the latest run, so nodes the run did not reach (culled, outside the
-/// root's subtree) read as `None` without clearing the whole array each run. The table
-/// carries the run's [`Stamp`]: read by id ([`read`](Self::read)), values are
-/// refused once the graph changed (structure or payloads) or for another graph, so a
-/// removed node's slot reused by a new node never shows the old node's value. Read by
-/// slot ([`get_at`](Self::get_at)), they are not checked: that is for readers that
-/// checked the stamp once per run.
+/// root's subtree) read as `None` without clearing the whole table each run. The table
+/// carries the run's [`Stamp`]: read by id ([`read`](Self::read)), values are refused
+/// once the graph changed (structure or payloads) or for another graph, so a removed
+/// node's slot reused by a new node never shows the old node's value. Read by slot
+/// ([`get_at`](Self::get_at)), they are not checked: that is for readers that checked
+/// the stamp once per run.
+///
+/// ```
+/// use scenewalk_actors::PerNode;
+/// use scenewalk_core::Graph;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// let mut table = PerNode::new(0u32);
+/// table.begin(&graph, root.index());
+/// table.set(child.index(), 7);
+/// assert_eq!(table.get_at(child.index()), Some(7));
+/// assert_eq!(table.get_at(root.index()), None); // not written this run
+/// assert_eq!(table.read("example", "PerNode", &graph, child)?, 7);
+/// graph.append_child(root, Group)?;
+/// assert!(table.read("example", "PerNode", &graph, child).is_err()); // stale
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct PerNode<T> {
-    values: Vec<T>,
-    written: Vec<u32>,
+    entries: Pages<Entry<T>>,
     run: u32,
-    /// What the latest run's values describe.
     stamp: Option<Stamp>,
-    /// Slot `s` is entry `s + offset` (wrapping): 1 in a run's table (entry 0 holds
-    /// the fill), minus the window's first slot in a fork's.
-    offset: usize,
-    /// A fork's writes to slots outside its window, in order (see
-    /// [`fork`](Self::fork)).
-    log: Vec<(NodeIndex, T)>,
-    forked: bool,
-    /// Merged forks' windows, emptied, for the next run's forks: a parallel run
-    /// then neither grows nor faults in fresh buffers.
-    spare: Spares<Window<T>>,
-    /// Forks merged by [`merge_deferred`](Self::merge_deferred), waiting for
-    /// [`finish_merges`](Self::finish_merges), in merge order.
-    pending: Vec<Pending<T>>,
 }
 
 impl<T: Copy> PerNode<T> {
     /// An empty table; `fill` is the value unreached nodes hold internally.
     pub fn new(fill: T) -> Self {
         Self {
-            values: Vec::new(),
-            written: Vec::new(),
+            entries: Pages::new(Entry {
+                value: fill,
+                run: 0,
+            }),
             run: 0,
             stamp: None,
-            offset: 1,
-            log: Vec::new(),
-            forked: false,
-            spare: Spares::default(),
-            pending: Vec::new(),
         }
-        .with_fill(fill)
-    }
-
-    fn with_fill(mut self, fill: T) -> Self {
-        self.values.clear();
-        self.values.push(fill);
-        self
     }
 
     /// Starts a run over `graph` from `root`: grows the table and forgets earlier
     /// runs' values.
     pub fn begin(&mut self, graph: &Graph, root: NodeIndex) {
-        // Merges an earlier run left unfinished are that run's: forget them.
-        self.drop_pending();
+        self.entries.drop_pending();
         self.stamp = Some(Stamp::new(graph, root));
-        self.grow(graph.capacity() + 1);
+        self.entries.grow(graph.capacity());
         self.run = self.run.wrapping_add(1);
-        if self.run == 0 || self.run == FORK_STAMP {
+        if self.run == 0 {
             // After 2^32 runs the stamps wrap: clear them once so none looks current.
-            self.written.iter_mut().for_each(|w| *w = 0);
+            for page in &mut self.entries.pages {
+                page.iter_mut().for_each(|e| e.run = 0);
+            }
             self.run = 1;
         }
     }
 
     /// Continues the latest run over `graph` as it is now: grows the table and takes
-    /// the graph's current revision, keeping every value. For incremental updates,
-    /// which patch the values an edit changed (with [`set`](Self::set) and
-    /// [`unset`](Self::unset)) and then vouch for the rest.
-    ///
-    /// This lifts the table's own guarantee: values written before a structural edit
-    /// are taken as current again, so the caller must have patched or
-    /// [`unset`](Self::unset) every slot the edits touched (a removed node's slot may
-    /// now hold another node). Plain actors never call it.
+    /// the graph's current state, keeping every value. For incremental updates, which
+    /// patch the values an edit changed (with [`set`](Self::set) and
+    /// [`unset`](Self::unset)) and then vouch for the rest: values written before a
+    /// structural edit are taken as current again, so the caller must have patched or
+    /// unset every slot the edits touched. Plain actors never call it.
     pub fn resume(&mut self, graph: &Graph) {
-        let Some(stamp) = self.stamp else {
-            // No run yet: nothing to keep.
-            return;
-        };
-        self.stamp = Some(Stamp::new(graph, stamp.root()));
-        self.grow(graph.capacity() + 1);
+        if let Some(stamp) = self.stamp {
+            self.stamp = Some(Stamp::new(graph, stamp.root()));
+            self.entries.grow(graph.capacity());
+        }
     }
 
     /// What the latest run's values describe (`None` before the first run).
@@ -107,73 +324,53 @@ impl<T: Copy> PerNode<T> {
         self.stamp
     }
 
-    /// Grows the table to `len` entries, filled with the fill value (entry 0).
-    fn grow(&mut self, len: usize) {
-        if let Some(&fill) = self.values.first()
-            && self.values.len() < len
-        {
-            self.values.resize(len, fill);
-            self.written.resize(len, 0);
-        }
-    }
-
     /// Forgets the value of slot `node`, so it reads as `None` (as if the latest run
     /// had not reached it).
     #[inline]
     pub fn unset(&mut self, node: NodeIndex) {
-        if let Some(w) = self.written.get_mut(node.get().wrapping_add(self.offset)) {
-            *w = 0;
+        if let Some(entry) = self.entries.get_mut(node.get()) {
+            entry.run = 0;
         }
     }
 
     /// Writes the value of the node in slot `node`.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, node: NodeIndex, value: T) {
-        let i = node.get().wrapping_add(self.offset);
-        if let (Some(v), Some(w)) = (self.values.get_mut(i), self.written.get_mut(i)) {
-            *v = value;
-            *w = self.run;
-        } else if self.forked {
-            self.set_forked(node, value);
-        }
+        let run = self.run;
+        self.entries.set(node.get(), Entry { value, run });
     }
 
-    /// The value written for slot `node` in the latest run.
+    /// The value written for slot `node` in the latest run (in a parallel worker's
+    /// table: by this worker).
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
-        let i = node.get().wrapping_add(self.offset);
-        match (self.written.get(i), self.values.get(i)) {
-            (Some(&w), Some(&v)) if w == self.run && readable(self.run) => Some(v),
-            _ => None,
-        }
+        let entry = self.entries.get(node.get())?;
+        (entry.run == self.run).then_some(entry.value)
     }
 
     /// The value held for slot `node`, whichever run wrote it: for a caller that
     /// knows the latest run wrote it (an incremental update inside the span of its
-    /// last full run), which then reads one array instead of two.
+    /// last full run).
     #[inline]
     pub(crate) fn value_at(&self, node: NodeIndex) -> Option<T> {
-        self.values.get(node.get() + 1).copied()
+        Some(self.entries.get(node.get())?.value)
     }
 
     /// Replaces the value of slot `node`, keeping its stamp: as
     /// [`value_at`](Self::value_at), for a slot the latest run wrote.
     #[inline]
     pub(crate) fn overwrite(&mut self, node: NodeIndex, value: T) {
-        if let Some(v) = self.values.get_mut(node.get() + 1) {
-            *v = value;
+        if let Some(entry) = self.entries.get_mut(node.get()) {
+            entry.value = value;
         }
     }
 
     /// A mutable reference to the value of slot `node` in this run, if written.
     #[inline]
     pub fn get_mut_at(&mut self, node: NodeIndex) -> Option<&mut T> {
-        let i = node.get().wrapping_add(self.offset);
-        if self.written.get(i) == Some(&self.run) && readable(self.run) {
-            self.values.get_mut(i)
-        } else {
-            None
-        }
+        let run = self.run;
+        let entry = self.entries.get_mut(node.get())?;
+        (entry.run == run).then_some(&mut entry.value)
     }
 
     /// The value for `id`, checked: the latest run was over `graph` as it is now (no
@@ -200,5 +397,71 @@ impl<T: Copy> PerNode<T> {
             return Err(scenewalk_core::GraphError::StaleNode(id).into());
         }
         self.get_at(id.index()).ok_or(ResultsError::NotReached(id))
+    }
+}
+
+/// Parallel runs: a worker's table holds only the pages it writes; the merge moves a
+/// page the worker filled whole into the run's table and copies the others' written
+/// slots.
+impl<T: Copy + Send + Sync> PerNode<T> {
+    /// A table for a parallel worker of the current run: empty, taking a page at its
+    /// first write to it, so a worker's memory follows the slots it writes. Its
+    /// writes carry the run's stamp and read back in the worker; they reach this table
+    /// through [`merge`](Self::merge) and [`finish_merges`](Self::finish_merges).
+    pub fn fork(&self) -> Self {
+        Self {
+            entries: self.entries.fork(),
+            run: self.run,
+            stamp: self.stamp,
+        }
+    }
+
+    /// Takes a fork's writes in; they reach the table at
+    /// [`finish_merges`](Self::finish_merges), which handles every fork merged so at
+    /// once. A slot two forks wrote gets the later merge's value.
+    pub fn merge(&mut self, worker: Self) {
+        self.entries.merge(worker.entries);
+    }
+
+    /// Puts the merged forks' writes in the table.
+    pub fn finish_merges(&mut self) {
+        self.entries.finish(|_, e| e);
+    }
+}
+
+/// Buffers kept from one parallel run's workers for the next run's: taken by a fork
+/// (which sees its parent only by `&`, hence the lock, held only to pop), given back by
+/// the merge. A clone starts with none.
+#[derive(Debug)]
+pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
+
+impl<V> Default for Spares<V> {
+    fn default() -> Self {
+        Self(Arc::new(Mutex::new(Vec::new())))
+    }
+}
+
+impl<V> Clone for Spares<V> {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl<V> Spares<V> {
+    /// A spare buffer, if one is left (and the lock is not poisoned).
+    pub(crate) fn take(&self) -> Option<V> {
+        self.0.lock().ok()?.pop()
+    }
+
+    /// Keeps `buffer` for a later fork.
+    pub(crate) fn give(&self, buffer: V) {
+        if let Ok(mut spares) = self.0.lock() {
+            spares.push(buffer);
+        }
+    }
+
+    /// The same store (for a fork).
+    fn share(&self) -> Self {
+        Self(Arc::clone(&self.0))
     }
 }

@@ -1,6 +1,7 @@
 //! World transforms: the matrix stack as ordered state.
 
 use crate::PerNode;
+use crate::per_node::Pages;
 use crate::shared::{checkout, publish};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
@@ -13,7 +14,6 @@ use std::sync::Arc;
 mod matrices;
 
 pub(crate) use matrices::WorldMatrices;
-use matrices::renumber_index;
 
 /// The local transform of a node if it is a [`Transform`] (or extends one).
 #[inline]
@@ -39,8 +39,9 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
-/// The world transforms of a run, as later passes read them: per node an index into
-/// the run's distinct world matrices (4 bytes a node), stamped with what they describe.
+/// The world transforms of a run, as later passes read them: per node the place of its
+/// world matrix (4 bytes a node), one matrix per transform node, stamped with what
+/// they describe.
 ///
 /// [`WorldTransforms`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish
 /// one behind an `Arc` after each run: hand it to later passes with
@@ -49,14 +50,14 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 #[derive(Clone, Debug)]
 pub struct WorldTable {
     pub(crate) index: PerNode<u32>,
-    pub(crate) matrices: Vec<Affine3A>,
+    pub(crate) matrices: Pages<Affine3A>,
 }
 
 impl Default for WorldTable {
     fn default() -> Self {
         Self {
             index: PerNode::new(0),
-            matrices: Vec::new(),
+            matrices: Pages::new(Affine3A::IDENTITY),
         }
     }
 }
@@ -150,7 +151,7 @@ impl WorldTransforms {
     pub(crate) fn checkout(&mut self, keep: bool) {
         checkout(&mut self.shared, keep, |t| {
             std::mem::swap(&mut t.index, &mut self.world);
-            self.matrices.swap_list(&mut t.matrices);
+            std::mem::swap(&mut t.matrices, &mut self.matrices.matrices);
         });
     }
 
@@ -158,7 +159,7 @@ impl WorldTransforms {
     pub(crate) fn publish(&mut self) {
         publish(&mut self.shared, |t| {
             std::mem::swap(&mut t.index, &mut self.world);
-            self.matrices.swap_list(&mut t.matrices);
+            std::mem::swap(&mut t.matrices, &mut self.matrices.matrices);
         });
     }
 
@@ -209,13 +210,7 @@ impl OrderedActor for WorldTransforms {
 
     fn end(&mut self) {
         self.matrices.end();
-        // The forks' indices are renumbered as they are copied, on every thread.
-        let renumber = &self.matrices.fork.renumber;
-        self.world
-            .finish_merges_mapped(|k, i| match renumber.get(k) {
-                Some(&(base, offset)) => renumber_index(i, base, offset),
-                None => i,
-            });
+        self.world.finish_merges();
         self.publish();
     }
 
@@ -236,15 +231,15 @@ impl WorldTransforms {
             world: self.world.fork(),
             shared: Arc::default(),
         };
-        Some((worker, 0))
+        // Places are the same in every worker: the state goes as it is.
+        Some((worker, state))
     }
 
-    /// [`OrderedActor::merge`].
+    /// [`OrderedActor::merge`]: the worker's pages reach the tables at the end, all
+    /// workers' at once.
     fn merge_worker(&mut self, worker: Self) {
-        // The indices are not read back during the run: all forks' copies happen at
-        // once, on every thread, at the end, and renumber them as they go.
         self.matrices.merge(worker.matrices);
-        self.world.merge_deferred(worker.world, |i| i);
+        self.world.merge(worker.world);
     }
 }
 
@@ -301,23 +296,22 @@ mod tests {
         (graph, root)
     }
 
-    /// Owner records (kept for incremental patches) come out of a split run as a
-    /// sequential run's: every transform's matrix names the node and the state of
-    /// its parent, whichever worker pushed it.
+    /// A split run writes every transform's matrix at the place its payload fixes,
+    /// and every node's state names its nearest transform's place, as a sequential
+    /// run does.
     #[test]
-    fn forked_owner_records_name_the_parents_state() {
+    fn a_split_run_puts_every_matrix_at_its_place() {
         static FORKS: AtomicU64 = AtomicU64::new(0);
         let (graph, root) = tree(30_000);
-        let tracked = || {
-            let mut world = WorldTransforms::new();
-            world.matrices.track_owners();
-            world
-        };
-        let mut seq = Action::new(DepthFirst::new(), (Ordered::new(tracked()),)).unwrap();
+        let mut seq =
+            Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
         seq.run(&graph, root).unwrap();
         let mut par = Action::new(
             DepthFirst::new(),
-            (Ordered::new(tracked()), Unordered::new(Forks(&FORKS))),
+            (
+                Ordered::new(WorldTransforms::new()),
+                Unordered::new(Forks(&FORKS)),
+            ),
         )
         .unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
@@ -334,17 +328,21 @@ mod tests {
         let mut next = Some(root.index());
         while let Some(node) = next {
             next = graph.next_preorder_at(node, root.index());
-            let own = par.world.get_at(node).map(|i| par.matrices.get(i));
-            assert_eq!(own, seq.world_at(node));
-            if graph.get_at::<Transform>(node).is_none() {
-                continue;
+            let state = par.world.get_at(node).unwrap();
+            assert_eq!(Some(par.matrices.get(state)), seq.world_at(node));
+            let ty = graph.type_at(node).unwrap();
+            match par.matrices.place(&graph, node, ty) {
+                Some(place) => {
+                    transforms += 1;
+                    assert_eq!(state, place);
+                }
+                None => {
+                    let parent = graph
+                        .parent_at(node)
+                        .map_or(Some(0), |p| par.world.get_at(p));
+                    assert_eq!(Some(state), parent);
+                }
             }
-            transforms += 1;
-            let own = par.world.get_at(node).unwrap();
-            let owner = par.matrices.owner(own).unwrap();
-            assert_eq!(owner.node, node.raw());
-            let parent = graph.parent_at(node).unwrap();
-            assert_eq!(Some(owner.above), par.world.get_at(parent));
         }
         assert!(transforms > 9_000);
     }

@@ -1,7 +1,7 @@
 //! `PerNode`'s parallel merges against a brute-force replay: forks that write
 //! anywhere (forward runs as in a compact graph, scattered slots, overwrites), merged
-//! at once (`merge`) or deferred (`merge_deferred` + `finish_merges`), give the
-//! values of replaying every write, mapped, in merge order.
+//! one by one or all together before `finish_merges`, give the values of replaying
+//! every write in merge order.
 
 use proptest::prelude::*;
 use scenewalk_actors::PerNode;
@@ -78,20 +78,19 @@ fn merged(n: u32, forks: &[Vec<(u32, u32)>], deferred: bool, threads: usize) -> 
         table.begin(&graph, scenewalk_core::NodeIndex::new(0));
         let workers: Vec<_> = forks
             .iter()
-            .map(|writes| {
+            .enumerate()
+            .map(|(k, writes)| {
                 let mut worker = table.fork();
                 for &(slot, value) in writes {
-                    worker.set(NodeIndex::new(slot), value);
+                    worker.set(NodeIndex::new(slot), value.wrapping_add(1000 * k as u32));
                 }
                 worker
             })
             .collect();
-        for (k, worker) in workers.into_iter().enumerate() {
-            let offset = 1000 * k as u32;
-            if deferred {
-                table.merge_deferred(worker, |v| v.wrapping_add(offset));
-            } else {
-                table.merge(worker, |v| v.wrapping_add(offset));
+        for worker in workers {
+            table.merge(worker);
+            if !deferred {
+                pool(threads).install(|| table.finish_merges());
             }
         }
         pool(threads).install(|| table.finish_merges());
@@ -128,14 +127,14 @@ fn deferred_values_appear_only_at_finish() {
     table.begin(&graph, scenewalk_core::NodeIndex::new(0));
     let mut worker = table.fork();
     worker.set(NodeIndex::new(3), 5);
-    table.merge_deferred(worker, |v| v * 2);
+    table.merge(worker);
     assert_eq!(table.get_at(NodeIndex::new(3)), None);
     table.finish_merges();
-    assert_eq!(table.get_at(NodeIndex::new(3)), Some(10));
+    assert_eq!(table.get_at(NodeIndex::new(3)), Some(5));
     // A new run forgets merges left unfinished by the last one.
     let mut worker = table.fork();
     worker.set(NodeIndex::new(4), 1);
-    table.merge_deferred(worker, |v| v);
+    table.merge(worker);
     table.begin(&graph, scenewalk_core::NodeIndex::new(0));
     table.finish_merges();
     assert_eq!(table.get_at(NodeIndex::new(4)), None);

@@ -285,6 +285,9 @@ impl Graph {
             && let Some(moved) = column.swap_remove(slot)
         {
             self.cold[moved as usize].slot = slot;
+            // The node whose payload took the freed place: readers that index by
+            // payload position (an incremental update's matrices) must see it.
+            self.record(Change::Payload(NodeIndex(moved)));
         }
         let generation = (self.generations[i] ^ self.id_key).wrapping_add(1);
         self.generations[i] = generation ^ self.id_key;

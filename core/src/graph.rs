@@ -470,6 +470,13 @@ impl Graph {
         })
     }
 
+    /// How many nodes of exactly type `ty` the graph holds: the length of that
+    /// type's payload column, so every such node's
+    /// [`payload_slot_at`](Graph::payload_slot_at) is below it.
+    pub fn payload_count(&self, ty: NodeType) -> usize {
+        self.column_arc(ty.0).map_or(0, |c| c.len())
+    }
+
     // ----- traversal-time access by index ----------------------------------------------
 
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).

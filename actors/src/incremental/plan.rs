@@ -175,16 +175,15 @@ pub(super) struct Open {
     acc: Aabb,
 }
 
-/// The state above the subtree that `steps` starts (a transform's parent's, found
-/// in its matrix's owner record, which must name it; any other node's own).
+/// The state above the subtree that `steps` starts: a transform's parent's, any
+/// other node's own.
 #[inline]
-pub(super) fn state_above(steps: &[Step], matrices: &WorldMatrices) -> Option<u32> {
+pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -> Option<u32> {
     let top = steps.first()?;
     if top.kind() != TRANSFORM {
         return Some(top.state);
     }
-    let owner = matrices.owner(top.state)?;
-    (owner.node == top.node).then_some(owner.above)
+    index.value_at(graph.parent_at(top.node())?)
 }
 
 /// Recomputes the world matrices and boxes of the subtree whose steps are `steps`
@@ -222,7 +221,7 @@ pub(super) fn replay(
         let (state, acc) = match step.kind() {
             TRANSFORM => {
                 let local = columns.transforms?.at_slot(step.payload)?.local();
-                matrices.overwrite_at(step.state, parent, local)?;
+                matrices.write(step.state, parent, local)?;
                 (step.state, Aabb::EMPTY)
             }
             GEOMETRY => {
@@ -264,10 +263,12 @@ pub(super) fn replay(
 /// where replays one after the other would wait for each in turn.
 pub(super) fn warm(
     subtrees: &[&[Step]],
+    graph: &Graph,
     columns: Columns<'_>,
-    matrices: &WorldMatrices,
+    world: &crate::WorldTransforms,
     boxes: &PerNode<Aabb>,
 ) {
+    let (matrices, index) = (&world.matrices, &world.world);
     let mut sum = 0u32;
     // The first and last lines of each subtree's steps.
     for steps in subtrees {
@@ -275,12 +276,9 @@ pub(super) fn warm(
         let last = steps.last().map_or(0, |s| s.payload);
         sum = sum.wrapping_add(first).wrapping_add(last);
     }
-    // Then what the steps lead to: the top's owner record, payloads, boxes. A
-    // 64-byte matrix may straddle two lines, so both ends are read.
+    // Then what the steps lead to: payloads, boxes. A 64-byte matrix may straddle
+    // two lines, so both ends are read.
     for steps in subtrees {
-        if let Some(top) = steps.first().filter(|t| t.kind() == TRANSFORM) {
-            sum = sum.wrapping_add(matrices.owner(top.state).map_or(0, |o| o.above));
-        }
         for step in steps.iter() {
             let bits = match step.kind() {
                 TRANSFORM => columns
@@ -301,9 +299,9 @@ pub(super) fn warm(
                 .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.max.z.to_bits()));
         }
     }
-    // Last the matrices above the tops, once their owner records are in.
+    // Last the matrices above the tops.
     for steps in subtrees {
-        if let Some(above) = state_above(steps, matrices) {
+        if let Some(above) = state_above(steps, graph, index) {
             sum = sum.wrapping_add(ends(&matrices.get(above)));
         }
     }
@@ -379,7 +377,8 @@ mod tests {
             match (transforms.get(node), geometries.get(node)) {
                 (Some(t), _) => {
                     assert!(std::ptr::eq(transforms.at_slot(step.payload).unwrap(), t));
-                    assert_eq!(world.matrices.owner(step.state).unwrap().node, node.raw());
+                    let ty = graph.type_at(node).unwrap();
+                    assert_eq!(world.matrices.place(&graph, node, ty), Some(step.state));
                 }
                 (_, Some(g)) => {
                     assert!(std::ptr::eq(geometries.at_slot(step.payload).unwrap(), g));

@@ -250,10 +250,10 @@ impl IncrementalUpdate {
                 }
             }
             let subtrees = subtrees.get(..batch.len())?;
-            plan::warm(subtrees, columns, &world.matrices, boxes);
+            plan::warm(subtrees, graph, columns, world, boxes);
             for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
                 let before = boxes.value_at(node)?;
-                let above = plan::state_above(steps, &world.matrices)?;
+                let above = plan::state_above(steps, graph, &world.world)?;
                 let after = plan::replay(
                     steps,
                     above,
@@ -344,7 +344,10 @@ fn warm(
             sum = sum
                 .wrapping_add(local.translation.x.to_bits())
                 .wrapping_add(world.matrices.get(state).translation.x.to_bits());
-            above = world.matrices.owner(state).map_or(state, |o| o.above);
+            above = graph
+                .parent_at(node)
+                .and_then(|p| world.world.value_at(p))
+                .unwrap_or(state);
         }
         sum = sum.wrapping_add(world.matrices.get(above).translation.x.to_bits());
         // The children (in a tree built depth first, most of a small subtree).

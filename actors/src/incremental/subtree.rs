@@ -106,7 +106,7 @@ pub(super) fn rewalk_payloads(
     let own = world.world.value_at(top)?;
     let ty = graph.type_at(top)?;
     let above = if kinds.local(graph, top, ty).is_some() {
-        world.matrices.owner(own)?.above
+        world.world.value_at(graph.parent_at(top)?)?
     } else {
         own
     };
@@ -171,7 +171,7 @@ fn enter_payloads(
     let mut state = parent;
     if let Some(local) = kinds.local(graph, node, hot) {
         state = world.world.value_at(node)?;
-        world.matrices.overwrite(node, state, parent, local)?;
+        world.matrices.write(state, parent, local)?;
     }
     let acc = match kinds.geometry(graph, node, hot) {
         Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
@@ -197,10 +197,8 @@ fn enter(
     let ty = graph.type_at(node)?;
     let mut state = parent;
     if let Some(local) = kinds.local(graph, node, ty) {
-        let previous = world.world.get_at(node);
-        state = world
-            .matrices
-            .patch_transform(node, parent, local, previous)?;
+        let place = world.matrices.place(graph, node, ty)?;
+        state = world.matrices.write(place, parent, local)?;
     }
     world.world.set(node, state);
     let acc = match kinds.geometry(graph, node, ty) {
