@@ -45,8 +45,7 @@ pub struct RunStats {
 /// stopped leaves nothing behind for the next one.
 ///
 /// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// #[derive(Default)]

@@ -186,8 +186,7 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 /// [`start`](Arms::start), the context the actor was built with.
 ///
 /// ```
-/// use scenewalk_core::{Action, Arms, Flow, Graph, Unordered};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Graph, Unordered};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }

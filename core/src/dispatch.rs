@@ -331,8 +331,7 @@ impl<Cx: 'static> MethodTable<Cx> {
 /// the actor was built with (change `start` to change where later runs begin).
 ///
 /// ```
-/// use scenewalk_core::{Action, DispatchActor, Flow, Functor, Graph, Unordered};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_core::{Action, DepthFirst, DispatchActor, Flow, Functor, Graph, Unordered};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }

@@ -21,8 +21,9 @@
 //!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
 //!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
 //!   known at compile time).
-//! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
-//!   others live in `scenewalk-iterators`.
+//! - **Iterators** ([`TraversalIterator`]) choose the next node. [`DepthFirst`], the
+//!   canonical order, is here; the others (priority, breadth-first, flattened) live in
+//!   `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
 //!   every actor can work under the iterator. [`Action::run_parallel`] runs one
 //!   traversal on all cores of a rayon pool: split by subtree size, static actors
@@ -37,8 +38,7 @@
 //! time, `Vec<Box<dyn Actor>>` is a chain too.
 //!
 //! ```
-//! use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
-//! use scenewalk_iterators::DepthFirst;
+//! use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
 //!
 //! #[derive(Clone, Debug)]
 //! struct Group;
@@ -101,6 +101,7 @@ pub use kept::KeptColumn;
 pub use math::Aabb;
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub use results::{Results, ResultsError, Staleness, Stamp, Stamped};
+pub use run::DepthFirst;
 pub use state::StateCell;
 pub use types::{
     NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
@@ -132,6 +133,7 @@ mod math;
 mod node;
 mod parallel;
 mod results;
+mod run;
 mod state;
 mod subtree_sizes;
 mod types;

@@ -76,8 +76,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// without a fork/merge hook, or whose fork declined this run).
     ///
     /// ```
-    /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
-    /// use scenewalk_iterators::DepthFirst;
+    /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
     /// # #[derive(Clone, Debug)] struct Group;
     /// # impl scenewalk_core::NodeCore for Group {}
     /// #[derive(Default)]

@@ -4,11 +4,12 @@
 //! dynamic actor gives too.
 
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActionError, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId,
     PARALLEL, RunContext, TraversalError, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{DepthFirst, Walk};
+use scenewalk_iterators::Walk;
 
 /// The root of a type chain.
 #[derive(Clone, Debug)]

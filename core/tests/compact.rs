@@ -3,11 +3,12 @@
 //! pre-order, and no old id ever names another node (before or after further edits).
 
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, Remap,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{BreadthFirst, DepthFirst, Event, Flattened, Walk};
+use scenewalk_iterators::{BreadthFirst, Event, Flattened, Walk};
 
 #[derive(Clone, Debug, PartialEq)]
 struct A(u32);

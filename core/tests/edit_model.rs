@@ -4,13 +4,12 @@
 //! in the model's order.
 
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, RunContext,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{
-    BreadthFirst, DepthFirst, Flattened, PriorityQueue, StacklessDfs, Walk, Walker,
-};
+use scenewalk_iterators::{BreadthFirst, Flattened, PriorityQueue, StacklessDfs, Walk, Walker};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]

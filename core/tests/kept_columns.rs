@@ -2,11 +2,11 @@
 //! on clones, edits, removals, compaction and appends, every run must still read the
 //! payloads as they are (checked against a walk that reads each node with `get`).
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, DispatchActor, Flow, Functor, Graph, NodeId, PARALLEL, RunContext,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 
 #[derive(Clone, Debug)]
 struct G;

@@ -81,8 +81,8 @@ fn a_huge_capacity_is_a_hint_not_a_panic() {
 
 #[test]
 fn an_id_of_another_graph_is_refused() {
+    use scenewalk_core::DepthFirst;
     use scenewalk_core::{Action, GraphError, Static, StaticActor};
-    use scenewalk_iterators::DepthFirst;
 
     struct Nothing;
     impl StaticActor for Nothing {

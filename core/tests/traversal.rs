@@ -4,8 +4,8 @@
 
 mod walk_model;
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{Action, Actor, NodeId, NodeIndex, Ordered, Static, Unordered};
-use scenewalk_iterators::DepthFirst;
 use std::sync::{Arc, Mutex};
 use walk_model::*;
 

@@ -3,12 +3,12 @@
 
 mod walk_model;
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Actor, Dispatch, Events, Flow, Graph, GraphError, NodeCore, NodeId,
     Ordered, OrderedActor, RunContext, StateCell, Static, StaticActor, TraversalError, Unordered,
     UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use walk_model::*;

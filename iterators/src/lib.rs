@@ -41,15 +41,14 @@
 )]
 
 pub use breadth_first::BreadthFirst;
-pub use depth_first::DepthFirst;
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
 pub use flat::{Flattened, LengthMismatch};
 pub use priority::{PriorityQueue, SwitchRule};
+pub use scenewalk_core::DepthFirst;
 pub use std_iter::{BreadthFirstIter, DepthFirstIter, FlatIter, PreorderIter, PriorityIter, Walk};
 pub use walker::{DfsWalker, Event, StacklessDfs, Walker, WalkerIter};
 
 mod breadth_first;
-mod depth_first;
 mod dual_tree;
 mod flat;
 mod flat_par;

@@ -1,6 +1,6 @@
 //! The depth-first iterator: document order, nested enter/leave, no recursion.
 
-use scenewalk_core::{
+use crate::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
     Step, StepSink, TraversalError, TraversalIterator,
 };
@@ -39,8 +39,7 @@ enum Todo {
 /// between runs, so steady-state runs do not allocate.
 ///
 /// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit, Events};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// #[derive(Default)]
