@@ -31,6 +31,13 @@
 //!   ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run by subtree from
 //!   the state at each subtree's root ([`OrderedActor::fork`]).
 //!
+//! ## Where things are
+//! One folder per part, each opening with its story: `graph/` (the arena, ids, node
+//! types, edits, the change log, compaction), `actor/` (the actor kinds, adapters,
+//! chains, classes, ordered state, what an actor sees), `dispatch/` (per-type
+//! dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
+//! between passes), `parallel/` (one run on all cores). Every error is in `error.rs`.
+//!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
 //! traversal and inlines it: the per-node cost is the links walked plus the actors'
@@ -76,66 +83,34 @@
 
 pub use glam;
 
-pub use action::{Action, RunStats, check};
-pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
-pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
-pub use adapter::{Ordered, Static, Unordered};
-pub use arms::{Arm, ArmList, Arms, DefaultArm, Otherwise};
-pub use chain::ActorChain;
-pub use changes::{Change, ChangeCursor};
-pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
-pub use compact::Remap;
-pub use dispatch::{DispatchActor, Functor, MethodTable};
-pub use error::{ActionError, GraphError, TypeError};
-pub use flow::Flow;
-pub use fork::{
-    AboveActor, AboveChain, NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker,
-    UnorderedAbove, WorkerActor, WorkerChain, check_parallel,
+pub use actor::{
+    ActiveEntry, ActiveList, Actor, ActorChain, ActorClass, Candidate, Dispatch, Events, Flow,
+    Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
+    TypeKey, Unordered, UnorderedActor, Visit,
 };
-pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
-pub use frame::Frame;
-pub use graph::{Children, Graph, Payloads};
-pub use id::{NodeId, NodeIndex};
-pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalError, TraversalIterator};
-pub use kept::KeptColumn;
+pub use dispatch::{
+    Arm, ArmList, Arms, DefaultArm, DispatchActor, Functor, KeptColumn, MethodTable, Otherwise,
+};
+pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
+pub use graph::{
+    Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
+    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+};
 pub use math::Aabb;
-pub use node::{MAX_BASE_CHAIN, NodeCore};
-pub use results::{Results, ResultsError, Staleness, Stamp, Stamped};
-pub use run::DepthFirst;
-pub use state::StateCell;
-pub use types::{
-    NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+pub use parallel::{
+    AboveActor, AboveChain, NoWorker, OrderedAbove, OrderedPart, OrderedTop, OrderedWorker,
+    PARALLEL, ParallelActor, ParallelChain, StaticWorker, UnorderedAbove, WorkerActor, WorkerChain,
+    check_parallel,
 };
-pub use visit::{RunContext, Visit};
+pub use run::{
+    Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
+    Step, StepSink, TraversalIterator, check,
+};
 
-mod action;
-mod active;
 mod actor;
-mod adapter;
-mod arms;
-mod chain;
-mod changes;
-mod class;
-mod column;
-mod compact;
 mod dispatch;
-mod edit;
 mod error;
-mod flow;
-mod fork;
-mod fork_ordered;
-mod frame;
 mod graph;
-mod id;
-mod iterator;
-mod kept;
 mod math;
-mod node;
 mod parallel;
-mod results;
 mod run;
-mod state;
-mod subtree_sizes;
-mod types;
-mod visit;
-mod walk;

@@ -1,7 +1,8 @@
 //! The change log: which nodes were edited since a reader last looked, for incremental
 //! updates.
 
-use crate::{Graph, GraphError, NodeId, NodeIndex};
+use crate::error::GraphError;
+use crate::graph::{Graph, NodeId, NodeIndex};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What happened to a node, as recorded in the graph's change log.
@@ -198,7 +199,7 @@ mod tests {
 
     #[derive(Clone, Debug)]
     struct Group;
-    impl crate::NodeCore for Group {}
+    impl crate::graph::NodeCore for Group {}
 
     #[test]
     fn nothing_is_kept_until_a_reader_takes_a_cursor() {

@@ -12,9 +12,10 @@
     reason = "indices are slots of this arena or positions in the order computed from it, both below the arena's length"
 )]
 
-use crate::graph::{ColdLinks, FREE, HotLinks};
-use crate::id::NIL;
-use crate::{Graph, GraphError, NodeId, NodeIndex};
+use crate::error::GraphError;
+use crate::graph::arena::{ColdLinks, FREE, HotLinks};
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeId, NodeIndex};
 
 /// One column's new order: the old payload slots in new node order, and their owners.
 type ColumnOrder = (Vec<u32>, Vec<u32>);
@@ -294,7 +295,7 @@ mod tests {
 
     #[derive(Clone, Debug, PartialEq)]
     struct M(u32);
-    impl crate::NodeCore for M {}
+    impl crate::graph::NodeCore for M {}
 
     /// A slot at the last usable generation cannot take a moved node: the compaction
     /// fails and leaves the graph as it was.

@@ -5,8 +5,9 @@
     reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
 )]
 
-use crate::id::NIL;
-use crate::{Graph, GraphError, NodeId, NodeIndex};
+use crate::error::GraphError;
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeId, NodeIndex};
 
 impl Graph {
     /// The node after `node` in a depth-first, document-order walk of the subtree of

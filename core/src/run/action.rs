@@ -1,11 +1,12 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
-use crate::frame::FrameTable;
-use crate::{
-    ActionError, ActiveList, ActorChain, ActorClass, Capabilities, Events, Flow, Frame, Graph,
-    NodeId, NodeIndex, OrderedState, Results, RunContext, StateKind, StepSink, TraversalError,
-    TraversalIterator, Visit,
+use crate::actor::FrameTable;
+use crate::actor::{
+    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, RunContext, StateKind, Visit,
 };
+use crate::error::{ActionError, TraversalError};
+use crate::graph::{Graph, NodeId, NodeIndex};
+use crate::run::{Capabilities, OrderedState, Results, StepSink, TraversalIterator};
 use std::any::Any;
 
 /// What one run of an action did. Each count means the same under every iterator, so
@@ -75,7 +76,7 @@ pub struct Action<I, C> {
     frames: FrameTable,
     pub(crate) stats: RunStats,
     /// Subtree sizes for parallel runs, counted on the first one.
-    pub(crate) subtrees: crate::subtree_sizes::SubtreeSizes,
+    pub(crate) subtrees: crate::parallel::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
@@ -105,7 +106,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     /// iterator's own error (such as a NaN priority key).
     /// After an error or a [`Flow::Stop`] the action is ready for the next run.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
-        self.run_with(graph, root, &crate::results::NO_RESULTS)
+        self.run_with(graph, root, &crate::run::NO_RESULTS)
     }
 
     /// Traverses the tree under `root`, handing `results` of earlier passes to the
@@ -123,7 +124,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         results: &Results,
     ) -> Result<RunStats, TraversalError> {
         let root = graph.check(root)?;
-        let root = crate::NodeIndex(root);
+        let root = crate::graph::NodeIndex(root);
         let capabilities = self.iterator.capabilities();
         self.actors.check(&capabilities)?;
         let run = RunContext {
@@ -340,7 +341,7 @@ pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), Acti
             "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
         );
     }
-    if !capabilities.current_node && class.dispatch != crate::Dispatch::Uniform {
+    if !capabilities.current_node && class.dispatch != crate::actor::Dispatch::Uniform {
         return refuse(
             "it dispatches on the current node's type, and this iterator batches nodes with no current node",
         );

@@ -5,11 +5,12 @@
     reason = "every index here is a slot checked with `Graph::check` or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
 )]
 
-use crate::changes::Change;
-use crate::column::Column;
-use crate::graph::{ColdLinks, FREE, HotLinks};
-use crate::id::NIL;
-use crate::{Graph, GraphError, NodeCore, NodeId, NodeIndex};
+use crate::error::GraphError;
+use crate::graph::Change;
+use crate::graph::Column;
+use crate::graph::arena::{ColdLinks, FREE, HotLinks};
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeCore, NodeId, NodeIndex};
 
 /// The largest number of slots the arena hands out; `NIL` is reserved.
 pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
@@ -249,10 +250,10 @@ impl Graph {
             self.columns.resize_with(ty + 1, || None);
         }
         if self.columns[ty].is_none() {
-            let column: std::sync::Arc<dyn crate::column::ErasedColumn> =
+            let column: std::sync::Arc<dyn crate::graph::column::ErasedColumn> =
                 std::sync::Arc::new(Column::<T>::new());
             self.columns[ty] = Some(column);
-            self.column_key = crate::types::fresh_uid();
+            self.column_key = crate::graph::types::fresh_uid();
         }
         let slot = match self
             .column_mut(ty)

@@ -1,6 +1,7 @@
 //! Ordered state: copy on write, shared by siblings, kept by depth or by frame.
 
-use crate::{Frame, OrderedState};
+use crate::actor::Frame;
+use crate::run::OrderedState;
 
 /// A state with the depth of the node that made it (`depth + 1`; 0 for the root state).
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! The node type registry: a dense index per node type and its parent type.
 
 use crate::error::TypeError;
-use crate::{MAX_BASE_CHAIN, NodeCore};
+use crate::graph::{MAX_BASE_CHAIN, NodeCore};
 use indexmap::IndexMap;
 use std::any::{Any, TypeId};
 use std::collections::BTreeMap;

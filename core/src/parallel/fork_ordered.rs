@@ -2,14 +2,15 @@
 //! itself, keeping its states; each subtree gets a fork that starts from the state at
 //! its root, merged back where a sequential run would have left that root.
 
-use crate::Visit;
-use crate::adapter::TypeFilter;
-use crate::fork::{PARALLEL, refusal};
-use crate::state::OrderedStates;
-use crate::{
-    AboveActor, ActionError, ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedState,
-    ParallelActor, WorkerActor, check_parallel,
-};
+use crate::actor::OrderedStates;
+use crate::actor::TypeFilter;
+use crate::actor::Visit;
+use crate::actor::{ActiveList, Actor, Events, Flow, Ordered, OrderedActor};
+use crate::error::ActionError;
+use crate::parallel::PARALLEL;
+use crate::parallel::fork::refusal;
+use crate::parallel::{AboveActor, ParallelActor, WorkerActor, check_parallel};
+use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
 

@@ -1,7 +1,9 @@
 //! Results one pass hands to the next: shared by handle, never copied, and stamped with
 //! the state of the graph they describe, so a reader refuses them once they are stale.
 
-use crate::{Graph, GraphError, NodeId, NodeIndex, RunContext};
+use crate::actor::RunContext;
+use crate::error::ResultsError;
+use crate::graph::{Graph, NodeIndex};
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
@@ -105,41 +107,6 @@ impl Stamp {
     }
 }
 
-/// Why a reader could not use another pass's results.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResultsError {
-    /// The run was given no results of the kind the reader needs (see
-    /// [`Action::run_with`](crate::Action::run_with)), or they describe no run yet.
-    #[error(
-        "{reader} needs {results}, and the run was given none (hand them over with Action::run_with)"
-    )]
-    Missing {
-        /// The reader (an actor, or an accessor).
-        reader: &'static str,
-        /// The kind of results it needs.
-        results: &'static str,
-    },
-    /// The results no longer describe the graph the reader works on.
-    #[error(
-        "{reader} refuses the {results} it was given: {why}; run the pass that makes them again"
-    )]
-    Stale {
-        /// The reader (an actor, or an accessor).
-        reader: &'static str,
-        /// The kind of results.
-        results: &'static str,
-        /// What changed.
-        why: Staleness,
-    },
-    /// The node asked for has no result: the run that made them did not reach it.
-    #[error("{0} was not reached by the run that made these results")]
-    NotReached(NodeId),
-    /// The id asked for is not a live node of the graph.
-    #[error(transparent)]
-    Graph(#[from] GraphError),
-}
-
 /// Per-node results that know what they describe, so that they can be handed to later
 /// passes through [`Results`].
 pub trait Stamped: Any + Send + Sync {
@@ -230,7 +197,7 @@ impl Results {
         graph: &Graph,
         root: NodeIndex,
     ) -> Result<Arc<T>, ResultsError> {
-        let results = crate::short_type_name::<T>();
+        let results = crate::graph::short_type_name::<T>();
         let missing = ResultsError::Missing { reader, results };
         let (_, shared, stamp) = self
             .entries

@@ -1,17 +1,31 @@
 //! One traversal on all cores: the tree split into subtrees by size, each subtree a
 //! task running a depth-first walk with its own worker chain.
+//!
+//! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
+//! - `walker.rs`: the one depth-first loop every part of the run walks with;
+//! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
+//! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back.
 
-use crate::fork::PARALLEL;
-use crate::subtree_sizes::Handoff;
-use crate::{
-    AboveChain, Action, ActiveList, Flow, Graph, NodeId, NodeIndex, ParallelChain, RunContext,
-    RunStats, TraversalError, TraversalIterator, Visit,
-};
+use crate::actor::{ActiveList, Flow, RunContext, Visit};
+use crate::error::TraversalError;
+use crate::graph::{Graph, NodeId, NodeIndex};
+use crate::run::{Action, RunStats, TraversalIterator};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod fork;
+mod fork_ordered;
+mod subtree_sizes;
 mod walker;
 
+pub use fork::{
+    AboveActor, AboveChain, NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker,
+    UnorderedAbove, WorkerActor, WorkerChain, check_parallel,
+};
+pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
+pub(crate) use subtree_sizes::SubtreeSizes;
+
+use subtree_sizes::Handoff;
 use walker::{Calls, Control, Deferred, Main, Walker, Worker};
 
 fn add(total: &mut RunStats, part: &RunStats) {
@@ -24,7 +38,7 @@ fn add(total: &mut RunStats, part: &RunStats) {
 impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// Checks that every actor can take part in a parallel run
     /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
-    pub fn check_parallel(&self) -> Result<(), crate::ActionError> {
+    pub fn check_parallel(&self) -> Result<(), crate::error::ActionError> {
         self.actors.check_parallel()
     }
 
@@ -107,7 +121,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         graph: &Graph,
         root: NodeId,
     ) -> Result<RunStats, TraversalError> {
-        self.run_parallel_with(graph, root, &crate::results::NO_RESULTS)
+        self.run_parallel_with(graph, root, &crate::run::NO_RESULTS)
     }
 
     /// [`run_parallel`](Action::run_parallel), handing `results` of earlier passes to
@@ -116,7 +130,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         &mut self,
         graph: &Graph,
         root: NodeId,
-        results: &crate::Results,
+        results: &crate::run::Results,
     ) -> Result<RunStats, TraversalError> {
         let root = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
@@ -294,7 +308,7 @@ enum Piece {
 /// `target` nodes together, into tasks.
 struct Segments<'a, C: ParallelChain + 'a> {
     above: C::Above<'a>,
-    sizes: &'a crate::subtree_sizes::SubtreeSizes,
+    sizes: &'a crate::parallel::SubtreeSizes,
     stretch_open: bool,
     task_open: bool,
     /// Nodes in the open task.

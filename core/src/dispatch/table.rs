@@ -1,11 +1,10 @@
 //! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
 //! method list), with fallback to parent types and a default.
 
-use crate::types::RegistryStamp;
-use crate::{
-    ActiveList, Dispatch, Flow, KeptColumn, NodeCore, NodeType, RunContext, TypeRegistry,
-    UnorderedActor, Visit,
-};
+use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
+use crate::dispatch::KeptColumn;
+use crate::graph::RegistryStamp;
+use crate::graph::{NodeCore, NodeType, TypeRegistry};
 use std::any::TypeId;
 use std::sync::Arc;
 
@@ -390,7 +389,7 @@ impl<Cx: Clone + Send + 'static> UnorderedActor for DispatchActor<Cx> {
         Dispatch::PerType
     }
     /// Resolves the table for the run's graph and starts the context afresh.
-    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::error::TraversalError> {
         self.methods.resolve(run.graph.types());
         self.context.clone_from(&self.start);
         Ok(())

@@ -1,7 +1,8 @@
 //! A payload column kept across the nodes of a run.
 
-use crate::column::Column;
-use crate::{NodeCore, Visit};
+use crate::actor::Visit;
+use crate::graph::Column;
+use crate::graph::NodeCore;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -120,7 +121,7 @@ impl<T: NodeCore> KeptColumn<T> {
 
     /// Keeps the graph's column of type index `ty` if it is a column of `T`, before a
     /// run's first node; `false` (and nothing kept) otherwise.
-    pub(crate) fn keep(&mut self, graph: &crate::Graph, ty: u32) -> bool {
+    pub(crate) fn keep(&mut self, graph: &crate::graph::Graph, ty: u32) -> bool {
         let column = Self::typed_column(graph, ty);
         let kept = column.is_some();
         self.column = column;
@@ -151,7 +152,7 @@ impl<T: NodeCore> KeptColumn<T> {
     }
 
     /// A share of the graph's column of type index `ty`, if it is a column of `T`.
-    fn typed_column(graph: &crate::Graph, ty: u32) -> Option<Arc<Column<T>>> {
+    fn typed_column(graph: &crate::graph::Graph, ty: u32) -> Option<Arc<Column<T>>> {
         graph
             .column_arc(ty)
             .filter(|shared| {
@@ -168,7 +169,8 @@ impl<T: NodeCore> KeptColumn<T> {
 #[cfg(test)]
 mod tests {
     use super::KeptColumn;
-    use crate::{Graph, NodeCore, NodeId, Visit};
+    use crate::actor::Visit;
+    use crate::graph::{Graph, NodeCore, NodeId};
     use proptest::prelude::*;
 
     #[derive(Clone, Debug, PartialEq)]
@@ -182,8 +184,8 @@ mod tests {
         fn base(&self) -> Option<&dyn NodeCore> {
             Some(&self.0)
         }
-        fn parent_type() -> Option<crate::ParentType> {
-            Some(crate::ParentType::of::<Mass>())
+        fn parent_type() -> Option<crate::graph::ParentType> {
+            Some(crate::graph::ParentType::of::<Mass>())
         }
     }
 

@@ -1,10 +1,13 @@
 //! The adapters that run each kind of actor in a chain: class, type filter, state.
 
-use crate::state::OrderedStates;
-use crate::{
-    ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, Graph, OrderedActor, RunContext,
-    RunStats, StateKind, StaticActor, TraversalError, TypeSet, UnorderedActor, Visit,
+use crate::actor::OrderedStates;
+use crate::actor::{
+    ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, RunContext,
+    StateKind, StaticActor, UnorderedActor, Visit,
 };
+use crate::error::TraversalError;
+use crate::graph::{Graph, TypeSet};
+use crate::run::RunStats;
 use std::any::Any;
 
 /// Which node types reach a [`Dispatch::Single`] actor, resolved once per run.
@@ -51,7 +54,7 @@ fn class_of<A: Any>(
     batches: bool,
 ) -> ActorClass {
     ActorClass {
-        name: crate::short_type_name::<A>(),
+        name: crate::graph::short_type_name::<A>(),
         events,
         state,
         dispatch,

@@ -1,7 +1,7 @@
 //! What an actor sees of the node being traversed.
 
-use crate::iterator::Capabilities;
-use crate::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
+use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
+use crate::run::Capabilities;
 
 /// The current node of a traversal step, as actors see it.
 ///
@@ -93,5 +93,5 @@ pub struct RunContext<'g> {
     /// What the iterator of this run provides.
     pub capabilities: Capabilities,
     /// The results of earlier passes handed to this run ([`RunContext::read`]).
-    pub results: &'g crate::Results,
+    pub results: &'g crate::run::Results,
 }

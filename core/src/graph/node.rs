@@ -1,6 +1,6 @@
 //! The node trait: a node's type-specific data (OpenSG's NodeCore).
 
-use crate::ParentType;
+use crate::graph::ParentType;
 use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 use std::fmt::Debug;

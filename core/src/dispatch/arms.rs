@@ -1,11 +1,10 @@
 //! Per-type dispatch with the arms known at compile time: a `match` on a small arm
 //! number instead of a call through a boxed functor.
 
-use crate::dispatch::Typed;
-use crate::types::RegistryStamp;
-use crate::{
-    ActiveList, Dispatch, Flow, Graph, NodeCore, NodeType, RunContext, UnorderedActor, Visit,
-};
+use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
+use crate::dispatch::table::Typed;
+use crate::graph::RegistryStamp;
+use crate::graph::{Graph, NodeCore, NodeType};
 use std::any::TypeId;
 
 /// The table code of a type that no arm handles: the default runs. Any other code is
@@ -352,7 +351,7 @@ where
         Dispatch::PerType
     }
     /// Keeps the arms' columns, resolves the table and starts the context afresh.
-    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::TraversalError> {
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::error::TraversalError> {
         self.resolve(run.graph);
         self.context.clone_from(&self.start);
         Ok(())

@@ -1,10 +1,10 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
-use crate::state::StateCell;
-use crate::{
-    ActiveList, ActorClass, Dispatch, Events, Flow, Frame, Graph, RunContext, RunStats,
-    TraversalError, Visit,
-};
+use crate::actor::StateCell;
+use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, Frame, RunContext, Visit};
+use crate::error::TraversalError;
+use crate::graph::Graph;
+use crate::run::RunStats;
 use std::any::Any;
 
 /// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.

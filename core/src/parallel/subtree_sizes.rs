@@ -1,6 +1,6 @@
 //! Subtree sizes, and where a parallel run splits the tree.
 
-use crate::{Graph, NodeIndex};
+use crate::graph::{Graph, NodeIndex};
 
 /// Below this many nodes a parallel run walks the tree on the calling thread.
 const PARALLEL_MIN: u32 = 4096;
@@ -156,11 +156,11 @@ impl SubtreeSizes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Graph;
+    use crate::graph::Graph;
 
     #[derive(Clone, Debug)]
     struct Node;
-    impl crate::NodeCore for Node {}
+    impl crate::graph::NodeCore for Node {}
 
     /// A wide root's small children go in runs of consecutive siblings of at most
     /// `target` nodes, which cover every small child once and stop at big ones;

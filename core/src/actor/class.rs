@@ -38,7 +38,7 @@ impl TypeKey {
     pub fn of<T: 'static>() -> Self {
         Self {
             id: TypeId::of::<T>(),
-            name: crate::short_type_name::<T>(),
+            name: crate::graph::short_type_name::<T>(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The Iterator of the paper (section 3.3): what chooses the next node.
 
-use crate::{ActionError, ActiveList, Flow, Frame, Graph, GraphError, NodeId, NodeIndex};
+use crate::actor::{ActiveList, Flow, Frame};
+use crate::error::TraversalError;
+use crate::graph::{Graph, NodeIndex};
 
 /// How an iterator lets ordered-state actors see the state of each node's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,28 +62,6 @@ pub enum Step {
     Batch {
         /// The depth of every node in the batch.
         depth: u32,
-    },
-}
-
-/// Why a run stopped with an error.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TraversalError {
-    /// The root (or another id given to the run) is invalid.
-    #[error(transparent)]
-    Graph(#[from] GraphError),
-    /// An actor can no longer run under the iterator (its dispatch changed since the
-    /// action was built).
-    #[error(transparent)]
-    Incompatible(#[from] ActionError),
-    /// A reader of another pass's results got none, or stale ones.
-    #[error(transparent)]
-    Results(#[from] crate::ResultsError),
-    /// An actor gave a node a NaN priority key, which has no place in an order.
-    #[error("priority key of {node} is NaN")]
-    NanKey {
-        /// The node with the NaN key.
-        node: NodeId,
     },
 }
 

@@ -5,10 +5,13 @@
     reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
 )]
 
-use crate::changes::{Change, ChangeLog};
-use crate::column::{Column, ErasedColumn};
-use crate::id::NIL;
-use crate::{GraphError, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
+use crate::error::GraphError;
+use crate::graph::Change;
+use crate::graph::Column;
+use crate::graph::changes::ChangeLog;
+use crate::graph::column::ErasedColumn;
+use crate::graph::id::NIL;
+use crate::graph::{NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
 use std::sync::Arc;
 
 /// The links a depth-first traversal reads for every node: 16 bytes, kept apart from
@@ -134,9 +137,9 @@ impl Graph {
             hot: Vec::new(),
             cold: Vec::new(),
             generations: Vec::new(),
-            id_key: id_key(crate::types::fresh_uid()),
+            id_key: id_key(crate::graph::types::fresh_uid()),
             columns: Vec::new(),
-            column_key: crate::types::fresh_uid(),
+            column_key: crate::graph::types::fresh_uid(),
             types: TypeRegistry::new(),
             free_head: NIL,
             live: 0,
@@ -151,7 +154,7 @@ impl Graph {
     /// refuses is not reserved (the graph then grows as nodes are added).
     pub fn with_capacity(nodes: usize) -> Self {
         let mut graph = Self::new();
-        let nodes = nodes.min(crate::edit::MAX_SLOTS);
+        let nodes = nodes.min(crate::graph::edit::MAX_SLOTS);
         // Nothing to report: a refused reservation only means growing later.
         let _ = graph.hot.try_reserve_exact(nodes);
         let _ = graph.cold.try_reserve_exact(nodes);
@@ -365,7 +368,7 @@ impl Graph {
         let column = self.columns.get_mut(ty)?.as_mut()?;
         if Arc::get_mut(column).is_none() {
             *column = Arc::from(dyn_clone::clone_box(&**column));
-            self.column_key = crate::types::fresh_uid();
+            self.column_key = crate::graph::types::fresh_uid();
         }
         Arc::get_mut(column)
     }
@@ -391,7 +394,7 @@ impl Graph {
     fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
         GraphError::WrongType {
             node: id,
-            expected: crate::short_type_name::<T>(),
+            expected: crate::graph::short_type_name::<T>(),
             found: self.types.name(NodeType(self.hot[id.index as usize].ty)),
         }
     }

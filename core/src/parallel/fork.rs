@@ -1,12 +1,14 @@
 //! Forking a chain into workers for a parallel run, and merging them back.
 //! (Ordered actors: `fork_ordered.rs`.)
 
-use crate::adapter::TypeFilter;
-use crate::chain::fold;
-use crate::{
-    ActionError, ActiveList, Actor, ActorChain, ActorClass, Capabilities, Events, Flow,
-    OrderedState, StateKind, Static, StaticActor, Unordered, UnorderedActor, Visit,
+use crate::actor::TypeFilter;
+use crate::actor::fold;
+use crate::actor::{
+    ActiveList, Actor, ActorChain, ActorClass, Events, Flow, StateKind, Static, StaticActor,
+    Unordered, UnorderedActor, Visit,
 };
+use crate::error::ActionError;
+use crate::run::{Capabilities, OrderedState};
 use std::collections::VecDeque;
 use std::ops::Range;
 

@@ -1,6 +1,6 @@
 //! The active list: the candidate nodes an actor may deactivate or give priority keys.
 
-use crate::{Graph, NodeIndex};
+use crate::graph::{Graph, NodeIndex};
 
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;

@@ -1,6 +1,6 @@
 //! Per-type payload columns: each node type's payloads in one contiguous `Vec`.
 
-use crate::NodeCore;
+use crate::graph::NodeCore;
 use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 

@@ -1,9 +1,9 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
-use crate::{
-    ActionError, ActiveList, Actor, ActorClass, Capabilities, Flow, Frame, Graph, RunContext,
-    RunStats, TraversalError, Visit,
-};
+use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, RunContext, Visit};
+use crate::error::{ActionError, TraversalError};
+use crate::graph::Graph;
+use crate::run::{Capabilities, RunStats};
 use std::any::Any;
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
@@ -131,7 +131,7 @@ macro_rules! tuple_chain {
                 vec![$(self.$idx.class()),+]
             }
             fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-                $(crate::check(&self.$idx.class(), capabilities)?;)+
+                $(crate::run::check(&self.$idx.class(), capabilities)?;)+
                 Ok(())
             }
             fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
@@ -193,7 +193,7 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     }
     fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
         self.iter()
-            .try_for_each(|a| crate::check(&a.class(), capabilities))
+            .try_for_each(|a| crate::run::check(&a.class(), capabilities))
     }
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         let mut outcome = Ok(());
