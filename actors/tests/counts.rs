@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use scenewalk_actors::{BoundsTable, FrustumCull, Statistics};
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
-    Action, Actor, ActorChain, Graph, NodeId, Ordered, ParallelActor, Results, RunStats, Static,
+    Action, Actor, ActorChain, Graph, NodeId, Ordered, ParallelChain, Results, RunStats, Static,
     TraversalIterator, Unordered,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
@@ -68,7 +68,10 @@ fn run<A: Actor>(
 }
 
 /// Runs `(cull, Statistics)` with `Action::run_parallel`.
-fn parallel<A: ParallelActor>(cull: A, graph: &Graph, root: NodeId, results: &Results) -> Counts {
+fn parallel<A>(cull: A, graph: &Graph, root: NodeId, results: &Results) -> Counts
+where
+    (A, Unordered<Statistics>): ParallelChain,
+{
     let mut action =
         Action::new(DepthFirst::new(), (cull, Unordered::new(Statistics::new()))).unwrap();
     let stats = action.run_parallel_with(graph, root, results).unwrap();

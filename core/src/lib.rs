@@ -88,20 +88,14 @@ pub use actor::{
     Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
     TypeKey, Unordered, UnorderedActor, Visit,
 };
-pub use dispatch::{
-    Arm, ArmList, Arms, DefaultArm, DispatchActor, Functor, KeptColumn, MethodTable, Otherwise,
-};
+pub use dispatch::{Arms, DispatchActor, Functor, KeptColumn, MethodTable};
 pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
     ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
 };
 pub use math::Aabb;
-pub use parallel::{
-    AboveActor, AboveChain, NoWorker, OrderedAbove, OrderedPart, OrderedTop, OrderedWorker,
-    PARALLEL, ParallelActor, ParallelChain, StaticWorker, UnorderedAbove, WorkerActor, WorkerChain,
-    check_parallel,
-};
+pub use parallel::{PARALLEL, ParallelChain, check_parallel};
 pub use run::{
     Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
     Step, StepSink, TraversalIterator, check,

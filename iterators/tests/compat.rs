@@ -3,7 +3,7 @@
 
 use scenewalk_core::{
     Action, ActiveList, Actor, Dispatch, DispatchActor, Events, Flow, Functor, Graph, NodeCore,
-    NodeId, NodeIndex, Ordered, OrderedActor, ParallelActor, RunContext, RunStats, StateCell,
+    NodeId, NodeIndex, Ordered, OrderedActor, ParallelChain, RunContext, RunStats, StateCell,
     Static, StaticActor, TraversalIterator, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
@@ -475,7 +475,10 @@ impl StaticActor for PerTypeCount {
 }
 
 /// Runs `(Keys, actor)` with `Action::run_parallel` on two threads.
-fn run_parallel<A: ParallelActor + Send>(actor: A, scene: &Scene) -> Result<(A, RunStats), String> {
+fn run_parallel<A>(actor: A, scene: &Scene) -> Result<(A, RunStats), String>
+where
+    (Static<Keys>, A): ParallelChain + Send,
+{
     let mut action =
         Action::new(DepthFirst::new(), (Static::new(Keys), actor)).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new()

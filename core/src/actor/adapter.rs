@@ -1,9 +1,9 @@
 //! The adapters that run each kind of actor in a chain: class, type filter, state.
 
-use crate::actor::OrderedStates;
+use crate::actor::sealed::Adapter;
 use crate::actor::{
-    ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, RunContext,
-    StateKind, StaticActor, UnorderedActor, Visit,
+    ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, OrderedStates,
+    RunContext, StateKind, StaticActor, UnorderedActor, Visit,
 };
 use crate::error::TraversalError;
 use crate::graph::{Graph, TypeSet};
@@ -132,6 +132,9 @@ macro_rules! plain_adapter {
                 let $this = &mut self.actor;
                 $end
             }
+        }
+
+        impl<A: $bound> Adapter for $adapter<A> {
             fn inner(&self) -> &dyn Any {
                 &self.actor
             }
@@ -214,6 +217,13 @@ impl<A: OrderedActor> Actor for Ordered<A> {
             self.actor.leave(state, visit);
         }
     }
+    fn end(&mut self, stats: &mut RunStats) {
+        stats.state_copies += self.states.take_copies();
+        self.actor.end();
+    }
+}
+
+impl<A: OrderedActor> Adapter for Ordered<A> {
     fn restore_frame(&mut self, frame: Frame) {
         self.states.restore(frame);
     }
@@ -222,10 +232,6 @@ impl<A: OrderedActor> Actor for Ordered<A> {
     }
     fn release_frame(&mut self, frame: Frame) {
         self.states.release(frame);
-    }
-    fn end(&mut self, stats: &mut RunStats) {
-        stats.state_copies += self.states.take_copies();
-        self.actor.end();
     }
     fn inner(&self) -> &dyn Any {
         &self.actor

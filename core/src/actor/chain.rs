@@ -1,5 +1,6 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
+use crate::actor::sealed::Chain;
 use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, RunContext, Visit};
 use crate::error::{ActionError, TraversalError};
 use crate::graph::Graph;
@@ -11,8 +12,36 @@ use std::any::Any;
 ///
 /// Implemented for tuples of up to eight [`Actor`]s, which the compiler turns into
 /// straight-line calls (no dynamic dispatch per node), and for `Vec<Box<dyn Actor>>`
-/// when the chain is only known at run time.
-pub trait ActorChain {
+/// when the chain is only known at run time. Sealed: those are the chains; name the
+/// trait to write code generic over them.
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveList, ActorChain, DepthFirst, Flow, Graph, NodeId, StateKind, Static,
+///     StaticActor, TraversalError, Visit,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Runs any chain depth-first; returns how many nodes it entered.
+/// fn entered<C: ActorChain>(chain: C, graph: &Graph, root: NodeId) -> Result<u64, TraversalError> {
+///     let mut action = Action::new(DepthFirst::new(), chain)?;
+///     Ok(action.run(graph, root)?.entered)
+/// }
+/// struct Everything;
+/// impl StaticActor for Everything {
+///     fn enter(&self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Group)?;
+/// let chain = (Static::new(Everything), Static::new(Everything));
+/// assert_eq!(chain.classes().iter().filter(|c| c.state == StateKind::Static).count(), 2);
+/// assert_eq!(entered(chain, &graph, root)?, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait ActorChain: Chain {
     /// The classes of the actors, in chain order.
     fn classes(&self) -> Vec<ActorClass>;
     /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
@@ -27,18 +56,8 @@ pub trait ActorChain {
     fn leave(&mut self, visit: &Visit<'_>);
     /// Enters a batch with every actor (see [`Actor::enter_batch`]).
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
-    /// Forwards [`Actor::restore_frame`] to every actor.
-    fn restore_frame(&mut self, frame: Frame);
-    /// Forwards [`Actor::save_frame`] to every actor.
-    fn save_frame(&mut self, frame: Frame);
-    /// Forwards [`Actor::release_frame`] to every actor.
-    fn release_frame(&mut self, frame: Frame);
     /// A run ended.
     fn end(&mut self, stats: &mut RunStats);
-    /// The first actor of type `T` (the user's actor, inside its adapter).
-    fn find<T: Any>(&self) -> Option<&T>;
-    /// The first actor of type `T`, mutable.
-    fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
 }
 
 /// Folds one actor's batch answer into the chain's: `Stop` ends the chain; `Prune`
@@ -112,10 +131,13 @@ impl ActorChain for () {
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
+    fn end(&mut self, _stats: &mut RunStats) {}
+}
+
+impl Chain for () {
     fn restore_frame(&mut self, _frame: Frame) {}
     fn save_frame(&mut self, _frame: Frame) {}
     fn release_frame(&mut self, _frame: Frame) {}
-    fn end(&mut self, _stats: &mut RunStats) {}
     fn find<T: Any>(&self) -> Option<&T> {
         None
     }
@@ -155,6 +177,12 @@ macro_rules! tuple_chain {
                 $(if !batch_step(&mut self.$idx, graph, depth, batch, &mut flow) { return flow; })+
                 flow
             }
+            fn end(&mut self, stats: &mut RunStats) {
+                $(self.$idx.end(stats);)+
+            }
+        }
+
+        impl<$($name: Actor),+> Chain for ($($name,)+) {
             fn restore_frame(&mut self, frame: Frame) {
                 $(self.$idx.restore_frame(frame);)+
             }
@@ -163,9 +191,6 @@ macro_rules! tuple_chain {
             }
             fn release_frame(&mut self, frame: Frame) {
                 $(self.$idx.release_frame(frame);)+
-            }
-            fn end(&mut self, stats: &mut RunStats) {
-                $(self.$idx.end(stats);)+
             }
             fn find<T: Any>(&self) -> Option<&T> {
                 None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))+
@@ -228,6 +253,14 @@ impl ActorChain for Vec<Box<dyn Actor>> {
         }
         flow
     }
+    fn end(&mut self, stats: &mut RunStats) {
+        for actor in self.iter_mut() {
+            actor.end(stats);
+        }
+    }
+}
+
+impl Chain for Vec<Box<dyn Actor>> {
     fn restore_frame(&mut self, frame: Frame) {
         self.iter_mut().for_each(|a| a.restore_frame(frame));
     }
@@ -236,11 +269,6 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     }
     fn release_frame(&mut self, frame: Frame) {
         self.iter_mut().for_each(|a| a.release_frame(frame));
-    }
-    fn end(&mut self, stats: &mut RunStats) {
-        for actor in self.iter_mut() {
-            actor.end(stats);
-        }
     }
     fn find<T: Any>(&self) -> Option<&T> {
         self.iter().find_map(|a| a.inner().downcast_ref::<T>())

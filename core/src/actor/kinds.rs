@@ -1,7 +1,7 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
-use crate::actor::StateCell;
-use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, Frame, RunContext, Visit};
+use crate::actor::sealed::Adapter;
+use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::Graph;
 use crate::run::RunStats;
@@ -9,12 +9,70 @@ use std::any::Any;
 
 /// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.
 ///
-/// You rarely implement this directly: implement [`StaticActor`], [`UnorderedActor`] or
-/// [`OrderedActor`] and wrap the value in [`Static`](crate::Static),
-/// [`Unordered`](crate::Unordered) or [`Ordered`](crate::Ordered), which implement
-/// `Actor` with the right class, the single-type filter and (for ordered actors) the
-/// state bookkeeping.
-pub trait Actor: Any {
+/// Sealed: implement [`StaticActor`], [`UnorderedActor`] or [`OrderedActor`] and wrap
+/// the value in [`Static`](crate::Static), [`Unordered`](crate::Unordered) or
+/// [`Ordered`](crate::Ordered), which implement `Actor` with the right class, the
+/// single-type filter and (for ordered actors) the state bookkeeping. Name it for a
+/// chain only known at run time, `Vec<Box<dyn Actor>>`, or to call one adapter's
+/// events directly (in a test of an actor).
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveList, Actor, DepthFirst, Flow, Graph, Static, StaticActor, Unordered,
+///     UnorderedActor, Visit,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Shallow;
+/// impl StaticActor for Shallow {
+///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
+///     }
+/// }
+/// #[derive(Default)]
+/// struct Count(u32);
+/// impl UnorderedActor for Count {
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+///
+/// // A chain chosen at run time: with the cut, or without.
+/// for (cut, entered) in [(true, 2), (false, 3)] {
+///     let mut chain: Vec<Box<dyn Actor>> = Vec::new();
+///     if cut {
+///         chain.push(Box::new(Static::new(Shallow)));
+///     }
+///     chain.push(Box::new(Unordered::new(Count::default())));
+///     let mut action = Action::new(DepthFirst::new(), chain)?;
+///     action.run(&graph, root)?;
+///     assert_eq!(action.actor::<Count>().unwrap().0, entered);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// A type of another crate cannot be an `Actor` itself:
+///
+/// ```compile_fail
+/// use scenewalk_core::{ActiveList, Actor, ActorClass, Flow, RunContext, RunStats, TraversalError, Visit};
+/// use std::any::Any;
+/// struct Mine;
+/// impl Actor for Mine {
+///     fn class(&self) -> ActorClass { unimplemented!() }
+///     fn begin(&mut self, _: &RunContext<'_>) -> Result<(), TraversalError> { Ok(()) }
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow { Flow::Continue }
+///     fn leave(&mut self, _: &Visit<'_>) {}
+///     fn end(&mut self, _: &mut RunStats) {}
+///     fn inner(&self) -> &dyn Any { self }
+///     fn inner_mut(&mut self) -> &mut dyn Any { self }
+/// }
+/// ```
+pub trait Actor: Adapter {
     /// The actor's classification.
     fn class(&self) -> ActorClass;
     /// A run begins; an error refuses the run (no node is entered, every actor still
@@ -29,26 +87,17 @@ pub trait Actor: Any {
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
-    /// State copies ([`OrderedState::Copies`](crate::OrderedState::Copies)): the next
-    /// enter or leave works on the states saved as `frame`.
-    fn restore_frame(&mut self, _frame: Frame) {}
-    /// State copies: remember the states as they are after the last enter as `frame`.
-    fn save_frame(&mut self, _frame: Frame) {}
-    /// State copies: `frame` is no longer referenced.
-    fn release_frame(&mut self, _frame: Frame) {}
     /// A run ended (also after [`Flow::Stop`]); actors add their counts to `stats`.
     fn end(&mut self, stats: &mut RunStats);
-    /// The user's actor inside the adapter, for [`Action::actor`](crate::Action::actor).
-    fn inner(&self) -> &dyn Any;
-    /// The user's actor inside the adapter, mutable.
-    fn inner_mut(&mut self) -> &mut dyn Any;
 }
 
 /// A static-state actor: read-only during traversal (`&self`), so it may be called in
 /// any order, batched, or from several threads.
 ///
 /// ```
-/// use scenewalk_core::{ActiveList, Flow, StaticActor, Visit};
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
 /// /// Cuts the tree below a depth.
 /// struct MaxDepth(u32);
 /// impl StaticActor for MaxDepth {
@@ -56,6 +105,14 @@ pub trait Actor: Any {
 ///         if visit.depth() >= self.0 { Flow::Prune } else { Flow::Continue }
 ///     }
 /// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+/// let mut action = Action::new(DepthFirst::new(), (Static::new(MaxDepth(1)),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!((stats.entered, stats.pruned), (2, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait StaticActor: Any + Sync {
     /// Enter-only or enter + leave.
@@ -93,6 +150,33 @@ pub trait StaticActor: Any + Sync {
 
 /// An unordered-state actor: changes its state, but the result does not depend on the
 /// order nodes come in (statistics), so it may be batched.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Counts the leaves.
+/// #[derive(Default)]
+/// struct Leaves(u32);
+/// impl UnorderedActor for Leaves {
+///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += u32::from(visit.is_leaf());
+///         Flow::Continue
+///     }
+///     // Parallel runs: each worker counts its part, the parts add up.
+///     fn fork(&self) -> Option<Self> { Some(Leaves(0)) }
+///     fn merge(&mut self, worker: Self) { self.0 += worker.0; }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+/// graph.append_child(root, Group)?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Leaves::default()),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<Leaves>().unwrap().0, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait UnorderedActor: Any + Send {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
@@ -156,18 +240,42 @@ pub trait UnorderedActor: Any + Send {
 /// writable copy only where a node changes it, so siblings share their parent's state.
 ///
 /// ```
-/// use scenewalk_core::{ActiveList, Flow, OrderedActor, StateCell, Visit};
-/// /// Records each node's distance (in edges) from the traversal root.
-/// struct Path { seen: Vec<u32> }
-/// impl OrderedActor for Path {
+/// use scenewalk_core::{
+///     Action, ActiveList, DepthFirst, Flow, Graph, NodeCore, Ordered, OrderedActor,
+///     RunContext, StateCell, TraversalError, Visit,
+/// };
+/// #[derive(Clone, Debug)]
+/// struct Weight(u32);
+/// impl NodeCore for Weight {}
+///
+/// /// Records, per node, the sum of the weights on its path from the root.
+/// #[derive(Default)]
+/// struct PathSum { seen: Vec<u32> }
+/// impl OrderedActor for PathSum {
 ///     type State = u32;
-///     fn root_state(&mut self, _: &scenewalk_core::RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> { Ok(0) }
+///     fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, TraversalError> {
+///         self.seen.clear();
+///         Ok(0)
+///     }
 ///     fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() > 0 { *state.make_mut() += 1; }
+///         let weight = visit.get::<Weight>().map_or(0, |w| w.0);
+///         if weight != 0 {
+///             *state.make_mut() += weight; // a copy only where the state changes
+///         }
 ///         self.seen.push(*state.get());
 ///         Flow::Continue
 ///     }
 /// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Weight(1));
+/// let a = graph.append_child(root, Weight(0))?;
+/// graph.append_child(a, Weight(3))?;
+/// graph.append_child(root, Weight(0))?;
+/// let mut action = Action::new(DepthFirst::new(), (Ordered::new(PathSum::default()),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!(action.actor::<PathSum>().unwrap().seen, [1, 1, 4, 1]);
+/// assert_eq!(stats.state_copies, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait OrderedActor: Any + Send {
     /// The hierarchical state.

@@ -26,6 +26,7 @@ mod class;
 mod flow;
 mod frame;
 mod kinds;
+mod sealed;
 mod state;
 mod visit;
 

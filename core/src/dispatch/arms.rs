@@ -3,8 +3,7 @@
 
 use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
 use crate::dispatch::table::Typed;
-use crate::graph::RegistryStamp;
-use crate::graph::{Graph, NodeCore, NodeType};
+use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
 use std::any::TypeId;
 
 /// The table code of a type that no arm handles: the default runs. Any other code is

@@ -1,8 +1,7 @@
 //! A payload column kept across the nodes of a run.
 
 use crate::actor::Visit;
-use crate::graph::Column;
-use crate::graph::NodeCore;
+use crate::graph::{Column, NodeCore};
 use std::any::Any;
 use std::sync::Arc;
 

@@ -15,6 +15,6 @@ mod arms;
 mod kept;
 mod table;
 
-pub use arms::{Arm, ArmList, Arms, DefaultArm, Otherwise};
+pub use arms::Arms;
 pub use kept::KeptColumn;
 pub use table::{DispatchActor, Functor, MethodTable};

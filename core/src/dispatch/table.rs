@@ -3,8 +3,7 @@
 
 use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
 use crate::dispatch::KeptColumn;
-use crate::graph::RegistryStamp;
-use crate::graph::{NodeCore, NodeType, TypeRegistry};
+use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
 use std::any::TypeId;
 use std::sync::Arc;
 

@@ -6,12 +6,10 @@
 )]
 
 use crate::error::GraphError;
-use crate::graph::Change;
-use crate::graph::Column;
 use crate::graph::changes::ChangeLog;
 use crate::graph::column::ErasedColumn;
 use crate::graph::id::NIL;
-use crate::graph::{NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
+use crate::graph::{Change, Column, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
 use std::sync::Arc;
 
 /// The links a depth-first traversal reads for every node: 16 bytes, kept apart from

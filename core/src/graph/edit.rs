@@ -6,11 +6,9 @@
 )]
 
 use crate::error::GraphError;
-use crate::graph::Change;
-use crate::graph::Column;
 use crate::graph::arena::{ColdLinks, FREE, HotLinks};
 use crate::graph::id::NIL;
-use crate::graph::{Graph, NodeCore, NodeId, NodeIndex};
+use crate::graph::{Change, Column, Graph, NodeCore, NodeId, NodeIndex};
 
 /// The largest number of slots the arena hands out; `NIL` is reserved.
 pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;

@@ -1,11 +1,9 @@
 //! Forking a chain into workers for a parallel run, and merging them back.
 //! (Ordered actors: `fork_ordered.rs`.)
 
-use crate::actor::TypeFilter;
-use crate::actor::fold;
 use crate::actor::{
     ActiveList, Actor, ActorChain, ActorClass, Events, Flow, StateKind, Static, StaticActor,
-    Unordered, UnorderedActor, Visit,
+    TypeFilter, Unordered, UnorderedActor, Visit, fold,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -103,21 +101,6 @@ impl<A: UnorderedActor> WorkerActor for Unordered<A> {
     #[inline]
     fn leave(&mut self, visit: &Visit<'_>) {
         Actor::leave(self, visit);
-    }
-}
-
-/// The worker type of an actor that never runs in parallel (uninhabited: no value of
-/// it exists). The library's own wrappers no longer use it since ordered actors fork;
-/// it stays public so code that names it still compiles.
-#[derive(Debug)]
-pub enum NoWorker {}
-
-impl WorkerActor for NoWorker {
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        match *self {}
-    }
-    fn leave(&mut self, _visit: &Visit<'_>) {
-        match *self {}
     }
 }
 
@@ -459,7 +442,7 @@ impl<A: UnorderedActor> ParallelActor for Unordered<A> {
 /// `Vec<Box<dyn Actor>>` chains run sequentially only. The methods are those of
 /// [`ParallelActor`], actor by actor (leaves last to first). Like
 /// [`ParallelActor`], framework glue, not an extension point.
-pub trait ParallelChain: ActorChain {
+pub trait ForkChain: ActorChain {
     /// The chain one worker thread runs.
     type Worker<'a>: WorkerChain
     where
@@ -496,7 +479,7 @@ pub trait ParallelChain: ActorChain {
     fn subtree_done(&mut self, top: &mut Self::Top, found: usize);
 }
 
-impl ParallelChain for () {
+impl ForkChain for () {
     type Worker<'a> = ();
     type Part = ();
     type Above<'a> = ();
@@ -520,7 +503,7 @@ impl ParallelChain for () {
 
 macro_rules! tuple_parallel {
     ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: ParallelActor),+> ParallelChain for ($($name,)+) {
+        impl<$($name: ParallelActor),+> ForkChain for ($($name,)+) {
             type Worker<'a> = ($($name::Worker<'a>,)+) where Self: 'a;
             type Part = ($($name::Part,)+);
             type Above<'a> = ($($name::Above<'a>,)+) where Self: 'a;

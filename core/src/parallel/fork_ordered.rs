@@ -2,14 +2,13 @@
 //! itself, keeping its states; each subtree gets a fork that starts from the state at
 //! its root, merged back where a sequential run would have left that root.
 
-use crate::actor::OrderedStates;
-use crate::actor::TypeFilter;
-use crate::actor::Visit;
-use crate::actor::{ActiveList, Actor, Events, Flow, Ordered, OrderedActor};
+use crate::actor::{
+    ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
+};
 use crate::error::ActionError;
-use crate::parallel::PARALLEL;
-use crate::parallel::fork::refusal;
-use crate::parallel::{AboveActor, ParallelActor, WorkerActor, check_parallel};
+use crate::parallel::fork::{
+    AboveActor, PARALLEL, ParallelActor, WorkerActor, check_parallel, refusal,
+};
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;

@@ -4,7 +4,8 @@
 //! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
 //! - `walker.rs`: the one depth-first loop every part of the run walks with;
 //! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
-//! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back.
+//! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back;
+//! - `chain.rs`: [`ParallelChain`], the sealed public name of a chain that forks.
 
 use crate::actor::{ActiveList, Flow, RunContext, Visit};
 use crate::error::TraversalError;
@@ -13,17 +14,19 @@ use crate::run::{Action, RunStats, TraversalIterator};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod chain;
 mod fork;
 mod fork_ordered;
 mod subtree_sizes;
+#[cfg(test)]
+mod tests;
 mod walker;
 
-pub use fork::{
-    AboveActor, AboveChain, NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker,
-    UnorderedAbove, WorkerActor, WorkerChain, check_parallel,
-};
-pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
+pub use chain::ParallelChain;
+pub use fork::{PARALLEL, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
+
+use fork::AboveChain;
 
 use subtree_sizes::Handoff;
 use walker::{Calls, Control, Deferred, Main, Walker, Worker};

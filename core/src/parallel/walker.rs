@@ -3,7 +3,7 @@
 
 use crate::actor::{ActiveEntry, ActiveList, ActorChain, Flow, ListState, Visit};
 use crate::graph::{Graph, NodeIndex};
-use crate::parallel::WorkerChain;
+use crate::parallel::fork::WorkerChain;
 use crate::parallel::subtree_sizes::Handoff;
 use crate::run::RunStats;
 use std::sync::atomic::{AtomicBool, Ordering};

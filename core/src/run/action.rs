@@ -1,8 +1,8 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
-use crate::actor::FrameTable;
 use crate::actor::{
-    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, RunContext, StateKind, Visit,
+    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, FrameTable, RunContext, StateKind,
+    Visit,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};

@@ -80,6 +80,81 @@ pub enum Step {
 /// `frame` given to `commit` is stored with every child kept (and with the node's
 /// pending leave) and handed back in their steps; `commit` returns how many it stored,
 /// and each step that hands one back uses it up.
+///
+/// A new order is a type implementing this trait, in any crate. This one keeps an
+/// explicit stack of pending nodes (pre-order, no leave events):
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex,
+///     OrderedState, Step, TraversalError, TraversalIterator, Unordered, UnorderedActor, Visit,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct Stack {
+///     pending: Vec<(NodeIndex, u32)>,
+///     children: Vec<ActiveEntry>,
+/// }
+/// impl TraversalIterator for Stack {
+///     fn capabilities(&self) -> Capabilities {
+///         Capabilities {
+///             name: "Stack",
+///             leave_events: false,
+///             current_node: true,
+///             ordered_state: OrderedState::Unsupported,
+///         }
+///     }
+///     fn start(&mut self, _: &Graph, root: NodeIndex, _leave_events: bool) {
+///         self.clear();
+///         self.pending.push((root, 0));
+///     }
+///     fn next(&mut self, graph: &Graph) -> Option<Step> {
+///         let (node, depth) = self.pending.pop()?;
+///         self.children.clear();
+///         let mut child = graph.first_child_at(node);
+///         while let Some(c) = child {
+///             self.children.push(ActiveEntry::new(c, depth + 1));
+///             child = graph.next_sibling_at(c);
+///         }
+///         Some(Step::Enter { node, depth, frame: Frame::ROOT })
+///     }
+///     fn active<'a>(&'a mut self, _: &'a Graph) -> ActiveList<'a> {
+///         ActiveList::new(&mut self.children)
+///     }
+///     fn commit(&mut self, _: &Graph, flow: Flow, _: Frame) -> Result<u32, TraversalError> {
+///         if flow == Flow::Continue {
+///             // Pushed last to first, so the first child comes out first.
+///             let kept = self.children.iter().rev().filter(|e| e.is_active());
+///             self.pending.extend(kept.map(|e| (e.node(), e.depth())));
+///         }
+///         Ok(0)
+///     }
+///     fn clear(&mut self) {
+///         self.pending.clear();
+///         self.children.clear();
+///     }
+/// }
+///
+/// #[derive(Default)]
+/// struct Order(Vec<NodeIndex>);
+/// impl UnorderedActor for Order {
+///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(visit.node());
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// let a1 = graph.append_child(a, Group)?;
+/// let b = graph.append_child(root, Group)?;
+/// let mut action = Action::new(Stack::default(), (Unordered::new(Order::default()),))?;
+/// action.run(&graph, root)?;
+/// let pre_order = [root, a, a1, b].map(|id| id.index());
+/// assert_eq!(action.actor::<Order>().unwrap().0, pre_order);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait TraversalIterator {
     /// What this iterator gives actors.
     fn capabilities(&self) -> Capabilities;
@@ -139,7 +214,44 @@ pub trait TraversalIterator {
 }
 
 /// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
-/// loop.
+/// loop. An iterator that overrides `drive` calls it as the provided `drive` does; a
+/// sink of one's own drives an iterator without an action:
+///
+/// ```
+/// use scenewalk_core::{
+///     ActiveList, DepthFirst, Flow, Frame, Graph, NodeIndex, StepSink, TraversalIterator,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Notes `+node` at enter, `-node` at leave.
+/// #[derive(Default)]
+/// struct Trace(Vec<String>);
+/// impl StepSink for Trace {
+///     fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(format!("+{}", node.get()));
+///         Flow::Continue
+///     }
+///     fn save_frame(&mut self) -> Frame {
+///         Frame::ROOT
+///     }
+///     fn hold_frame(&mut self, _: Frame, _: u32) {}
+///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
+///         self.0.push(format!("-{}", node.get()));
+///     }
+///     fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Group)?;
+/// let mut iterator = DepthFirst::new();
+/// iterator.start(&graph, root.index(), true);
+/// let mut trace = Trace::default();
+/// iterator.drive(&graph, &mut trace)?;
+/// assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait StepSink {
     /// `node` is entered with the states of `frame`; returns the actors' verdict.
     /// [`Flow::Stop`] ends the drive at once.
