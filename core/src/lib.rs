@@ -37,6 +37,8 @@
 //! chains, classes, ordered state, what an actor sees), `dispatch/` (per-type
 //! dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
 //! between passes), `parallel/` (one run on all cores). Every error is in `error.rs`.
+//! Every public item is re-exported here; [`prelude`] holds the names a custom node,
+//! a custom actor and an action need, in one `use scenewalk_core::prelude::*;`.
 //!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
@@ -45,11 +47,11 @@
 //! time, `Vec<Box<dyn Actor>>` is a chain too.
 //!
 //! ```
-//! use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
+//! use scenewalk_core::prelude::*;
 //!
 //! #[derive(Clone, Debug)]
 //! struct Group;
-//! impl scenewalk_core::NodeCore for Group {}
+//! impl NodeCore for Group {}
 //!
 //! /// Culls everything deeper than one level.
 //! struct Shallow;
@@ -107,4 +109,5 @@ mod error;
 mod graph;
 mod math;
 mod parallel;
+pub mod prelude;
 mod run;
