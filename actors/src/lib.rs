@@ -80,16 +80,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
-
 pub use bounds::{Bounds, BoundsTable};
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
 pub use cull::FrustumCull;

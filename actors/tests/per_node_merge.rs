@@ -3,6 +3,9 @@
 //! at once (`merge`) or deferred (`merge_deferred` + `finish_merges`), give the
 //! values of replaying every write, mapped, in merge order.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::PerNode;
 use scenewalk_core::{Graph, NodeCore, NodeIndex};

@@ -73,16 +73,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
-
 pub use glam;
 
 pub use actor::{
@@ -97,6 +87,7 @@ pub use graph::{
     ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
 };
 pub use math::Aabb;
+#[cfg(feature = "parallel")]
 pub use parallel::{PARALLEL, ParallelChain, check_parallel};
 pub use run::{
     Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
@@ -108,6 +99,7 @@ mod dispatch;
 mod error;
 mod graph;
 mod math;
+#[cfg(feature = "parallel")]
 mod parallel;
 pub mod prelude;
 mod run;

@@ -5,6 +5,8 @@
 //! iterator. Panics are tried in `enter`, in `leave` and in ordered state code, at
 //! the root, in the middle and at the last node.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{

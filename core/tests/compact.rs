@@ -2,6 +2,8 @@
 //! payloads before and after, structure survives the remap, the arena is dense and in
 //! pre-order, and no old id ever names another node (before or after further edits).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{

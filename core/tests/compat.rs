@@ -1,6 +1,8 @@
 //! Building an action checks each actor's class against the iterator's capabilities;
 //! third-party iterators (written here against the public trait) take part too.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActionError, ActiveEntry, ActiveList, Actor, ActorClass, Capabilities, Dispatch,

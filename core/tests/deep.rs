@@ -1,6 +1,8 @@
 //! Extreme shapes: a 1,000,000-deep chain and a 1,000,000-wide fan. Nothing may
 //! recurse: the tests run on the test harness's threads (2 MiB stacks by default).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, Ordered, OrderedActor,

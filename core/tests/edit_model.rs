@@ -3,6 +3,8 @@
 //! same structure after every step, and every traversal order visits the model's nodes
 //! in the model's order.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{

@@ -2,6 +2,8 @@
 //! built alongside random trees: order, nesting, flow control, active lists and actor
 //! chains. (Type filters, ordered state and finding actors: `traversal_state.rs`.)
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod walk_model;
 
 use scenewalk_core::DepthFirst;

@@ -1,6 +1,8 @@
 //! Traversals with `DepthFirst`, compared with the reference walk of `walk_model`:
 //! single-type dispatch filters, ordered state, finding actors, errors and reuse.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod walk_model;
 
 use scenewalk_core::DepthFirst;

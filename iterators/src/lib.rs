@@ -30,16 +30,6 @@
 //! or in core needs to change.
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
-
 pub use breadth_first::BreadthFirst;
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
 pub use flat::{Flattened, LengthMismatch};
@@ -51,6 +41,7 @@ pub use walker::{DfsWalker, Event, StacklessDfs, Walker, WalkerIter};
 mod breadth_first;
 mod dual_tree;
 mod flat;
+#[cfg(feature = "parallel")]
 mod flat_par;
 mod leaves;
 mod priority;

@@ -15,7 +15,8 @@
 //! - [`Mesh`]: a triangle mesh extending `Geometry`, with a [`MeshBvh`] (itself a
 //!   scenewalk graph, so the dual-tree iterator walks it), nearest-hit ray queries,
 //!   procedural shapes ([`Mesh::uv_sphere`], [`Mesh::cuboid`], [`Mesh::torus`],
-//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`]);
+//!   [`Mesh::grid`]) and OBJ loading ([`load_obj`], with the cargo feature `obj`, on by
+//!   default);
 //! - [`SkinnedMesh`]: a `Mesh` posed by a [`Skin`]'s joints, with its exact and
 //!   conservative skinned world boxes;
 //! - keyframe [`Animation`]s of [`Transform`] nodes ([`Channel`]s sampled as glTF
@@ -52,16 +53,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
-
 pub use animation::{
     Animation, AnimationError, AnimationPlayer, Channel, Interpolation, Property, Trs,
 };
@@ -75,6 +66,7 @@ pub use light::{Light, LightKind};
 pub use lod::{BadLod, Lod};
 pub use material::Material;
 pub use mesh::{Mesh, MeshError, TriangleHit};
+#[cfg(feature = "obj")]
 pub use obj::{ObjError, load_obj, load_obj_from};
 pub use shapes::MAX_SHAPE_TRIANGLES;
 pub use skin::{Skin, SkinError, SkinnedMesh};
@@ -94,6 +86,7 @@ mod light;
 mod lod;
 mod material;
 mod mesh;
+#[cfg(feature = "obj")]
 mod obj;
 mod shapes;
 mod skin;

@@ -4,7 +4,6 @@
 //! one by one or, deferred, all at once on every thread of the pool.
 
 use super::PerNode;
-use rayon::prelude::*;
 use scenewalk_core::NodeIndex;
 use std::sync::{Arc, Mutex};
 
@@ -369,7 +368,7 @@ impl<T: Copy + Send + Sync> PerNode<T> {
             jobs.push((mine, mine_w, p));
             (values, written, at) = (next, next_w, slots.end);
         }
-        jobs.into_par_iter().for_each(|(values, written, p)| {
+        crate::shared::for_each(jobs, |(values, written, p)| {
             p.window
                 .copy_into(values, written, run, |v| map(p.order, v));
         });

@@ -2,7 +2,6 @@
 //! who pushed each, and how a parallel worker's list joins its parent's.
 
 use crate::per_node::Spares;
-use rayon::prelude::*;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{KeptColumn, NodeIndex, RunContext, StateCell, TypeSet, Visit};
 use scenewalk_nodes::Transform;
@@ -262,8 +261,7 @@ impl WorldMatrices {
             jobs.push((to, from));
             rest = next;
         }
-        jobs.into_par_iter()
-            .for_each(|(to, from)| to.copy_from_slice(from));
+        crate::shared::for_each(jobs, |(to, from)| to.copy_from_slice(from));
         for mut list in lists {
             list.clear();
             self.spare.give(list);

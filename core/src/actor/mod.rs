@@ -40,7 +40,9 @@ pub use kinds::{Actor, OrderedActor, StaticActor, UnorderedActor};
 pub use state::StateCell;
 pub use visit::{RunContext, Visit};
 
+#[cfg(feature = "parallel")]
 pub(crate) use adapter::TypeFilter;
+#[cfg(feature = "parallel")]
 pub(crate) use chain::fold;
 pub(crate) use frame::FrameTable;
 pub(crate) use state::OrderedStates;

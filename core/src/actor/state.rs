@@ -244,6 +244,7 @@ impl<S: Clone> OrderedStates<S> {
     /// The state a node at `depth` starts from (its parent's), after dropping what
     /// earlier siblings left: what a parallel run hands to a subtree (`None` before
     /// the first reset).
+    #[cfg(feature = "parallel")]
     #[inline]
     pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
         self.before_enter(depth);
@@ -251,6 +252,7 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     /// Adds a parallel worker's copies to this run's.
+    #[cfg(feature = "parallel")]
     pub(crate) fn add_copies(&mut self, copies: u64) {
         self.copies += copies;
     }

@@ -76,6 +76,7 @@ pub struct Action<I, C> {
     frames: FrameTable,
     pub(crate) stats: RunStats,
     /// Subtree sizes for parallel runs, counted on the first one.
+    #[cfg(feature = "parallel")]
     pub(crate) subtrees: crate::parallel::SubtreeSizes,
 }
 
@@ -92,6 +93,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
             frames: FrameTable::default(),
             stats: RunStats::default(),
+            #[cfg(feature = "parallel")]
             subtrees: Default::default(),
         })
     }
