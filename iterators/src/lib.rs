@@ -6,8 +6,9 @@
 //! and states its [`Capabilities`](scenewalk_core::Capabilities), which the action checks
 //! against each actor's class.
 //!
-//! - [`DepthFirst`]: document order, nested enter/leave, no recursion; walks the links
-//!   like a hand-written loop and builds an active list only when an actor looks at it.
+//! - [`DepthFirst`] (core's, re-exported here): document order, nested enter/leave, no
+//!   recursion; walks the links like a hand-written loop and builds an active list only
+//!   when an actor looks at it.
 //! - [`PriorityQueue`]: highest key first, with shared copies of ordered state and leave
 //!   events; as a hybrid it switches to depth-first inside subtrees ([`SwitchRule`]).
 //! - [`BreadthFirst`]: whole levels handed to the actors as batches.
