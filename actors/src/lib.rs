@@ -80,6 +80,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+
 pub use bounds::{Bounds, BoundsTable};
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};
 pub use cull::FrustumCull;

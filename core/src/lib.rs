@@ -25,11 +25,11 @@
 //!   canonical order, is here; the others (priority, breadth-first, flattened) live in
 //!   `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
-//!   every actor can work under the iterator. [`Action::run_parallel`] runs one
-//!   traversal on all cores of a rayon pool: split by subtree size, static actors
-//!   shared, unordered actors forked and merged in document order
-//!   ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run by subtree from
-//!   the state at each subtree's root ([`OrderedActor::fork`]).
+//!   every actor can work under the iterator. [`Action::run_parallel`] (the default
+//!   feature `parallel`) runs one traversal on all cores of a rayon pool: split by
+//!   subtree size, static actors shared, unordered actors forked and merged in
+//!   document order ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run
+//!   by subtree from the state at each subtree's root ([`OrderedActor::fork`]).
 //!
 //! ## Where things are
 //! One folder per part, each opening with its story: `graph/` (the arena, ids, node
@@ -73,6 +73,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+
 pub use glam;
 
 pub use actor::{

@@ -31,6 +31,7 @@
 //! or in core needs to change.
 
 #![forbid(unsafe_code)]
+
 pub use breadth_first::BreadthFirst;
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
 pub use flat::{Flattened, LengthMismatch};

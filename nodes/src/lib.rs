@@ -53,6 +53,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+
 pub use animation::{
     Animation, AnimationError, AnimationPlayer, Channel, Interpolation, Property, Trs,
 };
