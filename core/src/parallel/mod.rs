@@ -27,7 +27,6 @@ pub use fork::{PARALLEL, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
 use fork::AboveChain;
-
 use subtree_sizes::Handoff;
 use walker::{Calls, Control, Deferred, Main, Walker, Worker};
 
