@@ -42,8 +42,8 @@
 //!
 //! ```
 //! use scenewalk_actors::{FrustumCull, IncrementalUpdate, Pick, RenderList};
-//! use scenewalk_core::{Aabb, Action, Graph, Ordered, Unordered, glam::{Affine3A, Vec3}};
-//! use scenewalk_iterators::{DepthFirst, PriorityQueue};
+//! use scenewalk_core::prelude::*; // Graph, Action, the adapters, DepthFirst, glam, ...
+//! use scenewalk_iterators::PriorityQueue;
 //! use scenewalk_nodes::{Camera, Geometry, Group, Ray, Transform};
 //!
 //! let mut graph = Graph::new();
@@ -80,15 +80,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
 
 pub use bounds::{Bounds, BoundsTable};
 pub use collide::{Collide, CollideError, ContactMode, NodeContact, TriangleContact};

@@ -6,7 +6,6 @@
     reason = "every index into a page is masked with PAGE - 1, and every page holds PAGE entries"
 )]
 
-use rayon::prelude::*;
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 use std::sync::{Arc, Mutex};
 
@@ -196,7 +195,8 @@ impl<T: Copy + Send + Sync> Pages<T> {
     /// write wins).
     pub(crate) fn finish(&mut self, map: impl Fn(usize, T) -> T + Sync) {
         let mut forks = std::mem::take(&mut self.pending);
-        forks.par_iter_mut().enumerate().for_each(|(k, pages)| {
+        let mapped: Vec<_> = forks.iter_mut().enumerate().collect();
+        crate::shared::for_each(mapped, |(k, pages)| {
             for p in pages.iter_mut() {
                 for (at, entry) in p.page.iter_mut().enumerate() {
                     if p.written[at / 64] & (1 << (at % 64)) != 0 {
@@ -219,7 +219,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
                 _ => jobs.push((ours, mine)),
             }
         }
-        jobs.into_par_iter().for_each(|(ours, pieces)| {
+        crate::shared::for_each(jobs, |(ours, pieces)| {
             for p in pieces {
                 for (at, (to, from)) in ours.iter_mut().zip(p.page.iter()).enumerate() {
                     if p.written[at / 64] & (1 << (at % 64)) != 0 {

@@ -28,3 +28,16 @@ pub(crate) fn publish<T: Default>(shared: &mut Arc<T>, swap: impl FnOnce(&mut T)
         }
     }
 }
+
+/// Runs `job` on every item: on the threads of the current rayon pool with the
+/// `parallel` feature (the merges of a parallel run's tables), one after the other
+/// without it.
+pub(crate) fn for_each<T: Send>(items: Vec<T>, job: impl Fn(T) + Send + Sync) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.into_par_iter().for_each(job);
+    }
+    #[cfg(not(feature = "parallel"))]
+    items.into_iter().for_each(job);
+}

@@ -245,19 +245,25 @@ impl WorldTransforms {
 
 #[cfg(test)]
 mod tests {
-    use super::WorldTransforms;
     use super::matrices::{is_finite, product};
     use proptest::prelude::*;
-    use scenewalk_core::glam::{Affine3A, Vec3};
-    use scenewalk_core::{
-        Action, ActiveList, Flow, Graph, NodeId, Ordered, Unordered, UnorderedActor, Visit,
+    use scenewalk_core::glam::Affine3A;
+    #[cfg(feature = "parallel")]
+    use {
+        super::WorldTransforms,
+        scenewalk_core::glam::Vec3,
+        scenewalk_core::{
+            Action, ActiveList, DepthFirst, Flow, Graph, NodeId, Ordered, Unordered,
+            UnorderedActor, Visit,
+        },
+        scenewalk_nodes::{Group, Transform},
+        std::sync::atomic::{AtomicU64, Ordering},
     };
-    use scenewalk_iterators::DepthFirst;
-    use scenewalk_nodes::{Group, Transform};
-    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// Counts the forks of a parallel run, to know the run was split.
+    #[cfg(feature = "parallel")]
     struct Forks(&'static AtomicU64);
+    #[cfg(feature = "parallel")]
     impl UnorderedActor for Forks {
         fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
             Flow::Continue
@@ -271,6 +277,7 @@ mod tests {
 
     /// A complete 4-ary tree of `n` nodes in depth-first slot order, every third a
     /// transform.
+    #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
@@ -299,6 +306,7 @@ mod tests {
     /// A split run writes every transform's matrix at the place its payload fixes,
     /// and every node's state names its nearest transform's place, as a sequential
     /// run does.
+    #[cfg(feature = "parallel")]
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {
         static FORKS: AtomicU64 = AtomicU64::new(0);

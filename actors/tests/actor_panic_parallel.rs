@@ -2,6 +2,9 @@
 //! thread in the middle of `Action::run_parallel` leaves the graph unchanged, and the
 //! same `Action` then runs correctly, in parallel and sequentially.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{
     Action, ActiveList, Flow, Graph, NodeId, Static, StaticActor, Unordered, UnorderedActor, Visit,
 };

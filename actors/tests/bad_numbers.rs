@@ -13,6 +13,8 @@
 //!   run visits every node, twice in a row (a NaN key itself is `TraversalError::NanKey`,
 //!   tested with the priority iterator).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{Bounds, FrustumCull, NearFirst, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3, Vec4};

@@ -1,6 +1,8 @@
 //! Collision queries against brute force: every triangle pair of two meshes, every
 //! leaf pair of two subtrees; plus meshes under the bounds and statistics actors.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{
     Bounds, Collide, CollideError, ContactMode, NodeContact, Statistics, TriangleContact,

@@ -6,7 +6,7 @@ use scenewalk_actors::{
     WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Action, Actor, Ordered, ParallelActor, Static, TraversalIterator, Unordered};
+use scenewalk_core::{Action, Actor, Ordered, Static, TraversalIterator, Unordered};
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use scenewalk_nodes::{Camera, Ray};
 
@@ -89,9 +89,13 @@ fn the_library_actors_run_where_the_table_says() {
 }
 
 /// The PAR column: which library actors `Action::run_parallel` takes.
+#[cfg(feature = "parallel")]
 #[test]
 fn the_library_actors_in_parallel_runs() {
-    fn par<A: ParallelActor>(actor: A) -> Result<(), String> {
+    fn par<A>(actor: A) -> Result<(), String>
+    where
+        (A,): scenewalk_core::ParallelChain,
+    {
         let action = Action::new(DepthFirst::new(), (actor,)).unwrap();
         action.check_parallel().map_err(|e| e.to_string())
     }

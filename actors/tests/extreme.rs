@@ -14,6 +14,8 @@
 //! cargo test --release -p scenewalk-actors --test extreme -- --ignored --test-threads=1 fan_10m
 //! ```
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{

@@ -1,6 +1,8 @@
 //! The frame: the update's results reach the view and pick passes by handle, and
 //! every reader refuses results that no longer describe the graph it runs on.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_actors::{
     Bounds, FrustumCull, IncrementalUpdate, LodSelect, NearFirst, Pick, RenderList, WorldTransforms,
 };

@@ -1,5 +1,7 @@
 //! Incremental updates against full recomputation after random edit sequences.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod common;
 
 use common::{Kind, build, kind, naive_bounds, naive_world, tree};

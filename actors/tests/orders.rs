@@ -1,6 +1,8 @@
 //! The actors under every order: what an ordered actor sees under priority and hybrid
 //! orders equals what it sees depth-first; statistics agree under breadth-first batches.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{
@@ -211,11 +213,12 @@ fn cut_bounds<I: scenewalk_core::TraversalIterator>(
         ),
     )
     .unwrap();
-    if parallel {
-        action.run_parallel(graph, root).unwrap();
-    } else {
-        action.run(graph, root).unwrap();
+    match parallel {
+        #[cfg(feature = "parallel")]
+        true => action.run_parallel(graph, root),
+        _ => action.run(graph, root), // `parallel` is only asked for with the feature
     }
+    .unwrap();
     let (_, (_, world, bounds)) = action.into_parts();
     (world.into_inner(), bounds.into_inner())
 }
@@ -226,7 +229,11 @@ fn a_pruned_node_keeps_its_own_box_and_a_deactivated_one_has_none_under_every_or
     for (seed, n) in [(1, 300), (2, 300), (3, 6000)] {
         let (graph, ids) = random_scene(n, seed);
         let root = ids[0];
-        let runs = [
+        #[allow(
+            unused_mut,
+            reason = "without the `parallel` feature, no PAR run is added"
+        )]
+        let mut runs = vec![
             ("DF", cut_bounds(DepthFirst::new(), &graph, root, false)),
             ("PQ", cut_bounds(PriorityQueue::new(), &graph, root, false)),
             (
@@ -239,8 +246,9 @@ fn a_pruned_node_keeps_its_own_box_and_a_deactivated_one_has_none_under_every_or
                 ),
             ),
             ("FL", cut_bounds(Flattened::new(), &graph, root, false)),
-            ("PAR", cut_bounds(DepthFirst::new(), &graph, root, true)),
         ];
+        #[cfg(feature = "parallel")]
+        runs.push(("PAR", cut_bounds(DepthFirst::new(), &graph, root, true)));
         let (world, _) = &runs[0].1;
         // Entered: the root, and each kept child of an entered node that was not pruned.
         let mut entered = vec![root];

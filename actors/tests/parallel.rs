@@ -2,6 +2,9 @@
 //! enter lists in document order, the same leave sets, counts and statistics, on
 //! random trees and lopsided shapes, with 1, 2 and 4 threads.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{Statistics, WorldTransforms};
 use scenewalk_core::{

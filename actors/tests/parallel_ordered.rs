@@ -2,6 +2,9 @@
 //! exactly: per-node results bit for bit, lists in document order, flows, stops and
 //! refusals, with 1, 2 and 4 threads.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};

@@ -3,6 +3,9 @@
 //! of siblings, and forks that start from the previous run's windows while what the
 //! run reaches (culling) and the structure (edits) change between runs.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};

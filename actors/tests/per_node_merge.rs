@@ -3,6 +3,9 @@
 //! one by one or all together before `finish_merges`, give the values of replaying
 //! every write in merge order.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::PerNode;
 use scenewalk_core::{Graph, NodeCore, NodeIndex};

@@ -1,5 +1,7 @@
 //! Picking against brute force over every triangle and box of random scenes.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod common;
 
 use common::{build_with, naive_world, tree};

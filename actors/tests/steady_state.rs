@@ -1,6 +1,8 @@
 //! A reused action allocates nothing once its buffers are large enough, on a changed
 //! graph too (issue: "no allocation in steady state").
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered, Unordered};

@@ -1,6 +1,8 @@
 //! The view actors (culling, level of detail, switches, render lists) against
 //! brute-force per-node computations on random scenes and cameras.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod common;
 
 use common::{brute_force_entered, build, camera, tree, update};

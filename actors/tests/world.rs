@@ -1,5 +1,7 @@
 //! World transforms and bounds against naive per-node computations on random trees.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod common;
 
 use common::{Kind, build, naive_bounds, naive_world, tree};

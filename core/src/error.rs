@@ -1,6 +1,8 @@
-//! The errors of graph edits, type registration and action building.
+//! Every error of the crate: graph edits, type registration, building an action,
+//! reading another pass's results, and a run.
 
-use crate::NodeId;
+use crate::graph::NodeId;
+use crate::run::Staleness;
 
 /// What went wrong with a graph query or edit. Every invalid call returns one of these;
 /// none of them panics.
@@ -111,5 +113,62 @@ pub enum ActionError {
         iterator: &'static str,
         /// What the actor needs that the iterator does not give.
         reason: String,
+    },
+}
+
+/// Why a reader could not use another pass's results.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResultsError {
+    /// The run was given no results of the kind the reader needs (see
+    /// [`Action::run_with`](crate::Action::run_with)), or they describe no run yet.
+    #[error(
+        "{reader} needs {results}, and the run was given none (hand them over with Action::run_with)"
+    )]
+    Missing {
+        /// The reader (an actor, or an accessor).
+        reader: &'static str,
+        /// The kind of results it needs.
+        results: &'static str,
+    },
+    /// The results no longer describe the graph the reader works on.
+    #[error(
+        "{reader} refuses the {results} it was given: {why}; run the pass that makes them again"
+    )]
+    Stale {
+        /// The reader (an actor, or an accessor).
+        reader: &'static str,
+        /// The kind of results.
+        results: &'static str,
+        /// What changed.
+        why: Staleness,
+    },
+    /// The node asked for has no result: the run that made them did not reach it.
+    #[error("{0} was not reached by the run that made these results")]
+    NotReached(NodeId),
+    /// The id asked for is not a live node of the graph.
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+}
+
+/// Why a run stopped with an error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TraversalError {
+    /// The root (or another id given to the run) is invalid.
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    /// An actor can no longer run under the iterator (its dispatch changed since the
+    /// action was built).
+    #[error(transparent)]
+    Incompatible(#[from] ActionError),
+    /// A reader of another pass's results got none, or stale ones.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// An actor gave a node a NaN priority key, which has no place in an order.
+    #[error("priority key of {node} is NaN")]
+    NanKey {
+        /// The node with the NaN key.
+        node: NodeId,
     },
 }

@@ -21,14 +21,24 @@
 //!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
 //!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
 //!   known at compile time).
-//! - **Iterators** ([`TraversalIterator`]) choose the next node; the depth-first one and
-//!   others live in `scenewalk-iterators`.
+//! - **Iterators** ([`TraversalIterator`]) choose the next node. [`DepthFirst`], the
+//!   canonical order, is here; the others (priority, breadth-first, flattened) live in
+//!   `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
-//!   every actor can work under the iterator. [`Action::run_parallel`] runs one
-//!   traversal on all cores of a rayon pool: split by subtree size, static actors
-//!   shared, unordered actors forked and merged in document order
-//!   ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run by subtree from
-//!   the state at each subtree's root ([`OrderedActor::fork`]).
+//!   every actor can work under the iterator. [`Action::run_parallel`] (the default
+//!   feature `parallel`) runs one traversal on all cores of a rayon pool: split by
+//!   subtree size, static actors shared, unordered actors forked and merged in
+//!   document order ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run
+//!   by subtree from the state at each subtree's root ([`OrderedActor::fork`]).
+//!
+//! ## Where things are
+//! One folder per part, each opening with its story: `graph/` (the arena, ids, node
+//! types, edits, the change log, compaction), `actor/` (the actor kinds, adapters,
+//! chains, classes, ordered state, what an actor sees), `dispatch/` (per-type
+//! dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
+//! between passes), `parallel/` (one run on all cores). Every error is in `error.rs`.
+//! Every public item is re-exported here; [`prelude`] holds the names a custom node,
+//! a custom actor and an action need, in one `use scenewalk_core::prelude::*;`.
 //!
 //! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
@@ -37,12 +47,11 @@
 //! time, `Vec<Box<dyn Actor>>` is a chain too.
 //!
 //! ```
-//! use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
-//! use scenewalk_iterators::DepthFirst;
+//! use scenewalk_core::prelude::*;
 //!
 //! #[derive(Clone, Debug)]
 //! struct Group;
-//! impl scenewalk_core::NodeCore for Group {}
+//! impl NodeCore for Group {}
 //!
 //! /// Culls everything deeper than one level.
 //! struct Shallow;
@@ -64,76 +73,34 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
 
 pub use glam;
 
-pub use action::{Action, RunStats, check};
-pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
-pub use actor::{Actor, OrderedActor, StaticActor, UnorderedActor};
-pub use adapter::{Ordered, Static, Unordered};
-pub use arms::{Arm, ArmList, Arms, DefaultArm, Otherwise};
-pub use chain::ActorChain;
-pub use changes::{Change, ChangeCursor};
-pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
-pub use compact::Remap;
-pub use dispatch::{DispatchActor, Functor, MethodTable};
-pub use error::{ActionError, GraphError, TypeError};
-pub use flow::Flow;
-pub use fork::{
-    AboveActor, AboveChain, NoWorker, PARALLEL, ParallelActor, ParallelChain, StaticWorker,
-    UnorderedAbove, WorkerActor, WorkerChain, check_parallel,
+pub use actor::{
+    ActiveEntry, ActiveList, Actor, ActorChain, ActorClass, Candidate, Dispatch, Events, Flow,
+    Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
+    TypeKey, Unordered, UnorderedActor, Visit,
 };
-pub use fork_ordered::{OrderedAbove, OrderedPart, OrderedTop, OrderedWorker};
-pub use frame::Frame;
-pub use graph::{Children, Graph, Payloads};
-pub use id::{NodeId, NodeIndex};
-pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalError, TraversalIterator};
-pub use kept::KeptColumn;
+pub use dispatch::{Arms, DispatchActor, Functor, KeptColumn, MethodTable};
+pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
+pub use graph::{
+    Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
+    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+};
 pub use math::Aabb;
-pub use node::{MAX_BASE_CHAIN, NodeCore};
-pub use results::{Results, ResultsError, Staleness, Stamp, Stamped};
-pub use state::StateCell;
-pub use types::{
-    NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+#[cfg(feature = "parallel")]
+pub use parallel::{PARALLEL, ParallelChain, check_parallel};
+pub use run::{
+    Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
+    Step, StepSink, TraversalIterator, check,
 };
-pub use visit::{RunContext, Visit};
 
-mod action;
-mod active;
 mod actor;
-mod adapter;
-mod arms;
-mod chain;
-mod changes;
-mod class;
-mod column;
-mod compact;
 mod dispatch;
-mod edit;
 mod error;
-mod flow;
-mod fork;
-mod fork_ordered;
-mod frame;
 mod graph;
-mod id;
-mod iterator;
-mod kept;
 mod math;
-mod node;
+#[cfg(feature = "parallel")]
 mod parallel;
-mod results;
-mod state;
-mod subtree_sizes;
-mod types;
-mod visit;
-mod walk;
+pub mod prelude;
+mod run;

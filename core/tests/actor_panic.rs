@@ -5,12 +5,15 @@
 //! iterator. Panics are tried in `enter`, in `leave` and in ordered state code, at
 //! the root, in the middle and at the last node.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, Ordered, OrderedActor, RunContext,
     RunStats, StateCell, Static, StaticActor, TraversalIterator, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
+use scenewalk_iterators::{BreadthFirst, Flattened, PriorityQueue, SwitchRule};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -3,12 +3,15 @@
 //! unregistered types, hand-driven enters on another graph, and the refusals the
 //! dynamic actor gives too.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
-    Action, ActionError, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId,
-    PARALLEL, RunContext, TraversalError, Unordered, UnorderedActor, Visit,
+    Action, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, RunContext,
+    TraversalIterator, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{DepthFirst, Walk};
+use scenewalk_iterators::Walk;
 
 /// The root of a type chain.
 #[derive(Clone, Debug)]
@@ -343,7 +346,7 @@ fn hand_driven_enter_on_a_second_graph_dispatches_by_its_types() {
     arms.begin(&RunContext {
         graph: &a,
         root: ra.index(),
-        capabilities: PARALLEL,
+        capabilities: DepthFirst::new().capabilities(),
         results: &scenewalk_core::Results::new(),
     })
     .unwrap();
@@ -385,8 +388,10 @@ fn one_action_sees_edits_and_other_graphs_between_runs() {
     assert_eq!(total(&g), 46);
 }
 
+#[cfg(feature = "parallel")]
 #[test]
 fn parallel_runs_and_batches_are_refused_by_name() {
+    use scenewalk_core::{ActionError, TraversalError};
     let (g, root, _) = sample();
     let arms = Arms::new(0u64).on::<D>(|d, _, s| {
         *s += d.0;

@@ -2,12 +2,15 @@
 //! payloads before and after, structure survives the remap, the arena is dense and in
 //! pre-order, and no old id ever names another node (before or after further edits).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, Remap,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{BreadthFirst, DepthFirst, Event, Flattened, Walk};
+use scenewalk_iterators::{BreadthFirst, Event, Flattened, Walk};
 
 #[derive(Clone, Debug, PartialEq)]
 struct A(u32);

@@ -1,13 +1,16 @@
 //! Building an action checks each actor's class against the iterator's capabilities;
 //! third-party iterators (written here against the public trait) take part too.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActionError, ActiveEntry, ActiveList, Actor, ActorClass, Capabilities, Dispatch,
     Events, Flow, Frame, Graph, NodeCore, NodeId, NodeIndex, Ordered, OrderedActor, OrderedState,
     RunContext, StateCell, StateKind, Static, StaticActor, Step, TraversalError, TraversalIterator,
     Unordered, UnorderedActor, Visit, check,
 };
-use scenewalk_iterators::{DepthFirst, DfsWalker};
+use scenewalk_iterators::DfsWalker;
 use std::collections::HashSet;
 
 #[derive(Clone, Debug)]

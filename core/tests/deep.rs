@@ -1,11 +1,13 @@
 //! Extreme shapes: a 1,000,000-deep chain and a 1,000,000-wide fan. Nothing may
 //! recurse: the tests run on the test harness's threads (2 MiB stacks by default).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, Ordered, OrderedActor,
     RunContext, StateCell, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 
 const N: usize = 1_000_000;
 

@@ -1,11 +1,13 @@
 //! Per-type dispatch: method tables, functor kinds, fallback along parent types, the
 //! default, re-resolution when types are added, and type sets.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, DispatchActor, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeType, TypeSet,
     Unordered, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 

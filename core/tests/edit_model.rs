@@ -3,12 +3,15 @@
 //! same structure after every step, and every traversal order visits the model's nodes
 //! in the model's order.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeCore, NodeId, NodeIndex, RunContext,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::{BreadthFirst, DepthFirst, DfsWalker, Flattened, PriorityQueue, Walk};
+use scenewalk_iterators::{BreadthFirst, DfsWalker, Flattened, PriorityQueue, Walk};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,12 +4,14 @@
 //! current node per step, and depth-first with children in reverse order (with leave
 //! events). Every state an ordered actor sees must be the one of its path.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveEntry, ActiveList, Capabilities, Events, Flow, Frame, Graph, NodeCore, NodeId,
     NodeIndex, Ordered, OrderedActor, OrderedState, RunContext, StateCell, Step, TraversalError,
     TraversalIterator, Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 #[derive(Clone, Debug)]

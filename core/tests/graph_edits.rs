@@ -1,5 +1,7 @@
 //! Structural edits of `Graph`, checked link by link against an expected forest.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
 
 #[derive(Clone, Debug, PartialEq)]

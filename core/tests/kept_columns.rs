@@ -2,11 +2,13 @@
 //! on clones, edits, removals, compaction and appends, every run must still read the
 //! payloads as they are (checked against a walk that reads each node with `get`).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
-    Action, ActiveList, DispatchActor, Flow, Functor, Graph, NodeId, PARALLEL, RunContext,
+    Action, ActiveList, DispatchActor, Flow, Functor, Graph, NodeId, RunContext, TraversalIterator,
     Unordered, UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 
 #[derive(Clone, Debug)]
 struct G;
@@ -105,7 +107,7 @@ fn a_dispatch_actor_entered_on_another_graph_dispatches_by_its_types() {
         .begin(&RunContext {
             graph: &a,
             root: ra.index(),
-            capabilities: PARALLEL,
+            capabilities: DepthFirst::new().capabilities(),
             results: &scenewalk_core::Results::new(),
         })
         .unwrap();

@@ -2,8 +2,7 @@
 //! error or a documented outcome, never a panic.
 
 use scenewalk_core::{
-    AboveActor, ActiveList, Actor, Flow, Graph, NodeCore, Ordered, OrderedActor, ParallelActor,
-    RunContext, StateCell, Visit,
+    ActiveList, Actor, Flow, Graph, NodeCore, Ordered, OrderedActor, RunContext, StateCell, Visit,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,7 +19,6 @@ struct Depths {
 impl OrderedActor for Depths {
     type State = u32;
     const EVENTS: scenewalk_core::Events = scenewalk_core::Events::EnterLeave;
-    const FORKS: bool = true;
     fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, scenewalk_core::TraversalError> {
         Ok(0)
     }
@@ -37,10 +35,6 @@ impl OrderedActor for Depths {
     fn leave(&mut self, state: &u32, _: &Visit<'_>) {
         self.leaves += *state;
     }
-    fn fork(&self, state: &u32) -> Option<(Self, u32)> {
-        Some((Self::default(), *state))
-    }
-    fn merge(&mut self, _: Self) {}
 }
 
 #[test]
@@ -57,16 +51,6 @@ fn an_ordered_actor_called_before_begin_skips_the_node() {
         actor.leave(&visit);
     }
     assert_eq!((actor.get().enters, actor.get().leaves), (0, 0));
-
-    // The walk above the split points of a parallel run, before any begin: no state
-    // to fork from, so it ends with an error.
-    let mut above = actor.above();
-    let visit = Visit::new(&graph, root.index(), 0).unwrap();
-    let mut entries = [];
-    AboveActor::enter(&mut above, &visit, &mut ActiveList::new(&mut entries));
-    above.split(0, 1, true);
-    AboveActor::leave(&mut above, &visit);
-    assert!(<Ordered<Depths> as ParallelActor>::finish_above(above).is_err());
 }
 
 #[test]
@@ -81,8 +65,8 @@ fn a_huge_capacity_is_a_hint_not_a_panic() {
 
 #[test]
 fn an_id_of_another_graph_is_refused() {
+    use scenewalk_core::DepthFirst;
     use scenewalk_core::{Action, GraphError, Static, StaticActor};
-    use scenewalk_iterators::DepthFirst;
 
     struct Nothing;
     impl StaticActor for Nothing {

@@ -2,10 +2,12 @@
 //! built alongside random trees: order, nesting, flow control, active lists and actor
 //! chains. (Type filters, ordered state and finding actors: `traversal_state.rs`.)
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod walk_model;
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{Action, Actor, NodeId, NodeIndex, Ordered, Static, Unordered};
-use scenewalk_iterators::DepthFirst;
 use std::sync::{Arc, Mutex};
 use walk_model::*;
 

@@ -1,14 +1,16 @@
 //! Traversals with `DepthFirst`, compared with the reference walk of `walk_model`:
 //! single-type dispatch filters, ordered state, finding actors, errors and reuse.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod walk_model;
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActiveList, Actor, Dispatch, Events, Flow, Graph, GraphError, NodeCore, NodeId,
     Ordered, OrderedActor, RunContext, StateCell, Static, StaticActor, TraversalError, Unordered,
     UnorderedActor, Visit,
 };
-use scenewalk_iterators::DepthFirst;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use walk_model::*;

@@ -3,12 +3,13 @@
 //! disagrees is refused with an error; every reader answers "is-a" alike; and
 //! messages name types without their module paths.
 
+use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActionError, ActiveList, Dispatch, Flow, Functor, Graph, GraphError, MAX_BASE_CHAIN,
     MethodTable, NodeCore, NodeId, Ordered, OrderedActor, ParentType, RunContext, StateCell,
     TypeError, TypeSet, Visit, short_type_name,
 };
-use scenewalk_iterators::{BreadthFirst, DepthFirst};
+use scenewalk_iterators::BreadthFirst;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Light(u32);

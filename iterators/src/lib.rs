@@ -6,8 +6,9 @@
 //! and states its [`Capabilities`](scenewalk_core::Capabilities), which the action checks
 //! against each actor's class.
 //!
-//! - [`DepthFirst`]: document order, nested enter/leave, no recursion; walks the links
-//!   like a hand-written loop and builds an active list only when an actor looks at it.
+//! - [`DepthFirst`] (core's, re-exported here): document order, nested enter/leave, no
+//!   recursion; walks the links like a hand-written loop and builds an active list only
+//!   when an actor looks at it.
 //! - [`PriorityQueue`]: highest key first, with shared copies of ordered state and leave
 //!   events; as a hybrid it switches to depth-first inside subtrees ([`SwitchRule`]).
 //! - [`BreadthFirst`]: whole levels handed to the actors as batches.
@@ -31,28 +32,19 @@
 //! or in core needs to change.
 
 #![forbid(unsafe_code)]
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::unreachable,
-    clippy::todo,
-    clippy::unimplemented,
-    clippy::indexing_slicing
-)]
 
 pub use breadth_first::BreadthFirst;
-pub use depth_first::DepthFirst;
 pub use dual_tree::{AabbOverlap, DualTree, DualTreeIter, DualTreeStats, NodePair, PairFilter};
 pub use flat::{FlatIter, Flattened, LengthMismatch};
 pub use priority::{PriorityQueue, SwitchRule};
+pub use scenewalk_core::DepthFirst;
 pub use std_iter::{BreadthFirstIter, PriorityIter, Walk};
 pub use walker::{DepthFirstIter, DfsWalker, Event};
 
 mod breadth_first;
-mod depth_first;
 mod dual_tree;
 mod flat;
+#[cfg(feature = "parallel")]
 mod flat_par;
 mod leaves;
 mod priority;

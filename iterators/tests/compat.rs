@@ -1,10 +1,12 @@
 //! Every cell of docs/compatibility.md: each actor class under each iterator, either
 //! refused with its reason or run on random trees with the promised behaviour checked.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{
     Action, ActiveList, Actor, Dispatch, DispatchActor, Events, Flow, Functor, Graph, NodeCore,
-    NodeId, NodeIndex, Ordered, OrderedActor, ParallelActor, RunContext, RunStats, StateCell,
-    Static, StaticActor, TraversalIterator, Unordered, UnorderedActor, Visit,
+    NodeId, NodeIndex, Ordered, OrderedActor, RunContext, RunStats, StateCell, Static, StaticActor,
+    TraversalIterator, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::{BreadthFirst, DepthFirst, Flattened, PriorityQueue, SwitchRule};
 use std::collections::{BTreeMap, BTreeSet};
@@ -178,8 +180,10 @@ impl OrderedActor for PathMarks {
 
 /// `PathMarks` with a fork/merge hook: its state is a count, a value, so a fork
 /// starts from it as it is; a map merges by union.
+#[cfg(feature = "parallel")]
 #[derive(Default)]
 struct ForkedPathMarks(PathMarks);
+#[cfg(feature = "parallel")]
 impl OrderedActor for ForkedPathMarks {
     type State = u32;
     const FORKS: bool = true;
@@ -460,8 +464,10 @@ fn a_dispatch_changed_after_building_is_checked_again_at_run() {
 }
 
 /// Per-type dispatch in a static actor: counts nodes by type index through atomics.
+#[cfg(feature = "parallel")]
 #[derive(Default)]
 struct PerTypeCount([std::sync::atomic::AtomicU64; 8]);
+#[cfg(feature = "parallel")]
 impl StaticActor for PerTypeCount {
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
@@ -475,7 +481,11 @@ impl StaticActor for PerTypeCount {
 }
 
 /// Runs `(Keys, actor)` with `Action::run_parallel` on two threads.
-fn run_parallel<A: ParallelActor + Send>(actor: A, scene: &Scene) -> Result<(A, RunStats), String> {
+#[cfg(feature = "parallel")]
+fn run_parallel<A>(actor: A, scene: &Scene) -> Result<(A, RunStats), String>
+where
+    (Static<Keys>, A): scenewalk_core::ParallelChain + Send,
+{
     let mut action =
         Action::new(DepthFirst::new(), (Static::new(Keys), actor)).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -490,6 +500,7 @@ fn run_parallel<A: ParallelActor + Send>(actor: A, scene: &Scene) -> Result<(A, 
 }
 
 /// The PAR column: `Action::run_parallel`, on trees large enough to split.
+#[cfg(feature = "parallel")]
 #[test]
 fn the_parallel_column() {
     for seed in 0..3 {

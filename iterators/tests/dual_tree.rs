@@ -2,6 +2,8 @@
 //! inner nodes `Group`), two trees in two graphs, two trees in one graph, one tree
 //! against itself; first hit, pause and resume, deep chains, stale roots.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};

@@ -2,6 +2,8 @@
 //! they grow with depth × fan-out, never with fan-out squared, in self and two-tree
 //! mode, for the first hit and for a streamed find-all.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{Graph, NodeId, NodeIndex};
 use scenewalk_iterators::DualTree;
 use scenewalk_nodes::Group;

@@ -1,6 +1,8 @@
 //! `Flattened` against the graph, the `DepthFirst` action and the `WorldTransforms`
 //! actor, on seeded random trees.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_actors::WorldTransforms;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{

@@ -1,6 +1,9 @@
 //! The parallel flattened passes against the sequential ones, bit for bit, on random
 //! trees and on lopsided shapes, with 1, 2 and 4 threads.
 
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId};

@@ -1,6 +1,8 @@
 //! The priority-queue iterator in an action: keys, ties, inherited keys and NaN,
 //! against a naive best-first model.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{
     Action, ActiveList, Flow, Graph, NodeCore, NodeId, NodeIndex, Static, StaticActor,
     TraversalError, Unordered, UnorderedActor, Visit,

@@ -3,6 +3,8 @@
 //! active / commit) and checks both give the same steps, with actors that build, cull,
 //! key and clear active lists, leave them alone, prune, and keep ordered state.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{
     Action, ActiveList, Capabilities, Events, Flow, Frame, Graph, NodeId, NodeIndex, Ordered,
     OrderedActor, RunContext, StateCell, Step, TraversalError, TraversalIterator, Unordered,

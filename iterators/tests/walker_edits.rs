@@ -2,6 +2,8 @@
 //! with and without leave events, against a walker that checks every step, with random
 //! edits, clones, compactions and slot reuse between steps.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::{Graph, NodeId, NodeIndex};
 use scenewalk_iterators::{DfsWalker, Event};

@@ -1,6 +1,8 @@
 //! The walkers and std iterators against the `DepthFirst` action and naive models, on
 //! seeded random trees, and with graph edits between steps.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::{
     Action, ActiveList, Events, Flow, Graph, GraphError, NodeId, NodeIndex, Unordered,
     UnorderedActor, Visit,

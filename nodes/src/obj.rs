@@ -2,8 +2,7 @@
 
 use crate::mesh::{Mesh, MeshError};
 use scenewalk_core::glam::Vec3;
-use std::fs::File;
-use std::io::{BufRead, Error, ErrorKind};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// Why an OBJ file gave no meshes.
@@ -53,20 +52,11 @@ pub enum ObjError {
 ///
 /// Errors: [`ObjError`], naming the file.
 pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
-    let file = open_regular(path).map_err(|e| ObjError::Open {
+    let file = crate::open_regular(path).map_err(|e| ObjError::Open {
         file: path.to_path_buf(),
         reason: e.to_string(),
     })?;
     load_obj_named(&mut std::io::BufReader::new(file), path)
-}
-
-/// Opens `path` if it is a regular file (the error says so otherwise): opening a pipe
-/// blocks until a writer comes, and reading a device may never end.
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
-    }
-    File::open(path)
 }
 
 /// As [`load_obj`], from OBJ text in a reader (errors name the file `<memory>`).

@@ -2,6 +2,7 @@
 //! of the specification, in f64), on small files the tests write; the player and its
 //! change log; the per-channel cursor against binary search.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

@@ -3,6 +3,7 @@
 //! finite poses and a change log naming exactly the animated nodes; skinned boxes
 //! against brute force at random times.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

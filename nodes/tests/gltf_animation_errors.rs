@@ -1,6 +1,7 @@
 //! Malformed animations: each is refused with `GltfError::BadAnimation` naming the
 //! animation, the channel and the index at fault, never a panic.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

@@ -1,5 +1,6 @@
 //! Malformed glTF files: each is an error naming the index at fault, never a panic.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

@@ -1,6 +1,7 @@
 //! Random damage to valid files: the importer answers Ok or an error, never panics or
 //! hangs, and a successful import always has every scene node in the graph.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

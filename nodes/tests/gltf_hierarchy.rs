@@ -1,6 +1,7 @@
 //! Random children lists, valid or not, against a brute-force reading of glTF's rule
 //! that nodes form disjoint strict trees.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

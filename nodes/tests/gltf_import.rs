@@ -1,5 +1,6 @@
 //! Valid glTF files, ordinary and odd, imported into the graph they describe.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

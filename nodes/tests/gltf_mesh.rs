@@ -1,5 +1,6 @@
 //! Primitives become Mesh nodes with the file's triangles; cameras become Camera nodes.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

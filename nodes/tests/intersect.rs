@@ -3,6 +3,8 @@
 //! hit plus barycentric weights, ray–box against stepping along the ray; plus hand
 //! cases for the touching, coplanar, parallel and degenerate configurations.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};

@@ -1,6 +1,8 @@
 //! Meshes and their BVH: structural invariants on random meshes, nearest hits equal to
 //! a loop over every triangle, the procedural shapes, and bad input.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::glam::{Affine3A, Quat, Vec2, Vec3};
 use scenewalk_core::{Aabb, NodeIndex};

@@ -1,6 +1,8 @@
 //! OBJ loading: small files written by the tests, and the real meshes in
 //! `shared/scenes/mesh/` beside the workspace root.
 
+#![cfg(feature = "obj")]
+
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
 use scenewalk_iterators::Walk;

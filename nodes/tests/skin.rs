@@ -2,6 +2,7 @@
 //! conservative box containing it, on generated animated skins at random times; the
 //! checks of skins and skinned meshes; skins imported from glTF.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;

@@ -1,5 +1,7 @@
 //! Cameras, frusta, level of detail and switches against direct computations.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Quat, Vec3, Vec4};

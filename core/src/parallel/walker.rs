@@ -1,11 +1,11 @@
 //! The depth-first walk of a parallel run: the one loop that walks the nodes above the
 //! split points with the action's chain and each task's subtrees with a worker chain.
 
-use crate::subtree_sizes::Handoff;
-use crate::{
-    ActiveEntry, ActiveList, ActorChain, Flow, Graph, ListState, NodeIndex, RunStats, Visit,
-    WorkerChain,
-};
+use crate::actor::{ActiveEntry, ActiveList, ActorChain, Flow, ListState, Visit};
+use crate::graph::{Graph, NodeIndex};
+use crate::parallel::fork::WorkerChain;
+use crate::parallel::subtree_sizes::Handoff;
+use crate::run::RunStats;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many nodes a walk enters between two reads of the stop flag: another walk's

@@ -25,7 +25,7 @@ use scenewalk_iterators::PriorityQueue;
 use scenewalk_nodes::gltf::{ImportOptions, import};
 use scenewalk_nodes::{
     Animation, AnimationPlayer, Camera, Geometry, Group, Mesh, Ray, SkinnedMesh, Transform,
-    load_obj, ray_aabb, ray_triangle,
+    ray_aabb, ray_triangle,
 };
 use skinned::{Boxing, skinned_box};
 use std::collections::HashMap;
@@ -533,15 +533,32 @@ fn aim(scene: &mut Scene, out: &mut dyn Write) -> Result<bool, Box<dyn Error>> {
     Ok(true)
 }
 
+/// The first mesh of an OBJ file, with its name.
+#[cfg(feature = "obj")]
+fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
+    let mut meshes =
+        scenewalk_nodes::load_obj(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meshes.is_empty() {
+        return Err(format!("{} holds no mesh", path.display()).into());
+    }
+    Ok(meshes.swap_remove(0))
+}
+
+/// Without the `obj` feature there is no OBJ loader.
+#[cfg(not(feature = "obj"))]
+fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
+    Err(format!(
+        "{}: reading OBJ files needs the cargo feature `obj`",
+        path.display()
+    )
+    .into())
+}
+
 /// The built-in city.
 fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene, Box<dyn Error>> {
     let mut meshes = CityMeshes::generated()?;
     if let Some(path) = obj {
-        let (name, mesh) = load_obj(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .into_iter()
-            .next()
-            .ok_or_else(|| format!("{} holds no mesh", path.display()))?;
+        let (name, mesh) = first_mesh(path)?;
         if mesh.triangle_count() == 0 {
             return Err(format!(
                 "{}: its first mesh, {name:?}, has no triangles; the ball needs at least one",

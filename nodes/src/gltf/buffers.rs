@@ -2,7 +2,7 @@
 //! checked byte ranges of buffer views.
 
 use super::error::{GltfError, get};
-use crate::obj::open_regular;
+use crate::open_regular;
 use base64::Engine;
 use gltf::json;
 use std::io::Read;

@@ -3,7 +3,7 @@
 use super::error::get;
 use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
-use crate::obj::open_regular;
+use crate::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};

@@ -1,0 +1,365 @@
+//! The active list: the candidate nodes an actor may deactivate or give priority keys.
+
+use crate::graph::{Graph, NodeIndex};
+
+const ACTIVE: u8 = 1;
+const KEYED: u8 = 2;
+
+/// One candidate of the active list. Iterators store these directly in their pending
+/// structures, so handing the list to the actors copies nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActiveEntry {
+    node: NodeIndex,
+    depth: u32,
+    key: f32,
+    flags: u8,
+}
+
+impl ActiveEntry {
+    /// An active, unkeyed candidate.
+    #[inline]
+    pub fn new(node: NodeIndex, depth: u32) -> Self {
+        Self {
+            node,
+            depth,
+            key: 0.0,
+            flags: ACTIVE,
+        }
+    }
+
+    /// The candidate node.
+    #[inline]
+    pub fn node(&self) -> NodeIndex {
+        self.node
+    }
+
+    /// Its depth below the traversal root.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Whether it will be traversed.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.flags & ACTIVE != 0
+    }
+
+    /// The priority key an actor gave it, if any. NaN keys are stored as given; the
+    /// priority iterator reports them as errors.
+    #[inline]
+    pub fn key(&self) -> Option<f32> {
+        (self.flags & KEYED != 0).then_some(self.key)
+    }
+
+    /// Sets the key.
+    #[inline]
+    pub fn set_key(&mut self, key: f32) {
+        self.key = key;
+        self.flags |= KEYED;
+    }
+
+    /// Marks it for traversal or not.
+    #[inline]
+    pub fn set_active(&mut self, active: bool) {
+        if active {
+            self.flags |= ACTIVE;
+        } else {
+            self.flags &= !ACTIVE;
+        }
+    }
+}
+
+/// One candidate of an [`ActiveList`], as [`ActiveList::iter_mut`] hands it out: its
+/// key and activity can change, not which node it is.
+#[derive(Debug)]
+pub struct Candidate<'a> {
+    entry: &'a mut ActiveEntry,
+}
+
+impl Candidate<'_> {
+    /// The candidate node.
+    #[inline]
+    pub fn node(&self) -> NodeIndex {
+        self.entry.node
+    }
+
+    /// Its depth below the traversal root.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.entry.depth
+    }
+
+    /// Whether it will be traversed.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.entry.is_active()
+    }
+
+    /// Drops it from the traversal.
+    #[inline]
+    pub fn deactivate(&mut self) {
+        self.entry.set_active(false);
+    }
+
+    /// Its priority key, if one was set.
+    #[inline]
+    pub fn key(&self) -> Option<f32> {
+        self.entry.key()
+    }
+
+    /// Gives it a priority key (larger goes first).
+    #[inline]
+    pub fn set_key(&mut self, key: f32) {
+        self.entry.set_key(key);
+    }
+}
+
+/// Whether a lazily built active list was looked at, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListState {
+    /// The list was not built (no actor changed it or asked for its entries by
+    /// index): every child is active, none has a key, and the iterator may walk the
+    /// children by their links.
+    #[default]
+    Untouched,
+    /// The list was built in the iterator's buffer; read the entries from there.
+    Filled,
+    /// Every child was deactivated without the list being built.
+    Cleared,
+}
+
+/// Where the entries of an [`ActiveList`] come from.
+#[derive(Debug)]
+enum Source<'a> {
+    /// Entries an iterator already holds.
+    Slice(&'a mut [ActiveEntry]),
+    /// A node's children, built into `buf` (from `start`) only if an actor asks.
+    Lazy {
+        graph: &'a Graph,
+        parent: NodeIndex,
+        depth: u32,
+        buf: &'a mut Vec<ActiveEntry>,
+        start: usize,
+        state: &'a mut ListState,
+    },
+}
+
+/// The list of active nodes an actor receives with the current node: by default the
+/// node's children in document order (paper 3.1).
+///
+/// An actor may deactivate entries (they are not traversed) and give entries priority
+/// keys (used by the priority iterator, ignored by depth-first). Indices out of range
+/// are ignored, never a panic.
+///
+/// A depth-first iterator hands out the list lazily: it is built only when an actor
+/// changes it or reads entries by index (`len`, `is_empty`, `active_nodes` and
+/// `active_count` read the links without building it), so actors that never touch it
+/// cost the traversal nothing, and the
+/// iterator then walks the children by their links.
+///
+/// ```
+/// use scenewalk_core::{ActiveEntry, ActiveList, NodeIndex};
+/// # fn demo(active: &mut ActiveList<'_>) {
+/// active.retain(|node| node.get() % 2 == 0); // cull odd slots
+/// for i in 0..active.len() {
+///     active.set_key(i, i as f32);
+/// }
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct ActiveList<'a> {
+    source: Source<'a>,
+}
+
+impl<'a> ActiveList<'a> {
+    /// A list over entries an iterator owns.
+    #[inline]
+    pub fn new(entries: &'a mut [ActiveEntry]) -> Self {
+        Self {
+            source: Source::Slice(entries),
+        }
+    }
+
+    /// The children of `parent` (at `depth`), built at the end of `buf` only when an
+    /// actor first looks at the list; `state` tells the iterator afterwards whether
+    /// that happened.
+    #[inline(always)]
+    pub fn lazy(
+        graph: &'a Graph,
+        parent: NodeIndex,
+        depth: u32,
+        buf: &'a mut Vec<ActiveEntry>,
+        state: &'a mut ListState,
+    ) -> Self {
+        *state = ListState::Untouched;
+        let start = buf.len();
+        Self {
+            source: Source::Lazy {
+                graph,
+                parent,
+                depth,
+                buf,
+                start,
+                state,
+            },
+        }
+    }
+
+    /// The entries, building a lazy list first.
+    #[inline]
+    fn slice(&mut self) -> &mut [ActiveEntry] {
+        match &mut self.source {
+            Source::Slice(entries) => entries,
+            Source::Lazy {
+                graph,
+                parent,
+                depth,
+                buf,
+                start,
+                state,
+            } => {
+                if **state != ListState::Filled {
+                    let active = **state == ListState::Untouched;
+                    let mut child = graph.first_child_at(*parent);
+                    while let Some(c) = child {
+                        let mut entry = ActiveEntry::new(c, *depth);
+                        entry.set_active(active);
+                        buf.push(entry);
+                        child = graph.next_sibling_at(c);
+                    }
+                    **state = ListState::Filled;
+                }
+                buf.get_mut(*start..).unwrap_or_default()
+            }
+        }
+    }
+
+    /// The candidates as they stand, without building a lazy list: each item is
+    /// (node, active, key).
+    fn peek(&self) -> impl std::iter::Iterator<Item = (NodeIndex, bool, Option<f32>)> + '_ {
+        let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
+            Source::Slice(entries) => (&entries[..], None),
+            Source::Lazy {
+                graph,
+                parent,
+                buf,
+                start,
+                state,
+                ..
+            } => match **state {
+                ListState::Filled => (buf.get(*start..).unwrap_or_default(), None),
+                ListState::Untouched => {
+                    (&[][..], Some((*graph, graph.first_child_at(*parent), true)))
+                }
+                ListState::Cleared => (
+                    &[][..],
+                    Some((*graph, graph.first_child_at(*parent), false)),
+                ),
+            },
+        };
+        let listed = entries.iter().map(|e| (e.node, e.is_active(), e.key()));
+        let linked = lazy.into_iter().flat_map(|(graph, first, active)| {
+            std::iter::successors(first, move |&c| graph.next_sibling_at(c))
+                .map(move |c| (c, active, None))
+        });
+        listed.chain(linked)
+    }
+
+    /// How many candidates (active or not).
+    #[inline]
+    pub fn len(&self) -> usize {
+        match &self.source {
+            Source::Slice(entries) => entries.len(),
+            _ => self.peek().count(),
+        }
+    }
+
+    /// Whether there are no candidates.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.peek().next().is_none()
+    }
+
+    /// The `i`th candidate's node (builds a lazy list, so indexed loops stay linear).
+    #[inline]
+    pub fn node(&mut self, i: usize) -> Option<NodeIndex> {
+        self.slice().get(i).map(|e| e.node)
+    }
+
+    /// The entries, read-only (builds a lazy list).
+    #[inline]
+    pub fn entries(&mut self) -> &[ActiveEntry] {
+        self.slice()
+    }
+
+    /// The nodes still active, in order.
+    pub fn active_nodes(&self) -> impl std::iter::Iterator<Item = NodeIndex> + '_ {
+        self.peek()
+            .filter(|(_, active, _)| *active)
+            .map(|(node, _, _)| node)
+    }
+
+    /// How many candidates are still active.
+    pub fn active_count(&self) -> usize {
+        self.active_nodes().count()
+    }
+
+    /// Whether the `i`th candidate is active (builds a lazy list).
+    #[inline]
+    pub fn is_active(&mut self, i: usize) -> bool {
+        self.slice().get(i).is_some_and(|e| e.is_active())
+    }
+
+    /// Drops the `i`th candidate from the traversal.
+    #[inline]
+    pub fn deactivate(&mut self, i: usize) {
+        if let Some(e) = self.slice().get_mut(i) {
+            e.set_active(false);
+        }
+    }
+
+    /// Drops every candidate (without building a lazy list).
+    #[inline]
+    pub fn deactivate_all(&mut self) {
+        if let Source::Lazy { state, .. } = &mut self.source
+            && **state == ListState::Untouched
+        {
+            **state = ListState::Cleared;
+            return;
+        }
+        for e in self.slice().iter_mut() {
+            e.set_active(false);
+        }
+    }
+
+    /// Keeps only the active candidates for which `keep` says yes.
+    pub fn retain(&mut self, mut keep: impl FnMut(NodeIndex) -> bool) {
+        for e in self.slice().iter_mut() {
+            if e.is_active() && !keep(e.node) {
+                e.set_active(false);
+            }
+        }
+    }
+
+    /// Gives the `i`th candidate a priority key (larger goes first).
+    #[inline]
+    pub fn set_key(&mut self, i: usize, key: f32) {
+        if let Some(e) = self.slice().get_mut(i) {
+            e.set_key(key);
+        }
+    }
+
+    /// The `i`th candidate's key, if one was set (builds a lazy list).
+    #[inline]
+    pub fn key(&mut self, i: usize) -> Option<f32> {
+        self.slice().get(i).and_then(|e| e.key())
+    }
+
+    /// Every candidate, to set keys or activity in one pass. Only the key and the
+    /// activity can change: the candidates and their order are the iterator's.
+    #[inline]
+    pub fn iter_mut(&mut self) -> impl std::iter::Iterator<Item = Candidate<'_>> + '_ {
+        self.slice().iter_mut().map(|entry| Candidate { entry })
+    }
+}

@@ -1,0 +1,82 @@
+//! The paper's three classifications of actors (section 3.1), as data the action checks.
+
+use std::any::TypeId;
+
+/// Which events an actor takes (paper 3.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Events {
+    /// Enter-only: called when a node starts to be traversed.
+    Enter,
+    /// A visit actor: enter, then leave after all of the node's descendants; between
+    /// the two only descendants of the node are entered.
+    EnterLeave,
+}
+
+/// How an actor's state behaves during a traversal (paper 3.1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateKind {
+    /// Read-only during traversal: any order, batching and parallel calls are fine.
+    Static,
+    /// Changes state, but not depending on order (statistics): any order, batching.
+    Unordered,
+    /// Hierarchical state that depends on the path from the root (the matrix stack);
+    /// kept by the framework as a separate `Clone` value per node where it changes.
+    Ordered,
+}
+
+/// A node type named without its registry index, for single-type dispatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeKey {
+    /// The type's `TypeId`.
+    pub id: TypeId,
+    /// The type's name, for messages ([`short_type_name`](crate::short_type_name)).
+    pub name: &'static str,
+}
+
+impl TypeKey {
+    /// The key of `T`.
+    pub fn of<T: 'static>() -> Self {
+        Self {
+            id: TypeId::of::<T>(),
+            name: crate::graph::short_type_name::<T>(),
+        }
+    }
+}
+
+/// How an actor treats node types (paper 3.1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dispatch {
+    /// One function for every node type.
+    Uniform,
+    /// Only nodes of this type (or types that extend it) reach the actor; it is not
+    /// even called for others.
+    Single(TypeKey),
+    /// A functor per node type, looked up by dense type index
+    /// ([`MethodTable`](crate::MethodTable)), with fallback to parent types and a default.
+    PerType,
+}
+
+impl Dispatch {
+    /// Single-type dispatch on `T`.
+    pub fn single<T: 'static>() -> Self {
+        Dispatch::Single(TypeKey::of::<T>())
+    }
+}
+
+/// An actor's classification, which the [`Action`](crate::Action) checks against its
+/// iterator when it is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActorClass {
+    /// The actor's name, for error messages
+    /// ([`short_type_name`](crate::short_type_name)).
+    pub name: &'static str,
+    /// Enter-only or enter + leave.
+    pub events: Events,
+    /// Static, unordered or ordered state.
+    pub state: StateKind,
+    /// Uniform, single-type or per-type dispatch.
+    pub dispatch: Dispatch,
+    /// Whether it does its work on whole batches (breadth-first iterators), needing
+    /// no single current node.
+    pub batches: bool,
+}

@@ -1,0 +1,346 @@
+//! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
+
+use crate::actor::sealed::Adapter;
+use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, StateCell, Visit};
+use crate::error::TraversalError;
+use crate::graph::Graph;
+use crate::run::RunStats;
+use std::any::Any;
+
+/// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.
+///
+/// Sealed: implement [`StaticActor`], [`UnorderedActor`] or [`OrderedActor`] and wrap
+/// the value in [`Static`](crate::Static), [`Unordered`](crate::Unordered) or
+/// [`Ordered`](crate::Ordered), which implement `Actor` with the right class, the
+/// single-type filter and (for ordered actors) the state bookkeeping. Name it for a
+/// chain only known at run time, `Vec<Box<dyn Actor>>`, or to call one adapter's
+/// events directly (in a test of an actor).
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveList, Actor, DepthFirst, Flow, Graph, Static, StaticActor, Unordered,
+///     UnorderedActor, Visit,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Shallow;
+/// impl StaticActor for Shallow {
+///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
+///     }
+/// }
+/// #[derive(Default)]
+/// struct Count(u32);
+/// impl UnorderedActor for Count {
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+///
+/// // A chain chosen at run time: with the cut, or without.
+/// for (cut, entered) in [(true, 2), (false, 3)] {
+///     let mut chain: Vec<Box<dyn Actor>> = Vec::new();
+///     if cut {
+///         chain.push(Box::new(Static::new(Shallow)));
+///     }
+///     chain.push(Box::new(Unordered::new(Count::default())));
+///     let mut action = Action::new(DepthFirst::new(), chain)?;
+///     action.run(&graph, root)?;
+///     assert_eq!(action.actor::<Count>().unwrap().0, entered);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// A type of another crate cannot be an `Actor` itself:
+///
+/// ```compile_fail
+/// use scenewalk_core::{ActiveList, Actor, ActorClass, Flow, RunContext, RunStats, TraversalError, Visit};
+/// use std::any::Any;
+/// struct Mine;
+/// impl Actor for Mine {
+///     fn class(&self) -> ActorClass { unimplemented!() }
+///     fn begin(&mut self, _: &RunContext<'_>) -> Result<(), TraversalError> { Ok(()) }
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow { Flow::Continue }
+///     fn leave(&mut self, _: &Visit<'_>) {}
+///     fn end(&mut self, _: &mut RunStats) {}
+///     fn inner(&self) -> &dyn Any { self }
+///     fn inner_mut(&mut self) -> &mut dyn Any { self }
+/// }
+/// ```
+pub trait Actor: Adapter {
+    /// The actor's classification.
+    fn class(&self) -> ActorClass;
+    /// A run begins; an error refuses the run (no node is entered, every actor still
+    /// gets its `end`).
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError>;
+    /// A node is entered.
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
+    /// A node is left (only called for [`Events::EnterLeave`] actors).
+    fn leave(&mut self, visit: &Visit<'_>);
+    /// A batch of nodes at `depth` (breadth-first iterators); only called for actors
+    /// whose class says [`batches`](ActorClass::batches).
+    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// A run ended (also after [`Flow::Stop`]); actors add their counts to `stats`.
+    fn end(&mut self, stats: &mut RunStats);
+}
+
+/// A static-state actor: read-only during traversal (`&self`), so it may be called in
+/// any order, batched, or from several threads.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Cuts the tree below a depth.
+/// struct MaxDepth(u32);
+/// impl StaticActor for MaxDepth {
+///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         if visit.depth() >= self.0 { Flow::Prune } else { Flow::Continue }
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+/// let mut action = Action::new(DepthFirst::new(), (Static::new(MaxDepth(1)),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!((stats.entered, stats.pruned), (2, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait StaticActor: Any + Sync {
+    /// Enter-only or enter + leave.
+    const EVENTS: Events = Events::Enter;
+    /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work on a
+    /// whole batch, so breadth-first iterators may run it.
+    const BATCHES: bool = false;
+    /// Which node types reach the actor.
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::Uniform
+    }
+    /// A run begins: the one place a static actor may change itself (take the results
+    /// of earlier passes it reads with [`RunContext::read`]). An actor's results
+    /// describe the latest run only, so it resets them here (every library actor
+    /// does). An error refuses the run.
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
+        Ok(())
+    }
+    /// A node is entered.
+    fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
+    /// A node is left.
+    fn leave(&self, _visit: &Visit<'_>) {}
+    /// A batch of nodes at `depth` (breadth-first iterators), as the active list of
+    /// the level above: an entry an actor deactivates is dropped before it is entered
+    /// (later actors skip it, and it is not expanded), as a child deactivated at its
+    /// parent under depth-first; [`Flow::Prune`] enters the active entries but expands
+    /// none of them.
+    fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// A run ended (also after [`Flow::Stop`] or an error): let go of what `begin`
+    /// took, such as another pass's results.
+    fn end(&mut self) {}
+}
+
+/// An unordered-state actor: changes its state, but the result does not depend on the
+/// order nodes come in (statistics), so it may be batched.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Counts the leaves.
+/// #[derive(Default)]
+/// struct Leaves(u32);
+/// impl UnorderedActor for Leaves {
+///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += u32::from(visit.is_leaf());
+///         Flow::Continue
+///     }
+///     // Parallel runs: each worker counts its part, the parts add up.
+///     fn fork(&self) -> Option<Self> { Some(Leaves(0)) }
+///     fn merge(&mut self, worker: Self) { self.0 += worker.0; }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let child = graph.append_child(root, Group)?;
+/// graph.append_child(child, Group)?;
+/// graph.append_child(root, Group)?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Leaves::default()),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<Leaves>().unwrap().0, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait UnorderedActor: Any + Send {
+    /// Enter-only or enter + leave.
+    const EVENTS: Events = Events::Enter;
+    /// Whether [`enter_batch`](UnorderedActor::enter_batch) does the actor's work on a
+    /// whole batch, so breadth-first iterators may run it.
+    const BATCHES: bool = false;
+    /// Which node types reach the actor.
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::Uniform
+    }
+    /// A run begins (take the results of earlier passes the actor reads with
+    /// [`RunContext::read`]). An actor's results describe the latest run only, so it
+    /// resets them here (every library actor does: counts to zero, lists emptied, a
+    /// [`DispatchActor`](crate::DispatchActor)'s context back to its start). An error
+    /// refuses the run.
+    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
+        Ok(())
+    }
+    /// A node is entered.
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
+    /// A node is left.
+    fn leave(&mut self, _visit: &Visit<'_>) {}
+    /// A batch of nodes at `depth`, as for
+    /// [`StaticActor::enter_batch`]: skip the entries an earlier actor deactivated.
+    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+    /// A run ended.
+    fn end(&mut self) {}
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a
+    /// worker copy that will see part of the run's nodes, to be [`merge`]d back.
+    ///
+    /// It is called after [`begin`](UnorderedActor::begin) (and after the part of
+    /// the tree above the split points has run on this actor), so it must carry the
+    /// parameters and the per-run setup of `self` but **none of its results** (zero
+    /// counts, empty lists). Workers get no `begin` and no `end`; `end` runs once, on
+    /// this actor, after every worker was merged. The default `None` means "no hook":
+    /// the action refuses the actor for parallel runs, naming it.
+    ///
+    /// [`merge`]: UnorderedActor::merge
+    fn fork(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Parallel runs: adds a worker's results (see [`fork`](UnorderedActor::fork))
+    /// to this actor's. Workers are merged one by one in document order of their
+    /// subtrees, so an order-sensitive merge (appending to a list) is still
+    /// deterministic.
+    fn merge(&mut self, _worker: Self)
+    where
+        Self: Sized,
+    {
+    }
+}
+
+/// An ordered-state actor: keeps hierarchical state that depends on the path from the
+/// root (the matrix stack). The state is a separate `Clone` value that the framework
+/// saves and restores: the actor reads it through a [`StateCell`] and asks for a
+/// writable copy only where a node changes it, so siblings share their parent's state.
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveList, DepthFirst, Flow, Graph, NodeCore, Ordered, OrderedActor,
+///     RunContext, StateCell, TraversalError, Visit,
+/// };
+/// #[derive(Clone, Debug)]
+/// struct Weight(u32);
+/// impl NodeCore for Weight {}
+///
+/// /// Records, per node, the sum of the weights on its path from the root.
+/// #[derive(Default)]
+/// struct PathSum { seen: Vec<u32> }
+/// impl OrderedActor for PathSum {
+///     type State = u32;
+///     fn root_state(&mut self, _: &RunContext<'_>) -> Result<u32, TraversalError> {
+///         self.seen.clear();
+///         Ok(0)
+///     }
+///     fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         let weight = visit.get::<Weight>().map_or(0, |w| w.0);
+///         if weight != 0 {
+///             *state.make_mut() += weight; // a copy only where the state changes
+///         }
+///         self.seen.push(*state.get());
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Weight(1));
+/// let a = graph.append_child(root, Weight(0))?;
+/// graph.append_child(a, Weight(3))?;
+/// graph.append_child(root, Weight(0))?;
+/// let mut action = Action::new(DepthFirst::new(), (Ordered::new(PathSum::default()),))?;
+/// let stats = action.run(&graph, root)?;
+/// assert_eq!(action.actor::<PathSum>().unwrap().seen, [1, 1, 4, 1]);
+/// assert_eq!(stats.state_copies, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait OrderedActor: Any + Send {
+    /// The hierarchical state.
+    type State: Clone + Send + 'static;
+    /// Enter-only or enter + leave.
+    const EVENTS: Events = Events::Enter;
+    /// Which node types reach the actor.
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::Uniform
+    }
+    /// A run begins; returns the state above the root (and takes the results of
+    /// earlier passes the actor reads, with [`RunContext::read`]). An actor's results
+    /// describe the latest run only, so it resets them here (every library actor
+    /// does). An error refuses the run.
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<Self::State, TraversalError>;
+    /// A node is entered; `state` holds the state of its parent until changed.
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, Self::State>,
+        visit: &Visit<'_>,
+        active: &mut ActiveList<'_>,
+    ) -> Flow;
+    /// A node is left; `state` is the node's own state (as its enter left it).
+    fn leave(&mut self, _state: &Self::State, _visit: &Visit<'_>) {}
+    /// A run ended.
+    fn end(&mut self) {}
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): whether
+    /// [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
+    /// implemented. The default `false` means "no hook": the action refuses the actor
+    /// for parallel runs, naming it.
+    const FORKS: bool = false;
+    /// Parallel runs: a worker for one subtree below the split points (or for a run
+    /// of sibling subtrees walked by one task, which start from the same state), and
+    /// the state its root starts from, in the worker's terms.
+    ///
+    /// It is called on the calling thread when the walk above the split points (run
+    /// by this actor itself, sequentially) reaches the subtree, in document order;
+    /// `state` is the state of the subtree root's parent, as this actor made it. The worker must carry the parameters and per-run setup of
+    /// `self` but none of its results; if `state` indexes this actor's own tables (a
+    /// matrix index), return the worker's equivalent. Workers get no `root_state` and
+    /// no `end`; they see the enters and leaves of their subtree. `None` refuses the
+    /// run ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
+    ///
+    /// **Lists in document order.** This actor enters every node above the split
+    /// points before any worker's results come back, so a list it appends to at
+    /// enter holds, at this call, exactly the entries of the nodes before the subtree
+    /// in pre-order: note its length in the worker, and let
+    /// [`merge`](OrderedActor::merge) insert the worker's entries there (plus what
+    /// earlier merges inserted; merges come in document order). A list appended to
+    /// at leave needs nothing: merges come at the subtree root's place in post-order,
+    /// so appending keeps the sequential order.
+    fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Parallel runs: adds a subtree worker's results (see
+    /// [`fork`](OrderedActor::fork)). Called on the calling thread, once per worker,
+    /// where a sequential run would have left its (last) subtree's root: after the
+    /// leaves of the nodes above that come before it in post-order, before its
+    /// parent's leave.
+    fn merge(&mut self, _worker: Self)
+    where
+        Self: Sized,
+    {
+    }
+}

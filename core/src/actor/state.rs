@@ -1,0 +1,381 @@
+//! Ordered state: copy on write, shared by siblings, kept by depth or by frame.
+
+use crate::actor::Frame;
+use crate::run::OrderedState;
+
+/// A state with the depth of the node that made it (`depth + 1`; 0 for the root state).
+#[derive(Clone, Debug)]
+struct Level<S> {
+    owner: u32,
+    state: S,
+}
+
+/// One ordered actor's states along the current path of a pre-order traversal.
+///
+/// A node sees its parent's state and pushes a copy only if it changes it, so the
+/// number of copies grows with the number of state changes, not of nodes.
+#[derive(Clone, Debug)]
+struct DepthStates<S> {
+    levels: Vec<Level<S>>,
+}
+
+impl<S: Clone> DepthStates<S> {
+    fn reset(&mut self, root: S) {
+        self.levels.clear();
+        self.levels.push(Level {
+            owner: 0,
+            state: root,
+        });
+    }
+
+    /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
+    #[inline]
+    fn before_enter(&mut self, depth: u32) {
+        let owner = depth.saturating_add(1);
+        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= owner) {
+            self.levels.pop();
+        }
+    }
+
+    /// Drops the states of nodes deeper than `depth`; the top is the node's own.
+    #[inline]
+    fn at_leave(&mut self, depth: u32) -> Option<&S> {
+        let owner = depth.saturating_add(1);
+        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner > owner) {
+            self.levels.pop();
+        }
+        self.top()
+    }
+
+    #[inline]
+    fn top(&self) -> Option<&S> {
+        self.levels.last().map(|l| &l.state)
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One ordered actor's state versions, shared between frames by reference count.
+#[derive(Clone, Debug)]
+struct VersionStates<S> {
+    slots: Vec<Option<S>>,
+    refs: Vec<u32>,
+    free: Vec<u32>,
+    /// The version each live frame names.
+    frame_version: Vec<u32>,
+    /// The version the node being entered (or left) starts from.
+    current: u32,
+    /// The version this node made by writing, if any.
+    own: u32,
+}
+
+impl<S: Clone> VersionStates<S> {
+    fn reset(&mut self, root: S) {
+        self.slots.clear();
+        self.refs.clear();
+        self.free.clear();
+        self.frame_version.clear();
+        self.slots.push(Some(root));
+        // One reference for Frame::ROOT and one that pins the root state for the
+        // whole run, so an iterator that misuses frames falls back to it rather
+        // than to a released version.
+        self.refs.push(2);
+        self.frame_version.push(0); // Frame::ROOT
+        self.current = 0;
+        self.own = NONE;
+    }
+
+    fn restore(&mut self, frame: Frame) {
+        self.current = self.frame_version.get(frame.get()).copied().unwrap_or(0);
+        self.own = NONE;
+    }
+
+    fn save(&mut self, frame: Frame) {
+        let version = if self.own == NONE {
+            self.current
+        } else {
+            self.own
+        };
+        if self.frame_version.len() <= frame.get() {
+            self.frame_version.resize(frame.get() + 1, NONE);
+        }
+        if let Some(v) = self.frame_version.get_mut(frame.get()) {
+            *v = version;
+        }
+        if let Some(r) = self.refs.get_mut(version as usize) {
+            *r += 1;
+        }
+    }
+
+    fn release(&mut self, frame: Frame) {
+        let Some(&version) = self.frame_version.get(frame.get()) else {
+            return;
+        };
+        // Free only on the step from one reference to none: a release too many (a
+        // misbehaving iterator) must not put a slot on the free list twice.
+        if let Some(r) = self.refs.get_mut(version as usize)
+            && *r > 0
+        {
+            *r -= 1;
+            if *r == 0 {
+                if let Some(slot) = self.slots.get_mut(version as usize) {
+                    *slot = None;
+                }
+                self.free.push(version);
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> Option<&S> {
+        let v = if self.own == NONE {
+            self.current
+        } else {
+            self.own
+        };
+        self.slots
+            .get(v as usize)
+            .and_then(Option::as_ref)
+            .or_else(|| self.slots.first().and_then(Option::as_ref))
+    }
+
+    fn store(&mut self, state: S) -> u32 {
+        if let Some(v) = self.free.pop()
+            && let (Some(slot), Some(refs)) = (
+                self.slots.get_mut(v as usize),
+                self.refs.get_mut(v as usize),
+            )
+        {
+            (*slot, *refs) = (Some(state), 0);
+            return v;
+        }
+        self.slots.push(Some(state));
+        self.refs.push(0);
+        (self.slots.len() - 1) as u32
+    }
+}
+
+/// One ordered actor's states for a run, in the form the iterator calls for.
+#[derive(Clone, Debug)]
+pub(crate) struct OrderedStates<S> {
+    mode: OrderedState,
+    depth: DepthStates<S>,
+    versions: VersionStates<S>,
+    copies: u64,
+}
+
+impl<S> Default for OrderedStates<S> {
+    fn default() -> Self {
+        Self {
+            mode: OrderedState::DepthStack,
+            depth: DepthStates { levels: Vec::new() },
+            versions: VersionStates {
+                slots: Vec::new(),
+                refs: Vec::new(),
+                free: Vec::new(),
+                frame_version: Vec::new(),
+                current: 0,
+                own: NONE,
+            },
+            copies: 0,
+        }
+    }
+}
+
+impl<S: Clone> OrderedStates<S> {
+    /// Starts a run with the state above the root; keeps the buffers.
+    pub(crate) fn reset(&mut self, mode: OrderedState, root: S) {
+        self.mode = mode;
+        self.copies = 0;
+        match mode {
+            OrderedState::Copies => {
+                self.depth.levels.clear();
+                self.versions.reset(root);
+            }
+            _ => {
+                self.versions.reset_empty();
+                self.depth.reset(root);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn before_enter(&mut self, depth: u32) {
+        if self.mode != OrderedState::Copies {
+            self.depth.before_enter(depth);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn cell(&mut self, depth: u32) -> StateCell<'_, S> {
+        StateCell {
+            owner: depth.saturating_add(1),
+            states: self,
+        }
+    }
+
+    /// The node's own state at its leave (`None` before the first reset).
+    #[inline]
+    pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
+        match self.mode {
+            OrderedState::Copies => self.versions.get(),
+            _ => self.depth.at_leave(depth),
+        }
+    }
+
+    pub(crate) fn restore(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.restore(frame);
+        }
+    }
+
+    pub(crate) fn save(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.save(frame);
+        }
+    }
+
+    pub(crate) fn release(&mut self, frame: Frame) {
+        if self.mode == OrderedState::Copies {
+            self.versions.release(frame);
+        }
+    }
+
+    /// The state a node at `depth` starts from (its parent's), after dropping what
+    /// earlier siblings left: what a parallel run hands to a subtree (`None` before
+    /// the first reset).
+    #[cfg(feature = "parallel")]
+    #[inline]
+    pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
+        self.before_enter(depth);
+        self.current()
+    }
+
+    /// Adds a parallel worker's copies to this run's.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn add_copies(&mut self, copies: u64) {
+        self.copies += copies;
+    }
+
+    /// The copies of the run.
+    pub(crate) fn take_copies(&mut self) -> u64 {
+        std::mem::take(&mut self.copies)
+    }
+
+    /// The state as it stands (`None` before the first reset).
+    #[inline]
+    fn current(&self) -> Option<&S> {
+        match self.mode {
+            OrderedState::Copies => self.versions.get(),
+            _ => self.depth.top(),
+        }
+    }
+
+    /// The state of a [`StateCell`]: one exists only after a reset.
+    #[inline]
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a StateCell is made only for a node the actor is called at, after its run's reset (the root state stays for the whole run)"
+    )]
+    fn get(&self) -> &S {
+        match self.current() {
+            Some(state) => state,
+            None => unreachable!("a StateCell exists only after its run's reset"),
+        }
+    }
+
+    #[inline(always)]
+    fn is_own(&self, owner: u32) -> bool {
+        match self.mode {
+            OrderedState::Copies => self.versions.own != NONE,
+            _ => self.depth.levels.last().is_some_and(|l| l.owner == owner),
+        }
+    }
+
+    /// Makes the node's own state from `state`.
+    #[inline(always)]
+    fn push_own(&mut self, owner: u32, state: S) {
+        self.copies += 1;
+        match self.mode {
+            OrderedState::Copies => self.versions.own = self.versions.store(state),
+            _ => self.depth.levels.push(Level { owner, state }),
+        }
+    }
+
+    #[inline(always)]
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a state was just pushed"
+    )]
+    fn own_mut(&mut self) -> &mut S {
+        let state = match self.mode {
+            OrderedState::Copies => {
+                let own = self.versions.own as usize;
+                self.versions.slots.get_mut(own).and_then(Option::as_mut)
+            }
+            _ => self.depth.levels.last_mut().map(|l| &mut l.state),
+        };
+        match state {
+            Some(state) => state,
+            None => unreachable!("own_mut follows push_own"),
+        }
+    }
+}
+
+impl<S> VersionStates<S> {
+    fn reset_empty(&mut self) {
+        self.slots.clear();
+        self.refs.clear();
+        self.free.clear();
+        self.frame_version.clear();
+        self.current = 0;
+        self.own = NONE;
+    }
+}
+
+/// An ordered actor's view of the state at the node it is entering: the parent's state
+/// until [`make_mut`](StateCell::make_mut) or [`set`](StateCell::set) gives this node
+/// its own.
+#[derive(Debug)]
+pub struct StateCell<'a, S> {
+    states: &'a mut OrderedStates<S>,
+    owner: u32,
+}
+
+impl<S: Clone> StateCell<'_, S> {
+    /// The state as it stands at this node.
+    #[inline]
+    pub fn get(&self) -> &S {
+        self.states.get()
+    }
+
+    /// The state, writable: the first call at a node copies the parent's state (the
+    /// copy counted in [`RunStats::state_copies`](crate::RunStats)); later calls at
+    /// the same node reuse it.
+    #[inline]
+    pub fn make_mut(&mut self) -> &mut S {
+        if !self.states.is_own(self.owner) {
+            let copy = self.states.get().clone();
+            self.states.push_own(self.owner, copy);
+        }
+        self.states.own_mut()
+    }
+
+    /// Replaces the state at this node without cloning the parent's (one copy counted
+    /// if the node had no state of its own yet).
+    // Always inlined, with the helpers it calls: left to the compiler, the fused run
+    // loop called it out of line at every node that writes its state.
+    #[inline(always)]
+    pub fn set(&mut self, state: S) {
+        if self.states.is_own(self.owner) {
+            *self.states.own_mut() = state;
+        } else {
+            self.states.push_own(self.owner, state);
+        }
+    }
+
+    /// Whether this node has its own state (it changed it).
+    pub fn is_own(&self) -> bool {
+        self.states.is_own(self.owner)
+    }
+}

@@ -1,0 +1,97 @@
+//! What an actor sees of the node being traversed.
+
+use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
+use crate::run::Capabilities;
+
+/// The current node of a traversal step, as actors see it.
+///
+/// Cheap to build (four words); the payload and the persistent id are looked up only
+/// when asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Visit<'g> {
+    graph: &'g Graph,
+    node: NodeIndex,
+    depth: u32,
+    ty: NodeType,
+}
+
+impl<'g> Visit<'g> {
+    /// A visit of `node` at `depth` below the traversal root. `None` if `node` is not a
+    /// live slot of `graph`.
+    #[inline]
+    pub fn new(graph: &'g Graph, node: NodeIndex, depth: u32) -> Option<Self> {
+        let ty = graph.type_at(node)?;
+        Some(Self {
+            graph,
+            node,
+            depth,
+            ty,
+        })
+    }
+
+    /// The graph being traversed.
+    #[inline]
+    pub fn graph(&self) -> &'g Graph {
+        self.graph
+    }
+
+    /// The node's slot.
+    #[inline]
+    pub fn node(&self) -> NodeIndex {
+        self.node
+    }
+
+    /// Levels below the traversal root (the root has depth 0).
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The node's type index.
+    #[inline]
+    pub fn node_type(&self) -> NodeType {
+        self.ty
+    }
+
+    /// The node's persistent id.
+    pub fn id(&self) -> NodeId {
+        self.graph.id_of(self.node.raw())
+    }
+
+    /// The node's payload, type-erased.
+    pub fn payload(&self) -> &'g dyn NodeCore {
+        self.graph.payload_raw(self.node.raw())
+    }
+
+    /// The node's payload as a `T` (its own type or one it extends).
+    #[inline]
+    pub fn get<T: NodeCore>(&self) -> Option<&'g T> {
+        self.graph.get_typed_raw::<T>(self.node.raw(), self.ty.0)
+    }
+
+    /// Whether the node has no children in the graph (whatever the active list says).
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.graph.first_child_at(self.node).is_none()
+    }
+
+    /// The node's parent slot (`None` for a root of the graph).
+    #[inline]
+    pub fn parent(&self) -> Option<NodeIndex> {
+        self.graph.parent_at(self.node)
+    }
+}
+
+/// What actors learn when a run begins: resolve dispatch tables, size per-node
+/// buffers, reset counters.
+#[derive(Clone, Copy, Debug)]
+pub struct RunContext<'g> {
+    /// The graph about to be traversed.
+    pub graph: &'g Graph,
+    /// The traversal root.
+    pub root: NodeIndex,
+    /// What the iterator of this run provides.
+    pub capabilities: Capabilities,
+    /// The results of earlier passes handed to this run ([`RunContext::read`]).
+    pub results: &'g crate::run::Results,
+}

@@ -1,0 +1,410 @@
+//! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
+//! method list), with fallback to parent types and a default.
+
+use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
+use crate::dispatch::KeptColumn;
+use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
+use std::any::TypeId;
+use std::sync::Arc;
+
+/// A functor, type-erased: one virtual call per node.
+pub(crate) trait Call<Cx>: Send {
+    /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
+    /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
+    /// it in `end`), so later nodes reach their payload with two compares instead
+    /// of a downcast.
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
+    /// Lets go of a kept column.
+    fn release(&mut self) {}
+}
+
+/// A functor for the nodes that are a `T`.
+pub(crate) struct Typed<T, F> {
+    pub(crate) f: F,
+    /// The graph's column of `T`, kept while a run lasts.
+    pub(crate) column: KeptColumn<T>,
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    pub(crate) fn new(f: F) -> Self {
+        Self {
+            f,
+            column: KeptColumn::new(),
+        }
+    }
+}
+
+impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+        if keep {
+            return self.call_keeping(visit, cx);
+        }
+        match visit.get::<T>() {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+
+    fn release(&mut self) {
+        self.column.release();
+    }
+}
+
+impl<T: NodeCore, F> Typed<T, F> {
+    /// Calls the functor on the visited node through the kept column (see
+    /// [`KeptColumn`]); the functor is called here, so when it is inlined the caller
+    /// sees the flow it returns.
+    #[inline(always)]
+    pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
+    where
+        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
+    {
+        match self.column.get(visit) {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+}
+
+/// A functor for any node type.
+struct Untyped<F>(F);
+
+impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, _keep: bool) -> Flow {
+        (self.0)(visit, cx)
+    }
+}
+
+/// A callable for one node type (paper 3.2). The three forms of the paper:
+/// - [`function`](Functor::function): a plain function;
+/// - [`closure`](Functor::closure): a closure holding an object, i.e. a method bound to
+///   an object;
+/// - [`node_method`](Functor::node_method): a method of the node itself, which may be a
+///   trait method and so switch on the node's type once more.
+///
+/// A functor registered for `T` also runs for types that extend `T`; it receives their
+/// `T` view ([`NodeCore::base`]).
+pub struct Functor<Cx> {
+    call: Box<dyn Call<Cx>>,
+    /// Makes the call again, for functors that hold no state (functions and node
+    /// methods), so a table of them can be copied for a parallel worker.
+    remake: Option<Arc<Remake<Cx>>>,
+}
+
+type Remake<Cx> = dyn Fn() -> Box<dyn Call<Cx>> + Send + Sync;
+
+impl<Cx> std::fmt::Debug for Functor<Cx> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Functor")
+    }
+}
+
+impl<Cx: 'static> Functor<Cx> {
+    /// A plain function of the node, the visit and the actor's context.
+    pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
+        Self::stateless(move || Box::new(Typed::new(f)))
+    }
+
+    /// A closure, which may own an object whose method it calls.
+    pub fn closure<T: NodeCore>(
+        f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
+    ) -> Self {
+        Self {
+            call: Box::new(Typed::new(f)),
+            remake: None,
+        }
+    }
+
+    /// A method of the node: `Functor::node_method(Lod::select)` with
+    /// `fn select(&self, cx: &mut Cx) -> Flow`.
+    pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
+        Self::stateless(move || {
+            Box::new(Typed::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
+                method(node, cx)
+            }))
+        })
+    }
+
+    /// A functor for any node type, given the type-erased visit.
+    pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
+        Self {
+            call: Box::new(Untyped(f)),
+            remake: None,
+        }
+    }
+
+    /// A fresh copy of a functor made by [`function`](Functor::function) or
+    /// [`node_method`](Functor::node_method) (they hold no state); `None` for
+    /// closures, whose state cannot be copied. For parallel workers
+    /// ([`MethodTable::try_clone`]).
+    pub fn try_clone(&self) -> Option<Self> {
+        self.remake.as_ref().map(|remake| Self {
+            call: remake(),
+            remake: Some(Arc::clone(remake)),
+        })
+    }
+
+    fn stateless(make: impl Fn() -> Box<dyn Call<Cx>> + Send + Sync + 'static) -> Self {
+        Self {
+            call: make(),
+            remake: Some(Arc::new(make)),
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Functors per node type, resolved into one flat table indexed by [`NodeType`].
+///
+/// Registration only appends to a list; [`resolve`](MethodTable::resolve) builds the
+/// table once per registry change, filling each type's slot from its own functor, else
+/// from its parent type's, up the chain, else from the default. The hot path is then
+/// one index and one call.
+///
+/// ```
+/// use scenewalk_core::{Flow, Functor, Graph, MethodTable, NodeIndex};
+/// # #[derive(Clone, Debug)] struct Light;
+/// # impl scenewalk_core::NodeCore for Light {}
+/// # #[derive(Clone, Debug)] struct Spot(Light);
+/// # use scenewalk_core::{NodeCore, ParentType};
+/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
+/// let mut graph = Graph::new();
+/// let spot = graph.add_root(Spot(Light));
+///
+/// let mut table = MethodTable::<Vec<&'static str>>::new();
+/// table.add::<Light>(Functor::function(|_: &Light, _, log| { log.push("light"); Flow::Continue }));
+/// table.resolve(graph.types());
+///
+/// let mut log = Vec::new();
+/// let visit = scenewalk_core::Visit::new(&graph, spot.index(), 0).unwrap();
+/// table.call(&visit, &mut log);
+/// assert_eq!(log, ["light"]); // Spot fell back to Light
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Debug)]
+pub struct MethodTable<Cx> {
+    /// The functors in registration order; the default is the one with no type, so a
+    /// resolved slot is one index into this list whoever registered it.
+    methods: Vec<(Option<TypeId>, Functor<Cx>)>,
+    /// Per type index: position in `methods`, or NONE.
+    resolved: Vec<u32>,
+    stamp: Option<RegistryStamp>,
+}
+
+impl<Cx: 'static> Default for MethodTable<Cx> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Cx: 'static> MethodTable<Cx> {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self {
+            methods: Vec::new(),
+            resolved: Vec::new(),
+            stamp: None,
+        }
+    }
+
+    /// Puts `functor` in the entry for `ty` (`None`: the default), replacing an
+    /// earlier one.
+    fn put(&mut self, ty: Option<TypeId>, functor: Functor<Cx>) {
+        match self.methods.iter_mut().find(|(t, _)| *t == ty) {
+            Some(slot) => slot.1 = functor,
+            None => self.methods.push((ty, functor)),
+        }
+        self.stamp = None;
+    }
+
+    /// Registers the functor for `T` (replacing an earlier one).
+    pub fn add<T: NodeCore>(&mut self, functor: Functor<Cx>) -> &mut Self {
+        self.put(Some(TypeId::of::<T>()), functor);
+        self
+    }
+
+    /// A copy of the table, resolved as it is, if every functor can be copied
+    /// ([`Functor::try_clone`]: functions and node methods, not closures). Parallel
+    /// workers of an actor that dispatches per type each need their own.
+    ///
+    /// ```
+    /// use scenewalk_core::{Flow, Functor, MethodTable};
+    /// # #[derive(Clone, Debug)] struct Light;
+    /// # impl scenewalk_core::NodeCore for Light {}
+    /// let mut table = MethodTable::<u32>::new();
+    /// table.add::<Light>(Functor::function(|_: &Light, _, n| { *n += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_some());
+    /// let mut seen = 0;
+    /// table.set_default(Functor::any(move |_, _| { seen += 1; Flow::Continue }));
+    /// assert!(table.try_clone().is_none());
+    /// ```
+    pub fn try_clone(&self) -> Option<Self> {
+        let methods = self
+            .methods
+            .iter()
+            .map(|(ty, f)| f.try_clone().map(|f| (*ty, f)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self {
+            methods,
+            resolved: self.resolved.clone(),
+            stamp: self.stamp,
+        })
+    }
+
+    /// Sets the functor for types with no functor of their own or of a parent type.
+    pub fn set_default(&mut self, functor: Functor<Cx>) -> &mut Self {
+        self.put(None, functor);
+        self
+    }
+
+    /// Builds the flat table for `types`, unless it is already built for them.
+    pub fn resolve(&mut self, types: &TypeRegistry) {
+        if self.stamp == Some(types.stamp()) {
+            return;
+        }
+        let position = |ty: Option<TypeId>| {
+            self.methods
+                .iter()
+                .position(|(t, _)| *t == ty)
+                .map(|p| p as u32)
+        };
+        let default = position(None).unwrap_or(NONE);
+        types.resolve_by_chain(|id| position(Some(id)), default, &mut self.resolved);
+        self.stamp = Some(types.stamp());
+    }
+
+    /// Whether some functor (own, inherited or default) handles `ty`.
+    pub fn handles(&self, ty: NodeType) -> bool {
+        self.resolved.get(ty.get()).is_some_and(|&m| m != NONE)
+    }
+
+    /// Calls the functor for the visited node's type; `Continue` if there is none or
+    /// the table is not resolved for this graph's types (call
+    /// [`resolve`](MethodTable::resolve) first; it is cheap when nothing changed).
+    #[inline]
+    pub fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        if self.stamp != Some(visit.graph().types().stamp()) {
+            return Flow::Continue;
+        }
+        self.call_resolved(visit, cx, false)
+    }
+
+    /// Whether the flat table was built for `types` as they are now.
+    #[inline(always)]
+    fn is_resolved_for(&self, types: &TypeRegistry) -> bool {
+        self.stamp == Some(types.stamp())
+    }
+
+    /// [`call`](Self::call) for a table known to be resolved for the visit's graph
+    /// (resolved in this run's `begin`): one index, one bounds check, one call.
+    /// With `keep`, typed functors keep their column until [`release`](Self::release).
+    #[inline(always)]
+    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+        // NONE is past the end of `methods`, so a type with no functor falls out of
+        // the same bounds check.
+        let slot = self.resolved.get(visit.node_type().get()).copied();
+        match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
+            Some((_, functor)) => functor.call.call(visit, cx, keep),
+            None => Flow::Continue,
+        }
+    }
+
+    /// Lets every functor go of the columns it kept, so the graph's next write to
+    /// them copies nothing.
+    fn release(&mut self) {
+        for (_, functor) in &mut self.methods {
+            functor.call.release();
+        }
+    }
+}
+
+/// The paper's dispatch actor: an unordered actor that calls a functor per node type
+/// on its context `Cx`, resolving its [`MethodTable`] once per run.
+///
+/// Like every library actor, its results describe the latest run only: each run
+/// starts with `context` set to a copy of [`start`](DispatchActor::start), the context
+/// the actor was built with (change `start` to change where later runs begin).
+///
+/// ```
+/// use scenewalk_core::{Action, DepthFirst, DispatchActor, Flow, Functor, Graph, Unordered};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
+/// # impl scenewalk_core::NodeCore for Mesh {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Mesh { triangles: 12 })?;
+/// graph.append_child(root, Mesh { triangles: 30 })?;
+///
+/// let triangles = DispatchActor::new(0u64)
+///     .on::<Mesh>(Functor::function(|mesh: &Mesh, _, total| { *total += mesh.triangles; Flow::Continue }));
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(triangles),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
+/// action.run(&graph, root)?; // starts again from 0
+/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct DispatchActor<Cx> {
+    /// The functors.
+    pub methods: MethodTable<Cx>,
+    /// The context every run starts from.
+    pub start: Cx,
+    /// What the functors work on: after a run, that run's results.
+    pub context: Cx,
+}
+
+impl<Cx: Clone + Send + 'static> DispatchActor<Cx> {
+    /// An actor with no functors yet, whose runs start from `start`.
+    pub fn new(start: Cx) -> Self {
+        Self {
+            methods: MethodTable::new(),
+            context: start.clone(),
+            start,
+        }
+    }
+
+    /// Adds the functor for `T`.
+    #[must_use]
+    pub fn on<T: NodeCore>(mut self, functor: Functor<Cx>) -> Self {
+        self.methods.add::<T>(functor);
+        self
+    }
+
+    /// Sets the default functor.
+    #[must_use]
+    pub fn otherwise(mut self, functor: Functor<Cx>) -> Self {
+        self.methods.set_default(functor);
+        self
+    }
+}
+
+impl<Cx: Clone + Send + 'static> UnorderedActor for DispatchActor<Cx> {
+    fn dispatch(&self) -> Dispatch {
+        Dispatch::PerType
+    }
+    /// Resolves the table for the run's graph and starts the context afresh.
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::error::TraversalError> {
+        self.methods.resolve(run.graph.types());
+        self.context.clone_from(&self.start);
+        Ok(())
+    }
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        // `begin` resolved the table for this run's graph; an actor driven by hand may
+        // still be entered on another graph, whose type indices mean other types.
+        // Within a run the check always passes, so it costs a predicted branch.
+        let types = visit.graph().types();
+        if !self.methods.is_resolved_for(types) {
+            self.methods.resolve(types);
+        }
+        self.methods.call_resolved(visit, &mut self.context, true)
+    }
+    fn end(&mut self) {
+        self.methods.release();
+    }
+}

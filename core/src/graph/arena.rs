@@ -1,0 +1,607 @@
+//! The node graph: an arena of small link records, with payloads kept apart per type.
+
+#![allow(
+    clippy::indexing_slicing,
+    reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+)]
+
+use crate::error::GraphError;
+use crate::graph::changes::ChangeLog;
+use crate::graph::column::ErasedColumn;
+use crate::graph::id::NIL;
+use crate::graph::{Change, Column, NodeCore, NodeId, NodeIndex, NodeType, TypeRegistry};
+use std::sync::Arc;
+
+/// The links a depth-first traversal reads for every node: 16 bytes, kept apart from
+/// everything else so a walk streams through one contiguous array.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HotLinks {
+    pub(crate) parent: u32,
+    pub(crate) first_child: u32,
+    pub(crate) next_sibling: u32,
+    /// Dense type index, or [`FREE`] for a free slot.
+    pub(crate) ty: u32,
+}
+
+/// Links only edits need, plus the payload slot: 12 bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColdLinks {
+    pub(crate) prev_sibling: u32,
+    pub(crate) last_child: u32,
+    /// Where the payload lives in its type's column.
+    pub(crate) slot: u32,
+}
+
+/// `HotLinks::ty` of a free slot.
+pub(crate) const FREE: u32 = u32::MAX;
+
+/// A forest of heterogeneous nodes with first-child / next-sibling links.
+///
+/// Storage is an arena of fixed-size records (struct of arrays): 16 bytes of hot links
+/// (parent, first child, next sibling, type) that every walk reads, the 4-byte
+/// generation that walkers holding ids read, 12 bytes of cold links and bookkeeping
+/// (previous sibling, last child, payload slot) that only edits read, and each payload
+/// in its type's own contiguous column. A node of a
+/// zero-sized type (a plain group) costs 32 bytes; any other adds its payload's size
+/// and a 4-byte back link.
+///
+/// Children keep document order. Appending, inserting before a sibling and detaching
+/// are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check;
+/// [`remove`](Graph::remove) is O(number of children), which it splices into place.
+/// Every query and edit with an invalid id returns a [`GraphError`]; ids of another
+/// graph count as invalid, as [`NodeId`] says.
+///
+/// Performance note: a depth-first walk costs 30 times more or worse when records are
+/// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
+/// depth-first order (as the examples do) gives the fast layout, and
+/// [`compact`](Graph::compact) restores it after edits.
+///
+/// ```
+/// use scenewalk_core::Graph;
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// # #[derive(Clone, Debug, PartialEq)] struct Mesh(u32);
+/// # impl scenewalk_core::NodeCore for Mesh {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Mesh(1))?;
+/// let b = graph.append_child(root, Mesh(2))?;
+/// let c = graph.insert_before(b, Mesh(3))?;
+/// let order: Vec<_> = graph.children(root)?.collect();
+/// assert_eq!(order, [a, c, b]);
+/// assert_eq!(graph.get::<Mesh>(c)?, &Mesh(3));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub(crate) hot: Vec<HotLinks>,
+    pub(crate) cold: Vec<ColdLinks>,
+    /// Each slot's generation, apart from the cold links so that a walk that builds
+    /// ids reads 4 bytes per node besides the hot links, not 16. Stored as it appears
+    /// in ids, `generation ^ id_key`.
+    pub(crate) generations: Vec<u32>,
+    /// Mixed into every stored generation, so that ids of another graph almost never
+    /// match this graph's ([`NodeId`]'s docs); a clone keeps it, and takes the same ids.
+    /// Only the edits that count generations (release, compaction) unmix it.
+    pub(crate) id_key: u32,
+    /// Shared, so a dispatch functor can keep its typed column for a run (see
+    /// `column_mut`: a write to a shared column copies it first).
+    pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
+    /// Names the current set of column `Arc`s: drawn afresh whenever a column is
+    /// created or replaced (a write to a shared column copies it), unique in the
+    /// process. While it is unchanged, a column kept from this graph is still the
+    /// graph's column of its type, so a kept column costs a compare of the key (and of
+    /// the node's type index) a node, not a pointer chase through `columns` (see
+    /// `KeptColumn`).
+    pub(crate) column_key: u64,
+    pub(crate) types: TypeRegistry,
+    /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
+    /// hot links are all empty and no walk can wander into the free list.
+    pub(crate) free_head: u32,
+    pub(crate) live: usize,
+    pub(crate) revision: u64,
+    /// Edits and mutable borrows since readers last looked (`changes.rs`). The one
+    /// piece of per-slot change state: an edit that renumbers slots must call
+    /// [`Graph::clear_changes`].
+    pub(crate) changes: ChangeLog,
+    /// Generation of a slot the arena appends: above every generation issued for a slot
+    /// that [`compact`](Graph::compact) cut off, so a re-grown slot never revives an
+    /// old id.
+    pub(crate) fresh_generation: u32,
+}
+
+impl Default for Graph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A graph's id key from a uid: sequential uids spread over all 32 bits (a multiply
+/// by an odd constant is a bijection; folding the halves mixes the high bits in).
+fn id_key(uid: u64) -> u32 {
+    let x = uid.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ (x >> 32)) as u32
+}
+
+#[inline]
+fn opt(raw: u32) -> Option<NodeIndex> {
+    (raw != NIL).then_some(NodeIndex(raw))
+}
+
+impl Graph {
+    /// An empty graph.
+    pub fn new() -> Self {
+        Self {
+            hot: Vec::new(),
+            cold: Vec::new(),
+            generations: Vec::new(),
+            id_key: id_key(crate::graph::types::fresh_uid()),
+            columns: Vec::new(),
+            column_key: crate::graph::types::fresh_uid(),
+            types: TypeRegistry::new(),
+            free_head: NIL,
+            live: 0,
+            revision: 0,
+            changes: ChangeLog::default(),
+            fresh_generation: 0,
+        }
+    }
+
+    /// An empty graph with room for `nodes` nodes before it reallocates. A hint:
+    /// capped at the most nodes a graph holds (`u32::MAX - 1`), and room the allocator
+    /// refuses is not reserved (the graph then grows as nodes are added).
+    pub fn with_capacity(nodes: usize) -> Self {
+        let mut graph = Self::new();
+        let nodes = nodes.min(crate::graph::edit::MAX_SLOTS);
+        // Nothing to report: a refused reservation only means growing later.
+        let _ = graph.hot.try_reserve_exact(nodes);
+        let _ = graph.cold.try_reserve_exact(nodes);
+        let _ = graph.generations.try_reserve_exact(nodes);
+        graph
+    }
+
+    // ----- types -------------------------------------------------------------------
+
+    /// The registry of this graph's node types.
+    pub fn types(&self) -> &TypeRegistry {
+        &self.types
+    }
+
+    /// Registers `T` and the parent types it declares (done implicitly when its first
+    /// node is added); see [`TypeRegistry::register`].
+    pub fn register_type<T: NodeCore>(&mut self) -> Result<NodeType, GraphError> {
+        Ok(self.types.register::<T>()?)
+    }
+
+    // ----- size and identity -------------------------------------------------------
+
+    /// How many live nodes the graph holds.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether the graph holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// How many slots the arena has (live or free): the length for per-node arrays
+    /// indexed by [`NodeIndex::get`].
+    pub fn capacity(&self) -> usize {
+        self.hot.len()
+    }
+
+    /// Counts structural edits; a cached order built at revision `r` is current while
+    /// `revision() == r`. Payload edits do not count.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// A number that tells this graph from every other graph of the process, clones
+    /// included: with [`revision`](Graph::revision) it identifies one state of one graph.
+    pub fn uid(&self) -> u64 {
+        self.types.uid()
+    }
+
+    /// Whether `id` names a live node of this graph.
+    #[inline]
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.check(id).is_ok()
+    }
+
+    #[inline]
+    pub(crate) fn check(&self, id: NodeId) -> Result<u32, GraphError> {
+        match (
+            self.hot.get(id.index as usize),
+            self.generations.get(id.index as usize),
+        ) {
+            (Some(hot), Some(&generation)) if hot.ty != FREE && generation == id.generation => {
+                Ok(id.index)
+            }
+            _ => Err(GraphError::StaleNode(id)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn id_of(&self, index: u32) -> NodeId {
+        NodeId {
+            index,
+            generation: self.generations[index as usize],
+        }
+    }
+
+    fn id_opt(&self, raw: u32) -> Option<NodeId> {
+        (raw != NIL).then(|| self.id_of(raw))
+    }
+
+    // ----- structure queries by id ---------------------------------------------------
+
+    /// The node's parent (`None` for a root).
+    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].parent))
+    }
+
+    /// The node's first child.
+    pub fn first_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].first_child))
+    }
+
+    /// The node's last child.
+    pub fn last_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.cold[i as usize].last_child))
+    }
+
+    /// The sibling after this node.
+    pub fn next_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.hot[i as usize].next_sibling))
+    }
+
+    /// The sibling before this node.
+    pub fn prev_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.id_opt(self.cold[i as usize].prev_sibling))
+    }
+
+    /// The node's children in document order.
+    pub fn children(&self, id: NodeId) -> Result<Children<'_>, GraphError> {
+        let i = self.check(id)?;
+        Ok(Children {
+            graph: self,
+            next: self.hot[i as usize].first_child,
+        })
+    }
+
+    /// Every root (node without a parent), in slot order.
+    pub fn roots(&self) -> impl std::iter::Iterator<Item = NodeId> + '_ {
+        self.hot
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.ty != FREE && h.parent == NIL)
+            .map(|(i, _)| self.id_of(i as u32))
+    }
+
+    /// How many ancestors the node has (a root has depth 0).
+    pub fn depth(&self, id: NodeId) -> Result<usize, GraphError> {
+        let mut i = self.check(id)?;
+        let mut depth = 0;
+        while self.hot[i as usize].parent != NIL {
+            i = self.hot[i as usize].parent;
+            depth += 1;
+        }
+        Ok(depth)
+    }
+
+    /// Whether `ancestor` is `node` or lies on the path from `node` to its root.
+    pub fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> Result<bool, GraphError> {
+        let target = self.check(ancestor)?;
+        let mut i = self.check(node)?;
+        loop {
+            if i == target {
+                return Ok(true);
+            }
+            i = self.hot[i as usize].parent;
+            if i == NIL {
+                return Ok(false);
+            }
+        }
+    }
+
+    // ----- payloads --------------------------------------------------------------------
+
+    /// The node's type.
+    pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
+        let i = self.check(id)?;
+        Ok(NodeType(self.hot[i as usize].ty))
+    }
+
+    /// The node's payload, type-erased.
+    pub fn payload(&self, id: NodeId) -> Result<&dyn NodeCore, GraphError> {
+        let i = self.check(id)?;
+        Ok(self.payload_raw(i))
+    }
+
+    /// The node's payload, type-erased and mutable. Payload edits do not change the
+    /// [`revision`](Graph::revision); the borrow is recorded as a
+    /// [`Change::Payload`] in the change log.
+    pub fn payload_mut(&mut self, id: NodeId) -> Result<&mut dyn NodeCore, GraphError> {
+        let i = self.check(id)? as usize;
+        self.record(Change::Payload(NodeIndex(i as u32)));
+        let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
+        self.column_mut(ty)
+            .and_then(|c| c.get_mut(slot))
+            .ok_or(GraphError::StaleNode(id))
+    }
+
+    /// The node's payload as a `T`: the node's own type, or a type it extends
+    /// ([`NodeCore`] says how a type declares that).
+    pub fn get<T: NodeCore>(&self, id: NodeId) -> Result<&T, GraphError> {
+        let i = self.check(id)?;
+        self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
+    }
+
+    /// The node's payload as a mutable `T`; only the node's exact type. The borrow is
+    /// recorded as a [`Change::Payload`] in the change log
+    /// ([`changes_since`](Graph::changes_since)), which incremental updates read.
+    pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
+        let i = self.check(id)? as usize;
+        let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
+        if self.types.index_of::<T>().map(|t| t.get()) != Some(ty) {
+            return Err(self.wrong_type::<T>(id));
+        }
+        self.record(Change::Payload(NodeIndex(i as u32)));
+        self.column_mut(ty)
+            .and_then(|c| c.downcast_mut::<Column<T>>())
+            .and_then(|c| c.get_typed_mut(slot))
+            .ok_or(GraphError::StaleNode(id))
+    }
+
+    /// The column of type index `ty`, writable. A column a dispatch functor still
+    /// shares (a run that did not end) is copied first, so the functor's view never
+    /// changes under it.
+    pub(crate) fn column_mut(&mut self, ty: usize) -> Option<&mut dyn ErasedColumn> {
+        let column = self.columns.get_mut(ty)?.as_mut()?;
+        if Arc::get_mut(column).is_none() {
+            *column = Arc::from(dyn_clone::clone_box(&**column));
+            self.column_key = crate::graph::types::fresh_uid();
+        }
+        Arc::get_mut(column)
+    }
+
+    /// Where the payload of the node in slot `i` lies in its type's column.
+    #[inline]
+    pub(crate) fn slot_at(&self, i: NodeIndex) -> Option<u32> {
+        Some(self.cold.get(i.get())?.slot)
+    }
+
+    /// What identifies the graph's current columns (see the field).
+    #[inline]
+    pub(crate) fn column_key(&self) -> u64 {
+        self.column_key
+    }
+
+    /// The shared column of type index `ty`, for typed views kept across nodes.
+    #[inline]
+    pub(crate) fn column_arc(&self, ty: u32) -> Option<&Arc<dyn ErasedColumn>> {
+        self.columns.get(ty as usize)?.as_ref()
+    }
+
+    fn wrong_type<T: NodeCore>(&self, id: NodeId) -> GraphError {
+        GraphError::WrongType {
+            node: id,
+            expected: crate::graph::short_type_name::<T>(),
+            found: self.types.name(NodeType(self.hot[id.index as usize].ty)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn payload_raw(&self, i: u32) -> &dyn NodeCore {
+        let (ty, slot) = (self.hot[i as usize].ty as usize, self.cold[i as usize].slot);
+        match self
+            .columns
+            .get(ty)
+            .and_then(|c| c.as_ref())
+            .and_then(|c| c.get(slot))
+        {
+            Some(payload) => payload,
+            None => &MISSING,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get_raw<T: NodeCore>(&self, i: u32) -> Option<&T> {
+        let ty = self.hot.get(i as usize)?.ty;
+        self.get_typed_raw(i, ty)
+    }
+
+    /// [`get_raw`](Self::get_raw) for a node whose type index `ty` the caller already
+    /// read (a [`Visit`](crate::Visit) carries it): one link record less to load.
+    #[inline(always)]
+    pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
+        let slot = self.cold.get(i as usize)?.slot;
+        let column = self.columns.get(ty as usize)?.as_deref()?;
+        // Upcasting to `Any` is a vtable load, so the exact-type check costs one virtual
+        // call (`type_id`) where downcast_rs's `as_any` added a second.
+        let any: &dyn std::any::Any = column;
+        match any.downcast_ref::<Column<T>>() {
+            Some(column) => column.get_typed(slot),
+            None => Self::get_extended(column, slot),
+        }
+    }
+
+    /// The `T` view of a payload whose type extends `T`: off the hot path, so the
+    /// exact-type access inlines small.
+    #[cold]
+    #[inline(never)]
+    fn get_extended<T: NodeCore>(column: &dyn ErasedColumn, slot: u32) -> Option<&T> {
+        column.get(slot)?.base()?.view::<T>()
+    }
+
+    /// Typed access to every payload of exactly type `T` (not types extending it),
+    /// resolved once: [`Payloads::get`] then costs two loads and a compare per node,
+    /// where [`get_at`](Graph::get_at) looks the column up each time. `None` if the
+    /// graph has no node of type `T` yet.
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
+    /// # impl scenewalk_core::NodeCore for Mass {}
+    /// let mut graph = Graph::new();
+    /// let a = graph.add_root(Mass(2.0));
+    /// let b = graph.append_child(a, Mass(3.0))?;
+    /// let masses = graph.payloads::<Mass>().unwrap();
+    /// let total: f32 = [a, b].iter().filter_map(|id| masses.get(id.index())).map(|m| m.0).sum();
+    /// assert_eq!(total, 5.0);
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    pub fn payloads<T: NodeCore>(&self) -> Option<Payloads<'_, T>> {
+        let ty = self.types.index_of::<T>()?;
+        let column = self
+            .columns
+            .get(ty.get())?
+            .as_ref()?
+            .downcast_ref::<Column<T>>()?;
+        Some(Payloads {
+            graph: self,
+            ty: ty.0,
+            column,
+        })
+    }
+
+    /// How many nodes of exactly type `ty` the graph holds: the length of that
+    /// type's payload column, so every such node's
+    /// [`payload_slot_at`](Graph::payload_slot_at) is below it.
+    pub fn payload_count(&self, ty: NodeType) -> usize {
+        self.column_arc(ty.0).map_or(0, |c| c.len())
+    }
+
+    // ----- traversal-time access by index ----------------------------------------------
+
+    /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
+    #[inline]
+    pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
+        let hot = self.hot.get(index.get())?;
+        (hot.ty != FREE).then(|| self.id_of(index.0))
+    }
+
+    /// Where the payload of the node in slot `index` sits in its type's column (read
+    /// it with [`Payloads::at_slot`]); `None` for a free slot. Valid until the next
+    /// structural edit.
+    #[inline]
+    pub fn payload_slot_at(&self, index: NodeIndex) -> Option<u32> {
+        let hot = self.hot.get(index.get())?;
+        if hot.ty == FREE {
+            return None;
+        }
+        Some(self.cold.get(index.get())?.slot)
+    }
+
+    /// The parent of the node in slot `index`.
+    #[inline]
+    pub fn parent_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.parent)
+    }
+
+    /// The first child of the node in slot `index`.
+    #[inline]
+    pub fn first_child_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.first_child)
+    }
+
+    /// The next sibling of the node in slot `index`.
+    #[inline]
+    pub fn next_sibling_at(&self, index: NodeIndex) -> Option<NodeIndex> {
+        opt(self.hot.get(index.get())?.next_sibling)
+    }
+
+    /// The type of the node in slot `index`.
+    #[inline]
+    pub fn type_at(&self, index: NodeIndex) -> Option<NodeType> {
+        let ty = self.hot.get(index.get())?.ty;
+        (ty != FREE).then_some(NodeType(ty))
+    }
+
+    /// The payload of the node in slot `index`, type-erased.
+    pub fn payload_at(&self, index: NodeIndex) -> Option<&dyn NodeCore> {
+        let hot = self.hot.get(index.get())?;
+        (hot.ty != FREE).then(|| self.payload_raw(index.0))
+    }
+
+    /// The payload of the node in slot `index` as a `T` (its own type, or one it extends).
+    #[inline]
+    pub fn get_at<T: NodeCore>(&self, index: NodeIndex) -> Option<&T> {
+        let hot = self.hot.get(index.get())?;
+        if hot.ty == FREE {
+            return None;
+        }
+        self.get_raw::<T>(index.0)
+    }
+}
+
+/// Stands in for a payload that cannot be found; unreachable while the graph's
+/// invariants hold, but a query must not panic if they ever broke.
+#[derive(Clone, Debug)]
+struct Missing;
+impl NodeCore for Missing {}
+static MISSING: Missing = Missing;
+
+/// The payloads of one node type, from [`Graph::payloads`].
+#[derive(Clone, Copy, Debug)]
+pub struct Payloads<'g, T> {
+    graph: &'g Graph,
+    ty: u32,
+    column: &'g Column<T>,
+}
+
+impl<'g, T: NodeCore> Payloads<'g, T> {
+    /// The payload of the node in slot `node`, if that node is exactly a `T`.
+    #[inline]
+    pub fn get(&self, node: NodeIndex) -> Option<&'g T> {
+        let hot = self.graph.hot.get(node.get())?;
+        if hot.ty != self.ty {
+            return None;
+        }
+        self.column.get_typed(self.graph.cold.get(node.get())?.slot)
+    }
+
+    /// The payload at position `slot` of this type's column, where
+    /// [`Graph::payload_slot_at`] placed a node's: one load where [`get`](Self::get)
+    /// reads the node's links first. A position stays a node's until a structural
+    /// edit (a removal moves the column's last payload into the freed position).
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
+    /// # impl scenewalk_core::NodeCore for Mass {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Mass(1.0));
+    /// let slot = graph.payload_slot_at(root.index()).unwrap();
+    /// let masses = graph.payloads::<Mass>().unwrap();
+    /// assert_eq!(masses.at_slot(slot), Some(&Mass(1.0)));
+    /// assert_eq!(masses.at_slot(slot + 1), None);
+    /// ```
+    #[inline]
+    pub fn at_slot(&self, slot: u32) -> Option<&'g T> {
+        self.column.get_typed(slot)
+    }
+}
+
+/// The children of a node in document order; see [`Graph::children`].
+#[derive(Clone, Debug)]
+pub struct Children<'g> {
+    graph: &'g Graph,
+    next: u32,
+}
+
+impl std::iter::Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let current = self.graph.id_opt(self.next)?;
+        self.next = self.graph.hot.get(current.index as usize)?.next_sibling;
+        Some(current)
+    }
+}

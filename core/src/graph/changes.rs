@@ -1,0 +1,224 @@
+//! The change log: which nodes were edited since a reader last looked, for incremental
+//! updates.
+
+use crate::error::GraphError;
+use crate::graph::{Graph, NodeId, NodeIndex};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What happened to a node, as recorded in the graph's change log.
+///
+/// The log records edits, not their effects: an update that reads it decides what to
+/// recompute (a transform's world matrix changes with its whole subtree; a box changes
+/// with its ancestors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Change {
+    /// The node's payload may have changed: it was borrowed mutably
+    /// ([`Graph::get_mut`], [`Graph::payload_mut`]) or marked with
+    /// [`Graph::mark_changed`].
+    Payload(NodeIndex),
+    /// The node was added, or moved under another parent (or made a root): everything
+    /// inherited from above may have changed for its whole subtree.
+    Placed(NodeIndex),
+    /// The node lost children (removed or moved away); its own payload and path are
+    /// unchanged.
+    Children(NodeIndex),
+}
+
+impl Change {
+    /// The node the change is about. Its slot may have been freed (or reused) since:
+    /// readers check it against the graph.
+    pub fn node(self) -> NodeIndex {
+        match self {
+            Change::Payload(n) | Change::Placed(n) | Change::Children(n) => n,
+        }
+    }
+}
+
+/// A position in a graph's change log, from [`Graph::change_cursor`]: what a reader has
+/// seen. Hand it to [`Graph::changes_since`] to get what happened after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChangeCursor {
+    uid: u64,
+    position: u64,
+}
+
+/// The log itself: the most recent changes, from absolute position `start` on.
+///
+/// Readers take `&Graph`, so the log cannot know who has read what; instead it keeps a
+/// sliding window of recent changes: when it holds twice the arena's size it drops the
+/// older half. A reader that keeps up never notices; one whose cursor lies before the
+/// window is told the log no longer reaches back, and recomputes everything (which
+/// then costs about what reading that many changes would).
+///
+/// Nothing is kept until the first reader takes a cursor: a graph nobody reads changes
+/// from (most graphs, and every graph while it is being built) pays no memory for the
+/// log, only the count of positions, so a cursor taken later is still exact.
+#[derive(Debug, Default)]
+pub(crate) struct ChangeLog {
+    entries: Vec<Change>,
+    /// The absolute position of `entries[0]`.
+    start: u64,
+    /// Whether a reader has taken a cursor (set through `&Graph`, hence atomic).
+    read: AtomicBool,
+}
+
+impl Clone for ChangeLog {
+    fn clone(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+            start: self.start,
+            read: AtomicBool::new(self.read.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// The smallest window, so small graphs do not slide it all the time.
+const MIN_WINDOW: usize = 4096;
+
+impl ChangeLog {
+    /// Appends a change; `slots` is the arena size, which bounds the window.
+    #[inline]
+    pub(crate) fn record(&mut self, change: Change, slots: usize) {
+        if !*self.read.get_mut() {
+            // Nobody reads: count the position, keep nothing.
+            self.start += 1;
+            return;
+        }
+        // No de-duplication: the log cannot tell whether a reader took a cursor
+        // between two borrows of one node, and dropping the second would hide it.
+        let window = slots.saturating_mul(2).max(MIN_WINDOW);
+        if self.entries.len() >= window {
+            // Amortized: half a window of entries moved per half a window recorded.
+            let dropped = self.entries.len() - window / 2;
+            self.entries.drain(..dropped);
+            self.start += dropped as u64;
+        }
+        self.entries.push(change);
+    }
+
+    /// Drops every entry. The window restarts one past the old end, so every reader,
+    /// even one that had read everything, is told to recompute everything.
+    pub(crate) fn reset(&mut self) {
+        self.start += self.entries.len() as u64 + 1;
+        self.entries.clear();
+    }
+
+    pub(crate) fn end(&self) -> u64 {
+        self.start + self.entries.len() as u64
+    }
+}
+
+impl Graph {
+    /// Records a change of the node in slot `index` (internal: edits and mutable borrows).
+    #[inline]
+    pub(crate) fn record(&mut self, change: Change) {
+        let slots = self.hot.len();
+        self.changes.record(change, slots);
+    }
+
+    /// Where the change log ends now: a reader that has brought its results up to date
+    /// keeps this, and later asks [`changes_since`](Graph::changes_since) for what
+    /// happened after.
+    ///
+    /// The first cursor switches the log on: changes before it are counted, not kept
+    /// (no reader could ask for them), so a graph nobody reads changes from costs no
+    /// memory for its log.
+    pub fn change_cursor(&self) -> ChangeCursor {
+        self.changes.read.store(true, Ordering::Relaxed);
+        ChangeCursor {
+            uid: self.uid(),
+            position: self.changes.end(),
+        }
+    }
+
+    /// The changes recorded after `since`, oldest first (a node may appear several
+    /// times, and its slot may have been freed since).
+    ///
+    /// `None` when the log no longer reaches back to `since`: the cursor is of another
+    /// graph (a clone counts as another), or the log dropped entries the reader had not
+    /// seen: [`clear_changes`](Graph::clear_changes) (called by edits that renumber
+    /// slots), or more changes since `since` than the log keeps (it keeps at least as
+    /// many as the arena has slots, and at least 2,048). The reader must then
+    /// recompute everything.
+    ///
+    /// Every structural edit and every mutable payload borrow is recorded; a payload
+    /// changed some other way (interior mutability) needs
+    /// [`mark_changed`](Graph::mark_changed).
+    ///
+    /// ```
+    /// use scenewalk_core::{Change, Graph};
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// # #[derive(Clone, Debug)] struct Mass(f32);
+    /// # impl scenewalk_core::NodeCore for Mass {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let ball = graph.append_child(root, Mass(1.0))?;
+    /// let seen = graph.change_cursor();
+    ///
+    /// graph.get_mut::<Mass>(ball)?.0 = 2.0;
+    /// let leaf = graph.append_child(ball, Group)?;
+    /// graph.remove(leaf)?;
+    /// assert_eq!(
+    ///     graph.changes_since(seen),
+    ///     Some(&[Change::Payload(ball.index()), Change::Placed(leaf.index()), Change::Children(ball.index())][..])
+    /// );
+    /// assert_eq!(graph.changes_since(graph.change_cursor()), Some(&[][..]));
+    /// graph.clear_changes();
+    /// assert_eq!(graph.changes_since(seen), None);
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    pub fn changes_since(&self, since: ChangeCursor) -> Option<&[Change]> {
+        if since.uid != self.uid() || since.position < self.changes.start {
+            return None;
+        }
+        let offset = usize::try_from(since.position - self.changes.start).ok()?;
+        self.changes.entries.get(offset..)
+    }
+
+    /// Records that the node's payload changed, for payloads changed without a mutable
+    /// borrow through the graph.
+    pub fn mark_changed(&mut self, id: NodeId) -> Result<(), GraphError> {
+        let i = self.check(id)?;
+        self.record(Change::Payload(NodeIndex(i)));
+        Ok(())
+    }
+
+    /// Drops the change log; every cursor taken before answers `None` from
+    /// [`changes_since`](Graph::changes_since), so its reader recomputes everything. This is the reset point for edits
+    /// that renumber slots (compaction), after which recorded slots mean nothing.
+    pub fn clear_changes(&mut self) {
+        self.changes.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug)]
+    struct Group;
+    impl crate::graph::NodeCore for Group {}
+
+    #[test]
+    fn nothing_is_kept_until_a_reader_takes_a_cursor() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        for _ in 0..10_000 {
+            graph.append_child(root, Group).unwrap();
+        }
+        assert!(
+            graph.changes.entries.is_empty(),
+            "a graph nobody reads keeps no log"
+        );
+        let seen = graph.change_cursor();
+        assert_eq!(graph.changes_since(seen), Some(&[][..]));
+        let leaf = graph.append_child(root, Group).unwrap();
+        assert_eq!(
+            graph.changes_since(seen),
+            Some(&[Change::Placed(leaf.index())][..])
+        );
+        assert_eq!(graph.changes.entries.len(), 1);
+    }
+}

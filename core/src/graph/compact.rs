@@ -1,0 +1,321 @@
+//! Compaction: renumbering the arena into depth-first order after edits.
+//!
+//! Edits leave records where the free list put them, and a walk over scattered records
+//! pays a trip to memory per node (`docs/benchmarks.md`, about 35× a walk in order).
+//! Compaction rebuilds the arena so that slot `i` holds the `i`-th node of a pre-order
+//! walk. Ids are not kept valid through an indirection: every walk would pay for it
+//! (one more dependent load per node), while a [`Remap`] costs only the callers that
+//! hold ids, and only once per compaction.
+
+#![allow(
+    clippy::indexing_slicing,
+    reason = "indices are slots of this arena or positions in the order computed from it, both below the arena's length"
+)]
+
+use crate::error::GraphError;
+use crate::graph::arena::{ColdLinks, FREE, HotLinks};
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeId, NodeIndex};
+
+/// One column's new order: the old payload slots in new node order, and their owners.
+type ColumnOrder = (Vec<u32>, Vec<u32>);
+
+/// How [`Graph::compact`] renumbered the nodes: old id → new id.
+///
+/// A node that stayed in its slot keeps its id, so `get(id) == Some(id)`. Every other
+/// id of the old graph (of a moved node, or of a node removed earlier) is stale in the
+/// compacted graph: its slot now holds another generation or no longer exists, and
+/// slots the arena appends later start above every generation it ever issued. An old
+/// id therefore never names another node; map it through [`get`](Remap::get).
+#[derive(Clone, Debug, Default)]
+pub struct Remap {
+    /// Per old slot: the generation of the node it held (of the slot, if free).
+    old_generation: Vec<u32>,
+    /// Per old slot: the node's new id; index `NIL` for a free slot.
+    new_id: Vec<NodeId>,
+    moved: usize,
+}
+
+impl Remap {
+    /// The new id of the node `old` named before the compaction; `None` if `old` was
+    /// not a live node then.
+    pub fn get(&self, old: NodeId) -> Option<NodeId> {
+        let slot = old.index as usize;
+        let new = *self.new_id.get(slot)?;
+        (new.index != NIL && self.old_generation.get(slot) == Some(&old.generation)).then_some(new)
+    }
+
+    /// The new slot of the node that was in slot `old` (`None` for a slot that was
+    /// free or beyond the old arena): the map for per-node arrays indexed by slot.
+    pub fn index(&self, old: NodeIndex) -> Option<NodeIndex> {
+        let new = self.new_id.get(old.get())?;
+        (new.index != NIL).then_some(NodeIndex(new.index))
+    }
+
+    /// How many slots the arena had before the compaction.
+    pub fn old_capacity(&self) -> usize {
+        self.new_id.len()
+    }
+
+    /// How many nodes changed slot (and so id).
+    pub fn moved(&self) -> usize {
+        self.moved
+    }
+
+    /// Whether every node kept its slot and id (the arena may still have shrunk).
+    pub fn is_identity(&self) -> bool {
+        self.moved == 0
+    }
+}
+
+impl Graph {
+    /// Renumbers the arena into depth-first order: slot `i` then holds the `i`-th node
+    /// of a pre-order walk of the roots in their current slot order, the payload
+    /// columns follow the same order, free slots are dropped (`capacity() == len()`)
+    /// and [`revision`](Graph::revision) moves on.
+    ///
+    /// A walk over records scattered by edits costs many times one over records in
+    /// depth-first order (`docs/benchmarks.md`); compacting restores the fast layout.
+    /// It takes O(capacity) time, no recursion, and memory for a second copy of the
+    /// link arrays while it runs.
+    ///
+    /// **Ids.** A node that stays in its slot keeps its id; every other node gets a new
+    /// one, given by the returned [`Remap`], and its old id reports
+    /// [`GraphError::StaleNode`] from then on, as do the ids of nodes removed before.
+    /// No old id ever names another node. On a graph built in depth-first order with
+    /// no removal, nothing moves and every id stays valid.
+    ///
+    /// **Change log.** Logged changes name slots of the old numbering, so compacting
+    /// clears the log ([`clear_changes`](Graph::clear_changes)): every reader's next
+    /// [`changes_since`](Graph::changes_since) answers `None` and it recomputes in full.
+    ///
+    /// Errors: [`GraphError::GenerationsExhausted`] when a slot that would receive
+    /// another node has used all its generations; the graph is then unchanged.
+    ///
+    /// ```
+    /// use scenewalk_core::{Graph, GraphError};
+    /// # #[derive(Clone, Debug, PartialEq)] struct Mesh(u32);
+    /// # impl scenewalk_core::NodeCore for Mesh {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Mesh(0));
+    /// let a = graph.append_child(root, Mesh(1))?;
+    /// let b = graph.append_child(root, Mesh(2))?;
+    /// let c = graph.append_child(a, Mesh(3))?; // slot 3, but second in pre-order
+    /// graph.remove(b)?;
+    ///
+    /// let remap = graph.compact()?;
+    /// assert_eq!(graph.capacity(), graph.len());
+    /// assert_eq!(remap.get(root), Some(root)); // unmoved: same id
+    /// let c2 = remap.get(c).unwrap();
+    /// assert_eq!(c2.index().get(), 2);
+    /// assert_eq!(graph.get::<Mesh>(c2)?, &Mesh(3));
+    /// assert!(matches!(graph.get::<Mesh>(c), Err(GraphError::StaleNode(_))));
+    /// assert_eq!(remap.get(b), None); // removed before
+    /// # Ok::<(), GraphError>(())
+    /// ```
+    pub fn compact(&mut self) -> Result<Remap, GraphError> {
+        let order = self.preorder_slots();
+        let len = order.len();
+        let old_len = self.hot.len();
+        let mut new_of = vec![NIL; old_len];
+        for (k, &old) in order.iter().enumerate() {
+            new_of[old as usize] = k as u32;
+        }
+
+        // Everything that can fail is decided before anything changes.
+        let generations = self.compacted_generations(&order)?;
+        let mut fresh = self.fresh_generation;
+        for slot in len..old_len {
+            fresh = fresh.max(self.unissued_generation(slot as u32)?);
+        }
+        let (column_orders, payload_slots) = self.column_orders(&order);
+
+        let map = |raw: u32| {
+            if raw == NIL {
+                NIL
+            } else {
+                new_of[raw as usize]
+            }
+        };
+        let mut hot = Vec::with_capacity(len);
+        let mut cold = Vec::with_capacity(len);
+        for (k, &old) in order.iter().enumerate() {
+            let (h, c) = (self.hot[old as usize], self.cold[old as usize]);
+            hot.push(HotLinks {
+                parent: map(h.parent),
+                first_child: map(h.first_child),
+                next_sibling: map(h.next_sibling),
+                ty: h.ty,
+            });
+            cold.push(ColdLinks {
+                prev_sibling: map(c.prev_sibling),
+                last_child: map(c.last_child),
+                slot: payload_slots[k],
+            });
+        }
+        for (ty, (slots, owners)) in column_orders.into_iter().enumerate() {
+            if let Some(column) = self.column_mut(ty) {
+                let reordered = column.reorder(&slots, owners);
+                debug_assert!(reordered, "column {ty} out of step with its nodes");
+            }
+        }
+
+        let mut moved = 0;
+        let new_id = new_of
+            .iter()
+            .enumerate()
+            .map(|(old, &new)| {
+                if new == NIL {
+                    return NodeId {
+                        index: NIL,
+                        generation: 0,
+                    };
+                }
+                moved += usize::from(new as usize != old);
+                NodeId {
+                    index: new,
+                    generation: generations[new as usize],
+                }
+            })
+            .collect();
+        let old_generation = std::mem::replace(&mut self.generations, generations);
+
+        self.hot = hot;
+        self.cold = cold;
+        self.free_head = NIL;
+        self.fresh_generation = fresh;
+        self.revision += 1;
+        // Logged slots named the old numbering: readers must start over.
+        self.clear_changes();
+        Ok(Remap {
+            old_generation,
+            new_id,
+            moved,
+        })
+    }
+
+    /// Whether the arena is in the layout [`compact`](Graph::compact) leaves: no free
+    /// slot, and slot `i` holds the `i`-th node in pre-order (roots in slot order).
+    pub fn is_compact(&self) -> bool {
+        self.live == self.hot.len()
+            && self
+                .preorder_slots()
+                .iter()
+                .enumerate()
+                .all(|(k, &slot)| k == slot as usize)
+    }
+
+    /// Every live slot in pre-order, roots in slot order; stackless.
+    fn preorder_slots(&self) -> Vec<u32> {
+        let mut order = Vec::with_capacity(self.live);
+        for (root, hot) in self.hot.iter().enumerate() {
+            if hot.ty == FREE || hot.parent != NIL {
+                continue;
+            }
+            let root = root as u32;
+            let mut node = Some(root);
+            while let Some(n) = node {
+                order.push(n);
+                node = self.next_preorder_raw(n, root);
+            }
+        }
+        order
+    }
+
+    /// The lowest generation slot `slot` has never issued (unmixed: not as stored).
+    fn unissued_generation(&self, slot: u32) -> Result<u32, GraphError> {
+        let generation = self.generations[slot as usize] ^ self.id_key;
+        // A free slot's generation was bumped on release and never handed out.
+        let next = if self.hot[slot as usize].ty == FREE {
+            generation
+        } else {
+            generation.saturating_add(1)
+        };
+        // `u32::MAX` marks a retired slot (see `release`): never hand it out.
+        if next == u32::MAX {
+            return Err(GraphError::GenerationsExhausted { slot });
+        }
+        Ok(next)
+    }
+
+    /// The generation of each new slot: kept where the node stays, else one the slot
+    /// never issued, so no old id of the slot can name the node moving in.
+    fn compacted_generations(&self, order: &[u32]) -> Result<Vec<u32>, GraphError> {
+        order
+            .iter()
+            .enumerate()
+            .map(|(k, &old)| {
+                if old as usize == k {
+                    Ok(self.generations[k])
+                } else {
+                    Ok(self.unissued_generation(k as u32)? ^ self.id_key)
+                }
+            })
+            .collect()
+    }
+
+    /// Per column: the old payload slots in the new node order with their new owners,
+    /// and per new node its payload slot.
+    fn column_orders(&self, order: &[u32]) -> (Vec<ColumnOrder>, Vec<u32>) {
+        let per_node: Vec<bool> = self
+            .columns
+            .iter()
+            .map(|c| c.as_ref().is_some_and(|c| c.stores_per_node()))
+            .collect();
+        let mut columns: Vec<ColumnOrder> = self
+            .columns
+            .iter()
+            .map(|c| {
+                let n = c
+                    .as_ref()
+                    .map_or(0, |c| if c.stores_per_node() { c.len() } else { 0 });
+                (Vec::with_capacity(n), Vec::with_capacity(n))
+            })
+            .collect();
+        let mut payload_slots = Vec::with_capacity(order.len());
+        for (k, &old) in order.iter().enumerate() {
+            let ty = self.hot[old as usize].ty as usize;
+            let slot = self.cold[old as usize].slot;
+            match columns.get_mut(ty) {
+                Some((slots, owners)) if per_node[ty] => {
+                    payload_slots.push(slots.len() as u32);
+                    slots.push(slot);
+                    owners.push(k as u32);
+                }
+                _ => payload_slots.push(slot),
+            }
+        }
+        (columns, payload_slots)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct M(u32);
+    impl crate::graph::NodeCore for M {}
+
+    /// A slot at the last usable generation cannot take a moved node: the compaction
+    /// fails and leaves the graph as it was.
+    #[test]
+    fn exhausted_generations_fail_cleanly() {
+        let mut g = Graph::new();
+        let root = g.add_root(M(0));
+        let a = g.append_child(root, M(1)).unwrap();
+        let b = g.append_child(root, M(2)).unwrap();
+        let a1 = g.append_child(a, M(3)).unwrap(); // slot 3, pre-order position 2
+        g.generations[b.index as usize] = (u32::MAX - 1) ^ g.id_key;
+        let b = g.id_of(b.index);
+        let revision = g.revision();
+        assert_eq!(
+            g.compact().unwrap_err(),
+            GraphError::GenerationsExhausted { slot: 2 }
+        );
+        assert_eq!(g.revision(), revision);
+        assert_eq!(g.get::<M>(b).unwrap(), &M(2));
+        assert_eq!(g.get::<M>(a1).unwrap(), &M(3));
+        assert!(!g.is_compact());
+    }
+}

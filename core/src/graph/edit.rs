@@ -1,0 +1,360 @@
+//! Structural edits: add, insert, reparent (with cycle check), detach, remove.
+
+#![allow(
+    clippy::indexing_slicing,
+    reason = "every index here is a slot checked with `Graph::check` or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+)]
+
+use crate::error::GraphError;
+use crate::graph::arena::{ColdLinks, FREE, HotLinks};
+use crate::graph::id::NIL;
+use crate::graph::{Change, Column, Graph, NodeCore, NodeId, NodeIndex};
+
+/// The largest number of slots the arena hands out; `NIL` is reserved.
+pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
+
+impl Graph {
+    /// Adds a node with no parent.
+    ///
+    /// # Panics
+    /// When [`try_add_root`](Graph::try_add_root) would return an error: the arena
+    /// already holds `u32::MAX - 1` nodes, or `T`'s declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) (see [`NodeCore`]).
+    #[allow(
+        clippy::panic,
+        reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
+    )]
+    pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
+        match self.try_add_root(payload) {
+            Ok(id) => id,
+            Err(err) => panic!("{err}"),
+        }
+    }
+
+    /// Adds a node with no parent, or reports why it cannot: a full arena
+    /// ([`GraphError::Full`]), or a type whose declaration is refused
+    /// ([`GraphError::Type`]; every adding call checks this).
+    pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
+        let index = self.allocate(payload)?;
+        self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
+        Ok(self.id_of(index))
+    }
+
+    /// Adds a node as the last child of `parent`.
+    pub fn append_child<T: NodeCore>(
+        &mut self,
+        parent: NodeId,
+        payload: T,
+    ) -> Result<NodeId, GraphError> {
+        let p = self.check(parent)?;
+        let index = self.allocate(payload)?;
+        self.link(index, p, NIL);
+        self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
+        Ok(self.id_of(index))
+    }
+
+    /// Adds a node just before `sibling`, under the same parent.
+    pub fn insert_before<T: NodeCore>(
+        &mut self,
+        sibling: NodeId,
+        payload: T,
+    ) -> Result<NodeId, GraphError> {
+        let s = self.check(sibling)?;
+        let p = self.hot[s as usize].parent;
+        if p == NIL {
+            return Err(GraphError::NoParent(sibling));
+        }
+        let index = self.allocate(payload)?;
+        self.link(index, p, s);
+        self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
+        Ok(self.id_of(index))
+    }
+
+    /// Moves `node` (with its subtree) under `new_parent`, before `before` or, with
+    /// `before = None`, as the last child. `new_parent = None` makes it a root.
+    ///
+    /// Moving a node under itself or one of its descendants is a
+    /// [`GraphError::Cycle`]; the check walks up from `new_parent`, so it costs
+    /// O(depth). On any error the graph is unchanged.
+    ///
+    /// ```
+    /// use scenewalk_core::{Graph, GraphError};
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// let mut graph = Graph::new();
+    /// let arm = graph.add_root(Group);
+    /// let hand = graph.append_child(arm, Group)?;
+    /// assert!(matches!(graph.set_parent(arm, Some(hand), None), Err(GraphError::Cycle { .. })));
+    /// let table = graph.add_root(Group);
+    /// graph.set_parent(hand, Some(table), None)?;
+    /// assert_eq!(graph.parent(hand)?, Some(table));
+    /// # Ok::<(), GraphError>(())
+    /// ```
+    pub fn set_parent(
+        &mut self,
+        node: NodeId,
+        new_parent: Option<NodeId>,
+        before: Option<NodeId>,
+    ) -> Result<(), GraphError> {
+        let n = self.check(node)?;
+        let p = match new_parent {
+            Some(parent) => self.check(parent)?,
+            None => NIL,
+        };
+        let b = match before {
+            Some(b) => {
+                let bi = self.check(b)?;
+                if p == NIL {
+                    return Err(GraphError::BeforeWithoutParent { node, before: b });
+                }
+                if self.hot[bi as usize].parent != p {
+                    return Err(GraphError::NotAChild {
+                        parent: self.id_of(p),
+                        before: b,
+                    });
+                }
+                bi
+            }
+            None => NIL,
+        };
+        if p != NIL {
+            let mut up = p;
+            while up != NIL {
+                if up == n {
+                    return Err(GraphError::Cycle {
+                        node,
+                        new_parent: self.id_of(p),
+                    });
+                }
+                up = self.hot[up as usize].parent;
+            }
+        }
+        if b == n {
+            return Ok(()); // "before itself": already in place
+        }
+        let old_parent = self.hot[n as usize].parent;
+        self.unlink(n);
+        if p != NIL {
+            self.link(n, p, b);
+        }
+        self.revision += 1;
+        if old_parent != NIL {
+            self.record(Change::Children(NodeIndex(old_parent)));
+        }
+        self.record(Change::Placed(NodeIndex(n)));
+        Ok(())
+    }
+
+    /// Makes `node` a root, keeping its subtree.
+    pub fn detach(&mut self, node: NodeId) -> Result<(), GraphError> {
+        self.set_parent(node, None, None)
+    }
+
+    /// Removes one node. Its children take its place in its parent's child list, in
+    /// order (a removed root's children become roots). Every id of the node becomes
+    /// stale.
+    pub fn remove(&mut self, node: NodeId) -> Result<(), GraphError> {
+        let n = self.check(node)?;
+        let parent = self.hot[n as usize].parent;
+        let next = self.hot[n as usize].next_sibling;
+        let mut child = self.hot[n as usize].first_child;
+        while child != NIL {
+            let following = self.hot[child as usize].next_sibling;
+            self.unlink(child);
+            if parent != NIL {
+                self.link(child, parent, next);
+            }
+            // Its path lost the removed node (perhaps a transform).
+            self.record(Change::Placed(NodeIndex(child)));
+            child = following;
+        }
+        self.unlink(n);
+        self.release(n);
+        self.revision += 1;
+        if parent != NIL {
+            self.record(Change::Children(NodeIndex(parent)));
+        }
+        Ok(())
+    }
+
+    /// Removes a node and all its descendants; returns how many nodes were removed.
+    /// Iterative, so any depth is fine.
+    pub fn remove_subtree(&mut self, node: NodeId) -> Result<usize, GraphError> {
+        let n = self.check(node)?;
+        let parent = self.hot[n as usize].parent;
+        self.unlink(n);
+        // Post-order without a stack: go down first children; free a leaf and step
+        // back to its parent, whose next first child is the freed leaf's sibling.
+        let mut removed = 0;
+        let mut current = n;
+        loop {
+            let hot = self.hot[current as usize];
+            if hot.first_child != NIL {
+                current = hot.first_child;
+                continue;
+            }
+            self.unlink(current);
+            self.release(current);
+            removed += 1;
+            if current == n {
+                break;
+            }
+            current = hot.parent;
+        }
+        self.revision += 1;
+        if parent != NIL {
+            self.record(Change::Children(NodeIndex(parent)));
+        }
+        Ok(removed)
+    }
+
+    // ----- internals -------------------------------------------------------------------
+
+    /// Takes a slot and stores the payload; the node is unlinked.
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: a type's column is created for that type"
+    )]
+    fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
+        let ty = self.types.register::<T>()?;
+        self.types.check_base(ty, &payload)?;
+        let ty = ty.get();
+        let index = if self.free_head != NIL {
+            let index = self.free_head;
+            self.free_head = self.cold[index as usize].slot;
+            index
+        } else {
+            if self.hot.len() >= MAX_SLOTS {
+                return Err(GraphError::Full(self.hot.len()));
+            }
+            self.hot.push(HotLinks {
+                parent: NIL,
+                first_child: NIL,
+                next_sibling: NIL,
+                ty: FREE,
+            });
+            self.cold.push(ColdLinks {
+                prev_sibling: NIL,
+                last_child: NIL,
+                slot: 0,
+            });
+            self.generations.push(self.fresh_generation ^ self.id_key);
+            (self.hot.len() - 1) as u32
+        };
+        if self.columns.len() <= ty {
+            self.columns.resize_with(ty + 1, || None);
+        }
+        if self.columns[ty].is_none() {
+            let column: std::sync::Arc<dyn crate::graph::column::ErasedColumn> =
+                std::sync::Arc::new(Column::<T>::new());
+            self.columns[ty] = Some(column);
+            self.column_key = crate::graph::types::fresh_uid();
+        }
+        let slot = match self
+            .column_mut(ty)
+            .and_then(|c| c.downcast_mut::<Column<T>>())
+        {
+            Some(column) => column.push(index, payload),
+            None => unreachable!("column {ty} holds another type"),
+        };
+        self.hot[index as usize] = HotLinks {
+            parent: NIL,
+            first_child: NIL,
+            next_sibling: NIL,
+            ty: ty as u32,
+        };
+        self.cold[index as usize] = ColdLinks {
+            prev_sibling: NIL,
+            last_child: NIL,
+            slot,
+        };
+        self.live += 1;
+        Ok(index)
+    }
+
+    /// Frees an unlinked node's slot and payload.
+    fn release(&mut self, index: u32) {
+        let i = index as usize;
+        let ty = self.hot[i].ty as usize;
+        let slot = self.cold[i].slot;
+        if let Some(column) = self.column_mut(ty)
+            && let Some(moved) = column.swap_remove(slot)
+        {
+            self.cold[moved as usize].slot = slot;
+            // The node whose payload took the freed place: readers that index by
+            // payload position (an incremental update's matrices) must see it.
+            self.record(Change::Payload(NodeIndex(moved)));
+        }
+        let generation = (self.generations[i] ^ self.id_key).wrapping_add(1);
+        self.generations[i] = generation ^ self.id_key;
+        self.cold[i] = ColdLinks {
+            prev_sibling: NIL,
+            last_child: NIL,
+            slot: 0,
+        };
+        self.hot[i] = HotLinks {
+            parent: NIL,
+            first_child: NIL,
+            next_sibling: NIL,
+            ty: FREE,
+        };
+        // A slot whose generation would wrap is retired rather than reused, so no id
+        // can ever alias a later node.
+        if generation != u32::MAX {
+            self.cold[i].slot = self.free_head;
+            self.free_head = index;
+        }
+        self.live -= 1;
+    }
+
+    /// Links an unlinked node under `parent`, before `before` (or last).
+    fn link(&mut self, n: u32, parent: u32, before: u32) {
+        let prev = if before == NIL {
+            self.cold[parent as usize].last_child
+        } else {
+            self.cold[before as usize].prev_sibling
+        };
+        self.hot[n as usize].parent = parent;
+        self.hot[n as usize].next_sibling = before;
+        self.cold[n as usize].prev_sibling = prev;
+        if prev == NIL {
+            self.hot[parent as usize].first_child = n;
+        } else {
+            self.hot[prev as usize].next_sibling = n;
+        }
+        if before == NIL {
+            self.cold[parent as usize].last_child = n;
+        } else {
+            self.cold[before as usize].prev_sibling = n;
+        }
+    }
+
+    /// Takes a node out of its parent's child list; its subtree stays attached to it.
+    fn unlink(&mut self, n: u32) {
+        let HotLinks {
+            parent,
+            next_sibling: next,
+            ..
+        } = self.hot[n as usize];
+        let prev = self.cold[n as usize].prev_sibling;
+        if parent == NIL {
+            return;
+        }
+        if prev == NIL {
+            self.hot[parent as usize].first_child = next;
+        } else {
+            self.hot[prev as usize].next_sibling = next;
+        }
+        if next == NIL {
+            self.cold[parent as usize].last_child = prev;
+        } else {
+            self.cold[next as usize].prev_sibling = prev;
+        }
+        self.hot[n as usize].parent = NIL;
+        self.hot[n as usize].next_sibling = NIL;
+        self.cold[n as usize].prev_sibling = NIL;
+    }
+}

@@ -1,0 +1,39 @@
+//! The graph: where the nodes live.
+//!
+//! A [`Graph`] is an arena of per-node records in three parallel arrays (the hot links
+//! every walk reads, a generation, the cold links that make edits O(1)), addressed by
+//! generational [`NodeId`]s from outside and by bare slots ([`NodeIndex`]) inside a
+//! traversal. A payload is any [`NodeCore`] type; registering it in the graph's
+//! [`TypeRegistry`] gives it a dense [`NodeType`] and, through its [`ParentType`], a
+//! place in the chain of types that dispatch falls back along. Each type's payloads
+//! live in a column of their own.
+//!
+//! - `arena.rs`: the records and columns, queries by id and by slot;
+//! - `edit.rs`: adding, moving and removing nodes;
+//! - `walk.rs`: the stackless pre-order step over the links;
+//! - `changes.rs`: the log every edit and mutable payload borrow writes, which
+//!   incremental passes read ([`Change`], [`ChangeCursor`]);
+//! - `compact.rs`: renumbering the arena in depth-first order ([`Remap`]);
+//! - `column.rs`: one payload type's column;
+//! - `id.rs`, `types.rs`, `node.rs`: ids, the type registry, the payload trait.
+
+mod arena;
+mod changes;
+mod column;
+mod compact;
+mod edit;
+mod id;
+mod node;
+mod types;
+mod walk;
+
+pub use arena::{Children, Graph, Payloads};
+pub use changes::{Change, ChangeCursor};
+pub use compact::Remap;
+pub use id::{NodeId, NodeIndex};
+pub use node::{MAX_BASE_CHAIN, NodeCore};
+pub use types::{
+    NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+};
+
+pub(crate) use column::Column;

@@ -1,0 +1,85 @@
+//! The node trait: a node's type-specific data (OpenSG's NodeCore).
+
+use crate::graph::ParentType;
+use downcast_rs::{Downcast, impl_downcast};
+use dyn_clone::{DynClone, clone_trait_object};
+use std::fmt::Debug;
+
+/// The type-specific data of a node: OpenSG's `NodeCore`, held apart from the links.
+///
+/// Any `Clone + Debug + Send + Sync + 'static` type becomes a node type by implementing
+/// this trait, in any crate; core needs no change. The graph stores each type's payloads
+/// in their own contiguous column, so the link records stay small.
+///
+/// **Extending a type** (Coin3D's parent type). A type that extends another node type
+/// says so twice, and the two must agree: [`parent_type`](NodeCore::parent_type)
+/// declares the parent type, and [`base`](NodeCore::base) returns the embedded value
+/// of that type. The declaration is the one source of "is-a": every graph registers
+/// it with the type, and [`TypeRegistry::is_a`](crate::TypeRegistry::is_a), [`TypeSet`](crate::TypeSet),
+/// [`MethodTable`](crate::MethodTable), single-type actors and
+/// [`Graph::get`](crate::Graph::get) all answer from it. Adding a node checks that its
+/// `base` chain gives exactly the declared parent types, and refuses it with
+/// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch) otherwise (a `base`
+/// without a declared parent type included), so no reader can disagree.
+///
+/// ```
+/// use scenewalk_core::{Graph, NodeCore, ParentType};
+///
+/// #[derive(Clone, Debug)]
+/// struct Light { intensity: f32 }
+/// impl NodeCore for Light {}
+///
+/// #[derive(Clone, Debug)]
+/// struct Spotlight { light: Light, cone: f32 }
+/// impl NodeCore for Spotlight {
+///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.light) }
+///     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) }
+/// }
+///
+/// let mut graph = Graph::new();
+/// let spot = graph.add_root(Spotlight { light: Light { intensity: 2.0 }, cone: 0.5 });
+/// assert_eq!(graph.get::<Light>(spot)?.intensity, 2.0);
+/// let light = graph.types().index_of::<Light>().unwrap();
+/// assert!(graph.types().is_a(graph.node_type(spot)?, light));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
+    /// The embedded value of the declared [`parent_type`](NodeCore::parent_type):
+    /// `None` exactly when the type declares none.
+    fn base(&self) -> Option<&dyn NodeCore> {
+        None
+    }
+
+    /// The parent type this type extends, `Some(ParentType::of::<P>())`; a graph
+    /// registers `P` (and its own declared parents) before the type. The default
+    /// declares none. See the trait's docs for the rule it sets.
+    fn parent_type() -> Option<ParentType>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// How many types a chain of declared parent types may hold (the type itself
+/// included), and how many values `<dyn NodeCore>::view` looks at along a `base` chain.
+pub const MAX_BASE_CHAIN: usize = 64;
+
+impl_downcast!(NodeCore);
+clone_trait_object!(NodeCore);
+
+impl dyn NodeCore {
+    /// Views this node as a `T`: itself if it is a `T`, else the first `T` along its
+    /// [`base`](NodeCore::base) chain.
+    pub fn view<T: NodeCore>(&self) -> Option<&T> {
+        let mut current: &dyn NodeCore = self;
+        // A `base` that returns `self` would loop forever; real chains are short.
+        for _ in 0..MAX_BASE_CHAIN {
+            if let Some(found) = current.downcast_ref::<T>() {
+                return Some(found);
+            }
+            current = current.base()?;
+        }
+        None
+    }
+}

@@ -1,0 +1,356 @@
+//! The node type registry: a dense index per node type and its parent type.
+
+use crate::error::TypeError;
+use crate::graph::{MAX_BASE_CHAIN, NodeCore};
+use indexmap::IndexMap;
+use std::any::{Any, TypeId};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+/// The dense index of a registered node type: the key of every per-type dispatch table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct NodeType(pub(crate) u32);
+
+impl NodeType {
+    /// The index, for indexing per-type arrays sized by [`TypeRegistry::len`].
+    #[inline]
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What the registry knows of one node type.
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    /// The type's name, as [`short_type_name`] gives it.
+    pub name: &'static str,
+    /// Its `TypeId`.
+    pub type_id: TypeId,
+    /// The type it declares it extends ([`NodeCore::parent_type`]).
+    pub parent: Option<NodeType>,
+}
+
+/// Identifies one registry's contents, so a dispatch table knows when to re-resolve.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RegistryStamp {
+    uid: u64,
+    len: usize,
+}
+
+static NEXT_UID: AtomicU64 = AtomicU64::new(1);
+
+/// The name of `T` as every message and registry of scenewalk shows it: the bare type
+/// name without its module path, and the same for its generic arguments
+/// (`Ordered<WorldTransforms>` for
+/// `scenewalk_core::adapter::Ordered<scenewalk_actors::world::WorldTransforms>`).
+///
+/// Two types of the same name in different modules look alike. A name with generic
+/// arguments is built once per type and kept for the rest of the process.
+///
+/// ```
+/// assert_eq!(scenewalk_core::short_type_name::<Vec<std::sync::Arc<str>>>(), "Vec<Arc<str>>");
+/// ```
+pub fn short_type_name<T: ?Sized>() -> &'static str {
+    static SHORT: Mutex<BTreeMap<&'static str, &'static str>> = Mutex::new(BTreeMap::new());
+    let full = std::any::type_name::<T>();
+    let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    if full.chars().all(is_path) {
+        return full.rsplit("::").next().unwrap_or(full);
+    }
+    let mut names = SHORT.lock().unwrap_or_else(PoisonError::into_inner);
+    names.entry(full).or_insert_with(|| {
+        let mut short = String::with_capacity(full.len());
+        // Where the path being written began: a `::` drops what came since.
+        let mut path_start = 0;
+        for (i, part) in full.split("::").enumerate() {
+            if i > 0 {
+                short.truncate(path_start);
+            }
+            let base = short.len();
+            short.push_str(part);
+            path_start = part
+                .char_indices()
+                .rfind(|&(_, c)| !is_path(c))
+                .map_or(base, |(end, c)| base + end + c.len_utf8());
+        }
+        Box::leak(short.into_boxed_str())
+    })
+}
+
+/// A number drawn once in this process: registry uids and graphs' column keys.
+pub(crate) fn fresh_uid() -> u64 {
+    NEXT_UID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
+/// (Coin3D's `SoType`).
+///
+/// Registration is cheap and happens implicitly when a payload of a new type is first
+/// added. A type's parent is the one it declares ([`NodeCore::parent_type`]), nothing
+/// else: it is registered first, so parents always have smaller indices and a chain
+/// cannot loop. A declaration that loops is refused with [`TypeError::ParentChain`].
+#[derive(Debug)]
+pub struct TypeRegistry {
+    uid: u64,
+    types: IndexMap<TypeId, TypeInfo>,
+}
+
+impl Default for TypeRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for TypeRegistry {
+    /// A clone may register other types than the original, so it gets its own identity.
+    fn clone(&self) -> Self {
+        Self {
+            uid: fresh_uid(),
+            types: self.types.clone(),
+        }
+    }
+}
+
+/// The parent type a node type declares: what [`NodeCore::parent_type`] returns.
+#[derive(Clone, Copy, Debug)]
+pub struct ParentType {
+    register: fn(&mut TypeRegistry, usize) -> Result<NodeType, TypeError>,
+}
+
+impl ParentType {
+    /// The declaration "extends `P`".
+    pub fn of<P: NodeCore>() -> Self {
+        Self {
+            register: TypeRegistry::register_below::<P>,
+        }
+    }
+}
+
+impl TypeRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self {
+            uid: fresh_uid(),
+            types: IndexMap::new(),
+        }
+    }
+
+    /// Registers `T` (or returns its index if already known), after the parent types
+    /// it declares through [`NodeCore::parent_type`].
+    ///
+    /// Errors: [`TypeError::ParentChain`] when the declared parents loop back or the
+    /// chain holds more than [`MAX_BASE_CHAIN`] types; nothing of it is registered.
+    pub fn register<T: NodeCore>(&mut self) -> Result<NodeType, TypeError> {
+        self.register_below::<T>(0)
+    }
+
+    /// [`register`](Self::register) for a type `depth` steps up a declared chain.
+    fn register_below<T: NodeCore>(&mut self, depth: usize) -> Result<NodeType, TypeError> {
+        if let Some(index) = self.index_of::<T>() {
+            return Ok(index);
+        }
+        // A chain that loops comes back to a type not yet registered, forever.
+        let too_long = TypeError::ParentChain(short_type_name::<T>());
+        if depth >= MAX_BASE_CHAIN {
+            return Err(too_long);
+        }
+        let parent = match T::parent_type() {
+            Some(declared) => Some((declared.register)(self, depth + 1)?),
+            None => None,
+        };
+        if parent.is_some_and(|p| self.chain(p).count() >= MAX_BASE_CHAIN) {
+            return Err(too_long);
+        }
+        // The parent's chain does not reach `T` (it would have looped until refused),
+        // so `T` is still unregistered and lands above its parent.
+        let (index, _) = self.types.insert_full(
+            TypeId::of::<T>(),
+            TypeInfo {
+                name: short_type_name::<T>(),
+                type_id: TypeId::of::<T>(),
+                parent,
+            },
+        );
+        Ok(NodeType(index as u32))
+    }
+
+    /// Checks that `value`'s [`base`](NodeCore::base) chain gives, step by step, the
+    /// declared parents of its type `ty`, and ends where they end.
+    pub(crate) fn check_base(&self, ty: NodeType, value: &dyn NodeCore) -> Result<(), TypeError> {
+        let mut value = value;
+        for t in self.chain(ty) {
+            let parent = self.info(t).and_then(|info| info.parent);
+            match (value.base(), parent.and_then(|p| self.info(p))) {
+                (None, None) => return Ok(()),
+                (Some(base), Some(info)) if (base as &dyn Any).type_id() == info.type_id => {
+                    value = base;
+                }
+                _ => {
+                    return Err(TypeError::BaseMismatch {
+                        ty: self.name(t),
+                        declared: parent.map_or("none", |p| self.name(p)),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The index of `T`, if registered.
+    pub fn index_of<T: 'static>(&self) -> Option<NodeType> {
+        self.index_of_id(TypeId::of::<T>())
+    }
+
+    /// The index of the type with this `TypeId`, if registered.
+    pub fn index_of_id(&self, id: TypeId) -> Option<NodeType> {
+        self.types.get_index_of(&id).map(|i| NodeType(i as u32))
+    }
+
+    /// The record of a registered type (`None` for an index this registry never gave).
+    pub fn info(&self, ty: NodeType) -> Option<&TypeInfo> {
+        self.types.get_index(ty.get()).map(|(_, info)| info)
+    }
+
+    /// The type's name.
+    pub fn name(&self, ty: NodeType) -> &'static str {
+        self.types
+            .get_index(ty.get())
+            .map_or("<unknown type>", |(_, info)| info.name)
+    }
+
+    /// The type itself, then its parent, grandparent and so on.
+    pub fn chain(&self, ty: NodeType) -> impl std::iter::Iterator<Item = NodeType> + '_ {
+        std::iter::successors(Some(ty), |t| {
+            self.types
+                .get_index(t.get())
+                .and_then(|(_, info)| info.parent)
+        })
+    }
+
+    /// Whether `ty` is `ancestor` or extends it (directly or through its parents).
+    pub fn is_a(&self, ty: NodeType, ancestor: NodeType) -> bool {
+        self.chain(ty).any(|t| t == ancestor)
+    }
+
+    /// How many types are registered.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether no type is registered yet.
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// All registered types, in index order.
+    pub fn iter(&self) -> impl std::iter::Iterator<Item = (NodeType, &TypeInfo)> + '_ {
+        self.types
+            .values()
+            .enumerate()
+            .map(|(i, info)| (NodeType(i as u32), info))
+    }
+
+    /// Fills `table` with one entry per registered type, in index order: what `own`
+    /// gives for the type's `TypeId`, else for its parent's, up the chain, else
+    /// `default`. The fallback rule of every per-type dispatch table
+    /// ([`MethodTable`](crate::MethodTable), [`Arms`](crate::Arms)), in one place.
+    pub(crate) fn resolve_by_chain<V: Copy>(
+        &self,
+        own: impl Fn(TypeId) -> Option<V>,
+        default: V,
+        table: &mut Vec<V>,
+    ) {
+        let own: Vec<Option<V>> = self.types.keys().map(|&id| own(id)).collect();
+        table.clear();
+        table.extend(self.iter().map(|(ty, _)| {
+            self.chain(ty)
+                .find_map(|t| own.get(t.get()).copied().flatten())
+                .unwrap_or(default)
+        }));
+    }
+
+    /// A number no other registry in this process has (a clone gets a new one).
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
+    /// A stamp that changes whenever this registry's contents change; dispatch tables
+    /// compare it once per run to decide whether to re-resolve.
+    pub fn stamp(&self) -> RegistryStamp {
+        RegistryStamp {
+            uid: self.uid,
+            len: self.types.len(),
+        }
+    }
+}
+
+/// The node types that are a `T` (`T` itself and every type extending it), as a flat
+/// table resolved once per registry change, so membership costs one index.
+///
+/// ```
+/// use scenewalk_core::{Graph, TypeSet};
+/// # #[derive(Clone, Debug)] struct Light;
+/// # impl scenewalk_core::NodeCore for Light {}
+/// # #[derive(Clone, Debug)] struct Spot(Light);
+/// # use scenewalk_core::{NodeCore, ParentType};
+/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// let mut graph = Graph::new();
+/// let spot = graph.register_type::<Spot>()?;
+/// let group = graph.register_type::<Group>()?;
+/// let mut lights = TypeSet::of::<Light>();
+/// lights.resolve(graph.types());
+/// assert!(lights.contains(spot) && !lights.contains(group));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct TypeSet {
+    target: TypeId,
+    members: Vec<bool>,
+    stamp: Option<RegistryStamp>,
+}
+
+impl TypeSet {
+    /// The set of types that are a `T`; empty until [`resolve`](TypeSet::resolve)d.
+    pub fn of<T: 'static>() -> Self {
+        Self::of_id(TypeId::of::<T>())
+    }
+
+    /// The set of types that are the type with this `TypeId`.
+    pub fn of_id(target: TypeId) -> Self {
+        Self {
+            target,
+            members: Vec::new(),
+            stamp: None,
+        }
+    }
+
+    /// The `TypeId` of the type whose set this is.
+    pub fn target(&self) -> TypeId {
+        self.target
+    }
+
+    /// Resolves the set against a registry, unless already resolved for it.
+    pub fn resolve(&mut self, types: &TypeRegistry) {
+        if self.stamp == Some(types.stamp()) {
+            return;
+        }
+        self.members.clear();
+        match types.index_of_id(self.target) {
+            Some(target) => self
+                .members
+                .extend(types.iter().map(|(ty, _)| types.is_a(ty, target))),
+            None => self.members.resize(types.len(), false),
+        }
+        self.stamp = Some(types.stamp());
+    }
+
+    /// Whether `ty` is in the set.
+    #[inline]
+    pub fn contains(&self, ty: NodeType) -> bool {
+        self.members.get(ty.get()).copied().unwrap_or(false)
+    }
+}

@@ -1,0 +1,105 @@
+//! The allocation-free depth-first step over first-child / next-sibling links.
+
+#![allow(
+    clippy::indexing_slicing,
+    reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+)]
+
+use crate::error::GraphError;
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeId, NodeIndex};
+
+impl Graph {
+    /// The node after `node` in a depth-first, document-order walk of the subtree of
+    /// `root`; `None` once the subtree is done.
+    ///
+    /// This is the stackless step of the first-child / next-sibling layout: it reads
+    /// only links, allocates nothing, and the walk can stop and resume anywhere. Each
+    /// node is reached once; moving back up costs one step per level.
+    ///
+    /// ```
+    /// use scenewalk_core::Graph;
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let a = graph.append_child(root, Group)?;
+    /// let a1 = graph.append_child(a, Group)?;
+    /// let b = graph.append_child(root, Group)?;
+    /// let mut order = vec![root];
+    /// while let Some(next) = graph.next_preorder(*order.last().unwrap(), root)? {
+    ///     order.push(next);
+    /// }
+    /// assert_eq!(order, [root, a, a1, b]);
+    /// # Ok::<(), scenewalk_core::GraphError>(())
+    /// ```
+    ///
+    /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
+    /// `root`'s subtree (checked by walking up from `node`, O(depth); the `_at` form
+    /// below skips the check).
+    pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let n = self.check(node)?;
+        let r = self.check(root)?;
+        if !self.is_ancestor_or_self(root, node)? {
+            return Err(GraphError::NotInSubtree { node, root });
+        }
+        Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
+    }
+
+    /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code.
+    /// `node` must lie in `root`'s subtree (not checked: a node outside it walks on
+    /// through its own tree); an index outside the arena gives `None`. A walk that
+    /// skips subtrees, has leave events or goes on across edits is the iterators
+    /// crate's `DfsWalker`.
+    #[inline]
+    pub fn next_preorder_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
+        if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
+            return None;
+        }
+        self.next_preorder_raw(node.0, root.0).map(NodeIndex)
+    }
+
+    /// As [`next_preorder_at`](Graph::next_preorder_at), but never descends into
+    /// `node`'s children: the step that skips a subtree.
+    #[inline]
+    #[cfg_attr(
+        not(feature = "parallel"),
+        allow(dead_code, reason = "only parallel runs skip subtrees")
+    )]
+    pub(crate) fn next_preorder_skipping_at(
+        &self,
+        node: NodeIndex,
+        root: NodeIndex,
+    ) -> Option<NodeIndex> {
+        if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
+            return None;
+        }
+        self.next_after_subtree(node.0, root.0).map(NodeIndex)
+    }
+
+    #[inline]
+    pub(crate) fn next_preorder_raw(&self, node: u32, root: u32) -> Option<u32> {
+        let first = self.hot[node as usize].first_child;
+        if first != NIL {
+            return Some(first);
+        }
+        self.next_after_subtree(node, root)
+    }
+
+    #[inline]
+    fn next_after_subtree(&self, mut node: u32, root: u32) -> Option<u32> {
+        loop {
+            if node == root {
+                return None;
+            }
+            let hot = &self.hot[node as usize];
+            if hot.next_sibling != NIL {
+                return Some(hot.next_sibling);
+            }
+            node = hot.parent;
+            if node == NIL {
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Subtree sizes, and where a parallel run splits the tree.
+
+use crate::graph::{Graph, NodeIndex};
+
+/// Below this many nodes a parallel run walks the tree on the calling thread.
+const PARALLEL_MIN: u32 = 4096;
+/// The tree is cut into subtrees of about `nodes / PIECES` nodes. The number is fixed,
+/// not taken from the thread count, so the cut (and with it the order in which
+/// results are merged) is the same with 1, 2 or 64 threads; 64 pieces keep 8
+/// threads busy even when pieces cost unequal work.
+const PIECES: u32 = 64;
+/// The smallest subtree worth a task of its own.
+const MIN_TASK: u32 = 512;
+/// More stretches of top nodes between subtrees than this (a long chain with a leaf at
+/// every link) and forking a worker for each would cost more than it saves: the run
+/// stays on the calling thread.
+const MAX_STRETCHES: u32 = 16 * PIECES;
+
+/// Subtree sizes of the last parallel run's tree, kept until the graph's structure or
+/// the root changes (the split is decided from them).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SubtreeSizes {
+    /// Graph uid, revision and root slot of the sizes.
+    key: Option<(u64, u64, u32)>,
+    /// Per slot: the size of its subtree (0 outside the root's subtree).
+    sizes: Vec<u32>,
+    /// Subtrees of at most this many nodes are handed to workers.
+    pub(crate) target: u32,
+    /// Whether the tree splits into a useful number of subtrees.
+    pub(crate) splittable: bool,
+    /// Runs of consecutive sibling subtrees handed off as one piece (first slot, last
+    /// slot, nodes), sorted by first slot: a node with tens of thousands of small
+    /// children (a wide root) costs the walk above one hand-off per run instead of
+    /// one per child, and the workers one start per run.
+    runs: Vec<(u32, u32, u32)>,
+}
+
+/// What a walk hands off at a split point: the subtrees of the siblings `first` to
+/// `last` (the same node for one subtree), `nodes` nodes in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Handoff {
+    pub(crate) first: NodeIndex,
+    pub(crate) last: NodeIndex,
+    pub(crate) nodes: u32,
+}
+
+impl SubtreeSizes {
+    /// Counts the subtree sizes under `root`, unless they are current: one stackless
+    /// walk by the links, adding each finished node's size into its parent's.
+    pub(crate) fn refresh(&mut self, graph: &Graph, root: NodeIndex) {
+        let key = (graph.uid(), graph.revision(), root.raw());
+        if self.key == Some(key) {
+            return;
+        }
+        self.sizes.clear();
+        self.sizes.resize(graph.capacity(), 0);
+        let mut node = root;
+        'down: loop {
+            if let Some(s) = self.sizes.get_mut(node.get()) {
+                *s = 1;
+            }
+            if let Some(child) = graph.first_child_at(node) {
+                node = child;
+                continue;
+            }
+            // `node`'s subtree is complete.
+            while node != root {
+                let Some(parent) = graph.parent_at(node) else {
+                    break;
+                };
+                let size = self.size(node);
+                if let Some(p) = self.sizes.get_mut(parent.get()) {
+                    *p += size;
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    node = sibling;
+                    continue 'down;
+                }
+                node = parent;
+            }
+            break;
+        }
+        self.key = Some(key);
+        let total = self.size(root);
+        self.target = (total / PIECES).max(MIN_TASK);
+        // The cut by structure alone (actors may prune more during the run): how many
+        // subtrees, and how many stretches of top nodes between them, each of which
+        // will need a worker of its own.
+        let (mut subtrees, mut stretches, mut in_top) = (0, 1, true);
+        self.runs.clear();
+        let mut next = graph.next_preorder_at(root, root);
+        while let Some(n) = next {
+            let size = self.size(n);
+            if size <= self.target {
+                subtrees += 1;
+                in_top = false;
+                // Later siblings join the run while it stays within one task's size.
+                let (mut last, mut nodes) = (n, size);
+                while let Some(s) = graph.next_sibling_at(last) {
+                    let more = self.size(s);
+                    if more > self.target || nodes + more > self.target {
+                        break;
+                    }
+                    (last, nodes) = (s, nodes + more);
+                }
+                if last != n {
+                    self.runs.push((n.raw(), last.raw(), nodes));
+                }
+                next = graph.next_preorder_skipping_at(last, root);
+            } else {
+                stretches += u32::from(!in_top);
+                in_top = true;
+                next = graph.next_preorder_at(n, root);
+            }
+        }
+        self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
+        self.runs.sort_unstable();
+    }
+
+    /// What a walk above hands off at `node`, if its subtree is small enough: the run
+    /// of siblings that starts there when the walk takes `node`'s siblings by their
+    /// links (`by_links`: no actor built the parent's active list), else `node`'s
+    /// subtree alone.
+    #[inline]
+    pub(crate) fn handoff(&self, node: NodeIndex, by_links: bool) -> Option<Handoff> {
+        let size = self.size(node);
+        if size > self.target {
+            return None;
+        }
+        let run = by_links
+            .then(|| {
+                let i = self.runs.partition_point(|r| r.0 < node.raw());
+                self.runs.get(i).filter(|r| r.0 == node.raw())
+            })
+            .flatten();
+        Some(match run {
+            Some(&(_, last, nodes)) => Handoff {
+                first: node,
+                last: NodeIndex::new(last),
+                nodes,
+            },
+            None => Handoff {
+                first: node,
+                last: node,
+                nodes: size,
+            },
+        })
+    }
+
+    #[inline]
+    pub(crate) fn size(&self, node: NodeIndex) -> u32 {
+        self.sizes.get(node.get()).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+
+    #[derive(Clone, Debug)]
+    struct Node;
+    impl crate::graph::NodeCore for Node {}
+
+    /// A wide root's small children go in runs of consecutive siblings of at most
+    /// `target` nodes, which cover every small child once and stop at big ones;
+    /// taken off the links, a child is handed off alone.
+    #[test]
+    fn small_siblings_are_handed_off_in_runs() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Node);
+        let mut children = Vec::new();
+        for i in 0..3000u32 {
+            let child = graph.append_child(root, Node).unwrap();
+            // A few children are too big to hand off; the others hold 1 to 4 nodes.
+            let extra = if i % 1000 == 500 { 2000 } else { i % 4 };
+            for _ in 0..extra {
+                graph.append_child(child, Node).unwrap();
+            }
+            children.push(child.index());
+        }
+        let mut sizes = SubtreeSizes::default();
+        sizes.refresh(&graph, root.index());
+        assert!(sizes.splittable);
+        let target = sizes.target;
+        let mut i = 0;
+        let mut runs = 0;
+        while let Some(&child) = children.get(i) {
+            let Some(run) = sizes.handoff(child, true) else {
+                assert!(sizes.size(child) > target);
+                i += 1;
+                continue;
+            };
+            let end = children.iter().position(|&c| c == run.last).unwrap();
+            let nodes: u32 = children[i..=end].iter().map(|&c| sizes.size(c)).sum();
+            assert_eq!((run.first, run.nodes), (child, nodes));
+            assert!(nodes <= target);
+            // The run stops only where the next sibling would not fit.
+            if let Some(&next) = children.get(end + 1) {
+                assert!(nodes + sizes.size(next) > target || sizes.size(next) > target);
+            }
+            let alone = sizes.handoff(child, false).unwrap();
+            assert_eq!((alone.last, alone.nodes), (child, sizes.size(child)));
+            runs += 1;
+            i = end + 1;
+        }
+        assert!(runs > 3 && runs < 200, "{runs} runs");
+    }
+
+    /// Subtree sizes against counting each subtree's pre-order walk.
+    #[test]
+    fn subtree_sizes_count_every_descendant() {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Node);
+        let mut ids = vec![root];
+        let mut x = 7u64;
+        for _ in 0..3000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let parent = ids[(x >> 33) as usize % ids.len()];
+            ids.push(graph.append_child(parent, Node).unwrap());
+        }
+        // A node outside the walked subtree counts nothing.
+        let other = graph.add_root(Node);
+        let inner = ids[1];
+        for top in [root, inner] {
+            let mut sizes = SubtreeSizes::default();
+            sizes.refresh(&graph, top.index());
+            for &id in &ids {
+                let inside = graph.is_ancestor_or_self(top, id).unwrap();
+                let mut count = 0;
+                let mut next = Some(id.index());
+                while let Some(n) = next {
+                    count += 1;
+                    next = graph.next_preorder_at(n, id.index());
+                }
+                let expect = if inside { count } else { 0 };
+                assert_eq!(sizes.size(id.index()), expect);
+            }
+            assert_eq!(sizes.size(other.index()), 0);
+        }
+    }
+}

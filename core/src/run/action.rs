@@ -1,0 +1,363 @@
+//! The Action (paper 3.4): one iterator piped through a chain of actors.
+
+use crate::actor::{
+    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, FrameTable, RunContext, StateKind,
+    Visit,
+};
+use crate::error::{ActionError, TraversalError};
+use crate::graph::{Graph, NodeId, NodeIndex};
+use crate::run::{Capabilities, OrderedState, Results, StepSink, TraversalIterator};
+use std::any::Any;
+
+/// What one run of an action did. Each count means the same under every iterator, so
+/// the same scene and the same actors, if their choices do not depend on the order,
+/// give the same `entered`, `left`, `pruned`, `stopped` and `state_copies` under every
+/// order that runs them (until a [`Flow::Stop`], whose place depends on the order);
+/// `batches` and `chain_calls` say how the iterator grouped the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
+    /// active after the chain ran on it (an entry an actor deactivates in a batch is
+    /// dropped before it is entered, as a child an actor deactivates at its parent).
+    pub entered: u64,
+    /// Leave events delivered to the chain (none unless an actor takes them).
+    pub left: u64,
+    /// Entered nodes whose children were skipped by [`Flow::Prune`] (a batch's
+    /// `Prune` counts each of its entered nodes).
+    pub pruned: u64,
+    /// Whether an actor ended the run with [`Flow::Stop`].
+    pub stopped: bool,
+    /// Copies of ordered state made (summed over ordered actors): one per node whose
+    /// enter wrote an actor's state.
+    pub state_copies: u64,
+    /// Batches handed to the actors (breadth-first iterators; 0 under the others).
+    pub batches: u64,
+    /// Times the actor chain was called: once per node entered alone, once per batch.
+    pub chain_calls: u64,
+}
+
+/// An iterator and an ordered chain of actors, run together until the iterator runs
+/// dry (paper 3.4).
+///
+/// Building it checks every actor's [`ActorClass`] against the iterator's
+/// [`Capabilities`] and names the actor and the reason when they cannot work
+/// together. A run reuses the iterator's and actors' buffers, so running again on a
+/// changed graph allocates nothing once they are large enough; a run that an actor
+/// stopped leaves nothing behind for the next one.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct Count(u64);
+/// impl UnorderedActor for Count {
+///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// for _ in 0..3 { graph.append_child(root, Group)?; }
+///
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<Count>().unwrap().0, 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Action<I, C> {
+    iterator: I,
+    pub(crate) actors: C,
+    pub(crate) leave_events: bool,
+    has_ordered: bool,
+    frames: FrameTable,
+    pub(crate) stats: RunStats,
+    /// Subtree sizes for parallel runs, counted on the first one.
+    #[cfg(feature = "parallel")]
+    pub(crate) subtrees: crate::parallel::SubtreeSizes,
+}
+
+impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
+    /// Puts an iterator and a chain of actors together, checking that each actor can
+    /// run under the iterator.
+    pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
+        actors.check(&iterator.capabilities())?;
+        let classes = actors.classes();
+        Ok(Self {
+            iterator,
+            actors,
+            leave_events: classes.iter().any(|c| c.events == Events::EnterLeave),
+            has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
+            frames: FrameTable::default(),
+            stats: RunStats::default(),
+            #[cfg(feature = "parallel")]
+            subtrees: Default::default(),
+        })
+    }
+
+    /// Traverses the tree under `root`, reading no results of earlier passes (see
+    /// [`run_with`](Action::run_with)).
+    ///
+    /// Errors: a stale `root`; an actor whose dispatch was changed (through
+    /// [`actor_mut`](Action::actor_mut)) so that the iterator can no longer run it
+    /// ([`TraversalError::Incompatible`]); an actor's `begin` refusing the run (a reader
+    /// of another pass's results gets none: [`TraversalError::Results`]); an
+    /// iterator's own error (such as a NaN priority key).
+    /// After an error or a [`Flow::Stop`] the action is ready for the next run.
+    pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
+        self.run_with(graph, root, &crate::run::NO_RESULTS)
+    }
+
+    /// Traverses the tree under `root`, handing `results` of earlier passes to the
+    /// actors that read them ([`RunContext::read`]): the frame's hand-over, a few
+    /// `Arc` clones, nothing per node. A reader whose results are missing or stale
+    /// (another graph, an edit since, a root outside theirs) refuses the run in its
+    /// `begin`, naming itself and what changed ([`TraversalError::Results`]); every
+    /// actor still gets its `begin` and `end`, and no node is entered.
+    ///
+    /// Errors: as [`run`](Action::run).
+    pub fn run_with(
+        &mut self,
+        graph: &Graph,
+        root: NodeId,
+        results: &Results,
+    ) -> Result<RunStats, TraversalError> {
+        let root = graph.check(root)?;
+        let root = crate::graph::NodeIndex(root);
+        let capabilities = self.iterator.capabilities();
+        self.actors.check(&capabilities)?;
+        let run = RunContext {
+            graph,
+            root,
+            capabilities,
+            results,
+        };
+        let mut stats = RunStats::default();
+        let outcome = self.actors.begin(&run).and_then(|()| {
+            self.iterator.start(graph, root, self.leave_events);
+            if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
+                self.frames.reset();
+                self.drive::<true>(graph, &mut stats)
+            } else {
+                self.drive::<false>(graph, &mut stats)
+            }
+        });
+        self.iterator.clear();
+        self.actors.end(&mut stats);
+        self.stats = stats;
+        outcome.map(|()| stats)
+    }
+
+    /// Lets the iterator drive the run into a sink that keeps frames if `FRAMES`.
+    fn drive<const FRAMES: bool>(
+        &mut self,
+        graph: &Graph,
+        stats: &mut RunStats,
+    ) -> Result<(), TraversalError> {
+        let mut sink = Sink::<C, FRAMES> {
+            graph,
+            actors: &mut self.actors,
+            frames: &mut self.frames,
+            stats,
+            entered_from: Frame::ROOT,
+            batch_entries: 0,
+        };
+        let outcome = self.iterator.drive(graph, &mut sink);
+        // One chain call per node entered alone, one per batch; counted here rather
+        // than per node.
+        let batch_entries = sink.batch_entries;
+        drop(sink);
+        stats.chain_calls = stats.entered - batch_entries + stats.batches;
+        outcome
+    }
+
+    /// Frames still referenced (state-copy iterators): 0 whenever no run is going on,
+    /// however the last one ended (done, stopped, an error or a panic).
+    pub fn live_frames(&self) -> usize {
+        self.frames.live()
+    }
+
+    /// The counts of the last run.
+    pub fn stats(&self) -> &RunStats {
+        &self.stats
+    }
+
+    /// The first actor of type `T` in the chain (the user's actor, unwrapped).
+    pub fn actor<T: Any>(&self) -> Option<&T> {
+        self.actors.find::<T>()
+    }
+
+    /// The first actor of type `T` in the chain, mutable (to change parameters
+    /// between runs).
+    pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.actors.find_mut::<T>()
+    }
+
+    /// The actor chain.
+    pub fn actors(&self) -> &C {
+        &self.actors
+    }
+
+    /// The iterator.
+    pub fn iterator(&self) -> &I {
+        &self.iterator
+    }
+
+    /// Takes the action apart.
+    pub fn into_parts(self) -> (I, C) {
+        (self.iterator, self.actors)
+    }
+}
+
+/// The action's side of a run: builds each visit, calls the chain, keeps the counts
+/// and (with `FRAMES`) the frames of ordered states.
+struct Sink<'r, C: ActorChain, const FRAMES: bool> {
+    graph: &'r Graph,
+    actors: &'r mut C,
+    frames: &'r mut FrameTable,
+    stats: &'r mut RunStats,
+    /// The frame the last entered node's parent states came in.
+    entered_from: Frame,
+    /// Nodes entered as part of batches.
+    batch_entries: u64,
+}
+
+impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
+    #[inline(always)]
+    fn drop_frame(&mut self, frame: Frame) {
+        if FRAMES && self.frames.drop_ref(frame) {
+            self.actors.release_frame(frame);
+        }
+    }
+}
+
+/// However the run ends (done, stopped, an error, an actor's panic), every frame is
+/// released with the sink.
+impl<C: ActorChain, const FRAMES: bool> Drop for Sink<'_, C, FRAMES> {
+    fn drop(&mut self) {
+        if FRAMES {
+            // While unwinding from an actor's panic the actors are not called again;
+            // their states are reset when the next run begins.
+            let actors = (!std::thread::panicking()).then_some(&mut *self.actors);
+            self.frames.release_all(actors, C::release_frame);
+        }
+    }
+}
+
+impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        if FRAMES {
+            self.entered_from = frame;
+        }
+        let Some(visit) = Visit::new(self.graph, node, depth) else {
+            // Not a live node: nothing to enter, nothing below it.
+            return Flow::Prune;
+        };
+        self.stats.entered += 1;
+        if FRAMES {
+            self.actors.restore_frame(frame);
+        }
+        let flow = self.actors.enter(&visit, active);
+        match flow {
+            Flow::Continue => {}
+            Flow::Prune => self.stats.pruned += 1,
+            Flow::Stop => self.stats.stopped = true,
+        }
+        flow
+    }
+
+    #[inline(always)]
+    fn save_frame(&mut self) -> Frame {
+        if !FRAMES {
+            return Frame::ROOT;
+        }
+        let saved = self.frames.allocate();
+        self.actors.save_frame(saved);
+        saved
+    }
+
+    #[inline(always)]
+    fn hold_frame(&mut self, frame: Frame, refs: u32) {
+        if FRAMES {
+            if self.frames.hold(frame, refs) {
+                self.actors.release_frame(frame);
+            }
+            let parent = self.entered_from;
+            self.drop_frame(parent);
+        }
+    }
+
+    #[inline(always)]
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame) {
+        if let Some(visit) = Visit::new(self.graph, node, depth) {
+            self.stats.left += 1;
+            if FRAMES {
+                self.actors.restore_frame(frame);
+            }
+            self.actors.leave(&visit);
+        }
+        self.drop_frame(frame);
+    }
+
+    #[inline(always)]
+    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        let flow = self.actors.enter_batch(self.graph, depth, batch);
+        // Entered: what the actors kept of the batch.
+        let entered = batch.active_count() as u64;
+        self.stats.batches += 1;
+        self.stats.entered += entered;
+        self.batch_entries += entered;
+        match flow {
+            Flow::Continue => {}
+            Flow::Prune => self.stats.pruned += entered,
+            Flow::Stop => self.stats.stopped = true,
+        }
+        flow
+    }
+}
+
+/// Whether an actor of this class can run under an iterator with these capabilities.
+pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), ActionError> {
+    let refuse = |reason: &str| {
+        Err(ActionError::Incompatible {
+            actor: class.name,
+            iterator: capabilities.name,
+            reason: reason.to_owned(),
+        })
+    };
+    if class.events == Events::EnterLeave && !capabilities.leave_events {
+        return refuse("it needs leave events (enter + leave actor), and this iterator gives none");
+    }
+    if !capabilities.current_node && class.state == StateKind::Ordered {
+        return refuse(
+            "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
+        );
+    }
+    if !capabilities.current_node && class.dispatch != crate::actor::Dispatch::Uniform {
+        return refuse(
+            "it dispatches on the current node's type, and this iterator batches nodes with no current node",
+        );
+    }
+    if !capabilities.current_node && !class.batches {
+        return refuse(
+            "it works on a single current node (it does not implement enter_batch), and this iterator batches nodes",
+        );
+    }
+    if class.state == StateKind::Ordered && capabilities.ordered_state == OrderedState::Unsupported
+    {
+        return refuse(
+            "it keeps ordered state, and this iterator cannot give each node the state of its path",
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,345 @@
+//! The depth-first iterator: document order, nested enter/leave, no recursion.
+
+use crate::actor::{ActiveEntry, ActiveList, Flow, Frame, ListState};
+use crate::error::TraversalError;
+use crate::graph::{Graph, NodeIndex};
+use crate::run::{Capabilities, OrderedState, Step, StepSink, TraversalIterator};
+
+/// A node whose children come from its built active list rather than its links.
+#[derive(Clone, Copy, Debug)]
+struct ListFrame {
+    owner: NodeIndex,
+    /// Where the owner's list starts in `lists`.
+    start: u32,
+    /// The entry of the child being traversed.
+    cursor: u32,
+}
+
+/// What `next` does when called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Todo {
+    /// Enter the current node (the root).
+    Enter,
+    /// Go into the current node's children, or finish it if it has none.
+    Descend,
+    /// The current node is done (and left): go on to its next sibling or climb.
+    Climb,
+    /// Nothing left.
+    Done,
+}
+
+/// Depth-first, pre-order, in document order (paper 3.3.1), with properly nested leave
+/// events when an actor wants them.
+///
+/// The iterator moves along the first-child / next-sibling / parent links like a
+/// hand-written walk (note 000), with no stack of its own: a node's active list is
+/// built only if an actor looks at it (to deactivate children or give keys), and
+/// only such nodes keep a frame on a small explicit stack until their children are
+/// done. Nothing recurses, so a million-deep chain is fine, and the buffers are kept
+/// between runs, so steady-state runs do not allocate.
+///
+/// ```
+/// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct Trace(Vec<String>);
+/// impl UnorderedActor for Trace {
+///     const EVENTS: Events = Events::EnterLeave;
+///     fn enter(&mut self, v: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(format!("+{}", v.node().get()));
+///         Flow::Continue
+///     }
+///     fn leave(&mut self, v: &Visit<'_>) {
+///         self.0.push(format!("-{}", v.node().get()));
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// graph.append_child(a, Group)?;
+/// graph.append_child(root, Group)?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Trace::default()),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.actor::<Trace>().unwrap().0, ["+0", "+1", "+2", "-2", "-1", "+3", "-3", "-0"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DepthFirst {
+    root: NodeIndex,
+    current: NodeIndex,
+    depth: u32,
+    todo: Todo,
+    leave_events: bool,
+    /// Active lists that actors looked at, one region per frame.
+    lists: Vec<ActiveEntry>,
+    frames: Vec<ListFrame>,
+    list_state: ListState,
+    /// Where the current node's list would start in `lists`.
+    list_start: usize,
+}
+
+impl Default for DepthFirst {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DepthFirst {
+    /// A depth-first iterator with empty buffers.
+    pub fn new() -> Self {
+        Self {
+            root: NodeIndex::new(0),
+            current: NodeIndex::new(0),
+            depth: 0,
+            todo: Todo::Done,
+            leave_events: false,
+            lists: Vec::new(),
+            frames: Vec::new(),
+            list_state: ListState::Untouched,
+            list_start: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, node: NodeIndex) -> Option<Step> {
+        self.current = node;
+        self.todo = Todo::Descend;
+        Some(Step::Enter {
+            node,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    #[inline(always)]
+    fn leave(&self) -> Option<Step> {
+        Some(Step::Leave {
+            node: self.current,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    /// The current node's first child to traverse, from its links or its built list.
+    #[inline(always)]
+    fn first_child(
+        &mut self,
+        graph: &Graph,
+        node: NodeIndex,
+        list_start: usize,
+    ) -> Option<NodeIndex> {
+        match self.list_state {
+            ListState::Untouched => graph.first_child_at(node),
+            ListState::Cleared => {
+                self.lists.truncate(list_start);
+                None
+            }
+            ListState::Filled => {
+                let start = list_start.min(self.lists.len());
+                let region = self.lists.get_mut(start..).unwrap_or_default();
+                // Swapping the active entries forward keeps their order.
+                let mut kept = 0;
+                for i in 0..region.len() {
+                    if region.get(i).is_some_and(ActiveEntry::is_active) {
+                        region.swap(kept, i);
+                        kept += 1;
+                    }
+                }
+                self.lists.truncate(start + kept);
+                let first = self.lists.get(start)?.node();
+                self.frames.push(ListFrame {
+                    owner: node,
+                    start: start as u32,
+                    cursor: start as u32,
+                });
+                Some(first)
+            }
+        }
+    }
+}
+
+/// Where the walk goes after a node's subtree is done.
+enum After {
+    /// To this next sibling.
+    Sibling(NodeIndex),
+    /// Up to this parent, whose subtree is then done too.
+    Parent(NodeIndex),
+    /// Nowhere: the traversal root is done.
+    End,
+}
+
+impl DepthFirst {
+    /// One step after `node`'s subtree is done: its next sibling (from its parent's
+    /// built list, if the parent has one, else its links), else its parent.
+    #[inline(always)]
+    fn after(&mut self, graph: &Graph, node: NodeIndex) -> After {
+        if node == self.root {
+            return After::End;
+        }
+        let mut parent = None;
+        let listed = match self.frames.last() {
+            Some(frame) => {
+                parent = graph.parent_at(node);
+                Some(frame.owner) == parent
+            }
+            None => false,
+        };
+        if listed {
+            if let Some(frame) = self.frames.last_mut() {
+                let next = frame.cursor as usize + 1;
+                if let Some(entry) = self.lists.get(next) {
+                    frame.cursor = next as u32;
+                    return After::Sibling(entry.node());
+                }
+            }
+            if let Some(frame) = self.frames.pop() {
+                self.lists.truncate(frame.start as usize);
+            }
+        } else if let Some(sibling) = graph.next_sibling_at(node) {
+            return After::Sibling(sibling);
+        }
+        match parent.or_else(|| graph.parent_at(node)) {
+            Some(parent) => After::Parent(parent),
+            None => After::End,
+        }
+    }
+}
+
+impl TraversalIterator for DepthFirst {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            name: "DepthFirst",
+            leave_events: true,
+            current_node: true,
+            ordered_state: OrderedState::DepthStack,
+        }
+    }
+
+    fn start(&mut self, _graph: &Graph, root: NodeIndex, leave_events: bool) {
+        self.clear();
+        self.leave_events = leave_events;
+        self.root = root;
+        self.current = root;
+        self.todo = Todo::Enter;
+    }
+
+    #[inline(always)]
+    fn next(&mut self, graph: &Graph) -> Option<Step> {
+        match self.todo {
+            Todo::Descend => {
+                if let Some(child) = self.first_child(graph, self.current, self.list_start) {
+                    self.depth += 1;
+                    return self.enter(child);
+                }
+                self.todo = Todo::Climb;
+                if self.leave_events {
+                    return self.leave();
+                }
+            }
+            Todo::Climb => {}
+            Todo::Enter => return self.enter(self.current),
+            Todo::Done => return None,
+        }
+        // The current node is done: its next sibling, or climb and finish its parent.
+        loop {
+            match self.after(graph, self.current) {
+                After::Sibling(sibling) => return self.enter(sibling),
+                After::Parent(parent) => {
+                    self.current = parent;
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.leave_events {
+                        return self.leave();
+                    }
+                }
+                After::End => {
+                    self.todo = Todo::Done;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// The same walk as `next`, as one loop the compiler fuses with the action.
+    #[inline(always)]
+    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
+        if self.todo != Todo::Enter {
+            return Ok(());
+        }
+        let mut node = self.root;
+        let mut depth = 0u32;
+        'enter: loop {
+            let list_start = self.lists.len();
+            let flow = sink.enter(
+                node,
+                depth,
+                Frame::ROOT,
+                &mut ActiveList::lazy(
+                    graph,
+                    node,
+                    depth + 1,
+                    &mut self.lists,
+                    &mut self.list_state,
+                ),
+            );
+            match flow {
+                Flow::Continue => {}
+                Flow::Prune => self.list_state = ListState::Cleared,
+                Flow::Stop => return Ok(()),
+            }
+            if let Some(child) = self.first_child(graph, node, list_start) {
+                node = child;
+                depth += 1;
+                continue 'enter;
+            }
+            loop {
+                if self.leave_events {
+                    sink.leave(node, depth, Frame::ROOT);
+                }
+                match self.after(graph, node) {
+                    After::Sibling(sibling) => {
+                        node = sibling;
+                        continue 'enter;
+                    }
+                    After::Parent(parent) => {
+                        node = parent;
+                        depth = depth.saturating_sub(1);
+                    }
+                    After::End => {
+                        self.todo = Todo::Done;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        self.list_start = self.lists.len();
+        ActiveList::lazy(
+            graph,
+            self.current,
+            self.depth + 1,
+            &mut self.lists,
+            &mut self.list_state,
+        )
+    }
+
+    #[inline(always)]
+    fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
+        if flow != Flow::Continue {
+            self.list_state = ListState::Cleared;
+        }
+        Ok(0)
+    }
+
+    fn clear(&mut self) {
+        self.lists.clear();
+        self.frames.clear();
+        self.list_state = ListState::Untouched;
+        self.list_start = 0;
+        self.depth = 0;
+        self.todo = Todo::Done;
+    }
+}

@@ -1,0 +1,274 @@
+//! The Iterator of the paper (section 3.3): what chooses the next node.
+
+use crate::actor::{ActiveList, Flow, Frame};
+use crate::error::TraversalError;
+use crate::graph::{Graph, NodeIndex};
+
+/// How an iterator lets ordered-state actors see the state of each node's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OrderedState {
+    /// Nodes are entered in pre-order (each after its parent, each subtree before the
+    /// next sibling), so each ordered actor keeps one stack of states by depth: a node
+    /// pushes a copy only when it changes the state.
+    DepthStack,
+    /// Nodes may be entered in any order after their parent (priority, hybrid): each
+    /// pending node carries a [`Frame`] of its parent's states, shared between siblings
+    /// and copied per actor only when that actor writes.
+    Copies,
+    /// The iterator cannot give ordered actors a correct state; they are refused.
+    Unsupported,
+}
+
+/// What an iterator gives actors; the [`Action`](crate::Action) checks each actor's
+/// [`ActorClass`](crate::ActorClass) against it when it is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The iterator's name, for error messages.
+    pub name: &'static str,
+    /// Whether it produces leave events, each after all of the node's descendants.
+    pub leave_events: bool,
+    /// Whether each step has one current node (false for batching iterators).
+    pub current_node: bool,
+    /// How ordered state is kept.
+    pub ordered_state: OrderedState,
+}
+
+/// One step of a traversal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A node starts to be traversed; its active list is ready in
+    /// [`TraversalIterator::active`].
+    Enter {
+        /// The node.
+        node: NodeIndex,
+        /// Its depth below the traversal root.
+        depth: u32,
+        /// The parent's saved states ([`OrderedState::Copies`] iterators; others give
+        /// [`Frame::ROOT`]).
+        frame: Frame,
+    },
+    /// All of a node's descendants are done.
+    Leave {
+        /// The node.
+        node: NodeIndex,
+        /// Its depth below the traversal root.
+        depth: u32,
+        /// The node's own saved states (as for `Enter`).
+        frame: Frame,
+    },
+    /// A batch of nodes, all at `depth`, is ready in [`TraversalIterator::active`]
+    /// (breadth-first iterators, which have no current node).
+    Batch {
+        /// The depth of every node in the batch.
+        depth: u32,
+    },
+}
+
+/// The paper's Iterator: keeps the nodes still to be traversed and picks the next one.
+///
+/// The traversal state lives in the iterator; the graph is passed in at each call and
+/// never kept, so an iterator (and the [`Action`](crate::Action) holding it) can be
+/// reused across runs and graphs. Implementations must not recurse: a million-deep
+/// chain has to work.
+///
+/// A run is: [`start`](Self::start), then [`next`](Self::next) until `None`; after each
+/// [`Step::Enter`] or [`Step::Batch`] the action hands [`active`](Self::active) to the
+/// actors, then calls [`commit`](Self::commit) with their combined [`Flow`].
+///
+/// Iterators whose capabilities say [`OrderedState::Copies`] also carry frames: the
+/// `frame` given to `commit` is stored with every child kept (and with the node's
+/// pending leave) and handed back in their steps; `commit` returns how many it stored,
+/// and each step that hands one back uses it up.
+///
+/// A new order is a type implementing this trait, in any crate. This one keeps an
+/// explicit stack of pending nodes (pre-order, no leave events):
+///
+/// ```
+/// use scenewalk_core::{
+///     Action, ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex,
+///     OrderedState, Step, TraversalError, TraversalIterator, Unordered, UnorderedActor, Visit,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// #[derive(Default)]
+/// struct Stack {
+///     pending: Vec<(NodeIndex, u32)>,
+///     children: Vec<ActiveEntry>,
+/// }
+/// impl TraversalIterator for Stack {
+///     fn capabilities(&self) -> Capabilities {
+///         Capabilities {
+///             name: "Stack",
+///             leave_events: false,
+///             current_node: true,
+///             ordered_state: OrderedState::Unsupported,
+///         }
+///     }
+///     fn start(&mut self, _: &Graph, root: NodeIndex, _leave_events: bool) {
+///         self.clear();
+///         self.pending.push((root, 0));
+///     }
+///     fn next(&mut self, graph: &Graph) -> Option<Step> {
+///         let (node, depth) = self.pending.pop()?;
+///         self.children.clear();
+///         let mut child = graph.first_child_at(node);
+///         while let Some(c) = child {
+///             self.children.push(ActiveEntry::new(c, depth + 1));
+///             child = graph.next_sibling_at(c);
+///         }
+///         Some(Step::Enter { node, depth, frame: Frame::ROOT })
+///     }
+///     fn active<'a>(&'a mut self, _: &'a Graph) -> ActiveList<'a> {
+///         ActiveList::new(&mut self.children)
+///     }
+///     fn commit(&mut self, _: &Graph, flow: Flow, _: Frame) -> Result<u32, TraversalError> {
+///         if flow == Flow::Continue {
+///             // Pushed last to first, so the first child comes out first.
+///             let kept = self.children.iter().rev().filter(|e| e.is_active());
+///             self.pending.extend(kept.map(|e| (e.node(), e.depth())));
+///         }
+///         Ok(0)
+///     }
+///     fn clear(&mut self) {
+///         self.pending.clear();
+///         self.children.clear();
+///     }
+/// }
+///
+/// #[derive(Default)]
+/// struct Order(Vec<NodeIndex>);
+/// impl UnorderedActor for Order {
+///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(visit.node());
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Group)?;
+/// let a1 = graph.append_child(a, Group)?;
+/// let b = graph.append_child(root, Group)?;
+/// let mut action = Action::new(Stack::default(), (Unordered::new(Order::default()),))?;
+/// action.run(&graph, root)?;
+/// let pre_order = [root, a, a1, b].map(|id| id.index());
+/// assert_eq!(action.actor::<Order>().unwrap().0, pre_order);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait TraversalIterator {
+    /// What this iterator gives actors.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Prepares a run from `root`, clearing anything left from an earlier run.
+    /// `leave_events` says whether any actor wants leave events.
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool);
+
+    /// The next step, or `None` when the traversal is done.
+    fn next(&mut self, graph: &Graph) -> Option<Step>;
+
+    /// The active list of the node of the last [`Step::Enter`] (or the last batch).
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a>;
+
+    /// Takes the actors' verdict on the last entered node (or batch) and its active
+    /// list. Returns how many times `frame` was stored (0 for iterators that do not
+    /// use frames).
+    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError>;
+
+    /// Drops all pending work (after [`Flow::Stop`] or an error), keeping buffers.
+    fn clear(&mut self);
+
+    /// Runs the whole traversal started by [`start`](Self::start), handing every
+    /// step to `sink`: the loop an [`Action`](crate::Action) runs.
+    ///
+    /// The provided version pulls steps with [`next`](Self::next),
+    /// [`active`](Self::active) and [`commit`](Self::commit). An iterator may override
+    /// it with a loop of its own that the compiler can fuse with the sink (the
+    /// depth-first iterator does), as long as the sink sees the same steps.
+    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError>
+    where
+        Self: Sized,
+    {
+        while let Some(step) = self.next(graph) {
+            match step {
+                Step::Enter { node, depth, frame } => {
+                    let flow = sink.enter(node, depth, frame, &mut self.active(graph));
+                    if flow == Flow::Stop {
+                        return Ok(());
+                    }
+                    let saved = sink.save_frame();
+                    let refs = self.commit(graph, flow, saved)?;
+                    sink.hold_frame(saved, refs);
+                }
+                Step::Leave { node, depth, frame } => sink.leave(node, depth, frame),
+                Step::Batch { depth } => {
+                    let flow = sink.batch(depth, &mut self.active(graph));
+                    if flow == Flow::Stop {
+                        return Ok(());
+                    }
+                    self.commit(graph, flow, Frame::ROOT)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
+/// loop. An iterator that overrides `drive` calls it as the provided `drive` does; a
+/// sink of one's own drives an iterator without an action:
+///
+/// ```
+/// use scenewalk_core::{
+///     ActiveList, DepthFirst, Flow, Frame, Graph, NodeIndex, StepSink, TraversalIterator,
+/// };
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Notes `+node` at enter, `-node` at leave.
+/// #[derive(Default)]
+/// struct Trace(Vec<String>);
+/// impl StepSink for Trace {
+///     fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(format!("+{}", node.get()));
+///         Flow::Continue
+///     }
+///     fn save_frame(&mut self) -> Frame {
+///         Frame::ROOT
+///     }
+///     fn hold_frame(&mut self, _: Frame, _: u32) {}
+///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
+///         self.0.push(format!("-{}", node.get()));
+///     }
+///     fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
+///         Flow::Continue
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Group)?;
+/// let mut iterator = DepthFirst::new();
+/// iterator.start(&graph, root.index(), true);
+/// let mut trace = Trace::default();
+/// iterator.drive(&graph, &mut trace)?;
+/// assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait StepSink {
+    /// `node` is entered with the states of `frame`; returns the actors' verdict.
+    /// [`Flow::Stop`] ends the drive at once.
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow;
+    /// After an enter: the frame the states were saved as ([`Frame::ROOT`] when the
+    /// sink keeps no frames), to hand to [`TraversalIterator::commit`].
+    fn save_frame(&mut self) -> Frame;
+    /// The iterator stored `frame` `refs` times.
+    fn hold_frame(&mut self, frame: Frame, refs: u32);
+    /// `node` is left; `frame` is its own saved states.
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame);
+    /// A batch of nodes at `depth`; returns the actors' verdict.
+    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+}

@@ -1,0 +1,252 @@
+//! Results one pass hands to the next: shared by handle, never copied, and stamped with
+//! the state of the graph they describe, so a reader refuses them once they are stale.
+
+use crate::actor::RunContext;
+use crate::error::ResultsError;
+use crate::graph::{Graph, NodeIndex};
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::sync::Arc;
+
+/// Which state of which graph, from which root, a run's results describe: the graph's
+/// [`uid`](Graph::uid), its structure ([`revision`](Graph::revision)), its payloads (the
+/// position of its change log, which every edit and every mutable payload borrow moves
+/// on) and the run's root.
+///
+/// Taking a stamp costs three loads; checking one costs a few compares, and a walk up
+/// from the reader's root to the results' root. It is what a reader checks once per run
+/// instead of once per node.
+///
+/// ```
+/// use scenewalk_core::{Graph, Stamp, Staleness};
+/// # #[derive(Clone, Debug)] struct Mass(f32);
+/// # impl scenewalk_core::NodeCore for Mass {}
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Mass(1.0));
+/// let stamp = Stamp::new(&graph, root.index());
+/// assert_eq!(stamp.check(&graph, root.index()), Ok(()));
+/// graph.get_mut::<Mass>(root)?.0 = 2.0;
+/// assert_eq!(stamp.check(&graph, root.index()), Err(Staleness::Payloads));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stamp {
+    graph: u64,
+    revision: u64,
+    changes: u64,
+    root: NodeIndex,
+}
+
+/// What changed since results were made, so that a reader refuses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Staleness {
+    /// They describe another graph (a clone counts as another).
+    OtherGraph,
+    /// The graph's structure changed (a node was added, removed or moved).
+    Structure,
+    /// A payload changed (a mutable borrow or [`Graph::mark_changed`]).
+    Payloads,
+    /// The reader runs from a root outside the subtree the results were made for.
+    OutsideRoot,
+}
+
+impl fmt::Display for Staleness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Staleness::OtherGraph => "they describe another graph",
+            Staleness::Structure => "the graph's structure changed since they were made",
+            Staleness::Payloads => "a payload changed since they were made",
+            Staleness::OutsideRoot => "the run's root lies outside the subtree they were made for",
+        })
+    }
+}
+
+impl Stamp {
+    /// The stamp of results made now over `graph` from `root`.
+    pub fn new(graph: &Graph, root: NodeIndex) -> Self {
+        Self {
+            graph: graph.uid(),
+            revision: graph.revision(),
+            changes: graph.changes.end(),
+            root,
+        }
+    }
+
+    /// The root the results were made from.
+    pub fn root(&self) -> NodeIndex {
+        self.root
+    }
+
+    /// Whether results stamped `self` describe `graph` as it is now (whatever the root).
+    pub fn check_graph(&self, graph: &Graph) -> Result<(), Staleness> {
+        if self.graph != graph.uid() {
+            Err(Staleness::OtherGraph)
+        } else if self.revision != graph.revision() {
+            Err(Staleness::Structure)
+        } else if self.changes != graph.changes.end() {
+            Err(Staleness::Payloads)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether results stamped `self` describe `graph` as it is now, for a run from
+    /// `root`: the results' root or one of its descendants (results made from a root
+    /// hold nothing for the nodes above it). O(depth of `root`).
+    pub fn check(&self, graph: &Graph, root: NodeIndex) -> Result<(), Staleness> {
+        self.check_graph(graph)?;
+        let mut up = Some(root);
+        while let Some(node) = up {
+            if node == self.root {
+                return Ok(());
+            }
+            up = graph.parent_at(node);
+        }
+        Err(Staleness::OutsideRoot)
+    }
+}
+
+/// Per-node results that know what they describe, so that they can be handed to later
+/// passes through [`Results`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_core::{Graph, Results, ResultsError, Stamp, Stamped};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// /// Per-node heights, stamped by the run that made them (none yet).
+/// #[derive(Default)]
+/// struct Heights { stamp: Option<Stamp>, by_slot: Vec<u32> }
+/// impl Stamped for Heights {
+///     fn stamp(&self) -> Option<Stamp> { self.stamp }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let none_yet = Results::new().with(Arc::new(Heights::default()));
+/// let read = none_yet.get::<Heights>("reader", &graph, root.index());
+/// assert!(matches!(read, Err(ResultsError::Missing { .. })));
+///
+/// let made = Heights { stamp: Some(Stamp::new(&graph, root.index())), by_slot: vec![0] };
+/// let results = Results::new().with(Arc::new(made));
+/// assert_eq!(results.get::<Heights>("reader", &graph, root.index())?.by_slot, [0]);
+/// # Ok::<(), ResultsError>(())
+/// ```
+pub trait Stamped: Any + Send + Sync {
+    /// What the results describe; `None` before any run.
+    fn stamp(&self) -> Option<Stamp>;
+}
+
+/// The results of earlier passes that a run reads: shared handles, one per kind, each
+/// with its [`Stamp`]. Building one clones a few `Arc`s; nothing per node is copied.
+///
+/// A reader takes its input in `begin` with [`RunContext::read`], which refuses results
+/// that are missing or stale, and lets go of it in `end`: the pass that made the
+/// results then gets them back unshared and writes its next run in place (while a
+/// handle is still held elsewhere, it writes into fresh tables instead, and the
+/// holder keeps the old ones).
+///
+/// ```
+/// use std::sync::Arc;
+/// use scenewalk_core::{Graph, Results, ResultsError, Stamp, Stamped};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Heights(Stamp);
+/// impl Stamped for Heights {
+///     fn stamp(&self) -> Option<Stamp> { Some(self.0) }
+/// }
+///
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let results = Results::new().with(Arc::new(Heights(Stamp::new(&graph, root.index()))));
+/// assert!(results.get::<Heights>("reader", &graph, root.index()).is_ok());
+/// graph.append_child(root, Group)?;
+/// assert!(matches!(
+///     results.get::<Heights>("reader", &graph, root.index()),
+///     Err(ResultsError::Stale { .. })
+/// ));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Results {
+    entries: Vec<(TypeId, Arc<dyn Any + Send + Sync>, Option<Stamp>)>,
+}
+
+impl fmt::Debug for Results {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Results")
+            .field("kinds", &self.entries.len())
+            .finish()
+    }
+}
+
+/// The empty set of results, for runs that read none.
+pub(crate) static NO_RESULTS: Results = Results {
+    entries: Vec::new(),
+};
+
+impl Results {
+    /// No results.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or replaces) the results of one kind.
+    #[must_use]
+    pub fn with<T: Stamped>(mut self, results: Arc<T>) -> Self {
+        self.insert(results);
+        self
+    }
+
+    /// Adds (or replaces) the results of one kind.
+    pub fn insert<T: Stamped>(&mut self, results: Arc<T>) {
+        let stamp = results.stamp();
+        let entry = (
+            TypeId::of::<T>(),
+            results as Arc<dyn Any + Send + Sync>,
+            stamp,
+        );
+        match self.entries.iter_mut().find(|e| e.0 == entry.0) {
+            Some(slot) => *slot = entry,
+            None => self.entries.push(entry),
+        }
+    }
+
+    /// The results of kind `T`, checked for a run from `root` over `graph`; `reader`
+    /// names who asks, for the error.
+    pub fn get<T: Stamped>(
+        &self,
+        reader: &'static str,
+        graph: &Graph,
+        root: NodeIndex,
+    ) -> Result<Arc<T>, ResultsError> {
+        let results = crate::graph::short_type_name::<T>();
+        let missing = ResultsError::Missing { reader, results };
+        let (_, shared, stamp) = self
+            .entries
+            .iter()
+            .find(|e| e.0 == TypeId::of::<T>())
+            .ok_or(missing.clone())?;
+        let stamp = stamp.ok_or(missing)?;
+        stamp
+            .check(graph, root)
+            .map_err(|why| ResultsError::Stale {
+                reader,
+                results,
+                why,
+            })?;
+        Arc::clone(shared)
+            .downcast::<T>()
+            .map_err(|_| ResultsError::Missing { reader, results })
+    }
+}
+
+impl RunContext<'_> {
+    /// The results of kind `T` this run was given ([`Action::run_with`](crate::Action::run_with)),
+    /// checked to describe the graph as it is now and a root at or above this run's.
+    /// Call it in `begin` and keep the handle until `end`; `reader` names the caller
+    /// in the error.
+    pub fn read<T: Stamped>(&self, reader: &'static str) -> Result<Arc<T>, ResultsError> {
+        self.results.get::<T>(reader, self.graph, self.root)
+    }
+}
