@@ -204,22 +204,26 @@ fn cut_bounds<I: scenewalk_core::TraversalIterator>(
     root: NodeId,
     parallel: bool,
 ) -> (WorldTransforms, Bounds) {
-    let mut action = Action::new(
-        iterator,
-        (
-            Static::new(Cut),
-            Ordered::new(WorldTransforms::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )
-    .unwrap();
-    match parallel {
+    let chain = (
+        Static::new(Cut),
+        Ordered::new(WorldTransforms::new()),
+        Ordered::new(Bounds::new()),
+    );
+    let (_, world, bounds) = match parallel {
+        // A parallel run is depth-first.
         #[cfg(feature = "parallel")]
-        true => action.run_parallel(graph, root),
-        _ => action.run(graph, root), // `parallel` is only asked for with the feature
-    }
-    .unwrap();
-    let (_, (_, world, bounds)) = action.into_parts();
+        true => {
+            let mut action = Action::new(scenewalk_core::DepthFirst::new(), chain).unwrap();
+            action.run_parallel(graph, root).unwrap();
+            action.into_parts().1
+        }
+        // `parallel` is only asked for with the feature.
+        _ => {
+            let mut action = Action::new(iterator, chain).unwrap();
+            action.run(graph, root).unwrap();
+            action.into_parts().1
+        }
+    };
     (world.into_inner(), bounds.into_inner())
 }
 

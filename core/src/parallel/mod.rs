@@ -1,16 +1,17 @@
 //! One traversal on all cores: the tree split into subtrees by size, each subtree a
 //! task running a depth-first walk with its own worker chain.
 //!
-//! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
-//! - `walker.rs`: the one depth-first loop every part of the run walks with;
+//! - this file: [`Action::run_parallel`], the split, the tasks and the merges; every
+//!   part of the run walks with `DepthFirst`'s one loop, into the sinks here;
 //! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
 //! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back;
 //! - `chain.rs`: [`ParallelChain`], the sealed public name of a chain that forks.
 
-use crate::actor::{ActiveList, Flow, RunContext, Visit};
+use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{Action, RunStats, TraversalIterator};
+use crate::run::depth_first::Handoffs;
+use crate::run::{Action, DepthFirst, RunStats, StepSink};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -20,15 +21,26 @@ mod fork_ordered;
 mod subtree_sizes;
 #[cfg(test)]
 mod tests;
-mod walker;
 
 pub use chain::ParallelChain;
 pub use fork::{PARALLEL, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
-use fork::AboveChain;
+use fork::{AboveChain, WorkerChain};
 use subtree_sizes::Handoff;
-use walker::{Calls, Control, Deferred, Main, Walker, Worker};
+
+/// How many nodes a task enters between two reads of the stop flag: another walk's
+/// `Stop` halts this one within that many nodes.
+const STOP_EVERY: u32 = 64;
+
+/// What the walk above the split points leaves for after the merges, in post-order.
+#[derive(Clone, Copy)]
+enum Deferred {
+    /// The leave event of a node above.
+    Leave(NodeIndex, u32),
+    /// Subtree number `found` is complete (where a sequential run leaves its root).
+    Done(usize),
+}
 
 fn add(total: &mut RunStats, part: &RunStats) {
     total.entered += part.entered;
@@ -37,7 +49,7 @@ fn add(total: &mut RunStats, part: &RunStats) {
     total.stopped |= part.stopped;
 }
 
-impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
+impl<C: ParallelChain> Action<DepthFirst, C> {
     /// Checks that every actor can take part in a parallel run
     /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
     pub fn check_parallel(&self) -> Result<(), crate::error::ActionError> {
@@ -74,11 +86,10 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
     /// above before their leaves. The results do not depend on the number of threads,
     /// and equal the sequential run's for actors whose merge is exact. Trees under
     /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
-    /// are walked on the calling thread in one piece, and so is every tree when the
-    /// pool has a single thread (no fork is made then, so an ordered actor whose
-    /// `fork` would decline this run is not refused).
+    /// run as [`run_with`](Action::run_with) runs them, on the calling thread, and so
+    /// is every tree when the pool has a single thread: no fork is made then.
     ///
-    /// The action's iterator takes no part: the run is depth-first, whatever it is.
+    /// Only a depth-first action runs in parallel: the split is depth-first's.
     /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
     /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
     /// worker checks every 64 nodes (and before each subtree), so all of them stop
@@ -134,22 +145,30 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         root: NodeId,
         results: &crate::run::Results,
     ) -> Result<RunStats, TraversalError> {
-        let root = NodeIndex(graph.check(root)?);
+        let index = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
+        // One thread gains nothing from a split and would pay its forks and merges;
+        // a tree too small or without independent subtrees would not split: both run
+        // as the sequential run does, the same code.
+        if rayon::current_num_threads() < 2 {
+            return self.run_with(graph, root, results);
+        }
+        self.subtrees.refresh(graph, index);
+        if !self.subtrees.splittable {
+            return self.run_with(graph, root, results);
+        }
         let run = RunContext {
             graph,
-            root,
+            root: index,
             capabilities: PARALLEL,
             results,
         };
-        let control = Control {
-            stop: AtomicBool::new(false),
-        };
+        let stop = AtomicBool::new(false);
         let mut stats = RunStats::default();
         let outcome = self
             .actors
             .begin(&run)
-            .and_then(|()| self.walk_parallel(graph, root, &control, &mut stats));
+            .and_then(|()| self.walk_parallel(graph, index, &stop, &mut stats));
         stats.chain_calls = stats.entered;
         self.actors.end(&mut stats);
         self.stats = stats;
@@ -160,51 +179,25 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         &mut self,
         graph: &Graph,
         root: NodeIndex,
-        control: &Control,
+        stop: &AtomicBool,
         stats: &mut RunStats,
     ) -> Result<(), TraversalError> {
         let leave_events = self.leave_events;
-        let mut top = Walker::default();
-        let mut subtrees = Vec::new();
-        // One thread gains nothing from the split and pays its forks and merges (the
-        // ordered update pass ran at 0.52-0.74x): walk the tree in one piece. The
-        // results are the same, as a split run's equal the sequential run's.
-        let one_thread = rayon::current_num_threads() < 2;
-        if !one_thread {
-            self.subtrees.refresh(graph, root);
-        }
-        if one_thread || !self.subtrees.splittable {
-            top.walk(
-                graph,
-                &mut Main(&mut self.actors),
-                &[(
-                    Handoff {
-                        first: root,
-                        last: root,
-                        nodes: 0,
-                    },
-                    0,
-                )],
-                leave_events,
-                control,
-                |_, _| None,
-                &mut subtrees,
-                None,
-            );
-            add(stats, &top.stats);
-            return Ok(());
-        }
         let sizes = &self.subtrees;
         // Above the split points: static and unordered actors take one worker per
         // stretch of nodes between two subtrees, so that merging stretches and
         // subtrees alternately gives them their nodes in document order; ordered
         // actors walk these nodes themselves and fork at each split point. Leaves
         // wait until all is merged.
-        let mut deferred = Vec::new();
-        let (going, tasks, order, top_part) = {
-            let mut above = Segments::<C> {
-                above: self.actors.above(),
+        let (going, subtrees, tasks, order, deferred, top_part) = {
+            let mut above = Above::<C> {
+                graph,
+                chain: self.actors.above(),
                 sizes,
+                stop,
+                stats: RunStats::default(),
+                found: Vec::new(),
+                deferred: Vec::new(),
                 stretch_open: false,
                 task_open: false,
                 nodes: 0,
@@ -212,31 +205,17 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                 tasks: Vec::new(),
                 order: Vec::new(),
             };
-            let going = top.walk(
-                graph,
-                &mut above,
-                &[(
-                    Handoff {
-                        first: root,
-                        last: root,
-                        nodes: 0,
-                    },
-                    0,
-                )],
-                leave_events,
-                control,
-                |n, by_links| sizes.handoff(n, by_links),
-                &mut subtrees,
-                Some(&mut deferred),
-            );
+            let going = DepthFirst::new().walk(graph, &mut above, root, root, 0, leave_events);
+            add(stats, &above.stats);
             (
                 going,
+                above.found,
                 above.tasks,
                 above.order,
-                C::finish_above(above.above),
+                above.deferred,
+                C::finish_above(above.chain),
             )
         };
-        add(stats, &top.stats);
         let mut top_part = top_part?;
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
@@ -248,21 +227,22 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
                 .into_par_iter()
                 .zip(workers)
                 .map(|(task, worker)| {
-                    let mut walker = Walker::default();
-                    let mut worker = Worker(worker);
-                    let mut none = Vec::new();
-                    let roots = subtrees.get(task).unwrap_or_default();
-                    walker.walk(
+                    let mut sink = Task {
                         graph,
-                        &mut worker,
-                        roots,
-                        leave_events,
-                        control,
-                        |_, _| None,
-                        &mut none,
-                        None,
-                    );
-                    Some((C::finish(worker.0), walker.stats))
+                        chain: worker,
+                        stop,
+                        stats: RunStats::default(),
+                        until_check: 0,
+                    };
+                    let mut walk = DepthFirst::new();
+                    for &(run, depth) in subtrees.get(task).unwrap_or_default() {
+                        sink.chain.start_subtree();
+                        sink.until_check = 0;
+                        if !walk.walk(graph, &mut sink, run.first, run.last, depth, leave_events) {
+                            break;
+                        }
+                    }
+                    Some((C::finish(sink.chain), sink.stats))
                 })
                 .collect();
         }
@@ -280,7 +260,7 @@ impl<I: TraversalIterator, C: ParallelChain> Action<I, C> {
         // Ordered actors take their subtrees back where a sequential run would have
         // left the subtree roots, between the leaves of the nodes above; a stopped
         // run still merges what its workers did, but replays no leaves.
-        let stopped = control.stop.load(Ordering::Relaxed);
+        let stopped = stop.load(Ordering::Relaxed);
         for event in deferred {
             match event {
                 Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
@@ -305,12 +285,20 @@ enum Piece {
     Subtree(usize),
 }
 
-/// The walk above the split points: marks where stretches and subtrees alternate,
+/// The walk above the split points, as the depth-first loop's sink: the action's own
+/// chain (through the fork glue), the leaves deferred until the subtrees are merged;
+/// and where to hand subtrees off: it marks where stretches and subtrees alternate,
 /// and groups consecutive subtrees with no node above entered between them, about
 /// `target` nodes together, into tasks.
-struct Segments<'a, C: ParallelChain + 'a> {
-    above: C::Above<'a>,
+struct Above<'a, C: ParallelChain + 'a> {
+    graph: &'a Graph,
+    chain: C::Above<'a>,
     sizes: &'a crate::parallel::SubtreeSizes,
+    stop: &'a AtomicBool,
+    stats: RunStats,
+    /// The hand-offs, in document order, with their depth.
+    found: Vec<(Handoff, u32)>,
+    deferred: Vec<Deferred>,
     stretch_open: bool,
     task_open: bool,
     /// Nodes in the open task.
@@ -321,22 +309,53 @@ struct Segments<'a, C: ParallelChain + 'a> {
     order: Vec<Piece>,
 }
 
-impl<C: ParallelChain> Calls for Segments<'_, C> {
+impl<C: ParallelChain> StepSink for Above<'_, C> {
     #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        _: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        let Some(visit) = Visit::new(self.graph, node, depth) else {
+            return Flow::Prune;
+        };
         if !self.stretch_open {
             self.stretch_open = true;
             self.task_open = false;
             self.order.push(Piece::Above);
         }
         self.last_depth = None;
-        self.above.enter(visit, active)
+        self.stats.entered += 1;
+        let flow = self.chain.enter(&visit, active);
+        count(&mut self.stats, flow, self.stop);
+        flow
     }
-    fn leave(&mut self, visit: &Visit<'_>) {
-        // The event is deferred; actors note what its replay needs.
-        self.above.leave(visit);
+
+    fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
+        if let Some(visit) = Visit::new(self.graph, node, depth) {
+            // The event is deferred; actors note what its replay needs.
+            self.deferred.push(Deferred::Leave(node, depth));
+            self.chain.leave(&visit);
+        }
     }
-    fn split(&mut self, found: usize, _node: NodeIndex, depth: u32, nodes: u32) {
+
+    fn save_frame(&mut self) -> Frame {
+        Frame::ROOT
+    }
+    fn hold_frame(&mut self, _: Frame, _: u32) {}
+    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+}
+
+impl<C: ParallelChain> Handoffs for Above<'_, C> {
+    fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex> {
+        let handoff = self.sizes.handoff(node, by_links)?;
+        self.found.push((handoff, depth));
+        let found = self.found.len() - 1;
+        self.deferred.push(Deferred::Done(found));
         self.stretch_open = false;
         let target = self.sizes.target;
         let new_task = match self.tasks.last_mut() {
@@ -352,13 +371,86 @@ impl<C: ParallelChain> Calls for Segments<'_, C> {
                 true
             }
         };
-        self.nodes = self.nodes.saturating_add(nodes);
+        self.nodes = self.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
         // siblings (the walk cannot climb and come down again without entering a
         // node), so no node above is left between them either: in one task, they
         // start from the same state and an ordered actor may give them one fork.
         let fresh = new_task || self.last_depth != Some(depth);
         self.last_depth = Some(depth);
-        self.above.split(found, depth, fresh);
+        self.chain.split(found, depth, fresh);
+        Some(handoff.last)
+    }
+}
+
+/// A task's walk of its subtrees, as the depth-first loop's sink: its worker chain,
+/// the stop flag read every [`STOP_EVERY`] nodes (and at each subtree's first).
+struct Task<'a, W> {
+    graph: &'a Graph,
+    chain: W,
+    stop: &'a AtomicBool,
+    stats: RunStats,
+    until_check: u32,
+}
+
+impl<W: WorkerChain> StepSink for Task<'_, W> {
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        _: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        if self.until_check == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                return Flow::Stop;
+            }
+            self.until_check = STOP_EVERY;
+        }
+        self.until_check -= 1;
+        let Some(visit) = Visit::new(self.graph, node, depth) else {
+            return Flow::Prune;
+        };
+        self.stats.entered += 1;
+        let flow = self.chain.enter(&visit, active);
+        count(&mut self.stats, flow, self.stop);
+        flow
+    }
+
+    #[inline(always)]
+    fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
+        if let Some(visit) = Visit::new(self.graph, node, depth) {
+            self.stats.left += 1;
+            self.chain.leave(&visit);
+        }
+    }
+
+    fn save_frame(&mut self) -> Frame {
+        Frame::ROOT
+    }
+    fn hold_frame(&mut self, _: Frame, _: u32) {}
+    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+}
+
+impl<W> Handoffs for Task<'_, W> {
+    #[inline(always)]
+    fn handoff(&mut self, _node: NodeIndex, _depth: u32, _by_links: bool) -> Option<NodeIndex> {
+        None
+    }
+}
+
+/// Counts an entered node's flow; a `Stop` halts every walk of the run.
+#[inline(always)]
+fn count(stats: &mut RunStats, flow: Flow, stop: &AtomicBool) {
+    match flow {
+        Flow::Continue => {}
+        Flow::Prune => stats.pruned += 1,
+        Flow::Stop => {
+            stats.stopped = true;
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 }

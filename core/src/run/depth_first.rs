@@ -159,10 +159,58 @@ impl DepthFirst {
     }
 }
 
+/// Where a walk hands nodes off instead of entering them: a parallel run's walk above
+/// its split points, which gives each small subtree to a task. `()` hands off nothing.
+pub(crate) trait Handoffs {
+    /// Whether to hand off `node` (at `depth`; `by_links`: reached by its parent's
+    /// links, not from a built active list) with a run of its next siblings; returns
+    /// the run's last node, after which the walk goes on.
+    fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex>;
+}
+
+/// A sink that hands nothing off: a sequential run's.
+struct Whole<'s, S>(&'s mut S);
+
+impl<S> Handoffs for Whole<'_, S> {
+    #[inline(always)]
+    fn handoff(&mut self, _node: NodeIndex, _depth: u32, _by_links: bool) -> Option<NodeIndex> {
+        None
+    }
+}
+
+impl<S: StepSink> StepSink for Whole<'_, S> {
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        node: NodeIndex,
+        depth: u32,
+        frame: Frame,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        self.0.enter(node, depth, frame, active)
+    }
+    #[inline(always)]
+    fn save_frame(&mut self) -> Frame {
+        self.0.save_frame()
+    }
+    #[inline(always)]
+    fn hold_frame(&mut self, frame: Frame, refs: u32) {
+        self.0.hold_frame(frame, refs);
+    }
+    #[inline(always)]
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame) {
+        self.0.leave(node, depth, frame);
+    }
+    #[inline(always)]
+    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        self.0.batch(depth, batch)
+    }
+}
+
 /// Where the walk goes after a node's subtree is done.
 enum After {
-    /// To this next sibling.
-    Sibling(NodeIndex),
+    /// To this next sibling (`true`: from its parent's built active list).
+    Sibling(NodeIndex, bool),
     /// Up to this parent, whose subtree is then done too.
     Parent(NodeIndex),
     /// Nowhere: the traversal root is done.
@@ -190,18 +238,112 @@ impl DepthFirst {
                 let next = frame.cursor as usize + 1;
                 if let Some(entry) = self.lists.get(next) {
                     frame.cursor = next as u32;
-                    return After::Sibling(entry.node());
+                    return After::Sibling(entry.node(), true);
                 }
             }
             if let Some(frame) = self.frames.pop() {
                 self.lists.truncate(frame.start as usize);
             }
         } else if let Some(sibling) = graph.next_sibling_at(node) {
-            return After::Sibling(sibling);
+            return After::Sibling(sibling, false);
         }
         match parent.or_else(|| graph.parent_at(node)) {
             Some(parent) => After::Parent(parent),
             None => After::End,
+        }
+    }
+}
+
+impl DepthFirst {
+    /// The depth-first loop itself, the one every depth-first run walks with: the
+    /// siblings `first` to `last` at `depth` and their subtrees, in document order,
+    /// into `sink`, handing off what the sink asks for below the starting level.
+    /// Returns false when the sink stopped the walk.
+    #[inline(always)]
+    pub(crate) fn walk<S: StepSink + Handoffs>(
+        &mut self,
+        graph: &Graph,
+        sink: &mut S,
+        first: NodeIndex,
+        last: NodeIndex,
+        depth: u32,
+        leave_events: bool,
+    ) -> bool {
+        self.lists.clear();
+        self.frames.clear();
+        self.list_state = ListState::Untouched;
+        self.root = first;
+        let (top, mut node, mut depth) = (depth, first, depth);
+        let mut by_links = true;
+        'enter: loop {
+            // Whether `node` was entered, so is left when done.
+            let mut entered = true;
+            let handed = if depth == top {
+                None
+            } else {
+                sink.handoff(node, depth, by_links)
+            };
+            match handed {
+                Some(run_end) => {
+                    node = run_end;
+                    entered = false;
+                }
+                None => {
+                    let list_start = self.lists.len();
+                    let flow = sink.enter(
+                        node,
+                        depth,
+                        Frame::ROOT,
+                        &mut ActiveList::lazy(
+                            graph,
+                            node,
+                            depth + 1,
+                            &mut self.lists,
+                            &mut self.list_state,
+                        ),
+                    );
+                    match flow {
+                        Flow::Continue => {}
+                        Flow::Prune => self.list_state = ListState::Cleared,
+                        Flow::Stop => return false,
+                    }
+                    by_links = self.list_state == ListState::Untouched;
+                    if let Some(child) = self.first_child(graph, node, list_start) {
+                        node = child;
+                        depth += 1;
+                        continue 'enter;
+                    }
+                }
+            }
+            loop {
+                if entered && leave_events {
+                    sink.leave(node, depth, Frame::ROOT);
+                }
+                entered = true;
+                if depth == top {
+                    // The starting level: the run's next sibling, up to its last.
+                    match graph.next_sibling_at(node).filter(|_| node != last) {
+                        Some(sibling) => {
+                            node = sibling;
+                            by_links = true;
+                            continue 'enter;
+                        }
+                        None => return true,
+                    }
+                }
+                match self.after(graph, node) {
+                    After::Sibling(sibling, listed) => {
+                        node = sibling;
+                        by_links = !listed;
+                        continue 'enter;
+                    }
+                    After::Parent(parent) => {
+                        node = parent;
+                        depth = depth.saturating_sub(1);
+                    }
+                    After::End => return true,
+                }
+            }
         }
     }
 }
@@ -244,7 +386,7 @@ impl TraversalIterator for DepthFirst {
         // The current node is done: its next sibling, or climb and finish its parent.
         loop {
             match self.after(graph, self.current) {
-                After::Sibling(sibling) => return self.enter(sibling),
+                After::Sibling(sibling, _) => return self.enter(sibling),
                 After::Parent(parent) => {
                     self.current = parent;
                     self.depth = self.depth.saturating_sub(1);
@@ -263,55 +405,12 @@ impl TraversalIterator for DepthFirst {
     /// The same walk as `next`, as one loop the compiler fuses with the action.
     #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
-        if self.todo != Todo::Enter {
-            return Ok(());
+        if self.todo == Todo::Enter {
+            let (root, leave_events) = (self.root, self.leave_events);
+            self.walk(graph, &mut Whole(sink), root, root, 0, leave_events);
+            self.todo = Todo::Done;
         }
-        let mut node = self.root;
-        let mut depth = 0u32;
-        'enter: loop {
-            let list_start = self.lists.len();
-            let flow = sink.enter(
-                node,
-                depth,
-                Frame::ROOT,
-                &mut ActiveList::lazy(
-                    graph,
-                    node,
-                    depth + 1,
-                    &mut self.lists,
-                    &mut self.list_state,
-                ),
-            );
-            match flow {
-                Flow::Continue => {}
-                Flow::Prune => self.list_state = ListState::Cleared,
-                Flow::Stop => return Ok(()),
-            }
-            if let Some(child) = self.first_child(graph, node, list_start) {
-                node = child;
-                depth += 1;
-                continue 'enter;
-            }
-            loop {
-                if self.leave_events {
-                    sink.leave(node, depth, Frame::ROOT);
-                }
-                match self.after(graph, node) {
-                    After::Sibling(sibling) => {
-                        node = sibling;
-                        continue 'enter;
-                    }
-                    After::Parent(parent) => {
-                        node = parent;
-                        depth = depth.saturating_sub(1);
-                    }
-                    After::End => {
-                        self.todo = Todo::Done;
-                        return Ok(());
-                    }
-                }
-            }
-        }
+        Ok(())
     }
 
     #[inline(always)]

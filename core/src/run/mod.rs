@@ -19,7 +19,7 @@
 //! - `results.rs`: results handed between passes.
 
 mod action;
-mod depth_first;
+pub(crate) mod depth_first;
 mod iterator;
 mod results;
 
