@@ -107,7 +107,7 @@ proptest! {
         let view = placed.inverse();
 
         let mut depth_first = Action::new(DepthFirst::new(), (Ordered::new(RenderList::new(view)),)).unwrap();
-        depth_first.run(&graph, root).unwrap();
+        depth_first.run_with(&graph, root, &results).unwrap();
         let mut by_distance = Action::new(
             PriorityQueue::new(),
             (Static::new(NearFirst::new(eye)), Ordered::new(RenderList::new(view))),
@@ -269,7 +269,8 @@ fn render_items_inherit_the_nearest_material_and_transparent_ones_sort_back_to_f
         (Ordered::new(RenderList::new(Affine3A::IDENTITY)),),
     )
     .unwrap();
-    action.run(&graph, root).unwrap();
+    let (_, _, results) = update(&graph, root);
+    action.run_with(&graph, root, &results).unwrap();
     let list = action.actor::<RenderList>().unwrap();
     let nodes =
         |items: &[scenewalk_actors::DrawItem]| items.iter().map(|i| i.node).collect::<Vec<_>>();
@@ -303,7 +304,10 @@ fn a_run_from_a_subtree_inherits_the_material_above_it() {
         (Ordered::new(RenderList::new(Affine3A::IDENTITY)),),
     )
     .unwrap();
-    action.run(&graph, sub).unwrap();
+    // World matrices come from the update pass: a run without them is refused.
+    assert!(action.run(&graph, sub).is_err());
+    let (_, _, results) = update(&graph, root);
+    action.run_with(&graph, sub, &results).unwrap();
     let list = action.actor::<RenderList>().unwrap();
     assert_eq!(list.items().len(), 1);
     assert_eq!(list.items()[0].node, item.index());
