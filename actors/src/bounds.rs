@@ -106,7 +106,7 @@ pub struct Bounds {
     pub(crate) geometry: TypeSet,
     skinned: TypeSet,
     pub(crate) boxes: PerNode<Aabb>,
-    /// The skinned meshes met (boxed when the root is left), sorted by slot then.
+    /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
     /// Whether the graph has a skinned type: a parallel run then keeps its workers'
     /// matrices, which the joints are read from.
@@ -221,7 +221,6 @@ impl Bounds {
                 at = graph.parent_at(n).filter(|_| Some(n) != self.root);
             }
         }
-        skins.sort_unstable_by_key(|s| s.0);
         self.skins = skins;
         self.scratch = scratch;
     }
@@ -302,6 +301,8 @@ impl OrderedActor for Bounds {
     fn end(&mut self) {
         self.matrices.end();
         self.boxes.finish_merges();
+        // By slot, for `BoundsTable::skinned_at` (in a run that stopped, unposed).
+        self.skins.sort_unstable_by_key(|s| s.0);
         self.publish();
     }
 

@@ -41,12 +41,6 @@ pub(crate) fn skinned_box(
 /// The box of `node` in `skins` (sorted by node), if it is listed.
 #[inline]
 pub(crate) fn find(skins: &[(NodeIndex, Aabb)], node: NodeIndex) -> Option<Aabb> {
-    match skins {
-        [] => None,
-        _ => skins
-            .binary_search_by_key(&node, |s| s.0)
-            .ok()
-            .and_then(|i| skins.get(i))
-            .map(|s| s.1),
-    }
+    let i = skins.binary_search_by_key(&node, |s| s.0).ok()?;
+    skins.get(i).map(|s| s.1)
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{brute_force_entered, build, camera, tree, update};
+use common::{brute_force_entered, build, camera, naive_world, tree, update};
 use proptest::prelude::*;
 use scenewalk_actors::{FrustumCull, LodSelect, NearFirst, RenderList, Sorting, SwitchSelect};
 use scenewalk_core::glam::{Affine3A, Vec3, Vec4};
@@ -118,6 +118,13 @@ proptest! {
         prop_assert_eq!(a, b);
         let geometry = ids.iter().filter(|id| graph.get::<Geometry>(**id).is_ok()).count();
         prop_assert_eq!(a.len(), geometry);
+        // Each item is placed by its node's world transform (the update's), against
+        // the naive product of the locals above it.
+        for item in a {
+            let naive = naive_world(&graph, graph.id_at(item.node).unwrap());
+            let scale = 1.0 + naive.translation.abs().max_element();
+            prop_assert!(item.world.abs_diff_eq(naive, 1e-4 * scale));
+        }
         for pair in a.windows(2) {
             prop_assert!(pair[0].depth <= pair[1].depth, "front to back");
         }
