@@ -222,7 +222,10 @@ pub struct IncrementalUpdate {
     /// skinned meshes the subtree passes met, and scratch for posing them.
     skins: Vec<(NodeIndex, Aabb)>,
     found: Vec<NodeIndex>,
+    /// The depth of each skinned mesh below the root, while `skins_known` (no
+    /// structural edit since they were found).
     depths: Vec<u32>,
+    skins_known: bool,
     joints: Vec<Affine3A>,
 }
 
@@ -274,6 +277,7 @@ impl IncrementalUpdate {
             skins: Vec::new(),
             found: Vec::new(),
             depths: Vec::new(),
+            skins_known: false,
             joints: Vec::new(),
         }
     }
@@ -305,6 +309,7 @@ impl IncrementalUpdate {
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
+        self.skins_known = false;
         self.rewalked = 0;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
@@ -369,6 +374,7 @@ impl IncrementalUpdate {
             self.spans_valid && changes.iter().all(|c| matches!(c, Change::Payload(_)));
         if !payloads_only {
             self.spans_valid = false;
+            self.skins_known = false;
             self.walk_up(graph, root, changes)?;
         }
 
@@ -515,23 +521,31 @@ impl IncrementalUpdate {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
-        skins.extend(self.found.drain(..).map(|node| (node, Aabb::EMPTY)));
-        skins.sort_unstable_by_key(|s| s.0);
-        skins.dedup_by_key(|s| s.0);
         let world = self.action.actors().0.get();
         let world_at = |j| world.world.get_at(j).map(|s| world.matrices.get(s));
-        self.depths.clear();
-        skins.retain_mut(|(node, own)| {
-            let skinned = graph
-                .type_at(*node)
-                .is_some_and(|ty| self.types.skinned(ty));
-            let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
-                return false; // removed, or no longer under the root
-            };
-            *own = skinned_box(graph, *node, world_at, &mut self.joints);
-            self.depths.push(depth);
-            true
-        });
+        if self.skins_known {
+            // No structural edit since they were listed: the same meshes, as deep.
+            for (node, own) in &mut skins {
+                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+            }
+        } else {
+            skins.extend(self.found.drain(..).map(|node| (node, Aabb::EMPTY)));
+            skins.sort_unstable_by_key(|s| s.0);
+            skins.dedup_by_key(|s| s.0);
+            self.depths.clear();
+            skins.retain_mut(|(node, own)| {
+                let skinned = graph
+                    .type_at(*node)
+                    .is_some_and(|ty| self.types.skinned(ty));
+                let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
+                    return false; // removed, or no longer under the root
+                };
+                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+                self.depths.push(depth);
+                true
+            });
+            self.skins_known = true;
+        }
         let kinds = Kinds::new(graph, &self.types, &skins);
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {

@@ -269,7 +269,7 @@ impl IncrementalUpdate {
 
     /// As [`replay_tops`](Self::replay_tops) by following the links, while the plan
     /// is not built or when it does not cover the run (a type extending
-    /// `Transform` or `Geometry`).
+    /// `Transform` or `Geometry` other than a skinned mesh).
     fn rewalk_tops(
         &mut self,
         graph: &Graph,
