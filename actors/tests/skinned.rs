@@ -9,7 +9,7 @@ use scenewalk_actors::{
     Bounds, BoundsTable, FrustumCull, IncrementalUpdate, Pick, RenderList, WorldTable,
     WorldTransforms,
 };
-use scenewalk_core::glam::{Affine3A, DAffine3, DVec3, Quat, Vec3};
+use scenewalk_core::glam::{Affine3A, DVec3, Quat, Vec3};
 use scenewalk_core::{
     Aabb, Action, ActiveList, Flow, Graph, NodeId, Ordered, Unordered, UnorderedActor, Visit,
 };
@@ -154,39 +154,16 @@ fn add(graph: &mut Graph, parent: NodeId, c: &Character, skinned: Option<&Skinne
     }
 }
 
-/// The world matrix of `id` in f64: the product of the locals from its root down.
-fn world_f64(graph: &Graph, id: NodeId) -> DAffine3 {
-    let mut m = DAffine3::IDENTITY;
-    let mut at = Some(id);
-    while let Some(node) = at {
-        if let Ok(t) = graph.get::<Transform>(node) {
-            m = t.local().as_daffine3() * m;
-        }
-        at = graph.parent(node).unwrap();
-    }
-    m
-}
+/// Brute-force skinning in f64, shared with the nodes crate's tests.
+#[path = "../../nodes/tests/common/skinning.rs"]
+#[allow(dead_code)]
+mod skinning;
 
-/// Every vertex of the skinned mesh `node` skinned by brute force in f64:
+/// The box of every vertex of the skinned mesh `node` skinned by brute force in f64:
 /// Σ wᵢ · world(jointᵢ) · inverse_bindᵢ · v.
-fn brute_force(graph: &Graph, node: NodeId) -> Vec<DVec3> {
-    let skinned = graph.get::<SkinnedMesh>(node).unwrap();
-    let skin = skinned.skin();
-    let matrices: Vec<DAffine3> = (skin.joints().iter().zip(skin.inverse_binds()))
-        .map(|(&j, ib)| world_f64(graph, j) * ib.as_daffine3())
-        .collect();
-    let vertices = skinned.mesh().positions().iter().zip(skinned.joints());
-    vertices
-        .zip(skinned.weights())
-        .map(|((p, js), ws)| {
-            let sum: f64 = ws.iter().map(|&w| f64::from(w)).sum();
-            (js.iter().zip(ws))
-                .map(|(&j, &w)| {
-                    f64::from(w) / sum * matrices[j as usize].transform_point3(p.as_dvec3())
-                })
-                .sum()
-        })
-        .collect()
+fn brute_force(graph: &Graph, node: NodeId) -> [DVec3; 2] {
+    let (min, max) = skinning::brute_force(graph, graph.get::<SkinnedMesh>(node).unwrap());
+    [min, max]
 }
 
 fn holds(b: &Aabb, p: DVec3) -> bool {
