@@ -2,16 +2,18 @@
 
 use crate::PerNode;
 use crate::shared::{checkout, publish};
+use crate::skinned::{find, skinned_box};
 use crate::world::WorldMatrices;
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
     RunContext, Stamp, Stamped, StateCell, TraversalError, TypeSet, Visit,
 };
-use scenewalk_nodes::Geometry;
+use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
 /// The world bounding boxes of a run's subtrees, as later passes read them, stamped
-/// with what they describe.
+/// with what they describe; and each skinned mesh's own box, posed by its joints.
 ///
 /// [`Bounds`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish one behind
 /// an `Arc` after each run: hand it to later passes with
@@ -20,12 +22,15 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
+    /// The skinned meshes reached, sorted by slot, with their own world boxes.
+    pub(crate) skins: Vec<(NodeIndex, Aabb)>,
 }
 
 impl Default for BoundsTable {
     fn default() -> Self {
         Self {
             boxes: PerNode::new(Aabb::EMPTY),
+            skins: Vec::new(),
         }
     }
 }
@@ -52,6 +57,19 @@ impl BoundsTable {
         self.boxes
             .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
     }
+
+    /// The own world box of the skinned mesh in slot `node` (without its children):
+    /// where its joints put it, as [`Bounds`] computes it. `None` for a node that is
+    /// no skinned mesh the run reached. Unchecked, as [`at`](Self::at).
+    #[inline]
+    pub fn skinned_at(&self, node: NodeIndex) -> Option<Aabb> {
+        find(&self.skins, node)
+    }
+
+    /// Every skinned mesh the run reached, by slot, with its own world box.
+    pub fn skinned(&self) -> &[(NodeIndex, Aabb)] {
+        &self.skins
+    }
 }
 
 /// Computes each reached node's world bounding box: the union of its own geometry's box
@@ -66,13 +84,34 @@ impl BoundsTable {
 /// is the box of what was traversed.
 /// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
 ///
+/// **Skinned meshes** ([`SkinnedMesh`]) are placed by their joints, not by their own
+/// node (glTF's rule), and a joint may come after its mesh in the walk, so their boxes
+/// are deferred: a skinned mesh has no own box while the walk goes on, and when the
+/// run's root is left (every transform's world matrix known by then) each gets the
+/// **conservative** union of its per-joint boxes posed by the joints' world matrices
+/// ([`SkinnedMesh::conservative_bounds`]: it holds every skinned vertex, and is cheap
+/// enough for every frame), which is united into its own box and into every ancestor's
+/// up to the run's root. A joint outside the run's subtree is placed by the product of
+/// the locals on its path. A skinned mesh whose skin names a node no longer in the
+/// graph cannot be posed: its own box is empty. A run stopped early
+/// ([`Flow::Stop`]) leaves its skinned meshes unposed. The own boxes are published too
+/// ([`BoundsTable::skinned_at`]), for the passes that draw and pick skinned meshes
+/// where they are.
+///
 /// The results are a [`BoundsTable`], published after each run: [`table`](Self::table)
 /// hands it out without copying.
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
     pub(crate) geometry: TypeSet,
+    skinned: TypeSet,
     pub(crate) boxes: PerNode<Aabb>,
+    /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
+    pub(crate) skins: Vec<(NodeIndex, Aabb)>,
+    /// Whether the graph has a skinned type: a parallel run then keeps its workers'
+    /// matrices, which the joints are read from.
+    keep_matrices: bool,
+    scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,
     root: Option<NodeIndex>,
     /// In a parallel worker: the boxes of its subtree, kept on a stack by depth.
@@ -101,7 +140,11 @@ impl Bounds {
         Self {
             matrices: WorldMatrices::new(),
             geometry: TypeSet::of::<Geometry>(),
+            skinned: TypeSet::of::<SkinnedMesh>(),
             boxes: PerNode::new(Aabb::EMPTY),
+            skins: Vec::new(),
+            keep_matrices: false,
+            scratch: Vec::new(),
             shared: Arc::default(),
             root: None,
             fork: None,
@@ -131,14 +174,55 @@ impl Bounds {
     pub(crate) fn checkout(&mut self, keep: bool) {
         checkout(&mut self.shared, keep, |t| {
             std::mem::swap(&mut t.boxes, &mut self.boxes);
+            std::mem::swap(&mut t.skins, &mut self.skins);
         });
     }
 
     /// Publishes the working table.
     pub(crate) fn publish(&mut self) {
         publish(&mut self.shared, |t| {
-            std::mem::swap(&mut t.boxes, &mut self.boxes)
+            std::mem::swap(&mut t.boxes, &mut self.boxes);
+            std::mem::swap(&mut t.skins, &mut self.skins);
         });
+    }
+
+    /// The world matrix of the node in slot `node` after the walk, if the run reached
+    /// it: its nearest transform's (itself included) below the root, else the one
+    /// above the root.
+    fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
+        self.boxes.get_at(node)?;
+        let mut at = node;
+        loop {
+            if let Some(place) = graph
+                .type_at(at)
+                .and_then(|ty| self.matrices.place(graph, at, ty))
+            {
+                return Some(self.matrices.get(place));
+            }
+            if Some(at) == self.root {
+                return Some(self.matrices.get(0));
+            }
+            at = graph.parent_at(at)?;
+        }
+    }
+
+    /// Boxes the skinned meshes met, once the walk is done: each one's own box, united
+    /// into its box and its ancestors' up to the root.
+    fn pose_skins(&mut self, graph: &Graph) {
+        let mut skins = std::mem::take(&mut self.skins);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for (node, own) in &mut skins {
+            *own = skinned_box(graph, *node, |j| self.world_at(graph, j), &mut scratch);
+            let mut at = Some(*node);
+            while let Some(n) = at {
+                if let Some(b) = self.boxes.get_mut_at(n) {
+                    *b = b.union(own);
+                }
+                at = graph.parent_at(n).filter(|_| Some(n) != self.root);
+            }
+        }
+        self.skins = skins;
+        self.scratch = scratch;
     }
 }
 
@@ -148,7 +232,11 @@ impl OrderedActor for Bounds {
 
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, TraversalError> {
         self.checkout(false);
-        self.geometry.resolve(run.graph.types());
+        let types = run.graph.types();
+        self.geometry.resolve(types);
+        self.skinned.resolve(types);
+        self.keep_matrices = types.iter().any(|(ty, _)| self.skinned.contains(ty));
+        self.skins.clear();
         self.root = Some(run.root);
         self.boxes.begin(run.graph, run.root);
         Ok(self.matrices.begin(run))
@@ -162,13 +250,18 @@ impl OrderedActor for Bounds {
         _active: &mut ActiveList<'_>,
     ) -> Flow {
         self.matrices.enter(state, visit);
-        let own = if self.geometry.contains(visit.node_type()) {
+        let ty = visit.node_type();
+        let own = if !self.geometry.contains(ty) {
+            Aabb::EMPTY
+        } else if self.skinned.contains(ty) {
+            // Boxed when the root is left, from its joints.
+            self.skins.push((visit.node(), Aabb::EMPTY));
+            Aabb::EMPTY
+        } else {
             let world = self.matrices.get(*state.get());
             visit
                 .get::<Geometry>()
                 .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world))
-        } else {
-            Aabb::EMPTY
         };
         match &mut self.fork {
             None => self.boxes.set(visit.node(), own),
@@ -187,6 +280,12 @@ impl OrderedActor for Bounds {
             return;
         }
         if Some(visit.node()) == self.root {
+            if !self.skins.is_empty() {
+                // The workers' matrices and boxes are needed now, not at the end.
+                self.matrices.end();
+                self.boxes.finish_merges();
+                self.pose_skins(visit.graph());
+            }
             return;
         }
         let Some(own) = self.boxes.get_at(visit.node()) else {
@@ -202,6 +301,8 @@ impl OrderedActor for Bounds {
     fn end(&mut self) {
         self.matrices.end();
         self.boxes.finish_merges();
+        // By slot, for `BoundsTable::skinned_at` (in a run that stopped, unposed).
+        self.skins.sort_unstable_by_key(|s| s.0);
         self.publish();
     }
 
@@ -231,13 +332,19 @@ impl BoundsFork {
 /// Parallel runs: a worker per subtree below the split points computes its boxes on a
 /// stack; the merge writes them into the run's table and unions the subtree root's
 /// box into its parent's, where a sequential run's leave of that root would, so the
-/// boxes of the nodes above are complete when their own (replayed) leaves come.
+/// boxes of the nodes above are complete when their own (replayed) leaves come. A
+/// worker lists the skinned meshes it met, and (when the graph has skinned types)
+/// hands its matrices back too: the run's root, left last, boxes them all.
 impl Bounds {
     fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
             matrices: self.matrices.fork_at(state),
             geometry: self.geometry.clone(),
+            skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
+            skins: Vec::new(),
+            keep_matrices: self.keep_matrices,
+            scratch: Vec::new(),
             shared: Arc::default(),
             root: None,
             fork: Some(Box::default()),
@@ -246,7 +353,13 @@ impl Bounds {
     }
 
     fn merge_worker(&mut self, worker: Self) {
-        self.matrices.recycle(worker.matrices);
+        // The skinned meshes' joints may lie in any worker's subtrees.
+        if self.keep_matrices {
+            self.matrices.merge(worker.matrices);
+        } else {
+            self.matrices.recycle(worker.matrices);
+        }
+        self.skins.extend(worker.skins);
         let Some(fork) = worker.fork else {
             return;
         };

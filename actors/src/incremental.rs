@@ -1,21 +1,21 @@
 //! The incremental update pass: world transforms and bounds brought up to date after
 //! edits by re-traversing only what the edits reach.
 
+use crate::skinned::skinned_box;
 use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered, Results,
-    ResultsError, TraversalError, TypeSet, Unordered,
+    ResultsError, TraversalError, Unordered,
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use subtree::{Frame, Kinds, forget_subtree, rebox, rewalk};
+use subtree::{Frame, Kinds, Types, forget_subtree, rebox, rewalk};
 
 mod lift;
 mod plan;
 mod spans;
 mod subtree;
-use scenewalk_nodes::{Geometry, Transform};
 
 /// The update action's chain.
 type UpdateAction =
@@ -38,6 +38,17 @@ pub struct UpdateStats {
     /// Boxes recomputed on the way up from changed nodes to the root (only where a
     /// child's box changed).
     pub ancestors: usize,
+}
+
+/// The depth of `node` below `root`; `None` if it does not lie under `root`.
+fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
+    let mut depth = 0;
+    let mut at = node;
+    while at != root {
+        at = graph.parent_at(at)?;
+        depth += 1;
+    }
+    Some(depth)
 }
 
 /// Per-slot bookkeeping of one incremental run: 4 bytes a slot (the run's epoch in
@@ -133,6 +144,12 @@ const SEEN: u8 = 128;
 /// geometry and its children's stored boxes, only while they change. The results
 /// equal a full run's.
 ///
+/// Skinned meshes are boxed as [`Bounds`] boxes them (the conservative union of
+/// their per-joint boxes, posed by the joints' world matrices): after the subtree
+/// passes, every skinned mesh under the root is boxed again, since its joints may
+/// have moved while the mesh itself lies in no changed subtree, and the boxes that
+/// changed are lifted to the ancestors as above: a cost per skinned mesh in every run.
+///
 /// When only payloads changed since the last full run, which nodes are inside the
 /// root's subtree and which lie below others is read from the pre-order numbers;
 /// after a structural edit every later patch walks up from each changed node to
@@ -199,9 +216,17 @@ pub struct IncrementalUpdate {
     tops: Vec<(spans::Span, NodeIndex)>,
     keys: Vec<u64>,
     lifts: lift::Lifts,
-    /// Transform and geometry types (with the types extending them).
-    transform_types: TypeSet,
-    geometry_types: TypeSet,
+    /// Transform, geometry and skinned mesh types (with the types extending them).
+    types: Types,
+    /// During a patch: the skinned meshes' own boxes (taken from the bounds), the
+    /// skinned meshes the subtree passes met, and scratch for posing them.
+    skins: Vec<(NodeIndex, Aabb)>,
+    found: Vec<NodeIndex>,
+    /// The depth of each skinned mesh below the root, while `skins_known` (no
+    /// structural edit since they were found).
+    depths: Vec<u32>,
+    skins_known: bool,
+    joints: Vec<Affine3A>,
 }
 
 impl Default for IncrementalUpdate {
@@ -248,8 +273,12 @@ impl IncrementalUpdate {
             tops: Vec::new(),
             lifts: lift::Lifts::default(),
             keys: Vec::new(),
-            transform_types: TypeSet::of::<Transform>(),
-            geometry_types: TypeSet::of::<Geometry>(),
+            types: Types::default(),
+            skins: Vec::new(),
+            found: Vec::new(),
+            depths: Vec::new(),
+            skins_known: false,
+            joints: Vec::new(),
         }
     }
 
@@ -280,6 +309,7 @@ impl IncrementalUpdate {
     /// Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
+        self.skins_known = false;
         self.rewalked = 0;
         let stats = self.action.run(graph, root)?;
         self.spans_valid = true;
@@ -344,6 +374,7 @@ impl IncrementalUpdate {
             self.spans_valid && changes.iter().all(|c| matches!(c, Change::Payload(_)));
         if !payloads_only {
             self.spans_valid = false;
+            self.skins_known = false;
             self.walk_up(graph, root, changes)?;
         }
 
@@ -361,15 +392,20 @@ impl IncrementalUpdate {
         // The boxes leave the actor for the patch, so that they and the world
         // matrices can be written side by side; they go back whatever happens.
         let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
+        self.skins = std::mem::take(&mut bounds.skins);
+        self.found.clear();
+        self.types.resolve(graph);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut boxes, &mut stats)
         } else {
             self.patch_boxes(graph, root, &mut boxes, &mut stats)
         };
+        let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut boxes, &mut stats));
         if let Some(bounds) = self.action.actor_mut::<Bounds>() {
             bounds.boxes = boxes;
+            bounds.skins = std::mem::take(&mut self.skins);
         }
-        patched?;
+        posed?;
         self.action.actor_mut::<WorldTransforms>()?.publish();
         self.action.actor_mut::<Bounds>()?.publish();
         self.seen = Some((root_id, graph.change_cursor()));
@@ -412,14 +448,7 @@ impl IncrementalUpdate {
         stats: &mut UpdateStats,
     ) -> Option<()> {
         self.order_by_depth();
-        self.transform_types.resolve(graph.types());
-        self.geometry_types.resolve(graph.types());
-        let kinds = Kinds {
-            transforms: &self.transform_types,
-            geometries: &self.geometry_types,
-            transform: graph.payloads::<Transform>(),
-            geometry: graph.payloads::<Geometry>(),
-        };
+        let kinds = Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actor_mut::<WorldTransforms>()?;
 
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
@@ -439,8 +468,17 @@ impl IncrementalUpdate {
             let parent = parent?;
             let above = world.world.get_at(parent)?;
             let before = boxes.get_at(node);
-            let (entered, after) =
-                rewalk(graph, &kinds, world, boxes, &mut self.frames, node, above)?;
+            let frames = &mut self.frames;
+            let (entered, after) = rewalk(
+                graph,
+                &kinds,
+                world,
+                boxes,
+                frames,
+                &mut self.found,
+                node,
+                above,
+            )?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
@@ -462,6 +500,65 @@ impl IncrementalUpdate {
             }
             stats.ancestors += 1;
         }
+        Some(())
+    }
+
+    /// Boxes every skinned mesh under the root again after the subtree passes (its
+    /// joints may have moved though the mesh lies in no changed subtree): the skinned
+    /// meshes of the last run and those the passes met, each boxed from its joints'
+    /// world matrices as `Bounds` does; a mesh's box is then recomputed with its new
+    /// own box, and a box that changed is lifted to the ancestors (`Lifts::run`).
+    fn pose_skins(
+        &mut self,
+        graph: &Graph,
+        root: NodeIndex,
+        boxes: &mut PerNode<Aabb>,
+        stats: &mut UpdateStats,
+    ) -> Option<()> {
+        // Every run, even with no change logged: removing a joint that is a root
+        // of the graph logs none.
+        if self.skins.is_empty() && self.found.is_empty() {
+            return Some(());
+        }
+        let mut skins = std::mem::take(&mut self.skins);
+        let world = self.action.actors().0.get();
+        let world_at = |j| world.world.get_at(j).map(|s| world.matrices.get(s));
+        if self.skins_known {
+            // No structural edit since they were listed: the same meshes, as deep.
+            for (node, own) in &mut skins {
+                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+            }
+        } else {
+            skins.extend(self.found.drain(..).map(|node| (node, Aabb::EMPTY)));
+            skins.sort_unstable_by_key(|s| s.0);
+            skins.dedup_by_key(|s| s.0);
+            self.depths.clear();
+            skins.retain_mut(|(node, own)| {
+                let skinned = graph
+                    .type_at(*node)
+                    .is_some_and(|ty| self.types.skinned(ty));
+                let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
+                    return false; // removed, or no longer under the root
+                };
+                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+                self.depths.push(depth);
+                true
+            });
+            self.skins_known = true;
+        }
+        let kinds = Kinds::new(graph, &self.types, &skins);
+        self.lifts.clear();
+        for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
+            let before = boxes.value_at(node)?;
+            rebox::<true>(graph, &kinds, world, boxes, node);
+            let after = boxes.value_at(node)?;
+            if before != after && depth > 0 {
+                self.lifts
+                    .push(graph, depth as usize - 1, node, before, after);
+            }
+        }
+        stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
+        self.skins = skins;
         Some(())
     }
 

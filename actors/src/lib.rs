@@ -7,18 +7,20 @@
 //! |---|---|---|---|
 //! | [`WorldTransforms`] | enter | ordered (the matrix stack) | uniform; composes at types that are a [`Transform`](scenewalk_nodes::Transform) |
 //! | [`Statistics`] | enter | unordered | uniform |
-//! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry) |
+//! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry), boxes a [`SkinnedMesh`](scenewalk_nodes::SkinnedMesh) from its joints |
 //! | [`FrustumCull`] | enter | ordered (plane mask) or static | uniform |
 //! | [`LodSelect`] | enter | static | single: [`Lod`](scenewalk_nodes::Lod) |
 //! | [`SwitchSelect`] | enter | static | single: [`Switch`](scenewalk_nodes::Switch) |
-//! | [`RenderList`] | enter | ordered (world matrix, material) | per type ([`MethodTable`](scenewalk_core::MethodTable)) |
+//! | [`RenderList`] | enter | ordered (material) | per type ([`MethodTable`](scenewalk_core::MethodTable)) |
 //! | [`NearFirst`] | enter | static (sets priority keys) | uniform |
 //! | [`Pick`] | enter | unordered (the best hit) | uniform |
 //!
 //! The first three make the **update pass**; the view actors ([`FrustumCull`],
-//! [`LodSelect`], [`Pick`], [`NearFirst`]) read its results ([`WorldTable`],
-//! [`BoundsTable`]), handed to their run without copying, because choosing which
-//! children to enter needs their subtree boxes before they are entered.
+//! [`LodSelect`], [`RenderList`], [`Pick`], [`NearFirst`]) read its results
+//! ([`WorldTable`], [`BoundsTable`]), handed to their run without copying: choosing
+//! which children to enter needs their subtree boxes before they are entered, and
+//! the world transforms are computed once, by the update, for every pass. A skinned
+//! mesh is boxed from its joints by the update, and drawn and picked at that box.
 //!
 //! [`IncrementalUpdate`] is the update pass kept up to date across edits: it reads the
 //! graph's change log and recomputes world matrices and boxes only over the subtrees
@@ -105,5 +107,6 @@ mod pick;
 mod render;
 mod select;
 mod shared;
+mod skinned;
 mod statistics;
 mod world;

@@ -16,8 +16,8 @@ use std::sync::Arc;
 /// last.
 ///
 /// ```
-/// use scenewalk_actors::{Bounds, NearFirst, RenderList, Sorting};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Static, glam::{Affine3A, Vec3}};
+/// use scenewalk_actors::{IncrementalUpdate, NearFirst, RenderList, Sorting};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Static, glam::{Affine3A, Vec3}};
 /// use scenewalk_iterators::PriorityQueue;
 /// use scenewalk_nodes::{Geometry, Group};
 ///
@@ -26,9 +26,9 @@ use std::sync::Arc;
 /// let at = |x: f32| Geometry::new(Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)));
 /// let far = graph.append_child(root, at(50.0))?;
 /// let near = graph.append_child(root, at(5.0))?;
-/// let mut update = Action::new(scenewalk_iterators::DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
+/// let mut update = IncrementalUpdate::new();
 /// update.run(&graph, root)?;
-/// let results = Results::new().with(update.actor::<Bounds>().unwrap().table());
+/// let results = update.results();
 /// let mut view = Action::new(
 ///     PriorityQueue::new(),
 ///     (

@@ -5,7 +5,7 @@ use scenewalk_core::glam::Vec3;
 use scenewalk_core::{
     ActiveList, Flow, NodeIndex, RunContext, TraversalError, TypeSet, UnorderedActor, Visit,
 };
-use scenewalk_nodes::{Geometry, Mesh, Ray, ray_aabb};
+use scenewalk_nodes::{Geometry, Mesh, Ray, SkinnedMesh, ray_aabb};
 use std::sync::Arc;
 
 /// The nearest thing a pick ray hits.
@@ -18,7 +18,8 @@ pub struct PickHit {
     /// The hit point in world space.
     pub point: Vec3,
     /// The triangle hit, for a [`Mesh`]; `None` for a plain [`Geometry`], whose own box
-    /// (placed by its world transform) counts as solid.
+    /// (placed by its world transform) counts as solid, and for a [`SkinnedMesh`],
+    /// whose own world box from its joints counts as solid.
     pub triangle: Option<u32>,
 }
 
@@ -32,6 +33,9 @@ pub struct PickHit {
 /// −(entry distance), so a priority iterator takes the nearest box first. At a
 /// [`Mesh`] it walks the mesh's BVH for the nearest triangle (placed by the node's
 /// world transform); at any other [`Geometry`] the world box itself is the surface.
+/// A [`SkinnedMesh`] is its own world box from its joints
+/// ([`BoundsTable::skinned_at`]): its BVH holds the bind pose, which a ray would hit
+/// where nothing is drawn.
 ///
 /// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) (pure
 /// priority order) the boxes come out nearest entry first, and a box is never entered
@@ -77,6 +81,7 @@ pub struct Pick {
     bounds: Option<Arc<BoundsTable>>,
     meshes: TypeSet,
     geometry: TypeSet,
+    skinned: TypeSet,
     /// `None`: stop early under the pure `PriorityQueue` only.
     assume_key_order: Option<bool>,
     key_order: bool,
@@ -92,6 +97,7 @@ impl Pick {
             bounds: None,
             meshes: TypeSet::of::<Mesh>(),
             geometry: TypeSet::of::<Geometry>(),
+            skinned: TypeSet::of::<SkinnedMesh>(),
             assume_key_order: None,
             key_order: false,
             best: None,
@@ -146,6 +152,7 @@ impl UnorderedActor for Pick {
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         self.meshes.resolve(run.graph.types());
         self.geometry.resolve(run.graph.types());
+        self.skinned.resolve(run.graph.types());
         self.key_order = self
             .assume_key_order
             .unwrap_or(run.capabilities.name == "PriorityQueue");
@@ -178,7 +185,8 @@ impl UnorderedActor for Pick {
             },
         }
         let ty = visit.node_type();
-        if self.meshes.contains(ty) {
+        let skinned = self.skinned.contains(ty);
+        if self.meshes.contains(ty) && !skinned {
             if let (Some(mesh), Some(world)) = (visit.get::<Mesh>(), world.at(node))
                 && let Some(hit) = mesh.ray_hit_world(&self.ray, &world, limit)
             {
@@ -192,23 +200,31 @@ impl UnorderedActor for Pick {
                     },
                 );
             }
-        } else if self.geometry.contains(ty)
-            && let (Some(geometry), Some(world)) = (visit.get::<Geometry>(), world.at(node))
-            && let Some(t) = ray_aabb(
-                &self.ray,
-                &geometry.local_bounds().transformed(&world),
-                limit,
-            )
-        {
-            Self::offer(
-                &mut self.best,
-                PickHit {
-                    node,
-                    distance: t,
-                    point: self.ray.at(t),
-                    triangle: None,
-                },
-            );
+        } else {
+            // A box that counts as solid: a skinned mesh's posed box, else the world
+            // box of plain geometry.
+            let solid = if skinned {
+                bounds.skinned_at(node)
+            } else if self.geometry.contains(ty)
+                && let (Some(geometry), Some(world)) = (visit.get::<Geometry>(), world.at(node))
+            {
+                Some(geometry.local_bounds().transformed(&world))
+            } else {
+                None
+            };
+            if let Some(solid) = solid
+                && let Some(t) = ray_aabb(&self.ray, &solid, limit)
+            {
+                Self::offer(
+                    &mut self.best,
+                    PickHit {
+                        node,
+                        distance: t,
+                        point: self.ray.at(t),
+                        triangle: None,
+                    },
+                );
+            }
         }
         let limit = self.limit();
         for mut child in active.iter_mut() {

@@ -1,32 +1,38 @@
 //! The render list: per-type functors collecting draw items with inherited state.
 
-use crate::world::world_above;
+use crate::{BoundsTable, WorldTable};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
-    ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
+    Aabb, ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
     RunContext, StateCell, TraversalError, Visit,
 };
-use scenewalk_nodes::{Camera, Geometry, Light, Material, Transform};
+use scenewalk_nodes::{Camera, Geometry, Light, Material};
+use std::sync::Arc;
 
 const NO_MATERIAL: u32 = u32::MAX;
 
-/// The render list's ordered state: what a node passes down to its subtree.
+/// The render list's ordered state: what a node passes down to its subtree (world
+/// matrices come from the update pass's [`WorldTable`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderState {
-    /// Index of the current world matrix in the run's matrix table.
-    pub world: u32,
     /// Index of the current material in the run's material table (`u32::MAX`: none).
     pub material: u32,
 }
 
 /// One thing to draw.
+///
+/// A skinned mesh (a node whose own world box the update computed from its joints,
+/// [`BoundsTable::skinned_at`]) is drawn at that box: `world` is the identity and
+/// `geometry` holds the world box (an empty box if it is not finite) with the
+/// mesh's primitive count. So `geometry.local_bounds().transformed(&world)` is where
+/// every item is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
     /// The node that asked for it.
     pub node: NodeIndex,
     /// What to draw: local box and primitive count.
     pub geometry: Geometry,
-    /// The node's world transform.
+    /// The node's world transform (the identity for a skinned mesh).
     pub world: Affine3A,
     /// The inherited material's node, if any.
     pub material: Option<NodeIndex>,
@@ -79,15 +85,18 @@ pub struct CameraItem {
     pub world: Affine3A,
 }
 
-/// What the render list's functors work on: the current node's inherited state, the
-/// run's tables, and the lists being built. A functor for a new node type calls
-/// [`draw`](RenderContext::draw) (or changes the state) like the built-in ones do.
+/// What the render list's functors work on: the current node, its world transform
+/// (read from the update pass's results) and inherited material, and the lists being
+/// built. A functor for a new node type calls [`draw`](RenderContext::draw) (or sets
+/// a material) like the built-in ones do.
 #[derive(Clone, Debug)]
 pub struct RenderContext {
     view: Affine3A,
     state: RenderState,
     node: NodeIndex,
-    matrices: Vec<Affine3A>,
+    /// The update pass's results, held from `root_state` to `end`.
+    world: Option<Arc<WorldTable>>,
+    bounds: Option<Arc<BoundsTable>>,
     materials: Vec<(NodeIndex, bool)>,
     items: Vec<DrawItem>,
     lights: Vec<LightItem>,
@@ -102,11 +111,11 @@ impl RenderContext {
         Self {
             view,
             state: RenderState {
-                world: 0,
                 material: NO_MATERIAL,
             },
             node: NodeIndex::new(0),
-            matrices: Vec::new(),
+            world: None,
+            bounds: None,
             materials: Vec::new(),
             items: Vec::new(),
             lights: Vec::new(),
@@ -115,9 +124,7 @@ impl RenderContext {
         }
     }
 
-    fn reset(&mut self, above_root: Affine3A, material_above: Option<(NodeIndex, bool)>) {
-        self.matrices.clear();
-        self.matrices.push(above_root);
+    fn reset(&mut self, material_above: Option<(NodeIndex, bool)>) {
         self.materials.clear();
         self.materials.extend(material_above);
         self.items.clear();
@@ -125,7 +132,6 @@ impl RenderContext {
         self.cameras.clear();
         self.marks = [0; 3];
         self.state = RenderState {
-            world: 0,
             material: if material_above.is_some() {
                 0
             } else {
@@ -134,12 +140,13 @@ impl RenderContext {
         };
     }
 
-    /// The current node's world transform.
+    /// The current node's world transform, from the update pass's [`WorldTable`] (the
+    /// identity for a node the update did not reach).
     #[inline]
     pub fn world(&self) -> Affine3A {
-        self.matrices
-            .get(self.state.world as usize)
-            .copied()
+        self.world
+            .as_deref()
+            .and_then(|w| w.at(self.node))
             .unwrap_or(Affine3A::IDENTITY)
     }
 
@@ -153,25 +160,27 @@ impl RenderContext {
         &self.view
     }
 
-    /// Makes `world × local` the current node's (and its subtree's) world transform.
-    #[inline]
-    pub fn push_transform(&mut self, local: &Affine3A) {
-        let world = self.world() * *local;
-        self.matrices.push(world);
-        self.state.world = (self.matrices.len() - 1) as u32;
-    }
-
     /// Makes `material` (on node `node`) the current node's and its subtree's material.
     pub fn set_material(&mut self, node: NodeIndex, material: &Material) {
         self.materials.push((node, material.is_transparent()));
         self.state.material = (self.materials.len() - 1) as u32;
     }
 
-    /// Adds a draw item for the current node with the inherited world transform and
-    /// material.
+    /// Adds a draw item for the current node with its world transform and the
+    /// inherited material; a skinned mesh is drawn at its world box (see
+    /// [`DrawItem`]).
     #[inline]
     pub fn draw(&mut self, geometry: Geometry) {
-        let world = self.world();
+        let skinned = self.bounds.as_deref().and_then(|b| b.skinned_at(self.node));
+        let (geometry, world) = match skinned {
+            None => (geometry, self.world()),
+            Some(posed) => {
+                let posed = Geometry::try_new(posed, geometry.primitives()).unwrap_or_else(|_| {
+                    Geometry::with_primitives(Aabb::EMPTY, geometry.primitives())
+                });
+                (posed, Affine3A::IDENTITY)
+            }
+        };
         let center = geometry.local_bounds().transformed(&world).center();
         let depth = -self.view.transform_point3(center).z;
         let (material, transparent) = match self.materials.get(self.state.material as usize) {
@@ -239,23 +248,29 @@ pub enum Sorting {
 /// type has its functor in a [`MethodTable`], resolved once per run with fallback to
 /// the parent type and then to the default.
 ///
-/// Built-in functors: a [`Transform`] composes the world matrix, a [`Material`]
-/// becomes the subtree's material, a [`Geometry`] (and so a `Mesh`) adds a
-/// [`DrawItem`], a [`Light`] a [`LightItem`], a [`Camera`] a [`CameraItem`]. Register
-/// a functor for a new node type with [`on`](RenderList::on), or replace a built-in one.
+/// It reads the update pass's results, a [`WorldTable`] and a [`BoundsTable`] handed
+/// to the run with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or
+/// stale results refuse the run): a node's world transform is the update's, computed
+/// once for every pass, and a skinned mesh is drawn at its world box from its joints
+/// ([`DrawItem`]).
 ///
-/// The state ([`RenderState`]: world matrix and material, two indices) is copied only
-/// where a node changes it, and works under every pre-order and priority iterator.
-/// Put it after culling actors in the chain, so culled nodes never reach it.
+/// Built-in functors: a [`Material`] becomes the subtree's material, a [`Geometry`]
+/// (and so a `Mesh`) adds a [`DrawItem`], a [`Light`] a [`LightItem`], a [`Camera`] a
+/// [`CameraItem`]. Register a functor for a new node type with
+/// [`on`](RenderList::on), or replace a built-in one.
+///
+/// The state ([`RenderState`]: the material, an index) is copied only where a node
+/// changes it, and works under every pre-order and priority iterator. Put it after
+/// culling actors in the chain, so culled nodes never reach it.
 ///
 /// In parallel runs (`Action::run_parallel`) each subtree gets a copy of the method
-/// table and starts from the world matrix and material at its root; the lists come
-/// out as the sequential run's. That needs functors that hold no state
+/// table and starts from the material at its root; the lists come out as the
+/// sequential run's. That needs functors that hold no state
 /// ([`Functor::function`], [`Functor::node_method`]): with a [`Functor::closure`] or
 /// [`Functor::any`] the parallel run is refused, naming the actor.
 ///
 /// ```
-/// use scenewalk_actors::RenderList;
+/// use scenewalk_actors::{IncrementalUpdate, RenderList};
 /// use scenewalk_core::{Aabb, Action, Graph, Ordered, glam::{Affine3A, Vec3, Vec4}};
 /// use scenewalk_iterators::DepthFirst;
 /// use scenewalk_nodes::{Geometry, Group, Material, Transform};
@@ -268,9 +283,11 @@ pub enum Sorting {
 /// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
 /// let close = graph.append_child(near, unit)?;
 ///
+/// let mut update = IncrementalUpdate::new();
+/// update.run(&graph, root)?;
 /// // A camera at the origin looking down -z: view = inverse of its world transform.
 /// let mut action = Action::new(DepthFirst::new(), (Ordered::new(RenderList::new(Affine3A::IDENTITY)),))?;
-/// action.run(&graph, root)?;
+/// action.run_with(&graph, root, &update.results())?;
 /// let list = action.actor::<RenderList>().unwrap();
 /// assert_eq!(list.items().len(), 2);
 /// assert_eq!(list.items()[0].node, close.index()); // front to back
@@ -295,12 +312,6 @@ impl RenderList {
     pub fn new(view: Affine3A) -> Self {
         let mut methods = MethodTable::<RenderContext>::new();
         methods
-            .add::<Transform>(Functor::function(
-                |t: &Transform, _, cx: &mut RenderContext| {
-                    cx.push_transform(t.local());
-                    Flow::Continue
-                },
-            ))
             .add::<Material>(Functor::function(
                 |m: &Material, visit: &Visit<'_>, cx: &mut RenderContext| {
                     cx.set_material(visit.node(), m);
@@ -394,10 +405,9 @@ impl OrderedActor for RenderList {
 
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<RenderState, TraversalError> {
         self.methods.resolve(run.graph.types());
-        self.cx.reset(
-            world_above(run.graph, run.root),
-            material_above(run.graph, run.root),
-        );
+        self.cx.world = Some(run.read::<WorldTable>("RenderList")?);
+        self.cx.bounds = Some(run.read::<BoundsTable>("RenderList")?);
+        self.cx.reset(material_above(run.graph, run.root));
         self.opaque = 0;
         Ok(self.cx.state)
     }
@@ -428,6 +438,9 @@ impl OrderedActor for RenderList {
     }
 
     fn end(&mut self) {
+        // Let go of the results, so the next update writes them in place.
+        self.cx.world = None;
+        self.cx.bounds = None;
         // A stable sort, so that items one functor draws for one node at one depth
         // (and, by arrival, every group) keep the order they came in: ties go by
         // arrival. Sorting positions in a kept buffer allocates nothing, where the
@@ -453,10 +466,10 @@ impl OrderedActor for RenderList {
     }
 }
 
-/// Parallel runs: a worker per subtree starts from the world matrix and material at
-/// the subtree's root (as entries 0 of its own tables); its lists go where the
-/// subtree's nodes come in document order, so even [`Sorting::Arrival`] gives the
-/// sequential list.
+/// Parallel runs: a worker per subtree starts from the material at the subtree's root
+/// (as entry 0 of its own table), with handles to the same results; its lists go
+/// where the subtree's nodes come in document order, so even [`Sorting::Arrival`]
+/// gives the sequential list.
 impl RenderList {
     /// `None` (the run is refused) when a functor is a closure, which cannot be
     /// copied for a worker.
@@ -464,13 +477,9 @@ impl RenderList {
         let methods = self.methods.try_clone()?;
         let material = self.cx.materials.get(state.material as usize).copied();
         let mut cx = RenderContext::new(self.cx.view);
-        let world = self
-            .cx
-            .matrices
-            .get(state.world as usize)
-            .copied()
-            .unwrap_or(Affine3A::IDENTITY);
-        cx.reset(world, material);
+        cx.world.clone_from(&self.cx.world);
+        cx.bounds.clone_from(&self.cx.bounds);
+        cx.reset(material);
         cx.marks = [
             self.cx.items.len(),
             self.cx.lights.len(),

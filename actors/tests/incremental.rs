@@ -4,13 +4,14 @@
 
 mod common;
 
-use common::{Kind, build, kind, naive_bounds, naive_world, tree};
+use common::{Kind, build, kind, naive_bounds, naive_world, tetrahedron, tree};
 use proptest::prelude::*;
-use scenewalk_actors::{Bounds, IncrementalUpdate, WorldTransforms};
+use scenewalk_actors::{Bounds, BoundsTable, IncrementalUpdate, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Geometry, Group, Transform};
+use scenewalk_nodes::{Geometry, Group, Skin, SkinnedMesh, Transform};
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 enum Edit {
@@ -25,6 +26,13 @@ enum Edit {
     Reparent(prop::sample::Index, prop::sample::Index),
     /// Make the node a root: it leaves the update's subtree.
     Detach(prop::sample::Index),
+    /// A skinned mesh under the first node (if it is no geometry), posed by the two
+    /// others (any nodes, in the update's subtree or not).
+    AppendSkinned(
+        prop::sample::Index,
+        prop::sample::Index,
+        prop::sample::Index,
+    ),
     Update,
 }
 
@@ -97,6 +105,19 @@ fn apply(graph: &mut Graph, root: NodeId, edit: &Edit) {
             let _ = graph.set_parent(pick(a), Some(pick(b)), None);
         }
         Edit::Detach(n) if pick(n) != root => graph.detach(pick(n)).unwrap(),
+        Edit::AppendSkinned(n, a, b) if graph.get::<Geometry>(pick(n)).is_err() => {
+            let binds = vec![
+                Affine3A::from_translation(Vec3::new(1.0, -2.0, 0.5)),
+                Affine3A::from_rotation_z(0.7),
+            ];
+            let skin = Skin::new(vec![pick(a), pick(b)], Some(binds), None).unwrap();
+            let mesh = tetrahedron(Vec3::splat(-1.0), Vec3::new(2.0, 1.0, 3.0));
+            let joints = vec![[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0]];
+            let w = [1.0, 0.0, 0.0, 0.0];
+            let weights = vec![w, w, [0.25, 0.75, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]];
+            let skinned = SkinnedMesh::new(mesh, Arc::new(skin), joints, weights).unwrap();
+            graph.append_child(pick(n), skinned).unwrap();
+        }
         _ => {}
     }
 }
@@ -129,6 +150,12 @@ fn check(graph: &Graph, root: NodeId, update: &IncrementalUpdate) -> Result<(), 
         full.actor::<WorldTransforms>().unwrap(),
         full.actor::<Bounds>().unwrap(),
     );
+    let results = update.results();
+    let patched = results
+        .get::<BoundsTable>("check", graph, root.index())
+        .unwrap();
+    let want = bounds.table();
+    prop_assert_eq!(patched.skinned(), want.skinned());
     for id in all_nodes(graph) {
         let got = update.world(graph, id).ok();
         prop_assert_eq!(got, world.world(graph, id).ok(), "world of {:?}", id);
@@ -537,6 +564,41 @@ fn nested_and_sibling_changes_in_one_update_equal_a_full_run() {
     // transforms[1] covers [2] and [3]; [9] and the box edit are the others.
     assert_eq!(stats.subtrees, 3);
     check(&graph, root, &update).unwrap();
+}
+
+fn skinned_edit() -> impl Strategy<Value = Edit> {
+    let i = any::<prop::sample::Index>;
+    prop_oneof![
+        6 => edit(),
+        1 => (i(), i(), i()).prop_map(|(n, a, b)| Edit::AppendSkinned(n, a, b)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Skinned meshes posed by joints anywhere (before or after the mesh, in other
+    /// branches, moved out of the update's subtree, removed), among structural and
+    /// payload edits and more skinned meshes added: every patch gives the full run's
+    /// boxes, the skinned meshes' own boxes included.
+    #[test]
+    fn skinned_meshes_are_patched_like_a_full_run(
+        spec in tree(),
+        skins in prop::collection::vec(any::<(prop::sample::Index, prop::sample::Index, prop::sample::Index)>(), 1..4),
+        edits in prop::collection::vec(skinned_edit(), 0..40),
+    ) {
+        let (mut graph, ids) = build(&spec);
+        let root = ids[0];
+        for (n, a, b) in skins {
+            apply(&mut graph, root, &Edit::AppendSkinned(n, a, b));
+        }
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        check(&graph, root, &update)?;
+        play(&mut graph, root, &mut update, &edits, true)?;
+        prop_assert!(!update.run(&graph, root).unwrap().full);
+        check(&graph, root, &update)?;
+    }
 }
 
 fn payload_edit() -> impl Strategy<Value = Edit> {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{brute_force_entered, build, camera, tree, update};
+use common::{brute_force_entered, build, camera, naive_world, tree, update};
 use proptest::prelude::*;
 use scenewalk_actors::{FrustumCull, LodSelect, NearFirst, RenderList, Sorting, SwitchSelect};
 use scenewalk_core::glam::{Affine3A, Vec3, Vec4};
@@ -109,7 +109,7 @@ proptest! {
         let view = placed.inverse();
 
         let mut depth_first = Action::new(DepthFirst::new(), (Ordered::new(RenderList::new(view)),)).unwrap();
-        depth_first.run(&graph, root).unwrap();
+        depth_first.run_with(&graph, root, &results).unwrap();
         let mut by_distance = Action::new(
             PriorityQueue::new(),
             (Static::new(NearFirst::new(eye)), Ordered::new(RenderList::new(view))),
@@ -120,6 +120,13 @@ proptest! {
         prop_assert_eq!(a, b);
         let geometry = ids.iter().filter(|id| graph.get::<Geometry>(**id).is_ok()).count();
         prop_assert_eq!(a.len(), geometry);
+        // Each item is placed by its node's world transform (the update's), against
+        // the naive product of the locals above it.
+        for item in a {
+            let naive = naive_world(&graph, graph.id_at(item.node).unwrap());
+            let scale = 1.0 + naive.translation.abs().max_element();
+            prop_assert!(item.world.abs_diff_eq(naive, 1e-4 * scale));
+        }
         for pair in a.windows(2) {
             prop_assert!(pair[0].depth <= pair[1].depth, "front to back");
         }
@@ -271,7 +278,8 @@ fn render_items_inherit_the_nearest_material_and_transparent_ones_sort_back_to_f
         (Ordered::new(RenderList::new(Affine3A::IDENTITY)),),
     )
     .unwrap();
-    action.run(&graph, root).unwrap();
+    let (_, _, results) = update(&graph, root);
+    action.run_with(&graph, root, &results).unwrap();
     let list = action.actor::<RenderList>().unwrap();
     let nodes =
         |items: &[scenewalk_actors::DrawItem]| items.iter().map(|i| i.node).collect::<Vec<_>>();
@@ -305,7 +313,10 @@ fn a_run_from_a_subtree_inherits_the_material_above_it() {
         (Ordered::new(RenderList::new(Affine3A::IDENTITY)),),
     )
     .unwrap();
-    action.run(&graph, sub).unwrap();
+    // World matrices come from the update pass: a run without them is refused.
+    assert!(action.run(&graph, sub).is_err());
+    let (_, _, results) = update(&graph, root);
+    action.run_with(&graph, sub, &results).unwrap();
     let list = action.actor::<RenderList>().unwrap();
     assert_eq!(list.items().len(), 1);
     assert_eq!(list.items()[0].node, item.index());

@@ -202,7 +202,10 @@ fn run() -> Result<(), Box<dyn Error>> {
 
     // The view: a camera at the origin looking down -z. The emitters are culled by
     // their boxes like any geometry, and drawn by the one functor registered for them.
-    let results = Results::new().with(action.actor::<Bounds>().ok_or("no bounds")?.table());
+    // The view reads the update's results: world transforms and boxes.
+    let results = Results::new()
+        .with(world.table())
+        .with(action.actor::<Bounds>().ok_or("no bounds")?.table());
     let frustum = Camera::perspective(1.0, 1.5, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
     let render = RenderList::new(Affine3A::IDENTITY).on::<Emitter>(Functor::closure(
         |e: &Emitter, visit: &Visit<'_>, list: &mut RenderContext| e.draw(visit, list),

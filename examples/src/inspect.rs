@@ -345,14 +345,17 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
             .map_err(|_| InspectError::NotReached(index))?;
         let mut mesh_aabb = Aabb::EMPTY;
         for &primitive in &node.primitives {
-            if skinned && graph.get::<SkinnedMesh>(primitive).is_ok() {
-                poses.push((nodes.len(), primitive));
-                continue;
-            }
-            let b = bounds
-                .world_bounds(graph, primitive)
-                .map_err(|_| InspectError::NotReached(index))?;
-            mesh_aabb = mesh_aabb.union(&b);
+            let b = match graph.get::<SkinnedMesh>(primitive) {
+                Ok(_) if skinned => {
+                    poses.push((nodes.len(), primitive));
+                    continue;
+                }
+                // At rest, the report keeps a skinned mesh's bind-pose box placed by
+                // its node, as before skins were read (the update poses it).
+                Ok(mesh) => Ok(mesh.mesh().local_bounds().transformed(&world)),
+                Err(_) => bounds.world_bounds(graph, primitive),
+            };
+            mesh_aabb = mesh_aabb.union(&b.map_err(|_| InspectError::NotReached(index))?);
         }
         let children = graph
             .children(node.id)

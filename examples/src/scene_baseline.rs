@@ -3,7 +3,8 @@
 //! results).
 //!
 //! - [`HandUpdate`]: world transforms, counts per type and world bounds in one
-//!   explicit-stack walk (bounds merged into the parent on the way back up);
+//!   explicit-stack walk (bounds merged into the parent on the way back up), then
+//!   the skinned meshes' boxes from their joints, united into their ancestors';
 //! - [`HandView`]: frustum culling with plane masks, level-of-detail and switch
 //!   selection and the draw list with inherited materials, in one explicit-stack
 //!   walk, then the same sort as [`RenderList`](scenewalk_actors::RenderList).
@@ -16,7 +17,7 @@ use scenewalk_actors::DrawItem;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType, TypeSet};
 use scenewalk_nodes::{
-    Containment, Frustum, Geometry, Lod, Material, PlaneMask, Switch, Transform,
+    Containment, Frustum, Geometry, Lod, Material, PlaneMask, SkinnedMesh, Switch, Transform,
 };
 
 /// What a node is to the hand-written loops.
@@ -24,6 +25,7 @@ use scenewalk_nodes::{
 enum Kind {
     Transform,
     Material,
+    Skinned,
     Geometry,
     Lod,
     Switch,
@@ -36,6 +38,8 @@ fn kinds(graph: &Graph) -> Vec<Kind> {
     let mut sets = [
         (TypeSet::of::<Transform>(), Kind::Transform),
         (TypeSet::of::<Material>(), Kind::Material),
+        // Before geometry, which it extends.
+        (TypeSet::of::<SkinnedMesh>(), Kind::Skinned),
         (TypeSet::of::<Geometry>(), Kind::Geometry),
         (TypeSet::of::<Lod>(), Kind::Lod),
         (TypeSet::of::<Switch>(), Kind::Switch),
@@ -68,7 +72,11 @@ pub struct HandUpdate {
     pub bounds: Vec<Aabb>,
     /// Nodes reached per type index.
     pub per_type: Vec<u64>,
+    /// The skinned meshes reached, by slot, with their own world boxes: the
+    /// conservative box posed by the joints' world matrices (joints under the root).
+    pub skinned: Vec<(NodeIndex, Aabb)>,
     stack: Vec<(NodeIndex, bool)>,
+    matrices: Vec<Affine3A>,
 }
 
 impl HandUpdate {
@@ -81,6 +89,7 @@ impl HandUpdate {
         self.bounds.resize(graph.capacity(), Aabb::EMPTY);
         self.per_type.clear();
         self.per_type.resize(graph.types().len(), 0);
+        self.skinned.clear();
         self.stack.clear();
         self.stack.push((root, false));
         while let Some((node, done)) = self.stack.pop() {
@@ -111,6 +120,11 @@ impl HandUpdate {
                 Kind::Geometry => graph
                     .get_at::<Geometry>(node)
                     .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world)),
+                Kind::Skinned => {
+                    // Boxed below, once every joint's world matrix is known.
+                    self.skinned.push((node, Aabb::EMPTY));
+                    Aabb::EMPTY
+                }
                 _ => Aabb::EMPTY,
             };
             self.stack.push((node, true));
@@ -122,6 +136,27 @@ impl HandUpdate {
             }
             self.stack[first..].reverse();
         }
+        for (node, own) in &mut self.skinned {
+            let Some(mesh) = graph.get_at::<SkinnedMesh>(*node) else {
+                continue;
+            };
+            let world = |j: scenewalk_core::NodeId| self.world.get(j.index().get()).copied();
+            if mesh
+                .skin()
+                .joint_matrices(world, &mut self.matrices)
+                .is_ok()
+            {
+                *own = mesh
+                    .conservative_bounds(&self.matrices)
+                    .unwrap_or(Aabb::EMPTY);
+            }
+            let mut at = Some(*node);
+            while let Some(n) = at {
+                self.bounds[n.get()] = self.bounds[n.get()].union(own);
+                at = graph.parent_at(n).filter(|_| n != root);
+            }
+        }
+        self.skinned.sort_unstable_by_key(|s| s.0);
     }
 }
 
@@ -193,13 +228,24 @@ impl HandView {
                         at.material = Some((node, m.is_transparent()));
                     }
                 }
-                Kind::Geometry => {
+                Kind::Geometry | Kind::Skinned => {
                     if let Some(g) = graph.get_at::<Geometry>(node) {
-                        let center = g.local_bounds().transformed(&at.world).center();
+                        // A skinned mesh is drawn at its world box: a leaf in the
+                        // scenes this loop runs on, so its subtree box.
+                        let (geometry, world) = match kind {
+                            Kind::Skinned => (
+                                Geometry::try_new(own, g.primitives()).unwrap_or_else(|_| {
+                                    Geometry::with_primitives(Aabb::EMPTY, g.primitives())
+                                }),
+                                Affine3A::IDENTITY,
+                            ),
+                            _ => (*g, at.world),
+                        };
+                        let center = geometry.local_bounds().transformed(&world).center();
                         self.items.push(DrawItem {
                             node,
-                            geometry: *g,
-                            world: at.world,
+                            geometry,
+                            world,
                             material: at.material.map(|(m, _)| m),
                             transparent: at.material.is_some_and(|(_, t)| t),
                             depth: -view.transform_point3(center).z,

@@ -311,7 +311,7 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
         .build()
         .unwrap();
     let err = two
-        .install(|| action.run_parallel(graph, root))
+        .install(|| action.run_parallel_with(graph, root, &results))
         .unwrap_err();
     assert!(
         matches!(&err, TraversalError::Incompatible(e) if e.to_string().contains("RenderList")),
@@ -320,6 +320,6 @@ fn the_view_pass_in_parallel_gives_the_sequential_render_list() {
     assert!(err.to_string().contains("declined"), "{err}");
     // Nothing was drawn by the refused run; sequentially it runs.
     assert_eq!(drawn.load(std::sync::atomic::Ordering::Relaxed), 0);
-    action.run(graph, root).unwrap();
+    action.run_with(graph, root, &results).unwrap();
     assert!(drawn.load(std::sync::atomic::Ordering::Relaxed) > 0);
 }

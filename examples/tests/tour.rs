@@ -332,10 +332,12 @@ fn a_skinned_model_is_drawn_where_its_joints_put_it() {
         .unwrap()
         .world_aabb()
         .unwrap();
+    // The update boxes the mesh by one box per joint: it holds the exact box, and
+    // is not much larger.
     let got = outcome.scene_box.unwrap();
-    let off = (got.min - want.min).abs().max((got.max - want.max).abs());
+    let grown = (got.size() - want.size()).max_element();
     assert!(
-        off.max_element() <= 1e-4 * want.size().max_element(),
+        got.union(&want) == got && grown <= 0.25 * want.size().max_element(),
         "the tour's box {got:?}, inspect's {want:?}"
     );
     assert!(text.contains("skinned mesh \"fox\""), "{text}");

@@ -140,6 +140,13 @@ pub enum AnimationError {
 #[derive(Clone)]
 pub struct Channel {
     target: NodeId,
+    /// Shared by the channel's clones and retargeted copies, so a copy holds 16
+    /// bytes a channel.
+    keys: Arc<Keys>,
+}
+
+/// What a channel samples: everything but its target.
+struct Keys {
     property: Property,
     interpolation: Interpolation,
     times: Arc<[f32]>,
@@ -198,11 +205,13 @@ impl Channel {
         }
         let channel = Channel {
             target,
-            property,
-            interpolation,
-            times,
-            values,
-            width,
+            keys: Arc::new(Keys {
+                property,
+                interpolation,
+                times,
+                values,
+                width,
+            }),
         };
         if property == Property::Rotation
             && let Some(key) = (0..keys).find(|&k| channel.value(k).iter().all(|&c| c == 0.0))
@@ -219,29 +228,29 @@ impl Channel {
 
     /// The property it animates.
     pub fn property(&self) -> Property {
-        self.property
+        self.keys.property
     }
 
     /// How it interpolates between keys.
     pub fn interpolation(&self) -> Interpolation {
-        self.interpolation
+        self.keys.interpolation
     }
 
     /// The key times, strictly increasing.
     pub fn times(&self) -> &[f32] {
-        &self.times
+        &self.keys.times
     }
 
     /// The values, [`width`](Channel::width) numbers each (for a cubic spline,
     /// in-tangent, value and out-tangent per key).
     pub fn values(&self) -> &[f32] {
-        &self.values
+        &self.keys.values
     }
 
     /// Numbers per value: 3 for translation and scale, 4 for rotation, the morph
     /// target count for weights.
     pub fn width(&self) -> usize {
-        self.width
+        self.keys.width
     }
 
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
@@ -255,13 +264,13 @@ impl Channel {
     /// search and leaving the key found there: O(1) per frame while time moves forward.
     /// Any `*key` gives the same value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
-        let n = self.width.min(out.len());
+        let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
         match self.locate(time, key) {
             At::Key(k) => out.copy_from_slice(self.value(k).get(..n).unwrap_or_default()),
             At::Between(k, s) => self.interpolate(k, s, out),
         }
-        if self.property == Property::Rotation {
+        if self.keys.property == Property::Rotation {
             normalize(out);
         }
     }
@@ -269,7 +278,7 @@ impl Channel {
     /// Where `time` falls; `hint` is tried (and the key after it) before a binary
     /// search, and updated.
     fn locate(&self, time: f32, hint: &mut usize) -> At {
-        let times: &[f32] = &self.times;
+        let times: &[f32] = &self.keys.times;
         let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
             return At::Key(0);
         };
@@ -300,12 +309,12 @@ impl Channel {
     /// The numbers of key `k`'s value (of a cubic spline: `part` 0 in-tangent, 1 value,
     /// 2 out-tangent).
     fn part(&self, k: usize, part: usize) -> &[f32] {
-        let w = self.width;
-        let start = match self.interpolation {
+        let w = self.keys.width;
+        let start = match self.keys.interpolation {
             Interpolation::CubicSpline => (3 * k + part) * w,
             Interpolation::Step | Interpolation::Linear => k * w,
         };
-        self.values.get(start..start + w).unwrap_or_default()
+        self.keys.values.get(start..start + w).unwrap_or_default()
     }
 
     fn value(&self, k: usize) -> &[f32] {
@@ -315,9 +324,9 @@ impl Channel {
     /// The value at fraction `s` between keys `k` and `k + 1`.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
         let (v0, v1) = (self.value(k), self.value(k + 1));
-        match self.interpolation {
+        match self.keys.interpolation {
             Interpolation::Step => out.iter_mut().zip(v0).for_each(|(o, &a)| *o = a),
-            Interpolation::Linear if self.property == Property::Rotation => {
+            Interpolation::Linear if self.keys.property == Property::Rotation => {
                 slerp(v0, v1, s, out);
             }
             Interpolation::Linear => {
@@ -326,7 +335,7 @@ impl Channel {
                 }
             }
             Interpolation::CubicSpline => {
-                let d = match self.times.get(k..k + 2) {
+                let d = match self.keys.times.get(k..k + 2) {
                     Some(&[a, b]) => b - a,
                     _ => 0.0,
                 };
@@ -351,7 +360,7 @@ impl Channel {
 
     /// The last key's time.
     fn end(&self) -> f32 {
-        self.times.last().copied().unwrap_or(0.0)
+        self.keys.times.last().copied().unwrap_or(0.0)
     }
 }
 
@@ -389,19 +398,18 @@ impl fmt::Debug for Channel {
         // Keys can number in the thousands: show their count, not their values.
         f.debug_struct("Channel")
             .field("target", &self.target)
-            .field("property", &self.property)
-            .field("interpolation", &self.interpolation)
-            .field("keys", &self.times.len())
-            .field("width", &self.width)
+            .field("property", &self.keys.property)
+            .field("interpolation", &self.keys.interpolation)
+            .field("keys", &self.keys.times.len())
+            .field("width", &self.keys.width)
             .finish()
     }
 }
 
-/// A node an animation poses: its rest pose and its translation, rotation and scale
-/// channels.
+/// How an animation poses one node: its rest pose and its translation, rotation and
+/// scale channels.
 #[derive(Clone, Debug)]
-struct Target {
-    node: NodeId,
+struct Pose {
     rest: Trs,
     channels: [Option<usize>; 3],
 }
@@ -412,7 +420,9 @@ struct Target {
 pub struct Animation {
     name: Option<String>,
     channels: Vec<Channel>,
-    targets: Vec<Target>,
+    /// The nodes it poses, and how (shared by retargeted copies).
+    targets: Vec<NodeId>,
+    poses: Arc<[Pose]>,
     duration: f32,
 }
 
@@ -425,24 +435,25 @@ impl Animation {
         channels: Vec<Channel>,
         mut rest: impl FnMut(NodeId) -> Trs,
     ) -> Animation {
-        let mut targets: Vec<Target> = Vec::new();
+        let mut targets: Vec<NodeId> = Vec::new();
+        let mut poses: Vec<Pose> = Vec::new();
         let mut target_of = HashMap::new();
         for (c, channel) in channels.iter().enumerate() {
-            let slot = match channel.property {
+            let slot = match channel.keys.property {
                 Property::Translation => 0,
                 Property::Rotation => 1,
                 Property::Scale => 2,
                 Property::Weights => continue,
             };
             let t = *target_of.entry(channel.target).or_insert_with(|| {
-                targets.push(Target {
-                    node: channel.target,
+                targets.push(channel.target);
+                poses.push(Pose {
                     rest: rest(channel.target),
                     channels: [None; 3],
                 });
                 targets.len() - 1
             });
-            if let Some(entry) = targets.get_mut(t).and_then(|t| t.channels.get_mut(slot)) {
+            if let Some(entry) = poses.get_mut(t).and_then(|p| p.channels.get_mut(slot)) {
                 *entry = Some(c);
             }
         }
@@ -451,6 +462,7 @@ impl Animation {
             name,
             channels,
             targets,
+            poses: poses.into(),
             duration,
         }
     }
@@ -468,7 +480,7 @@ impl Animation {
     /// The nodes whose transform it writes (those a translation, rotation or scale
     /// channel targets), each once.
     pub fn targets(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.targets.iter().map(|t| t.node)
+        self.targets.iter().copied()
     }
 
     /// The last key time of any channel (0 without channels).
@@ -497,14 +509,14 @@ impl Animation {
         copy.channels
             .iter_mut()
             .for_each(|c| c.target = map(c.target));
-        copy.targets.iter_mut().for_each(|t| t.node = map(t.node));
+        copy.targets.iter_mut().for_each(|t| *t = map(*t));
         copy
     }
 }
 
 /// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
-/// target's [`Transform`] through [`Graph::get_mut`], so the change log names exactly
-/// those nodes. It keeps a key index per channel, so forward time costs O(1) per
+/// target's [`Transform`] through a mutable borrow ([`Graph::payload_mut`]), so the
+/// change log names exactly those nodes. It keeps a key index per channel, so forward time costs O(1) per
 /// channel. With one player per animation, a node two of them target takes the pose of
 /// the last applied.
 ///
@@ -532,13 +544,20 @@ impl Animation {
 pub struct AnimationPlayer {
     animation: Animation,
     keys: Vec<usize>,
+    /// The graph (uid, structural revision) whose targets were last found to be
+    /// `Transform`s: a node's type changes only with the structure.
+    checked: Option<(u64, u64)>,
 }
 
 impl AnimationPlayer {
     /// A player of `animation`.
     pub fn new(animation: Animation) -> Self {
         let keys = vec![0; animation.channels.len()];
-        Self { animation, keys }
+        Self {
+            animation,
+            keys,
+            checked: None,
+        }
     }
 
     /// The animation it plays.
@@ -552,32 +571,40 @@ impl AnimationPlayer {
     /// Errors: a target that is not a live [`Transform`] node of `graph` (the
     /// [`GraphError`] of [`Graph::get_mut`]); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
-        for target in &self.animation.targets {
-            // `get_mut` refuses a wrong type before it records a change.
-            if !graph.payload(target.node)?.is::<Transform>() {
-                graph.get_mut::<Transform>(target.node)?;
+        let state = (graph.uid(), graph.revision());
+        if self.checked != Some(state) {
+            let transform = graph.types().index_of::<Transform>();
+            for &target in &self.animation.targets {
+                // `get_mut` refuses a wrong type before it records a change.
+                if Some(graph.node_type(target)?) != transform {
+                    graph.get_mut::<Transform>(target)?;
+                }
             }
+            self.checked = Some(state);
         }
         let mut value = [0.0; 4];
-        for target in &self.animation.targets {
-            let mut pose = target.rest;
-            for &c in target.channels.iter().flatten() {
-                let (Some(channel), Some(key)) =
-                    (self.animation.channels.get(c), self.keys.get_mut(c))
+        let animation = &self.animation;
+        for (&target, how) in animation.targets.iter().zip(animation.poses.iter()) {
+            let mut pose = how.rest;
+            for &c in how.channels.iter().flatten() {
+                let (Some(channel), Some(key)) = (animation.channels.get(c), self.keys.get_mut(c))
                 else {
                     continue;
                 };
                 channel.sample_from(time, key, &mut value);
                 let [x, y, z, w] = value;
-                match channel.property {
+                match channel.keys.property {
                     Property::Translation => pose.translation = Vec3::new(x, y, z),
                     Property::Rotation => pose.rotation = Quat::from_xyzw(x, y, z, w),
                     Property::Scale => pose.scale = Vec3::new(x, y, z),
                     Property::Weights => {}
                 }
             }
-            *graph.get_mut::<Transform>(target.node)? =
-                Transform::from_trs(pose.translation, pose.rotation, pose.scale);
+            // Checked above to be exactly a `Transform`: the type-erased borrow spares
+            // `get_mut`'s type lookup per node.
+            if let Some(t) = graph.payload_mut(target)?.downcast_mut::<Transform>() {
+                *t = Transform::from_trs(pose.translation, pose.rotation, pose.scale);
+            }
         }
         Ok(())
     }

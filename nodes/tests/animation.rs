@@ -499,6 +499,33 @@ fn a_player_whose_target_is_gone_or_no_transform_writes_nothing() {
     ));
     assert_eq!(graph.changes_since(seen), Some(&[][..]));
     assert_eq!(*graph.get::<Transform>(a).unwrap(), Transform::IDENTITY);
+
+    // A player that played once checks its targets again after a structural edit:
+    // a target removed since is refused, nothing written.
+    let c = graph.add_root(Transform::IDENTITY);
+    let mut player =
+        AnimationPlayer::new(Animation::new(None, vec![channel(a), channel(c)], |_| {
+            Trs::IDENTITY
+        }));
+    player.apply(&mut graph, 0.0).unwrap();
+    *graph.get_mut::<Transform>(a).unwrap() = Transform::IDENTITY;
+    graph.remove(c).unwrap();
+    let seen = graph.change_cursor();
+    assert!(matches!(
+        player.apply(&mut graph, 0.0),
+        Err(scenewalk_core::GraphError::StaleNode(_))
+    ));
+    assert_eq!(graph.changes_since(seen), Some(&[][..]));
+    assert_eq!(*graph.get::<Transform>(a).unwrap(), Transform::IDENTITY);
+    // A slot reused by a node of another type is refused as well.
+    let d = graph.add_root(Transform::IDENTITY);
+    let mut player =
+        AnimationPlayer::new(Animation::new(None, vec![channel(d)], |_| Trs::IDENTITY));
+    player.apply(&mut graph, 0.0).unwrap();
+    graph.remove(d).unwrap();
+    let e = graph.add_root(scenewalk_nodes::Group);
+    assert_eq!(e.index(), d.index(), "the slot is reused");
+    assert!(player.apply(&mut graph, 0.0).is_err());
 }
 
 /// Strictly increasing times from positive gaps.

@@ -6,15 +6,17 @@ use super::spans::Spans;
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, TypeSet};
-use scenewalk_nodes::{Geometry, Transform};
+use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
-/// A node that is neither a transform nor geometry.
+/// A node that is neither a transform nor geometry, or a skinned mesh (boxed after
+/// the passes, from its joints).
 const OTHER: u8 = 0;
 /// A node that is exactly a [`Transform`].
 const TRANSFORM: u8 = 1;
 /// A node that is exactly a [`Geometry`].
 const GEOMETRY: u8 = 2;
-/// A node of a type extending either: the plan does not cover it.
+/// A node of a type extending either (but a skinned mesh): the plan does not cover
+/// it.
 const EXTENDED: u8 = 3;
 /// Depths are kept above the kind's two bits.
 const DEPTHS: u32 = 1 << 30;
@@ -57,6 +59,7 @@ pub(super) struct Plan {
     kinds: Vec<u8>,
     transforms: TypeSet,
     geometries: TypeSet,
+    skinned: TypeSet,
     /// Whether the plan covers every node of the run (no extended types, depths in
     /// range).
     usable: bool,
@@ -71,6 +74,7 @@ impl Default for Plan {
             kinds: Vec::new(),
             transforms: TypeSet::of::<Transform>(),
             geometries: TypeSet::of::<Geometry>(),
+            skinned: TypeSet::of::<SkinnedMesh>(),
             usable: false,
             built: false,
         }
@@ -90,6 +94,7 @@ impl Plan {
         let types = graph.types();
         self.transforms.resolve(types);
         self.geometries.resolve(types);
+        self.skinned.resolve(types);
         let transform = types.index_of::<Transform>();
         let geometry = types.index_of::<Geometry>();
         self.kinds.clear();
@@ -98,6 +103,8 @@ impl Plan {
                 TRANSFORM
             } else if Some(ty) == geometry {
                 GEOMETRY
+            } else if self.skinned.contains(ty) && !self.transforms.contains(ty) {
+                OTHER
             } else if self.transforms.contains(ty) || self.geometries.contains(ty) {
                 EXTENDED
             } else {
@@ -154,7 +161,7 @@ impl Plan {
     }
 
     /// Whether the plan covers every node of the run (no type extending
-    /// `Transform` or `Geometry`, depths in range).
+    /// `Transform` or `Geometry` but skinned meshes, depths in range).
     pub(super) fn usable(&self) -> bool {
         self.usable
     }

@@ -171,8 +171,6 @@ impl IncrementalUpdate {
             return None; // the root itself
         }
 
-        self.transform_types.resolve(graph.types());
-        self.geometry_types.resolve(graph.types());
         // The topmost changed nodes: those not inside an earlier one's span.
         let mut covered_until = 0;
         self.tops.retain(|&(span, _)| {
@@ -214,12 +212,7 @@ impl IncrementalUpdate {
         }
         replayed?;
 
-        let kinds = Kinds {
-            transforms: &self.transform_types,
-            geometries: &self.geometry_types,
-            transform: graph.payloads(),
-            geometry: graph.payloads(),
-        };
+        let kinds = Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actors().0.get();
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -276,19 +269,14 @@ impl IncrementalUpdate {
 
     /// As [`replay_tops`](Self::replay_tops) by following the links, while the plan
     /// is not built or when it does not cover the run (a type extending
-    /// `Transform` or `Geometry`).
+    /// `Transform` or `Geometry` other than a skinned mesh).
     fn rewalk_tops(
         &mut self,
         graph: &Graph,
         boxes: &mut PerNode<Aabb>,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
-        let kinds = &Kinds {
-            transforms: &self.transform_types,
-            geometries: &self.geometry_types,
-            transform: graph.payloads(),
-            geometry: graph.payloads(),
-        };
+        let kinds = &Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actor_mut::<WorldTransforms>()?;
         let mut warmed = 0;
         for (i, &(span, node)) in self.tops.iter().enumerate() {

@@ -1,10 +1,11 @@
 //! The subtree pass of an incremental update: the update action's work in one tight
 //! loop, and the box of one ancestor from its children's.
 
+use crate::skinned::find;
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, TypeSet};
-use scenewalk_nodes::{Geometry, Transform};
+use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
 /// One node of a subtree pass: its state, its next child to enter and its box so far.
 #[derive(Clone, Copy, Debug)]
@@ -15,16 +16,64 @@ pub(super) struct Frame {
     acc: Aabb,
 }
 
-/// The node types the subtree pass reads, resolved once per update.
+/// The node types an incremental update reads (with the types extending them).
+#[derive(Clone, Debug)]
+pub(super) struct Types {
+    transforms: TypeSet,
+    geometries: TypeSet,
+    skinned: TypeSet,
+}
+
+impl Default for Types {
+    fn default() -> Self {
+        Self {
+            transforms: TypeSet::of::<Transform>(),
+            geometries: TypeSet::of::<Geometry>(),
+            skinned: TypeSet::of::<SkinnedMesh>(),
+        }
+    }
+}
+
+impl Types {
+    /// Resolves the sets for `graph`'s types.
+    pub(super) fn resolve(&mut self, graph: &Graph) {
+        self.transforms.resolve(graph.types());
+        self.geometries.resolve(graph.types());
+        self.skinned.resolve(graph.types());
+    }
+
+    /// Whether `ty` is a skinned mesh type.
+    pub(super) fn skinned(&self, ty: NodeType) -> bool {
+        self.skinned.contains(ty)
+    }
+}
+
+/// The node types the subtree pass reads, resolved once per update, and the skinned
+/// meshes' own boxes as the patch has them.
 pub(super) struct Kinds<'g> {
-    pub(super) transforms: &'g TypeSet,
-    pub(super) geometries: &'g TypeSet,
+    transforms: &'g TypeSet,
+    geometries: &'g TypeSet,
+    skinned: &'g TypeSet,
+    skins: &'g [(NodeIndex, Aabb)],
     /// Exact-type columns: two loads where `get_at` also looks the column up.
-    pub(super) transform: Option<Payloads<'g, Transform>>,
-    pub(super) geometry: Option<Payloads<'g, Geometry>>,
+    transform: Option<Payloads<'g, Transform>>,
+    geometry: Option<Payloads<'g, Geometry>>,
 }
 
 impl<'g> Kinds<'g> {
+    /// The kinds of `graph`'s nodes by `types` (resolved), with the skinned meshes'
+    /// own boxes `skins` (sorted by slot).
+    pub(super) fn new(graph: &'g Graph, types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
+        Self {
+            transforms: &types.transforms,
+            geometries: &types.geometries,
+            skinned: &types.skinned,
+            skins,
+            transform: graph.payloads(),
+            geometry: graph.payloads(),
+        }
+    }
+
     #[inline(always)]
     pub(super) fn local(
         &self,
@@ -41,6 +90,8 @@ impl<'g> Kinds<'g> {
         }
     }
 
+    /// The node's geometry, placed by its world matrix; `None` for a skinned mesh,
+    /// which its joints place (see [`IncrementalUpdate`](crate::IncrementalUpdate)).
     #[inline(always)]
     pub(super) fn geometry(
         &self,
@@ -53,6 +104,7 @@ impl<'g> Kinds<'g> {
         }
         match self.geometry.and_then(|p| p.get(node)) {
             Some(g) => Some(g),
+            None if self.skinned.contains(ty) => None,
             None => extended::<Geometry>(graph, node),
         }
     }
@@ -69,13 +121,16 @@ fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
 /// Recomputes the world matrices and boxes of `top`'s subtree below a parent whose
 /// state is `above`: the update action's work (`WorldTransforms` and `Bounds` under
 /// `DepthFirst`) in one tight loop, without an action run's setup per subtree.
-/// Returns the nodes entered and `top`'s new box; `None` for a non-finite matrix.
+/// Lists the skinned meshes met in `skins` (boxed after the walks). Returns the nodes
+/// entered and `top`'s new box; `None` for a non-finite matrix.
+#[allow(clippy::too_many_arguments, reason = "the pass's tables, side by side")]
 pub(super) fn rewalk(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &mut WorldTransforms,
     boxes: &mut PerNode<Aabb>,
     frames: &mut Vec<Frame>,
+    skins: &mut Vec<NodeIndex>,
     top: NodeIndex,
     above: u32,
 ) -> Option<(u64, Aabb)> {
@@ -84,7 +139,7 @@ pub(super) fn rewalk(
         frames,
         top,
         above,
-        |node, parent| enter(graph, kinds, world, node, parent),
+        |node, parent| enter(graph, kinds, world, skins, node, parent),
         |node, acc| boxes.set(node, acc),
     )
 }
@@ -185,12 +240,14 @@ fn enter_payloads(
     })
 }
 
-/// Enters one node of a subtree pass: its world state and its own box.
+/// Enters one node of a subtree pass: its world state and its own box (a skinned
+/// mesh is listed in `skins` instead).
 #[inline]
 fn enter(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &mut WorldTransforms,
+    skins: &mut Vec<NodeIndex>,
     node: NodeIndex,
     parent: u32,
 ) -> Option<Frame> {
@@ -203,7 +260,12 @@ fn enter(
     world.world.set(node, state);
     let acc = match kinds.geometry(graph, node, ty) {
         Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
-        None => Aabb::EMPTY,
+        None => {
+            if kinds.skinned.contains(ty) {
+                skins.push(node);
+            }
+            Aabb::EMPTY
+        }
     };
     Some(Frame {
         node,
@@ -213,8 +275,8 @@ fn enter(
     })
 }
 
-/// Recomputes one box from the node's geometry and its children's boxes; returns
-/// whether it changed. With `PAYLOADS` (a payload-only patch) values are read
+/// Recomputes one box from the node's geometry (a skinned mesh's own box from
+/// `kinds.skins`) and its children's boxes; returns whether it changed. With `PAYLOADS` (a payload-only patch) values are read
 /// without their stamps and the box is overwritten in place: every node inside the
 /// last full run's spans has values from it.
 pub(super) fn rebox<const PAYLOADS: bool>(
@@ -233,13 +295,16 @@ pub(super) fn rebox<const PAYLOADS: bool>(
     }
     let mut own = Aabb::EMPTY;
     // The world matrix is three loads from scattered memory: only for geometry.
-    if let Some(ty) = graph.type_at(node)
-        && let Some(geometry) = kinds.geometry(graph, node, ty)
-        && let Some(state) = read::<_, PAYLOADS>(&world.world, node)
-    {
-        own = geometry
-            .local_bounds()
-            .transformed(&world.matrices.get(state));
+    if let Some(ty) = graph.type_at(node) {
+        if let Some(geometry) = kinds.geometry(graph, node, ty)
+            && let Some(state) = read::<_, PAYLOADS>(&world.world, node)
+        {
+            own = geometry
+                .local_bounds()
+                .transformed(&world.matrices.get(state));
+        } else if kinds.skinned.contains(ty) {
+            own = find(kinds.skins, node).unwrap_or(Aabb::EMPTY);
+        }
     }
     let mut child = graph.first_child_at(node);
     while let Some(c) = child {

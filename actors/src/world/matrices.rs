@@ -223,7 +223,8 @@ impl WorldMatrices {
     }
 
     /// Drops a worker's matrices, keeping its pages for later workers (the bounds'
-    /// copy of the matrix stack, whose matrices are not read after the run).
+    /// copy of the matrix stack, whose matrices are not read after the run when the
+    /// graph has no skinned mesh).
     pub(crate) fn recycle(&mut self, worker: Self) {
         self.matrices.recycle(worker.matrices);
     }

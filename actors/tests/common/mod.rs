@@ -6,7 +6,9 @@ use scenewalk_actors::{Bounds, BoundsTable, WorldTable, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, EulerRot, Quat, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Results};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Camera, Containment, Frustum, Geometry, Group, Mesh, PlaneMask, Transform};
+use scenewalk_nodes::{
+    Camera, Containment, Frustum, Geometry, Group, Mesh, PlaneMask, SkinnedMesh, Transform,
+};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -97,12 +99,20 @@ pub fn naive_world(graph: &Graph, node: NodeId) -> Affine3A {
     world
 }
 
-/// The naive world box: every geometry in the subtree transformed by its naive world.
+/// The naive world box: every geometry in the subtree transformed by its naive world,
+/// a skinned mesh's per-joint boxes posed by its joints' naive worlds (empty when a
+/// joint is gone).
 pub fn naive_bounds(graph: &Graph, node: NodeId) -> Aabb {
     let mut result = Aabb::EMPTY;
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
-        if let Ok(g) = graph.get::<Geometry>(n) {
+        if let Ok(skinned) = graph.get::<SkinnedMesh>(n) {
+            let mut matrices = Vec::new();
+            let world = |j| graph.contains(j).then(|| naive_world(graph, j));
+            if skinned.skin().joint_matrices(world, &mut matrices).is_ok() {
+                result = result.union(&skinned.conservative_bounds(&matrices).unwrap());
+            }
+        } else if let Ok(g) = graph.get::<Geometry>(n) {
             result = result.union(&g.local_bounds().transformed(&naive_world(graph, n)));
         }
         stack.extend(graph.children(n).unwrap());

@@ -23,7 +23,8 @@
 //! The cases: a. plain visit, b. world transforms, c. dispatch, d. priority order,
 //! e. dual tree, f. the tour's passes, g. compaction, h. the frame, i. incremental
 //! update against a full one, j. parallel traversal by thread count (`--threads`,
-//! default 1 and 2; `--big` adds 10M-node trees).
+//! default 1 and 2; `--big` adds 10M-node trees), k. a crowd of skinned characters
+//! animated (the shared sample CesiumMan; skipped without it).
 //!
 //! `--quick` uses 10-level trees and smaller cases and ends in under a minute.
 //! `--scale` builds a 100M-node group tree and reports its peak memory and the time of
@@ -36,6 +37,7 @@ use scenewalk_examples::report::{Command, Options, Row, USAGE, replace_marked, s
 
 mod bytes;
 mod case_compaction;
+mod case_crowd;
 mod case_dispatch;
 mod case_dual_tree;
 mod case_frame;
@@ -67,6 +69,7 @@ const CASES: &[Case] = &[
     ("h", case_frame::run),
     ("i", case_incremental::run),
     ("j", case_parallel::run),
+    ("k", case_crowd::run),
 ];
 
 // Linking `allocation-counter` installs its counting global allocator: `bytes.rs`

@@ -17,7 +17,8 @@ use crate::scene_baseline::{HandUpdate, HandView};
 use crate::text::{Decimals, counted};
 use crate::{CityMeshes, CityScene, city_scene};
 use scenewalk_actors::{
-    Bounds, Collide, ContactMode, FrustumCull, Pick, RenderList, Statistics, WorldTransforms,
+    Bounds, BoundsTable, Collide, ContactMode, FrustumCull, Pick, RenderList, Statistics,
+    WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Unordered};
@@ -27,7 +28,7 @@ use scenewalk_nodes::{
     Animation, AnimationPlayer, Camera, Geometry, Group, Mesh, Ray, SkinnedMesh, Transform,
     ray_aabb, ray_triangle,
 };
-use skinned::{Boxing, skinned_box};
+use skinned::update_and_exact_box;
 use std::collections::HashMap;
 use std::error::Error;
 use std::io::Write;
@@ -42,7 +43,7 @@ pub struct Outcome {
     /// The frames played of the file's animation (empty without one).
     pub frames: Vec<PlayedFrame>,
     /// The scene's box as the jobs and the picture saw it (skinned meshes boxed from
-    /// their joints); `None` for a scene without geometry.
+    /// their joints by the update); `None` for a scene without geometry.
     pub scene_box: Option<Aabb>,
     /// Where the top view was written (`None`: nothing to draw).
     pub svg: Option<PathBuf>,
@@ -53,10 +54,9 @@ pub struct Outcome {
 pub struct PlayedFrame {
     /// The animation time, in seconds.
     pub time: f32,
-    /// The frame's phases; `edit` is the animation player's writes.
+    /// The frame's phases; `edit` is the animation player's writes (the update
+    /// boxes the skinned meshes from their joints).
     pub times: FrameTimes,
-    /// Boxing the skinned meshes from their joints.
-    pub skin: Duration,
 }
 
 /// What the tour runs on.
@@ -77,10 +77,10 @@ struct Scene {
 #[derive(Clone, Copy, Debug)]
 struct Drawable {
     node: NodeId,
-    /// Where it is drawn: a skinned mesh's box from its joints, else the update's.
+    /// Where it is drawn: the update's box (a skinned mesh's from its joints).
     world_box: Aabb,
-    /// For a skinned mesh, the box the update gave it (its bind pose placed by its
-    /// node).
+    /// For a skinned mesh, its bind pose placed by its own node, which skinning
+    /// ignores.
     bind_pose: Option<Aabb>,
 }
 
@@ -176,7 +176,7 @@ fn jobs(
     let world = update.actor::<WorldTransforms>().ok_or("no transforms")?;
     let bounds = update.actor::<Bounds>().ok_or("no bounds")?;
     let results = passes::results(&update);
-    let drawables = drawables(graph, root, world, bounds)?;
+    let drawables = drawables(graph, root, world, &bounds.table())?;
     let extent = drawables
         .iter()
         .fold(Aabb::EMPTY, |all, d| all.union(&d.world_box));
@@ -208,28 +208,26 @@ fn jobs(
     outcome.scene_box = Some(extent);
     let units = Decimals::for_box(&extent);
     writeln!(out, "   world box {}", units.aabb(&extent))?;
-    let mut matrices = Vec::new();
     for d in &drawables {
         let Some(bind_pose) = d.bind_pose else {
             continue;
         };
         let joints = graph.get::<SkinnedMesh>(d.node)?.skin().joints().len();
-        let world_of = |j| world.world(graph, j).ok();
-        let conservative =
-            skinned_box(graph, d.node, world_of, Boxing::Conservative, &mut matrices)?;
-        let holds = conservative.union(&d.world_box) == conservative;
+        let (posed, exact) = update_and_exact_box(graph, d.node, &world.table(), &bounds.table())?;
+        let holds = posed.union(&exact) == posed;
         writeln!(
             out,
-            "   skinned mesh {}: box {} from its {} (the update boxes its bind pose at {}); \
-             the box from one box per joint holds it: {}",
+            "   skinned mesh {}: boxed by the update from its {} at {} (its bind pose, \
+             placed by its node, lies at {}); holds its exact skinned box {}: {}",
             scene.names.get(&d.node).map_or("(unnamed)", String::as_str),
-            units.aabb(&d.world_box),
             counted(joints, "joint", "joints"),
+            units.aabb(&posed),
             units.aabb(&bind_pose),
+            units.aabb(&exact),
             yes(holds)
         )?;
         if !holds {
-            failed.push("a skinned mesh's conservative box does not hold its exact box".into());
+            failed.push("the update's box of a skinned mesh does not hold its exact box".into());
         }
     }
     writeln!(out, "{timing}")?;
@@ -349,7 +347,7 @@ fn jobs(
         }
         rays.push((ray, hit.map(|h| h.point)));
         if k == 0 {
-            let (brute, tested) = brute_force_pick(graph, world, &ray);
+            let (brute, tested) = brute_force_pick(graph, world, &bounds.table(), &ray);
             let agrees = match (brute, hit) {
                 (None, None) => true,
                 (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
@@ -466,38 +464,33 @@ fn jobs(
     Ok(())
 }
 
-/// Every geometry node under `root` and where it is drawn: skinned meshes boxed from
-/// their joints, the others by the update.
+/// Every geometry node under `root` and where it is drawn: its box from the update
+/// (a skinned mesh's own box, from its joints).
 fn drawables(
     graph: &Graph,
     root: NodeId,
     world: &WorldTransforms,
-    bounds: &Bounds,
+    bounds: &BoundsTable,
 ) -> Result<Vec<Drawable>, Box<dyn Error>> {
     let mut found = Vec::new();
-    let mut matrices = Vec::new();
     let mut next = Some(root);
     while let Some(node) = next {
         if graph.get::<Geometry>(node).is_ok() {
-            let boxed = bounds.world_bounds(graph, node)?;
             found.push(match graph.get::<SkinnedMesh>(node) {
-                Ok(_) => {
-                    let world_of = |j| world.world(graph, j).ok();
-                    Drawable {
-                        node,
-                        world_box: skinned_box(
-                            graph,
-                            node,
-                            world_of,
-                            Boxing::Exact,
-                            &mut matrices,
-                        )?,
-                        bind_pose: Some(boxed),
-                    }
-                }
+                Ok(mesh) => Drawable {
+                    node,
+                    world_box: bounds
+                        .skinned_at(node.index())
+                        .ok_or("the update did not box a skinned mesh")?,
+                    bind_pose: Some(
+                        mesh.mesh()
+                            .local_bounds()
+                            .transformed(&world.world(graph, node)?),
+                    ),
+                },
                 Err(_) => Drawable {
                     node,
-                    world_box: boxed,
+                    world_box: bounds.world_bounds(graph, node)?,
                     bind_pose: None,
                 },
             });
@@ -514,7 +507,7 @@ fn aim(scene: &mut Scene, out: &mut dyn Write) -> Result<bool, Box<dyn Error>> {
     update.run(&scene.graph, scene.root)?;
     let world = update.actor::<WorldTransforms>().ok_or("no transforms")?;
     let bounds = update.actor::<Bounds>().ok_or("no bounds")?;
-    let extent = drawables(&scene.graph, scene.root, world, bounds)?
+    let extent = drawables(&scene.graph, scene.root, world, &bounds.table())?
         .iter()
         .fold(Aabb::EMPTY, |all, d| all.union(&d.world_box));
     if extent.is_empty() || scene.camera.is_some() {
@@ -656,8 +649,14 @@ fn overview_camera(extent: &Aabb) -> Result<(Camera, Affine3A), Box<dyn Error>> 
 }
 
 /// The nearest hit by testing every mesh triangle and plain geometry box of the
-/// graph, placed by the update's world matrices; and how many it tested.
-fn brute_force_pick(graph: &Graph, world: &WorldTransforms, ray: &Ray) -> (Option<f32>, u64) {
+/// graph, placed by the update's world matrices, and every skinned mesh's box from
+/// the update; and how many it tested.
+fn brute_force_pick(
+    graph: &Graph,
+    world: &WorldTransforms,
+    bounds: &BoundsTable,
+    ray: &Ray,
+) -> (Option<f32>, u64) {
     let mut best: Option<f32> = None;
     let mut tested = 0;
     for slot in 0..graph.capacity() as u32 {
@@ -665,7 +664,10 @@ fn brute_force_pick(graph: &Graph, world: &WorldTransforms, ray: &Ray) -> (Optio
         let Some(placed) = world.world_at(node) else {
             continue;
         };
-        let hit = if let Some(mesh) = graph.get_at::<Mesh>(node) {
+        let hit = if let Some(posed) = bounds.skinned_at(node) {
+            tested += 1;
+            ray_aabb(ray, &posed, f32::INFINITY)
+        } else if let Some(mesh) = graph.get_at::<Mesh>(node) {
             tested += u64::from(mesh.triangle_count());
             (0..mesh.triangle_count())
                 .filter_map(|k| {

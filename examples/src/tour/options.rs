@@ -19,8 +19,8 @@ file's first camera or, without one, from a camera the tour adds over the scene'
 
 A file with an animation first plays its first animation over its duration as N
 frames of a frame loop: the animation player's writes are the frame's edit, then the
-incremental update, the hand-over of its results, the skinned meshes' boxes, the view
-and five picks. It prints each frame's milliseconds by phase and a summary, and checks
+incremental update (skinned meshes boxed from their joints), the hand-over of its
+results, the view and five picks. It prints each frame's milliseconds by phase and a summary, and checks
 every tenth frame (and the last) against the same frame computed from scratch.
 
 Then, on the scene as it stands (posed at the last frame played, or at --time T), it
@@ -36,9 +36,9 @@ It prints counts, checks results against brute-force or hand-written computation
 (a failed check exits with 1), times each action per node against a hand-written
 loop doing the same work, and writes an SVG top view framed around the scene's
 objects (every drawable, green where the view draws it; the frustum, the pick rays
-and their hits) whose path it prints. Skinned meshes are boxed from their joints
-(the update pass boxes them in their bind pose). A scene without geometry stops
-after the update.
+and their hits) whose path it prints. The update pass boxes skinned meshes from their
+joints (one box per joint, united), checked against every vertex skinned. A scene
+without geometry stops after the update.
 
   --blocks N     city size (1..=200); not with a file
   --obj FILE     the ball lodged in the city's sculpture: the first mesh of an OBJ

@@ -1,8 +1,9 @@
 //! Playing a file's animation as frames of the frame loop.
 
-use super::skinned::{Boxing, skinned_box, skinned_meshes};
+use super::skinned::{skinned_meshes, update_and_exact_box};
 use super::{PlayedFrame, Scene, counted, ms, yes};
 use crate::frame::{Frame, FrameTimes, PICKS, Seen, from_scratch, median};
+use scenewalk_actors::{BoundsTable, WorldTable};
 use scenewalk_nodes::AnimationPlayer;
 use std::error::Error;
 use std::io::Write;
@@ -11,7 +12,8 @@ use std::time::Instant;
 /// Plays `player`'s animation over its duration as `frames` frames (the first at 0 s,
 /// the last at the end), then, with `time`, one more frame at that time. Prints a row
 /// per frame and a summary; checks every tenth frame and the last against the frame
-/// computed from scratch, and the skinned meshes' boxes against their exact boxes.
+/// computed from scratch, and the update's boxes of the skinned meshes against their
+/// exact boxes.
 pub(super) fn play(
     scene: &mut Scene,
     player: &mut AnimationPlayer,
@@ -31,27 +33,25 @@ pub(super) fn play(
     writeln!(
         out,
         "{section}. play: animation 0{name} ({duration:.3} s, {}) as {} of the frame loop: \
-         the player's writes are the edit, then the incremental update, the hand-over, \
-         {}the view and {}",
+         the player's writes are the edit, then the incremental update{}, the hand-over, \
+         the view and {}",
         counted(animation.channels().len(), "channel", "channels"),
         counted(frames, "frame", "frames"),
         match skinned.len() {
             0 => String::new(),
             n => format!(
-                "{} from the joints, ",
-                counted(n, "skinned box", "skinned boxes")
+                " (boxing {} from the joints)",
+                counted(n, "skinned mesh", "skinned meshes")
             ),
         },
         counted(PICKS.len(), "pick", "picks"),
     )?;
     writeln!(
         out,
-        "   frame   time s  animate   update  hand-over     skin     view     pick    total (ms)"
+        "   frame   time s  animate   update  hand-over     view     pick    total (ms)"
     )?;
     let mut frame = Frame::new()?;
     let mut seen = Seen::default();
-    let mut boxes = Vec::with_capacity(skinned.len());
-    let mut matrices = Vec::new();
     let mut checks = 0;
     let failed_before = outcome.failed.len();
     let last = frames.saturating_sub(1);
@@ -66,37 +66,19 @@ pub(super) fn play(
         player.apply(&mut scene.graph, t)?;
         times.edit = started.elapsed();
         frame.run(&scene.graph, root, camera, &PICKS, &mut times, &mut seen)?;
-        let started = Instant::now();
-        boxes.clear();
-        for &mesh in &skinned {
-            let world_of = |j| frame.update().world(&scene.graph, j).ok();
-            boxes.push(skinned_box(
-                &scene.graph,
-                mesh,
-                world_of,
-                Boxing::Conservative,
-                &mut matrices,
-            )?);
-        }
-        let skin = started.elapsed();
         if k == frames {
             break; // The pose at `time`, for the jobs and the picture.
         }
-        let row = PlayedFrame {
-            time: t,
-            times,
-            skin,
-        };
+        let row = PlayedFrame { time: t, times };
         writeln!(
             out,
-            "   {k:>5} {t:>8.3} {:>8.4} {:>8.4} {:>10.4} {:>8.4} {:>8.4} {:>8.4} {:>8.4}",
+            "   {k:>5} {t:>8.3} {:>8.4} {:>8.4} {:>10.4} {:>8.4} {:>8.4} {:>8.4}",
             ms(times.edit),
             ms(times.update),
             ms(times.hand_over),
-            ms(skin),
             ms(times.view),
             ms(times.pick),
-            ms(times.total() + skin)
+            ms(times.total())
         )?;
         outcome.frames.push(row);
         if k % 10 == 0 || k == last {
@@ -107,11 +89,12 @@ pub(super) fn play(
                     "frame {k}: the draw list or the picks differ from the frame computed from scratch"
                 ));
             }
-            for (&mesh, conservative) in skinned.iter().zip(&boxes) {
-                let world_of = |j| frame.update().world(&scene.graph, j).ok();
-                let exact =
-                    skinned_box(&scene.graph, mesh, world_of, Boxing::Exact, &mut matrices)?;
-                if conservative.union(&exact) != *conservative {
+            let results = frame.update().results();
+            let world = results.get::<WorldTable>("the tour", &scene.graph, root.index())?;
+            let bounds = results.get::<BoundsTable>("the tour", &scene.graph, root.index())?;
+            for &mesh in &skinned {
+                let (posed, exact) = update_and_exact_box(&scene.graph, mesh, &world, &bounds)?;
+                if posed.union(&exact) != posed {
                     outcome.failed.push(format!(
                         "frame {k}: a skinned mesh's box from its joints misses some of its vertices"
                     ));
@@ -124,21 +107,20 @@ pub(super) fn play(
     let passed = outcome.failed.len() == failed_before;
     writeln!(
         out,
-        "   median ms: animate {:.4}, update {:.4}, hand-over {:.4}, skin {:.4}, view {:.4}, \
+        "   median ms: animate {:.4}, update {:.4}, hand-over {:.4}, view {:.4}, \
          pick {:.4}, frame {:.4}\n   {} against frames computed from scratch (draw list, \
          picks{}): {}",
         phase(|f| f.times.edit),
         phase(|f| f.times.update),
         phase(|f| f.times.hand_over),
-        phase(|f| f.skin),
         phase(|f| f.times.view),
         phase(|f| f.times.pick),
-        phase(|f| f.times.total() + f.skin),
+        phase(|f| f.times.total()),
         counted(checks, "check", "checks"),
         if skinned.is_empty() {
             ""
         } else {
-            ", skinned boxes holding every skinned vertex"
+            ", the update's skinned boxes holding every skinned vertex"
         },
         yes(passed)
     )?;

@@ -1,25 +1,11 @@
-//! Skinned meshes' world boxes from their joints.
-//!
-//! The update pass boxes a [`SkinnedMesh`] as its bind-pose mesh placed by its own
-//! node, but glTF places a skinned mesh by its joints (the node's transform plays no
-//! part), so that box can be far from where the mesh is drawn. Until the update pass
-//! boxes skinned meshes itself, the tour boxes them here, from the joints' world
-//! transforms the update computed: this module is the one place to replace by that
-//! library path.
+//! The check of skinned meshes' boxes: the update pass boxes a [`SkinnedMesh`] from
+//! its joints (the conservative union of its per-joint boxes, see
+//! [`Bounds`](scenewalk_actors::Bounds)); the tour checks that box against the exact
+//! box of every skinned vertex.
 
-use scenewalk_core::glam::Affine3A;
+use scenewalk_actors::{BoundsTable, WorldTable};
 use scenewalk_core::{Aabb, Graph, NodeId};
 use scenewalk_nodes::SkinnedMesh;
-
-/// How a skinned mesh is boxed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Boxing {
-    /// Every vertex skinned ([`SkinnedMesh::exact_bounds`]).
-    Exact,
-    /// One box per joint ([`SkinnedMesh::conservative_bounds`]): what a frame can
-    /// afford, never smaller than the exact box.
-    Conservative,
-}
 
 /// The skinned meshes of `root`'s subtree, in pre-order.
 pub fn skinned_meshes(graph: &Graph, root: NodeId) -> Vec<NodeId> {
@@ -34,28 +20,31 @@ pub fn skinned_meshes(graph: &Graph, root: NodeId) -> Vec<NodeId> {
     found
 }
 
-/// The world box of the skinned mesh `node`, posed by its joints' world matrices
-/// (`world_of`); `matrices` is scratch space.
+/// The update's box of the skinned mesh `node` and its exact box (every vertex
+/// skinned with the joints' world matrices of the same update).
 ///
-/// Errors: `node` is no skinned mesh, or a joint has no world transform.
-pub fn skinned_box(
+/// Errors: `node` is no skinned mesh the update reached, or a joint has no world
+/// transform.
+pub fn update_and_exact_box(
     graph: &Graph,
     node: NodeId,
-    world_of: impl FnMut(NodeId) -> Option<Affine3A>,
-    boxing: Boxing,
-    matrices: &mut Vec<Affine3A>,
-) -> Result<Aabb, String> {
+    world: &WorldTable,
+    bounds: &BoundsTable,
+) -> Result<(Aabb, Aabb), String> {
     let mesh = graph
         .get::<SkinnedMesh>(node)
         .map_err(|e| format!("{node}: {e}"))?;
+    let posed = bounds
+        .skinned_at(node.index())
+        .ok_or_else(|| format!("the update did not box the skinned mesh {node}"))?;
+    let mut matrices = Vec::new();
     mesh.skin()
-        .joint_matrices(world_of, matrices)
+        .joint_matrices(|j| world.world(graph, j).ok(), &mut matrices)
         .map_err(|joint| {
             format!("joint {joint} of the skinned mesh {node} has no world transform")
         })?;
-    let boxed = match boxing {
-        Boxing::Exact => mesh.exact_bounds(matrices),
-        Boxing::Conservative => mesh.conservative_bounds(matrices),
-    };
-    boxed.ok_or_else(|| format!("the skinned mesh {node} uses joints its skin does not have"))
+    let exact = mesh
+        .exact_bounds(&matrices)
+        .ok_or_else(|| format!("the skinned mesh {node} uses joints its skin does not have"))?;
+    Ok((posed, exact))
 }

@@ -1,0 +1,46 @@
+//! Skinned meshes' world boxes, computed after a walk from their joints' world
+//! matrices (a joint may come after its mesh in any order, so the walk cannot box the
+//! mesh when it enters it).
+
+use crate::world::world_above;
+use scenewalk_core::glam::Affine3A;
+use scenewalk_core::{Aabb, Graph, NodeIndex};
+use scenewalk_nodes::{SkinnedMesh, Transform};
+
+/// The world box of the skinned mesh in slot `node`: the conservative union of its
+/// per-joint boxes ([`SkinnedMesh::conservative_bounds`]) posed by the joints' world
+/// matrices. `world_at` gives a joint's world matrix where the run computed it; a
+/// joint it does not know (outside the run's subtree) takes the product of the locals
+/// on its path. Empty when the node is no skinned mesh or a joint is no longer in the
+/// graph (the mesh cannot be posed). `matrices` is scratch space.
+pub(crate) fn skinned_box(
+    graph: &Graph,
+    node: NodeIndex,
+    mut world_at: impl FnMut(NodeIndex) -> Option<Affine3A>,
+    matrices: &mut Vec<Affine3A>,
+) -> Aabb {
+    let Some(mesh) = graph.get_at::<SkinnedMesh>(node) else {
+        return Aabb::EMPTY;
+    };
+    let world_of = |joint| {
+        if !graph.contains(joint) {
+            return None;
+        }
+        let at = joint.index();
+        world_at(at).or_else(|| {
+            let local = graph.get_at::<Transform>(at).map(Transform::local);
+            Some(world_above(graph, at) * local.copied().unwrap_or(Affine3A::IDENTITY))
+        })
+    };
+    match mesh.skin().joint_matrices(world_of, matrices) {
+        Ok(()) => mesh.conservative_bounds(matrices).unwrap_or(Aabb::EMPTY),
+        Err(_) => Aabb::EMPTY,
+    }
+}
+
+/// The box of `node` in `skins` (sorted by node), if it is listed.
+#[inline]
+pub(crate) fn find(skins: &[(NodeIndex, Aabb)], node: NodeIndex) -> Option<Aabb> {
+    let i = skins.binary_search_by_key(&node, |s| s.0).ok()?;
+    skins.get(i).map(|s| s.1)
+}
