@@ -4,22 +4,21 @@
 //! full sequential run's boxes; culling, picking and the render list see a skinned
 //! mesh where its joints put it, not where its own node stands.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use proptest::prelude::*;
 use scenewalk_actors::{
     Bounds, BoundsTable, FrustumCull, IncrementalUpdate, Pick, RenderList, WorldTable,
     WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, DVec3, Quat, Vec3};
-use scenewalk_core::{
-    Aabb, Action, ActiveList, Flow, Graph, NodeId, Ordered, Unordered, UnorderedActor, Visit,
-};
+use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered, Unordered};
 use scenewalk_iterators::{DepthFirst, PriorityQueue, Walk};
 use scenewalk_nodes::{
     Animation, AnimationPlayer, Camera, Channel, Group, Interpolation, Mesh, Property, Ray, Skin,
     SkinnedMesh, Transform, Trs,
 };
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Two translation and rotation keys.
 type Keys = ([f32; 3], [f32; 4], [f32; 3], [f32; 4]);
@@ -247,101 +246,109 @@ proptest! {
     }
 }
 
-/// Counts the forks of a parallel run, to know the run was split.
-struct Forks(&'static AtomicU64);
-impl UnorderedActor for Forks {
-    fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    fn fork(&self) -> Option<Self> {
-        self.0.fetch_add(1, Ordering::Relaxed);
-        Some(Forks(self.0))
-    }
-    fn merge(&mut self, _: Self) {}
-}
+/// The update pass split across threads.
+#[cfg(feature = "parallel")]
+mod parallel {
+    use super::*;
+    use scenewalk_core::{ActiveList, Flow, UnorderedActor, Visit};
+    use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A fixed character of eight joints in a chain and a branch.
-fn figure() -> Character {
-    let k = |i: usize| {
-        let f = i as f32;
-        (
-            [f * 0.3, 1.0, -0.5 * f],
-            [0.1 * f, 0.2, 0.0, 1.0],
-            [-f * 0.2, 0.5, f],
-            [0.0, 0.3 * f, 0.1, 1.0],
+    /// Counts the forks of a parallel run, to know the run was split.
+    struct Forks(&'static AtomicU64);
+    impl UnorderedActor for Forks {
+        fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+            Flow::Continue
+        }
+        fn fork(&self) -> Option<Self> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Some(Forks(self.0))
+        }
+        fn merge(&mut self, _: Self) {}
+    }
+
+    /// A fixed character of eight joints in a chain and a branch.
+    fn figure() -> Character {
+        let k = |i: usize| {
+            let f = i as f32;
+            (
+                [f * 0.3, 1.0, -0.5 * f],
+                [0.1 * f, 0.2, 0.0, 1.0],
+                [-f * 0.2, 0.5, f],
+                [0.0, 0.3 * f, 0.1, 1.0],
+            )
+        };
+        Character {
+            parents: vec![0, 0, 1, 2, 1, 4, 0, 6],
+            keys: (0..8).map(k).collect(),
+            vertices: (0..24)
+                .map(|v| {
+                    let f = v as f32;
+                    let j = (v % 8) as u16;
+                    (
+                        [f.sin(), f.cos(), f * 0.1],
+                        [j, (j + 3) % 8, 0, 0],
+                        [1.0, 0.5, 0.0, 0.0],
+                    )
+                })
+                .collect(),
+            inverse_shift: [0.5, -1.0, 0.25],
+            mesh_first: true,
+        }
+    }
+
+    /// A crowd of `n` copies of [`figure`] under one root, each posed at its own time.
+    fn crowd(n: usize) -> (Graph, NodeId, Vec<NodeId>) {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let c = figure();
+        let mut meshes = Vec::new();
+        let mut shared: Option<SkinnedMesh> = None;
+        for i in 0..n {
+            let mut c = c.clone();
+            c.mesh_first = i % 2 == 0;
+            let built = add(&mut graph, root, &c, shared.as_ref());
+            shared.get_or_insert_with(|| graph.get::<SkinnedMesh>(built.mesh).unwrap().clone());
+            let animation = Animation::new(None, built.channels, |_| Trs::IDENTITY);
+            AnimationPlayer::new(animation)
+                .apply(&mut graph, (i % 17) as f32 / 17.0)
+                .unwrap();
+            meshes.push(built.mesh);
+        }
+        (graph, root, meshes)
+    }
+
+    #[test]
+    fn a_parallel_update_boxes_skinned_meshes_as_the_sequential_one() {
+        static FORKS: AtomicU64 = AtomicU64::new(0);
+        let (graph, root, meshes) = crowd(700);
+        assert!(graph.len() > 7_000);
+        let mut sequential = full_update();
+        sequential.run(&graph, root).unwrap();
+        let mut parallel = Action::new(
+            DepthFirst::new(),
+            (
+                Ordered::new(WorldTransforms::new()),
+                Ordered::new(Bounds::new()),
+                Unordered::new(Forks(&FORKS)),
+            ),
         )
-    };
-    Character {
-        parents: vec![0, 0, 1, 2, 1, 4, 0, 6],
-        keys: (0..8).map(k).collect(),
-        vertices: (0..24)
-            .map(|v| {
-                let f = v as f32;
-                let j = (v % 8) as u16;
-                (
-                    [f.sin(), f.cos(), f * 0.1],
-                    [j, (j + 3) % 8, 0, 0],
-                    [1.0, 0.5, 0.0, 0.0],
-                )
-            })
-            .collect(),
-        inverse_shift: [0.5, -1.0, 0.25],
-        mesh_first: true,
-    }
-}
-
-/// A crowd of `n` copies of [`figure`] under one root, each posed at its own time.
-fn crowd(n: usize) -> (Graph, NodeId, Vec<NodeId>) {
-    let mut graph = Graph::new();
-    let root = graph.add_root(Group);
-    let c = figure();
-    let mut meshes = Vec::new();
-    let mut shared: Option<SkinnedMesh> = None;
-    for i in 0..n {
-        let mut c = c.clone();
-        c.mesh_first = i % 2 == 0;
-        let built = add(&mut graph, root, &c, shared.as_ref());
-        shared.get_or_insert_with(|| graph.get::<SkinnedMesh>(built.mesh).unwrap().clone());
-        let animation = Animation::new(None, built.channels, |_| Trs::IDENTITY);
-        AnimationPlayer::new(animation)
-            .apply(&mut graph, (i % 17) as f32 / 17.0)
+        .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
             .unwrap();
-        meshes.push(built.mesh);
-    }
-    (graph, root, meshes)
-}
-
-#[test]
-fn a_parallel_update_boxes_skinned_meshes_as_the_sequential_one() {
-    static FORKS: AtomicU64 = AtomicU64::new(0);
-    let (graph, root, meshes) = crowd(700);
-    assert!(graph.len() > 7_000);
-    let mut sequential = full_update();
-    sequential.run(&graph, root).unwrap();
-    let mut parallel = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Ordered::new(Bounds::new()),
-            Unordered::new(Forks(&FORKS)),
-        ),
-    )
-    .unwrap();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    pool.install(|| parallel.run_parallel(&graph, root))
-        .unwrap();
-    assert!(FORKS.load(Ordering::Relaxed) > 0, "the run was not split");
-    let (_, want) = tables(&sequential);
-    let got = parallel.actor::<Bounds>().unwrap().table();
-    same_boxes(&graph, root, &got, &want);
-    assert_eq!(got.skinned().len(), meshes.len());
-    for mesh in meshes {
-        let own = got.skinned_at(mesh.index()).unwrap();
-        for p in brute_force(&graph, mesh) {
-            assert!(holds(&own, p));
+        pool.install(|| parallel.run_parallel(&graph, root))
+            .unwrap();
+        assert!(FORKS.load(Ordering::Relaxed) > 0, "the run was not split");
+        let (_, want) = tables(&sequential);
+        let got = parallel.actor::<Bounds>().unwrap().table();
+        same_boxes(&graph, root, &got, &want);
+        assert_eq!(got.skinned().len(), meshes.len());
+        for mesh in meshes {
+            let own = got.skinned_at(mesh.index()).unwrap();
+            for p in brute_force(&graph, mesh) {
+                assert!(holds(&own, p));
+            }
         }
     }
 }
