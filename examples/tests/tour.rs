@@ -164,6 +164,7 @@ fn a_scene_without_geometry_says_so() {
     assert!(outcome.svg.is_none() && svg.is_empty() && outcome.scene_box.is_none());
 }
 
+#[cfg(feature = "obj")]
 #[test]
 fn an_obj_without_triangles_is_refused_before_the_city_is_built() {
     let obj = temp("points.obj");
