@@ -67,3 +67,8 @@ mod shape;
 pub mod svg;
 pub mod text;
 pub mod tour;
+
+/// The code in `docs/extending.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/extending.md")]
+struct ExtendingGuide;
