@@ -271,9 +271,9 @@ impl DualTree {
         graph_b: &Graph,
         root_b: NodeId,
     ) -> Result<(), GraphError> {
-        self.clear();
         for (graph, root) in [(graph_a, root_a), (graph_b, root_b)] {
             if !graph.contains(root) {
+                self.clear();
                 return Err(GraphError::StaleNode(root));
             }
         }
@@ -292,15 +292,8 @@ impl DualTree {
     /// [`GraphError::StaleNode`] when `root` is not a live node of `graph`; the
     /// traversal is then empty.
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        self.clear();
-        if !graph.contains(root) {
-            return Err(GraphError::StaleNode(root));
-        }
-        self.reset_self_at(root.index());
-        self.watch = Watch::Checked {
-            a: graph.revision(),
-            b: graph.revision(),
-        };
+        self.reset(graph, root, graph, root)?;
+        self.within = true;
         Ok(())
     }
 
@@ -317,11 +310,8 @@ impl DualTree {
     /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next
     /// call instead: if `root` names no live node then, the traversal is empty.
     pub fn reset_self_at(&mut self, root: NodeIndex) {
-        self.clear();
-        self.stack.push(Pending::Pair(root, root));
-        self.stats.max_stack = 1;
+        self.reset_at(root, root);
         self.within = true;
-        self.watch = Watch::Unchecked(root, root);
     }
 
     /// Ends the traversal (keeping the buffer) and zeroes the statistics.

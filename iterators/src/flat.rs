@@ -293,6 +293,45 @@ impl Flattened {
         Ok(())
     }
 
+    /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
+    /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
+    /// first. Subtree bounds are `accumulate(&own_boxes, &mut out, |a, b|
+    /// a.union(b))`; subtree sizes, counts and "any descendant is selected" flags
+    /// work the same way. `out` is cleared first and ends with one value per
+    /// position.
+    ///
+    /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
+    /// is then left empty).
+    ///
+    /// ```
+    /// # use scenewalk_core::Graph;
+    /// # use scenewalk_iterators::Flattened;
+    /// # #[derive(Clone, Debug)] struct Group;
+    /// # impl scenewalk_core::NodeCore for Group {}
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Group);
+    /// let a = graph.append_child(root, Group)?;
+    /// graph.append_child(a, Group)?;
+    /// graph.append_child(root, Group)?;
+    /// let flat = Flattened::build(&graph, root)?;
+    /// let mut sizes = Vec::new();
+    /// flat.accumulate(&vec![1u32; flat.len()], &mut sizes, |a, b| a + b)?;
+    /// assert_eq!(sizes, flat.sizes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn accumulate<T: Copy>(
+        &self,
+        own: &[T],
+        out: &mut Vec<T>,
+        combine: impl Fn(&T, &T) -> T,
+    ) -> Result<(), LengthMismatch> {
+        self.fits(own, out)?;
+        out.clear();
+        out.extend_from_slice(own);
+        accumulate_range(&self.parents, 0, out, &combine);
+        Ok(())
+    }
+
     /// The nodes in flattened (depth-first) order, with
     /// [`skip_subtree`](FlatIter::skip_subtree): the arrays as they were built, not
     /// the graph's links as they are now.
@@ -385,6 +424,20 @@ impl Flattened {
                 depth -= 1;
             }
         }
+    }
+}
+
+/// The child-before-parent pass over one subtree range from position `base`: `parents`
+/// and `out` are the range's, and every parent but the range root's lies inside it.
+pub(crate) fn accumulate_range<T: Copy>(
+    parents: &[u32],
+    base: usize,
+    out: &mut [T],
+    combine: &impl Fn(&T, &T) -> T,
+) {
+    for (i, &parent) in parents.iter().enumerate().skip(1).rev() {
+        let parent = parent as usize - base;
+        out[parent] = combine(&out[parent], &out[i]);
     }
 }
 
@@ -503,11 +556,11 @@ impl TraversalIterator for Flattened {
     }
 
     fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
-        let refreshed = match graph.id_at(root) {
-            Some(root) => self.refresh(graph, root).is_ok(),
-            None => false,
-        };
-        if !refreshed {
+        // A root that is not live leaves the flattening empty.
+        if graph
+            .id_at(root)
+            .is_none_or(|root| self.refresh(graph, root).is_err())
+        {
             self.clear_arrays();
             self.built = None;
         }
