@@ -5,18 +5,17 @@ use scenewalk_core::{
     TraversalError, TraversalIterator,
 };
 
-/// Level order, coalescing the children of many nodes into one active list so each
-/// actor is called once per batch instead of once per node (paper 3.3.3).
+/// Level order, each actor called once per batch of nodes instead of once per node
+/// (paper 3.3.3).
 ///
-/// A batch is the nodes of one level (or a slice of at most
-/// [`with_max_batch`](BreadthFirst::with_max_batch) of them), handed to the actors as
-/// the active list of the level above: an entry an actor deactivates is dropped before
-/// it is entered (later actors skip it, and it is neither counted as entered nor
-/// expanded), as a child deactivated at its parent under depth-first;
-/// [`Flow::Prune`] enters the batch's active entries but expands none of them, and
-/// [`Flow::Stop`] ends the run. With no current node, no leave events and no single
-/// path, the action refuses enter + leave actors, ordered-state actors, actors that
-/// dispatch on the node type, and actors that do not implement `enter_batch`.
+/// A batch is one level (or a slice of at most
+/// [`with_max_batch`](BreadthFirst::with_max_batch) of it), handed to the actors as an
+/// active list: an entry an actor deactivates is neither entered (later actors skip it)
+/// nor expanded, as a child deactivated under depth-first; [`Flow::Prune`] enters the
+/// batch's active entries but expands none, and [`Flow::Stop`] ends the run. With no
+/// current node, no leave events and no single path, the action refuses enter + leave
+/// actors, ordered-state actors, actors that dispatch on the node type, and actors
+/// without `enter_batch`.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -82,6 +81,12 @@ impl BreadthFirst {
         self.max_batch = max.max(1);
         self
     }
+
+    /// The positions in `level` of the batch being handed out.
+    fn batch(&self) -> std::ops::Range<usize> {
+        let end = self.batch_end.min(self.level.len());
+        self.cursor.min(end)..end
+    }
 }
 
 impl TraversalIterator for BreadthFirst {
@@ -117,27 +122,24 @@ impl TraversalIterator for BreadthFirst {
     }
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        let end = self.batch_end.min(self.level.len());
-        let start = self.cursor.min(end);
-        ActiveList::new(self.level.get_mut(start..end).unwrap_or_default())
+        let batch = self.batch();
+        ActiveList::new(self.level.get_mut(batch).unwrap_or_default())
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let end = self.batch_end.min(self.level.len());
+        let batch = self.batch();
+        self.cursor = batch.end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            let batch = self
-                .level
-                .get(self.cursor.min(end)..end)
-                .unwrap_or_default();
-            for entry in batch.iter().filter(|e| e.is_active()) {
-                let first = graph.first_child_at(entry.node());
+            for entry in self.level.get(batch).unwrap_or_default() {
+                let first = graph
+                    .first_child_at(entry.node())
+                    .filter(|_| entry.is_active());
                 let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
                 self.next_level
                     .extend(children.map(|c| ActiveEntry::new(c, depth)));
             }
         }
-        self.cursor = end;
         Ok(0)
     }
 

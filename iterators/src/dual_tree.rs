@@ -2,6 +2,7 @@
 //! each of two trees or two distinct leaves of one tree, whose every ancestor pair
 //! passes a pair filter.
 
+use crate::std_iter::live;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
 use std::iter::FusedIterator;
@@ -10,10 +11,7 @@ use std::iter::FusedIterator;
 pub type NodePair = (NodeIndex, NodeIndex);
 
 /// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
-/// whether it is reported).
-///
-/// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is a filter; implement the trait
-/// for a named type when the filter carries data, as [`AabbOverlap`] does.
+/// whether it is reported). Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
     /// Whether the pair `(a, b)` can hold overlapping leaves: `false` prunes the pair
     /// and every pair below it. `a` is a node of the first tree, `b` of the second.
@@ -29,11 +27,8 @@ impl<F: FnMut(NodeIndex, NodeIndex) -> bool> PairFilter for F {
 }
 
 /// The bounding-box filter: a pair passes when the nodes' boxes overlap (touching
-/// counts).
-///
-/// The boxes come from per-node side tables indexed by [`NodeIndex::get`], typically
-/// each node's box being the union of its subtree's leaf boxes. A node outside its
-/// table fails the test, so a short table prunes rather than panics.
+/// counts). The boxes come from per-node tables indexed by [`NodeIndex::get`] (each
+/// node's box typically the union of its leaves'); a node outside its table fails.
 #[derive(Clone, Copy, Debug)]
 pub struct AabbOverlap<'t> {
     a: &'t [Aabb],
@@ -69,17 +64,14 @@ pub struct DualTreeStats {
     pub pair_tests: u64,
     /// Leaf pairs yielded.
     pub pairs_found: u64,
-    /// The most entries the pending stack held at once (each entry a run of sibling
-    /// pairs; at most one per level descended in each tree).
+    /// The most entries the pending stack held at once.
     pub max_stack: usize,
 }
 
-/// Whether the roots have been checked against the graphs, and the graphs' revisions
-/// at that time.
+/// Whether the roots have been checked against the graphs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Watch {
-    /// Set by the `*_at` resets: the roots (of trees A and B; the same node twice in
-    /// self mode) are checked by the next call.
+    /// After an `*_at` reset: the next call checks the roots of trees A and B.
     Unchecked(NodeIndex, NodeIndex),
     /// The graphs' revisions when the roots were checked.
     Checked { a: u64, b: u64 },
@@ -162,29 +154,24 @@ const MAX_RESERVED: usize = 1 << 16;
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
 ///
-/// - **Two trees** ([`reset`](DualTree::reset)): a pair is a node of tree A and a node
-///   of tree B, in two graphs or one. From the pair of roots, a passing pair is yielded
-///   when both nodes are leaves, descends on the internal side when the other is a
-///   leaf, and into every child × child pair when both are internal (for binary trees
-///   the note's four pairs).
+/// - **Two trees** ([`reset`](DualTree::reset)): a node of tree A with a node of tree B,
+///   in two graphs or one. A passing pair is yielded when both nodes are leaves,
+///   descends on the internal side when the other is a leaf, and into every
+///   child × child pair when both are internal.
 /// - **Self** ([`reset_self`](DualTree::reset_self)): the unordered pairs of distinct
-///   leaves of one tree: within a node, every unordered pair of distinct children's
-///   subtrees as a two-tree pair, and each child within itself. No pair comes twice,
-///   none is `(x, x)`, and the filter is never asked about a node with itself.
+///   leaves of one tree: within a node, each unordered pair of distinct children as a
+///   two-tree pair, and each child within itself. No pair comes twice, none is
+///   `(x, x)`, and the filter is never asked about a node with itself.
 ///
-/// Unlike the note's fixed 100-entry array, the pending pairs live on a `Vec` kept
-/// between runs, so nothing recurses or overflows. A stack entry is a run of sibling
-/// pairs handed out one at a time, so the stack holds at most one entry per level
-/// descended in each tree: pending memory grows with the depths, not the fan-out.
-/// [`next`](DualTree::next) runs until the next leaf pair; stop calling and the
-/// traversal is paused. It does not borrow the graphs (each call takes them): pass the
-/// same graphs for the whole traversal.
-///
-/// [`reset`](DualTree::reset) refuses a stale [`NodeId`] ([`GraphError::StaleNode`]);
-/// after [`reset_at`](DualTree::reset_at), the first `next` ends at once when a root
-/// names no live node. A structural edit of either graph between calls (its
-/// [`revision`](Graph::revision) changes) ends the traversal rather than following
-/// stale links. Nothing here panics.
+/// Pending work is a stack of runs of sibling pairs, one entry at most per level
+/// descended in each tree, kept between runs: nothing recurses, and memory grows with
+/// the depths, not the fan-out. [`next`](DualTree::next) runs to the next leaf pair;
+/// stop calling and the traversal is paused. Each call takes the graphs (pass the same
+/// ones throughout); a structural edit of either between calls (its
+/// [`revision`](Graph::revision) changes) ends the traversal. [`reset`](DualTree::reset)
+/// refuses a stale [`NodeId`] ([`GraphError::StaleNode`]); after
+/// [`reset_at`](DualTree::reset_at), the first `next` ends at once when a root names no
+/// live node. Nothing here panics.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -271,12 +258,9 @@ impl DualTree {
         graph_b: &Graph,
         root_b: NodeId,
     ) -> Result<(), GraphError> {
-        for (graph, root) in [(graph_a, root_a), (graph_b, root_b)] {
-            if !graph.contains(root) {
-                self.clear();
-                return Err(GraphError::StaleNode(root));
-            }
-        }
+        self.clear();
+        live(graph_a, root_a)?;
+        live(graph_b, root_b)?;
         self.reset_at(root_a.index(), root_b.index());
         self.watch = Watch::Checked {
             a: graph_a.revision(),
@@ -367,11 +351,9 @@ impl DualTree {
 
     /// The next leaf pair, or `None` when the traversal is over.
     ///
-    /// `graph_a` holds the first tree and `graph_b` the second (pass one graph twice
-    /// for two trees of one graph). In self mode `graph_b` is not read: pass the tree's
-    /// graph twice. Each call takes pending pairs, calls `filter` once per pair and
-    /// pushes the children of passing internal pairs (as one run), until a passing leaf
-    /// pair comes up or the stack is empty.
+    /// `graph_a` holds the first tree and `graph_b` the second (in self mode `graph_b` is
+    /// not read: pass the tree's graph twice). `filter` is called once per candidate
+    /// pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,

@@ -5,6 +5,7 @@
     reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
 )]
 
+use crate::std_iter::live;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
@@ -19,20 +20,13 @@ use std::ops::Range;
 /// ([`parents`](Self::parents), [`Flattened::NIL`] for the root at position 0), the
 /// size of its subtree counting itself ([`sizes`](Self::sizes)) and its depth below
 /// the root ([`depths`](Self::depths)). A node's descendants are the positions
-/// `i + 1 .. i + sizes[i]`, so skipping a subtree is the jump `i += sizes[i]`, and
-/// every parent lies before its children.
+/// `i + 1 .. i + sizes[i]`, and every parent lies before its children.
 ///
-/// The arrays describe the graph as it was when they were built: building records the
-/// graph's [`revision`](Graph::revision), [`is_current`](Self::is_current) compares it
-/// with the graph's, and [`refresh`](Self::refresh) rebuilds only after a structural
-/// edit (payload edits do not change the structure, so [`gather`](Self::gather) the
-/// payloads again instead). Building walks the links without recursion and without a
-/// stack, so a million-deep chain is fine.
-///
-/// It is also a [`TraversalIterator`](scenewalk_core::TraversalIterator) that runs an
-/// [`Action`](scenewalk_core::Action) in the same order as
-/// [`DepthFirst`](crate::DepthFirst), rebuilding at the start of a run only when the
-/// graph or the root changed since the last build.
+/// The arrays describe the graph at the build, which walks the links without recursion
+/// or stack; [`refresh`](Self::refresh) rebuilds only after a structural edit (after a
+/// payload edit, [`gather`](Self::gather) again). As a
+/// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
+/// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
 ///
 /// ```
 /// use scenewalk_core::glam::{Affine3A, Vec3};
@@ -77,7 +71,7 @@ pub struct Flattened {
     built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
     /// The state of a run as a traversal iterator.
-    pub(crate) run: RunState,
+    run: RunState,
 }
 
 /// [`Flattened::propagate`] was given a different number of local values than the
@@ -96,21 +90,20 @@ pub struct LengthMismatch {
 /// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
 /// between steps; its buffers are reused by later runs.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RunState {
+struct RunState {
     /// The next position to consider.
-    pub(crate) pos: usize,
+    pos: usize,
     /// The position of the last entered node, until its commit.
-    pub(crate) entered: Option<usize>,
-    /// Positions of deactivated children still ahead, smallest on top: when the walk
-    /// reaches one it jumps past its subtree.
-    pub(crate) skips: Vec<u32>,
+    entered: Option<usize>,
+    /// Positions of deactivated children still ahead, smallest on top: the walk jumps
+    /// past their subtrees.
+    skips: Vec<u32>,
     /// Entered positions whose leave event is still due, innermost on top.
-    pub(crate) open: Vec<u32>,
+    open: Vec<u32>,
     /// The active list of the last entered node (its children), if an actor built it.
-    pub(crate) active: Vec<ActiveEntry>,
-    /// Whether an actor built or cleared the active list.
-    pub(crate) list_state: ListState,
-    pub(crate) leave_events: bool,
+    active: Vec<ActiveEntry>,
+    list_state: ListState,
+    leave_events: bool,
 }
 
 impl Flattened {
@@ -138,10 +131,9 @@ impl Flattened {
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
     /// flattening is then left empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        if !graph.contains(root) {
-            self.clear_arrays();
-            self.built = None;
-            return Err(GraphError::StaleNode(root));
+        if let Err(stale) = live(graph, root) {
+            self.forget();
+            return Err(stale);
         }
         self.flatten(graph, root.index());
         self.built = Some((root, graph.uid(), graph.revision()));
@@ -150,10 +142,9 @@ impl Flattened {
     }
 
     /// Rebuilds if the graph had a structural edit since the last build or `root` is
-    /// not the root of the last build; returns whether it rebuilt.
-    ///
-    /// The check compares [`Graph::uid`] and [`Graph::revision`], so another graph (a
-    /// clone included) always counts as changed.
+    /// not the root of the last build; returns whether it rebuilt. Another graph (a
+    /// clone included) always counts as changed: the check compares [`Graph::uid`] and
+    /// [`Graph::revision`].
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
@@ -233,19 +224,12 @@ impl Flattened {
     }
 
     /// The positions of `pos`'s children, in order: from `pos + 1`, each past the
-    /// previous one's subtree.
-    /// Empty if `pos` is out of range.
+    /// previous one's subtree. Empty if `pos` is out of range.
     pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.subtree(pos).end;
-        let mut next = pos.saturating_add(1);
-        std::iter::from_fn(move || {
-            if next >= end {
-                return None;
-            }
-            let child = next;
-            next = next.saturating_add(self.sizes.get(child).map_or(usize::MAX, |&s| s as usize));
-            Some(child)
-        })
+        let first = pos.saturating_add(1);
+        std::iter::successors(Some(first), |&child| Some(self.subtree(child).end))
+            .take_while(move |&child| child < end)
     }
 
     /// One value per position, in order: `f(nodes[i])` (e.g. each node's local
@@ -261,11 +245,9 @@ impl Flattened {
     }
 
     /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
-    /// &locals[i])`, with `root_value` standing for the root's parent. `out` is cleared
-    /// first and ends with one value per position (in order, like `locals`).
-    ///
-    /// World transforms are `propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l|
-    /// *p * *l)`; depths, accumulated opacity or inherited flags work the same way.
+    /// &locals[i])`, with `root_value` standing for the root's parent (world transforms,
+    /// depths, accumulated opacity, inherited flags). `out` is cleared first and ends
+    /// with one value per position.
     ///
     /// Errors: [`LengthMismatch`] if `locals` does not hold exactly one value per
     /// position (`out` is then left empty).
@@ -295,10 +277,8 @@ impl Flattened {
 
     /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
     /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
-    /// first. Subtree bounds are `accumulate(&own_boxes, &mut out, |a, b|
-    /// a.union(b))`; subtree sizes, counts and "any descendant is selected" flags
-    /// work the same way. `out` is cleared first and ends with one value per
-    /// position.
+    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags). `out`
+    /// is cleared first and ends with one value per position.
     ///
     /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
     /// is then left empty).
@@ -332,9 +312,8 @@ impl Flattened {
         Ok(())
     }
 
-    /// The nodes in flattened (depth-first) order, with
-    /// [`skip_subtree`](FlatIter::skip_subtree): the arrays as they were built, not
-    /// the graph's links as they are now.
+    /// The nodes in flattened (depth-first) order, as built, with
+    /// [`skip_subtree`](FlatIter::skip_subtree).
     ///
     /// ```
     /// # use scenewalk_core::Graph;
@@ -348,11 +327,9 @@ impl Flattened {
     /// let b = graph.append_child(root, Group)?;
     /// let flat = Flattened::build(&graph, root)?;
     /// let mut iter = flat.iter();
-    /// assert_eq!(iter.next(), Some(root.index()));
-    /// assert_eq!(iter.next(), Some(a.index()));
+    /// assert_eq!([iter.next(), iter.next()], [Some(root.index()), Some(a.index())]);
     /// iter.skip_subtree();
-    /// assert_eq!(iter.next(), Some(b.index()));
-    /// assert_eq!(iter.next(), None);
+    /// assert!(iter.eq([b.index()]));
     /// # Ok::<(), scenewalk_core::GraphError>(())
     /// ```
     pub fn iter(&self) -> FlatIter<'_> {
@@ -375,11 +352,13 @@ impl Flattened {
         })
     }
 
-    fn clear_arrays(&mut self) {
+    /// Empties the arrays, as not built.
+    fn forget(&mut self) {
         self.nodes.clear();
         self.parents.clear();
         self.sizes.clear();
         self.depths.clear();
+        self.built = None;
     }
 
     #[inline]
@@ -396,7 +375,7 @@ impl Flattened {
     /// each node's position; a subtree's size is known when the walk climbs out of it,
     /// and climbing follows the recorded parent positions.
     fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
-        self.clear_arrays();
+        self.forget();
         let mut node = root;
         let mut depth = 0;
         let mut pos = self.push(root, Self::NIL, 0);
@@ -516,11 +495,9 @@ impl Flattened {
     }
 }
 
-/// Pre-order over the flattened arrays: a deactivated child is a jump past its subtree,
-/// [`Flow::Prune`] a jump past the node's own subtree, and leave events come from a
-/// stack of open positions. The active list (the node's children) is built only if an
-/// actor looks at it. Each run [refreshes](Flattened::refresh) the arrays first, so
-/// they are rebuilt only when the graph or the root changed since the last run.
+/// Pre-order over the flattened arrays, [refreshed](Flattened::refresh) at the start of
+/// each run: a deactivated child or [`Flow::Prune`] is a jump past the subtree. The
+/// active list is built only if an actor looks at it.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
@@ -556,13 +533,9 @@ impl TraversalIterator for Flattened {
     }
 
     fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
-        // A root that is not live leaves the flattening empty.
-        if graph
-            .id_at(root)
-            .is_none_or(|root| self.refresh(graph, root).is_err())
-        {
-            self.clear_arrays();
-            self.built = None;
+        match graph.id_at(root) {
+            Some(root) => _ = self.refresh(graph, root), // live: cannot fail
+            None => self.forget(),
         }
         self.clear();
         self.run.pos = 0;

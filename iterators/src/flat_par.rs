@@ -194,21 +194,6 @@ impl Flattened {
     /// `T: Default` fills a new `out` once; a kept one is overwritten in place.
     ///
     /// Errors: [`LengthMismatch`] as for `accumulate`.
-    ///
-    /// ```
-    /// # use scenewalk_core::Graph;
-    /// # use scenewalk_iterators::Flattened;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// for _ in 0..5000 { graph.append_child(root, Group)?; }
-    /// let flat = Flattened::build(&graph, root)?;
-    /// let mut sizes = Vec::new();
-    /// flat.accumulate_parallel(&vec![1u32; flat.len()], &mut sizes, |a, b| a + b)?;
-    /// assert_eq!(sizes, flat.sizes());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],

@@ -22,13 +22,10 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// The place of a pending node in every priority order here: larger key first; among
-/// equal keys (`-0.0` equals `0.0`) the earlier arrival first. Keys are never NaN: a
-/// NaN key is reported before it is ranked.
-///
-/// Packed into one `u64` (the key's bits made to sort as unsigned, then the arrival
-/// number inverted), so the heap moves 16-byte entries and compares integers.
-/// Arrivals are counted per run and a node arrives at most once, so 32 bits hold them.
+/// The place of a pending node in every priority order here: larger key first, then
+/// the earlier arrival (`-0.0` equals `0.0`; a NaN key is reported before it is ranked).
+/// One `u64`, the key's bits made to sort as unsigned above the inverted arrival number
+/// (32 bits: a node arrives at most once per run), so the heap compares integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -88,8 +85,7 @@ impl<T> Ord for Ranked<T> {
 /// `PriorityQueue::frames`; runs without ordered state never read that array.
 const HAS_FRAME: u32 = 0x8000_0000;
 
-/// A queued node: with its rank 16 bytes, everything the next step needs, so taking it
-/// touches no other memory. The key comes back from the rank.
+/// A queued node: with its rank, 16 bytes that hold all the next step needs.
 #[derive(Clone, Copy, Debug)]
 struct Queued {
     node: NodeIndex,
@@ -118,19 +114,20 @@ struct Pending {
 ///   states, shared by siblings; an actor's state is copied only when it writes it
 ///   ([`OrderedState::Copies`]).
 /// - Leave events work: a node's leave comes after all its descendants, in whatever
-///   order they were taken (the paper's implementation dropped them).
-/// - Depths are kept in 31 bits (the top bit of a queued entry marks a frame): a
-///   tree more than 2³¹ − 1 levels deep, over 64 GB of link records, is beyond it.
+///   order they were taken.
+/// - Depths are kept in 31 bits: a tree more than 2³¹ − 1 levels deep is beyond it.
 ///
 /// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit, Unordered, UnorderedActor};
+/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
 /// use scenewalk_iterators::PriorityQueue;
 /// # #[derive(Clone, Debug)] struct Item(f32);
 /// # impl scenewalk_core::NodeCore for Item {}
-/// /// Keys each child by its payload.
-/// struct ByValue;
-/// impl StaticActor for ByValue {
-///     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+/// /// Records each node's value and keys its children by theirs.
+/// #[derive(Default)]
+/// struct ByValue(Vec<f32>);
+/// impl UnorderedActor for ByValue {
+///     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(visit.get::<Item>().unwrap().0);
 ///         for i in 0..active.len() {
 ///             let value = active.node(i).and_then(|n| visit.graph().get_at::<Item>(n)).map_or(0.0, |v| v.0);
 ///             active.set_key(i, value);
@@ -138,20 +135,12 @@ struct Pending {
 ///         Flow::Continue
 ///     }
 /// }
-/// #[derive(Default)]
-/// struct Order(Vec<f32>);
-/// impl UnorderedActor for Order {
-///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(visit.get::<Item>().unwrap().0);
-///         Flow::Continue
-///     }
-/// }
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Item(100.0));
 /// for v in [2.0, 7.0, 5.0] { graph.append_child(root, Item(v))?; }
-/// let mut action = Action::new(PriorityQueue::new(), (Static::new(ByValue), Unordered::new(Order::default())))?;
+/// let mut action = Action::new(PriorityQueue::new(), (Unordered::new(ByValue::default()),))?;
 /// action.run(&graph, root)?;
-/// assert_eq!(action.actor::<Order>().unwrap().0, [100.0, 7.0, 5.0, 2.0]);
+/// assert_eq!(action.actor::<ByValue>().unwrap().0, [100.0, 7.0, 5.0, 2.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]

@@ -2,6 +2,7 @@
 //! with no stack; on ids while the graph may change between steps, on slots while an
 //! iterator borrows it.
 
+use crate::std_iter::live;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
@@ -179,8 +180,8 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// The next enter event's node: the steps up to it, leaves dropped. The common
-    /// phases step here without the events' dispatch, the rest by [`step`](Self::step).
+    /// The next enter event's node, leaves dropped: the common phases without the
+    /// events' dispatch (measurably faster), the rest by [`step`](Self::step).
     #[inline(always)]
     fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if self.phase == Phase::Entered && !self.skip {
@@ -244,32 +245,22 @@ impl<N: Slot> Place<N> {
 }
 
 /// The depth-first walk: enter and leave events in document order, properly nested,
-/// with no stack and no allocation. Its whole state is the current node, the node it
-/// was entered from, where to go on should the current node be moved away, a phase
-/// and a depth (reference note 000's first-child / next-sibling step, with parent
-/// links for the leave events). [`next_enter`](Self::next_enter) gives the enter
-/// events alone: the pre-order walk.
+/// with no stack and no allocation (reference note 000's first-child / next-sibling
+/// step, with parent links for the leaves). [`next_enter`](Self::next_enter) gives the
+/// enter events alone: the pre-order walk.
 ///
-/// It does not borrow the graph (after petgraph's walkers): each step takes it, so the
-/// graph may be edited between steps, and `std::iter::from_fn(|| walker.next(&graph))`
-/// makes a std iterator of it. The walk then continues from the current node's links
-/// *as they are at that step*: children added under a node not yet left are entered,
-/// siblings inserted after the current node are entered, nodes added before it are not.
-/// A current node moved to another parent is left where the walk found it, so enters
-/// and leaves stay nested: it is not descended into there (its subtree went with it),
-/// and the walk goes on with the sibling that followed it when the walk reached it and
-/// climbs back through the node it was entered from. The moved node and its subtree are
-/// entered again if their new place lies ahead of the walk. The climb above that node
-/// follows the parent links as they are, so moving an ancestor of the current node is
-/// not undone: the leaves then follow its new parents. Leaving never goes above the
-/// depth the walk went down, so the walk ends at most back at the level of its root. If
-/// the current node, the node it was entered from or the root is removed, the walk
-/// ends (nodes are kept as [`NodeId`]s, so a removed node is noticed even when its slot
-/// is reused) until [`reset`](Self::reset) or [`move_to`](Self::move_to).
-///
-/// While no edit happened since the last step (same [`Graph::uid`] and
-/// [`Graph::revision`]), a step checks nothing: it reads the links, and the generation
-/// of the node it enters.
+/// It does not borrow the graph: each step takes it, so the graph may be edited between
+/// steps, and the walk goes on from the current node's links as they are then. Children
+/// added under a node not yet left are entered, and so are siblings inserted after the
+/// current node; nodes added before it are not. A current node moved to another parent
+/// is left where the walk found it, without descending (its subtree went with it); the
+/// walk goes on with the sibling that followed it there, and enters the moved subtree
+/// again if its new place lies ahead. Climbing follows the parent links as they are (a
+/// moved ancestor is not undone), never above the root's depth. If the current node,
+/// the node it was entered from or the root is removed, the walk ends (nodes are held
+/// as [`NodeId`]s, so a reused slot is noticed) until [`reset`](Self::reset) or
+/// [`move_to`](Self::move_to). While [`Graph::uid`] and [`Graph::revision`] are those
+/// of the last step, a step checks nothing.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -319,8 +310,7 @@ pub struct DfsWalker {
     stamp: (u64, u64),
 }
 
-/// Two walkers are equal when they stand at the same place of the same walk; the
-/// cached graph state is not part of that.
+/// Two walkers are equal when they stand at the same place of the same walk.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
         (self.root, self.place) == (other.root, other.place)
@@ -351,11 +341,8 @@ impl DfsWalker {
     /// subtree. Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
     /// Costs O(depth of `node`).
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        for id in [self.root, node] {
-            if !graph.contains(id) {
-                return Err(GraphError::StaleNode(id));
-            }
-        }
+        live(graph, self.root)?;
+        live(graph, node)?;
         let mut depth = 0;
         let mut up = node.index();
         while up != self.root.index() {
@@ -423,15 +410,13 @@ impl DfsWalker {
         self.place.step_enter(graph)
     }
 
-    /// Whether the walk goes on in `graph`. While no structural edit happened since the
-    /// last check, the nodes the walker holds are as live as they were then.
+    /// Whether the walk goes on in `graph`: checked only after a structural edit.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
         if self.stamp == stamp(graph) {
             return true;
         }
-        // Only plain values cross the call, so the walker's fields can stay in
-        // registers in the caller's loop.
+        // Plain values cross the call, so the fields stay in the caller's registers.
         let place = &mut self.place;
         place.phase = check(
             graph,
@@ -477,17 +462,14 @@ fn check(
     }
 }
 
-/// The graph state a walker last checked: [`Graph::uid`] and [`Graph::revision`]. Every
-/// edit that removes or moves a node moves the revision on, and every other graph
-/// (clones included) has another uid, so while it matches, the nodes the walker checked
-/// are live and in place.
+/// The graph state a walker last checked: while it matches, no node was removed or
+/// moved (every such edit moves the revision on; every other graph has another uid).
 #[inline(always)]
 fn stamp(graph: &Graph) -> (u64, u64) {
     (graph.uid(), graph.revision())
 }
 
-/// No graph's stamp, before a first check: no graph reaches revision `u64::MAX` (one
-/// edit a nanosecond would take 584 years).
+/// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
 mod sealed {
@@ -516,13 +498,10 @@ mod sealed {
 }
 
 /// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
-/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (the enter events'
-/// nodes, `T = NodeIndex`) from [`Walk::preorder`](crate::Walk::preorder).
-///
-/// While it borrows the graph no node can be removed, so it steps on slot indices,
-/// without the walker's checks or the generations that make them;
-/// [`into_walker`](Self::into_walker) reads the generations once, to edit the graph
-/// and walk on.
+/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (`T = NodeIndex`)
+/// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
+/// walker's checks; [`into_walker`](Self::into_walker) hands the walk back to edit the
+/// graph and walk on.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -550,14 +529,15 @@ pub struct DepthFirstIter<'g, T = Event> {
 }
 
 impl<'g, T> DepthFirstIter<'g, T> {
-    /// A walk of `root`'s subtree, which is live in `graph`.
-    pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Self {
-        Self {
+    /// A walk of `root`'s subtree. Errors: [`GraphError::StaleNode`].
+    pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Result<Self, GraphError> {
+        live(graph, root)?;
+        Ok(Self {
             graph,
             root,
             place: Place::new(root.index()),
             item: PhantomData,
-        }
+        })
     }
 
     /// After an enter: do not descend into that node (its leave comes next).
