@@ -131,10 +131,9 @@ impl TraversalIterator for BreadthFirst {
         self.cursor = batch.end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            for entry in self.level.get(batch).unwrap_or_default() {
-                let first = graph
-                    .first_child_at(entry.node())
-                    .filter(|_| entry.is_active());
+            let batch = self.level.get(batch).unwrap_or_default();
+            for entry in batch.iter().filter(|e| e.is_active()) {
+                let first = graph.first_child_at(entry.node());
                 let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
                 self.next_level
                     .extend(children.map(|c| ActiveEntry::new(c, depth)));
