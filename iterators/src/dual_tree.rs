@@ -1,6 +1,4 @@
-//! The dual-tree (pair) traversal of reference note 002: every pair of leaves, one from
-//! each of two trees or two distinct leaves of one tree, whose every ancestor pair
-//! passes a pair filter.
+//! The dual-tree (pair) traversal of reference note 002.
 
 use crate::std_iter::live;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
@@ -77,9 +75,8 @@ enum Watch {
     Checked { a: u64, b: u64 },
 }
 
-/// The pending work on the stack: a pair, or a run of sibling pairs that hands out its
-/// next pair and stays on the stack with the rest. In self mode a pair `(n, n)` stands
-/// for the pairs within `n`'s subtree.
+/// Pending work: a pair, or a run of sibling pairs handed out one at a time. In self
+/// mode a pair `(n, n)` stands for the pairs within `n`'s subtree.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
     /// The pair of roots (the root twice in self mode).
@@ -88,22 +85,21 @@ enum Pending {
     DownA(NodeIndex, NodeIndex),
     /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
     DownB(NodeIndex, NodeIndex),
-    /// Every child × child pair of two internal nodes, from `(a, b)` on: `b` runs over
-    /// its siblings, then the next `a` starts again from `first_b`.
+    /// Every child × child pair from `(a, b)` on: `b` runs over its siblings, then the
+    /// next `a` starts again from `first_b`.
     Cross {
         a: NodeIndex,
         b: NodeIndex,
         first_b: NodeIndex,
     },
-    /// Self mode, the children of one node from `c` on: the pairs within `c` when
-    /// `d == c` (if `c` has children), else the pair `(c, d)`; `d` runs over `c`'s later
-    /// siblings, then the next `c` starts with itself.
+    /// Self mode, siblings from `c` on: the pairs within `c` when `d == c`, else the
+    /// pair `(c, d)`; `d` runs over `c`'s later siblings, then the next `c` starts with
+    /// itself.
     Children { c: NodeIndex, d: NodeIndex },
 }
 
 impl Pending {
-    /// Hands out the next pair and moves the entry on past it; returns the pair and
-    /// whether that was the entry's last.
+    /// The next pair (`None` for a leaf within itself), and whether it was the last.
     #[inline]
     fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
         let (next_a, next_b) = (
@@ -224,15 +220,13 @@ impl Default for DualTree {
 }
 
 impl DualTree {
-    /// A finished traversal with an empty stack: [`next`](DualTree::next) gives `None`
-    /// until a reset.
+    /// A finished traversal: [`next`](DualTree::next) gives `None` until a reset.
     pub fn new() -> Self {
         Self::with_capacity(0)
     }
 
-    /// As [`new`](DualTree::new), with room for `entries` pending stack entries (at
-    /// most 65,536: the stack holds one entry per level descended) before the stack
-    /// grows.
+    /// As [`new`](DualTree::new), with room for `entries` pending entries (at most
+    /// 65,536) before the stack grows.
     pub fn with_capacity(entries: usize) -> Self {
         Self {
             stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
@@ -243,14 +237,11 @@ impl DualTree {
     }
 
     /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
-    /// `graph_b`), which may be the same graph, keeping the stack's buffer.
+    /// `graph_b`, which may be the same graph). With the same root twice this yields
+    /// ordered pairs, `(x, x)` included.
     ///
-    /// With the same root twice this yields ordered pairs, `(x, x)` included; use
-    /// [`reset_self`](DualTree::reset_self) for the unordered pairs of one tree.
-    ///
-    /// # Errors
-    /// [`GraphError::StaleNode`] when a root is not a live node of its graph; the
-    /// traversal is then empty.
+    /// Errors: [`GraphError::StaleNode`] when a root is not live; the traversal is then
+    /// empty.
     pub fn reset(
         &mut self,
         graph_a: &Graph,
@@ -270,11 +261,7 @@ impl DualTree {
     }
 
     /// Starts a self traversal: the unordered pairs of distinct leaves of `root`'s
-    /// subtree, keeping the stack's buffer.
-    ///
-    /// # Errors
-    /// [`GraphError::StaleNode`] when `root` is not a live node of `graph`; the
-    /// traversal is then empty.
+    /// subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.reset(graph, root, graph, root)?;
         self.within = true;
@@ -282,7 +269,7 @@ impl DualTree {
     }
 
     /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
-    /// instead: if a root names no live node of its graph then, the traversal is empty.
+    /// instead (the traversal is empty if a root names no live node then).
     pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
         self.clear();
         self.stack.push(Pending::Pair(root_a, root_b));
@@ -291,8 +278,8 @@ impl DualTree {
         self.watch = Watch::Unchecked(root_a, root_b);
     }
 
-    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next
-    /// call instead: if `root` names no live node then, the traversal is empty.
+    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked as by
+    /// [`reset_at`](DualTree::reset_at).
     pub fn reset_self_at(&mut self, root: NodeIndex) {
         self.reset_at(root, root);
         self.within = true;
@@ -330,8 +317,8 @@ impl DualTree {
         self.stats
     }
 
-    /// Checks the roots after an `*_at` reset, and the graphs' revisions on every call;
-    /// ends the traversal when either fails.
+    /// Checks the roots after an `*_at` reset and the revisions on every call; ends the
+    /// traversal when either fails.
     fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match self.watch {
@@ -397,8 +384,7 @@ impl DualTree {
         None
     }
 
-    /// First-hit mode: the next leaf pair, after which the traversal is over (the
-    /// pending pairs are dropped; the buffer is kept). `None` when no pair is left.
+    /// First-hit mode: the next leaf pair, after which the traversal is over.
     pub fn first_hit<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -420,8 +406,7 @@ impl DualTree {
         self.iter(graph_a, graph_b, filter).collect()
     }
 
-    /// The remaining leaf pairs as a lazy [`Iterator`] that borrows the traversal, the
-    /// graphs and the filter; dropping it pauses the traversal.
+    /// The remaining leaf pairs, lazily; dropping the iterator pauses the traversal.
     pub fn iter<'a, F: PairFilter + ?Sized>(
         &'a mut self,
         graph_a: &'a Graph,
@@ -437,8 +422,7 @@ impl DualTree {
     }
 }
 
-/// The lazy [`Iterator`] over a [`DualTree`]'s remaining leaf pairs; see
-/// [`DualTree::iter`].
+/// The remaining leaf pairs of a [`DualTree`]; see [`DualTree::iter`].
 pub struct DualTreeIter<'a, F: PairFilter + ?Sized> {
     dual: &'a mut DualTree,
     graph_a: &'a Graph,

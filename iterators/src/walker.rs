@@ -1,6 +1,5 @@
-//! The depth-first walker: enter / leave events, or the enter events alone (pre-order),
-//! with no stack; on ids while the graph may change between steps, on slots while an
-//! iterator borrows it.
+//! The depth-first walker, with no stack: on ids while the graph may change between
+//! steps, on slots while an iterator borrows it.
 
 use crate::std_iter::live;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
@@ -44,18 +43,16 @@ enum Phase {
     Entered,
     /// `current` was left: next comes its next sibling (or its parent's leave).
     Left,
-    /// As `Entered`, but `current` was since moved to another parent: its leave comes
-    /// next (its subtree went with it).
+    /// As `Entered`, but `current` was since moved to another parent: its leave next.
     MovedEntered,
-    /// As `Left`, but `current` was since moved: next comes the sibling that followed
-    /// it where the walk reached it (see [`Resume`]).
+    /// As `Left`, but `current` was since moved: next comes [`Resume`]'s sibling.
     MovedLeft,
     /// The walk is over.
     Done,
 }
 
-/// Where a walk goes on after its current node if that node is moved away: the sibling
-/// that followed it when the walk reached it, found from what the step had at hand.
+/// Where a walk goes on if its current node is moved away: the sibling that followed it
+/// when the walk reached it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resume {
     /// The node was its parent's first child: the parent's first child now.
@@ -66,8 +63,8 @@ enum Resume {
     At(Option<NodeIndex>),
 }
 
-/// How a walk holds a node: an id when the graph may change between steps, a bare
-/// slot while the walk borrows the graph (no node can be removed then).
+/// How a walk holds a node: an id when the graph may change between steps, a slot while
+/// the walk borrows the graph.
 pub trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
@@ -291,15 +288,6 @@ impl<N: Slot> Place<N> {
 ///     Enter(root.index()), Enter(a.index()), Enter(a1), Leave(a1), Leave(a.index()),
 ///     Enter(b.index()), Leave(b.index()), Leave(root.index()),
 /// ]);
-///
-/// // Pre-order: the same walk's enter events.
-/// let mut walker = DfsWalker::new(root);
-/// let mut order = Vec::new();
-/// while let Some(node) = walker.next_enter(&graph) {
-///     order.push(node);
-/// }
-/// let b1 = graph.first_child(b)?.unwrap().index();
-/// assert_eq!(order, [root.index(), a.index(), a1, b.index(), b1]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -335,11 +323,9 @@ impl DfsWalker {
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
-    /// there (after `node`'s subtree come the nodes after it in document order).
-    ///
-    /// Returns `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
-    /// subtree. Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
-    /// Costs O(depth of `node`).
+    /// there; `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
+    /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
+    /// the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
         live(graph, self.root)?;
         live(graph, node)?;
@@ -390,8 +376,7 @@ impl DfsWalker {
         self.place.phase == Phase::Done
     }
 
-    /// The next event, or `None` when the walk is done (or its current node, the node
-    /// it was entered from or the root was removed).
+    /// The next event, or `None` when the walk is done.
     #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
         if !self.go_on(graph) {
@@ -400,8 +385,7 @@ impl DfsWalker {
         self.place.step(graph)
     }
 
-    /// The next node in pre-order: the steps up to the next [`Event::Enter`], whose
-    /// node it returns (leave events are dropped); `None` when the walk is done.
+    /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
     #[inline(always)]
     pub fn next_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if !self.go_on(graph) {
@@ -436,8 +420,8 @@ impl DfsWalker {
 }
 
 /// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
-/// with in `graph`: [`Phase::Done`] if it was over or a node it holds was removed; a
-/// moved phase if `current` was moved to another parent (or back).
+/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
+/// `current` was moved to another parent (or back).
 #[cold]
 #[inline(never)]
 fn check(
