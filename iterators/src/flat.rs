@@ -30,7 +30,7 @@ use std::ops::Range;
 ///
 /// ```
 /// use scenewalk_core::glam::{Affine3A, Vec3};
-/// use scenewalk_core::Graph;
+/// use scenewalk_core::{Action, Graph};
 /// use scenewalk_iterators::Flattened;
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
@@ -53,12 +53,23 @@ use std::ops::Range;
 /// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());
 /// assert_eq!(flat.nodes()[2], hand.index());
 ///
+/// // Subtree sizes: one linear pass the other way.
+/// let mut sizes = Vec::new();
+/// flat.accumulate(&vec![1u32; flat.len()], &mut sizes, |a, b| a + b)?;
+/// assert_eq!(sizes, flat.sizes());
+///
 /// // Rebuilt only after a structural edit.
 /// assert!(!flat.refresh(&graph, root)?);
 /// graph.append_child(hand, Group)?;
 /// assert!(!flat.is_current(&graph));
 /// assert!(flat.refresh(&graph, root)?);
 /// assert_eq!((flat.len(), flat.rebuilds()), (5, 2));
+///
+/// // As an action's iterator, likewise rebuilt only after a structural edit.
+/// let mut action = Action::new(Flattened::new(), ())?;
+/// assert_eq!(action.run(&graph, root)?.entered, 5);
+/// action.run(&graph, root)?;
+/// assert_eq!(action.iterator().rebuilds(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -282,23 +293,6 @@ impl Flattened {
     ///
     /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
     /// is then left empty).
-    ///
-    /// ```
-    /// # use scenewalk_core::Graph;
-    /// # use scenewalk_iterators::Flattened;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let a = graph.append_child(root, Group)?;
-    /// graph.append_child(a, Group)?;
-    /// graph.append_child(root, Group)?;
-    /// let flat = Flattened::build(&graph, root)?;
-    /// let mut sizes = Vec::new();
-    /// flat.accumulate(&vec![1u32; flat.len()], &mut sizes, |a, b| a + b)?;
-    /// assert_eq!(sizes, flat.sizes());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn accumulate<T: Copy>(
         &self,
         own: &[T],
@@ -314,24 +308,6 @@ impl Flattened {
 
     /// The nodes in flattened (depth-first) order, as built, with
     /// [`skip_subtree`](FlatIter::skip_subtree).
-    ///
-    /// ```
-    /// # use scenewalk_core::Graph;
-    /// # use scenewalk_iterators::Flattened;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let a = graph.append_child(root, Group)?;
-    /// graph.append_child(a, Group)?;
-    /// let b = graph.append_child(root, Group)?;
-    /// let flat = Flattened::build(&graph, root)?;
-    /// let mut iter = flat.iter();
-    /// assert_eq!([iter.next(), iter.next()], [Some(root.index()), Some(a.index())]);
-    /// iter.skip_subtree();
-    /// assert!(iter.eq([b.index()]));
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
     pub fn iter(&self) -> FlatIter<'_> {
         FlatIter {
             flat: self,
@@ -473,55 +449,9 @@ impl ExactSizeIterator for FlatIter<'_> {}
 
 impl std::iter::FusedIterator for FlatIter<'_> {}
 
-// ----- as a traversal iterator ---------------------------------------------------------
-
-impl Flattened {
-    /// Records the deactivated children of position `i` (from the built active list,
-    /// whose entries are the children in order) as jumps, smallest on top.
-    fn skip_inactive(&mut self, i: usize) {
-        let first_skip = self.run.skips.len();
-        let end = i + self.sizes[i] as usize;
-        let mut child = i + 1;
-        for entry in &self.run.active {
-            if child >= end {
-                break;
-            }
-            if !entry.is_active() {
-                self.run.skips.push(child as u32);
-            }
-            child += self.sizes[child] as usize;
-        }
-        self.run.skips[first_skip..].reverse();
-    }
-}
-
 /// Pre-order over the flattened arrays, [refreshed](Flattened::refresh) at the start of
 /// each run: a deactivated child or [`Flow::Prune`] is a jump past the subtree. The
 /// active list is built only if an actor looks at it.
-///
-/// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
-/// use scenewalk_iterators::Flattened;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// struct Shallow;
-/// impl StaticActor for Shallow {
-///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let child = graph.append_child(root, Group)?;
-/// graph.append_child(child, Group)?;
-///
-/// let mut action = Action::new(Flattened::new(), (Static::new(Shallow),))?;
-/// let stats = action.run(&graph, root)?;
-/// assert_eq!((stats.entered, stats.pruned), (2, 1));
-/// action.run(&graph, root)?;
-/// assert_eq!(action.iterator().rebuilds(), 1); // unchanged graph: not rebuilt
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 impl TraversalIterator for Flattened {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -603,9 +533,15 @@ impl TraversalIterator for Flattened {
                 ListState::Untouched => {}
                 ListState::Cleared => self.run.pos = i + self.sizes[i] as usize,
                 ListState::Filled => {
-                    if !self.run.active.iter().all(ActiveEntry::is_active) {
-                        self.skip_inactive(i);
-                    }
+                    // The entries are the children in order: the inactive ones become
+                    // jumps, smallest on top.
+                    let mut skips = std::mem::take(&mut self.run.skips);
+                    let first = skips.len();
+                    let children = self.children(i).zip(&self.run.active);
+                    let inactive = children.filter(|(_, entry)| !entry.is_active());
+                    skips.extend(inactive.map(|(child, _)| child as u32));
+                    skips[first..].reverse();
+                    self.run.skips = skips;
                 }
             },
             Flow::Prune => self.run.pos = i + self.sizes[i] as usize,

@@ -130,27 +130,6 @@ impl Flattened {
     /// kept between passes is overwritten in place; a new one is first filled once.
     ///
     /// Errors: [`LengthMismatch`] as for `propagate`.
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// use scenewalk_iterators::Flattened;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let mut parent = root;
-    /// for i in 0..10_000 {
-    ///     let child = graph.append_child(parent, Group)?;
-    ///     if i % 3 == 0 { parent = child; }
-    /// }
-    /// let flat = Flattened::build(&graph, root)?;
-    /// let ones = vec![1u32; flat.len()];
-    /// let (mut seq, mut par) = (Vec::new(), Vec::new());
-    /// flat.propagate(0, &ones, &mut seq, |p, l| p + l)?;
-    /// flat.propagate_parallel(0, &ones, &mut par, |p, l| p + l)?;
-    /// assert_eq!(seq, par); // depth + 1 of every position
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,

@@ -486,24 +486,6 @@ mod sealed {
 /// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
 /// walker's checks; [`into_walker`](Self::into_walker) hands the walk back to edit the
 /// graph and walk on.
-///
-/// ```
-/// use scenewalk_core::Graph;
-/// use scenewalk_iterators::{Event, Walk};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let a = graph.append_child(root, Group)?;
-/// let mut pre = graph.preorder(root)?;
-/// assert_eq!(pre.next(), Some(root.index()));
-/// let mut walker = pre.into_walker(); // the graph is free again
-/// let b = graph.append_child(root, Group)?;
-/// assert_eq!(walker.next_enter(&graph), Some(a.index()));
-/// assert_eq!(walker.next(&graph), Some(Event::Leave(a.index())));
-/// assert_eq!(walker.next_enter(&graph), Some(b.index()));
-/// # Ok::<(), scenewalk_core::GraphError>(())
-/// ```
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
