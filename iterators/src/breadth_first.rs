@@ -44,7 +44,7 @@ use scenewalk_core::{
 /// assert_eq!(stats.batches, 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BreadthFirst {
     level: Vec<ActiveEntry>,
     next_level: Vec<ActiveEntry>,
@@ -52,33 +52,21 @@ pub struct BreadthFirst {
     cursor: usize,
     batch_end: usize,
     depth: u32,
-    max_batch: usize,
-}
-
-impl Default for BreadthFirst {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// The most nodes in a batch (`None`: whole levels).
+    max_batch: Option<usize>,
 }
 
 impl BreadthFirst {
     /// Whole levels as batches.
     pub fn new() -> Self {
-        Self {
-            level: Vec::new(),
-            next_level: Vec::new(),
-            cursor: 0,
-            batch_end: 0,
-            depth: 0,
-            max_batch: usize::MAX,
-        }
+        Self::default()
     }
 
     /// Hands a level over in batches of at most `max` nodes (at least 1), bounding
     /// the active list's size.
     #[must_use]
     pub fn with_max_batch(mut self, max: usize) -> Self {
-        self.max_batch = max.max(1);
+        self.max_batch = Some(max.max(1));
         self
     }
 
@@ -114,10 +102,10 @@ impl TraversalIterator for BreadthFirst {
             self.cursor = 0;
             self.depth += 1;
         }
-        self.batch_end = self
-            .level
-            .len()
-            .min(self.cursor.saturating_add(self.max_batch));
+        self.batch_end = self.level.len().min(
+            self.cursor
+                .saturating_add(self.max_batch.unwrap_or(usize::MAX)),
+        );
         Some(Step::Batch { depth: self.depth })
     }
 

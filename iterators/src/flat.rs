@@ -12,9 +12,8 @@ use scenewalk_core::{
 };
 use std::ops::Range;
 
-/// The tree under a root compiled into linear arrays in depth-first (document) order,
-/// so a parent-before-child pass is one linear loop (reference note "Flattening
-/// trees").
+/// The tree under a root compiled into arrays in depth-first (document) order, so a
+/// parent-before-child pass is one linear loop (reference note "Flattening trees").
 ///
 /// Position `i` holds the node ([`nodes`](Self::nodes)), its parent's position
 /// ([`parents`](Self::parents), [`Flattened::NIL`] for the root at position 0), the
@@ -85,8 +84,7 @@ pub struct Flattened {
     run: RunState,
 }
 
-/// [`Flattened::propagate`] was given a different number of local values than the
-/// flattening has positions.
+/// A pass was given a different number of values than the flattening has positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "propagate needs one local value per flattened position: {positions} positions, {locals} values"
@@ -121,8 +119,7 @@ impl Flattened {
     /// The parent position of the root.
     pub const NIL: u32 = u32::MAX;
 
-    /// An empty flattening, built by the first [`refresh`](Self::refresh) (or the first
-    /// run of an action that uses it as its iterator).
+    /// An empty flattening, for [`refresh`](Self::refresh) or an action's run to build.
     pub fn new() -> Self {
         Self::default()
     }
@@ -136,11 +133,10 @@ impl Flattened {
         Ok(flat)
     }
 
-    /// Flattens the tree under `root` again, whether or not anything changed (reusing
-    /// the arrays' memory).
+    /// Flattens the tree under `root` again, reusing the arrays' memory.
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
-    /// flattening is then left empty and not current.
+    /// flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         if let Err(stale) = live(graph, root) {
             self.forget();
@@ -152,10 +148,9 @@ impl Flattened {
         Ok(())
     }
 
-    /// Rebuilds if the graph had a structural edit since the last build or `root` is
-    /// not the root of the last build; returns whether it rebuilt. Another graph (a
-    /// clone included) always counts as changed: the check compares [`Graph::uid`] and
-    /// [`Graph::revision`].
+    /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
+    /// build or `root` is another root; another graph (a clone included) always counts
+    /// as changed.
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
@@ -243,8 +238,7 @@ impl Flattened {
             .take_while(move |&child| child < end)
     }
 
-    /// One value per position, in order: `f(nodes[i])` (e.g. each node's local
-    /// transform, read from the graph's payloads).
+    /// One value per position, in order: `f(nodes[i])`.
     pub fn gather<T>(&self, f: impl FnMut(NodeIndex) -> T) -> Vec<T> {
         self.nodes.iter().copied().map(f).collect()
     }
@@ -347,9 +341,8 @@ impl Flattened {
         pos
     }
 
-    /// The stackless first-child / next-sibling walk (reference note 000), recording
-    /// each node's position; a subtree's size is known when the walk climbs out of it,
-    /// and climbing follows the recorded parent positions.
+    /// The stackless first-child / next-sibling walk (reference note 000); a subtree's
+    /// size is known when the walk climbs out of it by the recorded parent positions.
     fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
         self.forget();
         let mut node = root;
@@ -414,8 +407,7 @@ pub struct FlatIter<'f> {
 }
 
 impl FlatIter<'_> {
-    /// Do not yield the descendants of the node yielded last: the jump past its
-    /// subtree.
+    /// Do not yield the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
         if let Some(last) = self.last.take() {
             self.pos = self.pos.max(self.flat.subtree(last).end);
