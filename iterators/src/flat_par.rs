@@ -12,11 +12,9 @@ use crate::{Flattened, LengthMismatch};
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// Below this many positions a pass runs sequentially: splitting would cost more than
-/// it saves.
+/// Below this many positions a pass runs sequentially.
 const PARALLEL_MIN: usize = 4096;
-/// Subtree ranges per thread: more than one, so a thread that finishes early takes
-/// another range (lopsided trees give ranges of unequal cost).
+/// Subtree ranges per thread: a thread that finishes early takes another.
 const RANGES_PER_THREAD: usize = 8;
 /// The smallest range worth a task of its own.
 const MIN_RANGE: usize = 512;
@@ -30,19 +28,27 @@ const MIN_RANGE: usize = 512;
 /// tasks of about `target` nodes, so a run of tiny subtrees is one task.
 #[derive(Debug)]
 struct Cut {
-    /// Top positions, ascending (pre-order).
-    tops: Vec<usize>,
+    /// Tops and chunk roots, ascending (pre-order), with whether each is a top.
+    roots: Vec<(usize, bool)>,
     /// Chunk roots, ascending.
     chunks: Vec<usize>,
     /// Per task, its range of `chunks`.
     tasks: Vec<Range<usize>>,
 }
 
+impl Cut {
+    /// The tops, ascending.
+    fn tops(&self) -> impl Iterator<Item = usize> + '_ {
+        self.roots
+            .iter()
+            .filter(|(_, top)| *top)
+            .map(|&(pos, _)| pos)
+    }
+}
+
 impl Flattened {
-    /// The cut for a parallel pass over `values` into `out`, which then holds one value
-    /// per position (`fill` if it had another length: every position is written, so a
-    /// buffer kept from the last pass is not filled again); `None` where the pass should
-    /// run sequentially (small trees, one-thread pools).
+    /// The cut for a parallel pass over `values`, with `out` sized to them (filled with
+    /// `fill` only if it had another length); `None` where the pass runs sequentially.
     fn parallel_cut<T: Copy, U>(
         &self,
         values: &[U],
@@ -65,19 +71,20 @@ impl Flattened {
     /// The cut into subtree ranges of at most `target` nodes.
     fn cut(&self, target: usize) -> Cut {
         let mut cut = Cut {
-            tops: Vec::new(),
+            roots: Vec::new(),
             chunks: Vec::new(),
             tasks: Vec::new(),
         };
         let mut pos = 0;
         while let Some(&size) = self.sizes.get(pos) {
             let size = (size as usize).max(1);
-            if size <= target {
+            let top = size > target;
+            cut.roots.push((pos, top));
+            if top {
+                pos += 1;
+            } else {
                 cut.chunks.push(pos);
                 pos += size;
-            } else {
-                cut.tops.push(pos);
-                pos += 1;
             }
         }
         let mut start = 0;
@@ -96,9 +103,8 @@ impl Flattened {
         cut
     }
 
-    /// Splits `out` into one mutable slice per task: the positions from its first chunk
-    /// root to the end of its last chunk (tops in between are inside but left alone),
-    /// with the span's start and the task's range of chunks.
+    /// Splits `out` into one slice per task, from its first chunk root to the end of its
+    /// last chunk, with the slice's start and the task's range of chunks.
     fn task_slices<'o, T>(
         &self,
         cut: &Cut,
@@ -145,7 +151,7 @@ impl Flattened {
             parent => out[parent as usize],
         };
         // Tops in pre-order: each one's parent is a top computed before it.
-        for &top in &cut.tops {
+        for top in cut.tops() {
             out[top] = combine(&above(out, top), &locals[top]);
         }
         let roots: Vec<T> = cut.chunks.iter().map(|&c| above(out, c)).collect();
@@ -193,22 +199,12 @@ impl Flattened {
             }
         });
         // The tops start from `own` too (those inside a task's span already do).
-        for &top in &cut.tops {
+        for top in cut.tops() {
             out[top] = own[top];
         }
-        // Tops and chunk roots, last to first: each parent receives its children in
-        // the sequential pass's order (descending position).
-        let mut tops = cut.tops.iter().rev().peekable();
-        let mut chunks = cut.chunks.iter().rev().peekable();
-        loop {
-            let next = match (tops.peek(), chunks.peek()) {
-                (Some(t), Some(c)) if t > c => tops.next(),
-                (_, Some(_)) => chunks.next(),
-                _ => tops.next(),
-            };
-            let Some(&pos) = next else {
-                break;
-            };
+        // Last to first: each parent receives its children in the sequential pass's
+        // order (descending position).
+        for &(pos, _) in cut.roots.iter().rev() {
             if let Some(parent) = self.parent(pos) {
                 out[parent] = combine(&out[parent], &out[pos]);
             }

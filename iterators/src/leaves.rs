@@ -4,8 +4,7 @@
 use scenewalk_core::{Frame, NodeIndex};
 use std::collections::VecDeque;
 
-/// An entered node: how many of its kept children are still open, its traversal parent
-/// and what its leave carries.
+/// An entered node: its kept children still open, its traversal parent, its leave.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     remaining: u32,

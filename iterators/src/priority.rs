@@ -13,12 +13,11 @@ pub enum SwitchRule {
     /// Never: a pure priority order.
     #[default]
     Never,
-    /// Nodes down to this depth are taken by priority; below it, the subtree of each
-    /// node at this depth is traversed depth-first right after that node (document
-    /// order: keys do not reorder it, though a NaN key is still an error).
+    /// Nodes down to this depth are taken by priority; the subtree of each node at this
+    /// depth follows it depth-first, in document order (a NaN key is still an error).
     AtDepth(u32),
-    /// Priority order while the queue holds at most this many nodes; once it holds
-    /// more, each node taken from the queue is traversed depth-first with its subtree.
+    /// Priority order while the queue holds at most this many nodes; beyond, each node
+    /// taken from the queue is followed depth-first by its subtree.
     FrontierAbove(usize),
 }
 
@@ -38,8 +37,7 @@ impl Rank {
         Rank((u64::from(sortable) << 32) | u64::from(u32::MAX - arrival as u32))
     }
 
-    /// The key the rank was made from (`-0.0` comes back as `0.0`, which ranks the
-    /// same), so queued nodes need not store it for their children to inherit.
+    /// The key the rank was made from (`-0.0` as `0.0`), for children to inherit.
     #[inline]
     fn key(self) -> f32 {
         let sortable = (self.0 >> 32) as u32;
@@ -54,8 +52,8 @@ impl Rank {
 
 const SIGN: u32 = 0x8000_0000;
 
-/// A heap entry, ordered by its [`Rank`] alone: ranks are unique within a run (one
-/// arrival each), and one integer comparison is measurably faster than a tuple's two.
+/// A heap entry, ordered by its [`Rank`] alone (unique within a run): one integer
+/// comparison is measurably faster than a tuple's two.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranked<T>(pub(crate) Rank, pub(crate) T);
 
@@ -81,8 +79,7 @@ impl<T> Ord for Ranked<T> {
     }
 }
 
-/// A node waiting to be entered, with the frame of its parent's states; ranked, it
-/// carries its key (inherited by unkeyed children) too.
+/// A node waiting to be entered, with the frame of its parent's states.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     node: NodeIndex,
@@ -101,9 +98,8 @@ struct Queued {
 
 const HAS_FRAME: u32 = 0x8000_0000;
 
-/// Takes the pending node with the highest priority key next (paper 3.3.2), or, as a
-/// hybrid (paper section 4), switches to depth-first inside subtrees by a
-/// [`SwitchRule`].
+/// Takes the pending node with the highest key next (paper 3.3.2); as a hybrid (paper
+/// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
 /// - Keys come from the actors, through [`ActiveList::set_key`]; a child without a key
 ///   inherits its parent's. Equal keys are taken in the order they arrived, so runs are
@@ -201,8 +197,7 @@ impl PriorityQueue {
         self.heap.push(Ranked(rank, Queued { node, depth }));
     }
 
-    /// The next node to enter, from the hybrid's stack first, and whether it came
-    /// from there.
+    /// The next node to enter (the hybrid's stack first), and whether it was stacked.
     #[inline(always)]
     fn take(&mut self) -> Option<(Ranked<Pending>, bool)> {
         if let Some(pending) = self.stack.pop() {
@@ -226,8 +221,8 @@ impl PriorityQueue {
             }
     }
 
-    /// Queues the children of `current` the actors kept (the active list in the state
-    /// `list`), each with `frame`; returns how many times `frame` was stored.
+    /// Queues the children of `current` the actors kept, each with `frame`; returns how
+    /// many times `frame` was stored.
     #[inline(always)]
     fn keep(
         &mut self,
