@@ -65,7 +65,7 @@ enum Resume {
 
 /// How a walk holds a node: an id when the graph may change between steps, a slot while
 /// the walk borrows the graph.
-pub trait Slot: Copy + Eq {
+trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
     fn at(graph: &Graph, node: NodeIndex) -> Option<Self>;
@@ -96,7 +96,7 @@ impl Slot for NodeId {
 /// The whole state of the walk's step, on ids ([`DfsWalker`]) or slots
 /// ([`DepthFirstIter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place<N> {
+struct Place<N> {
     current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
     parent: N,
@@ -456,31 +456,6 @@ fn stamp(graph: &Graph) -> (u64, u64) {
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-mod sealed {
-    use super::{Event, Place};
-    use scenewalk_core::{Graph, NodeIndex};
-
-    /// What a [`DepthFirstIter`](super::DepthFirstIter) yields: every event, or the
-    /// enter events' nodes.
-    pub trait Item: Sized {
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self>;
-    }
-
-    impl Item for Event {
-        #[inline(always)]
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
-            place.step(graph)
-        }
-    }
-
-    impl Item for NodeIndex {
-        #[inline(always)]
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
-            place.step_enter(graph)
-        }
-    }
-}
-
 /// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
 /// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (`T = NodeIndex`)
 /// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
@@ -541,13 +516,24 @@ impl<'g, T> DepthFirstIter<'g, T> {
     }
 }
 
-impl<T: sealed::Item> Iterator for DepthFirstIter<'_, T> {
-    type Item = T;
+impl Iterator for DepthFirstIter<'_, Event> {
+    type Item = Event;
 
     #[inline]
-    fn next(&mut self) -> Option<T> {
-        T::step(&mut self.place, self.graph)
+    fn next(&mut self) -> Option<Event> {
+        self.place.step(self.graph)
     }
 }
 
-impl<T: sealed::Item> FusedIterator for DepthFirstIter<'_, T> {}
+impl Iterator for DepthFirstIter<'_, NodeIndex> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        self.place.step_enter(self.graph)
+    }
+}
+
+impl FusedIterator for DepthFirstIter<'_, Event> {}
+
+impl FusedIterator for DepthFirstIter<'_, NodeIndex> {}
