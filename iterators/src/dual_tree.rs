@@ -71,8 +71,8 @@ pub struct DualTreeStats {
 enum Watch {
     /// After an `*_at` reset: the next call checks the roots of trees A and B.
     Unchecked(NodeIndex, NodeIndex),
-    /// The graphs' revisions when the roots were checked.
-    Checked { a: u64, b: u64 },
+    /// The revisions of graphs A and B when the roots were checked.
+    Checked(u64, u64),
 }
 
 /// Pending work: a pair, or a run of sibling pairs handed out one at a time. In self
@@ -231,7 +231,7 @@ impl DualTree {
         Self {
             stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
             within: false,
-            watch: Watch::Checked { a: 0, b: 0 },
+            watch: Watch::Checked(0, 0),
             stats: DualTreeStats::default(),
         }
     }
@@ -253,10 +253,7 @@ impl DualTree {
         live(graph_a, root_a)?;
         live(graph_b, root_b)?;
         self.reset_at(root_a.index(), root_b.index());
-        self.watch = Watch::Checked {
-            a: graph_a.revision(),
-            b: graph_b.revision(),
-        };
+        self.watch = Watch::Checked(graph_a.revision(), graph_b.revision());
         Ok(())
     }
 
@@ -289,7 +286,7 @@ impl DualTree {
     pub fn clear(&mut self) {
         self.stack.clear();
         self.stats = DualTreeStats::default();
-        self.watch = Watch::Checked { a: 0, b: 0 };
+        self.watch = Watch::Checked(0, 0);
     }
 
     /// Whether the traversal is over: no pending pair is left.
@@ -322,14 +319,11 @@ impl DualTree {
     fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match self.watch {
-            Watch::Checked { a, b } => (a, b) == revisions || self.stack.is_empty(),
+            Watch::Checked(a, b) => (a, b) == revisions || self.stack.is_empty(),
             Watch::Unchecked(a, b) => graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some(),
         };
         if ok {
-            self.watch = Watch::Checked {
-                a: revisions.0,
-                b: revisions.1,
-            };
+            self.watch = Watch::Checked(revisions.0, revisions.1);
         } else {
             self.stack.clear();
         }

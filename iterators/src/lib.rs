@@ -1,19 +1,14 @@
 //! # scenewalk-iterators: the orders a traversal can take
 //!
 //! An iterator (paper section 3.3) keeps the nodes still to be traversed and picks the
-//! next one; an [`Action`](scenewalk_core::Action) pipes it through its actors. Each
-//! order here implements [`TraversalIterator`](scenewalk_core::TraversalIterator) and
-//! states its [`Capabilities`](scenewalk_core::Capabilities), which the action checks
-//! against each actor's class; a new order in any crate does the same.
-//!
-//! - [`DepthFirst`] (core's, re-exported): document order, nested enter / leave, no
-//!   recursion.
-//! - [`PriorityQueue`]: highest key first, with ordered state and leave events; as a
-//!   hybrid it goes depth-first inside subtrees ([`SwitchRule`]).
-//! - [`BreadthFirst`]: whole levels handed to the actors as batches.
-//! - [`Flattened`]: the tree compiled into depth-first arrays, rebuilt only after
-//!   structural edits: pre-order runs, and top-down and bottom-up passes as linear
-//!   loops (on all cores with the `parallel` feature).
+//! next one; an [`Action`](scenewalk_core::Action) pipes it through its actors, checking
+//! their classes against its [`Capabilities`](scenewalk_core::Capabilities). Each order
+//! here implements [`TraversalIterator`](scenewalk_core::TraversalIterator), as a new
+//! order in any crate can: [`DepthFirst`] (core's, re-exported), [`PriorityQueue`] (a
+//! hybrid with depth-first by a [`SwitchRule`]), [`BreadthFirst`] (levels as batches)
+//! and [`Flattened`] (the tree compiled into depth-first arrays, rebuilt only after
+//! structural edits, with linear top-down and bottom-up passes, on all cores with the
+//! `parallel` feature).
 //!
 //! Outside actions: [`DfsWalker`], the depth-first walk that leaves the graph free to
 //! edit between steps; [`Walk`], std iterators on [`Graph`](scenewalk_core::Graph);

@@ -363,25 +363,3 @@ impl TraversalIterator for PriorityQueue {
         self.seq = 0;
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::Rank;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// A queued node's key comes back from its rank, so unkeyed children inherit
-        /// exactly what their parent was given (a zero of either sign as `0.0`).
-        #[test]
-        fn the_key_comes_back_from_the_rank(bits in any::<u32>(), arrival in any::<u32>()) {
-            let key = f32::from_bits(bits);
-            prop_assume!(!key.is_nan());
-            let back = Rank::new(key, u64::from(arrival)).key();
-            if key == 0.0 {
-                prop_assert_eq!(back.to_bits(), 0);
-            } else {
-                prop_assert_eq!(back.to_bits(), key.to_bits());
-            }
-        }
-    }
-}

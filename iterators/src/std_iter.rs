@@ -1,5 +1,4 @@
-//! Std iterators over a graph: depth-first events or pre-order, level order and
-//! priority order.
+//! Std iterators over a graph's subtrees.
 
 use crate::DepthFirstIter;
 use crate::priority::{Rank, Ranked};
@@ -122,8 +121,7 @@ pub struct BreadthFirstIter<'g> {
     run: u32,
     /// The depth of the run being yielded (and of the node yielded last).
     depth: u32,
-    /// The first child of the node yielded last, queued at the next step (unless its
-    /// subtree is skipped), or [`NONE`].
+    /// The first child of the node yielded last, queued at the next step, or [`NONE`].
     children: u32,
 }
 
@@ -172,14 +170,12 @@ pub struct PriorityIter<'g, F> {
 }
 
 impl<F> PriorityIter<'_, F> {
-    /// Do not yield the descendants of the node yielded last (its children are never
-    /// keyed).
+    /// Do not yield (or key) the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
         self.last = None;
     }
 
-    /// How many nodes wait in the queue (the children of the node yielded last are
-    /// queued at the next step).
+    /// How many nodes wait in the queue (the last node's children join at the next step).
     pub fn pending(&self) -> usize {
         self.heap.len()
     }

@@ -93,8 +93,7 @@ impl Slot for NodeId {
     }
 }
 
-/// The whole state of the walk's step, on ids ([`DfsWalker`]) or slots
-/// ([`DepthFirstIter`]).
+/// The walk's whole state, on ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Place<N> {
     current: N,
@@ -211,8 +210,8 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// Back from a node whose siblings are done to the node it was entered from (at
-    /// depth 1 or more), which is left.
+    /// Up from a node whose siblings are done to the node it was entered from, which is
+    /// left.
     #[inline(always)]
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
         let up = self.parent;
