@@ -108,14 +108,8 @@ impl Pending {
         );
         match self {
             Pending::Pair(a, b) => (Some((*a, *b)), true),
-            Pending::DownA(a, b) => {
-                let pair = (*a, *b);
-                (Some(pair), next_a(*a).map(|n| *a = n).is_none())
-            }
-            Pending::DownB(a, b) => {
-                let pair = (*a, *b);
-                (Some(pair), next_b(*b).map(|n| *b = n).is_none())
-            }
+            Pending::DownA(a, b) => (Some((*a, *b)), next_a(*a).map(|n| *a = n).is_none()),
+            Pending::DownB(a, b) => (Some((*a, *b)), next_b(*b).map(|n| *b = n).is_none()),
             Pending::Cross { a, b, first_b } => {
                 let pair = (*a, *b);
                 let done = match next_b(*b) {

@@ -215,18 +215,14 @@ impl Flattened {
 
     /// The parent position of position `pos` (`None` for the root or out of range).
     pub fn parent(&self, pos: usize) -> Option<usize> {
-        match self.parents.get(pos) {
-            Some(&p) if p != Self::NIL => Some(p as usize),
-            _ => None,
-        }
+        let parent = self.parents.get(pos).filter(|&&p| p != Self::NIL);
+        parent.map(|&p| p as usize)
     }
 
     /// The positions of `pos`'s subtree, itself first (empty if out of range).
     pub fn subtree(&self, pos: usize) -> Range<usize> {
-        match self.sizes.get(pos) {
-            Some(&size) => pos..pos + size as usize,
-            None => pos..pos,
-        }
+        let size = self.sizes.get(pos).map_or(0, |&size| size as usize);
+        pos..pos + size
     }
 
     /// The positions of `pos`'s children, in order: from `pos + 1`, each past the

@@ -145,13 +145,8 @@ impl Iterator for BreadthFirstIter<'_> {
         }
         let node = NodeIndex::new(self.run);
         // The root's siblings are not part of its subtree.
-        self.run = match self.depth {
-            0 => NONE,
-            _ => self
-                .graph
-                .next_sibling_at(node)
-                .map_or(NONE, NodeIndex::raw),
-        };
+        let sibling = self.graph.next_sibling_at(node).filter(|_| self.depth > 0);
+        self.run = sibling.map_or(NONE, NodeIndex::raw);
         self.children = self.graph.first_child_at(node).map_or(NONE, NodeIndex::raw);
         Some((node, self.depth))
     }
