@@ -8,14 +8,12 @@ use scenewalk_core::{
 /// Level order, each actor called once per batch of nodes instead of once per node
 /// (paper 3.3.3).
 ///
-/// A batch is one level (or a slice of at most
-/// [`with_max_batch`](BreadthFirst::with_max_batch) of it), handed to the actors as an
-/// active list: an entry an actor deactivates is neither entered (later actors skip it)
-/// nor expanded, as a child deactivated under depth-first; [`Flow::Prune`] enters the
-/// batch's active entries but expands none, and [`Flow::Stop`] ends the run. With no
-/// current node, no leave events and no single path, the action refuses enter + leave
-/// actors, ordered-state actors, actors that dispatch on the node type, and actors
-/// without `enter_batch`.
+/// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
+/// of it), an active list: an entry an actor deactivates is neither entered nor
+/// expanded; [`Flow::Prune`] enters the active entries but expands none. With no current
+/// node, no leave events and no single path, the action refuses enter + leave actors,
+/// ordered-state actors, actors that dispatch on the node type, and actors without
+/// `enter_batch`.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -102,10 +100,8 @@ impl TraversalIterator for BreadthFirst {
             self.cursor = 0;
             self.depth += 1;
         }
-        self.batch_end = self.level.len().min(
-            self.cursor
-                .saturating_add(self.max_batch.unwrap_or(usize::MAX)),
-        );
+        let max = self.max_batch.unwrap_or(usize::MAX);
+        self.batch_end = self.level.len().min(self.cursor.saturating_add(max));
         Some(Step::Batch { depth: self.depth })
     }
 

@@ -11,9 +11,8 @@ pub type NodePair = (NodeIndex, NodeIndex);
 /// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
 /// whether it is reported). Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
-    /// Whether the pair `(a, b)` can hold overlapping leaves: `false` prunes the pair
-    /// and every pair below it. `a` is a node of the first tree, `b` of the second.
-    /// Called once for every candidate pair, internal nodes included.
+    /// Whether the pair `(a, b)` (`a` from the first tree) can hold overlapping leaves:
+    /// `false` prunes it and every pair below it. Called once per candidate pair.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -112,26 +111,17 @@ impl Pending {
             Pending::DownB(a, b) => (Some((*a, *b)), next_b(*b).map(|n| *b = n).is_none()),
             Pending::Cross { a, b, first_b } => {
                 let pair = (*a, *b);
-                let done = match next_b(*b) {
-                    Some(n) => {
-                        *b = n;
-                        false
-                    }
-                    None => next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none(),
-                };
+                // Only once `b`'s run is done does `a` move on.
+                let done = next_b(*b).map(|n| *b = n).is_none()
+                    && next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none();
                 (Some(pair), done)
             }
             Pending::Children { c, d } => {
                 // A leaf child has no pairs within it.
                 let (c0, d0) = (*c, *d);
                 let pair = (c0 != d0 || graph_a.first_child_at(c0).is_some()).then_some((c0, d0));
-                let done = match next_a(d0) {
-                    Some(n) => {
-                        *d = n;
-                        false
-                    }
-                    None => next_a(c0).map(|n| (*c, *d) = (n, n)).is_none(),
-                };
+                let done = next_a(d0).map(|n| *d = n).is_none()
+                    && next_a(c0).map(|n| (*c, *d) = (n, n)).is_none();
                 (pair, done)
             }
         }
@@ -153,15 +143,11 @@ const MAX_RESERVED: usize = 1 << 16;
 ///   two-tree pair, and each child within itself. No pair comes twice, none is
 ///   `(x, x)`, and the filter is never asked about a node with itself.
 ///
-/// Pending work is a stack of runs of sibling pairs, one entry at most per level
-/// descended in each tree, kept between runs: nothing recurses, and memory grows with
-/// the depths, not the fan-out. [`next`](DualTree::next) runs to the next leaf pair;
-/// stop calling and the traversal is paused. Each call takes the graphs (pass the same
-/// ones throughout); a structural edit of either between calls (its
-/// [`revision`](Graph::revision) changes) ends the traversal. [`reset`](DualTree::reset)
-/// refuses a stale [`NodeId`] ([`GraphError::StaleNode`]); after
-/// [`reset_at`](DualTree::reset_at), the first `next` ends at once when a root names no
-/// live node. Nothing here panics.
+/// Pending work is a stack of runs of sibling pairs, at most one per level descended in
+/// each tree: nothing recurses, and memory grows with the depths, not the fan-out.
+/// [`next`](DualTree::next) runs to the next leaf pair; stop calling and the traversal
+/// is paused. Each call takes the graphs (the same ones throughout); a structural edit
+/// of either between calls ends the traversal. Nothing here panics.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};

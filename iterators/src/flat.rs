@@ -80,7 +80,6 @@ pub struct Flattened {
     /// The root, the graph's uid and its revision at the last build.
     built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
-    /// The state of a run as a traversal iterator.
     run: RunState,
 }
 

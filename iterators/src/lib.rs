@@ -4,11 +4,10 @@
 //! next one; an [`Action`](scenewalk_core::Action) pipes it through its actors, checking
 //! their classes against its [`Capabilities`](scenewalk_core::Capabilities). Each order
 //! here implements [`TraversalIterator`](scenewalk_core::TraversalIterator), as a new
-//! order in any crate can: [`DepthFirst`] (core's, re-exported), [`PriorityQueue`] (a
-//! hybrid with depth-first by a [`SwitchRule`]), [`BreadthFirst`] (levels as batches)
-//! and [`Flattened`] (the tree compiled into depth-first arrays, rebuilt only after
-//! structural edits, with linear top-down and bottom-up passes, on all cores with the
-//! `parallel` feature).
+//! order in any crate can: [`DepthFirst`] (core's), [`PriorityQueue`] (a hybrid with
+//! depth-first by a [`SwitchRule`]), [`BreadthFirst`] (levels as batches) and
+//! [`Flattened`] (the tree as depth-first arrays, rebuilt only after structural edits,
+//! with linear top-down and bottom-up passes, on all cores with `parallel`).
 //!
 //! Outside actions: [`DfsWalker`], the depth-first walk that leaves the graph free to
 //! edit between steps; [`Walk`], std iterators on [`Graph`](scenewalk_core::Graph);

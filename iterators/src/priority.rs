@@ -245,16 +245,13 @@ impl PriorityQueue {
                 if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
                     return Err(TraversalError::NanKey { node });
                 }
-                for i in 0..self.active.len() {
-                    let Some(&entry) = self.active.get(i) else {
-                        break;
-                    };
-                    if entry.is_active() {
-                        let key = entry.key().unwrap_or(key);
-                        self.queue(depth_first, key, entry.node(), entry.depth(), frame);
-                        kept += 1;
-                    }
+                let active = std::mem::take(&mut self.active);
+                for entry in active.iter().filter(|e| e.is_active()) {
+                    let key = entry.key().unwrap_or(key);
+                    self.queue(depth_first, key, entry.node(), entry.depth(), frame);
+                    kept += 1;
                 }
+                self.active = active;
             }
             // No actor looked: every child is kept and inherits the key.
             ListState::Untouched => {
@@ -314,9 +311,8 @@ impl TraversalIterator for PriorityQueue {
         {
             return Some(Step::Leave { node, depth, frame });
         }
-        let (pending, from_stack) = self.take()?;
-        self.current = Some((pending, from_stack));
-        let Ranked(_, pending) = pending;
+        self.current = self.take();
+        let (Ranked(_, pending), _) = self.current?;
         self.list_state = ListState::Untouched;
         Some(Step::Enter {
             node: pending.node,

@@ -18,9 +18,8 @@ pub enum Event {
 impl Event {
     /// The node of the event.
     pub fn node(self) -> NodeIndex {
-        match self {
-            Event::Enter(node) | Event::Leave(node) => node,
-        }
+        let (Event::Enter(node) | Event::Leave(node)) = self;
+        node
     }
 
     /// Whether it is an [`Event::Enter`].
@@ -210,8 +209,7 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// Up from a node whose siblings are done to the node it was entered from, which is
-    /// left.
+    /// Up from a node whose siblings are done to the node it was entered from (left).
     #[inline(always)]
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
         let up = self.parent;
@@ -245,18 +243,17 @@ impl<N: Slot> Place<N> {
 /// step, with parent links for the leaves). [`next_enter`](Self::next_enter) gives the
 /// enter events alone: the pre-order walk.
 ///
-/// It does not borrow the graph: each step takes it, so the graph may be edited between
-/// steps, and the walk goes on from the current node's links as they are then. Children
-/// added under a node not yet left are entered, and so are siblings inserted after the
-/// current node; nodes added before it are not. A current node moved to another parent
-/// is left where the walk found it, without descending (its subtree went with it); the
-/// walk goes on with the sibling that followed it there, and enters the moved subtree
-/// again if its new place lies ahead. Climbing follows the parent links as they are (a
-/// moved ancestor is not undone), never above the root's depth. If the current node,
-/// the node it was entered from or the root is removed, the walk ends (nodes are held
-/// as [`NodeId`]s, so a reused slot is noticed) until [`reset`](Self::reset) or
-/// [`move_to`](Self::move_to). While [`Graph::uid`] and [`Graph::revision`] are those
-/// of the last step, a step checks nothing.
+/// Each step takes the graph, which may be edited between steps; the walk goes on from
+/// the current node's links as they are then. Children added under a node not yet left
+/// are entered, and so are siblings inserted after the current node; nodes added before
+/// it are not. A current node moved to another parent is left where the walk found it,
+/// without descending; the walk goes on with the sibling that followed it there, and
+/// enters the moved subtree again if its new place lies ahead. Climbing follows the
+/// parent links as they are, never above the root's depth. If the current node, the
+/// node it was entered from or the root is removed (a reused slot is noticed), the walk
+/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). While
+/// [`Graph::uid`] and [`Graph::revision`] are those of the last step, a step checks
+/// nothing.
 ///
 /// ```
 /// use scenewalk_core::Graph;
