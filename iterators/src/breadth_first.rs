@@ -5,18 +5,15 @@ use scenewalk_core::{
     TraversalError, TraversalIterator,
 };
 
-/// Level order, coalescing the children of many nodes into one active list so each
-/// actor is called once per batch instead of once per node (paper 3.3.3).
+/// Level order, each actor called once per batch of nodes instead of once per node
+/// (paper 3.3.3).
 ///
-/// A batch is the nodes of one level (or a slice of at most
-/// [`with_max_batch`](BreadthFirst::with_max_batch) of them), handed to the actors as
-/// the active list of the level above: an entry an actor deactivates is dropped before
-/// it is entered (later actors skip it, and it is neither counted as entered nor
-/// expanded), as a child deactivated at its parent under depth-first;
-/// [`Flow::Prune`] enters the batch's active entries but expands none of them, and
-/// [`Flow::Stop`] ends the run. With no current node, no leave events and no single
-/// path, the action refuses enter + leave actors, ordered-state actors, actors that
-/// dispatch on the node type, and actors that do not implement `enter_batch`.
+/// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
+/// of it), an active list: an entry an actor deactivates is neither entered nor
+/// expanded; [`Flow::Prune`] enters the active entries but expands none. With no current
+/// node, no leave events and no single path, the action refuses enter + leave actors,
+/// ordered-state actors, actors that dispatch on the node type, and actors without
+/// `enter_batch`.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -45,7 +42,7 @@ use scenewalk_core::{
 /// assert_eq!(stats.batches, 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BreadthFirst {
     level: Vec<ActiveEntry>,
     next_level: Vec<ActiveEntry>,
@@ -53,34 +50,28 @@ pub struct BreadthFirst {
     cursor: usize,
     batch_end: usize,
     depth: u32,
-    max_batch: usize,
-}
-
-impl Default for BreadthFirst {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// The most nodes in a batch (`None`: whole levels).
+    max_batch: Option<usize>,
 }
 
 impl BreadthFirst {
     /// Whole levels as batches.
     pub fn new() -> Self {
-        Self {
-            level: Vec::new(),
-            next_level: Vec::new(),
-            cursor: 0,
-            batch_end: 0,
-            depth: 0,
-            max_batch: usize::MAX,
-        }
+        Self::default()
     }
 
     /// Hands a level over in batches of at most `max` nodes (at least 1), bounding
     /// the active list's size.
     #[must_use]
     pub fn with_max_batch(mut self, max: usize) -> Self {
-        self.max_batch = max.max(1);
+        self.max_batch = Some(max.max(1));
         self
+    }
+
+    /// The positions in `level` of the batch being handed out.
+    fn batch(&self) -> std::ops::Range<usize> {
+        let end = self.batch_end.min(self.level.len());
+        self.cursor.min(end)..end
     }
 }
 
@@ -109,27 +100,22 @@ impl TraversalIterator for BreadthFirst {
             self.cursor = 0;
             self.depth += 1;
         }
-        self.batch_end = self
-            .level
-            .len()
-            .min(self.cursor.saturating_add(self.max_batch));
+        let max = self.max_batch.unwrap_or(usize::MAX);
+        self.batch_end = self.level.len().min(self.cursor.saturating_add(max));
         Some(Step::Batch { depth: self.depth })
     }
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        let end = self.batch_end.min(self.level.len());
-        let start = self.cursor.min(end);
-        ActiveList::new(self.level.get_mut(start..end).unwrap_or_default())
+        let batch = self.batch();
+        ActiveList::new(self.level.get_mut(batch).unwrap_or_default())
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let end = self.batch_end.min(self.level.len());
+        let batch = self.batch();
+        self.cursor = batch.end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            let batch = self
-                .level
-                .get(self.cursor.min(end)..end)
-                .unwrap_or_default();
+            let batch = self.level.get(batch).unwrap_or_default();
             for entry in batch.iter().filter(|e| e.is_active()) {
                 let first = graph.first_child_at(entry.node());
                 let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
@@ -137,7 +123,6 @@ impl TraversalIterator for BreadthFirst {
                     .extend(children.map(|c| ActiveEntry::new(c, depth)));
             }
         }
-        self.cursor = end;
         Ok(0)
     }
 

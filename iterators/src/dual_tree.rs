@@ -1,7 +1,6 @@
-//! The dual-tree (pair) traversal of reference note 002: every pair of leaves, one from
-//! each of two trees or two distinct leaves of one tree, whose every ancestor pair
-//! passes a pair filter.
+//! The dual-tree (pair) traversal of reference note 002.
 
+use crate::std_iter::live;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
 use std::iter::FusedIterator;
@@ -10,14 +9,10 @@ use std::iter::FusedIterator;
 pub type NodePair = (NodeIndex, NodeIndex);
 
 /// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
-/// whether it is reported).
-///
-/// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is a filter; implement the trait
-/// for a named type when the filter carries data, as [`AabbOverlap`] does.
+/// whether it is reported). Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
-    /// Whether the pair `(a, b)` can hold overlapping leaves: `false` prunes the pair
-    /// and every pair below it. `a` is a node of the first tree, `b` of the second.
-    /// Called once for every candidate pair, internal nodes included.
+    /// Whether the pair `(a, b)` (`a` from the first tree) can hold overlapping leaves:
+    /// `false` prunes it and every pair below it. Called once per candidate pair.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -29,11 +24,8 @@ impl<F: FnMut(NodeIndex, NodeIndex) -> bool> PairFilter for F {
 }
 
 /// The bounding-box filter: a pair passes when the nodes' boxes overlap (touching
-/// counts).
-///
-/// The boxes come from per-node side tables indexed by [`NodeIndex::get`], typically
-/// each node's box being the union of its subtree's leaf boxes. A node outside its
-/// table fails the test, so a short table prunes rather than panics.
+/// counts). The boxes come from per-node tables indexed by [`NodeIndex::get`] (each
+/// node's box typically the union of its leaves'); a node outside its table fails.
 #[derive(Clone, Copy, Debug)]
 pub struct AabbOverlap<'t> {
     a: &'t [Aabb],
@@ -69,25 +61,21 @@ pub struct DualTreeStats {
     pub pair_tests: u64,
     /// Leaf pairs yielded.
     pub pairs_found: u64,
-    /// The most entries the pending stack held at once (each entry a run of sibling
-    /// pairs; at most one per level descended in each tree).
+    /// The most entries the pending stack held at once.
     pub max_stack: usize,
 }
 
-/// Whether the roots have been checked against the graphs, and the graphs' revisions
-/// at that time.
+/// Whether the roots have been checked against the graphs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Watch {
-    /// Set by the `*_at` resets: the roots (of trees A and B; the same node twice in
-    /// self mode) are checked by the next call.
+    /// After an `*_at` reset: the next call checks the roots of trees A and B.
     Unchecked(NodeIndex, NodeIndex),
-    /// The graphs' revisions when the roots were checked.
-    Checked { a: u64, b: u64 },
+    /// The revisions of graphs A and B when the roots were checked.
+    Checked(u64, u64),
 }
 
-/// The pending work on the stack: a pair, or a run of sibling pairs that hands out its
-/// next pair and stays on the stack with the rest. In self mode a pair `(n, n)` stands
-/// for the pairs within `n`'s subtree.
+/// Pending work: a pair, or a run of sibling pairs handed out one at a time. In self
+/// mode a pair `(n, n)` stands for the pairs within `n`'s subtree.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
     /// The pair of roots (the root twice in self mode).
@@ -96,22 +84,21 @@ enum Pending {
     DownA(NodeIndex, NodeIndex),
     /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
     DownB(NodeIndex, NodeIndex),
-    /// Every child × child pair of two internal nodes, from `(a, b)` on: `b` runs over
-    /// its siblings, then the next `a` starts again from `first_b`.
+    /// Every child × child pair from `(a, b)` on: `b` runs over its siblings, then the
+    /// next `a` starts again from `first_b`.
     Cross {
         a: NodeIndex,
         b: NodeIndex,
         first_b: NodeIndex,
     },
-    /// Self mode, the children of one node from `c` on: the pairs within `c` when
-    /// `d == c` (if `c` has children), else the pair `(c, d)`; `d` runs over `c`'s later
-    /// siblings, then the next `c` starts with itself.
+    /// Self mode, siblings from `c` on: the pairs within `c` when `d == c`, else the
+    /// pair `(c, d)`; `d` runs over `c`'s later siblings, then the next `c` starts with
+    /// itself.
     Children { c: NodeIndex, d: NodeIndex },
 }
 
 impl Pending {
-    /// Hands out the next pair and moves the entry on past it; returns the pair and
-    /// whether that was the entry's last.
+    /// The next pair (`None` for a leaf within itself), and whether it was the last.
     #[inline]
     fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
         let (next_a, next_b) = (
@@ -120,36 +107,21 @@ impl Pending {
         );
         match self {
             Pending::Pair(a, b) => (Some((*a, *b)), true),
-            Pending::DownA(a, b) => {
-                let pair = (*a, *b);
-                (Some(pair), next_a(*a).map(|n| *a = n).is_none())
-            }
-            Pending::DownB(a, b) => {
-                let pair = (*a, *b);
-                (Some(pair), next_b(*b).map(|n| *b = n).is_none())
-            }
+            Pending::DownA(a, b) => (Some((*a, *b)), next_a(*a).map(|n| *a = n).is_none()),
+            Pending::DownB(a, b) => (Some((*a, *b)), next_b(*b).map(|n| *b = n).is_none()),
             Pending::Cross { a, b, first_b } => {
                 let pair = (*a, *b);
-                let done = match next_b(*b) {
-                    Some(n) => {
-                        *b = n;
-                        false
-                    }
-                    None => next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none(),
-                };
+                // Only once `b`'s run is done does `a` move on.
+                let done = next_b(*b).map(|n| *b = n).is_none()
+                    && next_a(*a).map(|n| (*a, *b) = (n, *first_b)).is_none();
                 (Some(pair), done)
             }
             Pending::Children { c, d } => {
                 // A leaf child has no pairs within it.
                 let (c0, d0) = (*c, *d);
                 let pair = (c0 != d0 || graph_a.first_child_at(c0).is_some()).then_some((c0, d0));
-                let done = match next_a(d0) {
-                    Some(n) => {
-                        *d = n;
-                        false
-                    }
-                    None => next_a(c0).map(|n| (*c, *d) = (n, n)).is_none(),
-                };
+                let done = next_a(d0).map(|n| *d = n).is_none()
+                    && next_a(c0).map(|n| (*c, *d) = (n, n)).is_none();
                 (pair, done)
             }
         }
@@ -162,29 +134,20 @@ const MAX_RESERVED: usize = 1 << 16;
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
 ///
-/// - **Two trees** ([`reset`](DualTree::reset)): a pair is a node of tree A and a node
-///   of tree B, in two graphs or one. From the pair of roots, a passing pair is yielded
-///   when both nodes are leaves, descends on the internal side when the other is a
-///   leaf, and into every child × child pair when both are internal (for binary trees
-///   the note's four pairs).
+/// - **Two trees** ([`reset`](DualTree::reset)): a node of tree A with a node of tree B,
+///   in two graphs or one. A passing pair is yielded when both nodes are leaves,
+///   descends on the internal side when the other is a leaf, and into every
+///   child × child pair when both are internal.
 /// - **Self** ([`reset_self`](DualTree::reset_self)): the unordered pairs of distinct
-///   leaves of one tree: within a node, every unordered pair of distinct children's
-///   subtrees as a two-tree pair, and each child within itself. No pair comes twice,
-///   none is `(x, x)`, and the filter is never asked about a node with itself.
+///   leaves of one tree: within a node, each unordered pair of distinct children as a
+///   two-tree pair, and each child within itself. No pair comes twice, none is
+///   `(x, x)`, and the filter is never asked about a node with itself.
 ///
-/// Unlike the note's fixed 100-entry array, the pending pairs live on a `Vec` kept
-/// between runs, so nothing recurses or overflows. A stack entry is a run of sibling
-/// pairs handed out one at a time, so the stack holds at most one entry per level
-/// descended in each tree: pending memory grows with the depths, not the fan-out.
-/// [`next`](DualTree::next) runs until the next leaf pair; stop calling and the
-/// traversal is paused. It does not borrow the graphs (each call takes them): pass the
-/// same graphs for the whole traversal.
-///
-/// [`reset`](DualTree::reset) refuses a stale [`NodeId`] ([`GraphError::StaleNode`]);
-/// after [`reset_at`](DualTree::reset_at), the first `next` ends at once when a root
-/// names no live node. A structural edit of either graph between calls (its
-/// [`revision`](Graph::revision) changes) ends the traversal rather than following
-/// stale links. Nothing here panics.
+/// Pending work is a stack of runs of sibling pairs, at most one per level descended in
+/// each tree: nothing recurses, and memory grows with the depths, not the fan-out.
+/// [`next`](DualTree::next) runs to the next leaf pair; stop calling and the traversal
+/// is paused. Each call takes the graphs (the same ones throughout); a structural edit
+/// of either between calls ends the traversal. Nothing here panics.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -237,33 +200,28 @@ impl Default for DualTree {
 }
 
 impl DualTree {
-    /// A finished traversal with an empty stack: [`next`](DualTree::next) gives `None`
-    /// until a reset.
+    /// A finished traversal: [`next`](DualTree::next) gives `None` until a reset.
     pub fn new() -> Self {
         Self::with_capacity(0)
     }
 
-    /// As [`new`](DualTree::new), with room for `entries` pending stack entries (at
-    /// most 65,536: the stack holds one entry per level descended) before the stack
-    /// grows.
+    /// As [`new`](DualTree::new), with room for `entries` pending entries (at most
+    /// 65,536) before the stack grows.
     pub fn with_capacity(entries: usize) -> Self {
         Self {
             stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
             within: false,
-            watch: Watch::Checked { a: 0, b: 0 },
+            watch: Watch::Checked(0, 0),
             stats: DualTreeStats::default(),
         }
     }
 
     /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
-    /// `graph_b`), which may be the same graph, keeping the stack's buffer.
+    /// `graph_b`, which may be the same graph). With the same root twice this yields
+    /// ordered pairs, `(x, x)` included.
     ///
-    /// With the same root twice this yields ordered pairs, `(x, x)` included; use
-    /// [`reset_self`](DualTree::reset_self) for the unordered pairs of one tree.
-    ///
-    /// # Errors
-    /// [`GraphError::StaleNode`] when a root is not a live node of its graph; the
-    /// traversal is then empty.
+    /// Errors: [`GraphError::StaleNode`] when a root is not live; the traversal is then
+    /// empty.
     pub fn reset(
         &mut self,
         graph_a: &Graph,
@@ -272,40 +230,23 @@ impl DualTree {
         root_b: NodeId,
     ) -> Result<(), GraphError> {
         self.clear();
-        for (graph, root) in [(graph_a, root_a), (graph_b, root_b)] {
-            if !graph.contains(root) {
-                return Err(GraphError::StaleNode(root));
-            }
-        }
+        live(graph_a, root_a)?;
+        live(graph_b, root_b)?;
         self.reset_at(root_a.index(), root_b.index());
-        self.watch = Watch::Checked {
-            a: graph_a.revision(),
-            b: graph_b.revision(),
-        };
+        self.watch = Watch::Checked(graph_a.revision(), graph_b.revision());
         Ok(())
     }
 
     /// Starts a self traversal: the unordered pairs of distinct leaves of `root`'s
-    /// subtree, keeping the stack's buffer.
-    ///
-    /// # Errors
-    /// [`GraphError::StaleNode`] when `root` is not a live node of `graph`; the
-    /// traversal is then empty.
+    /// subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        self.clear();
-        if !graph.contains(root) {
-            return Err(GraphError::StaleNode(root));
-        }
-        self.reset_self_at(root.index());
-        self.watch = Watch::Checked {
-            a: graph.revision(),
-            b: graph.revision(),
-        };
+        self.reset(graph, root, graph, root)?;
+        self.within = true;
         Ok(())
     }
 
     /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
-    /// instead: if a root names no live node of its graph then, the traversal is empty.
+    /// instead (the traversal is empty if a root names no live node then).
     pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
         self.clear();
         self.stack.push(Pending::Pair(root_a, root_b));
@@ -314,21 +255,18 @@ impl DualTree {
         self.watch = Watch::Unchecked(root_a, root_b);
     }
 
-    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next
-    /// call instead: if `root` names no live node then, the traversal is empty.
+    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked as by
+    /// [`reset_at`](DualTree::reset_at).
     pub fn reset_self_at(&mut self, root: NodeIndex) {
-        self.clear();
-        self.stack.push(Pending::Pair(root, root));
-        self.stats.max_stack = 1;
+        self.reset_at(root, root);
         self.within = true;
-        self.watch = Watch::Unchecked(root, root);
     }
 
     /// Ends the traversal (keeping the buffer) and zeroes the statistics.
     pub fn clear(&mut self) {
         self.stack.clear();
         self.stats = DualTreeStats::default();
-        self.watch = Watch::Checked { a: 0, b: 0 };
+        self.watch = Watch::Checked(0, 0);
     }
 
     /// Whether the traversal is over: no pending pair is left.
@@ -356,19 +294,16 @@ impl DualTree {
         self.stats
     }
 
-    /// Checks the roots after an `*_at` reset, and the graphs' revisions on every call;
-    /// ends the traversal when either fails.
+    /// Checks the roots after an `*_at` reset and the revisions on every call; ends the
+    /// traversal when either fails.
     fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match self.watch {
-            Watch::Checked { a, b } => (a, b) == revisions || self.stack.is_empty(),
+            Watch::Checked(a, b) => (a, b) == revisions || self.stack.is_empty(),
             Watch::Unchecked(a, b) => graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some(),
         };
         if ok {
-            self.watch = Watch::Checked {
-                a: revisions.0,
-                b: revisions.1,
-            };
+            self.watch = Watch::Checked(revisions.0, revisions.1);
         } else {
             self.stack.clear();
         }
@@ -377,11 +312,9 @@ impl DualTree {
 
     /// The next leaf pair, or `None` when the traversal is over.
     ///
-    /// `graph_a` holds the first tree and `graph_b` the second (pass one graph twice
-    /// for two trees of one graph). In self mode `graph_b` is not read: pass the tree's
-    /// graph twice. Each call takes pending pairs, calls `filter` once per pair and
-    /// pushes the children of passing internal pairs (as one run), until a passing leaf
-    /// pair comes up or the stack is empty.
+    /// `graph_a` holds the first tree and `graph_b` the second (in self mode `graph_b` is
+    /// not read: pass the tree's graph twice). `filter` is called once per candidate
+    /// pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -425,8 +358,7 @@ impl DualTree {
         None
     }
 
-    /// First-hit mode: the next leaf pair, after which the traversal is over (the
-    /// pending pairs are dropped; the buffer is kept). `None` when no pair is left.
+    /// First-hit mode: the next leaf pair, after which the traversal is over.
     pub fn first_hit<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -448,8 +380,7 @@ impl DualTree {
         self.iter(graph_a, graph_b, filter).collect()
     }
 
-    /// The remaining leaf pairs as a lazy [`Iterator`] that borrows the traversal, the
-    /// graphs and the filter; dropping it pauses the traversal.
+    /// The remaining leaf pairs, lazily; dropping the iterator pauses the traversal.
     pub fn iter<'a, F: PairFilter + ?Sized>(
         &'a mut self,
         graph_a: &'a Graph,
@@ -465,8 +396,7 @@ impl DualTree {
     }
 }
 
-/// The lazy [`Iterator`] over a [`DualTree`]'s remaining leaf pairs; see
-/// [`DualTree::iter`].
+/// The remaining leaf pairs of a [`DualTree`]; see [`DualTree::iter`].
 pub struct DualTreeIter<'a, F: PairFilter + ?Sized> {
     dual: &'a mut DualTree,
     graph_a: &'a Graph,

@@ -5,38 +5,31 @@
     reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
 )]
 
+use crate::std_iter::live;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
 };
 use std::ops::Range;
 
-/// The tree under a root compiled into linear arrays in depth-first (document) order,
-/// so a parent-before-child pass is one linear loop (reference note "Flattening
-/// trees").
+/// The tree under a root compiled into arrays in depth-first (document) order, so a
+/// parent-before-child pass is one linear loop (reference note "Flattening trees").
 ///
 /// Position `i` holds the node ([`nodes`](Self::nodes)), its parent's position
 /// ([`parents`](Self::parents), [`Flattened::NIL`] for the root at position 0), the
 /// size of its subtree counting itself ([`sizes`](Self::sizes)) and its depth below
 /// the root ([`depths`](Self::depths)). A node's descendants are the positions
-/// `i + 1 .. i + sizes[i]`, so skipping a subtree is the jump `i += sizes[i]`, and
-/// every parent lies before its children.
+/// `i + 1 .. i + sizes[i]`, and every parent lies before its children.
 ///
-/// The arrays describe the graph as it was when they were built: building records the
-/// graph's [`revision`](Graph::revision), [`is_current`](Self::is_current) compares it
-/// with the graph's, and [`refresh`](Self::refresh) rebuilds only after a structural
-/// edit (payload edits do not change the structure, so [`gather`](Self::gather) the
-/// payloads again instead). Building walks the links without recursion and without a
-/// stack, so a million-deep chain is fine.
-///
-/// It is also a [`TraversalIterator`](scenewalk_core::TraversalIterator) that runs an
-/// [`Action`](scenewalk_core::Action) in the same order as
-/// [`DepthFirst`](crate::DepthFirst), rebuilding at the start of a run only when the
-/// graph or the root changed since the last build.
+/// The arrays describe the graph at the build, which walks the links without recursion
+/// or stack; [`refresh`](Self::refresh) rebuilds only after a structural edit (after a
+/// payload edit, [`gather`](Self::gather) again). As a
+/// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
+/// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
 ///
 /// ```
 /// use scenewalk_core::glam::{Affine3A, Vec3};
-/// use scenewalk_core::Graph;
+/// use scenewalk_core::{Action, Graph};
 /// use scenewalk_iterators::Flattened;
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
@@ -59,12 +52,23 @@ use std::ops::Range;
 /// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());
 /// assert_eq!(flat.nodes()[2], hand.index());
 ///
+/// // Subtree sizes: one linear pass the other way.
+/// let mut sizes = Vec::new();
+/// flat.accumulate(&vec![1u32; flat.len()], &mut sizes, |a, b| a + b)?;
+/// assert_eq!(sizes, flat.sizes());
+///
 /// // Rebuilt only after a structural edit.
 /// assert!(!flat.refresh(&graph, root)?);
 /// graph.append_child(hand, Group)?;
 /// assert!(!flat.is_current(&graph));
 /// assert!(flat.refresh(&graph, root)?);
 /// assert_eq!((flat.len(), flat.rebuilds()), (5, 2));
+///
+/// // As an action's iterator, likewise rebuilt only after a structural edit.
+/// let mut action = Action::new(Flattened::new(), ())?;
+/// assert_eq!(action.run(&graph, root)?.entered, 5);
+/// action.run(&graph, root)?;
+/// assert_eq!(action.iterator().rebuilds(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -76,12 +80,10 @@ pub struct Flattened {
     /// The root, the graph's uid and its revision at the last build.
     built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
-    /// The state of a run as a traversal iterator.
-    pub(crate) run: RunState,
+    run: RunState,
 }
 
-/// [`Flattened::propagate`] was given a different number of local values than the
-/// flattening has positions.
+/// A pass was given a different number of values than the flattening has positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "propagate needs one local value per flattened position: {positions} positions, {locals} values"
@@ -96,29 +98,27 @@ pub struct LengthMismatch {
 /// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
 /// between steps; its buffers are reused by later runs.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RunState {
+struct RunState {
     /// The next position to consider.
-    pub(crate) pos: usize,
+    pos: usize,
     /// The position of the last entered node, until its commit.
-    pub(crate) entered: Option<usize>,
-    /// Positions of deactivated children still ahead, smallest on top: when the walk
-    /// reaches one it jumps past its subtree.
-    pub(crate) skips: Vec<u32>,
+    entered: Option<usize>,
+    /// Positions of deactivated children still ahead, smallest on top: the walk jumps
+    /// past their subtrees.
+    skips: Vec<u32>,
     /// Entered positions whose leave event is still due, innermost on top.
-    pub(crate) open: Vec<u32>,
+    open: Vec<u32>,
     /// The active list of the last entered node (its children), if an actor built it.
-    pub(crate) active: Vec<ActiveEntry>,
-    /// Whether an actor built or cleared the active list.
-    pub(crate) list_state: ListState,
-    pub(crate) leave_events: bool,
+    active: Vec<ActiveEntry>,
+    list_state: ListState,
+    leave_events: bool,
 }
 
 impl Flattened {
     /// The parent position of the root.
     pub const NIL: u32 = u32::MAX;
 
-    /// An empty flattening, built by the first [`refresh`](Self::refresh) (or the first
-    /// run of an action that uses it as its iterator).
+    /// An empty flattening, for [`refresh`](Self::refresh) or an action's run to build.
     pub fn new() -> Self {
         Self::default()
     }
@@ -132,16 +132,14 @@ impl Flattened {
         Ok(flat)
     }
 
-    /// Flattens the tree under `root` again, whether or not anything changed (reusing
-    /// the arrays' memory).
+    /// Flattens the tree under `root` again, reusing the arrays' memory.
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
-    /// flattening is then left empty and not current.
+    /// flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        if !graph.contains(root) {
-            self.clear_arrays();
-            self.built = None;
-            return Err(GraphError::StaleNode(root));
+        if let Err(stale) = live(graph, root) {
+            self.forget();
+            return Err(stale);
         }
         self.flatten(graph, root.index());
         self.built = Some((root, graph.uid(), graph.revision()));
@@ -149,11 +147,9 @@ impl Flattened {
         Ok(())
     }
 
-    /// Rebuilds if the graph had a structural edit since the last build or `root` is
-    /// not the root of the last build; returns whether it rebuilt.
-    ///
-    /// The check compares [`Graph::uid`] and [`Graph::revision`], so another graph (a
-    /// clone included) always counts as changed.
+    /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
+    /// build or `root` is another root; another graph (a clone included) always counts
+    /// as changed.
     ///
     /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
@@ -218,38 +214,26 @@ impl Flattened {
 
     /// The parent position of position `pos` (`None` for the root or out of range).
     pub fn parent(&self, pos: usize) -> Option<usize> {
-        match self.parents.get(pos) {
-            Some(&p) if p != Self::NIL => Some(p as usize),
-            _ => None,
-        }
+        let parent = self.parents.get(pos).filter(|&&p| p != Self::NIL);
+        parent.map(|&p| p as usize)
     }
 
     /// The positions of `pos`'s subtree, itself first (empty if out of range).
     pub fn subtree(&self, pos: usize) -> Range<usize> {
-        match self.sizes.get(pos) {
-            Some(&size) => pos..pos + size as usize,
-            None => pos..pos,
-        }
+        let size = self.sizes.get(pos).map_or(0, |&size| size as usize);
+        pos..pos + size
     }
 
     /// The positions of `pos`'s children, in order: from `pos + 1`, each past the
-    /// previous one's subtree.
-    /// Empty if `pos` is out of range.
+    /// previous one's subtree. Empty if `pos` is out of range.
     pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.subtree(pos).end;
-        let mut next = pos.saturating_add(1);
-        std::iter::from_fn(move || {
-            if next >= end {
-                return None;
-            }
-            let child = next;
-            next = next.saturating_add(self.sizes.get(child).map_or(usize::MAX, |&s| s as usize));
-            Some(child)
-        })
+        let first = pos.saturating_add(1);
+        std::iter::successors(Some(first), |&child| Some(self.subtree(child).end))
+            .take_while(move |&child| child < end)
     }
 
-    /// One value per position, in order: `f(nodes[i])` (e.g. each node's local
-    /// transform, read from the graph's payloads).
+    /// One value per position, in order: `f(nodes[i])`.
     pub fn gather<T>(&self, f: impl FnMut(NodeIndex) -> T) -> Vec<T> {
         self.nodes.iter().copied().map(f).collect()
     }
@@ -261,11 +245,9 @@ impl Flattened {
     }
 
     /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
-    /// &locals[i])`, with `root_value` standing for the root's parent. `out` is cleared
-    /// first and ends with one value per position (in order, like `locals`).
-    ///
-    /// World transforms are `propagate(Affine3A::IDENTITY, &locals, &mut world, |p, l|
-    /// *p * *l)`; depths, accumulated opacity or inherited flags work the same way.
+    /// &locals[i])`, with `root_value` standing for the root's parent (world transforms,
+    /// depths, accumulated opacity, inherited flags). `out` is cleared first and ends
+    /// with one value per position.
     ///
     /// Errors: [`LengthMismatch`] if `locals` does not hold exactly one value per
     /// position (`out` is then left empty).
@@ -293,29 +275,28 @@ impl Flattened {
         Ok(())
     }
 
-    /// The nodes in flattened (depth-first) order, with
-    /// [`skip_subtree`](FlatIter::skip_subtree): the arrays as they were built, not
-    /// the graph's links as they are now.
+    /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
+    /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
+    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags). `out`
+    /// is cleared first and ends with one value per position.
     ///
-    /// ```
-    /// # use scenewalk_core::Graph;
-    /// # use scenewalk_iterators::Flattened;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let a = graph.append_child(root, Group)?;
-    /// graph.append_child(a, Group)?;
-    /// let b = graph.append_child(root, Group)?;
-    /// let flat = Flattened::build(&graph, root)?;
-    /// let mut iter = flat.iter();
-    /// assert_eq!(iter.next(), Some(root.index()));
-    /// assert_eq!(iter.next(), Some(a.index()));
-    /// iter.skip_subtree();
-    /// assert_eq!(iter.next(), Some(b.index()));
-    /// assert_eq!(iter.next(), None);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
+    /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
+    /// is then left empty).
+    pub fn accumulate<T: Copy>(
+        &self,
+        own: &[T],
+        out: &mut Vec<T>,
+        combine: impl Fn(&T, &T) -> T,
+    ) -> Result<(), LengthMismatch> {
+        self.fits(own, out)?;
+        out.clear();
+        out.extend_from_slice(own);
+        accumulate_range(&self.parents, 0, out, &combine);
+        Ok(())
+    }
+
+    /// The nodes in flattened (depth-first) order, as built, with
+    /// [`skip_subtree`](FlatIter::skip_subtree).
     pub fn iter(&self) -> FlatIter<'_> {
         FlatIter {
             flat: self,
@@ -336,11 +317,13 @@ impl Flattened {
         })
     }
 
-    fn clear_arrays(&mut self) {
+    /// Empties the arrays, as not built.
+    fn forget(&mut self) {
         self.nodes.clear();
         self.parents.clear();
         self.sizes.clear();
         self.depths.clear();
+        self.built = None;
     }
 
     #[inline]
@@ -353,11 +336,10 @@ impl Flattened {
         pos
     }
 
-    /// The stackless first-child / next-sibling walk (reference note 000), recording
-    /// each node's position; a subtree's size is known when the walk climbs out of it,
-    /// and climbing follows the recorded parent positions.
+    /// The stackless first-child / next-sibling walk (reference note 000); a subtree's
+    /// size is known when the walk climbs out of it by the recorded parent positions.
     fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
-        self.clear_arrays();
+        self.forget();
         let mut node = root;
         let mut depth = 0;
         let mut pos = self.push(root, Self::NIL, 0);
@@ -388,6 +370,20 @@ impl Flattened {
     }
 }
 
+/// The child-before-parent pass over one subtree range from position `base`: `parents`
+/// and `out` are the range's, and every parent but the range root's lies inside it.
+pub(crate) fn accumulate_range<T: Copy>(
+    parents: &[u32],
+    base: usize,
+    out: &mut [T],
+    combine: &impl Fn(&T, &T) -> T,
+) {
+    for (i, &parent) in parents.iter().enumerate().skip(1).rev() {
+        let parent = parent as usize - base;
+        out[parent] = combine(&out[parent], &out[i]);
+    }
+}
+
 impl<'f> IntoIterator for &'f Flattened {
     type Item = NodeIndex;
     type IntoIter = FlatIter<'f>;
@@ -406,8 +402,7 @@ pub struct FlatIter<'f> {
 }
 
 impl FlatIter<'_> {
-    /// Do not yield the descendants of the node yielded last: the jump past its
-    /// subtree.
+    /// Do not yield the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
         if let Some(last) = self.last.take() {
             self.pos = self.pos.max(self.flat.subtree(last).end);
@@ -441,57 +436,9 @@ impl ExactSizeIterator for FlatIter<'_> {}
 
 impl std::iter::FusedIterator for FlatIter<'_> {}
 
-// ----- as a traversal iterator ---------------------------------------------------------
-
-impl Flattened {
-    /// Records the deactivated children of position `i` (from the built active list,
-    /// whose entries are the children in order) as jumps, smallest on top.
-    fn skip_inactive(&mut self, i: usize) {
-        let first_skip = self.run.skips.len();
-        let end = i + self.sizes[i] as usize;
-        let mut child = i + 1;
-        for entry in &self.run.active {
-            if child >= end {
-                break;
-            }
-            if !entry.is_active() {
-                self.run.skips.push(child as u32);
-            }
-            child += self.sizes[child] as usize;
-        }
-        self.run.skips[first_skip..].reverse();
-    }
-}
-
-/// Pre-order over the flattened arrays: a deactivated child is a jump past its subtree,
-/// [`Flow::Prune`] a jump past the node's own subtree, and leave events come from a
-/// stack of open positions. The active list (the node's children) is built only if an
-/// actor looks at it. Each run [refreshes](Flattened::refresh) the arrays first, so
-/// they are rebuilt only when the graph or the root changed since the last run.
-///
-/// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit};
-/// use scenewalk_iterators::Flattened;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// struct Shallow;
-/// impl StaticActor for Shallow {
-///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let child = graph.append_child(root, Group)?;
-/// graph.append_child(child, Group)?;
-///
-/// let mut action = Action::new(Flattened::new(), (Static::new(Shallow),))?;
-/// let stats = action.run(&graph, root)?;
-/// assert_eq!((stats.entered, stats.pruned), (2, 1));
-/// action.run(&graph, root)?;
-/// assert_eq!(action.iterator().rebuilds(), 1); // unchanged graph: not rebuilt
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// Pre-order over the flattened arrays, [refreshed](Flattened::refresh) at the start of
+/// each run: a deactivated child or [`Flow::Prune`] is a jump past the subtree. The
+/// active list is built only if an actor looks at it.
 impl TraversalIterator for Flattened {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -503,13 +450,9 @@ impl TraversalIterator for Flattened {
     }
 
     fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
-        let refreshed = match graph.id_at(root) {
-            Some(root) => self.refresh(graph, root).is_ok(),
-            None => false,
-        };
-        if !refreshed {
-            self.clear_arrays();
-            self.built = None;
+        match graph.id_at(root) {
+            Some(root) => _ = self.refresh(graph, root), // live: cannot fail
+            None => self.forget(),
         }
         self.clear();
         self.run.pos = 0;
@@ -577,9 +520,15 @@ impl TraversalIterator for Flattened {
                 ListState::Untouched => {}
                 ListState::Cleared => self.run.pos = i + self.sizes[i] as usize,
                 ListState::Filled => {
-                    if !self.run.active.iter().all(ActiveEntry::is_active) {
-                        self.skip_inactive(i);
-                    }
+                    // The entries are the children in order: the inactive ones become
+                    // jumps, smallest on top.
+                    let mut skips = std::mem::take(&mut self.run.skips);
+                    let first = skips.len();
+                    let children = self.children(i).zip(&self.run.active);
+                    let inactive = children.filter(|(_, entry)| !entry.is_active());
+                    skips.extend(inactive.map(|(child, _)| child as u32));
+                    skips[first..].reverse();
+                    self.run.skips = skips;
                 }
             },
             Flow::Prune => self.run.pos = i + self.sizes[i] as usize,

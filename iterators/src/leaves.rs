@@ -4,26 +4,32 @@
 use scenewalk_core::{Frame, NodeIndex};
 use std::collections::VecDeque;
 
-const NIL: u32 = u32::MAX;
+/// An entered node: its kept children still open, its traversal parent, its leave.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    remaining: u32,
+    parent: Option<NodeIndex>,
+    depth: u32,
+    frame: Frame,
+}
 
-/// Per entered node: how many kept children are still open, its traversal parent and
-/// the frame its leave carries. Arrays indexed by slot, reused across runs.
+/// The entered nodes by slot (reused across runs) and the leaves due, in order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LeaveTracker {
-    remaining: Vec<u32>,
-    parent: Vec<u32>,
-    depth: Vec<u32>,
-    frame: Vec<Frame>,
+    open: Vec<Open>,
     ready: VecDeque<(NodeIndex, u32, Frame)>,
 }
 
 impl LeaveTracker {
     pub(crate) fn start(&mut self, capacity: usize) {
-        if self.remaining.len() < capacity {
-            self.remaining.resize(capacity, 0);
-            self.parent.resize(capacity, NIL);
-            self.depth.resize(capacity, 0);
-            self.frame.resize(capacity, Frame::ROOT);
+        let closed = Open {
+            remaining: 0,
+            parent: None,
+            depth: 0,
+            frame: Frame::ROOT,
+        };
+        if self.open.len() < capacity {
+            self.open.resize(capacity, closed);
         }
         self.ready.clear();
     }
@@ -37,42 +43,34 @@ impl LeaveTracker {
         children: u32,
         frame: Frame,
     ) {
-        let i = node.get();
-        let (Some(r), Some(p), Some(d), Some(f)) = (
-            self.remaining.get_mut(i),
-            self.parent.get_mut(i),
-            self.depth.get_mut(i),
-            self.frame.get_mut(i),
-        ) else {
-            return;
-        };
-        (*r, *p, *d, *f) = (children, parent.map_or(NIL, NodeIndex::raw), depth, frame);
-        if children == 0 {
-            self.close(i);
+        if let Some(open) = self.open.get_mut(node.get()) {
+            *open = Open {
+                remaining: children,
+                parent,
+                depth,
+                frame,
+            };
+            if children == 0 {
+                self.close(node);
+            }
         }
     }
 
-    /// Queues the leave of slot `i`, and of each ancestor it was the last open child of.
-    fn close(&mut self, mut i: usize) {
-        loop {
-            let (Some(&depth), Some(&frame), Some(&p)) =
-                (self.depth.get(i), self.frame.get(i), self.parent.get(i))
-            else {
+    /// Queues the leave of `node`, and of each ancestor it was the last open child of.
+    fn close(&mut self, mut node: NodeIndex) {
+        while let Some(&open) = self.open.get(node.get()) {
+            self.ready.push_back((node, open.depth, open.frame));
+            let Some(parent) = open.parent else {
                 return;
             };
-            self.ready
-                .push_back((NodeIndex::new(i as u32), depth, frame));
-            if p == NIL {
-                return;
-            }
-            let Some(remaining) = self.remaining.get_mut(p as usize) else {
+            let Some(up) = self.open.get_mut(parent.get()) else {
                 return;
             };
-            *remaining = remaining.saturating_sub(1);
-            if *remaining != 0 {
+            up.remaining = up.remaining.saturating_sub(1);
+            if up.remaining != 0 {
                 return;
             }
-            i = p as usize;
+            node = parent;
         }
     }
 

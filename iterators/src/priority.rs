@@ -3,7 +3,7 @@
 use crate::leaves::LeaveTracker;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
-    Step, StepSink, TraversalError, TraversalIterator,
+    Step, TraversalError, TraversalIterator,
 };
 use std::collections::BinaryHeap;
 
@@ -13,22 +13,18 @@ pub enum SwitchRule {
     /// Never: a pure priority order.
     #[default]
     Never,
-    /// Nodes down to this depth are taken by priority; below it, the subtree of each
-    /// node at this depth is traversed depth-first right after that node (document
-    /// order: keys do not reorder it, though a NaN key is still an error).
+    /// Nodes down to this depth are taken by priority; the subtree of each node at this
+    /// depth follows it depth-first, in document order (a NaN key is still an error).
     AtDepth(u32),
-    /// Priority order while the queue holds at most this many nodes; once it holds
-    /// more, each node taken from the queue is traversed depth-first with its subtree.
+    /// Priority order while the queue holds at most this many nodes; beyond, each node
+    /// taken from the queue is followed depth-first by its subtree.
     FrontierAbove(usize),
 }
 
-/// The place of a pending node in every priority order here: larger key first; among
-/// equal keys (`-0.0` equals `0.0`) the earlier arrival first. Keys are never NaN: a
-/// NaN key is reported before it is ranked.
-///
-/// Packed into one `u64` (the key's bits made to sort as unsigned, then the arrival
-/// number inverted), so the heap moves 16-byte entries and compares integers.
-/// Arrivals are counted per run and a node arrives at most once, so 32 bits hold them.
+/// The place of a pending node in every priority order here: larger key first, then
+/// the earlier arrival (`-0.0` equals `0.0`; a NaN key is reported before it is ranked).
+/// One `u64`, the key's bits made to sort as unsigned above the inverted arrival number
+/// (32 bits: a node arrives at most once per run), so the heap compares integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -41,8 +37,7 @@ impl Rank {
         Rank((u64::from(sortable) << 32) | u64::from(u32::MAX - arrival as u32))
     }
 
-    /// The key the rank was made from (`-0.0` comes back as `0.0`, which ranks the
-    /// same), so queued nodes need not store it for their children to inherit.
+    /// The key the rank was made from (`-0.0` as `0.0`), for children to inherit.
     #[inline]
     fn key(self) -> f32 {
         let sortable = (self.0 >> 32) as u32;
@@ -57,56 +52,54 @@ impl Rank {
 
 const SIGN: u32 = 0x8000_0000;
 
-/// Set in [`Queued::depth`] when the node's frame is not [`Frame::ROOT`] and waits in
-/// `PriorityQueue::frames`; runs without ordered state never read that array.
-const HAS_FRAME: u32 = 0x8000_0000;
-
-/// A node in the heap: 16 bytes, everything the next step needs, so taking it touches
-/// no other memory (a side table of pending nodes cost a cache miss per node). The
-/// key comes back from the rank and the traversal parent from the graph.
+/// A heap entry, ordered by its [`Rank`] alone (unique within a run): one integer
+/// comparison is measurably faster than a tuple's two.
 #[derive(Clone, Copy, Debug)]
-struct Queued {
-    rank: Rank,
-    node: NodeIndex,
-    /// The depth, with [`HAS_FRAME`].
-    depth: u32,
-}
+pub(crate) struct Ranked<T>(pub(crate) Rank, pub(crate) T);
 
-impl PartialEq for Queued {
+impl<T> PartialEq for Ranked<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
+        self.0 == other.0
     }
 }
 
-impl Eq for Queued {}
+impl<T> Eq for Ranked<T> {}
 
-impl PartialOrd for Queued {
+impl<T> PartialOrd for Ranked<T> {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Queued {
-    // Ranks are unique within a run (one arrival each), so the rank alone orders.
+impl<T> Ord for Ranked<T> {
     #[inline]
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.rank.cmp(&other.rank)
+        self.0.cmp(&other.0)
     }
 }
 
-/// A node being entered, or waiting on the depth-first stack of a hybrid: its key
-/// (inherited by unkeyed children) and the frame of its parent's states.
+/// A node waiting to be entered, with the frame of its parent's states.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
-    key: f32,
     node: NodeIndex,
     depth: u32,
     frame: Frame,
 }
 
-/// Takes the pending node with the highest priority key next (paper 3.3.2), or, as a
-/// hybrid (paper section 4), switches to depth-first inside subtrees by a
-/// [`SwitchRule`].
+/// A [`Pending`] node in the heap: with its rank 16 bytes (larger entries cost the heap
+/// a measured 15 %). Its frame, unless [`Frame::ROOT`], waits in
+/// `PriorityQueue::frames`, marked by [`HAS_FRAME`] in the depth.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    node: NodeIndex,
+    depth: u32,
+}
+
+const HAS_FRAME: u32 = 0x8000_0000;
+
+/// Takes the pending node with the highest key next (paper 3.3.2); as a hybrid (paper
+/// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
 /// - Keys come from the actors, through [`ActiveList::set_key`]; a child without a key
 ///   inherits its parent's. Equal keys are taken in the order they arrived, so runs are
@@ -115,19 +108,20 @@ struct Pending {
 ///   states, shared by siblings; an actor's state is copied only when it writes it
 ///   ([`OrderedState::Copies`]).
 /// - Leave events work: a node's leave comes after all its descendants, in whatever
-///   order they were taken (the paper's implementation dropped them).
-/// - Depths are kept in 31 bits (the top bit of a queued entry marks a frame): a
-///   tree more than 2³¹ − 1 levels deep, over 64 GB of link records, is beyond it.
+///   order they were taken.
+/// - Depths are kept in 31 bits: a tree more than 2³¹ − 1 levels deep is beyond it.
 ///
 /// ```
-/// use scenewalk_core::{Action, ActiveList, Flow, Graph, StaticActor, Static, Visit, Unordered, UnorderedActor};
+/// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
 /// use scenewalk_iterators::PriorityQueue;
 /// # #[derive(Clone, Debug)] struct Item(f32);
 /// # impl scenewalk_core::NodeCore for Item {}
-/// /// Keys each child by its payload.
-/// struct ByValue;
-/// impl StaticActor for ByValue {
-///     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+/// /// Records each node's value and keys its children by theirs.
+/// #[derive(Default)]
+/// struct ByValue(Vec<f32>);
+/// impl UnorderedActor for ByValue {
+///     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(visit.get::<Item>().unwrap().0);
 ///         for i in 0..active.len() {
 ///             let value = active.node(i).and_then(|n| visit.graph().get_at::<Item>(n)).map_or(0.0, |v| v.0);
 ///             active.set_key(i, value);
@@ -135,38 +129,27 @@ struct Pending {
 ///         Flow::Continue
 ///     }
 /// }
-/// #[derive(Default)]
-/// struct Order(Vec<f32>);
-/// impl UnorderedActor for Order {
-///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(visit.get::<Item>().unwrap().0);
-///         Flow::Continue
-///     }
-/// }
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Item(100.0));
 /// for v in [2.0, 7.0, 5.0] { graph.append_child(root, Item(v))?; }
-/// let mut action = Action::new(PriorityQueue::new(), (Static::new(ByValue), Unordered::new(Order::default())))?;
+/// let mut action = Action::new(PriorityQueue::new(), (Unordered::new(ByValue::default()),))?;
 /// action.run(&graph, root)?;
-/// assert_eq!(action.actor::<Order>().unwrap().0, [100.0, 7.0, 5.0, 2.0]);
+/// assert_eq!(action.actor::<ByValue>().unwrap().0, [100.0, 7.0, 5.0, 2.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct PriorityQueue {
     rule: SwitchRule,
-    heap: BinaryHeap<Queued>,
-    /// The frames of queued nodes marked [`HAS_FRAME`], by node slot (a node arrives
-    /// at most once per run).
+    heap: BinaryHeap<Ranked<Queued>>,
+    /// The frames of queued nodes marked [`HAS_FRAME`], by slot.
     frames: Vec<Frame>,
     /// Pending nodes of subtrees being traversed depth-first (hybrid).
-    stack: Vec<Pending>,
-    /// The entered node's children, shown to the actors.
+    stack: Vec<Ranked<Pending>>,
+    /// The entered node's children, if an actor built the list.
     active: Vec<ActiveEntry>,
-    /// Whether the actors built `active` (under [`drive`](TraversalIterator::drive)
-    /// it is built only when they look at it).
     list_state: ListState,
-    current: Option<Pending>,
-    current_from_stack: bool,
+    /// The entered node until its commit, and whether it came from `stack`.
+    current: Option<(Ranked<Pending>, bool)>,
     seq: u64,
     leave_events: bool,
     leaves: LeaveTracker,
@@ -193,67 +176,40 @@ impl PriorityQueue {
 
     /// Queues `node` by `key`, or stacks it if its parent's subtree goes depth-first.
     #[inline(always)]
-    fn queue(
-        &mut self,
-        depth_first: bool,
-        key: f32,
-        node: NodeIndex,
-        depth: u32,
-        frame: Frame,
-        graph: &Graph,
-    ) {
+    fn queue(&mut self, depth_first: bool, key: f32, node: NodeIndex, depth: u32, frame: Frame) {
+        let rank = Rank::new(key, self.seq);
+        self.seq += 1;
         if depth_first {
-            self.stack.push(Pending {
-                key,
-                node,
-                depth,
-                frame,
-            });
-            return;
+            return self
+                .stack
+                .push(Ranked(rank, Pending { node, depth, frame }));
         }
         let mut depth = depth & !HAS_FRAME;
         if frame != Frame::ROOT {
-            let slot = node.get();
-            if self.frames.len() <= slot {
-                self.frames
-                    .resize(graph.capacity().max(slot + 1), Frame::ROOT);
+            if self.frames.len() <= node.get() {
+                self.frames.resize(node.get() + 1, Frame::ROOT);
             }
-            if let Some(f) = self.frames.get_mut(slot) {
-                *f = frame;
+            if let Some(slot) = self.frames.get_mut(node.get()) {
+                *slot = frame;
             }
             depth |= HAS_FRAME;
         }
-        self.heap.push(Queued {
-            rank: Rank::new(key, self.seq),
-            node,
-            depth,
-        });
-        self.seq += 1;
+        self.heap.push(Ranked(rank, Queued { node, depth }));
     }
 
-    /// The next node to enter, from the hybrid's stack first, and whether it came
-    /// from there.
+    /// The next node to enter (the hybrid's stack first), and whether it was stacked.
     #[inline(always)]
-    fn take(&mut self) -> Option<(Pending, bool)> {
+    fn take(&mut self) -> Option<(Ranked<Pending>, bool)> {
         if let Some(pending) = self.stack.pop() {
             return Some((pending, true));
         }
-        let queued = self.heap.pop()?;
-        let frame = if queued.depth & HAS_FRAME != 0 {
-            self.frames
-                .get(queued.node.get())
-                .copied()
-                .unwrap_or(Frame::ROOT)
-        } else {
-            Frame::ROOT
+        let Ranked(rank, Queued { node, depth }) = self.heap.pop()?;
+        let frame = match depth & HAS_FRAME {
+            0 => Frame::ROOT,
+            _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
         };
-        let pending = Pending {
-            key: queued.rank.key(),
-            node: queued.node,
-            depth: queued.depth & !HAS_FRAME,
-            frame,
-        };
-        Some((pending, false))
+        let depth = depth & !HAS_FRAME;
+        Some((Ranked(rank, Pending { node, depth, frame }), false))
     }
 
     fn depth_first_below(&self, current: &Pending, from_stack: bool) -> bool {
@@ -265,18 +221,19 @@ impl PriorityQueue {
             }
     }
 
-    /// Queues the children of `current` the actors kept (the active list in the state
-    /// `list`), each with `frame`; returns how many times `frame` was stored.
+    /// Queues the children of `current` the actors kept, each with `frame`; returns how
+    /// many times `frame` was stored.
     #[inline(always)]
     fn keep(
         &mut self,
         graph: &Graph,
-        current: Pending,
+        Ranked(rank, current): Ranked<Pending>,
         from_stack: bool,
         list: ListState,
         frame: Frame,
     ) -> Result<u32, TraversalError> {
         let depth_first = self.depth_first_below(&current, from_stack);
+        let key = rank.key();
         let start = self.stack.len();
         let mut kept = 0u32;
         match list {
@@ -288,22 +245,19 @@ impl PriorityQueue {
                 if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
                     return Err(TraversalError::NanKey { node });
                 }
-                for i in 0..self.active.len() {
-                    let Some(&entry) = self.active.get(i) else {
-                        break;
-                    };
-                    if entry.is_active() {
-                        let key = entry.key().unwrap_or(current.key);
-                        self.queue(depth_first, key, entry.node(), entry.depth(), frame, graph);
-                        kept += 1;
-                    }
+                let active = std::mem::take(&mut self.active);
+                for entry in active.iter().filter(|e| e.is_active()) {
+                    let key = entry.key().unwrap_or(key);
+                    self.queue(depth_first, key, entry.node(), entry.depth(), frame);
+                    kept += 1;
                 }
+                self.active = active;
             }
             // No actor looked: every child is kept and inherits the key.
             ListState::Untouched => {
                 let first = graph.first_child_at(current.node);
                 for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
-                    self.queue(depth_first, current.key, c, current.depth + 1, frame, graph);
+                    self.queue(depth_first, key, c, current.depth + 1, frame);
                     kept += 1;
                 }
             }
@@ -347,22 +301,19 @@ impl TraversalIterator for PriorityQueue {
         if leave_events {
             self.leaves.start(graph.capacity());
         }
-        self.queue(false, 0.0, root, 0, Frame::ROOT, graph);
+        self.queue(false, 0.0, root, 0, Frame::ROOT);
     }
 
-    fn next(&mut self, graph: &Graph) -> Option<Step> {
-        if let Some((node, depth, frame)) = self.leaves.pop_ready() {
+    #[inline]
+    fn next(&mut self, _graph: &Graph) -> Option<Step> {
+        if self.leave_events
+            && let Some((node, depth, frame)) = self.leaves.pop_ready()
+        {
             return Some(Step::Leave { node, depth, frame });
         }
-        let (pending, from_stack) = self.take()?;
-        self.current = Some(pending);
-        self.current_from_stack = from_stack;
-        self.active.clear();
-        let first = graph.first_child_at(pending.node);
-        let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
-        self.active
-            .extend(children.map(|c| ActiveEntry::new(c, pending.depth + 1)));
-        self.list_state = ListState::Filled;
+        self.current = self.take();
+        let (Ranked(_, pending), _) = self.current?;
+        self.list_state = ListState::Untouched;
         Some(Step::Enter {
             node: pending.node,
             depth: pending.depth,
@@ -370,12 +321,25 @@ impl TraversalIterator for PriorityQueue {
         })
     }
 
-    fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        ActiveList::new(&mut self.active)
+    /// The entered node's children, built only if an actor looks at them.
+    #[inline]
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        self.active.clear();
+        match self.current {
+            Some((Ranked(_, p), _)) => ActiveList::lazy(
+                graph,
+                p.node,
+                p.depth + 1,
+                &mut self.active,
+                &mut self.list_state,
+            ),
+            None => ActiveList::new(&mut self.active[..]),
+        }
     }
 
+    #[inline]
     fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
-        let Some(current) = self.current.take() else {
+        let Some((current, from_stack)) = self.current.take() else {
             return Ok(0);
         };
         let list = if flow == Flow::Continue {
@@ -383,45 +347,7 @@ impl TraversalIterator for PriorityQueue {
         } else {
             ListState::Cleared
         };
-        self.keep(graph, current, self.current_from_stack, list, frame)
-    }
-
-    /// The same steps as `next`, `active` and `commit`, as one loop the compiler fuses
-    /// with the action; the active list is built only if an actor looks at it.
-    #[inline]
-    fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
-        loop {
-            if self.leave_events
-                && let Some((node, depth, frame)) = self.leaves.pop_ready()
-            {
-                sink.leave(node, depth, frame);
-                continue;
-            }
-            let Some((current, from_stack)) = self.take() else {
-                return Ok(());
-            };
-            self.active.clear();
-            let flow = sink.enter(
-                current.node,
-                current.depth,
-                current.frame,
-                &mut ActiveList::lazy(
-                    graph,
-                    current.node,
-                    current.depth + 1,
-                    &mut self.active,
-                    &mut self.list_state,
-                ),
-            );
-            let list = match flow {
-                Flow::Continue => self.list_state,
-                Flow::Prune => ListState::Cleared,
-                Flow::Stop => return Ok(()),
-            };
-            let saved = sink.save_frame();
-            let refs = self.keep(graph, current, from_stack, list, saved)?;
-            sink.hold_frame(saved, refs);
-        }
+        self.keep(graph, current, from_stack, list, frame)
     }
 
     fn clear(&mut self) {
@@ -431,27 +357,5 @@ impl TraversalIterator for PriorityQueue {
         self.current = None;
         self.leaves.clear();
         self.seq = 0;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Rank;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// A queued node's key comes back from its rank, so unkeyed children inherit
-        /// exactly what their parent was given (a zero of either sign as `0.0`).
-        #[test]
-        fn the_key_comes_back_from_the_rank(bits in any::<u32>(), arrival in any::<u32>()) {
-            let key = f32::from_bits(bits);
-            prop_assume!(!key.is_nan());
-            let back = Rank::new(key, u64::from(arrival)).key();
-            if key == 0.0 {
-                prop_assert_eq!(back.to_bits(), 0);
-            } else {
-                prop_assert_eq!(back.to_bits(), key.to_bits());
-            }
-        }
     }
 }

@@ -1,8 +1,7 @@
-//! Std iterators over a graph: depth-first events or pre-order, level order and
-//! priority order.
+//! Std iterators over a graph's subtrees.
 
 use crate::DepthFirstIter;
-use crate::priority::Rank;
+use crate::priority::{Rank, Ranked};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
 use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
@@ -12,12 +11,10 @@ mod sealed {
     impl Sealed for scenewalk_core::Graph {}
 }
 
-/// Lazy std iterators over the subtree of a root, as methods of [`Graph`].
-///
-/// Each borrows the graph for as long as it lives (use a [`DfsWalker`](crate::DfsWalker) to edit the
-/// graph between steps) and checks the root when it is made: a stale root is a
-/// [`GraphError::StaleNode`]. Each has a `skip_subtree` that drops the descendants of
-/// the node it yielded last.
+/// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
+/// the graph (a [`DfsWalker`](crate::DfsWalker) leaves it free to edit), refuses a stale
+/// root ([`GraphError::StaleNode`]), and has a `skip_subtree` that drops the
+/// descendants of the node it yielded last.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -44,8 +41,8 @@ mod sealed {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Walk: sealed::Sealed {
-    /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document order, properly
-    /// nested: the [`DfsWalker`](crate::DfsWalker)'s steps, stackless and allocation-free.
+    /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document
+    /// order, properly nested: the [`DfsWalker`](crate::DfsWalker)'s steps.
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
 
     /// The nodes in depth-first pre-order: the same walk's enter events.
@@ -55,17 +52,13 @@ pub trait Walk: sealed::Sealed {
     /// grandchildren, each level in document order.
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError>;
 
-    /// The nodes by priority: among the nodes whose parent was already yielded, the
-    /// one with the highest key comes next (best-first, as for level-of-detail or
-    /// front-to-back). `key` is called once for each node but the root, when the
-    /// iterator moves on from the node's parent (so a parent's
-    /// [`skip_subtree`](PriorityIter::skip_subtree) spares its children's keys).
-    ///
-    /// Equal keys come out in the order they were pushed (a sequence number breaks
-    /// ties), so equal keys among siblings keep document order; `-0.0` equals `0.0`.
-    /// This is the order of [`PriorityQueue`](crate::PriorityQueue), and as there a
-    /// NaN key is an error: the iterator yields `Err(TraversalError::NanKey)` for that
-    /// node and then ends, since a NaN has no place in an order.
+    /// The nodes best-first: among the nodes whose parent was already yielded, the one
+    /// with the highest key comes next; equal keys in the order they were pushed
+    /// (siblings in document order), `-0.0` equal to `0.0`, as in
+    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once for each node but
+    /// the root, when the iterator moves on from its parent (so
+    /// [`skip_subtree`](PriorityIter::skip_subtree) spares the children's keys). A NaN
+    /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
         F: FnMut(NodeIndex) -> f32;
@@ -73,17 +66,15 @@ pub trait Walk: sealed::Sealed {
 
 impl Walk for Graph {
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
-        check(self, root)?;
-        Ok(DepthFirstIter::new(self, root))
+        DepthFirstIter::new(self, root)
     }
 
     fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
-        check(self, root)?;
-        Ok(DepthFirstIter::new(self, root))
+        DepthFirstIter::new(self, root)
     }
 
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
-        check(self, root)?;
+        live(self, root)?;
         Ok(BreadthFirstIter {
             graph: self,
             runs: VecDeque::new(),
@@ -97,47 +88,40 @@ impl Walk for Graph {
     where
         F: FnMut(NodeIndex) -> f32,
     {
-        check(self, root)?;
+        live(self, root)?;
         Ok(PriorityIter {
             graph: self,
             key,
-            heap: BinaryHeap::from([Pending(Rank::new(0.0, 0), root.index())]),
+            heap: BinaryHeap::from([Ranked(Rank::new(0.0, 0), root.index())]),
             sequence: 1,
             last: None,
         })
     }
 }
 
-fn check(graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-    if graph.contains(root) {
-        Ok(())
-    } else {
-        Err(GraphError::StaleNode(root))
-    }
+/// `Ok` if `node` is a live node of `graph`.
+pub(crate) fn live(graph: &Graph, node: NodeId) -> Result<(), GraphError> {
+    graph
+        .contains(node)
+        .then_some(())
+        .ok_or(GraphError::StaleNode(node))
 }
 
-/// "No node" in [`BreadthFirstIter`]'s slot fields (the arena's own sentinel, never
-/// a slot).
+/// "No node" in [`BreadthFirstIter`]'s slot fields (never a slot).
 const NONE: u32 = u32::MAX;
 
 /// Level order; see [`Walk::breadth_first`].
-///
-/// The queue holds one entry per node whose children are still to come (the first
-/// child of each such run of siblings), not one per pending node.
 #[derive(Clone, Debug)]
 pub struct BreadthFirstIter<'g> {
     graph: &'g Graph,
-    /// First children of yielded nodes with their depth, each a run of siblings still
-    /// to come.
+    /// The first child and depth of each run of siblings still to come.
     runs: VecDeque<(u32, u32)>,
-    /// The next node of the run being yielded, or [`NONE`]. Slots are kept as plain
-    /// `u32`s with a sentinel, not `Option`s of tuples: the iterator's state then
-    /// stays in registers of the caller's loop.
+    /// The next node of the run being yielded, or [`NONE`] (plain `u32`s keep the
+    /// state in the caller's registers).
     run: u32,
     /// The depth of the run being yielded (and of the node yielded last).
     depth: u32,
-    /// The first child of the node yielded last, queued at the next step (unless its
-    /// subtree is skipped), or [`NONE`].
+    /// The first child of the node yielded last, queued at the next step, or [`NONE`].
     children: u32,
 }
 
@@ -161,13 +145,8 @@ impl Iterator for BreadthFirstIter<'_> {
         }
         let node = NodeIndex::new(self.run);
         // The root's siblings are not part of its subtree.
-        self.run = match self.depth {
-            0 => NONE,
-            _ => self
-                .graph
-                .next_sibling_at(node)
-                .map_or(NONE, NodeIndex::raw),
-        };
+        let sibling = self.graph.next_sibling_at(node).filter(|_| self.depth > 0);
+        self.run = sibling.map_or(NONE, NodeIndex::raw);
         self.children = self.graph.first_child_at(node).map_or(NONE, NodeIndex::raw);
         Some((node, self.depth))
     }
@@ -179,21 +158,19 @@ impl FusedIterator for BreadthFirstIter<'_> {}
 pub struct PriorityIter<'g, F> {
     graph: &'g Graph,
     key: F,
-    heap: BinaryHeap<Pending>,
+    heap: BinaryHeap<Ranked<NodeIndex>>,
     sequence: u64,
     /// The node yielded last, whose children are keyed and queued at the next step.
     last: Option<NodeIndex>,
 }
 
 impl<F> PriorityIter<'_, F> {
-    /// Do not yield the descendants of the node yielded last (its children are never
-    /// keyed).
+    /// Do not yield (or key) the descendants of the node yielded last.
     pub fn skip_subtree(&mut self) {
         self.last = None;
     }
 
-    /// How many nodes wait in the queue (the children of the node yielded last are
-    /// queued at the next step).
+    /// How many nodes wait in the queue (the last node's children join at the next step).
     pub fn pending(&self) -> usize {
         self.heap.len()
     }
@@ -222,40 +199,13 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
                     .id_at(c)
                     .map(|node| Err(TraversalError::NanKey { node }));
             }
-            self.heap.push(Pending(Rank::new(key, self.sequence), c));
+            self.heap.push(Ranked(Rank::new(key, self.sequence), c));
             self.sequence += 1;
         }
-        let Pending(_, node) = self.heap.pop()?;
+        let Ranked(_, node) = self.heap.pop()?;
         self.last = Some(node);
         Some(Ok(node))
     }
 }
 
 impl<F: FnMut(NodeIndex) -> f32> FusedIterator for PriorityIter<'_, F> {}
-
-/// A queued node of [`PriorityIter`], ordered by its [`Rank`] alone: ranks are unique,
-/// and one comparison is measurably faster in the heap than a tuple's two.
-#[derive(Clone, Copy, Debug)]
-struct Pending(Rank, NodeIndex);
-
-impl Ord for Pending {
-    #[inline]
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.cmp(&other.0)
-    }
-}
-
-impl PartialOrd for Pending {
-    #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
-impl Eq for Pending {}

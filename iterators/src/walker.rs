@@ -1,7 +1,7 @@
-//! The depth-first walker: enter / leave events, or the enter events alone (pre-order),
-//! with no stack; on ids while the graph may change between steps, on slots while an
-//! iterator borrows it.
+//! The depth-first walker, with no stack: on ids while the graph may change between
+//! steps, on slots while an iterator borrows it.
 
+use crate::std_iter::live;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
@@ -18,9 +18,8 @@ pub enum Event {
 impl Event {
     /// The node of the event.
     pub fn node(self) -> NodeIndex {
-        match self {
-            Event::Enter(node) | Event::Leave(node) => node,
-        }
+        let (Event::Enter(node) | Event::Leave(node)) = self;
+        node
     }
 
     /// Whether it is an [`Event::Enter`].
@@ -43,18 +42,16 @@ enum Phase {
     Entered,
     /// `current` was left: next comes its next sibling (or its parent's leave).
     Left,
-    /// As `Entered`, but `current` was since moved to another parent: its leave comes
-    /// next (its subtree went with it).
+    /// As `Entered`, but `current` was since moved to another parent: its leave next.
     MovedEntered,
-    /// As `Left`, but `current` was since moved: next comes the sibling that followed
-    /// it where the walk reached it (see [`Resume`]).
+    /// As `Left`, but `current` was since moved: next comes [`Resume`]'s sibling.
     MovedLeft,
     /// The walk is over.
     Done,
 }
 
-/// Where a walk goes on after its current node if that node is moved away: the sibling
-/// that followed it when the walk reached it, found from what the step had at hand.
+/// Where a walk goes on if its current node is moved away: the sibling that followed it
+/// when the walk reached it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resume {
     /// The node was its parent's first child: the parent's first child now.
@@ -65,9 +62,9 @@ enum Resume {
     At(Option<NodeIndex>),
 }
 
-/// How a walk holds a node: an id when the graph may change between steps, a bare
-/// slot while the walk borrows the graph (no node can be removed then).
-pub trait Slot: Copy + Eq {
+/// How a walk holds a node: an id when the graph may change between steps, a slot while
+/// the walk borrows the graph.
+trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
     fn at(graph: &Graph, node: NodeIndex) -> Option<Self>;
@@ -95,10 +92,9 @@ impl Slot for NodeId {
     }
 }
 
-/// The whole state of the walk's step, on ids ([`DfsWalker`]) or slots
-/// ([`DepthFirstIter`]).
+/// The walk's whole state, on ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place<N> {
+struct Place<N> {
     current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
     parent: N,
@@ -179,8 +175,8 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// The next enter event's node: the steps up to it, leaves dropped. The common
-    /// phases step here without the events' dispatch, the rest by [`step`](Self::step).
+    /// The next enter event's node, leaves dropped: the common phases without the
+    /// events' dispatch (measurably faster), the rest by [`step`](Self::step).
     #[inline(always)]
     fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if self.phase == Phase::Entered && !self.skip {
@@ -213,8 +209,7 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// Back from a node whose siblings are done to the node it was entered from (at
-    /// depth 1 or more), which is left.
+    /// Up from a node whose siblings are done to the node it was entered from (left).
     #[inline(always)]
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
         let up = self.parent;
@@ -244,32 +239,21 @@ impl<N: Slot> Place<N> {
 }
 
 /// The depth-first walk: enter and leave events in document order, properly nested,
-/// with no stack and no allocation. Its whole state is the current node, the node it
-/// was entered from, where to go on should the current node be moved away, a phase
-/// and a depth (reference note 000's first-child / next-sibling step, with parent
-/// links for the leave events). [`next_enter`](Self::next_enter) gives the enter
-/// events alone: the pre-order walk.
+/// with no stack and no allocation (reference note 000's first-child / next-sibling
+/// step, with parent links for the leaves). [`next_enter`](Self::next_enter) gives the
+/// enter events alone: the pre-order walk.
 ///
-/// It does not borrow the graph (after petgraph's walkers): each step takes it, so the
-/// graph may be edited between steps, and `std::iter::from_fn(|| walker.next(&graph))`
-/// makes a std iterator of it. The walk then continues from the current node's links
-/// *as they are at that step*: children added under a node not yet left are entered,
-/// siblings inserted after the current node are entered, nodes added before it are not.
-/// A current node moved to another parent is left where the walk found it, so enters
-/// and leaves stay nested: it is not descended into there (its subtree went with it),
-/// and the walk goes on with the sibling that followed it when the walk reached it and
-/// climbs back through the node it was entered from. The moved node and its subtree are
-/// entered again if their new place lies ahead of the walk. The climb above that node
-/// follows the parent links as they are, so moving an ancestor of the current node is
-/// not undone: the leaves then follow its new parents. Leaving never goes above the
-/// depth the walk went down, so the walk ends at most back at the level of its root. If
-/// the current node, the node it was entered from or the root is removed, the walk
-/// ends (nodes are kept as [`NodeId`]s, so a removed node is noticed even when its slot
-/// is reused) until [`reset`](Self::reset) or [`move_to`](Self::move_to).
-///
-/// While no edit happened since the last step (same [`Graph::uid`] and
-/// [`Graph::revision`]), a step checks nothing: it reads the links, and the generation
-/// of the node it enters.
+/// Each step takes the graph, which may be edited between steps; the walk goes on from
+/// the current node's links as they are then. Children added under a node not yet left
+/// are entered, and so are siblings inserted after the current node; nodes added before
+/// it are not. A current node moved to another parent is left where the walk found it,
+/// without descending; the walk goes on with the sibling that followed it there, and
+/// enters the moved subtree again if its new place lies ahead. Climbing follows the
+/// parent links as they are, never above the root's depth. If the current node, the
+/// node it was entered from or the root is removed (a reused slot is noticed), the walk
+/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). While
+/// [`Graph::uid`] and [`Graph::revision`] are those of the last step, a step checks
+/// nothing.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -300,15 +284,6 @@ impl<N: Slot> Place<N> {
 ///     Enter(root.index()), Enter(a.index()), Enter(a1), Leave(a1), Leave(a.index()),
 ///     Enter(b.index()), Leave(b.index()), Leave(root.index()),
 /// ]);
-///
-/// // Pre-order: the same walk's enter events.
-/// let mut walker = DfsWalker::new(root);
-/// let mut order = Vec::new();
-/// while let Some(node) = walker.next_enter(&graph) {
-///     order.push(node);
-/// }
-/// let b1 = graph.first_child(b)?.unwrap().index();
-/// assert_eq!(order, [root.index(), a.index(), a1, b.index(), b1]);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -319,8 +294,7 @@ pub struct DfsWalker {
     stamp: (u64, u64),
 }
 
-/// Two walkers are equal when they stand at the same place of the same walk; the
-/// cached graph state is not part of that.
+/// Two walkers are equal when they stand at the same place of the same walk.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
         (self.root, self.place) == (other.root, other.place)
@@ -345,17 +319,12 @@ impl DfsWalker {
     }
 
     /// Makes the next event enter `node`, continuing the walk of the same root from
-    /// there (after `node`'s subtree come the nodes after it in document order).
-    ///
-    /// Returns `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
-    /// subtree. Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
-    /// Costs O(depth of `node`).
+    /// there; `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
+    /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
+    /// the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        for id in [self.root, node] {
-            if !graph.contains(id) {
-                return Err(GraphError::StaleNode(id));
-            }
-        }
+        live(graph, self.root)?;
+        live(graph, node)?;
         let mut depth = 0;
         let mut up = node.index();
         while up != self.root.index() {
@@ -403,8 +372,7 @@ impl DfsWalker {
         self.place.phase == Phase::Done
     }
 
-    /// The next event, or `None` when the walk is done (or its current node, the node
-    /// it was entered from or the root was removed).
+    /// The next event, or `None` when the walk is done.
     #[inline(always)]
     pub fn next(&mut self, graph: &Graph) -> Option<Event> {
         if !self.go_on(graph) {
@@ -413,8 +381,7 @@ impl DfsWalker {
         self.place.step(graph)
     }
 
-    /// The next node in pre-order: the steps up to the next [`Event::Enter`], whose
-    /// node it returns (leave events are dropped); `None` when the walk is done.
+    /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
     #[inline(always)]
     pub fn next_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if !self.go_on(graph) {
@@ -423,15 +390,13 @@ impl DfsWalker {
         self.place.step_enter(graph)
     }
 
-    /// Whether the walk goes on in `graph`. While no structural edit happened since the
-    /// last check, the nodes the walker holds are as live as they were then.
+    /// Whether the walk goes on in `graph`: checked only after a structural edit.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
         if self.stamp == stamp(graph) {
             return true;
         }
-        // Only plain values cross the call, so the walker's fields can stay in
-        // registers in the caller's loop.
+        // Plain values cross the call, so the fields stay in the caller's registers.
         let place = &mut self.place;
         place.phase = check(
             graph,
@@ -451,8 +416,8 @@ impl DfsWalker {
 }
 
 /// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
-/// with in `graph`: [`Phase::Done`] if it was over or a node it holds was removed; a
-/// moved phase if `current` was moved to another parent (or back).
+/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
+/// `current` was moved to another parent (or back).
 #[cold]
 #[inline(never)]
 fn check(
@@ -477,70 +442,21 @@ fn check(
     }
 }
 
-/// The graph state a walker last checked: [`Graph::uid`] and [`Graph::revision`]. Every
-/// edit that removes or moves a node moves the revision on, and every other graph
-/// (clones included) has another uid, so while it matches, the nodes the walker checked
-/// are live and in place.
+/// The graph state a walker last checked: while it matches, no node was removed or
+/// moved (every such edit moves the revision on; every other graph has another uid).
 #[inline(always)]
 fn stamp(graph: &Graph) -> (u64, u64) {
     (graph.uid(), graph.revision())
 }
 
-/// No graph's stamp, before a first check: no graph reaches revision `u64::MAX` (one
-/// edit a nanosecond would take 584 years).
+/// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-mod sealed {
-    use super::{Event, Place};
-    use scenewalk_core::{Graph, NodeIndex};
-
-    /// What a [`DepthFirstIter`](super::DepthFirstIter) yields: every event, or the
-    /// enter events' nodes.
-    pub trait Item: Sized {
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self>;
-    }
-
-    impl Item for Event {
-        #[inline(always)]
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
-            place.step(graph)
-        }
-    }
-
-    impl Item for NodeIndex {
-        #[inline(always)]
-        fn step(place: &mut Place<NodeIndex>, graph: &Graph) -> Option<Self> {
-            place.step_enter(graph)
-        }
-    }
-}
-
 /// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
-/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (the enter events'
-/// nodes, `T = NodeIndex`) from [`Walk::preorder`](crate::Walk::preorder).
-///
-/// While it borrows the graph no node can be removed, so it steps on slot indices,
-/// without the walker's checks or the generations that make them;
-/// [`into_walker`](Self::into_walker) reads the generations once, to edit the graph
-/// and walk on.
-///
-/// ```
-/// use scenewalk_core::Graph;
-/// use scenewalk_iterators::{Event, Walk};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let a = graph.append_child(root, Group)?;
-/// let mut pre = graph.preorder(root)?;
-/// assert_eq!(pre.next(), Some(root.index()));
-/// let mut walker = pre.into_walker(); // the graph is free again
-/// let b = graph.append_child(root, Group)?;
-/// assert_eq!(walker.next_enter(&graph), Some(a.index()));
-/// assert_eq!(walker.next(&graph), Some(Event::Leave(a.index())));
-/// assert_eq!(walker.next_enter(&graph), Some(b.index()));
-/// # Ok::<(), scenewalk_core::GraphError>(())
-/// ```
+/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (`T = NodeIndex`)
+/// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
+/// walker's checks; [`into_walker`](Self::into_walker) hands the walk back to edit the
+/// graph and walk on.
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
@@ -550,14 +466,15 @@ pub struct DepthFirstIter<'g, T = Event> {
 }
 
 impl<'g, T> DepthFirstIter<'g, T> {
-    /// A walk of `root`'s subtree, which is live in `graph`.
-    pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Self {
-        Self {
+    /// A walk of `root`'s subtree. Errors: [`GraphError::StaleNode`].
+    pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Result<Self, GraphError> {
+        live(graph, root)?;
+        Ok(Self {
             graph,
             root,
             place: Place::new(root.index()),
             item: PhantomData,
-        }
+        })
     }
 
     /// After an enter: do not descend into that node (its leave comes next).
@@ -595,13 +512,24 @@ impl<'g, T> DepthFirstIter<'g, T> {
     }
 }
 
-impl<T: sealed::Item> Iterator for DepthFirstIter<'_, T> {
-    type Item = T;
+impl Iterator for DepthFirstIter<'_, Event> {
+    type Item = Event;
 
     #[inline]
-    fn next(&mut self) -> Option<T> {
-        T::step(&mut self.place, self.graph)
+    fn next(&mut self) -> Option<Event> {
+        self.place.step(self.graph)
     }
 }
 
-impl<T: sealed::Item> FusedIterator for DepthFirstIter<'_, T> {}
+impl Iterator for DepthFirstIter<'_, NodeIndex> {
+    type Item = NodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeIndex> {
+        self.place.step_enter(self.graph)
+    }
+}
+
+impl FusedIterator for DepthFirstIter<'_, Event> {}
+
+impl FusedIterator for DepthFirstIter<'_, NodeIndex> {}

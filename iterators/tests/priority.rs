@@ -147,6 +147,25 @@ fn an_unkeyed_child_inherits_its_parents_key() {
     assert_eq!(got, want);
 }
 
+proptest::proptest! {
+    /// An unkeyed child inherits exactly its parent's key, whatever the key (a zero of
+    /// either sign ranking as `0.0`): it comes after an equal key that arrived earlier
+    /// and before the next smaller float.
+    #[test]
+    fn an_unkeyed_child_inherits_any_key_exactly(bits in proptest::prelude::any::<u32>()) {
+        let key = f32::from_bits(bits);
+        proptest::prop_assume!(!key.is_nan() && key != f32::NEG_INFINITY);
+        let mut graph = Graph::new();
+        let root = graph.add_root(Item(None));
+        let a = graph.append_child(root, Item(Some(key))).unwrap();
+        let b = graph.append_child(root, Item(Some(key))).unwrap();
+        let c = graph.append_child(root, Item(Some(key.next_down()))).unwrap();
+        let a1 = graph.append_child(a, Item(None)).unwrap();
+        let want = [root, a, b, a1, c].map(|id| id.index());
+        proptest::prop_assert_eq!(priority_order(PriorityQueue::new(), &graph, root), want);
+    }
+}
+
 #[test]
 fn a_nan_key_is_an_error_and_the_next_run_is_clean() {
     let mut graph = Graph::new();
