@@ -146,6 +146,23 @@ impl Chain for () {
     }
 }
 
+/// Calls `$m!` once per tuple of one to eight actors, naming each element's type and
+/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`.
+macro_rules! for_tuples {
+    ($m:ident) => {
+        $m!(A 0; 0);
+        $m!(A 0, B 1; 1, 0);
+        $m!(A 0, B 1, C 2; 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+    };
+}
+#[cfg(feature = "parallel")]
+pub(crate) use for_tuples;
+
 macro_rules! tuple_chain {
     ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
         impl<$($name: Actor),+> ActorChain for ($($name,)+) {
@@ -203,14 +220,7 @@ macro_rules! tuple_chain {
     };
 }
 
-tuple_chain!(A 0; 0);
-tuple_chain!(A 0, B 1; 1, 0);
-tuple_chain!(A 0, B 1, C 2; 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+for_tuples!(tuple_chain);
 
 impl ActorChain for Vec<Box<dyn Actor>> {
     fn classes(&self) -> Vec<ActorClass> {

@@ -43,6 +43,6 @@ pub use visit::{RunContext, Visit};
 #[cfg(feature = "parallel")]
 pub(crate) use adapter::TypeFilter;
 #[cfg(feature = "parallel")]
-pub(crate) use chain::fold;
+pub(crate) use chain::{fold, for_tuples};
 pub(crate) use frame::FrameTable;
 pub(crate) use state::OrderedStates;

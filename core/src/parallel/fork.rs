@@ -1,9 +1,9 @@
-//! Forking a chain into workers for a parallel run, and merging them back.
-//! (Ordered actors: `fork_ordered.rs`.)
+//! Forking a chain into workers for a parallel run, and merging them back (ordered
+//! actors: `fork_ordered.rs`).
 
 use crate::actor::{
-    ActiveList, Actor, ActorChain, ActorClass, Events, Flow, StateKind, Static, StaticActor,
-    TypeFilter, Unordered, UnorderedActor, Visit, fold,
+    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, TypeFilter,
+    Unordered, UnorderedActor, Visit, fold, for_tuples,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -27,18 +27,8 @@ pub const PARALLEL: Capabilities = Capabilities {
 /// [`OrderedActor::fork`](crate::OrderedActor::fork) and
 /// [`OrderedActor::merge`](crate::OrderedActor::merge)).
 ///
-/// - static actors (`&self`, `Sync`) are shared by every worker: allowed;
-/// - unordered actors need the hook: each worker gets a fork, merged back in document
-///   order;
-/// - ordered actors need the hook: the walk above the split points runs on the actor
-///   itself, and each subtree gets a fork starting from the state at its root, merged
-///   back where a sequential run would have left that root.
-///
-/// Events, dispatch and batches do not matter: workers run a depth-first walk with one
-/// current node and nested leave events, and the leaves of the nodes above the split
-/// points run after the workers were merged.
-///
-/// [`Flattened::propagate_parallel`]: https://docs.rs/scenewalk-iterators
+/// Static actors are shared by every worker and always allowed; unordered and ordered
+/// actors need the hook. Events, dispatch and batches do not matter.
 ///
 /// ```
 /// use scenewalk_core::{check_parallel, ActorClass, Dispatch, Events, StateKind};
@@ -81,53 +71,38 @@ pub(crate) fn refusal(class: &ActorClass) -> ActionError {
     }
 }
 
-/// What a worker thread of a parallel run calls at each node: an actor's `enter` and
-/// `leave`, nothing else (no `begin`, `end` or frames: the original actor has them).
-pub trait WorkerActor: Send {
+/// What a walk of a parallel run calls on one actor's share of it, or on a tuple of
+/// them actor by actor (enter in chain order, a `Prune` deactivating every child before
+/// the next actor, a `Stop` ending the chain; leaves last to first).
+///
+/// A task's walk calls `enter`, `leave` and, before each of its subtrees,
+/// `start_subtree`. The walk above the split points calls `enter`, `note_leave` (the
+/// leave event itself is replayed after the merges, [`Fork::leave_above`]) and `split`
+/// where it hands subtree number `found`, whose root is at `depth`, off instead of
+/// entering it; not `fresh`: the previous subtree is in the same task and no node above
+/// was entered or left since, so both start from the same state.
+pub trait Walker {
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
-    /// A node is left.
-    fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk starts the next of its subtrees (ordered workers switch to that
-    /// subtree's fork and starting state).
+    /// A node below the split points is left.
+    fn leave(&mut self, _visit: &Visit<'_>) {}
+    /// A node above the split points is left: note what the replayed leave needs.
+    fn note_leave(&mut self, _visit: &Visit<'_>) {}
+    /// The task's walk starts its next subtree.
     fn start_subtree(&mut self) {}
+    /// The walk above hands a subtree off.
+    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
-impl<A: UnorderedActor> WorkerActor for Unordered<A> {
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        Actor::enter(self, visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        Actor::leave(self, visit);
-    }
-}
-
-/// A chain of [`WorkerActor`]s: one worker thread's share of an
-/// [`ActorChain`], called in chain order at enter (a `Prune` deactivates every child
-/// before the next actor runs, a `Stop` ends the chain) and in reverse at leave.
-pub trait WorkerChain: Send {
-    /// Enters a node with every actor, combining their flows.
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
-    /// Leaves a node with every actor, last to first.
-    fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk starts the next of its subtrees (chains of ordered workers switch
-    /// each worker to that subtree's fork). Nothing by default.
-    fn start_subtree(&mut self) {}
-}
-
-impl WorkerChain for () {
-    fn start_subtree(&mut self) {}
+impl Walker for () {
     fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
-    fn leave(&mut self, _visit: &Visit<'_>) {}
 }
 
-macro_rules! tuple_worker {
+macro_rules! tuple_walker {
     ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: WorkerActor),+> WorkerChain for ($($name,)+) {
+        impl<$($name: Walker),+> Walker for ($($name,)+) {
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
@@ -138,69 +113,11 @@ macro_rules! tuple_worker {
             fn leave(&mut self, visit: &Visit<'_>) {
                 $(self.$rev.leave(visit);)+
             }
+            fn note_leave(&mut self, visit: &Visit<'_>) {
+                $(self.$rev.note_leave(visit);)+
+            }
             fn start_subtree(&mut self) {
                 $(self.$idx.start_subtree();)+
-            }
-        }
-    };
-}
-
-tuple_worker!(A 0; 0);
-tuple_worker!(A 0, B 1; 1, 0);
-tuple_worker!(A 0, B 1, C 2; 2, 1, 0);
-tuple_worker!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
-tuple_worker!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
-tuple_worker!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
-tuple_worker!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
-tuple_worker!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
-
-/// What the walk above the split points calls on one actor of a parallel run.
-///
-/// Static and unordered actors walk the nodes above with workers (a fresh fork per
-/// stretch between two subtrees, so merges keep document order); ordered actors walk
-/// them themselves, keeping the states, and fork a worker at each split point.
-pub trait AboveActor {
-    /// A node above the split points is entered.
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
-    /// A node above is left during the walk; its leave event is replayed after the
-    /// subtrees below it were merged ([`ParallelActor::leave_above`]), so here an
-    /// actor only notes what the replay needs (an ordered actor: its state).
-    fn leave(&mut self, visit: &Visit<'_>);
-    /// The walk hands off subtree number `found`, whose root is at `depth`, instead
-    /// of entering it. Not `fresh`: the previous subtree is in the same task and no
-    /// node above was entered or left since, so both start from the same state.
-    fn split(&mut self, found: usize, depth: u32, fresh: bool);
-}
-
-/// A chain of [`AboveActor`]s, called like a [`WorkerChain`].
-pub trait AboveChain {
-    /// Enters a node with every actor, combining their flows.
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
-    /// A node above is left, last actor to first.
-    fn leave(&mut self, visit: &Visit<'_>);
-    /// A subtree is handed off.
-    fn split(&mut self, found: usize, depth: u32, fresh: bool);
-}
-
-impl AboveChain for () {
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
-}
-
-macro_rules! tuple_above {
-    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: AboveActor),+> AboveChain for ($($name,)+) {
-            #[inline]
-            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-                let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), active, &mut flow) { return flow; })+
-                flow
-            }
-            fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)+
             }
             fn split(&mut self, found: usize, depth: u32, fresh: bool) {
                 $(self.$idx.split(found, depth, fresh);)+
@@ -209,23 +126,13 @@ macro_rules! tuple_above {
     };
 }
 
-tuple_above!(A 0; 0);
-tuple_above!(A 0, B 1; 1, 0);
-tuple_above!(A 0, B 1, C 2; 2, 1, 0);
-tuple_above!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
-tuple_above!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
-tuple_above!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
-tuple_above!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
-tuple_above!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+for_tuples!(tuple_walker);
 
-/// An actor adapter that can be split into workers for a parallel run.
-///
-/// Implemented by [`Static`] (workers share the actor through `&self`), [`Unordered`]
-/// (each worker gets the actor's [`fork`](UnorderedActor::fork), merged back with
-/// [`merge`](UnorderedActor::merge)) and [`Ordered`](crate::Ordered) (the actor walks
-/// the nodes above the split points itself; each subtree gets an
-/// [`OrderedActor::fork`](crate::OrderedActor::fork) from the state at its root,
-/// merged back with [`OrderedActor::merge`](crate::OrderedActor::merge)).
+/// What a parallel run calls on an adapter, or on a tuple of them actor by actor (leaves
+/// last to first): the glue between the actor kinds and parallel runs, implemented by
+/// [`Static`] (workers share the actor), [`Unordered`] (a worker per task and per
+/// stretch of nodes above the split points, each a [`fork`](UnorderedActor::fork)
+/// merged back in document order) and [`Ordered`](crate::Ordered) (`fork_ordered.rs`).
 ///
 /// A run calls, in this order: [`above`](Self::above) for the walk above the split
 /// points, [`finish_above`](Self::finish_above); [`fork`](Self::fork) per task (on the
@@ -234,27 +141,21 @@ tuple_above!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
 /// [`merge`](Self::merge) per task; last, in the post-order of the nodes above,
 /// [`leave_above`](Self::leave_above) per node above and
 /// [`subtree_done`](Self::subtree_done) per subtree.
-///
-/// This is the framework's glue between the actor classes and parallel runs: write
-/// actors through [`StaticActor`](crate::StaticActor),
-/// [`UnorderedActor`](crate::UnorderedActor) and
-/// [`OrderedActor`](crate::OrderedActor), not by implementing this trait, whose
-/// methods follow the parallel run's design (they changed when ordered actors
-/// became parallel).
-pub trait ParallelActor: Actor {
+pub trait Fork {
     /// What one worker thread runs.
-    type Worker<'a>: WorkerActor
+    type Worker<'a>: Walker + Send
     where
         Self: 'a;
     /// What a finished worker hands back to be merged.
     type Part: Send;
     /// What walks the nodes above the split points.
-    type Above<'a>: AboveActor
+    type Above<'a>: Walker
     where
         Self: 'a;
     /// What the walk above leaves for the forks and merges.
     type Top;
-    /// Whether the actor can run in parallel ([`check_parallel`]).
+    /// Whether every actor can run in parallel ([`check_parallel`]), naming the first
+    /// that cannot.
     fn check_parallel(&self) -> Result<(), ActionError>;
     /// The walker of the nodes above, after `begin`.
     fn above(&mut self) -> Self::Above<'_>;
@@ -269,7 +170,7 @@ pub trait ParallelActor: Actor {
     /// A worker's results.
     fn finish(worker: Self::Worker<'_>) -> Self::Part;
     /// The results of the next stretch of nodes above, in document order.
-    fn merge_above(&mut self, top: &mut Self::Top);
+    fn merge_above(&mut self, _top: &mut Self::Top) {}
     /// Adds a worker's results (tasks in document order).
     fn merge(&mut self, top: &mut Self::Top, part: Self::Part);
     /// The replayed leave event of a node above, in post-order.
@@ -278,208 +179,7 @@ pub trait ParallelActor: Actor {
     fn subtree_done(&mut self, _top: &mut Self::Top, _found: usize) {}
 }
 
-/// A worker of a [`Static`] actor: the actor itself, shared (`StaticActor` is `Sync`).
-#[derive(Debug)]
-pub struct StaticWorker<'a, A> {
-    shared: &'a Static<A>,
-}
-
-impl<A: StaticActor> WorkerActor for StaticWorker<'_, A> {
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.shared.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.shared.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.shared.filter.admits(visit) {
-            self.shared.actor.leave(visit);
-        }
-    }
-}
-
-impl<A: StaticActor> AboveActor for StaticWorker<'_, A> {
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        WorkerActor::enter(self, visit, active)
-    }
-    fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
-}
-
-impl<A: StaticActor> ParallelActor for Static<A> {
-    type Worker<'a> = StaticWorker<'a, A>;
-    type Part = ();
-    type Above<'a> = StaticWorker<'a, A>;
-    type Top = ();
-    fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), true)
-    }
-    fn above(&mut self) -> StaticWorker<'_, A> {
-        StaticWorker { shared: self }
-    }
-    fn finish_above(_above: StaticWorker<'_, A>) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn fork(
-        &self,
-        _top: &mut (),
-        _subtrees: Range<usize>,
-    ) -> Result<StaticWorker<'_, A>, ActionError> {
-        Ok(StaticWorker { shared: self })
-    }
-    fn finish(_worker: StaticWorker<'_, A>) {}
-    fn merge_above(&mut self, _top: &mut ()) {}
-    fn merge(&mut self, _top: &mut (), _part: ()) {}
-    fn leave_above(&mut self, _top: &mut (), visit: &Visit<'_>) {
-        Actor::leave(self, visit);
-    }
-}
-
-/// The walk above the split points for an [`Unordered`] actor: a fresh fork for each
-/// stretch of nodes between two subtrees.
-#[derive(Debug)]
-pub struct UnorderedAbove<'a, A: UnorderedActor> {
-    main: &'a Unordered<A>,
-    current: Option<Unordered<A>>,
-    stretches: VecDeque<A>,
-    error: Option<ActionError>,
-}
-
-impl<A: UnorderedActor> UnorderedAbove<'_, A> {
-    fn close(&mut self) {
-        if let Some(worker) = self.current.take() {
-            self.stretches.push_back(worker.actor);
-        }
-    }
-}
-
-impl<A: UnorderedActor> AboveActor for UnorderedAbove<'_, A> {
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if self.current.is_none() {
-            match self.main.fork() {
-                Ok(worker) => self.current = Some(worker),
-                Err(error) => {
-                    self.error = Some(error);
-                    return Flow::Stop;
-                }
-            }
-        }
-        match &mut self.current {
-            Some(worker) => Actor::enter(worker, visit, active),
-            None => Flow::Stop,
-        }
-    }
-    fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {
-        self.close();
-    }
-}
-
-impl<A: UnorderedActor> Unordered<A> {
-    fn fork(&self) -> Result<Unordered<A>, ActionError> {
-        match self.actor.fork() {
-            Some(actor) => Ok(Unordered {
-                actor,
-                filter: TypeFilter::clone(&self.filter),
-            }),
-            None => Err(refusal(&self.class())),
-        }
-    }
-}
-
-impl<A: UnorderedActor> ParallelActor for Unordered<A> {
-    type Worker<'a> = Unordered<A>;
-    type Part = A;
-    type Above<'a> = UnorderedAbove<'a, A>;
-    type Top = VecDeque<A>;
-    fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), self.actor.fork().is_some())
-    }
-    fn above(&mut self) -> UnorderedAbove<'_, A> {
-        UnorderedAbove {
-            main: self,
-            current: None,
-            stretches: VecDeque::new(),
-            error: None,
-        }
-    }
-    fn finish_above(mut above: UnorderedAbove<'_, A>) -> Result<VecDeque<A>, ActionError> {
-        above.close();
-        match above.error {
-            Some(error) => Err(error),
-            None => Ok(above.stretches),
-        }
-    }
-    fn fork(
-        &self,
-        _top: &mut VecDeque<A>,
-        _subtrees: Range<usize>,
-    ) -> Result<Unordered<A>, ActionError> {
-        Unordered::fork(self)
-    }
-    fn finish(worker: Unordered<A>) -> A {
-        worker.actor
-    }
-    fn merge_above(&mut self, top: &mut VecDeque<A>) {
-        if let Some(stretch) = top.pop_front() {
-            self.actor.merge(stretch);
-        }
-    }
-    fn merge(&mut self, _top: &mut VecDeque<A>, part: A) {
-        self.actor.merge(part);
-    }
-    fn leave_above(&mut self, _top: &mut VecDeque<A>, visit: &Visit<'_>) {
-        Actor::leave(self, visit);
-    }
-}
-
-/// An [`ActorChain`] that can be split into workers for a parallel run: every tuple
-/// of [`ParallelActor`]s (the adapters `Static`, `Unordered`, `Ordered`).
-/// `Vec<Box<dyn Actor>>` chains run sequentially only. The methods are those of
-/// [`ParallelActor`], actor by actor (leaves last to first). Like
-/// [`ParallelActor`], framework glue, not an extension point.
-pub trait ForkChain: ActorChain {
-    /// The chain one worker thread runs.
-    type Worker<'a>: WorkerChain
-    where
-        Self: 'a;
-    /// What a finished worker chain hands back.
-    type Part: Send;
-    /// The chain that walks the nodes above the split points.
-    type Above<'a>: AboveChain
-    where
-        Self: 'a;
-    /// What the walk above leaves, per actor.
-    type Top;
-    /// Checks every actor ([`check_parallel`]), naming the first refused one.
-    fn check_parallel(&self) -> Result<(), ActionError>;
-    /// The walker of the nodes above.
-    fn above(&mut self) -> Self::Above<'_>;
-    /// Ends the walk above.
-    fn finish_above(above: Self::Above<'_>) -> Result<Self::Top, ActionError>;
-    /// A worker chain for the subtrees numbered `subtrees`.
-    fn fork(
-        &self,
-        top: &mut Self::Top,
-        subtrees: Range<usize>,
-    ) -> Result<Self::Worker<'_>, ActionError>;
-    /// A worker chain's results.
-    fn finish(worker: Self::Worker<'_>) -> Self::Part;
-    /// Merges the next stretch above, actor by actor.
-    fn merge_above(&mut self, top: &mut Self::Top);
-    /// Adds a worker chain's results, actor by actor.
-    fn merge(&mut self, top: &mut Self::Top, part: Self::Part);
-    /// Replays the leave of a node above, last actor to first.
-    fn leave_above(&mut self, top: &mut Self::Top, visit: &Visit<'_>);
-    /// Subtree number `found` is complete.
-    fn subtree_done(&mut self, top: &mut Self::Top, found: usize);
-}
-
-impl ForkChain for () {
+impl Fork for () {
     type Worker<'a> = ();
     type Part = ();
     type Above<'a> = ();
@@ -495,15 +195,13 @@ impl ForkChain for () {
         Ok(())
     }
     fn finish(_worker: ()) {}
-    fn merge_above(&mut self, _top: &mut ()) {}
     fn merge(&mut self, _top: &mut (), _part: ()) {}
     fn leave_above(&mut self, _top: &mut (), _visit: &Visit<'_>) {}
-    fn subtree_done(&mut self, _top: &mut (), _found: usize) {}
 }
 
-macro_rules! tuple_parallel {
+macro_rules! tuple_fork {
     ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: ParallelActor),+> ForkChain for ($($name,)+) {
+        impl<$($name: Fork),+> Fork for ($($name,)+) {
             type Worker<'a> = ($($name::Worker<'a>,)+) where Self: 'a;
             type Part = ($($name::Part,)+);
             type Above<'a> = ($($name::Above<'a>,)+) where Self: 'a;
@@ -540,11 +238,162 @@ macro_rules! tuple_parallel {
     };
 }
 
-tuple_parallel!(A 0; 0);
-tuple_parallel!(A 0, B 1; 1, 0);
-tuple_parallel!(A 0, B 1, C 2; 2, 1, 0);
-tuple_parallel!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
-tuple_parallel!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
-tuple_parallel!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
-tuple_parallel!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
-tuple_parallel!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+for_tuples!(tuple_fork);
+
+/// A worker of a [`Static`] actor, above the split points or below: the actor itself,
+/// shared (`StaticActor` is `Sync`). Its leaves above are replayed on the actor.
+pub struct StaticWorker<'a, A> {
+    shared: &'a Static<A>,
+}
+
+impl<A: StaticActor> Walker for StaticWorker<'_, A> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if !self.shared.filter.admits(visit) {
+            return Flow::Continue;
+        }
+        self.shared.actor.enter(visit, active)
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        if A::EVENTS == Events::EnterLeave && self.shared.filter.admits(visit) {
+            self.shared.actor.leave(visit);
+        }
+    }
+}
+
+impl<A: StaticActor> Fork for Static<A> {
+    type Worker<'a> = StaticWorker<'a, A>;
+    type Part = ();
+    type Above<'a> = StaticWorker<'a, A>;
+    type Top = ();
+    fn check_parallel(&self) -> Result<(), ActionError> {
+        check_parallel(&self.class(), true)
+    }
+    fn above(&mut self) -> StaticWorker<'_, A> {
+        StaticWorker { shared: self }
+    }
+    fn finish_above(_above: StaticWorker<'_, A>) -> Result<(), ActionError> {
+        Ok(())
+    }
+    fn fork(
+        &self,
+        _top: &mut (),
+        _subtrees: Range<usize>,
+    ) -> Result<StaticWorker<'_, A>, ActionError> {
+        Ok(StaticWorker { shared: self })
+    }
+    fn finish(_worker: StaticWorker<'_, A>) {}
+    fn merge(&mut self, _top: &mut (), _part: ()) {}
+    fn leave_above(&mut self, _top: &mut (), visit: &Visit<'_>) {
+        Actor::leave(self, visit);
+    }
+}
+
+impl<A: UnorderedActor> Walker for Unordered<A> {
+    #[inline(always)]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        Actor::enter(self, visit, active)
+    }
+    #[inline]
+    fn leave(&mut self, visit: &Visit<'_>) {
+        Actor::leave(self, visit);
+    }
+}
+
+/// The walk above the split points for an [`Unordered`] actor: a fresh fork for each
+/// stretch of nodes between two subtrees. Its leaves above are replayed on the actor.
+pub struct UnorderedAbove<'a, A: UnorderedActor> {
+    main: &'a Unordered<A>,
+    current: Option<Unordered<A>>,
+    stretches: VecDeque<A>,
+    error: Option<ActionError>,
+}
+
+impl<A: UnorderedActor> Walker for UnorderedAbove<'_, A> {
+    #[inline]
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        if self.current.is_none() {
+            match self.main.worker() {
+                Ok(worker) => self.current = Some(worker),
+                Err(error) => {
+                    self.error = Some(error);
+                    return Flow::Stop;
+                }
+            }
+        }
+        match &mut self.current {
+            Some(worker) => Actor::enter(worker, visit, active),
+            None => Flow::Stop,
+        }
+    }
+    fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {
+        self.close();
+    }
+}
+
+impl<A: UnorderedActor> UnorderedAbove<'_, A> {
+    fn close(&mut self) {
+        if let Some(worker) = self.current.take() {
+            self.stretches.push_back(worker.actor);
+        }
+    }
+}
+
+impl<A: UnorderedActor> Unordered<A> {
+    fn worker(&self) -> Result<Unordered<A>, ActionError> {
+        match self.actor.fork() {
+            Some(actor) => Ok(Unordered {
+                actor,
+                filter: TypeFilter::clone(&self.filter),
+            }),
+            None => Err(refusal(&self.class())),
+        }
+    }
+}
+
+impl<A: UnorderedActor> Fork for Unordered<A> {
+    type Worker<'a> = Unordered<A>;
+    type Part = A;
+    type Above<'a> = UnorderedAbove<'a, A>;
+    type Top = VecDeque<A>;
+    fn check_parallel(&self) -> Result<(), ActionError> {
+        check_parallel(&self.class(), self.actor.fork().is_some())
+    }
+    fn above(&mut self) -> UnorderedAbove<'_, A> {
+        UnorderedAbove {
+            main: self,
+            current: None,
+            stretches: VecDeque::new(),
+            error: None,
+        }
+    }
+    fn finish_above(mut above: UnorderedAbove<'_, A>) -> Result<VecDeque<A>, ActionError> {
+        above.close();
+        match above.error {
+            Some(error) => Err(error),
+            None => Ok(above.stretches),
+        }
+    }
+    fn fork(
+        &self,
+        _top: &mut VecDeque<A>,
+        _subtrees: Range<usize>,
+    ) -> Result<Unordered<A>, ActionError> {
+        self.worker()
+    }
+    fn finish(worker: Unordered<A>) -> A {
+        worker.actor
+    }
+    fn merge_above(&mut self, top: &mut VecDeque<A>) {
+        if let Some(stretch) = top.pop_front() {
+            self.actor.merge(stretch);
+        }
+    }
+    fn merge(&mut self, _top: &mut VecDeque<A>, part: A) {
+        self.actor.merge(part);
+    }
+    fn leave_above(&mut self, _top: &mut VecDeque<A>, visit: &Visit<'_>) {
+        Actor::leave(self, visit);
+    }
+}

@@ -6,9 +6,7 @@ use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
-use crate::parallel::fork::{
-    AboveActor, PARALLEL, ParallelActor, WorkerActor, check_parallel, refusal,
-};
+use crate::parallel::fork::{Fork, PARALLEL, Walker, check_parallel, refusal};
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -33,7 +31,7 @@ pub struct OrderedTop<A: OrderedActor> {
     leaves: VecDeque<A::State>,
 }
 
-impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
+impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if self.error.is_some() {
@@ -42,9 +40,8 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
         }
         Actor::enter(self.main, visit, active)
     }
-    fn leave(&mut self, visit: &Visit<'_>) {
-        // The leave event itself waits until the subtrees below were merged; the
-        // state it gets is the one the node has now.
+    fn note_leave(&mut self, visit: &Visit<'_>) {
+        // The replayed leave gets the state the node has now.
         if A::EVENTS == Events::EnterLeave
             && self.main.filter.admits(visit)
             && let Some(state) = self.main.states.at_leave(visit.depth())
@@ -100,14 +97,7 @@ pub struct OrderedWorker<A: OrderedActor> {
     copies: u64,
 }
 
-/// What an [`OrderedWorker`] hands back: its forks (with their numbers) and its
-/// state copies.
-pub struct OrderedPart<A> {
-    forks: Vec<(usize, A)>,
-    copies: u64,
-}
-
-impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
+impl<A: OrderedActor> Walker for OrderedWorker<A> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.states.before_enter(visit.depth());
@@ -145,9 +135,10 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
     }
 }
 
-impl<A: OrderedActor> ParallelActor for Ordered<A> {
+impl<A: OrderedActor> Fork for Ordered<A> {
     type Worker<'a> = OrderedWorker<A>;
-    type Part = OrderedPart<A>;
+    /// The worker's forks with their numbers, and its state copies.
+    type Part = (Vec<(usize, A)>, u64);
     type Above<'a> = OrderedAbove<'a, A>;
     type Top = OrderedTop<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
@@ -201,20 +192,16 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
             copies: 0,
         })
     }
-    fn finish(mut worker: OrderedWorker<A>) -> OrderedPart<A> {
+    fn finish(mut worker: OrderedWorker<A>) -> Self::Part {
         if let Some((number, actor, _)) = worker.current.take() {
             worker.done.push((number, actor));
         }
-        OrderedPart {
-            copies: worker.copies + worker.states.take_copies(),
-            forks: worker.done,
-        }
+        (worker.done, worker.copies + worker.states.take_copies())
     }
-    fn merge_above(&mut self, _top: &mut OrderedTop<A>) {}
-    fn merge(&mut self, top: &mut OrderedTop<A>, part: OrderedPart<A>) {
-        self.states.add_copies(part.copies);
+    fn merge(&mut self, top: &mut OrderedTop<A>, (forks, copies): Self::Part) {
+        self.states.add_copies(copies);
         // Kept until the place of the fork's last subtree in post-order.
-        for (number, fork) in part.forks {
+        for (number, fork) in forks {
             if top.done.len() <= number {
                 top.done.resize_with(number + 1, || None);
             }
@@ -241,30 +228,5 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
         if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
             self.actor.merge(fork);
         }
-    }
-}
-
-macro_rules! opaque_debug {
-    ($($name:ident),+) => {$(
-        impl<A: OrderedActor> std::fmt::Debug for $name<A> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct(stringify!($name)).finish_non_exhaustive()
-            }
-        }
-    )+};
-}
-opaque_debug!(OrderedTop, OrderedWorker);
-
-impl<A: OrderedActor> std::fmt::Debug for OrderedAbove<'_, A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OrderedAbove").finish_non_exhaustive()
-    }
-}
-
-impl<A> std::fmt::Debug for OrderedPart<A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OrderedPart")
-            .field("forks", &self.forks.len())
-            .finish_non_exhaustive()
     }
 }

@@ -10,7 +10,6 @@
 use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::depth_first::Handoffs;
 use crate::run::{Action, DepthFirst, RunStats, StepSink};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +25,7 @@ pub use chain::ParallelChain;
 pub use fork::{PARALLEL, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
-use fork::{AboveChain, WorkerChain};
+use fork::Walker;
 use subtree_sizes::Handoff;
 
 /// How many nodes a task enters between two reads of the stop flag: another walk's
@@ -58,44 +57,29 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
 
     /// Traverses the tree under `root` on all threads of the current rayon pool (run
     /// it inside [`rayon::ThreadPool::install`] to choose them), with the results of
-    /// a sequential depth-first run.
+    /// a sequential depth-first run for actors whose merge is exact; they do not
+    /// depend on the number of threads.
     ///
-    /// The tree is split by **subtree size**: the subtree sizes (counted once per
-    /// structure, kept while [`Graph::revision`] is unchanged) say which subtrees hold
-    /// at most `max(nodes / 64, 512)` nodes (a fixed number of pieces, so the split
-    /// does not depend on the thread count). The nodes above them are walked first,
-    /// on the calling thread, so their [`Flow`] decides which subtrees exist (a
-    /// `Prune` or a deactivated child above removes every subtree below it).
-    /// Consecutive small siblings whose parent's children are taken by the links are
-    /// handed off together (one run of at most that many nodes, so a node with
-    /// thousands of small children costs the walk above a few hand-offs). The
-    /// subtrees left are grouped, in document order, into tasks of about that many
-    /// nodes; each task walks its subtrees depth-first with its own worker chain:
-    /// static actors are shared, unordered actors are
-    /// [forked](crate::UnorderedActor::fork) per task, ordered actors per subtree
-    /// ([`OrderedActor::fork`](crate::OrderedActor::fork)), each fork starting from
-    /// the state at its subtree's root, which the walk above computed on its way
-    /// down (ordered actors walk the nodes above themselves, keeping their states).
-    /// Unordered workers (one per task, and one per stretch of nodes above the split
-    /// points) are then [merged](crate::UnorderedActor::merge) back one by one in
-    /// document order, so an actor that appends to a list gets the sequential enter
-    /// order. Last, the leave events of the nodes above are replayed in post-order
-    /// (an ordered actor gets the state the node had), and each ordered fork is
+    /// The tree is cut by subtree size (counted once per structure, kept while
+    /// [`Graph::revision`] is unchanged) into subtrees of at most
+    /// `max(nodes / 64, 512)` nodes. The nodes above them are walked first, on the
+    /// calling thread, so their [`Flow`] decides which subtrees exist. The subtrees,
+    /// grouped in document order into tasks of about that size, are walked depth-first
+    /// by worker chains: static actors shared, unordered actors
+    /// [forked](crate::UnorderedActor::fork) per task (and per stretch of nodes above),
+    /// ordered actors per subtree ([`OrderedActor::fork`](crate::OrderedActor::fork))
+    /// from the state at its root. Unordered workers are
+    /// [merged](crate::UnorderedActor::merge) back in document order, so an actor that
+    /// appends to a list gets the sequential enter order; then the leave events of the
+    /// nodes above are replayed in post-order, each ordered fork
     /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
-    /// subtree's root, so a result that flows up (a subtree's box) reaches the nodes
-    /// above before their leaves. The results do not depend on the number of threads,
-    /// and equal the sequential run's for actors whose merge is exact. Trees under
-    /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
-    /// run as [`run_with`](Action::run_with) runs them, on the calling thread, and so
-    /// is every tree when the pool has a single thread: no fork is made then.
+    /// subtree's root. A tree under 4096 nodes, one that does not split into a few
+    /// independent subtrees (a chain), and every tree in a one-thread pool run as
+    /// [`run_with`](Action::run_with) runs them, with no fork.
     ///
-    /// Only a depth-first action runs in parallel: the split is depth-first's.
-    /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
-    /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
-    /// worker checks every 64 nodes (and before each subtree), so all of them stop
-    /// promptly; the run reports
-    /// `stopped` (which nodes were entered before it then depends on timing), what
-    /// the workers did is merged, and no leaves of the nodes above are replayed.
+    /// [`Flow::Stop`] sets a flag every worker checks every 64 nodes and before each
+    /// subtree: the run reports `stopped` (which nodes were entered before then
+    /// depends on timing), merges what the workers did and replays no leaves above.
     /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
     ///
     /// Errors: a stale `root`; an actor refused for parallel runs
@@ -183,17 +167,12 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         stats: &mut RunStats,
     ) -> Result<(), TraversalError> {
         let leave_events = self.leave_events;
-        let sizes = &self.subtrees;
-        // Above the split points: static and unordered actors take one worker per
-        // stretch of nodes between two subtrees, so that merging stretches and
-        // subtrees alternately gives them their nodes in document order; ordered
-        // actors walk these nodes themselves and fork at each split point. Leaves
-        // wait until all is merged.
+        // Above the split points: the walk hands subtrees off and defers the leaves.
         let (going, subtrees, tasks, order, deferred, top_part) = {
             let mut above = Above::<C> {
                 graph,
                 chain: self.actors.above(),
-                sizes,
+                sizes: &self.subtrees,
                 stop,
                 stats: RunStats::default(),
                 found: Vec::new(),
@@ -205,15 +184,23 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 tasks: Vec::new(),
                 order: Vec::new(),
             };
-            let going = DepthFirst::new().walk(graph, &mut above, root, root, 0, leave_events);
+            let going = DepthFirst::new().walk(
+                graph,
+                &mut above,
+                Above::handoff,
+                (root, root),
+                0,
+                leave_events,
+            );
             add(stats, &above.stats);
+            let top_part = C::finish_above(above.chain);
             (
                 going,
                 above.found,
                 above.tasks,
                 above.order,
                 above.deferred,
-                C::finish_above(above.chain),
+                top_part,
             )
         };
         let mut top_part = top_part?;
@@ -235,10 +222,12 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                         until_check: 0,
                     };
                     let mut walk = DepthFirst::new();
+                    let none = |_: &mut Task<'_, _>, _, _, _| None;
                     for &(run, depth) in subtrees.get(task).unwrap_or_default() {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
-                        if !walk.walk(graph, &mut sink, run.first, run.last, depth, leave_events) {
+                        let siblings = (run.first, run.last);
+                        if !walk.walk(graph, &mut sink, none, siblings, depth, leave_events) {
                             break;
                         }
                     }
@@ -293,7 +282,7 @@ enum Piece {
 struct Above<'a, C: ParallelChain + 'a> {
     graph: &'a Graph,
     chain: C::Above<'a>,
-    sizes: &'a crate::parallel::SubtreeSizes,
+    sizes: &'a SubtreeSizes,
     stop: &'a AtomicBool,
     stats: RunStats,
     /// The hand-offs, in document order, with their depth.
@@ -335,22 +324,15 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
         if let Some(visit) = Visit::new(self.graph, node, depth) {
-            // The event is deferred; actors note what its replay needs.
             self.deferred.push(Deferred::Leave(node, depth));
-            self.chain.leave(&visit);
+            self.chain.note_leave(&visit);
         }
-    }
-
-    fn save_frame(&mut self) -> Frame {
-        Frame::ROOT
-    }
-    fn hold_frame(&mut self, _: Frame, _: u32) {}
-    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
     }
 }
 
-impl<C: ParallelChain> Handoffs for Above<'_, C> {
+impl<C: ParallelChain> Above<'_, C> {
+    /// The walk's hand-off: `node`'s subtree (with a run of its next siblings, when
+    /// taken `by_links`) if it is small enough; returns the run's last node.
     fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex> {
         let handoff = self.sizes.handoff(node, by_links)?;
         self.found.push((handoff, depth));
@@ -393,7 +375,7 @@ struct Task<'a, W> {
     until_check: u32,
 }
 
-impl<W: WorkerChain> StepSink for Task<'_, W> {
+impl<W: Walker> StepSink for Task<'_, W> {
     #[inline(always)]
     fn enter(
         &mut self,
@@ -424,21 +406,6 @@ impl<W: WorkerChain> StepSink for Task<'_, W> {
             self.stats.left += 1;
             self.chain.leave(&visit);
         }
-    }
-
-    fn save_frame(&mut self) -> Frame {
-        Frame::ROOT
-    }
-    fn hold_frame(&mut self, _: Frame, _: u32) {}
-    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-}
-
-impl<W> Handoffs for Task<'_, W> {
-    #[inline(always)]
-    fn handoff(&mut self, _node: NodeIndex, _depth: u32, _by_links: bool) -> Option<NodeIndex> {
-        None
     }
 }
 

@@ -231,15 +231,8 @@ pub trait TraversalIterator {
 ///         self.0.push(format!("+{}", node.get()));
 ///         Flow::Continue
 ///     }
-///     fn save_frame(&mut self) -> Frame {
-///         Frame::ROOT
-///     }
-///     fn hold_frame(&mut self, _: Frame, _: u32) {}
 ///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
 ///         self.0.push(format!("-{}", node.get()));
-///     }
-///     fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-///         Flow::Continue
 ///     }
 /// }
 /// let mut graph = Graph::new();
@@ -262,13 +255,19 @@ pub trait StepSink {
         frame: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow;
-    /// After an enter: the frame the states were saved as ([`Frame::ROOT`] when the
-    /// sink keeps no frames), to hand to [`TraversalIterator::commit`].
-    fn save_frame(&mut self) -> Frame;
-    /// The iterator stored `frame` `refs` times.
-    fn hold_frame(&mut self, frame: Frame, refs: u32);
+    /// After an enter: the frame the states were saved as, to hand to
+    /// [`TraversalIterator::commit`]. By default [`Frame::ROOT`]: the sink keeps no
+    /// frames.
+    fn save_frame(&mut self) -> Frame {
+        Frame::ROOT
+    }
+    /// The iterator stored `frame` `refs` times. By default nothing.
+    fn hold_frame(&mut self, _frame: Frame, _refs: u32) {}
     /// `node` is left; `frame` is its own saved states.
     fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame);
-    /// A batch of nodes at `depth`; returns the actors' verdict.
-    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+    /// A batch of nodes at `depth`; returns the actors' verdict. By default
+    /// [`Flow::Continue`], for sinks of iterators that do not batch.
+    fn batch(&mut self, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
 }
