@@ -29,20 +29,6 @@ pub const PARALLEL: Capabilities = Capabilities {
 ///
 /// Static actors are shared by every worker and always allowed; unordered and ordered
 /// actors need the hook. Events, dispatch and batches do not matter.
-///
-/// ```
-/// use scenewalk_core::{check_parallel, ActorClass, Dispatch, Events, StateKind};
-/// let class = ActorClass {
-///     name: "Count",
-///     events: Events::Enter,
-///     state: StateKind::Unordered,
-///     dispatch: Dispatch::Uniform,
-///     batches: false,
-/// };
-/// assert!(check_parallel(&class, true).is_ok());
-/// let err = check_parallel(&class, false).unwrap_err();
-/// assert!(err.to_string().contains("Count"));
-/// ```
 pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
     match class.state {
         StateKind::Static => Ok(()),

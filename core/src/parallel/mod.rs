@@ -1,8 +1,7 @@
-//! One traversal on all cores: the tree split into subtrees by size, each subtree a
-//! task running a depth-first walk with its own worker chain.
+//! One traversal on all cores: the tree split into subtrees by size, each task walking
+//! its subtrees with `DepthFirst`'s loop and its own worker chain.
 //!
-//! - this file: [`Action::run_parallel`], the split, the tasks and the merges; every
-//!   part of the run walks with `DepthFirst`'s one loop, into the sinks here;
+//! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
 //! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
 //! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back;
 //! - `chain.rs`: [`ParallelChain`], the sealed public name of a chain that forks.
@@ -85,34 +84,6 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     /// Errors: a stale `root`; an actor refused for parallel runs
     /// ([`TraversalError::Incompatible`], naming it: an unordered or ordered actor
     /// without a fork/merge hook, or whose fork declined this run).
-    ///
-    /// ```
-    /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// #[derive(Default)]
-    /// struct Count(u64);
-    /// impl UnorderedActor for Count {
-    ///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-    ///         self.0 += 1;
-    ///         Flow::Continue
-    ///     }
-    ///     fn fork(&self) -> Option<Self> { Some(Count(0)) }
-    ///     fn merge(&mut self, worker: Self) { self.0 += worker.0; }
-    /// }
-    ///
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// for _ in 0..100 {
-    ///     let child = graph.append_child(root, Group)?;
-    ///     for _ in 0..99 { graph.append_child(child, Group)?; }
-    /// }
-    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
-    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
-    /// let stats = pool.install(|| action.run_parallel(&graph, root))?;
-    /// assert_eq!((stats.entered, action.actor::<Count>().unwrap().0), (10_001, 10_001));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn run_parallel(
         &mut self,
         graph: &Graph,

@@ -31,12 +31,9 @@ enum Todo {
 /// Depth-first, pre-order, in document order (paper 3.3.1), with properly nested leave
 /// events when an actor wants them.
 ///
-/// The iterator moves along the first-child / next-sibling / parent links like a
-/// hand-written walk (note 000), with no stack of its own: a node's active list is
-/// built only if an actor looks at it (to deactivate children or give keys), and
-/// only such nodes keep a frame on a small explicit stack until their children are
-/// done. Nothing recurses, so a million-deep chain is fine, and the buffers are kept
-/// between runs, so steady-state runs do not allocate.
+/// It moves along the links like a hand-written walk: only a node whose active list an
+/// actor looked at keeps a frame on a small stack until its children are done. Nothing
+/// recurses (a million-deep chain is fine), and steady-state runs do not allocate.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -207,13 +204,12 @@ impl DepthFirst {
 }
 
 impl DepthFirst {
-    /// The depth-first loop itself, the one every depth-first run walks with: the
-    /// siblings `first` to `last` at `depth` and their subtrees, in document order,
-    /// into `sink`. Below the starting level, `handoff(sink, node, depth, by_links)`
-    /// may hand `node` off instead of entering it (`by_links`: reached by its parent's
-    /// links, not from a built active list), with a run of its next siblings: it
-    /// returns the run's last node, after which the walk goes on (a parallel run's
-    /// walk above its split points). Returns false when the sink stopped the walk.
+    /// The depth-first loop every depth-first run walks with: the siblings `first` to
+    /// `last` at `depth` and their subtrees, in document order, into `sink`. Below the
+    /// starting level, `handoff(sink, node, depth, by_links)` may hand `node` off
+    /// instead of entering it, with a run of its next siblings (`by_links`: reached by
+    /// its parent's links, not a built active list): it returns the run's last node,
+    /// after which the walk goes on. Returns false when the sink stopped the walk.
     #[inline(always)]
     pub(crate) fn walk<S: StepSink>(
         &mut self,
@@ -357,7 +353,7 @@ impl TraversalIterator for DepthFirst {
         }
     }
 
-    /// The same walk as `next`, as one loop the compiler fuses with the action.
+    /// The walk of `next`, as one loop the compiler fuses with the action.
     #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
         if self.todo == Todo::Enter {
