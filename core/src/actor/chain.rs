@@ -60,36 +60,18 @@ pub trait ActorChain: Chain {
     fn end(&mut self, stats: &mut RunStats);
 }
 
-/// Folds one actor's batch answer into the chain's: `Stop` ends the chain; `Prune`
-/// keeps the batch's entries active, as they are the nodes entered (a node's `Prune`
-/// deactivates its children instead), and none of them is expanded.
+/// Folds one actor's answer into the chain's `flow`; returns whether the next actor
+/// runs. `Stop` ends the chain; `Prune` deactivates every child of an entered node
+/// (its `active` list) before the next actor runs, and at a batch (no list) keeps the
+/// entries, which are the nodes entered, but expands none of them.
 #[inline(always)]
-fn batch_step<A: Actor + ?Sized>(
-    actor: &mut A,
-    graph: &Graph,
-    depth: u32,
-    batch: &mut ActiveList<'_>,
-    flow: &mut Flow,
-) -> bool {
-    match actor.enter_batch(graph, depth, batch) {
-        Flow::Continue => true,
-        Flow::Prune => {
-            *flow = Flow::Prune;
-            true
-        }
-        Flow::Stop => {
-            *flow = Flow::Stop;
-            false
-        }
-    }
-}
-
-#[inline(always)]
-pub(crate) fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -> bool {
+pub(crate) fn fold(answer: Flow, active: Option<&mut ActiveList<'_>>, flow: &mut Flow) -> bool {
     match answer {
         Flow::Continue => true,
         Flow::Prune => {
-            active.deactivate_all();
+            if let Some(active) = active {
+                active.deactivate_all();
+            }
             *flow = Flow::Prune;
             true
         }
@@ -98,18 +80,6 @@ pub(crate) fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -
             false
         }
     }
-}
-
-/// Folds one actor's answer into the chain's: `Stop` ends the chain, `Prune`
-/// deactivates every child before the next actor runs.
-#[inline(always)]
-fn step<A: Actor + ?Sized>(
-    actor: &mut A,
-    visit: &Visit<'_>,
-    active: &mut ActiveList<'_>,
-    flow: &mut Flow,
-) -> bool {
-    fold(actor.enter(visit, active), active, flow)
 }
 
 impl ActorChain for () {
@@ -182,7 +152,7 @@ macro_rules! tuple_chain {
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !step(&mut self.$idx, visit, active, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })+
                 flow
             }
             #[inline]
@@ -191,7 +161,7 @@ macro_rules! tuple_chain {
             }
             fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !batch_step(&mut self.$idx, graph, depth, batch, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })+
                 flow
             }
             fn end(&mut self, stats: &mut RunStats) {
@@ -243,7 +213,7 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;
         for actor in self.iter_mut() {
-            if !step(actor.as_mut(), visit, active, &mut flow) {
+            if !fold(actor.enter(visit, active), Some(&mut *active), &mut flow) {
                 break;
             }
         }
@@ -257,7 +227,7 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;
         for actor in self.iter_mut() {
-            if !batch_step(actor.as_mut(), graph, depth, batch, &mut flow) {
+            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
                 break;
             }
         }

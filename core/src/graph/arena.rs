@@ -235,32 +235,27 @@ impl Graph {
 
     /// The node's parent (`None` for a root).
     pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].parent))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].parent))
     }
 
     /// The node's first child.
     pub fn first_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].first_child))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].first_child))
     }
 
     /// The node's last child.
     pub fn last_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.cold[i as usize].last_child))
+        Ok(self.id_opt(self.cold[self.check(id)? as usize].last_child))
     }
 
     /// The sibling after this node.
     pub fn next_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].next_sibling))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].next_sibling))
     }
 
     /// The sibling before this node.
     pub fn prev_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.cold[i as usize].prev_sibling))
+        Ok(self.id_opt(self.cold[self.check(id)? as usize].prev_sibling))
     }
 
     /// The node's children in document order.
@@ -283,42 +278,32 @@ impl Graph {
 
     /// How many ancestors the node has (a root has depth 0).
     pub fn depth(&self, id: NodeId) -> Result<usize, GraphError> {
-        let mut i = self.check(id)?;
-        let mut depth = 0;
-        while self.hot[i as usize].parent != NIL {
-            i = self.hot[i as usize].parent;
-            depth += 1;
-        }
-        Ok(depth)
+        let node = NodeIndex(self.check(id)?);
+        Ok(self.path_up(node).count() - 1)
     }
 
     /// Whether `ancestor` is `node` or lies on the path from `node` to its root.
     pub fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> Result<bool, GraphError> {
-        let target = self.check(ancestor)?;
-        let mut i = self.check(node)?;
-        loop {
-            if i == target {
-                return Ok(true);
-            }
-            i = self.hot[i as usize].parent;
-            if i == NIL {
-                return Ok(false);
-            }
-        }
+        let target = NodeIndex(self.check(ancestor)?);
+        let node = NodeIndex(self.check(node)?);
+        Ok(self.path_up(node).any(|n| n == target))
+    }
+
+    /// The node in slot `node`, then its parent, grandparent and so on.
+    pub(crate) fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+        std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
     // ----- payloads --------------------------------------------------------------------
 
     /// The node's type.
     pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
-        let i = self.check(id)?;
-        Ok(NodeType(self.hot[i as usize].ty))
+        Ok(NodeType(self.hot[self.check(id)? as usize].ty))
     }
 
     /// The node's payload, type-erased.
     pub fn payload(&self, id: NodeId) -> Result<&dyn NodeCore, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.payload_raw(i))
+        Ok(self.payload_raw(self.check(id)?))
     }
 
     /// The node's payload, type-erased and mutable. Payload edits do not change the

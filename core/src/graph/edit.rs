@@ -93,17 +93,11 @@ impl Graph {
             }
             None => NIL,
         };
-        if p != NIL {
-            let mut up = p;
-            while up != NIL {
-                if up == n {
-                    return Err(GraphError::Cycle {
-                        node,
-                        new_parent: self.id_of(p),
-                    });
-                }
-                up = self.hot[up as usize].parent;
-            }
+        if p != NIL && self.path_up(NodeIndex(p)).any(|up| up.0 == n) {
+            return Err(GraphError::Cycle {
+                node,
+                new_parent: self.id_of(p),
+            });
         }
         if b == n {
             return Ok(()); // "before itself": already in place

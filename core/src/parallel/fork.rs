@@ -21,14 +21,9 @@ pub const PARALLEL: Capabilities = Capabilities {
 };
 
 /// Whether an actor of this class can take part in a parallel run
-/// ([`Action::run_parallel`](crate::Action::run_parallel)); `merges` says whether it
-/// has a fork/merge hook ([`UnorderedActor::fork`] and [`UnorderedActor::merge`], or
-/// [`OrderedActor::FORKS`](crate::OrderedActor::FORKS) with
-/// [`OrderedActor::fork`](crate::OrderedActor::fork) and
-/// [`OrderedActor::merge`](crate::OrderedActor::merge)).
-///
-/// Static actors are shared by every worker and always allowed; unordered and ordered
-/// actors need the hook. Events, dispatch and batches do not matter.
+/// ([`Action::run_parallel`](crate::Action::run_parallel)): static actors always,
+/// unordered and ordered ones if `merges` says they have a fork/merge hook
+/// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
 pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
     match class.state {
         StateKind::Static => Ok(()),
@@ -58,15 +53,12 @@ pub(crate) fn refusal(class: &ActorClass) -> ActionError {
 }
 
 /// What a walk of a parallel run calls on one actor's share of it, or on a tuple of
-/// them actor by actor (enter in chain order, a `Prune` deactivating every child before
-/// the next actor, a `Stop` ending the chain; leaves last to first).
-///
-/// A task's walk calls `enter`, `leave` and, before each of its subtrees,
-/// `start_subtree`. The walk above the split points calls `enter`, `note_leave` (the
-/// leave event itself is replayed after the merges, [`Fork::leave_above`]) and `split`
-/// where it hands subtree number `found`, whose root is at `depth`, off instead of
-/// entering it; not `fresh`: the previous subtree is in the same task and no node above
-/// was entered or left since, so both start from the same state.
+/// them actor by actor (as an [`ActorChain`](crate::ActorChain) does). A task's walk
+/// calls `enter`, `leave` and, before each subtree, `start_subtree`; the walk above the
+/// split points calls `enter`, `note_leave` (the leave is replayed after the merges,
+/// [`Fork::leave_above`]) and `split` where it hands subtree number `found`, whose root
+/// is at `depth`, off; not `fresh`: the previous subtree is in the same task with no
+/// node above entered or left since, so both start from the same state.
 pub trait Walker {
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -92,7 +84,7 @@ macro_rules! tuple_walker {
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), active, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })+
                 flow
             }
             #[inline]
@@ -114,19 +106,13 @@ macro_rules! tuple_walker {
 
 for_tuples!(tuple_walker);
 
-/// What a parallel run calls on an adapter, or on a tuple of them actor by actor (leaves
-/// last to first): the glue between the actor kinds and parallel runs, implemented by
-/// [`Static`] (workers share the actor), [`Unordered`] (a worker per task and per
-/// stretch of nodes above the split points, each a [`fork`](UnorderedActor::fork)
-/// merged back in document order) and [`Ordered`](crate::Ordered) (`fork_ordered.rs`).
-///
-/// A run calls, in this order: [`above`](Self::above) for the walk above the split
-/// points, [`finish_above`](Self::finish_above); [`fork`](Self::fork) per task (on the
-/// calling thread), [`finish`](Self::finish) in the task; then, on the calling
-/// thread in document order, [`merge_above`](Self::merge_above) per stretch above and
-/// [`merge`](Self::merge) per task; last, in the post-order of the nodes above,
-/// [`leave_above`](Self::leave_above) per node above and
-/// [`subtree_done`](Self::subtree_done) per subtree.
+/// What a parallel run calls on an adapter, or on a tuple of them actor by actor
+/// (leaves last to first), in this order: [`above`](Self::above) for the walk above the
+/// split points, [`finish_above`](Self::finish_above); [`fork`](Self::fork) per task,
+/// [`finish`](Self::finish) in the task; in document order,
+/// [`merge_above`](Self::merge_above) per stretch above and [`merge`](Self::merge) per
+/// task; in the post-order of the nodes above, [`leave_above`](Self::leave_above) per
+/// node and [`subtree_done`](Self::subtree_done) per subtree.
 pub trait Fork {
     /// What one worker thread runs.
     type Worker<'a>: Walker + Send

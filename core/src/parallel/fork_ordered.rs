@@ -20,9 +20,8 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
 }
 
 /// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
-/// states (one per run of sibling subtrees in one task), the fork of each subtree,
-/// finished forks waiting for their place in post-order, and the states of the nodes
-/// above at their leaves, for the replayed leave events.
+/// states, finished forks waiting for their place in post-order, and the states of the
+/// nodes above at their leaves.
 pub struct OrderedTop<A: OrderedActor> {
     forks: Vec<Option<(A, A::State)>>,
     /// Per subtree (by its number in the walk): its fork's number.
@@ -68,9 +67,7 @@ impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
             }
             self.top.forks.push(fork);
         }
-        // A sibling of the previous subtree with nothing above in between shares its
-        // fork: the same starting state, and no event of the nodes above between
-        // their places in pre-order or post-order.
+        // A sibling of the previous subtree with nothing above in between shares its fork.
         let fork = self.top.forks.len().saturating_sub(1);
         if self.top.fork_of.len() <= found {
             self.top.fork_of.resize(found + 1, fork);
@@ -81,9 +78,8 @@ impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
     }
 }
 
-/// A worker of an [`Ordered`] actor: the forks of its task's subtrees (siblings with
-/// nothing above between them share one), each subtree walked with a fresh state
-/// stack seeded by its fork's starting state.
+/// A worker of an [`Ordered`] actor: the forks of its task's subtrees, each subtree
+/// walked with a state stack seeded by its fork's starting state.
 pub struct OrderedWorker<A: OrderedActor> {
     /// Per subtree of the task, in order: its fork's number.
     fork_of: Vec<usize>,

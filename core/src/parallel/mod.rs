@@ -27,8 +27,7 @@ pub(crate) use subtree_sizes::SubtreeSizes;
 use fork::Walker;
 use subtree_sizes::Handoff;
 
-/// How many nodes a task enters between two reads of the stop flag: another walk's
-/// `Stop` halts this one within that many nodes.
+/// How many nodes a task enters between two reads of the stop flag.
 const STOP_EVERY: u32 = 64;
 
 /// What the walk above the split points leaves for after the merges, in post-order.
@@ -102,14 +101,9 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     ) -> Result<RunStats, TraversalError> {
         let index = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
-        // One thread gains nothing from a split and would pay its forks and merges;
-        // a tree too small or without independent subtrees would not split: both run
-        // as the sequential run does, the same code.
-        if rayon::current_num_threads() < 2 {
-            return self.run_with(graph, root, results);
-        }
-        self.subtrees.refresh(graph, index);
-        if !self.subtrees.splittable {
+        // One thread gains nothing from a split, and a tree too small or without
+        // independent subtrees does not split: both run as the sequential run does.
+        if rayon::current_num_threads() < 2 || !self.subtrees.refresh(graph, index) {
             return self.run_with(graph, root, results);
         }
         let run = RunContext {
@@ -245,11 +239,10 @@ enum Piece {
     Subtree(usize),
 }
 
-/// The walk above the split points, as the depth-first loop's sink: the action's own
-/// chain (through the fork glue), the leaves deferred until the subtrees are merged;
-/// and where to hand subtrees off: it marks where stretches and subtrees alternate,
-/// and groups consecutive subtrees with no node above entered between them, about
-/// `target` nodes together, into tasks.
+/// The walk above the split points, as the depth-first loop's sink: the action's chain
+/// (through the fork glue) with the leaves deferred; it hands subtrees off, marks where
+/// stretches and subtrees alternate, and groups consecutive subtrees with no node above
+/// entered between them, about `target` nodes together, into tasks.
 struct Above<'a, C: ParallelChain + 'a> {
     graph: &'a Graph,
     chain: C::Above<'a>,
@@ -326,9 +319,7 @@ impl<C: ParallelChain> Above<'_, C> {
         };
         self.nodes = self.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
-        // siblings (the walk cannot climb and come down again without entering a
-        // node), so no node above is left between them either: in one task, they
-        // start from the same state and an ordered actor may give them one fork.
+        // siblings with no node above left between them: they start from one state.
         let fresh = new_task || self.last_depth != Some(depth);
         self.last_depth = Some(depth);
         self.chain.split(found, depth, fresh);

@@ -78,14 +78,10 @@ impl Stamp {
     /// hold nothing for the nodes above it). O(depth of `root`).
     pub fn check(&self, graph: &Graph, root: NodeIndex) -> Result<(), Staleness> {
         self.check_graph(graph)?;
-        let mut up = Some(root);
-        while let Some(node) = up {
-            if node == self.root {
-                return Ok(());
-            }
-            up = graph.parent_at(node);
+        match graph.path_up(root).any(|node| node == self.root) {
+            true => Ok(()),
+            false => Err(Staleness::OutsideRoot),
         }
-        Err(Staleness::OutsideRoot)
     }
 }
 
