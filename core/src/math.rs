@@ -64,8 +64,7 @@ impl Aabb {
     #[must_use]
     #[inline]
     pub fn union(&self, other: &Aabb) -> Aabb {
-        // glam's min and max keep a NaN of the right operand and drop one of the
-        // left, so without the select a NaN would survive or vanish by merge order.
+        // glam's min and max keep a NaN of one operand only.
         let nan_min = self.min.is_nan_mask() | other.min.is_nan_mask();
         let nan_max = self.max.is_nan_mask() | other.max.is_nan_mask();
         Aabb {
@@ -88,9 +87,7 @@ impl Aabb {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
 
-    /// The centre. A box that holds no point (see [`is_empty`](Aabb::is_empty), which
-    /// a NaN corner makes true) has none: for it this is `Vec3::ZERO`, never NaN, as
-    /// [`size`](Aabb::size) is zero.
+    /// The centre; `Vec3::ZERO` for a box that holds no point (a NaN corner included).
     pub fn center(&self) -> Vec3 {
         if self.is_empty() {
             Vec3::ZERO
@@ -108,8 +105,8 @@ impl Aabb {
         }
     }
 
-    /// The box around this box after an affine transform (Arvo's method: exact for the
-    /// transformed corners, no eight-corner loop). The empty box stays empty.
+    /// The box around this box after an affine transform (Arvo's method); the empty box
+    /// stays empty.
     #[must_use]
     #[inline]
     pub fn transformed(&self, m: &Affine3A) -> Aabb {

@@ -82,44 +82,12 @@ pub(crate) fn fold(answer: Flow, active: Option<&mut ActiveList<'_>>, flow: &mut
     }
 }
 
-impl ActorChain for () {
-    fn classes(&self) -> Vec<ActorClass> {
-        Vec::new()
-    }
-    fn check(&self, _capabilities: &Capabilities) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
-        Ok(())
-    }
-    #[inline]
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    #[inline]
-    fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    fn end(&mut self, _stats: &mut RunStats) {}
-}
-
-impl Chain for () {
-    fn restore_frame(&mut self, _frame: Frame) {}
-    fn save_frame(&mut self, _frame: Frame) {}
-    fn release_frame(&mut self, _frame: Frame) {}
-    fn find<T: Any>(&self) -> Option<&T> {
-        None
-    }
-    fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-        None
-    }
-}
-
-/// Calls `$m!` once per tuple of one to eight actors, naming each element's type and
-/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`.
+/// Calls `$m!` once per tuple of zero to eight actors, naming each element's type and
+/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`. The empty tuple calls
+/// no actor, so its impls leave their arguments unused.
 macro_rules! for_tuples {
     ($m:ident) => {
+        $m!(;);
         $m!(A 0; 0);
         $m!(A 0, B 1; 1, 0);
         $m!(A 0, B 1, C 2; 2, 1, 0);
@@ -134,56 +102,58 @@ macro_rules! for_tuples {
 pub(crate) use for_tuples;
 
 macro_rules! tuple_chain {
-    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: Actor),+> ActorChain for ($($name,)+) {
+    ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
+        #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
+        impl<$($name: Actor),*> ActorChain for ($($name,)*) {
             fn classes(&self) -> Vec<ActorClass> {
-                vec![$(self.$idx.class()),+]
+                vec![$(self.$idx.class()),*]
             }
             fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-                $(crate::run::check(&self.$idx.class(), capabilities)?;)+
+                $(crate::run::check(&self.$idx.class(), capabilities)?;)*
                 Ok(())
             }
             fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
                 let mut outcome = Ok(());
                 $(let begun = self.$idx.begin(run);
-                if outcome.is_ok() { outcome = begun; })+
+                if outcome.is_ok() { outcome = begun; })*
                 outcome
             }
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
                 flow
             }
             #[inline]
             fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)+
+                $(self.$rev.leave(visit);)*
             }
             fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })*
                 flow
             }
             fn end(&mut self, stats: &mut RunStats) {
-                $(self.$idx.end(stats);)+
+                $(self.$idx.end(stats);)*
             }
         }
 
-        impl<$($name: Actor),+> Chain for ($($name,)+) {
+        #[allow(unused_variables, reason = "the empty tuple calls no actor")]
+        impl<$($name: Actor),*> Chain for ($($name,)*) {
             fn restore_frame(&mut self, frame: Frame) {
-                $(self.$idx.restore_frame(frame);)+
+                $(self.$idx.restore_frame(frame);)*
             }
             fn save_frame(&mut self, frame: Frame) {
-                $(self.$idx.save_frame(frame);)+
+                $(self.$idx.save_frame(frame);)*
             }
             fn release_frame(&mut self, frame: Frame) {
-                $(self.$idx.release_frame(frame);)+
+                $(self.$idx.release_frame(frame);)*
             }
             fn find<T: Any>(&self) -> Option<&T> {
-                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))+
+                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))*
             }
             fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })+
+                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })*
                 None
             }
         }

@@ -218,22 +218,17 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
+    /// Frames come only from [`OrderedState::Copies`] runs.
     pub(crate) fn restore(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.restore(frame);
-        }
+        self.versions.restore(frame);
     }
 
     pub(crate) fn save(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.save(frame);
-        }
+        self.versions.save(frame);
     }
 
     pub(crate) fn release(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.release(frame);
-        }
+        self.versions.release(frame);
     }
 
     /// The state a node at `depth` starts from (its parent's), after dropping what

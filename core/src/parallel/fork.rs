@@ -72,33 +72,28 @@ pub trait Walker {
     fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
-impl Walker for () {
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-}
-
 macro_rules! tuple_walker {
-    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: Walker),+> Walker for ($($name,)+) {
+    ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
+        #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
+        impl<$($name: Walker),*> Walker for ($($name,)*) {
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
                 flow
             }
             #[inline]
             fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)+
+                $(self.$rev.leave(visit);)*
             }
             fn note_leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.note_leave(visit);)+
+                $(self.$rev.note_leave(visit);)*
             }
             fn start_subtree(&mut self) {
-                $(self.$idx.start_subtree();)+
+                $(self.$idx.start_subtree();)*
             }
             fn split(&mut self, found: usize, depth: u32, fresh: bool) {
-                $(self.$idx.split(found, depth, fresh);)+
+                $(self.$idx.split(found, depth, fresh);)*
             }
         }
     };
@@ -151,60 +146,41 @@ pub trait Fork {
     fn subtree_done(&mut self, _top: &mut Self::Top, _found: usize) {}
 }
 
-impl Fork for () {
-    type Worker<'a> = ();
-    type Part = ();
-    type Above<'a> = ();
-    type Top = ();
-    fn check_parallel(&self) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn above(&mut self) {}
-    fn finish_above(_above: ()) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn fork(&self, _top: &mut (), _subtrees: Range<usize>) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn finish(_worker: ()) {}
-    fn merge(&mut self, _top: &mut (), _part: ()) {}
-    fn leave_above(&mut self, _top: &mut (), _visit: &Visit<'_>) {}
-}
-
 macro_rules! tuple_fork {
-    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: Fork),+> Fork for ($($name,)+) {
-            type Worker<'a> = ($($name::Worker<'a>,)+) where Self: 'a;
-            type Part = ($($name::Part,)+);
-            type Above<'a> = ($($name::Above<'a>,)+) where Self: 'a;
-            type Top = ($($name::Top,)+);
+    ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
+        #[allow(unused_variables, clippy::unused_unit, reason = "the empty tuple calls no actor")]
+        impl<$($name: Fork),*> Fork for ($($name,)*) {
+            type Worker<'a> = ($($name::Worker<'a>,)*) where Self: 'a;
+            type Part = ($($name::Part,)*);
+            type Above<'a> = ($($name::Above<'a>,)*) where Self: 'a;
+            type Top = ($($name::Top,)*);
             fn check_parallel(&self) -> Result<(), ActionError> {
-                $(self.$idx.check_parallel()?;)+
+                $(self.$idx.check_parallel()?;)*
                 Ok(())
             }
             fn above(&mut self) -> Self::Above<'_> {
-                ($(self.$idx.above(),)+)
+                ($(self.$idx.above(),)*)
             }
             fn finish_above(above: Self::Above<'_>) -> Result<Self::Top, ActionError> {
-                Ok(($($name::finish_above(above.$idx)?,)+))
+                Ok(($($name::finish_above(above.$idx)?,)*))
             }
             fn fork(&self, top: &mut Self::Top, subtrees: Range<usize>) -> Result<Self::Worker<'_>, ActionError> {
-                Ok(($(self.$idx.fork(&mut top.$idx, subtrees.clone())?,)+))
+                Ok(($(self.$idx.fork(&mut top.$idx, subtrees.clone())?,)*))
             }
             fn finish(worker: Self::Worker<'_>) -> Self::Part {
-                ($($name::finish(worker.$idx),)+)
+                ($($name::finish(worker.$idx),)*)
             }
             fn merge_above(&mut self, top: &mut Self::Top) {
-                $(self.$idx.merge_above(&mut top.$idx);)+
+                $(self.$idx.merge_above(&mut top.$idx);)*
             }
             fn merge(&mut self, top: &mut Self::Top, part: Self::Part) {
-                $(self.$idx.merge(&mut top.$idx, part.$idx);)+
+                $(self.$idx.merge(&mut top.$idx, part.$idx);)*
             }
             fn leave_above(&mut self, top: &mut Self::Top, visit: &Visit<'_>) {
-                $(self.$rev.leave_above(&mut top.$rev, visit);)+
+                $(self.$rev.leave_above(&mut top.$rev, visit);)*
             }
             fn subtree_done(&mut self, top: &mut Self::Top, found: usize) {
-                $(self.$idx.subtree_done(&mut top.$idx, found);)+
+                $(self.$idx.subtree_done(&mut top.$idx, found);)*
             }
         }
     };
