@@ -188,50 +188,42 @@ macro_rules! tuple_fork {
 
 for_tuples!(tuple_fork);
 
-/// A worker of a [`Static`] actor, above the split points or below: the actor itself,
-/// shared (`StaticActor` is `Sync`). Its leaves above are replayed on the actor.
-pub struct StaticWorker<'a, A> {
-    shared: &'a Static<A>,
-}
-
-impl<A: StaticActor> Walker for StaticWorker<'_, A> {
+/// A [`Static`] actor's workers, above the split points and below, share it
+/// (`StaticActor` is `Sync`); its leaves above are replayed on it.
+impl<A: StaticActor> Walker for &Static<A> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.shared.filter.admits(visit) {
+        if !self.filter.admits(visit) {
             return Flow::Continue;
         }
-        self.shared.actor.enter(visit, active)
+        self.actor.enter(visit, active)
     }
     #[inline]
     fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.shared.filter.admits(visit) {
-            self.shared.actor.leave(visit);
+        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            self.actor.leave(visit);
         }
     }
 }
 
 impl<A: StaticActor> Fork for Static<A> {
-    type Worker<'a> = StaticWorker<'a, A>;
+    type Worker<'a> = &'a Static<A>;
     type Part = ();
-    type Above<'a> = StaticWorker<'a, A>;
+    type Above<'a> = &'a Static<A>;
     type Top = ();
     fn check_parallel(&self) -> Result<(), ActionError> {
         check_parallel(&self.class(), true)
     }
-    fn above(&mut self) -> StaticWorker<'_, A> {
-        StaticWorker { shared: self }
+    fn above(&mut self) -> &Static<A> {
+        self
     }
-    fn finish_above(_above: StaticWorker<'_, A>) -> Result<(), ActionError> {
+    fn finish_above(_above: &Static<A>) -> Result<(), ActionError> {
         Ok(())
     }
-    fn fork(
-        &self,
-        _top: &mut (),
-        _subtrees: Range<usize>,
-    ) -> Result<StaticWorker<'_, A>, ActionError> {
-        Ok(StaticWorker { shared: self })
+    fn fork(&self, _top: &mut (), _subtrees: Range<usize>) -> Result<&Static<A>, ActionError> {
+        Ok(self)
     }
-    fn finish(_worker: StaticWorker<'_, A>) {}
+    fn finish(_worker: &Static<A>) {}
     fn merge(&mut self, _top: &mut (), _part: ()) {}
     fn leave_above(&mut self, _top: &mut (), visit: &Visit<'_>) {
         Actor::leave(self, visit);
