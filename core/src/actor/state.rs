@@ -10,10 +10,8 @@ struct Level<S> {
     state: S,
 }
 
-/// One ordered actor's states along the current path of a pre-order traversal.
-///
-/// A node sees its parent's state and pushes a copy only if it changes it, so the
-/// number of copies grows with the number of state changes, not of nodes.
+/// One ordered actor's states along the current path of a pre-order traversal: a node
+/// pushes a copy of its parent's only if it changes it.
 #[derive(Clone, Debug)]
 struct DepthStates<S> {
     levels: Vec<Level<S>>,
@@ -231,9 +229,8 @@ impl<S: Clone> OrderedStates<S> {
         self.versions.release(frame);
     }
 
-    /// The state a node at `depth` starts from (its parent's), after dropping what
-    /// earlier siblings left: what a parallel run hands to a subtree (`None` before
-    /// the first reset).
+    /// The state a node at `depth` starts from, its parent's: what a parallel run hands
+    /// to a subtree (`None` before the first reset).
     #[cfg(feature = "parallel")]
     #[inline]
     pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
@@ -342,8 +339,7 @@ impl<S: Clone> StateCell<'_, S> {
 
     /// Replaces the state at this node without cloning the parent's (one copy counted
     /// if the node had no state of its own yet).
-    // Always inlined, with the helpers it calls: left to the compiler, the fused run
-    // loop called it out of line at every node that writes its state.
+    // Always inlined: left to the compiler, the fused run loop called it out of line.
     #[inline(always)]
     pub fn set(&mut self, state: S) {
         if self.states.is_own(self.owner) {

@@ -133,21 +133,13 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     ) -> Result<(), TraversalError> {
         let leave_events = self.leave_events;
         // Above the split points: the walk hands subtrees off and defers the leaves.
-        let (going, subtrees, tasks, order, deferred, top_part) = {
+        let (going, plan, top_part) = {
             let mut above = Above::<C> {
                 graph,
                 chain: self.actors.above(),
                 sizes: &self.subtrees,
                 stop,
-                stats: RunStats::default(),
-                found: Vec::new(),
-                deferred: Vec::new(),
-                stretch_open: false,
-                task_open: false,
-                nodes: 0,
-                last_depth: None,
-                tasks: Vec::new(),
-                order: Vec::new(),
+                plan: Plan::default(),
             };
             let going = DepthFirst::new().walk(
                 graph,
@@ -157,25 +149,19 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 0,
                 leave_events,
             );
-            add(stats, &above.stats);
-            let top_part = C::finish_above(above.chain);
-            (
-                going,
-                above.found,
-                above.tasks,
-                above.order,
-                above.deferred,
-                top_part,
-            )
+            (going, above.plan, C::finish_above(above.chain))
         };
+        add(stats, &plan.stats);
         let mut top_part = top_part?;
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
-            let workers = tasks
+            let workers = plan
+                .tasks
                 .iter()
                 .map(|task| self.actors.fork(&mut top_part, task.clone()))
                 .collect::<Result<Vec<_>, _>>()?;
-            parts = tasks
+            parts = plan
+                .tasks
                 .into_par_iter()
                 .zip(workers)
                 .map(|(task, worker)| {
@@ -188,7 +174,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                     };
                     let mut walk = DepthFirst::new();
                     let none = |_: &mut Task<'_, _>, _, _, _| None;
-                    for &(run, depth) in subtrees.get(task).unwrap_or_default() {
+                    for &(run, depth) in plan.found.get(task).unwrap_or_default() {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
                         let siblings = (run.first, run.last);
@@ -200,7 +186,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 })
                 .collect();
         }
-        for piece in order {
+        for piece in plan.order {
             match piece {
                 Piece::Above => self.actors.merge_above(&mut top_part),
                 Piece::Subtree(task) => {
@@ -215,7 +201,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         // left the subtree roots, between the leaves of the nodes above; a stopped
         // run still merges what its workers did, but replays no leaves.
         let stopped = stop.load(Ordering::Relaxed);
-        for event in deferred {
+        for event in plan.deferred {
             match event {
                 Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
                 Deferred::Leave(..) if stopped => {}
@@ -248,8 +234,14 @@ struct Above<'a, C: ParallelChain + 'a> {
     chain: C::Above<'a>,
     sizes: &'a SubtreeSizes,
     stop: &'a AtomicBool,
+    plan: Plan,
+}
+
+/// What the walk above the split points found, in document order.
+#[derive(Default)]
+struct Plan {
     stats: RunStats,
-    /// The hand-offs, in document order, with their depth.
+    /// The hand-offs with their depth.
     found: Vec<(Handoff, u32)>,
     deferred: Vec<Deferred>,
     stretch_open: bool,
@@ -274,21 +266,21 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
         let Some(visit) = Visit::new(self.graph, node, depth) else {
             return Flow::Prune;
         };
-        if !self.stretch_open {
-            self.stretch_open = true;
-            self.task_open = false;
-            self.order.push(Piece::Above);
+        if !self.plan.stretch_open {
+            self.plan.stretch_open = true;
+            self.plan.task_open = false;
+            self.plan.order.push(Piece::Above);
         }
-        self.last_depth = None;
-        self.stats.entered += 1;
+        self.plan.last_depth = None;
+        self.plan.stats.entered += 1;
         let flow = self.chain.enter(&visit, active);
-        count(&mut self.stats, flow, self.stop);
+        count(&mut self.plan.stats, flow, self.stop);
         flow
     }
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
         if let Some(visit) = Visit::new(self.graph, node, depth) {
-            self.deferred.push(Deferred::Leave(node, depth));
+            self.plan.deferred.push(Deferred::Leave(node, depth));
             self.chain.note_leave(&visit);
         }
     }
@@ -299,29 +291,31 @@ impl<C: ParallelChain> Above<'_, C> {
     /// taken `by_links`) if it is small enough; returns the run's last node.
     fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex> {
         let handoff = self.sizes.handoff(node, by_links)?;
-        self.found.push((handoff, depth));
-        let found = self.found.len() - 1;
-        self.deferred.push(Deferred::Done(found));
-        self.stretch_open = false;
+        self.plan.found.push((handoff, depth));
+        let found = self.plan.found.len() - 1;
+        self.plan.deferred.push(Deferred::Done(found));
+        self.plan.stretch_open = false;
         let target = self.sizes.target;
-        let new_task = match self.tasks.last_mut() {
-            Some(task) if self.task_open && self.nodes < target => {
+        let new_task = match self.plan.tasks.last_mut() {
+            Some(task) if self.plan.task_open && self.plan.nodes < target => {
                 task.end = found + 1;
                 false
             }
             _ => {
-                self.tasks.push(found..found + 1);
-                self.order.push(Piece::Subtree(self.tasks.len() - 1));
-                self.nodes = 0;
-                self.task_open = true;
+                self.plan.tasks.push(found..found + 1);
+                self.plan
+                    .order
+                    .push(Piece::Subtree(self.plan.tasks.len() - 1));
+                self.plan.nodes = 0;
+                self.plan.task_open = true;
                 true
             }
         };
-        self.nodes = self.nodes.saturating_add(handoff.nodes);
+        self.plan.nodes = self.plan.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
         // siblings with no node above left between them: they start from one state.
-        let fresh = new_task || self.last_depth != Some(depth);
-        self.last_depth = Some(depth);
+        let fresh = new_task || self.plan.last_depth != Some(depth);
+        self.plan.last_depth = Some(depth);
         self.chain.split(found, depth, fresh);
         Some(handoff.last)
     }
