@@ -4,13 +4,12 @@
 use crate::graph::NodeId;
 use crate::run::Staleness;
 
-/// What went wrong with a graph query or edit. Every invalid call returns one of these;
-/// none of them panics.
+/// What went wrong with a graph query or edit.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
-    /// The id names a node that was removed, a slot this graph never had, or a node
-    /// of another graph (see [`NodeId`'s rule](crate::NodeId#ids-of-another-graph)).
+    /// The id names a removed node, a slot this graph never had, or a node of another
+    /// graph ([`NodeId`'s rule](crate::NodeId#ids-of-another-graph)).
     #[error("{0} is stale: the node was removed, or the id is not of this graph")]
     StaleNode(NodeId),
     /// The edit would make a node its own ancestor.
@@ -66,9 +65,8 @@ pub enum GraphError {
     /// The arena is full: it holds at most `u32::MAX - 1` nodes.
     #[error("the graph is full ({0} slots)")]
     Full(usize),
-    /// [`Graph::compact`](crate::Graph::compact) would have to give slot `slot` a new
-    /// generation, but the slot has used all of them (after about four billion reuses);
-    /// the graph is left unchanged.
+    /// [`Graph::compact`](crate::Graph::compact) would give slot `slot` a new
+    /// generation, but it has used all of them; the graph is unchanged.
     #[error("slot {slot} has used up its generations: the graph cannot be compacted")]
     GenerationsExhausted {
         /// The slot whose generations are used up.
@@ -80,11 +78,9 @@ pub enum GraphError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TypeError {
-    /// The parent types declared from this type ([`NodeCore::parent_type`]) loop back
-    /// to a type of the chain, or the chain holds more than
-    /// [`MAX_BASE_CHAIN`](crate::MAX_BASE_CHAIN) types.
-    ///
-    /// [`NodeCore::parent_type`]: crate::NodeCore::parent_type
+    /// The parent types declared from this type
+    /// ([`NodeCore::parent_type`](crate::NodeCore::parent_type)) loop, or the chain
+    /// holds more than [`MAX_BASE_CHAIN`](crate::MAX_BASE_CHAIN) types.
     #[error("the parent types declared from {0} loop, or the chain is too long")]
     ParentChain(&'static str),
     /// A payload's [`base`](crate::NodeCore::base) does not give a value of the parent
@@ -120,8 +116,8 @@ pub enum ActionError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResultsError {
-    /// The run was given no results of the kind the reader needs (see
-    /// [`Action::run_with`](crate::Action::run_with)), or they describe no run yet.
+    /// The run was given no results of the kind the reader needs, or they describe no
+    /// run yet.
     #[error(
         "{reader} needs {results}, and the run was given none (hand them over with Action::run_with)"
     )]
@@ -158,8 +154,7 @@ pub enum TraversalError {
     /// The root (or another id given to the run) is invalid.
     #[error(transparent)]
     Graph(#[from] GraphError),
-    /// An actor can no longer run under the iterator (its dispatch changed since the
-    /// action was built).
+    /// An actor can no longer run under the iterator (its dispatch changed).
     #[error(transparent)]
     Incompatible(#[from] ActionError),
     /// A reader of another pass's results got none, or stale ones.

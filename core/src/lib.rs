@@ -4,47 +4,29 @@
 //! kinematic trees) with the framework of Dirk Reiners' *A Flexible and Extensible
 //! Traversal Framework for Scenegraph Systems*: three parts that are combined freely.
 //!
-//! - **[`Graph`]** holds the nodes: an arena of per-node records in three parallel
-//!   arrays, 32 bytes a node (16 bytes of hot links every walk reads: parent, first
-//!   child, next sibling, type; a 4-byte generation; 12 bytes of cold links for O(1)
-//!   edits: previous sibling, last child, payload slot), with generational
-//!   [`NodeId`]s, and each node type's payloads in their own column. A
-//!   payload is any [`NodeCore`] type, from any crate; registering it gives it a dense
-//!   [`NodeType`] index, and it may extend a parent type for dispatch fallback.
-//!   Every edit and mutable payload borrow is recorded in a change log
-//!   ([`Graph::changes_since`]) that incremental updates read.
-//! - **Actors** do the work at a node. They see the current node ([`Visit`]) and the
-//!   active list ([`ActiveList`], by default its children), may deactivate entries or
-//!   give them priority keys, and return a [`Flow`]. Their classification is part of
-//!   their type: [`StaticActor`] (`&self`), [`UnorderedActor`] and [`OrderedActor`]
-//!   (hierarchical state kept by the framework, copied only where it changes); enter
-//!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
-//!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
-//!   known at compile time).
-//! - **Iterators** ([`TraversalIterator`]) choose the next node. [`DepthFirst`], the
-//!   canonical order, is here; the others (priority, breadth-first, flattened) live in
-//!   `scenewalk-iterators`.
+//! - **[`Graph`]** holds the nodes: an arena of small link records with generational
+//!   [`NodeId`]s, each node type's payloads ([`NodeCore`], from any crate) in a column of
+//!   their own, and a change log ([`Graph::changes_since`]) that incremental updates
+//!   read.
+//! - **Actors** do the work at a node: they see it ([`Visit`]) and its children still
+//!   to traverse ([`ActiveList`]), and answer with a [`Flow`]. Their classification is
+//!   part of their type: [`StaticActor`], [`UnorderedActor`], [`OrderedActor`] (state
+//!   kept by the framework), enter or enter + leave ([`Events`]), uniform, single-type
+//!   or per-type [`Dispatch`] ([`MethodTable`], [`Arms`]).
+//! - **Iterators** ([`TraversalIterator`]) choose the next node: [`DepthFirst`] here,
+//!   the other orders in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
-//!   every actor can work under the iterator. [`Action::run_parallel`] (the default
-//!   feature `parallel`) runs one traversal on all cores of a rayon pool: split by
-//!   subtree size, static actors shared, unordered actors forked and merged in
-//!   document order ([`UnorderedActor::fork`], [`check_parallel`]), ordered actors run
-//!   by subtree from the state at each subtree's root ([`OrderedActor::fork`]).
+//!   each actor can work under it; [`Action::run_parallel`] (default feature
+//!   `parallel`) runs one traversal on all cores.
 //!
-//! ## Where things are
-//! One folder per part, each opening with its story: `graph/` (the arena, ids, node
-//! types, edits, the change log, compaction), `actor/` (the actor kinds, adapters,
-//! chains, classes, ordered state, what an actor sees), `dispatch/` (per-type
-//! dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
-//! between passes), `parallel/` (one run on all cores). Every error is in `error.rs`.
-//! Every public item is re-exported here; [`prelude`] holds the names a custom node,
-//! a custom actor and an action need, in one `use scenewalk_core::prelude::*;`.
+//! One folder per part, each opening with its story: `graph/`, `actor/`, `dispatch/`,
+//! `run/` (the iterator trait, the action, [`DepthFirst`], results handed between
+//! passes), `parallel/`; every error is in `error.rs`. [`prelude`] holds the names a
+//! custom node, actor and action need.
 //!
-//! ## Why tuples of actors
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
-//! traversal and inlines it: the per-node cost is the links walked plus the actors'
-//! own work, not a virtual call per actor per node. When a chain is only known at run
-//! time, `Vec<Box<dyn Actor>>` is a chain too.
+//! traversal and inlines it: the per-node cost is the links walked plus the actors' own
+//! work. A chain only known at run time is a `Vec<Box<dyn Actor>>`.
 //!
 //! ```
 //! use scenewalk_core::prelude::*;

@@ -70,42 +70,28 @@ impl ActiveEntry {
     }
 }
 
-/// One candidate of an [`ActiveList`], as [`ActiveList::iter_mut`] hands it out: its
-/// key and activity can change, not which node it is.
+/// One candidate of an [`ActiveList`], as [`ActiveList::iter_mut`] hands it out: it
+/// reads as its [`ActiveEntry`], and only its key and activity can change, not which
+/// node it is.
 #[derive(Debug)]
 pub struct Candidate<'a> {
     entry: &'a mut ActiveEntry,
 }
 
+impl std::ops::Deref for Candidate<'_> {
+    type Target = ActiveEntry;
+
+    #[inline]
+    fn deref(&self) -> &ActiveEntry {
+        self.entry
+    }
+}
+
 impl Candidate<'_> {
-    /// The candidate node.
-    #[inline]
-    pub fn node(&self) -> NodeIndex {
-        self.entry.node
-    }
-
-    /// Its depth below the traversal root.
-    #[inline]
-    pub fn depth(&self) -> u32 {
-        self.entry.depth
-    }
-
-    /// Whether it will be traversed.
-    #[inline]
-    pub fn is_active(&self) -> bool {
-        self.entry.is_active()
-    }
-
     /// Drops it from the traversal.
     #[inline]
     pub fn deactivate(&mut self) {
         self.entry.set_active(false);
-    }
-
-    /// Its priority key, if one was set.
-    #[inline]
-    pub fn key(&self) -> Option<f32> {
-        self.entry.key()
     }
 
     /// Gives it a priority key (larger goes first).
@@ -146,17 +132,13 @@ enum Source<'a> {
 }
 
 /// The list of active nodes an actor receives with the current node: by default the
-/// node's children in document order (paper 3.1).
+/// node's children in document order (paper 3.1). An actor may deactivate entries (they
+/// are not traversed) and give them priority keys (used by the priority iterator,
+/// ignored by depth-first); indices out of range are ignored.
 ///
-/// An actor may deactivate entries (they are not traversed) and give entries priority
-/// keys (used by the priority iterator, ignored by depth-first). Indices out of range
-/// are ignored, never a panic.
-///
-/// A depth-first iterator hands out the list lazily: it is built only when an actor
-/// changes it or reads entries by index (`len`, `is_empty`, `active_nodes` and
-/// `active_count` read the links without building it), so actors that never touch it
-/// cost the traversal nothing, and the
-/// iterator then walks the children by their links.
+/// A depth-first iterator hands it out lazily: it is built only when an actor changes
+/// it or reads entries by index (`len`, `is_empty`, `active_nodes` and `active_count`
+/// read the links), so actors that never touch it cost the traversal nothing.
 ///
 /// ```
 /// use scenewalk_core::{ActiveEntry, ActiveList, NodeIndex};
@@ -249,13 +231,13 @@ impl<'a> ActiveList<'a> {
                 ..
             } => match **state {
                 ListState::Filled => (buf.get(*start..).unwrap_or_default(), None),
-                ListState::Untouched => {
-                    (&[][..], Some((*graph, graph.first_child_at(*parent), true)))
+                linked => {
+                    let active = linked == ListState::Untouched;
+                    (
+                        &[][..],
+                        Some((*graph, graph.first_child_at(*parent), active)),
+                    )
                 }
-                ListState::Cleared => (
-                    &[][..],
-                    Some((*graph, graph.first_child_at(*parent), false)),
-                ),
             },
         };
         let listed = entries.iter().map(|e| (e.node, e.is_active(), e.key()));

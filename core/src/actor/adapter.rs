@@ -47,21 +47,6 @@ impl TypeFilter {
     }
 }
 
-fn class_of<A: Any>(
-    events: Events,
-    state: StateKind,
-    dispatch: Dispatch,
-    batches: bool,
-) -> ActorClass {
-    ActorClass {
-        name: crate::graph::short_type_name::<A>(),
-        events,
-        state,
-        dispatch,
-        batches,
-    }
-}
-
 /// The accessors every adapter shares.
 macro_rules! wrapper_access {
     ($adapter:ident, $bound:ident) => {
@@ -106,7 +91,13 @@ macro_rules! plain_adapter {
 
         impl<A: $bound> Actor for $adapter<A> {
             fn class(&self) -> ActorClass {
-                class_of::<A>(A::EVENTS, $state, self.actor.dispatch(), A::BATCHES)
+                ActorClass {
+                    name: crate::graph::short_type_name::<A>(),
+                    events: A::EVENTS,
+                    state: $state,
+                    dispatch: self.actor.dispatch(),
+                    batches: A::BATCHES,
+                }
             }
             fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
                 self.filter.resolve(self.actor.dispatch(), run);
@@ -162,12 +153,8 @@ plain_adapter!(
 );
 
 /// Runs an [`OrderedActor`] in an action, keeping its hierarchical state: a stack by
-/// depth under pre-order iterators, shared copies per pending node otherwise.
-///
-/// Until its first [`begin`](Actor::begin) (every run calls it) there is no root state,
-/// so the adapter skips every node: [`enter`](Actor::enter) returns
-/// [`Flow::Continue`] without calling the actor, [`leave`](Actor::leave) does nothing,
-/// and the walk above a parallel run's split points ends in an error.
+/// depth under pre-order iterators, shared copies per pending node otherwise. Until its
+/// first [`begin`](Actor::begin) there is no root state, and it skips every node.
 #[derive(Debug)]
 pub struct Ordered<A: OrderedActor> {
     pub(crate) actor: A,
@@ -189,7 +176,13 @@ wrapper_access!(Ordered, OrderedActor);
 
 impl<A: OrderedActor> Actor for Ordered<A> {
     fn class(&self) -> ActorClass {
-        class_of::<A>(A::EVENTS, StateKind::Ordered, self.actor.dispatch(), false)
+        ActorClass {
+            name: crate::graph::short_type_name::<A>(),
+            events: A::EVENTS,
+            state: StateKind::Ordered,
+            dispatch: self.actor.dispatch(),
+            batches: false,
+        }
     }
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         self.filter.resolve(self.actor.dispatch(), run);
@@ -199,8 +192,7 @@ impl<A: OrderedActor> Actor for Ordered<A> {
     }
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        // Drop what earlier siblings left even if this actor skips the node, so the
-        // parent's state is the current one.
+        // Drop what earlier siblings left even if this actor skips the node.
         self.states.before_enter(visit.depth());
         if !self.filter.admits(visit) {
             return Flow::Continue;

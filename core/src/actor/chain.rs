@@ -60,36 +60,18 @@ pub trait ActorChain: Chain {
     fn end(&mut self, stats: &mut RunStats);
 }
 
-/// Folds one actor's batch answer into the chain's: `Stop` ends the chain; `Prune`
-/// keeps the batch's entries active, as they are the nodes entered (a node's `Prune`
-/// deactivates its children instead), and none of them is expanded.
+/// Folds one actor's answer into the chain's `flow`; returns whether the next actor
+/// runs. `Stop` ends the chain; `Prune` deactivates every child of an entered node
+/// (its `active` list) before the next actor runs, and at a batch (no list) keeps the
+/// entries, which are the nodes entered, but expands none of them.
 #[inline(always)]
-fn batch_step<A: Actor + ?Sized>(
-    actor: &mut A,
-    graph: &Graph,
-    depth: u32,
-    batch: &mut ActiveList<'_>,
-    flow: &mut Flow,
-) -> bool {
-    match actor.enter_batch(graph, depth, batch) {
-        Flow::Continue => true,
-        Flow::Prune => {
-            *flow = Flow::Prune;
-            true
-        }
-        Flow::Stop => {
-            *flow = Flow::Stop;
-            false
-        }
-    }
-}
-
-#[inline(always)]
-pub(crate) fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -> bool {
+pub(crate) fn fold(answer: Flow, active: Option<&mut ActiveList<'_>>, flow: &mut Flow) -> bool {
     match answer {
         Flow::Continue => true,
         Flow::Prune => {
-            active.deactivate_all();
+            if let Some(active) = active {
+                active.deactivate_all();
+            }
             *flow = Flow::Prune;
             true
         }
@@ -100,117 +82,85 @@ pub(crate) fn fold(answer: Flow, active: &mut ActiveList<'_>, flow: &mut Flow) -
     }
 }
 
-/// Folds one actor's answer into the chain's: `Stop` ends the chain, `Prune`
-/// deactivates every child before the next actor runs.
-#[inline(always)]
-fn step<A: Actor + ?Sized>(
-    actor: &mut A,
-    visit: &Visit<'_>,
-    active: &mut ActiveList<'_>,
-    flow: &mut Flow,
-) -> bool {
-    fold(actor.enter(visit, active), active, flow)
+/// Calls `$m!` once per tuple of zero to eight actors, naming each element's type and
+/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`. The empty tuple calls
+/// no actor, so its impls leave their arguments unused.
+macro_rules! for_tuples {
+    ($m:ident) => {
+        $m!(;);
+        $m!(A 0; 0);
+        $m!(A 0, B 1; 1, 0);
+        $m!(A 0, B 1, C 2; 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
+        $m!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+    };
 }
-
-impl ActorChain for () {
-    fn classes(&self) -> Vec<ActorClass> {
-        Vec::new()
-    }
-    fn check(&self, _capabilities: &Capabilities) -> Result<(), ActionError> {
-        Ok(())
-    }
-    fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
-        Ok(())
-    }
-    #[inline]
-    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    #[inline]
-    fn leave(&mut self, _visit: &Visit<'_>) {}
-    fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-    fn end(&mut self, _stats: &mut RunStats) {}
-}
-
-impl Chain for () {
-    fn restore_frame(&mut self, _frame: Frame) {}
-    fn save_frame(&mut self, _frame: Frame) {}
-    fn release_frame(&mut self, _frame: Frame) {}
-    fn find<T: Any>(&self) -> Option<&T> {
-        None
-    }
-    fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-        None
-    }
-}
+#[cfg(feature = "parallel")]
+pub(crate) use for_tuples;
 
 macro_rules! tuple_chain {
-    ($($name:ident $idx:tt),+ ; $($rev:tt),+) => {
-        impl<$($name: Actor),+> ActorChain for ($($name,)+) {
+    ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
+        #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
+        impl<$($name: Actor),*> ActorChain for ($($name,)*) {
             fn classes(&self) -> Vec<ActorClass> {
-                vec![$(self.$idx.class()),+]
+                vec![$(self.$idx.class()),*]
             }
             fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-                $(crate::run::check(&self.$idx.class(), capabilities)?;)+
+                $(crate::run::check(&self.$idx.class(), capabilities)?;)*
                 Ok(())
             }
             fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
                 let mut outcome = Ok(());
                 $(let begun = self.$idx.begin(run);
-                if outcome.is_ok() { outcome = begun; })+
+                if outcome.is_ok() { outcome = begun; })*
                 outcome
             }
             #[inline(always)]
             fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !step(&mut self.$idx, visit, active, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
                 flow
             }
             #[inline]
             fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)+
+                $(self.$rev.leave(visit);)*
             }
             fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
-                $(if !batch_step(&mut self.$idx, graph, depth, batch, &mut flow) { return flow; })+
+                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })*
                 flow
             }
             fn end(&mut self, stats: &mut RunStats) {
-                $(self.$idx.end(stats);)+
+                $(self.$idx.end(stats);)*
             }
         }
 
-        impl<$($name: Actor),+> Chain for ($($name,)+) {
+        #[allow(unused_variables, reason = "the empty tuple calls no actor")]
+        impl<$($name: Actor),*> Chain for ($($name,)*) {
             fn restore_frame(&mut self, frame: Frame) {
-                $(self.$idx.restore_frame(frame);)+
+                $(self.$idx.restore_frame(frame);)*
             }
             fn save_frame(&mut self, frame: Frame) {
-                $(self.$idx.save_frame(frame);)+
+                $(self.$idx.save_frame(frame);)*
             }
             fn release_frame(&mut self, frame: Frame) {
-                $(self.$idx.release_frame(frame);)+
+                $(self.$idx.release_frame(frame);)*
             }
             fn find<T: Any>(&self) -> Option<&T> {
-                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))+
+                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))*
             }
             fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })+
+                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })*
                 None
             }
         }
     };
 }
 
-tuple_chain!(A 0; 0);
-tuple_chain!(A 0, B 1; 1, 0);
-tuple_chain!(A 0, B 1, C 2; 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3; 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4; 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5; 5, 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6; 6, 5, 4, 3, 2, 1, 0);
-tuple_chain!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7; 7, 6, 5, 4, 3, 2, 1, 0);
+for_tuples!(tuple_chain);
 
 impl ActorChain for Vec<Box<dyn Actor>> {
     fn classes(&self) -> Vec<ActorClass> {
@@ -233,7 +183,7 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;
         for actor in self.iter_mut() {
-            if !step(actor.as_mut(), visit, active, &mut flow) {
+            if !fold(actor.enter(visit, active), Some(&mut *active), &mut flow) {
                 break;
             }
         }
@@ -247,7 +197,7 @@ impl ActorChain for Vec<Box<dyn Actor>> {
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;
         for actor in self.iter_mut() {
-            if !batch_step(actor.as_mut(), graph, depth, batch, &mut flow) {
+            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
                 break;
             }
         }

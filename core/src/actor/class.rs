@@ -7,8 +7,7 @@ use std::any::TypeId;
 pub enum Events {
     /// Enter-only: called when a node starts to be traversed.
     Enter,
-    /// A visit actor: enter, then leave after all of the node's descendants; between
-    /// the two only descendants of the node are entered.
+    /// Enter, then leave after all of the node's descendants.
     EnterLeave,
 }
 
@@ -19,8 +18,7 @@ pub enum StateKind {
     Static,
     /// Changes state, but not depending on order (statistics): any order, batching.
     Unordered,
-    /// Hierarchical state that depends on the path from the root (the matrix stack);
-    /// kept by the framework as a separate `Clone` value per node where it changes.
+    /// Hierarchical state that depends on the path from the root (the matrix stack).
     Ordered,
 }
 
@@ -48,11 +46,9 @@ impl TypeKey {
 pub enum Dispatch {
     /// One function for every node type.
     Uniform,
-    /// Only nodes of this type (or types that extend it) reach the actor; it is not
-    /// even called for others.
+    /// Only nodes of this type (or types that extend it) reach the actor.
     Single(TypeKey),
-    /// A functor per node type, looked up by dense type index
-    /// ([`MethodTable`](crate::MethodTable)), with fallback to parent types and a default.
+    /// A functor per node type ([`MethodTable`](crate::MethodTable)).
     PerType,
 }
 
@@ -67,8 +63,7 @@ impl Dispatch {
 /// iterator when it is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActorClass {
-    /// The actor's name, for error messages
-    /// ([`short_type_name`](crate::short_type_name)).
+    /// The actor's name ([`short_type_name`](crate::short_type_name)).
     pub name: &'static str,
     /// Enter-only or enter + leave.
     pub events: Events,
@@ -76,7 +71,6 @@ pub struct ActorClass {
     pub state: StateKind,
     /// Uniform, single-type or per-type dispatch.
     pub dispatch: Dispatch,
-    /// Whether it does its work on whole batches (breadth-first iterators), needing
-    /// no single current node.
+    /// Whether it works on whole batches (breadth-first iterators).
     pub batches: bool,
 }

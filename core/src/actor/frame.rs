@@ -1,13 +1,10 @@
 //! Frames: saved ordered states that pending nodes share (priority-style orders).
 
-/// Names the ordered states saved after a node was entered, for iterators that do
-/// not enter nodes in pre-order ([`OrderedState::Copies`](crate::OrderedState::Copies)).
-///
-/// The action saves a frame after each enter and gives it to the iterator's
-/// [`commit`](crate::TraversalIterator::commit); the iterator stores it with every child
-/// it keeps (and with the node's pending leave) and hands it back in their steps. A
-/// frame costs nothing per actor whose state did not change: each ordered actor maps
-/// the frame to its parent's state version and copies only when it writes.
+/// Names the ordered states saved after a node was entered, for iterators that do not
+/// enter nodes in pre-order ([`OrderedState::Copies`](crate::OrderedState::Copies)):
+/// the action saves one after each enter and gives it to the iterator's
+/// [`commit`](crate::TraversalIterator::commit), which hands it back with each child's
+/// step. Each ordered actor maps it to a state version and copies only when it writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Frame(pub(crate) u32);
 
@@ -75,8 +72,7 @@ impl FrameTable {
         }
     }
 
-    /// Releases every live frame (held or only allocated), telling `actors` of each
-    /// when given.
+    /// Releases every live frame, telling `actors` of each when given.
     pub(crate) fn release_all<A>(
         &mut self,
         mut actors: Option<&mut A>,

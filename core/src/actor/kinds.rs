@@ -11,30 +11,17 @@ use std::any::Any;
 ///
 /// Sealed: implement [`StaticActor`], [`UnorderedActor`] or [`OrderedActor`] and wrap
 /// the value in [`Static`](crate::Static), [`Unordered`](crate::Unordered) or
-/// [`Ordered`](crate::Ordered), which implement `Actor` with the right class, the
-/// single-type filter and (for ordered actors) the state bookkeeping. Name it for a
-/// chain only known at run time, `Vec<Box<dyn Actor>>`, or to call one adapter's
-/// events directly (in a test of an actor).
+/// [`Ordered`](crate::Ordered). Name it for a chain only known at run time,
+/// `Vec<Box<dyn Actor>>`, or to call one adapter's events directly.
 ///
 /// ```
-/// use scenewalk_core::{
-///     Action, ActiveList, Actor, DepthFirst, Flow, Graph, Static, StaticActor, Unordered,
-///     UnorderedActor, Visit,
-/// };
+/// use scenewalk_core::{Action, ActiveList, Actor, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// struct Shallow;
 /// impl StaticActor for Shallow {
 ///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
 ///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// #[derive(Default)]
-/// struct Count(u32);
-/// impl UnorderedActor for Count {
-///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0 += 1;
-///         Flow::Continue
 ///     }
 /// }
 /// let mut graph = Graph::new();
@@ -48,10 +35,9 @@ use std::any::Any;
 ///     if cut {
 ///         chain.push(Box::new(Static::new(Shallow)));
 ///     }
-///     chain.push(Box::new(Unordered::new(Count::default())));
 ///     let mut action = Action::new(DepthFirst::new(), chain)?;
-///     action.run(&graph, root)?;
-///     assert_eq!(action.actor::<Count>().unwrap().0, entered);
+///     assert_eq!(action.run(&graph, root)?.entered, entered);
+///     assert_eq!(action.actor::<Shallow>().is_some(), cut);
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -75,8 +61,7 @@ use std::any::Any;
 pub trait Actor: Adapter {
     /// The actor's classification.
     fn class(&self) -> ActorClass;
-    /// A run begins; an error refuses the run (no node is entered, every actor still
-    /// gets its `end`).
+    /// A run begins; an error refuses it (no node is entered, every actor gets `end`).
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError>;
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -124,10 +109,8 @@ pub trait StaticActor: Any + Sync {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins: the one place a static actor may change itself (take the results
-    /// of earlier passes it reads with [`RunContext::read`]). An actor's results
-    /// describe the latest run only, so it resets them here (every library actor
-    /// does). An error refuses the run.
+    /// A run begins: the one place a static actor may change itself (reset its
+    /// results, take other passes' with [`RunContext::read`]). An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -135,16 +118,13 @@ pub trait StaticActor: Any + Sync {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` (breadth-first iterators), as the active list of
-    /// the level above: an entry an actor deactivates is dropped before it is entered
-    /// (later actors skip it, and it is not expanded), as a child deactivated at its
-    /// parent under depth-first; [`Flow::Prune`] enters the active entries but expands
-    /// none of them.
+    /// A batch of nodes at `depth` (breadth-first iterators): an entry an actor
+    /// deactivates is dropped before it is entered (later actors skip it, it is not
+    /// expanded); [`Flow::Prune`] enters the active entries but expands none.
     fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
-    /// A run ended (also after [`Flow::Stop`] or an error): let go of what `begin`
-    /// took, such as another pass's results.
+    /// A run ended (also after [`Flow::Stop`] or an error): let go of what `begin` took.
     fn end(&mut self) {}
 }
 
@@ -187,11 +167,8 @@ pub trait UnorderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins (take the results of earlier passes the actor reads with
-    /// [`RunContext::read`]). An actor's results describe the latest run only, so it
-    /// resets them here (every library actor does: counts to zero, lists emptied, a
-    /// [`DispatchActor`](crate::DispatchActor)'s context back to its start). An error
-    /// refuses the run.
+    /// A run begins: reset the results (they describe the latest run only), take
+    /// other passes' with [`RunContext::read`]. An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -207,26 +184,18 @@ pub trait UnorderedActor: Any + Send {
     /// A run ended.
     fn end(&mut self) {}
     /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a
-    /// worker copy that will see part of the run's nodes, to be [`merge`]d back.
-    ///
-    /// It is called after [`begin`](UnorderedActor::begin) (and after the part of
-    /// the tree above the split points has run on this actor), so it must carry the
-    /// parameters and the per-run setup of `self` but **none of its results** (zero
-    /// counts, empty lists). Workers get no `begin` and no `end`; `end` runs once, on
-    /// this actor, after every worker was merged. The default `None` means "no hook":
-    /// the action refuses the actor for parallel runs, naming it.
-    ///
-    /// [`merge`]: UnorderedActor::merge
+    /// worker that will see part of the run's nodes, to be
+    /// [`merge`](UnorderedActor::merge)d back. Called after `begin`, it carries the
+    /// parameters and per-run setup of `self` but **none of its results**; workers get
+    /// no `begin` and no `end`. The default `None` refuses parallel runs.
     fn fork(&self) -> Option<Self>
     where
         Self: Sized,
     {
         None
     }
-    /// Parallel runs: adds a worker's results (see [`fork`](UnorderedActor::fork))
-    /// to this actor's. Workers are merged one by one in document order of their
-    /// subtrees, so an order-sensitive merge (appending to a list) is still
-    /// deterministic.
+    /// Parallel runs: adds a worker's results to this actor's, worker by worker in
+    /// document order, so appending to a list keeps the sequential order.
     fn merge(&mut self, _worker: Self)
     where
         Self: Sized,
@@ -235,9 +204,8 @@ pub trait UnorderedActor: Any + Send {
 }
 
 /// An ordered-state actor: keeps hierarchical state that depends on the path from the
-/// root (the matrix stack). The state is a separate `Clone` value that the framework
-/// saves and restores: the actor reads it through a [`StateCell`] and asks for a
-/// writable copy only where a node changes it, so siblings share their parent's state.
+/// root (the matrix stack), a `Clone` value the framework keeps per node: the actor
+/// reads it through a [`StateCell`] and asks for a copy only where a node changes it.
 ///
 /// ```
 /// use scenewalk_core::{
@@ -286,10 +254,8 @@ pub trait OrderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins; returns the state above the root (and takes the results of
-    /// earlier passes the actor reads, with [`RunContext::read`]). An actor's results
-    /// describe the latest run only, so it resets them here (every library actor
-    /// does). An error refuses the run.
+    /// A run begins: returns the state above the root (reset the results, take other
+    /// passes' with [`RunContext::read`]). An error refuses the run.
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<Self::State, TraversalError>;
     /// A node is entered; `state` holds the state of its parent until changed.
     fn enter(
@@ -304,40 +270,30 @@ pub trait OrderedActor: Any + Send {
     fn end(&mut self) {}
     /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): whether
     /// [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
-    /// implemented. The default `false` means "no hook": the action refuses the actor
-    /// for parallel runs, naming it.
+    /// implemented; the default `false` refuses parallel runs.
     const FORKS: bool = false;
-    /// Parallel runs: a worker for one subtree below the split points (or for a run
-    /// of sibling subtrees walked by one task, which start from the same state), and
-    /// the state its root starts from, in the worker's terms.
+    /// Parallel runs: a worker for one subtree below the split points (or sibling
+    /// subtrees that start from the same state), and the state its root starts from in
+    /// the worker's terms; `state` is the subtree root's parent's, as this actor made
+    /// it. Called on the calling thread, in document order, as this actor walks the
+    /// nodes above the split points itself. The worker carries the parameters and
+    /// per-run setup of `self` but none of its results, and gets no `root_state` and no
+    /// `end`. `None` refuses the run
+    /// ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
     ///
-    /// It is called on the calling thread when the walk above the split points (run
-    /// by this actor itself, sequentially) reaches the subtree, in document order;
-    /// `state` is the state of the subtree root's parent, as this actor made it. The worker must carry the parameters and per-run setup of
-    /// `self` but none of its results; if `state` indexes this actor's own tables (a
-    /// matrix index), return the worker's equivalent. Workers get no `root_state` and
-    /// no `end`; they see the enters and leaves of their subtree. `None` refuses the
-    /// run ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
-    ///
-    /// **Lists in document order.** This actor enters every node above the split
-    /// points before any worker's results come back, so a list it appends to at
-    /// enter holds, at this call, exactly the entries of the nodes before the subtree
-    /// in pre-order: note its length in the worker, and let
-    /// [`merge`](OrderedActor::merge) insert the worker's entries there (plus what
-    /// earlier merges inserted; merges come in document order). A list appended to
-    /// at leave needs nothing: merges come at the subtree root's place in post-order,
-    /// so appending keeps the sequential order.
+    /// A list this actor appends to at enter holds, at this call, exactly the entries
+    /// of the nodes before the subtree in pre-order: note its length in the worker, and
+    /// let [`merge`](OrderedActor::merge) insert there. A list appended to at leave
+    /// needs nothing.
     fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
     where
         Self: Sized,
     {
         None
     }
-    /// Parallel runs: adds a subtree worker's results (see
-    /// [`fork`](OrderedActor::fork)). Called on the calling thread, once per worker,
-    /// where a sequential run would have left its (last) subtree's root: after the
-    /// leaves of the nodes above that come before it in post-order, before its
-    /// parent's leave.
+    /// Parallel runs: adds a subtree worker's results, on the calling thread, where a
+    /// sequential run would have left its (last) subtree's root: after the leaves above
+    /// that come before it in post-order, before its parent's leave.
     fn merge(&mut self, _worker: Self)
     where
         Self: Sized,

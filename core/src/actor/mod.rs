@@ -1,17 +1,9 @@
-//! Actors: what does the work at a node, and everything an actor sees.
-//!
-//! A user writes one of three kinds of actor, by how its state behaves (paper 3.1.2):
-//! a [`StaticActor`] only reads (`&self`), an [`UnorderedActor`] changes state in a way
-//! that does not depend on the order of nodes, an [`OrderedActor`] keeps hierarchical
-//! state (the matrix stack) that the framework saves per node where it changes and
-//! hands back through a [`StateCell`]. An adapter ([`Static`], [`Unordered`],
-//! [`Ordered`]) turns each into an [`Actor`], the link an action's [`ActorChain`]
-//! calls; its [`ActorClass`] (events, state, [`Dispatch`]) is what the action checks
-//! against the iterator.
-//!
-//! At each node an actor gets a [`Visit`] (the node, its depth and payload), the
-//! [`ActiveList`] of children still to traverse (to deactivate or give priority keys),
-//! and answers with a [`Flow`]. When a run begins it gets a [`RunContext`].
+//! Actors: what does the work at a node. A user writes a [`StaticActor`] (reads only),
+//! an [`UnorderedActor`] (state independent of the order) or an [`OrderedActor`]
+//! (hierarchical state the framework keeps, [`StateCell`]); an adapter ([`Static`],
+//! [`Unordered`], [`Ordered`]) turns it into an [`Actor`] of an [`ActorChain`], whose
+//! [`ActorClass`] the action checks. At each node an actor gets a [`Visit`] and an
+//! [`ActiveList`] and answers with a [`Flow`].
 //!
 //! - `kinds.rs`: the three actor traits and [`Actor`];
 //! - `adapter.rs`, `chain.rs`: adapters and chains (tuples, `Vec<Box<dyn Actor>>`);
@@ -43,6 +35,6 @@ pub use visit::{RunContext, Visit};
 #[cfg(feature = "parallel")]
 pub(crate) use adapter::TypeFilter;
 #[cfg(feature = "parallel")]
-pub(crate) use chain::fold;
+pub(crate) use chain::{fold, for_tuples};
 pub(crate) use frame::FrameTable;
 pub(crate) use state::OrderedStates;

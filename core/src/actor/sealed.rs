@@ -1,6 +1,5 @@
-//! The framework's side of adapters and chains: the frames of ordered state, and the
-//! user's actor inside its adapter. Private to the crate, so [`Actor`] and
-//! [`ActorChain`] are sealed: only the adapters and chains here implement them.
+//! The framework's side of adapters and chains, private to the crate, so [`Actor`]
+//! and [`ActorChain`] are sealed.
 //!
 //! [`Actor`]: crate::Actor
 //! [`ActorChain`]: crate::ActorChain
@@ -10,12 +9,12 @@ use std::any::Any;
 
 /// What an action calls on an adapter besides the events.
 pub trait Adapter: Any {
-    /// State copies ([`OrderedState::Copies`](crate::OrderedState::Copies)): the next
-    /// enter or leave works on the states saved as `frame`.
+    /// The next enter or leave works on the states saved as `frame`
+    /// ([`OrderedState::Copies`](crate::OrderedState::Copies)).
     fn restore_frame(&mut self, _frame: Frame) {}
-    /// State copies: remember the states as they are after the last enter as `frame`.
+    /// Saves the states as they are after the last enter as `frame`.
     fn save_frame(&mut self, _frame: Frame) {}
-    /// State copies: `frame` is no longer referenced.
+    /// `frame` is no longer referenced.
     fn release_frame(&mut self, _frame: Frame) {}
     /// The user's actor inside the adapter, for [`Action::actor`](crate::Action::actor).
     fn inner(&self) -> &dyn Any;
@@ -23,14 +22,13 @@ pub trait Adapter: Any {
     fn inner_mut(&mut self) -> &mut dyn Any;
 }
 
-/// What an action calls on its chain besides the events: [`Adapter`]'s calls, forwarded
-/// to every actor.
+/// [`Adapter`]'s calls on a chain, forwarded to every actor.
 pub trait Chain {
-    /// Forwards [`Adapter::restore_frame`] to every actor.
+    /// See [`Adapter::restore_frame`].
     fn restore_frame(&mut self, frame: Frame);
-    /// Forwards [`Adapter::save_frame`] to every actor.
+    /// See [`Adapter::save_frame`].
     fn save_frame(&mut self, frame: Frame);
-    /// Forwards [`Adapter::release_frame`] to every actor.
+    /// See [`Adapter::release_frame`].
     fn release_frame(&mut self, frame: Frame);
     /// The first actor of type `T` (the user's actor, inside its adapter).
     fn find<T: Any>(&self) -> Option<&T>;

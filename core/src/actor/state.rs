@@ -10,10 +10,8 @@ struct Level<S> {
     state: S,
 }
 
-/// One ordered actor's states along the current path of a pre-order traversal.
-///
-/// A node sees its parent's state and pushes a copy only if it changes it, so the
-/// number of copies grows with the number of state changes, not of nodes.
+/// One ordered actor's states along the current path of a pre-order traversal: a node
+/// pushes a copy of its parent's only if it changes it.
 #[derive(Clone, Debug)]
 struct DepthStates<S> {
     levels: Vec<Level<S>>,
@@ -61,41 +59,47 @@ struct VersionStates<S> {
     slots: Vec<Option<S>>,
     refs: Vec<u32>,
     free: Vec<u32>,
-    /// The version each live frame names.
+    /// The version each live frame names (`NONE`: never saved).
     frame_version: Vec<u32>,
     /// The version the node being entered (or left) starts from.
     current: u32,
     /// The version this node made by writing, if any.
-    own: u32,
+    own: Option<u32>,
 }
 
-impl<S: Clone> VersionStates<S> {
-    fn reset(&mut self, root: S) {
+impl<S> VersionStates<S> {
+    const EMPTY: Self = Self {
+        slots: Vec::new(),
+        refs: Vec::new(),
+        free: Vec::new(),
+        frame_version: Vec::new(),
+        current: 0,
+        own: None,
+    };
+
+    /// Forgets every version; with a `root`, starts a run from it.
+    fn reset(&mut self, root: Option<S>) {
         self.slots.clear();
         self.refs.clear();
         self.free.clear();
         self.frame_version.clear();
-        self.slots.push(Some(root));
-        // One reference for Frame::ROOT and one that pins the root state for the
-        // whole run, so an iterator that misuses frames falls back to it rather
-        // than to a released version.
-        self.refs.push(2);
-        self.frame_version.push(0); // Frame::ROOT
-        self.current = 0;
-        self.own = NONE;
+        (self.current, self.own) = (0, None);
+        if let Some(root) = root {
+            self.slots.push(Some(root));
+            // Frame::ROOT's reference, and one that pins the root state for the run, so
+            // an iterator that misuses frames falls back to it, not to a released one.
+            self.refs.push(2);
+            self.frame_version.push(0);
+        }
     }
 
     fn restore(&mut self, frame: Frame) {
         self.current = self.frame_version.get(frame.get()).copied().unwrap_or(0);
-        self.own = NONE;
+        self.own = None;
     }
 
     fn save(&mut self, frame: Frame) {
-        let version = if self.own == NONE {
-            self.current
-        } else {
-            self.own
-        };
+        let version = self.own.unwrap_or(self.current);
         if self.frame_version.len() <= frame.get() {
             self.frame_version.resize(frame.get() + 1, NONE);
         }
@@ -128,11 +132,7 @@ impl<S: Clone> VersionStates<S> {
 
     #[inline]
     fn get(&self) -> Option<&S> {
-        let v = if self.own == NONE {
-            self.current
-        } else {
-            self.own
-        };
+        let v = self.own.unwrap_or(self.current);
         self.slots
             .get(v as usize)
             .and_then(Option::as_ref)
@@ -169,14 +169,7 @@ impl<S> Default for OrderedStates<S> {
         Self {
             mode: OrderedState::DepthStack,
             depth: DepthStates { levels: Vec::new() },
-            versions: VersionStates {
-                slots: Vec::new(),
-                refs: Vec::new(),
-                free: Vec::new(),
-                frame_version: Vec::new(),
-                current: 0,
-                own: NONE,
-            },
+            versions: VersionStates::EMPTY,
             copies: 0,
         }
     }
@@ -190,10 +183,10 @@ impl<S: Clone> OrderedStates<S> {
         match mode {
             OrderedState::Copies => {
                 self.depth.levels.clear();
-                self.versions.reset(root);
+                self.versions.reset(Some(root));
             }
             _ => {
-                self.versions.reset_empty();
+                self.versions.reset(None);
                 self.depth.reset(root);
             }
         }
@@ -223,27 +216,21 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
+    /// Frames come only from [`OrderedState::Copies`] runs.
     pub(crate) fn restore(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.restore(frame);
-        }
+        self.versions.restore(frame);
     }
 
     pub(crate) fn save(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.save(frame);
-        }
+        self.versions.save(frame);
     }
 
     pub(crate) fn release(&mut self, frame: Frame) {
-        if self.mode == OrderedState::Copies {
-            self.versions.release(frame);
-        }
+        self.versions.release(frame);
     }
 
-    /// The state a node at `depth` starts from (its parent's), after dropping what
-    /// earlier siblings left: what a parallel run hands to a subtree (`None` before
-    /// the first reset).
+    /// The state a node at `depth` starts from, its parent's: what a parallel run hands
+    /// to a subtree (`None` before the first reset).
     #[cfg(feature = "parallel")]
     #[inline]
     pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
@@ -287,7 +274,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline(always)]
     fn is_own(&self, owner: u32) -> bool {
         match self.mode {
-            OrderedState::Copies => self.versions.own != NONE,
+            OrderedState::Copies => self.versions.own.is_some(),
             _ => self.depth.levels.last().is_some_and(|l| l.owner == owner),
         }
     }
@@ -297,7 +284,7 @@ impl<S: Clone> OrderedStates<S> {
     fn push_own(&mut self, owner: u32, state: S) {
         self.copies += 1;
         match self.mode {
-            OrderedState::Copies => self.versions.own = self.versions.store(state),
+            OrderedState::Copies => self.versions.own = Some(self.versions.store(state)),
             _ => self.depth.levels.push(Level { owner, state }),
         }
     }
@@ -310,7 +297,7 @@ impl<S: Clone> OrderedStates<S> {
     fn own_mut(&mut self) -> &mut S {
         let state = match self.mode {
             OrderedState::Copies => {
-                let own = self.versions.own as usize;
+                let own = self.versions.own.unwrap_or(NONE) as usize;
                 self.versions.slots.get_mut(own).and_then(Option::as_mut)
             }
             _ => self.depth.levels.last_mut().map(|l| &mut l.state),
@@ -319,17 +306,6 @@ impl<S: Clone> OrderedStates<S> {
             Some(state) => state,
             None => unreachable!("own_mut follows push_own"),
         }
-    }
-}
-
-impl<S> VersionStates<S> {
-    fn reset_empty(&mut self) {
-        self.slots.clear();
-        self.refs.clear();
-        self.free.clear();
-        self.frame_version.clear();
-        self.current = 0;
-        self.own = NONE;
     }
 }
 
@@ -363,8 +339,7 @@ impl<S: Clone> StateCell<'_, S> {
 
     /// Replaces the state at this node without cloning the parent's (one copy counted
     /// if the node had no state of its own yet).
-    // Always inlined, with the helpers it calls: left to the compiler, the fused run
-    // loop called it out of line at every node that writes its state.
+    // Always inlined: left to the compiler, the fused run loop called it out of line.
     #[inline(always)]
     pub fn set(&mut self, state: S) {
         if self.states.is_own(self.owner) {

@@ -3,10 +3,8 @@
 use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
 use crate::run::Capabilities;
 
-/// The current node of a traversal step, as actors see it.
-///
-/// Cheap to build (four words); the payload and the persistent id are looked up only
-/// when asked for.
+/// The current node of a traversal step, as actors see it: four words; the payload and
+/// the id are looked up when asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct Visit<'g> {
     graph: &'g Graph,
@@ -82,8 +80,7 @@ impl<'g> Visit<'g> {
     }
 }
 
-/// What actors learn when a run begins: resolve dispatch tables, size per-node
-/// buffers, reset counters.
+/// What actors learn when a run begins.
 #[derive(Clone, Copy, Debug)]
 pub struct RunContext<'g> {
     /// The graph about to be traversed.

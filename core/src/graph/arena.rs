@@ -35,26 +35,36 @@ pub(crate) struct ColdLinks {
 /// `HotLinks::ty` of a free slot.
 pub(crate) const FREE: u32 = u32::MAX;
 
-/// A forest of heterogeneous nodes with first-child / next-sibling links.
+impl HotLinks {
+    /// A free slot's links.
+    pub(crate) const FREE: HotLinks = HotLinks {
+        parent: NIL,
+        first_child: NIL,
+        next_sibling: NIL,
+        ty: FREE,
+    };
+}
+
+impl ColdLinks {
+    /// An unlinked node's (or a free slot's) cold links.
+    pub(crate) const EMPTY: ColdLinks = ColdLinks {
+        prev_sibling: NIL,
+        last_child: NIL,
+        slot: 0,
+    };
+}
+
+/// A forest of heterogeneous nodes with first-child / next-sibling links, children in
+/// document order.
 ///
-/// Storage is an arena of fixed-size records (struct of arrays): 16 bytes of hot links
-/// (parent, first child, next sibling, type) that every walk reads, the 4-byte
-/// generation that walkers holding ids read, 12 bytes of cold links and bookkeeping
-/// (previous sibling, last child, payload slot) that only edits read, and each payload
-/// in its type's own contiguous column. A node of a
-/// zero-sized type (a plain group) costs 32 bytes; any other adds its payload's size
-/// and a 4-byte back link.
-///
-/// Children keep document order. Appending, inserting before a sibling and detaching
-/// are O(1); [`set_parent`](Graph::set_parent) adds an O(depth) cycle check;
-/// [`remove`](Graph::remove) is O(number of children), which it splices into place.
-/// Every query and edit with an invalid id returns a [`GraphError`]; ids of another
-/// graph count as invalid, as [`NodeId`] says.
-///
-/// Performance note: a depth-first walk costs 30 times more or worse when records are
-/// scattered in memory than when they lie in depth-first order (`docs/benchmarks.md`). Building a tree in
-/// depth-first order (as the examples do) gives the fast layout, and
-/// [`compact`](Graph::compact) restores it after edits.
+/// A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
+/// 4-byte generation, 12 bytes of cold links only edits read), plus its payload and a
+/// 4-byte back link in its type's column unless the type is zero-sized. Appending,
+/// inserting before a sibling and detaching are O(1); [`set_parent`](Graph::set_parent)
+/// adds an O(depth) cycle check; [`remove`](Graph::remove) is O(children). Every call
+/// with an invalid id (one of another graph included, as [`NodeId`] says) returns a
+/// [`GraphError`]. Walks are many times faster over records in depth-first order, as a
+/// tree built depth-first or [`compact`](Graph::compact)ed has them.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -76,37 +86,27 @@ pub(crate) const FREE: u32 = u32::MAX;
 pub struct Graph {
     pub(crate) hot: Vec<HotLinks>,
     pub(crate) cold: Vec<ColdLinks>,
-    /// Each slot's generation, apart from the cold links so that a walk that builds
-    /// ids reads 4 bytes per node besides the hot links, not 16. Stored as it appears
-    /// in ids, `generation ^ id_key`.
+    /// Each slot's generation as ids carry it, `generation ^ id_key`.
     pub(crate) generations: Vec<u32>,
-    /// Mixed into every stored generation, so that ids of another graph almost never
-    /// match this graph's ([`NodeId`]'s docs); a clone keeps it, and takes the same ids.
-    /// Only the edits that count generations (release, compaction) unmix it.
+    /// Mixed into every generation so that ids of another graph almost never match
+    /// ([`NodeId`]); a clone keeps it.
     pub(crate) id_key: u32,
-    /// Shared, so a dispatch functor can keep its typed column for a run (see
-    /// `column_mut`: a write to a shared column copies it first).
+    /// Shared, so a dispatch functor can keep its typed column for a run; a write to a
+    /// shared column copies it first (`column_mut`).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
-    /// Names the current set of column `Arc`s: drawn afresh whenever a column is
-    /// created or replaced (a write to a shared column copies it), unique in the
-    /// process. While it is unchanged, a column kept from this graph is still the
-    /// graph's column of its type, so a kept column costs a compare of the key (and of
-    /// the node's type index) a node, not a pointer chase through `columns` (see
-    /// `KeptColumn`).
+    /// Unique in the process, drawn afresh whenever a column is created or replaced:
+    /// while it is unchanged, a column kept from this graph is still its column.
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
-    /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's
-    /// hot links are all empty and no walk can wander into the free list.
+    /// Head of the free-slot list, chained through `ColdLinks::slot` (a free slot's
+    /// hot links are empty, so no walk wanders into it).
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,
-    /// Edits and mutable borrows since readers last looked (`changes.rs`). The one
-    /// piece of per-slot change state: an edit that renumbers slots must call
-    /// [`Graph::clear_changes`].
+    /// Edits and mutable borrows (`changes.rs`); an edit that renumbers slots clears it.
     pub(crate) changes: ChangeLog,
-    /// Generation of a slot the arena appends: above every generation issued for a slot
-    /// that [`compact`](Graph::compact) cut off, so a re-grown slot never revives an
-    /// old id.
+    /// The generation a slot the arena appends starts at: above every one issued for a
+    /// slot [`compact`](Graph::compact) cut off.
     pub(crate) fresh_generation: u32,
 }
 
@@ -116,8 +116,7 @@ impl Default for Graph {
     }
 }
 
-/// A graph's id key from a uid: sequential uids spread over all 32 bits (a multiply
-/// by an odd constant is a bijection; folding the halves mixes the high bits in).
+/// A graph's id key from a uid, spread over all 32 bits.
 fn id_key(uid: u64) -> u32 {
     let x = uid.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (x ^ (x >> 32)) as u32
@@ -147,9 +146,8 @@ impl Graph {
         }
     }
 
-    /// An empty graph with room for `nodes` nodes before it reallocates. A hint:
-    /// capped at the most nodes a graph holds (`u32::MAX - 1`), and room the allocator
-    /// refuses is not reserved (the graph then grows as nodes are added).
+    /// An empty graph with room for `nodes` nodes: a hint, capped at `u32::MAX - 1`;
+    /// room the allocator refuses is not reserved.
     pub fn with_capacity(nodes: usize) -> Self {
         let mut graph = Self::new();
         let nodes = nodes.min(crate::graph::edit::MAX_SLOTS);
@@ -191,14 +189,13 @@ impl Graph {
         self.hot.len()
     }
 
-    /// Counts structural edits; a cached order built at revision `r` is current while
-    /// `revision() == r`. Payload edits do not count.
+    /// Counts structural edits (not payload edits): what was built at revision `r` is
+    /// current while `revision() == r`.
     pub fn revision(&self) -> u64 {
         self.revision
     }
 
-    /// A number that tells this graph from every other graph of the process, clones
-    /// included: with [`revision`](Graph::revision) it identifies one state of one graph.
+    /// Unique among the graphs of the process, clones included.
     pub fn uid(&self) -> u64 {
         self.types.uid()
     }
@@ -238,32 +235,27 @@ impl Graph {
 
     /// The node's parent (`None` for a root).
     pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].parent))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].parent))
     }
 
     /// The node's first child.
     pub fn first_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].first_child))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].first_child))
     }
 
     /// The node's last child.
     pub fn last_child(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.cold[i as usize].last_child))
+        Ok(self.id_opt(self.cold[self.check(id)? as usize].last_child))
     }
 
     /// The sibling after this node.
     pub fn next_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.hot[i as usize].next_sibling))
+        Ok(self.id_opt(self.hot[self.check(id)? as usize].next_sibling))
     }
 
     /// The sibling before this node.
     pub fn prev_sibling(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.id_opt(self.cold[i as usize].prev_sibling))
+        Ok(self.id_opt(self.cold[self.check(id)? as usize].prev_sibling))
     }
 
     /// The node's children in document order.
@@ -286,42 +278,32 @@ impl Graph {
 
     /// How many ancestors the node has (a root has depth 0).
     pub fn depth(&self, id: NodeId) -> Result<usize, GraphError> {
-        let mut i = self.check(id)?;
-        let mut depth = 0;
-        while self.hot[i as usize].parent != NIL {
-            i = self.hot[i as usize].parent;
-            depth += 1;
-        }
-        Ok(depth)
+        let node = NodeIndex(self.check(id)?);
+        Ok(self.path_up(node).count() - 1)
     }
 
     /// Whether `ancestor` is `node` or lies on the path from `node` to its root.
     pub fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> Result<bool, GraphError> {
-        let target = self.check(ancestor)?;
-        let mut i = self.check(node)?;
-        loop {
-            if i == target {
-                return Ok(true);
-            }
-            i = self.hot[i as usize].parent;
-            if i == NIL {
-                return Ok(false);
-            }
-        }
+        let target = NodeIndex(self.check(ancestor)?);
+        let node = NodeIndex(self.check(node)?);
+        Ok(self.path_up(node).any(|n| n == target))
+    }
+
+    /// The node in slot `node`, then its parent, grandparent and so on.
+    pub(crate) fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+        std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
     // ----- payloads --------------------------------------------------------------------
 
     /// The node's type.
     pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
-        let i = self.check(id)?;
-        Ok(NodeType(self.hot[i as usize].ty))
+        Ok(NodeType(self.hot[self.check(id)? as usize].ty))
     }
 
     /// The node's payload, type-erased.
     pub fn payload(&self, id: NodeId) -> Result<&dyn NodeCore, GraphError> {
-        let i = self.check(id)?;
-        Ok(self.payload_raw(i))
+        Ok(self.payload_raw(self.check(id)?))
     }
 
     /// The node's payload, type-erased and mutable. Payload edits do not change the
@@ -340,7 +322,8 @@ impl Graph {
     /// ([`NodeCore`] says how a type declares that).
     pub fn get<T: NodeCore>(&self, id: NodeId) -> Result<&T, GraphError> {
         let i = self.check(id)?;
-        self.get_raw::<T>(i).ok_or_else(|| self.wrong_type::<T>(id))
+        self.get_typed_raw::<T>(i, self.hot[i as usize].ty)
+            .ok_or_else(|| self.wrong_type::<T>(id))
     }
 
     /// The node's payload as a mutable `T`; only the node's exact type. The borrow is
@@ -359,9 +342,7 @@ impl Graph {
             .ok_or(GraphError::StaleNode(id))
     }
 
-    /// The column of type index `ty`, writable. A column a dispatch functor still
-    /// shares (a run that did not end) is copied first, so the functor's view never
-    /// changes under it.
+    /// The column of type index `ty`, writable; a column still shared is copied first.
     pub(crate) fn column_mut(&mut self, ty: usize) -> Option<&mut dyn ErasedColumn> {
         let column = self.columns.get_mut(ty)?.as_mut()?;
         if Arc::get_mut(column).is_none() {
@@ -411,20 +392,12 @@ impl Graph {
         }
     }
 
-    #[inline]
-    pub(crate) fn get_raw<T: NodeCore>(&self, i: u32) -> Option<&T> {
-        let ty = self.hot.get(i as usize)?.ty;
-        self.get_typed_raw(i, ty)
-    }
-
-    /// [`get_raw`](Self::get_raw) for a node whose type index `ty` the caller already
-    /// read (a [`Visit`](crate::Visit) carries it): one link record less to load.
+    /// The payload of the live node in slot `i`, of type index `ty`, as a `T`.
     #[inline(always)]
     pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
         let slot = self.cold.get(i as usize)?.slot;
         let column = self.columns.get(ty as usize)?.as_deref()?;
-        // Upcasting to `Any` is a vtable load, so the exact-type check costs one virtual
-        // call (`type_id`) where downcast_rs's `as_any` added a second.
+        // One virtual call (`type_id`), where downcast_rs's `as_any` adds a second.
         let any: &dyn std::any::Any = column;
         match any.downcast_ref::<Column<T>>() {
             Some(column) => column.get_typed(slot),
@@ -432,8 +405,7 @@ impl Graph {
         }
     }
 
-    /// The `T` view of a payload whose type extends `T`: off the hot path, so the
-    /// exact-type access inlines small.
+    /// The `T` view of a payload whose type extends `T`, off the hot path.
     #[cold]
     #[inline(never)]
     fn get_extended<T: NodeCore>(column: &dyn ErasedColumn, slot: u32) -> Option<&T> {
@@ -441,22 +413,8 @@ impl Graph {
     }
 
     /// Typed access to every payload of exactly type `T` (not types extending it),
-    /// resolved once: [`Payloads::get`] then costs two loads and a compare per node,
-    /// where [`get_at`](Graph::get_at) looks the column up each time. `None` if the
-    /// graph has no node of type `T` yet.
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
-    /// # impl scenewalk_core::NodeCore for Mass {}
-    /// let mut graph = Graph::new();
-    /// let a = graph.add_root(Mass(2.0));
-    /// let b = graph.append_child(a, Mass(3.0))?;
-    /// let masses = graph.payloads::<Mass>().unwrap();
-    /// let total: f32 = [a, b].iter().filter_map(|id| masses.get(id.index())).map(|m| m.0).sum();
-    /// assert_eq!(total, 5.0);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
+    /// resolved once, so [`Payloads::get`] costs two loads and a compare per node.
+    /// `None` if the graph has no node of type `T` yet.
     pub fn payloads<T: NodeCore>(&self) -> Option<Payloads<'_, T>> {
         let ty = self.types.index_of::<T>()?;
         let column = self
@@ -471,9 +429,9 @@ impl Graph {
         })
     }
 
-    /// How many nodes of exactly type `ty` the graph holds: the length of that
-    /// type's payload column, so every such node's
-    /// [`payload_slot_at`](Graph::payload_slot_at) is below it.
+    /// How many payloads of exactly type `ty` the graph holds (one for all nodes of a
+    /// zero-sized type): every such node's [`payload_slot_at`](Graph::payload_slot_at)
+    /// is below it.
     pub fn payload_count(&self, ty: NodeType) -> usize {
         self.column_arc(ty.0).map_or(0, |c| c.len())
     }
@@ -483,20 +441,16 @@ impl Graph {
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
     #[inline]
     pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
-        let hot = self.hot.get(index.get())?;
-        (hot.ty != FREE).then(|| self.id_of(index.0))
+        self.live_at(index).map(|_| self.id_of(index.0))
     }
 
     /// Where the payload of the node in slot `index` sits in its type's column (read
-    /// it with [`Payloads::at_slot`]); `None` for a free slot. Valid until the next
-    /// structural edit.
+    /// it with [`Payloads::at_slot`]) until the next structural edit; `None` for a
+    /// free slot.
     #[inline]
     pub fn payload_slot_at(&self, index: NodeIndex) -> Option<u32> {
-        let hot = self.hot.get(index.get())?;
-        if hot.ty == FREE {
-            return None;
-        }
-        Some(self.cold.get(index.get())?.slot)
+        self.live_at(index)?;
+        self.slot_at(index)
     }
 
     /// The parent of the node in slot `index`.
@@ -520,29 +474,29 @@ impl Graph {
     /// The type of the node in slot `index`.
     #[inline]
     pub fn type_at(&self, index: NodeIndex) -> Option<NodeType> {
-        let ty = self.hot.get(index.get())?.ty;
-        (ty != FREE).then_some(NodeType(ty))
+        self.live_at(index).map(|hot| NodeType(hot.ty))
     }
 
     /// The payload of the node in slot `index`, type-erased.
     pub fn payload_at(&self, index: NodeIndex) -> Option<&dyn NodeCore> {
-        let hot = self.hot.get(index.get())?;
-        (hot.ty != FREE).then(|| self.payload_raw(index.0))
+        self.live_at(index).map(|_| self.payload_raw(index.0))
     }
 
     /// The payload of the node in slot `index` as a `T` (its own type, or one it extends).
     #[inline]
     pub fn get_at<T: NodeCore>(&self, index: NodeIndex) -> Option<&T> {
-        let hot = self.hot.get(index.get())?;
-        if hot.ty == FREE {
-            return None;
-        }
-        self.get_raw::<T>(index.0)
+        let hot = self.live_at(index)?;
+        self.get_typed_raw::<T>(index.0, hot.ty)
+    }
+
+    /// The hot links of slot `index` if it holds a live node.
+    #[inline]
+    fn live_at(&self, index: NodeIndex) -> Option<&HotLinks> {
+        self.hot.get(index.get()).filter(|hot| hot.ty != FREE)
     }
 }
 
-/// Stands in for a payload that cannot be found; unreachable while the graph's
-/// invariants hold, but a query must not panic if they ever broke.
+/// Stands in for a payload that cannot be found (a broken invariant), so no query panics.
 #[derive(Clone, Debug)]
 struct Missing;
 impl NodeCore for Missing {}
@@ -568,21 +522,8 @@ impl<'g, T: NodeCore> Payloads<'g, T> {
     }
 
     /// The payload at position `slot` of this type's column, where
-    /// [`Graph::payload_slot_at`] placed a node's: one load where [`get`](Self::get)
-    /// reads the node's links first. A position stays a node's until a structural
-    /// edit (a removal moves the column's last payload into the freed position).
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// # #[derive(Clone, Debug, PartialEq)] struct Mass(f32);
-    /// # impl scenewalk_core::NodeCore for Mass {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Mass(1.0));
-    /// let slot = graph.payload_slot_at(root.index()).unwrap();
-    /// let masses = graph.payloads::<Mass>().unwrap();
-    /// assert_eq!(masses.at_slot(slot), Some(&Mass(1.0)));
-    /// assert_eq!(masses.at_slot(slot + 1), None);
-    /// ```
+    /// [`Graph::payload_slot_at`] placed a node's until the next structural edit: one
+    /// load, where [`get`](Self::get) reads the node's links first.
     #[inline]
     pub fn at_slot(&self, slot: u32) -> Option<&'g T> {
         self.column.get_typed(slot)

@@ -5,11 +5,8 @@ use crate::error::GraphError;
 use crate::graph::{Graph, NodeId, NodeIndex};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What happened to a node, as recorded in the graph's change log.
-///
-/// The log records edits, not their effects: an update that reads it decides what to
-/// recompute (a transform's world matrix changes with its whole subtree; a box changes
-/// with its ancestors).
+/// What happened to a node, as the graph's change log records it: edits, not their
+/// effects (an update that reads it decides what to recompute).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Change {
@@ -26,8 +23,7 @@ pub enum Change {
 }
 
 impl Change {
-    /// The node the change is about. Its slot may have been freed (or reused) since:
-    /// readers check it against the graph.
+    /// The node the change is about; its slot may have been freed or reused since.
     pub fn node(self) -> NodeIndex {
         match self {
             Change::Payload(n) | Change::Placed(n) | Change::Children(n) => n,
@@ -45,15 +41,10 @@ pub struct ChangeCursor {
 
 /// The log itself: the most recent changes, from absolute position `start` on.
 ///
-/// Readers take `&Graph`, so the log cannot know who has read what; instead it keeps a
-/// sliding window of recent changes: when it holds twice the arena's size it drops the
-/// older half. A reader that keeps up never notices; one whose cursor lies before the
-/// window is told the log no longer reaches back, and recomputes everything (which
-/// then costs about what reading that many changes would).
-///
-/// Nothing is kept until the first reader takes a cursor: a graph nobody reads changes
-/// from (most graphs, and every graph while it is being built) pays no memory for the
-/// log, only the count of positions, so a cursor taken later is still exact.
+/// Readers take `&Graph`, so nobody knows who read what: the log is a sliding window
+/// that drops its older half when it holds twice the arena's size, and a reader whose
+/// cursor lies before it recomputes everything. Until the first cursor is taken only
+/// positions are counted, so a graph nobody reads changes from keeps no entries.
 #[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Change>,
@@ -81,12 +72,10 @@ impl ChangeLog {
     #[inline]
     pub(crate) fn record(&mut self, change: Change, slots: usize) {
         if !*self.read.get_mut() {
-            // Nobody reads: count the position, keep nothing.
             self.start += 1;
             return;
         }
-        // No de-duplication: the log cannot tell whether a reader took a cursor
-        // between two borrows of one node, and dropping the second would hide it.
+        // No de-duplication: a reader may have taken a cursor between two borrows.
         let window = slots.saturating_mul(2).max(MIN_WINDOW);
         if self.entries.len() >= window {
             // Amortized: half a window of entries moved per half a window recorded.
@@ -97,8 +86,8 @@ impl ChangeLog {
         self.entries.push(change);
     }
 
-    /// Drops every entry. The window restarts one past the old end, so every reader,
-    /// even one that had read everything, is told to recompute everything.
+    /// Drops every entry; the window restarts one past the old end, so every reader
+    /// recomputes everything.
     pub(crate) fn reset(&mut self) {
         self.start += self.entries.len() as u64 + 1;
         self.entries.clear();
@@ -110,20 +99,16 @@ impl ChangeLog {
 }
 
 impl Graph {
-    /// Records a change of the node in slot `index` (internal: edits and mutable borrows).
+    /// Records a change (edits and mutable borrows).
     #[inline]
     pub(crate) fn record(&mut self, change: Change) {
         let slots = self.hot.len();
         self.changes.record(change, slots);
     }
 
-    /// Where the change log ends now: a reader that has brought its results up to date
-    /// keeps this, and later asks [`changes_since`](Graph::changes_since) for what
-    /// happened after.
-    ///
-    /// The first cursor switches the log on: changes before it are counted, not kept
-    /// (no reader could ask for them), so a graph nobody reads changes from costs no
-    /// memory for its log.
+    /// Where the change log ends now: a reader keeps this with its results and later
+    /// asks [`changes_since`](Graph::changes_since) for what happened after. The first
+    /// cursor switches the log on: earlier changes are counted, not kept.
     pub fn change_cursor(&self) -> ChangeCursor {
         self.changes.read.store(true, Ordering::Relaxed);
         ChangeCursor {
@@ -135,16 +120,12 @@ impl Graph {
     /// The changes recorded after `since`, oldest first (a node may appear several
     /// times, and its slot may have been freed since).
     ///
-    /// `None` when the log no longer reaches back to `since`: the cursor is of another
-    /// graph (a clone counts as another), or the log dropped entries the reader had not
-    /// seen: [`clear_changes`](Graph::clear_changes) (called by edits that renumber
-    /// slots), or more changes since `since` than the log keeps (it keeps at least as
-    /// many as the arena has slots, and at least 2,048). The reader must then
-    /// recompute everything.
-    ///
-    /// Every structural edit and every mutable payload borrow is recorded; a payload
-    /// changed some other way (interior mutability) needs
-    /// [`mark_changed`](Graph::mark_changed).
+    /// `None` when the log no longer reaches back to `since`, and the reader must
+    /// recompute everything: the cursor is of another graph (a clone counts as
+    /// another), [`clear_changes`](Graph::clear_changes) ran since, or more changes
+    /// came than the log keeps (at least as many as the arena has slots, and at least
+    /// 2,048). Every structural edit and mutable payload borrow is recorded; a payload
+    /// changed some other way needs [`mark_changed`](Graph::mark_changed).
     ///
     /// ```
     /// use scenewalk_core::{Change, Graph};
@@ -177,17 +158,15 @@ impl Graph {
         self.changes.entries.get(offset..)
     }
 
-    /// Records that the node's payload changed, for payloads changed without a mutable
-    /// borrow through the graph.
+    /// Records that the node's payload changed without a mutable borrow through the graph.
     pub fn mark_changed(&mut self, id: NodeId) -> Result<(), GraphError> {
         let i = self.check(id)?;
         self.record(Change::Payload(NodeIndex(i)));
         Ok(())
     }
 
-    /// Drops the change log; every cursor taken before answers `None` from
-    /// [`changes_since`](Graph::changes_since), so its reader recomputes everything. This is the reset point for edits
-    /// that renumber slots (compaction), after which recorded slots mean nothing.
+    /// Drops the change log: every cursor taken before answers `None` from
+    /// [`changes_since`](Graph::changes_since). Edits that renumber slots call it.
     pub fn clear_changes(&mut self) {
         self.changes.reset();
     }

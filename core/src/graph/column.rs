@@ -23,10 +23,8 @@ pub(crate) trait ErasedColumn: Downcast + DynClone + Send + Sync + std::fmt::Deb
 impl_downcast!(ErasedColumn);
 clone_trait_object!(ErasedColumn);
 
-/// Payloads of type `T`, dense, with the node that owns each.
-///
-/// Zero-sized types (markers such as a plain group) store nothing per node: every
-/// slot is the same value, so nodes of those types cost only their link record.
+/// Payloads of type `T`, dense, with the node that owns each; a zero-sized type stores
+/// one value that all its nodes share.
 #[derive(Debug)]
 pub(crate) struct Column<T> {
     items: Vec<T>,
@@ -110,8 +108,7 @@ impl<T: NodeCore> ErasedColumn for Column<T> {
                 _ => return false,
             }
         }
-        // Follow each cycle of the permutation with swaps: no payload is cloned and no
-        // second column is allocated.
+        // Follow each cycle of the permutation with swaps: nothing cloned or allocated.
         done.fill(false);
         for start in 0..len {
             if done.get(start) != Some(&false) {

@@ -1,11 +1,6 @@
-//! Compaction: renumbering the arena into depth-first order after edits.
-//!
-//! Edits leave records where the free list put them, and a walk over scattered records
-//! pays a trip to memory per node (`docs/benchmarks.md`, about 35× a walk in order).
-//! Compaction rebuilds the arena so that slot `i` holds the `i`-th node of a pre-order
-//! walk. Ids are not kept valid through an indirection: every walk would pay for it
-//! (one more dependent load per node), while a [`Remap`] costs only the callers that
-//! hold ids, and only once per compaction.
+//! Compaction: renumbering the arena into depth-first order after edits. Ids are not
+//! kept valid through an indirection, which every walk would pay for: a [`Remap`]
+//! costs only the callers that hold ids, once per compaction.
 
 #![allow(
     clippy::indexing_slicing,
@@ -20,13 +15,9 @@ use crate::graph::{Graph, NodeId, NodeIndex};
 /// One column's new order: the old payload slots in new node order, and their owners.
 type ColumnOrder = (Vec<u32>, Vec<u32>);
 
-/// How [`Graph::compact`] renumbered the nodes: old id → new id.
-///
-/// A node that stayed in its slot keeps its id, so `get(id) == Some(id)`. Every other
-/// id of the old graph (of a moved node, or of a node removed earlier) is stale in the
-/// compacted graph: its slot now holds another generation or no longer exists, and
-/// slots the arena appends later start above every generation it ever issued. An old
-/// id therefore never names another node; map it through [`get`](Remap::get).
+/// How [`Graph::compact`] renumbered the nodes: old id → new id. A node that stayed in
+/// its slot keeps its id; every other old id is stale in the compacted graph and never
+/// names another node: map it through [`get`](Remap::get).
 #[derive(Clone, Debug, Default)]
 pub struct Remap {
     /// Per old slot: the generation of the node it held (of the slot, if free).
@@ -69,25 +60,16 @@ impl Remap {
 }
 
 impl Graph {
-    /// Renumbers the arena into depth-first order: slot `i` then holds the `i`-th node
-    /// of a pre-order walk of the roots in their current slot order, the payload
-    /// columns follow the same order, free slots are dropped (`capacity() == len()`)
-    /// and [`revision`](Graph::revision) moves on.
+    /// Renumbers the arena into depth-first order, the fast layout for walks: slot `i`
+    /// then holds the `i`-th node of a pre-order walk of the roots in their slot order,
+    /// the payload columns follow, free slots are dropped (`capacity() == len()`) and
+    /// [`revision`](Graph::revision) moves on. O(capacity) time, no recursion, a second
+    /// copy of the link arrays while it runs.
     ///
-    /// A walk over records scattered by edits costs many times one over records in
-    /// depth-first order (`docs/benchmarks.md`); compacting restores the fast layout.
-    /// It takes O(capacity) time, no recursion, and memory for a second copy of the
-    /// link arrays while it runs.
-    ///
-    /// **Ids.** A node that stays in its slot keeps its id; every other node gets a new
-    /// one, given by the returned [`Remap`], and its old id reports
-    /// [`GraphError::StaleNode`] from then on, as do the ids of nodes removed before.
-    /// No old id ever names another node. On a graph built in depth-first order with
-    /// no removal, nothing moves and every id stays valid.
-    ///
-    /// **Change log.** Logged changes name slots of the old numbering, so compacting
-    /// clears the log ([`clear_changes`](Graph::clear_changes)): every reader's next
-    /// [`changes_since`](Graph::changes_since) answers `None` and it recomputes in full.
+    /// A node that stays in its slot keeps its id (on a graph built depth-first with no
+    /// removal, all do); every other gets a new one, given by the returned [`Remap`],
+    /// and its old id reports [`GraphError::StaleNode`] from then on. The change log is
+    /// cleared ([`clear_changes`](Graph::clear_changes)), as its slots are renumbered.
     ///
     /// Errors: [`GraphError::GenerationsExhausted`] when a slot that would receive
     /// another node has used all its generations; the graph is then unchanged.
@@ -153,8 +135,10 @@ impl Graph {
                 slot: payload_slots[k],
             });
         }
-        for (ty, (slots, owners)) in column_orders.into_iter().enumerate() {
-            if let Some(column) = self.column_mut(ty) {
+        for (ty, order) in column_orders.into_iter().enumerate() {
+            if let Some((slots, owners)) = order
+                && let Some(column) = self.column_mut(ty)
+            {
                 let reordered = column.reorder(&slots, owners);
                 debug_assert!(reordered, "column {ty} out of step with its nodes");
             }
@@ -255,29 +239,21 @@ impl Graph {
     }
 
     /// Per column: the old payload slots in the new node order with their new owners,
-    /// and per new node its payload slot.
-    fn column_orders(&self, order: &[u32]) -> (Vec<ColumnOrder>, Vec<u32>) {
-        let per_node: Vec<bool> = self
+    /// and per new node its payload slot; `None` for a column of a zero-sized type,
+    /// whose nodes share slot 0.
+    fn column_orders(&self, order: &[u32]) -> (Vec<Option<ColumnOrder>>, Vec<u32>) {
+        let mut columns: Vec<Option<ColumnOrder>> = self
             .columns
             .iter()
-            .map(|c| c.as_ref().is_some_and(|c| c.stores_per_node()))
-            .collect();
-        let mut columns: Vec<ColumnOrder> = self
-            .columns
-            .iter()
-            .map(|c| {
-                let n = c
-                    .as_ref()
-                    .map_or(0, |c| if c.stores_per_node() { c.len() } else { 0 });
-                (Vec::with_capacity(n), Vec::with_capacity(n))
-            })
+            .map(|c| c.as_ref().filter(|c| c.stores_per_node()))
+            .map(|c| c.map(|c| (Vec::with_capacity(c.len()), Vec::with_capacity(c.len()))))
             .collect();
         let mut payload_slots = Vec::with_capacity(order.len());
         for (k, &old) in order.iter().enumerate() {
             let ty = self.hot[old as usize].ty as usize;
             let slot = self.cold[old as usize].slot;
-            match columns.get_mut(ty) {
-                Some((slots, owners)) if per_node[ty] => {
+            match columns.get_mut(ty).and_then(Option::as_mut) {
+                Some((slots, owners)) => {
                     payload_slots.push(slots.len() as u32);
                     slots.push(slot);
                     owners.push(k as u32);

@@ -6,7 +6,7 @@
 )]
 
 use crate::error::GraphError;
-use crate::graph::arena::{ColdLinks, FREE, HotLinks};
+use crate::graph::arena::{ColdLinks, HotLinks};
 use crate::graph::id::NIL;
 use crate::graph::{Change, Column, Graph, NodeCore, NodeId, NodeIndex};
 
@@ -17,9 +17,7 @@ impl Graph {
     /// Adds a node with no parent.
     ///
     /// # Panics
-    /// When [`try_add_root`](Graph::try_add_root) would return an error: the arena
-    /// already holds `u32::MAX - 1` nodes, or `T`'s declared parent types loop or
-    /// disagree with its [`base`](NodeCore::base) (see [`NodeCore`]).
+    /// Where [`try_add_root`](Graph::try_add_root) returns an error.
     #[allow(
         clippy::panic,
         reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
@@ -31,14 +29,12 @@ impl Graph {
         }
     }
 
-    /// Adds a node with no parent, or reports why it cannot: a full arena
-    /// ([`GraphError::Full`]), or a type whose declaration is refused
-    /// ([`GraphError::Type`]; every adding call checks this).
+    /// Adds a node with no parent, or reports why it cannot: a full arena (`u32::MAX -
+    /// 1` nodes, [`GraphError::Full`]), or a type whose declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) ([`GraphError::Type`]; every adding
+    /// call checks both).
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
-        let index = self.allocate(payload)?;
-        self.revision += 1;
-        self.record(Change::Placed(NodeIndex(index)));
-        Ok(self.id_of(index))
+        self.add(payload, NIL, NIL)
     }
 
     /// Adds a node as the last child of `parent`.
@@ -48,11 +44,7 @@ impl Graph {
         payload: T,
     ) -> Result<NodeId, GraphError> {
         let p = self.check(parent)?;
-        let index = self.allocate(payload)?;
-        self.link(index, p, NIL);
-        self.revision += 1;
-        self.record(Change::Placed(NodeIndex(index)));
-        Ok(self.id_of(index))
+        self.add(payload, p, NIL)
     }
 
     /// Adds a node just before `sibling`, under the same parent.
@@ -66,33 +58,14 @@ impl Graph {
         if p == NIL {
             return Err(GraphError::NoParent(sibling));
         }
-        let index = self.allocate(payload)?;
-        self.link(index, p, s);
-        self.revision += 1;
-        self.record(Change::Placed(NodeIndex(index)));
-        Ok(self.id_of(index))
+        self.add(payload, p, s)
     }
 
     /// Moves `node` (with its subtree) under `new_parent`, before `before` or, with
     /// `before = None`, as the last child. `new_parent = None` makes it a root.
     ///
-    /// Moving a node under itself or one of its descendants is a
-    /// [`GraphError::Cycle`]; the check walks up from `new_parent`, so it costs
-    /// O(depth). On any error the graph is unchanged.
-    ///
-    /// ```
-    /// use scenewalk_core::{Graph, GraphError};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let arm = graph.add_root(Group);
-    /// let hand = graph.append_child(arm, Group)?;
-    /// assert!(matches!(graph.set_parent(arm, Some(hand), None), Err(GraphError::Cycle { .. })));
-    /// let table = graph.add_root(Group);
-    /// graph.set_parent(hand, Some(table), None)?;
-    /// assert_eq!(graph.parent(hand)?, Some(table));
-    /// # Ok::<(), GraphError>(())
-    /// ```
+    /// Moving a node under itself or one of its descendants is a [`GraphError::Cycle`]
+    /// (an O(depth) check). On any error the graph is unchanged.
     pub fn set_parent(
         &mut self,
         node: NodeId,
@@ -120,17 +93,11 @@ impl Graph {
             }
             None => NIL,
         };
-        if p != NIL {
-            let mut up = p;
-            while up != NIL {
-                if up == n {
-                    return Err(GraphError::Cycle {
-                        node,
-                        new_parent: self.id_of(p),
-                    });
-                }
-                up = self.hot[up as usize].parent;
-            }
+        if p != NIL && self.path_up(NodeIndex(p)).any(|up| up.0 == n) {
+            return Err(GraphError::Cycle {
+                node,
+                new_parent: self.id_of(p),
+            });
         }
         if b == n {
             return Ok(()); // "before itself": already in place
@@ -153,9 +120,8 @@ impl Graph {
         self.set_parent(node, None, None)
     }
 
-    /// Removes one node. Its children take its place in its parent's child list, in
-    /// order (a removed root's children become roots). Every id of the node becomes
-    /// stale.
+    /// Removes one node; its children take its place in its parent's child list, in
+    /// order (a removed root's children become roots).
     pub fn remove(&mut self, node: NodeId) -> Result<(), GraphError> {
         let n = self.check(node)?;
         let parent = self.hot[n as usize].parent;
@@ -180,8 +146,7 @@ impl Graph {
         Ok(())
     }
 
-    /// Removes a node and all its descendants; returns how many nodes were removed.
-    /// Iterative, so any depth is fine.
+    /// Removes a node and all its descendants (iteratively); returns how many.
     pub fn remove_subtree(&mut self, node: NodeId) -> Result<usize, GraphError> {
         let n = self.check(node)?;
         let parent = self.hot[n as usize].parent;
@@ -213,6 +178,22 @@ impl Graph {
 
     // ----- internals -------------------------------------------------------------------
 
+    /// Adds a node under `parent` (`NIL`: a root), before `before` (`NIL`: last).
+    fn add<T: NodeCore>(
+        &mut self,
+        payload: T,
+        parent: u32,
+        before: u32,
+    ) -> Result<NodeId, GraphError> {
+        let index = self.allocate(payload)?;
+        if parent != NIL {
+            self.link(index, parent, before);
+        }
+        self.revision += 1;
+        self.record(Change::Placed(NodeIndex(index)));
+        Ok(self.id_of(index))
+    }
+
     /// Takes a slot and stores the payload; the node is unlinked.
     #[allow(
         clippy::unreachable,
@@ -230,17 +211,8 @@ impl Graph {
             if self.hot.len() >= MAX_SLOTS {
                 return Err(GraphError::Full(self.hot.len()));
             }
-            self.hot.push(HotLinks {
-                parent: NIL,
-                first_child: NIL,
-                next_sibling: NIL,
-                ty: FREE,
-            });
-            self.cold.push(ColdLinks {
-                prev_sibling: NIL,
-                last_child: NIL,
-                slot: 0,
-            });
+            self.hot.push(HotLinks::FREE);
+            self.cold.push(ColdLinks::EMPTY);
             self.generations.push(self.fresh_generation ^ self.id_key);
             (self.hot.len() - 1) as u32
         };
@@ -248,9 +220,7 @@ impl Graph {
             self.columns.resize_with(ty + 1, || None);
         }
         if self.columns[ty].is_none() {
-            let column: std::sync::Arc<dyn crate::graph::column::ErasedColumn> =
-                std::sync::Arc::new(Column::<T>::new());
-            self.columns[ty] = Some(column);
+            self.columns[ty] = Some(std::sync::Arc::new(Column::<T>::new()));
             self.column_key = crate::graph::types::fresh_uid();
         }
         let slot = match self
@@ -261,15 +231,12 @@ impl Graph {
             None => unreachable!("column {ty} holds another type"),
         };
         self.hot[index as usize] = HotLinks {
-            parent: NIL,
-            first_child: NIL,
-            next_sibling: NIL,
             ty: ty as u32,
+            ..HotLinks::FREE
         };
         self.cold[index as usize] = ColdLinks {
-            prev_sibling: NIL,
-            last_child: NIL,
             slot,
+            ..ColdLinks::EMPTY
         };
         self.live += 1;
         Ok(index)
@@ -284,25 +251,14 @@ impl Graph {
             && let Some(moved) = column.swap_remove(slot)
         {
             self.cold[moved as usize].slot = slot;
-            // The node whose payload took the freed place: readers that index by
-            // payload position (an incremental update's matrices) must see it.
+            // Readers that index by payload position must see the moved payload.
             self.record(Change::Payload(NodeIndex(moved)));
         }
         let generation = (self.generations[i] ^ self.id_key).wrapping_add(1);
         self.generations[i] = generation ^ self.id_key;
-        self.cold[i] = ColdLinks {
-            prev_sibling: NIL,
-            last_child: NIL,
-            slot: 0,
-        };
-        self.hot[i] = HotLinks {
-            parent: NIL,
-            first_child: NIL,
-            next_sibling: NIL,
-            ty: FREE,
-        };
-        // A slot whose generation would wrap is retired rather than reused, so no id
-        // can ever alias a later node.
+        self.cold[i] = ColdLinks::EMPTY;
+        self.hot[i] = HotLinks::FREE;
+        // A slot whose generation would wrap is retired, so no id aliases a later node.
         if generation != u32::MAX {
             self.cold[i].slot = self.free_head;
             self.free_head = index;

@@ -5,12 +5,10 @@ use std::fmt;
 /// Sentinel for "no node" in the link arrays.
 pub(crate) const NIL: u32 = u32::MAX;
 
-/// A persistent handle to a node of a [`Graph`](crate::Graph).
-///
-/// It pairs the node's slot in the arena with the slot's generation. When a node is
-/// removed its slot's generation moves on, so every old id of that slot is reported as
-/// [`GraphError::StaleNode`](crate::GraphError::StaleNode) instead of silently naming
-/// whatever node reuses the slot later.
+/// A persistent handle to a node of a [`Graph`](crate::Graph): its slot and the slot's
+/// generation, which moves on when the node is removed, so an old id reports
+/// [`GraphError::StaleNode`](crate::GraphError::StaleNode) instead of naming whatever
+/// node reuses the slot.
 ///
 /// ```
 /// use scenewalk_core::{Graph, GraphError};
@@ -30,14 +28,11 @@ pub(crate) const NIL: u32 = u32::MAX;
 ///
 /// # Ids of another graph
 ///
-/// An id does not hold its graph, but every graph mixes a key of its own (32 bits,
-/// drawn when the graph is made) into the generations of its ids. A graph therefore
-/// reports an id of another graph as [`GraphError::StaleNode`](crate::GraphError::StaleNode),
-/// at no cost per node, except by chance: about one foreign id in four billion
-/// matches a live node's and is taken for it. A [`Graph::clone`](crate::Graph) keeps
+/// Every graph mixes a 32-bit key of its own into its ids' generations, so it reports an
+/// id of another graph as [`GraphError::StaleNode`](crate::GraphError::StaleNode), except
+/// by chance (about one foreign id in four billion matches a live node). A clone keeps
 /// the key: the original and its clones take each other's ids, also for nodes added
-/// after the clone. Every method that takes an id (or a root to run from) follows this
-/// rule.
+/// after the clone. Every method that takes an id (or a root) follows this rule.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
     pub(crate) index: u32,
@@ -70,12 +65,10 @@ impl fmt::Display for NodeId {
     }
 }
 
-/// A node's arena slot, without its generation.
-///
-/// Traversals hand actors `NodeIndex` values: while an action runs the graph is borrowed
-/// immutably, so every index it yields names a live node, and actors can use it to index
-/// dense per-node arrays (`world[index.get()]`) with no generation check. Keep a
-/// [`NodeId`] (see [`Graph::id_at`](crate::Graph::id_at)) to refer to a node across edits.
+/// A node's arena slot, without its generation: what traversals hand actors. While an
+/// action runs the graph is borrowed immutably, so every index names a live node and
+/// may index dense per-node arrays (`world[index.get()]`). Keep a [`NodeId`]
+/// ([`Graph::id_at`](crate::Graph::id_at)) to refer to a node across edits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct NodeIndex(pub(crate) u32);
 

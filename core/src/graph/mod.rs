@@ -1,12 +1,6 @@
-//! The graph: where the nodes live.
-//!
-//! A [`Graph`] is an arena of per-node records in three parallel arrays (the hot links
-//! every walk reads, a generation, the cold links that make edits O(1)), addressed by
-//! generational [`NodeId`]s from outside and by bare slots ([`NodeIndex`]) inside a
-//! traversal. A payload is any [`NodeCore`] type; registering it in the graph's
-//! [`TypeRegistry`] gives it a dense [`NodeType`] and, through its [`ParentType`], a
-//! place in the chain of types that dispatch falls back along. Each type's payloads
-//! live in a column of their own.
+//! The graph: an arena of link records addressed by generational [`NodeId`]s (bare
+//! slots, [`NodeIndex`], inside a traversal), each node type's payloads ([`NodeCore`])
+//! in a column of their own, the types in a [`TypeRegistry`].
 //!
 //! - `arena.rs`: the records and columns, queries by id and by slot;
 //! - `edit.rs`: adding, moving and removing nodes;

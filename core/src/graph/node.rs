@@ -5,22 +5,17 @@ use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 use std::fmt::Debug;
 
-/// The type-specific data of a node: OpenSG's `NodeCore`, held apart from the links.
+/// The type-specific data of a node (OpenSG's `NodeCore`): any `Clone + Debug + Send +
+/// Sync + 'static` type of any crate becomes a node type by implementing it.
 ///
-/// Any `Clone + Debug + Send + Sync + 'static` type becomes a node type by implementing
-/// this trait, in any crate; core needs no change. The graph stores each type's payloads
-/// in their own contiguous column, so the link records stay small.
-///
-/// **Extending a type** (Coin3D's parent type). A type that extends another node type
-/// says so twice, and the two must agree: [`parent_type`](NodeCore::parent_type)
-/// declares the parent type, and [`base`](NodeCore::base) returns the embedded value
-/// of that type. The declaration is the one source of "is-a": every graph registers
-/// it with the type, and [`TypeRegistry::is_a`](crate::TypeRegistry::is_a), [`TypeSet`](crate::TypeSet),
-/// [`MethodTable`](crate::MethodTable), single-type actors and
-/// [`Graph::get`](crate::Graph::get) all answer from it. Adding a node checks that its
-/// `base` chain gives exactly the declared parent types, and refuses it with
-/// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch) otherwise (a `base`
-/// without a declared parent type included), so no reader can disagree.
+/// **Extending a type** (Coin3D's parent type) is said twice, and the two must agree:
+/// [`parent_type`](NodeCore::parent_type) declares the parent type, and
+/// [`base`](NodeCore::base) returns the embedded value of it. The declaration is the one
+/// source of "is-a" ([`TypeRegistry::is_a`](crate::TypeRegistry::is_a),
+/// [`TypeSet`](crate::TypeSet), [`MethodTable`](crate::MethodTable), single-type actors,
+/// [`Graph::get`](crate::Graph::get)); adding a node whose `base` chain does not give
+/// exactly the declared parent types is refused with
+/// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch).
 ///
 /// ```
 /// use scenewalk_core::{Graph, NodeCore, ParentType};
@@ -50,9 +45,8 @@ pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
         None
     }
 
-    /// The parent type this type extends, `Some(ParentType::of::<P>())`; a graph
-    /// registers `P` (and its own declared parents) before the type. The default
-    /// declares none. See the trait's docs for the rule it sets.
+    /// The parent type this type extends, `Some(ParentType::of::<P>())` (a graph
+    /// registers `P` first); by default none.
     fn parent_type() -> Option<ParentType>
     where
         Self: Sized,
@@ -73,7 +67,7 @@ impl dyn NodeCore {
     /// [`base`](NodeCore::base) chain.
     pub fn view<T: NodeCore>(&self) -> Option<&T> {
         let mut current: &dyn NodeCore = self;
-        // A `base` that returns `self` would loop forever; real chains are short.
+        // Bounded: a `base` that returns `self` would loop forever.
         for _ in 0..MAX_BASE_CHAIN {
             if let Some(found) = current.downcast_ref::<T>() {
                 return Some(found);

@@ -40,13 +40,9 @@ pub struct RegistryStamp {
 
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
-/// The name of `T` as every message and registry of scenewalk shows it: the bare type
-/// name without its module path, and the same for its generic arguments
-/// (`Ordered<WorldTransforms>` for
-/// `scenewalk_core::adapter::Ordered<scenewalk_actors::world::WorldTransforms>`).
-///
-/// Two types of the same name in different modules look alike. A name with generic
-/// arguments is built once per type and kept for the rest of the process.
+/// The name of `T` as every message and registry of scenewalk shows it: the type name
+/// without module paths, in its generic arguments too (so two types of the same name
+/// look alike). A name with generic arguments is built once and kept for the process.
 ///
 /// ```
 /// assert_eq!(scenewalk_core::short_type_name::<Vec<std::sync::Arc<str>>>(), "Vec<Arc<str>>");
@@ -84,12 +80,11 @@ pub(crate) fn fresh_uid() -> u64 {
 }
 
 /// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
-/// (Coin3D's `SoType`).
+/// (Coin3D's `SoType`), registered when a payload of the type is first added.
 ///
-/// Registration is cheap and happens implicitly when a payload of a new type is first
-/// added. A type's parent is the one it declares ([`NodeCore::parent_type`]), nothing
-/// else: it is registered first, so parents always have smaller indices and a chain
-/// cannot loop. A declaration that loops is refused with [`TypeError::ParentChain`].
+/// A type's parent is the one it declares ([`NodeCore::parent_type`]), registered
+/// first, so parents have smaller indices; a declaration that loops is refused with
+/// [`TypeError::ParentChain`].
 #[derive(Debug)]
 pub struct TypeRegistry {
     uid: u64,
@@ -162,8 +157,7 @@ impl TypeRegistry {
         if parent.is_some_and(|p| self.chain(p).count() >= MAX_BASE_CHAIN) {
             return Err(too_long);
         }
-        // The parent's chain does not reach `T` (it would have looped until refused),
-        // so `T` is still unregistered and lands above its parent.
+        // The parent's chain does not reach `T` (it would have been refused).
         let (index, _) = self.types.insert_full(
             TypeId::of::<T>(),
             TypeInfo {
@@ -214,18 +208,12 @@ impl TypeRegistry {
 
     /// The type's name.
     pub fn name(&self, ty: NodeType) -> &'static str {
-        self.types
-            .get_index(ty.get())
-            .map_or("<unknown type>", |(_, info)| info.name)
+        self.info(ty).map_or("<unknown type>", |info| info.name)
     }
 
     /// The type itself, then its parent, grandparent and so on.
     pub fn chain(&self, ty: NodeType) -> impl std::iter::Iterator<Item = NodeType> + '_ {
-        std::iter::successors(Some(ty), |t| {
-            self.types
-                .get_index(t.get())
-                .and_then(|(_, info)| info.parent)
-        })
+        std::iter::successors(Some(ty), |&t| self.info(t)?.parent)
     }
 
     /// Whether `ty` is `ancestor` or extends it (directly or through its parents).
@@ -253,8 +241,7 @@ impl TypeRegistry {
 
     /// Fills `table` with one entry per registered type, in index order: what `own`
     /// gives for the type's `TypeId`, else for its parent's, up the chain, else
-    /// `default`. The fallback rule of every per-type dispatch table
-    /// ([`MethodTable`](crate::MethodTable), [`Arms`](crate::Arms)), in one place.
+    /// `default`: the fallback rule of every per-type dispatch table.
     pub(crate) fn resolve_by_chain<V: Copy>(
         &self,
         own: impl Fn(TypeId) -> Option<V>,
@@ -275,8 +262,7 @@ impl TypeRegistry {
         self.uid
     }
 
-    /// A stamp that changes whenever this registry's contents change; dispatch tables
-    /// compare it once per run to decide whether to re-resolve.
+    /// A stamp that changes whenever this registry's contents change.
     pub fn stamp(&self) -> RegistryStamp {
         RegistryStamp {
             uid: self.uid,
@@ -285,27 +271,8 @@ impl TypeRegistry {
     }
 }
 
-/// The node types that are a `T` (`T` itself and every type extending it), as a flat
-/// table resolved once per registry change, so membership costs one index.
-///
-/// ```
-/// use scenewalk_core::{Graph, TypeSet};
-/// # #[derive(Clone, Debug)] struct Light;
-/// # impl scenewalk_core::NodeCore for Light {}
-/// # #[derive(Clone, Debug)] struct Spot(Light);
-/// # use scenewalk_core::{NodeCore, ParentType};
-/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
-/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// let mut graph = Graph::new();
-/// let spot = graph.register_type::<Spot>()?;
-/// let group = graph.register_type::<Group>()?;
-/// let mut lights = TypeSet::of::<Light>();
-/// lights.resolve(graph.types());
-/// assert!(lights.contains(spot) && !lights.contains(group));
-/// # Ok::<(), scenewalk_core::GraphError>(())
-/// ```
+/// The node types that are a `T` (`T` itself and every type extending it), resolved
+/// once per registry change, so membership costs one index.
 #[derive(Clone, Debug)]
 pub struct TypeSet {
     target: TypeId,

@@ -11,32 +11,11 @@ use crate::graph::{Graph, NodeId, NodeIndex};
 
 impl Graph {
     /// The node after `node` in a depth-first, document-order walk of the subtree of
-    /// `root`; `None` once the subtree is done.
-    ///
-    /// This is the stackless step of the first-child / next-sibling layout: it reads
-    /// only links, allocates nothing, and the walk can stop and resume anywhere. Each
-    /// node is reached once; moving back up costs one step per level.
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let a = graph.append_child(root, Group)?;
-    /// let a1 = graph.append_child(a, Group)?;
-    /// let b = graph.append_child(root, Group)?;
-    /// let mut order = vec![root];
-    /// while let Some(next) = graph.next_preorder(*order.last().unwrap(), root)? {
-    ///     order.push(next);
-    /// }
-    /// assert_eq!(order, [root, a, a1, b]);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
+    /// `root`; `None` once the subtree is done. Stackless: it reads only links, and a
+    /// walk can stop and resume anywhere.
     ///
     /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
-    /// `root`'s subtree (checked by walking up from `node`, O(depth); the `_at` form
-    /// below skips the check).
+    /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
         let n = self.check(node)?;
         let r = self.check(root)?;
@@ -46,11 +25,9 @@ impl Graph {
         Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
     }
 
-    /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code.
+    /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code:
     /// `node` must lie in `root`'s subtree (not checked: a node outside it walks on
-    /// through its own tree); an index outside the arena gives `None`. A walk that
-    /// skips subtrees, has leave events or goes on across edits is the iterators
-    /// crate's `DfsWalker`.
+    /// through its own tree); an index outside the arena gives `None`.
     #[inline]
     pub fn next_preorder_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {

@@ -1,19 +1,19 @@
 //! The public name of a chain that runs in parallel.
 
 use crate::actor::ActorChain;
-use crate::parallel::fork::ForkChain;
+use crate::parallel::fork::Fork;
 
 /// An [`ActorChain`] that [`Action::run_parallel`](crate::Action::run_parallel) can
 /// split into workers: every tuple of up to eight adapters ([`Static`](crate::Static),
 /// [`Unordered`](crate::Unordered), [`Ordered`](crate::Ordered)). Name it to write code
 /// generic over such chains.
 ///
-/// Sealed: how a chain is forked, walked above the split points and merged back is
-/// the framework's business, and changes with it; actors take part by implementing
-/// the fork/merge hooks of their kind ([`UnorderedActor::fork`](crate::UnorderedActor::fork),
-/// [`OrderedActor::fork`](crate::OrderedActor::fork)). Whether each actor can run in
-/// parallel is checked when the run starts ([`check_parallel`](crate::check_parallel)).
-/// A `Vec<Box<dyn Actor>>` chain runs sequentially only.
+/// Sealed: how a chain is forked and merged back is the framework's business; actors
+/// take part through the fork/merge hooks of their kind
+/// ([`UnorderedActor::fork`](crate::UnorderedActor::fork),
+/// [`OrderedActor::fork`](crate::OrderedActor::fork)), checked when the run starts
+/// ([`check_parallel`](crate::check_parallel)). A `Vec<Box<dyn Actor>>` chain runs
+/// sequentially only.
 ///
 /// ```
 /// use scenewalk_core::{
@@ -44,8 +44,8 @@ use crate::parallel::fork::ForkChain;
 /// The glue behind it is not public:
 ///
 /// ```compile_fail
-/// use scenewalk_core::{ParallelActor, WorkerChain};
+/// use scenewalk_core::{Fork, Walker};
 /// ```
-pub trait ParallelChain: ActorChain + ForkChain {}
+pub trait ParallelChain: ActorChain + Fork {}
 
-impl<C: ForkChain> ParallelChain for C {}
+impl<C: ActorChain + Fork> ParallelChain for C {}

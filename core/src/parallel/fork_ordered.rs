@@ -6,9 +6,7 @@ use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
-use crate::parallel::fork::{
-    AboveActor, PARALLEL, ParallelActor, WorkerActor, check_parallel, refusal,
-};
+use crate::parallel::fork::{Fork, PARALLEL, Walker, check_parallel, refusal};
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -22,9 +20,8 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
 }
 
 /// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
-/// states (one per run of sibling subtrees in one task), the fork of each subtree,
-/// finished forks waiting for their place in post-order, and the states of the nodes
-/// above at their leaves, for the replayed leave events.
+/// states, finished forks waiting for their place in post-order, and the states of the
+/// nodes above at their leaves.
 pub struct OrderedTop<A: OrderedActor> {
     forks: Vec<Option<(A, A::State)>>,
     /// Per subtree (by its number in the walk): its fork's number.
@@ -33,7 +30,7 @@ pub struct OrderedTop<A: OrderedActor> {
     leaves: VecDeque<A::State>,
 }
 
-impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
+impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if self.error.is_some() {
@@ -42,9 +39,8 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
         }
         Actor::enter(self.main, visit, active)
     }
-    fn leave(&mut self, visit: &Visit<'_>) {
-        // The leave event itself waits until the subtrees below were merged; the
-        // state it gets is the one the node has now.
+    fn note_leave(&mut self, visit: &Visit<'_>) {
+        // The replayed leave gets the state the node has now.
         if A::EVENTS == Events::EnterLeave
             && self.main.filter.admits(visit)
             && let Some(state) = self.main.states.at_leave(visit.depth())
@@ -71,9 +67,7 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
             }
             self.top.forks.push(fork);
         }
-        // A sibling of the previous subtree with nothing above in between shares its
-        // fork: the same starting state, and no event of the nodes above between
-        // their places in pre-order or post-order.
+        // A sibling of the previous subtree with nothing above in between shares its fork.
         let fork = self.top.forks.len().saturating_sub(1);
         if self.top.fork_of.len() <= found {
             self.top.fork_of.resize(found + 1, fork);
@@ -84,9 +78,8 @@ impl<A: OrderedActor> AboveActor for OrderedAbove<'_, A> {
     }
 }
 
-/// A worker of an [`Ordered`] actor: the forks of its task's subtrees (siblings with
-/// nothing above between them share one), each subtree walked with a fresh state
-/// stack seeded by its fork's starting state.
+/// A worker of an [`Ordered`] actor: the forks of its task's subtrees, each subtree
+/// walked with a state stack seeded by its fork's starting state.
 pub struct OrderedWorker<A: OrderedActor> {
     /// Per subtree of the task, in order: its fork's number.
     fork_of: Vec<usize>,
@@ -100,14 +93,7 @@ pub struct OrderedWorker<A: OrderedActor> {
     copies: u64,
 }
 
-/// What an [`OrderedWorker`] hands back: its forks (with their numbers) and its
-/// state copies.
-pub struct OrderedPart<A> {
-    forks: Vec<(usize, A)>,
-    copies: u64,
-}
-
-impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
+impl<A: OrderedActor> Walker for OrderedWorker<A> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.states.before_enter(visit.depth());
@@ -145,9 +131,10 @@ impl<A: OrderedActor> WorkerActor for OrderedWorker<A> {
     }
 }
 
-impl<A: OrderedActor> ParallelActor for Ordered<A> {
+impl<A: OrderedActor> Fork for Ordered<A> {
     type Worker<'a> = OrderedWorker<A>;
-    type Part = OrderedPart<A>;
+    /// The worker's forks with their numbers, and its state copies.
+    type Part = (Vec<(usize, A)>, u64);
     type Above<'a> = OrderedAbove<'a, A>;
     type Top = OrderedTop<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
@@ -201,20 +188,16 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
             copies: 0,
         })
     }
-    fn finish(mut worker: OrderedWorker<A>) -> OrderedPart<A> {
+    fn finish(mut worker: OrderedWorker<A>) -> Self::Part {
         if let Some((number, actor, _)) = worker.current.take() {
             worker.done.push((number, actor));
         }
-        OrderedPart {
-            copies: worker.copies + worker.states.take_copies(),
-            forks: worker.done,
-        }
+        (worker.done, worker.copies + worker.states.take_copies())
     }
-    fn merge_above(&mut self, _top: &mut OrderedTop<A>) {}
-    fn merge(&mut self, top: &mut OrderedTop<A>, part: OrderedPart<A>) {
-        self.states.add_copies(part.copies);
+    fn merge(&mut self, top: &mut OrderedTop<A>, (forks, copies): Self::Part) {
+        self.states.add_copies(copies);
         // Kept until the place of the fork's last subtree in post-order.
-        for (number, fork) in part.forks {
+        for (number, fork) in forks {
             if top.done.len() <= number {
                 top.done.resize_with(number + 1, || None);
             }
@@ -241,30 +224,5 @@ impl<A: OrderedActor> ParallelActor for Ordered<A> {
         if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
             self.actor.merge(fork);
         }
-    }
-}
-
-macro_rules! opaque_debug {
-    ($($name:ident),+) => {$(
-        impl<A: OrderedActor> std::fmt::Debug for $name<A> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct(stringify!($name)).finish_non_exhaustive()
-            }
-        }
-    )+};
-}
-opaque_debug!(OrderedTop, OrderedWorker);
-
-impl<A: OrderedActor> std::fmt::Debug for OrderedAbove<'_, A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OrderedAbove").finish_non_exhaustive()
-    }
-}
-
-impl<A> std::fmt::Debug for OrderedPart<A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OrderedPart")
-            .field("forks", &self.forks.len())
-            .finish_non_exhaustive()
     }
 }

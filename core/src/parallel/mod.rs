@@ -1,8 +1,7 @@
-//! One traversal on all cores: the tree split into subtrees by size, each subtree a
-//! task running a depth-first walk with its own worker chain.
+//! One traversal on all cores: the tree split into subtrees by size, each task walking
+//! its subtrees with `DepthFirst`'s loop and its own worker chain.
 //!
-//! - this file: [`Action::run_parallel`], the split, the tasks and the merges; every
-//!   part of the run walks with `DepthFirst`'s one loop, into the sinks here;
+//! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
 //! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
 //! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back;
 //! - `chain.rs`: [`ParallelChain`], the sealed public name of a chain that forks.
@@ -10,7 +9,6 @@
 use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::depth_first::Handoffs;
 use crate::run::{Action, DepthFirst, RunStats, StepSink};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,11 +24,10 @@ pub use chain::ParallelChain;
 pub use fork::{PARALLEL, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
-use fork::{AboveChain, WorkerChain};
+use fork::Walker;
 use subtree_sizes::Handoff;
 
-/// How many nodes a task enters between two reads of the stop flag: another walk's
-/// `Stop` halts this one within that many nodes.
+/// How many nodes a task enters between two reads of the stop flag.
 const STOP_EVERY: u32 = 64;
 
 /// What the walk above the split points leaves for after the merges, in post-order.
@@ -58,77 +55,34 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
 
     /// Traverses the tree under `root` on all threads of the current rayon pool (run
     /// it inside [`rayon::ThreadPool::install`] to choose them), with the results of
-    /// a sequential depth-first run.
+    /// a sequential depth-first run for actors whose merge is exact; they do not
+    /// depend on the number of threads.
     ///
-    /// The tree is split by **subtree size**: the subtree sizes (counted once per
-    /// structure, kept while [`Graph::revision`] is unchanged) say which subtrees hold
-    /// at most `max(nodes / 64, 512)` nodes (a fixed number of pieces, so the split
-    /// does not depend on the thread count). The nodes above them are walked first,
-    /// on the calling thread, so their [`Flow`] decides which subtrees exist (a
-    /// `Prune` or a deactivated child above removes every subtree below it).
-    /// Consecutive small siblings whose parent's children are taken by the links are
-    /// handed off together (one run of at most that many nodes, so a node with
-    /// thousands of small children costs the walk above a few hand-offs). The
-    /// subtrees left are grouped, in document order, into tasks of about that many
-    /// nodes; each task walks its subtrees depth-first with its own worker chain:
-    /// static actors are shared, unordered actors are
-    /// [forked](crate::UnorderedActor::fork) per task, ordered actors per subtree
-    /// ([`OrderedActor::fork`](crate::OrderedActor::fork)), each fork starting from
-    /// the state at its subtree's root, which the walk above computed on its way
-    /// down (ordered actors walk the nodes above themselves, keeping their states).
-    /// Unordered workers (one per task, and one per stretch of nodes above the split
-    /// points) are then [merged](crate::UnorderedActor::merge) back one by one in
-    /// document order, so an actor that appends to a list gets the sequential enter
-    /// order. Last, the leave events of the nodes above are replayed in post-order
-    /// (an ordered actor gets the state the node had), and each ordered fork is
+    /// The tree is cut by subtree size (counted once per structure, kept while
+    /// [`Graph::revision`] is unchanged) into subtrees of at most
+    /// `max(nodes / 64, 512)` nodes. The nodes above them are walked first, on the
+    /// calling thread, so their [`Flow`] decides which subtrees exist. The subtrees,
+    /// grouped in document order into tasks of about that size, are walked depth-first
+    /// by worker chains: static actors shared, unordered actors
+    /// [forked](crate::UnorderedActor::fork) per task (and per stretch of nodes above),
+    /// ordered actors per subtree ([`OrderedActor::fork`](crate::OrderedActor::fork))
+    /// from the state at its root. Unordered workers are
+    /// [merged](crate::UnorderedActor::merge) back in document order, so an actor that
+    /// appends to a list gets the sequential enter order; then the leave events of the
+    /// nodes above are replayed in post-order, each ordered fork
     /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
-    /// subtree's root, so a result that flows up (a subtree's box) reaches the nodes
-    /// above before their leaves. The results do not depend on the number of threads,
-    /// and equal the sequential run's for actors whose merge is exact. Trees under
-    /// 4096 nodes, or that do not split into a few independent subtrees (a chain),
-    /// run as [`run_with`](Action::run_with) runs them, on the calling thread, and so
-    /// is every tree when the pool has a single thread: no fork is made then.
+    /// subtree's root. A tree under 4096 nodes, one that does not split into a few
+    /// independent subtrees (a chain), and every tree in a one-thread pool run as
+    /// [`run_with`](Action::run_with) runs them, with no fork.
     ///
-    /// Only a depth-first action runs in parallel: the split is depth-first's.
-    /// [`Flow::Prune`] and deactivated children act as in a sequential run (above the
-    /// split points they remove the subtrees below). [`Flow::Stop`] sets a flag every
-    /// worker checks every 64 nodes (and before each subtree), so all of them stop
-    /// promptly; the run reports
-    /// `stopped` (which nodes were entered before it then depends on timing), what
-    /// the workers did is merged, and no leaves of the nodes above are replayed.
+    /// [`Flow::Stop`] sets a flag every worker checks every 64 nodes and before each
+    /// subtree: the run reports `stopped` (which nodes were entered before then
+    /// depends on timing), merges what the workers did and replays no leaves above.
     /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
     ///
     /// Errors: a stale `root`; an actor refused for parallel runs
     /// ([`TraversalError::Incompatible`], naming it: an unordered or ordered actor
     /// without a fork/merge hook, or whose fork declined this run).
-    ///
-    /// ```
-    /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// #[derive(Default)]
-    /// struct Count(u64);
-    /// impl UnorderedActor for Count {
-    ///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-    ///         self.0 += 1;
-    ///         Flow::Continue
-    ///     }
-    ///     fn fork(&self) -> Option<Self> { Some(Count(0)) }
-    ///     fn merge(&mut self, worker: Self) { self.0 += worker.0; }
-    /// }
-    ///
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// for _ in 0..100 {
-    ///     let child = graph.append_child(root, Group)?;
-    ///     for _ in 0..99 { graph.append_child(child, Group)?; }
-    /// }
-    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
-    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
-    /// let stats = pool.install(|| action.run_parallel(&graph, root))?;
-    /// assert_eq!((stats.entered, action.actor::<Count>().unwrap().0), (10_001, 10_001));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn run_parallel(
         &mut self,
         graph: &Graph,
@@ -147,14 +101,9 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     ) -> Result<RunStats, TraversalError> {
         let index = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
-        // One thread gains nothing from a split and would pay its forks and merges;
-        // a tree too small or without independent subtrees would not split: both run
-        // as the sequential run does, the same code.
-        if rayon::current_num_threads() < 2 {
-            return self.run_with(graph, root, results);
-        }
-        self.subtrees.refresh(graph, index);
-        if !self.subtrees.splittable {
+        // One thread gains nothing from a split, and a tree too small or without
+        // independent subtrees does not split: both run as the sequential run does.
+        if rayon::current_num_threads() < 2 || !self.subtrees.refresh(graph, index) {
             return self.run_with(graph, root, results);
         }
         let run = RunContext {
@@ -183,47 +132,36 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         stats: &mut RunStats,
     ) -> Result<(), TraversalError> {
         let leave_events = self.leave_events;
-        let sizes = &self.subtrees;
-        // Above the split points: static and unordered actors take one worker per
-        // stretch of nodes between two subtrees, so that merging stretches and
-        // subtrees alternately gives them their nodes in document order; ordered
-        // actors walk these nodes themselves and fork at each split point. Leaves
-        // wait until all is merged.
-        let (going, subtrees, tasks, order, deferred, top_part) = {
+        // Above the split points: the walk hands subtrees off and defers the leaves.
+        let (going, plan, top_part) = {
             let mut above = Above::<C> {
                 graph,
                 chain: self.actors.above(),
-                sizes,
+                sizes: &self.subtrees,
                 stop,
-                stats: RunStats::default(),
-                found: Vec::new(),
-                deferred: Vec::new(),
-                stretch_open: false,
-                task_open: false,
-                nodes: 0,
-                last_depth: None,
-                tasks: Vec::new(),
-                order: Vec::new(),
+                plan: Plan::default(),
             };
-            let going = DepthFirst::new().walk(graph, &mut above, root, root, 0, leave_events);
-            add(stats, &above.stats);
-            (
-                going,
-                above.found,
-                above.tasks,
-                above.order,
-                above.deferred,
-                C::finish_above(above.chain),
-            )
+            let going = DepthFirst::new().walk(
+                graph,
+                &mut above,
+                Above::handoff,
+                (root, root),
+                0,
+                leave_events,
+            );
+            (going, above.plan, C::finish_above(above.chain))
         };
+        add(stats, &plan.stats);
         let mut top_part = top_part?;
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
-            let workers = tasks
+            let workers = plan
+                .tasks
                 .iter()
                 .map(|task| self.actors.fork(&mut top_part, task.clone()))
                 .collect::<Result<Vec<_>, _>>()?;
-            parts = tasks
+            parts = plan
+                .tasks
                 .into_par_iter()
                 .zip(workers)
                 .map(|(task, worker)| {
@@ -235,10 +173,12 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                         until_check: 0,
                     };
                     let mut walk = DepthFirst::new();
-                    for &(run, depth) in subtrees.get(task).unwrap_or_default() {
+                    let none = |_: &mut Task<'_, _>, _, _, _| None;
+                    for &(run, depth) in plan.found.get(task).unwrap_or_default() {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
-                        if !walk.walk(graph, &mut sink, run.first, run.last, depth, leave_events) {
+                        let siblings = (run.first, run.last);
+                        if !walk.walk(graph, &mut sink, none, siblings, depth, leave_events) {
                             break;
                         }
                     }
@@ -246,7 +186,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 })
                 .collect();
         }
-        for piece in order {
+        for piece in plan.order {
             match piece {
                 Piece::Above => self.actors.merge_above(&mut top_part),
                 Piece::Subtree(task) => {
@@ -261,7 +201,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         // left the subtree roots, between the leaves of the nodes above; a stopped
         // run still merges what its workers did, but replays no leaves.
         let stopped = stop.load(Ordering::Relaxed);
-        for event in deferred {
+        for event in plan.deferred {
             match event {
                 Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
                 Deferred::Leave(..) if stopped => {}
@@ -285,18 +225,23 @@ enum Piece {
     Subtree(usize),
 }
 
-/// The walk above the split points, as the depth-first loop's sink: the action's own
-/// chain (through the fork glue), the leaves deferred until the subtrees are merged;
-/// and where to hand subtrees off: it marks where stretches and subtrees alternate,
-/// and groups consecutive subtrees with no node above entered between them, about
-/// `target` nodes together, into tasks.
+/// The walk above the split points, as the depth-first loop's sink: the action's chain
+/// (through the fork glue) with the leaves deferred; it hands subtrees off, marks where
+/// stretches and subtrees alternate, and groups consecutive subtrees with no node above
+/// entered between them, about `target` nodes together, into tasks.
 struct Above<'a, C: ParallelChain + 'a> {
     graph: &'a Graph,
     chain: C::Above<'a>,
-    sizes: &'a crate::parallel::SubtreeSizes,
+    sizes: &'a SubtreeSizes,
     stop: &'a AtomicBool,
+    plan: Plan,
+}
+
+/// What the walk above the split points found, in document order.
+#[derive(Default)]
+struct Plan {
     stats: RunStats,
-    /// The hand-offs, in document order, with their depth.
+    /// The hand-offs with their depth.
     found: Vec<(Handoff, u32)>,
     deferred: Vec<Deferred>,
     stretch_open: bool,
@@ -321,63 +266,56 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
         let Some(visit) = Visit::new(self.graph, node, depth) else {
             return Flow::Prune;
         };
-        if !self.stretch_open {
-            self.stretch_open = true;
-            self.task_open = false;
-            self.order.push(Piece::Above);
+        if !self.plan.stretch_open {
+            self.plan.stretch_open = true;
+            self.plan.task_open = false;
+            self.plan.order.push(Piece::Above);
         }
-        self.last_depth = None;
-        self.stats.entered += 1;
+        self.plan.last_depth = None;
+        self.plan.stats.entered += 1;
         let flow = self.chain.enter(&visit, active);
-        count(&mut self.stats, flow, self.stop);
+        count(&mut self.plan.stats, flow, self.stop);
         flow
     }
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
         if let Some(visit) = Visit::new(self.graph, node, depth) {
-            // The event is deferred; actors note what its replay needs.
-            self.deferred.push(Deferred::Leave(node, depth));
-            self.chain.leave(&visit);
+            self.plan.deferred.push(Deferred::Leave(node, depth));
+            self.chain.note_leave(&visit);
         }
-    }
-
-    fn save_frame(&mut self) -> Frame {
-        Frame::ROOT
-    }
-    fn hold_frame(&mut self, _: Frame, _: u32) {}
-    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
     }
 }
 
-impl<C: ParallelChain> Handoffs for Above<'_, C> {
+impl<C: ParallelChain> Above<'_, C> {
+    /// The walk's hand-off: `node`'s subtree (with a run of its next siblings, when
+    /// taken `by_links`) if it is small enough; returns the run's last node.
     fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex> {
         let handoff = self.sizes.handoff(node, by_links)?;
-        self.found.push((handoff, depth));
-        let found = self.found.len() - 1;
-        self.deferred.push(Deferred::Done(found));
-        self.stretch_open = false;
+        self.plan.found.push((handoff, depth));
+        let found = self.plan.found.len() - 1;
+        self.plan.deferred.push(Deferred::Done(found));
+        self.plan.stretch_open = false;
         let target = self.sizes.target;
-        let new_task = match self.tasks.last_mut() {
-            Some(task) if self.task_open && self.nodes < target => {
+        let new_task = match self.plan.tasks.last_mut() {
+            Some(task) if self.plan.task_open && self.plan.nodes < target => {
                 task.end = found + 1;
                 false
             }
             _ => {
-                self.tasks.push(found..found + 1);
-                self.order.push(Piece::Subtree(self.tasks.len() - 1));
-                self.nodes = 0;
-                self.task_open = true;
+                self.plan.tasks.push(found..found + 1);
+                self.plan
+                    .order
+                    .push(Piece::Subtree(self.plan.tasks.len() - 1));
+                self.plan.nodes = 0;
+                self.plan.task_open = true;
                 true
             }
         };
-        self.nodes = self.nodes.saturating_add(handoff.nodes);
+        self.plan.nodes = self.plan.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
-        // siblings (the walk cannot climb and come down again without entering a
-        // node), so no node above is left between them either: in one task, they
-        // start from the same state and an ordered actor may give them one fork.
-        let fresh = new_task || self.last_depth != Some(depth);
-        self.last_depth = Some(depth);
+        // siblings with no node above left between them: they start from one state.
+        let fresh = new_task || self.plan.last_depth != Some(depth);
+        self.plan.last_depth = Some(depth);
         self.chain.split(found, depth, fresh);
         Some(handoff.last)
     }
@@ -393,7 +331,7 @@ struct Task<'a, W> {
     until_check: u32,
 }
 
-impl<W: WorkerChain> StepSink for Task<'_, W> {
+impl<W: Walker> StepSink for Task<'_, W> {
     #[inline(always)]
     fn enter(
         &mut self,
@@ -424,21 +362,6 @@ impl<W: WorkerChain> StepSink for Task<'_, W> {
             self.stats.left += 1;
             self.chain.leave(&visit);
         }
-    }
-
-    fn save_frame(&mut self) -> Frame {
-        Frame::ROOT
-    }
-    fn hold_frame(&mut self, _: Frame, _: u32) {}
-    fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-        Flow::Continue
-    }
-}
-
-impl<W> Handoffs for Task<'_, W> {
-    #[inline(always)]
-    fn handoff(&mut self, _node: NodeIndex, _depth: u32, _by_links: bool) -> Option<NodeIndex> {
-        None
     }
 }
 

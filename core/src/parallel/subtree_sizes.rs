@@ -4,20 +4,17 @@ use crate::graph::{Graph, NodeIndex};
 
 /// Below this many nodes a parallel run walks the tree on the calling thread.
 const PARALLEL_MIN: u32 = 4096;
-/// The tree is cut into subtrees of about `nodes / PIECES` nodes. The number is fixed,
-/// not taken from the thread count, so the cut (and with it the order in which
-/// results are merged) is the same with 1, 2 or 64 threads; 64 pieces keep 8
-/// threads busy even when pieces cost unequal work.
+/// The tree is cut into subtrees of about `nodes / PIECES` nodes, whatever the thread
+/// count, so the cut and the merge order do not depend on it.
 const PIECES: u32 = 64;
 /// The smallest subtree worth a task of its own.
 const MIN_TASK: u32 = 512;
 /// More stretches of top nodes between subtrees than this (a long chain with a leaf at
-/// every link) and forking a worker for each would cost more than it saves: the run
-/// stays on the calling thread.
+/// every link) and the run stays on the calling thread.
 const MAX_STRETCHES: u32 = 16 * PIECES;
 
-/// Subtree sizes of the last parallel run's tree, kept until the graph's structure or
-/// the root changes (the split is decided from them).
+/// Subtree sizes of the last parallel run's tree, kept until its structure or root
+/// changes, and the split decided from them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SubtreeSizes {
     /// Graph uid, revision and root slot of the sizes.
@@ -27,12 +24,12 @@ pub(crate) struct SubtreeSizes {
     /// Subtrees of at most this many nodes are handed to workers.
     pub(crate) target: u32,
     /// Whether the tree splits into a useful number of subtrees.
-    pub(crate) splittable: bool,
+    splittable: bool,
     /// Runs of consecutive sibling subtrees handed off as one piece (first slot, last
-    /// slot, nodes), sorted by first slot: a node with tens of thousands of small
-    /// children (a wide root) costs the walk above one hand-off per run instead of
-    /// one per child, and the workers one start per run.
+    /// slot, nodes), sorted by first slot, so a wide root costs a hand-off per run.
     runs: Vec<(u32, u32, u32)>,
+    /// The pre-order the sizes were summed in.
+    order: Vec<NodeIndex>,
 }
 
 /// What a walk hands off at a split point: the subtrees of the siblings `first` to
@@ -45,40 +42,31 @@ pub(crate) struct Handoff {
 }
 
 impl SubtreeSizes {
-    /// Counts the subtree sizes under `root`, unless they are current: one stackless
-    /// walk by the links, adding each finished node's size into its parent's.
-    pub(crate) fn refresh(&mut self, graph: &Graph, root: NodeIndex) {
+    /// Counts the subtree sizes under `root`, unless they are current; returns whether
+    /// the tree splits.
+    pub(crate) fn refresh(&mut self, graph: &Graph, root: NodeIndex) -> bool {
         let key = (graph.uid(), graph.revision(), root.raw());
         if self.key == Some(key) {
-            return;
+            return self.splittable;
         }
         self.sizes.clear();
         self.sizes.resize(graph.capacity(), 0);
-        let mut node = root;
-        'down: loop {
-            if let Some(s) = self.sizes.get_mut(node.get()) {
-                *s = 1;
-            }
-            if let Some(child) = graph.first_child_at(node) {
-                node = child;
+        // Pre-order, then from the last node back, each size into its parent's.
+        self.order.clear();
+        let preorder = std::iter::successors(Some(root), |&n| graph.next_preorder_at(n, root));
+        self.order.extend(preorder);
+        for &node in self.order.iter().rev() {
+            let Some(size) = self.sizes.get_mut(node.get()) else {
                 continue;
+            };
+            *size += 1;
+            let size = *size;
+            if node != root
+                && let Some(parent) = graph.parent_at(node)
+                && let Some(p) = self.sizes.get_mut(parent.get())
+            {
+                *p += size;
             }
-            // `node`'s subtree is complete.
-            while node != root {
-                let Some(parent) = graph.parent_at(node) else {
-                    break;
-                };
-                let size = self.size(node);
-                if let Some(p) = self.sizes.get_mut(parent.get()) {
-                    *p += size;
-                }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    node = sibling;
-                    continue 'down;
-                }
-                node = parent;
-            }
-            break;
         }
         self.key = Some(key);
         let total = self.size(root);
@@ -115,6 +103,7 @@ impl SubtreeSizes {
         }
         self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
         self.runs.sort_unstable();
+        self.splittable
     }
 
     /// What a walk above hands off at `node`, if its subtree is small enough: the run
@@ -180,8 +169,7 @@ mod tests {
             children.push(child.index());
         }
         let mut sizes = SubtreeSizes::default();
-        sizes.refresh(&graph, root.index());
-        assert!(sizes.splittable);
+        assert!(sizes.refresh(&graph, root.index()));
         let target = sizes.target;
         let mut i = 0;
         let mut runs = 0;

@@ -3,7 +3,7 @@
 use crate::actor::{ActiveList, Flow, Ordered, OrderedActor, RunContext, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeCore};
-use crate::parallel::fork::{AboveActor, ParallelActor};
+use crate::parallel::fork::{Fork, Walker};
 
 #[derive(Clone, Debug)]
 struct Group;
@@ -43,8 +43,8 @@ fn an_ordered_walk_above_before_begin_is_an_error() {
     let mut actor = Ordered::new(Depths);
     let mut above = actor.above();
     let visit = Visit::new(&graph, root.index(), 0).unwrap();
-    AboveActor::enter(&mut above, &visit, &mut ActiveList::new(&mut []));
+    above.enter(&visit, &mut ActiveList::new(&mut []));
     above.split(0, 1, true);
-    AboveActor::leave(&mut above, &visit);
-    assert!(<Ordered<Depths> as ParallelActor>::finish_above(above).is_err());
+    above.note_leave(&visit);
+    assert!(<Ordered<Depths> as Fork>::finish_above(above).is_err());
 }

@@ -9,16 +9,14 @@ use crate::graph::{Graph, NodeId, NodeIndex};
 use crate::run::{Capabilities, OrderedState, Results, StepSink, TraversalIterator};
 use std::any::Any;
 
-/// What one run of an action did. Each count means the same under every iterator, so
-/// the same scene and the same actors, if their choices do not depend on the order,
-/// give the same `entered`, `left`, `pruned`, `stopped` and `state_copies` under every
-/// order that runs them (until a [`Flow::Stop`], whose place depends on the order);
-/// `batches` and `chain_calls` say how the iterator grouped the work.
+/// What one run of an action did. For actors whose choices do not depend on the order,
+/// `entered`, `left`, `pruned`, `stopped` and `state_copies` are the same under every
+/// iterator that runs them (until a [`Flow::Stop`]); `batches` and `chain_calls` say
+/// how the iterator grouped the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
     /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
-    /// active after the chain ran on it (an entry an actor deactivates in a batch is
-    /// dropped before it is entered, as a child an actor deactivates at its parent).
+    /// active after the chain ran on it.
     pub entered: u64,
     /// Leave events delivered to the chain (none unless an actor takes them).
     pub left: u64,
@@ -40,10 +38,9 @@ pub struct RunStats {
 /// dry (paper 3.4).
 ///
 /// Building it checks every actor's [`ActorClass`] against the iterator's
-/// [`Capabilities`] and names the actor and the reason when they cannot work
-/// together. A run reuses the iterator's and actors' buffers, so running again on a
-/// changed graph allocates nothing once they are large enough; a run that an actor
-/// stopped leaves nothing behind for the next one.
+/// [`Capabilities`], naming the actor and the reason when they cannot work together. A
+/// run reuses the iterator's and actors' buffers, so running again allocates nothing
+/// once they are large enough; a stopped run leaves nothing behind for the next one.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -75,7 +72,7 @@ pub struct Action<I, C> {
     has_ordered: bool,
     frames: FrameTable,
     pub(crate) stats: RunStats,
-    /// Subtree sizes for parallel runs, counted on the first one.
+    /// Subtree sizes for parallel runs.
     #[cfg(feature = "parallel")]
     pub(crate) subtrees: crate::parallel::SubtreeSizes,
 }
@@ -98,27 +95,23 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         })
     }
 
-    /// Traverses the tree under `root`, reading no results of earlier passes (see
-    /// [`run_with`](Action::run_with)).
+    /// Traverses the tree under `root`, reading no results of earlier passes.
     ///
     /// Errors: a stale `root`; an actor whose dispatch was changed (through
     /// [`actor_mut`](Action::actor_mut)) so that the iterator can no longer run it
     /// ([`TraversalError::Incompatible`]); an actor's `begin` refusing the run (a reader
     /// of another pass's results gets none: [`TraversalError::Results`]); an
-    /// iterator's own error (such as a NaN priority key).
-    /// After an error or a [`Flow::Stop`] the action is ready for the next run.
+    /// iterator's own error (such as a NaN priority key). After an error or a
+    /// [`Flow::Stop`] the action is ready for the next run.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<RunStats, TraversalError> {
         self.run_with(graph, root, &crate::run::NO_RESULTS)
     }
 
     /// Traverses the tree under `root`, handing `results` of earlier passes to the
-    /// actors that read them ([`RunContext::read`]): the frame's hand-over, a few
-    /// `Arc` clones, nothing per node. A reader whose results are missing or stale
-    /// (another graph, an edit since, a root outside theirs) refuses the run in its
-    /// `begin`, naming itself and what changed ([`TraversalError::Results`]); every
-    /// actor still gets its `begin` and `end`, and no node is entered.
-    ///
-    /// Errors: as [`run`](Action::run).
+    /// actors that read them ([`RunContext::read`]; nothing is copied). A reader whose
+    /// results are missing or stale refuses the run in its `begin`
+    /// ([`TraversalError::Results`]): every actor still gets `begin` and `end`, and no
+    /// node is entered. Errors: as [`run`](Action::run).
     pub fn run_with(
         &mut self,
         graph: &Graph,
@@ -166,8 +159,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             batch_entries: 0,
         };
         let outcome = self.iterator.drive(graph, &mut sink);
-        // One chain call per node entered alone, one per batch; counted here rather
-        // than per node.
+        // One chain call per node entered alone, one per batch.
         let batch_entries = sink.batch_entries;
         drop(sink);
         stats.chain_calls = stats.entered - batch_entries + stats.batches;
@@ -175,7 +167,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     }
 
     /// Frames still referenced (state-copy iterators): 0 whenever no run is going on,
-    /// however the last one ended (done, stopped, an error or a panic).
+    /// however the last one ended (a panic included).
     pub fn live_frames(&self) -> usize {
         self.frames.live()
     }
@@ -190,8 +182,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         self.actors.find::<T>()
     }
 
-    /// The first actor of type `T` in the chain, mutable (to change parameters
-    /// between runs).
+    /// The first actor of type `T` in the chain, mutable (between runs).
     pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
         self.actors.find_mut::<T>()
     }
@@ -234,13 +225,11 @@ impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
     }
 }
 
-/// However the run ends (done, stopped, an error, an actor's panic), every frame is
-/// released with the sink.
+/// However the run ends (an actor's panic included), every frame is released.
 impl<C: ActorChain, const FRAMES: bool> Drop for Sink<'_, C, FRAMES> {
     fn drop(&mut self) {
         if FRAMES {
-            // While unwinding from an actor's panic the actors are not called again;
-            // their states are reset when the next run begins.
+            // While unwinding the actors are not called; the next run resets them.
             let actors = (!std::thread::panicking()).then_some(&mut *self.actors);
             self.frames.release_all(actors, C::release_frame);
         }
@@ -260,8 +249,7 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
             self.entered_from = frame;
         }
         let Some(visit) = Visit::new(self.graph, node, depth) else {
-            // Not a live node: nothing to enter, nothing below it.
-            return Flow::Prune;
+            return Flow::Prune; // not a live node
         };
         self.stats.entered += 1;
         if FRAMES {

@@ -31,12 +31,9 @@ enum Todo {
 /// Depth-first, pre-order, in document order (paper 3.3.1), with properly nested leave
 /// events when an actor wants them.
 ///
-/// The iterator moves along the first-child / next-sibling / parent links like a
-/// hand-written walk (note 000), with no stack of its own: a node's active list is
-/// built only if an actor looks at it (to deactivate children or give keys), and
-/// only such nodes keep a frame on a small explicit stack until their children are
-/// done. Nothing recurses, so a million-deep chain is fine, and the buffers are kept
-/// between runs, so steady-state runs do not allocate.
+/// It moves along the links like a hand-written walk: only a node whose active list an
+/// actor looked at keeps a frame on a small stack until its children are done. Nothing
+/// recurses (a million-deep chain is fine), and steady-state runs do not allocate.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -159,54 +156,6 @@ impl DepthFirst {
     }
 }
 
-/// Where a walk hands nodes off instead of entering them: a parallel run's walk above
-/// its split points, which gives each small subtree to a task. `()` hands off nothing.
-pub(crate) trait Handoffs {
-    /// Whether to hand off `node` (at `depth`; `by_links`: reached by its parent's
-    /// links, not from a built active list) with a run of its next siblings; returns
-    /// the run's last node, after which the walk goes on.
-    fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex>;
-}
-
-/// A sink that hands nothing off: a sequential run's.
-struct Whole<'s, S>(&'s mut S);
-
-impl<S> Handoffs for Whole<'_, S> {
-    #[inline(always)]
-    fn handoff(&mut self, _node: NodeIndex, _depth: u32, _by_links: bool) -> Option<NodeIndex> {
-        None
-    }
-}
-
-impl<S: StepSink> StepSink for Whole<'_, S> {
-    #[inline(always)]
-    fn enter(
-        &mut self,
-        node: NodeIndex,
-        depth: u32,
-        frame: Frame,
-        active: &mut ActiveList<'_>,
-    ) -> Flow {
-        self.0.enter(node, depth, frame, active)
-    }
-    #[inline(always)]
-    fn save_frame(&mut self) -> Frame {
-        self.0.save_frame()
-    }
-    #[inline(always)]
-    fn hold_frame(&mut self, frame: Frame, refs: u32) {
-        self.0.hold_frame(frame, refs);
-    }
-    #[inline(always)]
-    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame) {
-        self.0.leave(node, depth, frame);
-    }
-    #[inline(always)]
-    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        self.0.batch(depth, batch)
-    }
-}
-
 /// Where the walk goes after a node's subtree is done.
 enum After {
     /// To this next sibling (`true`: from its parent's built active list).
@@ -255,17 +204,19 @@ impl DepthFirst {
 }
 
 impl DepthFirst {
-    /// The depth-first loop itself, the one every depth-first run walks with: the
-    /// siblings `first` to `last` at `depth` and their subtrees, in document order,
-    /// into `sink`, handing off what the sink asks for below the starting level.
-    /// Returns false when the sink stopped the walk.
+    /// The depth-first loop every depth-first run walks with: the siblings `first` to
+    /// `last` at `depth` and their subtrees, in document order, into `sink`. Below the
+    /// starting level, `handoff(sink, node, depth, by_links)` may hand `node` off
+    /// instead of entering it, with a run of its next siblings (`by_links`: reached by
+    /// its parent's links, not a built active list): it returns the run's last node,
+    /// after which the walk goes on. Returns false when the sink stopped the walk.
     #[inline(always)]
-    pub(crate) fn walk<S: StepSink + Handoffs>(
+    pub(crate) fn walk<S: StepSink>(
         &mut self,
         graph: &Graph,
         sink: &mut S,
-        first: NodeIndex,
-        last: NodeIndex,
+        mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
+        (first, last): (NodeIndex, NodeIndex),
         depth: u32,
         leave_events: bool,
     ) -> bool {
@@ -281,7 +232,7 @@ impl DepthFirst {
             let handed = if depth == top {
                 None
             } else {
-                sink.handoff(node, depth, by_links)
+                handoff(sink, node, depth, by_links)
             };
             match handed {
                 Some(run_end) => {
@@ -402,12 +353,13 @@ impl TraversalIterator for DepthFirst {
         }
     }
 
-    /// The same walk as `next`, as one loop the compiler fuses with the action.
+    /// The walk of `next`, as one loop the compiler fuses with the action.
     #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
         if self.todo == Todo::Enter {
             let (root, leave_events) = (self.root, self.leave_events);
-            self.walk(graph, &mut Whole(sink), root, root, 0, leave_events);
+            let none = |_: &mut S, _, _, _| None;
+            self.walk(graph, sink, none, (root, root), 0, leave_events);
             self.todo = Todo::Done;
         }
         Ok(())

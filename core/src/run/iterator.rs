@@ -8,13 +8,11 @@ use crate::graph::{Graph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OrderedState {
-    /// Nodes are entered in pre-order (each after its parent, each subtree before the
-    /// next sibling), so each ordered actor keeps one stack of states by depth: a node
-    /// pushes a copy only when it changes the state.
+    /// Nodes are entered in pre-order, so each ordered actor keeps one stack of states
+    /// by depth.
     DepthStack,
-    /// Nodes may be entered in any order after their parent (priority, hybrid): each
-    /// pending node carries a [`Frame`] of its parent's states, shared between siblings
-    /// and copied per actor only when that actor writes.
+    /// Nodes may be entered in any order after their parent (priority): each pending
+    /// node carries a [`Frame`] of its parent's states.
     Copies,
     /// The iterator cannot give ordered actors a correct state; they are refused.
     Unsupported,
@@ -67,22 +65,19 @@ pub enum Step {
 
 /// The paper's Iterator: keeps the nodes still to be traversed and picks the next one.
 ///
-/// The traversal state lives in the iterator; the graph is passed in at each call and
-/// never kept, so an iterator (and the [`Action`](crate::Action) holding it) can be
-/// reused across runs and graphs. Implementations must not recurse: a million-deep
-/// chain has to work.
+/// The state lives in the iterator and the graph is passed in at each call, so an
+/// iterator (and its [`Action`](crate::Action)) is reused across runs and graphs.
+/// Implementations must not recurse: a million-deep chain has to work.
 ///
-/// A run is: [`start`](Self::start), then [`next`](Self::next) until `None`; after each
+/// A run is [`start`](Self::start), then [`next`](Self::next) until `None`; after each
 /// [`Step::Enter`] or [`Step::Batch`] the action hands [`active`](Self::active) to the
-/// actors, then calls [`commit`](Self::commit) with their combined [`Flow`].
+/// actors, then calls [`commit`](Self::commit) with their combined [`Flow`]. An
+/// [`OrderedState::Copies`] iterator stores the `frame` given to `commit` with every
+/// child kept (and with the node's pending leave) and hands it back in their steps,
+/// each of which uses it up; `commit` returns how many it stored.
 ///
-/// Iterators whose capabilities say [`OrderedState::Copies`] also carry frames: the
-/// `frame` given to `commit` is stored with every child kept (and with the node's
-/// pending leave) and handed back in their steps; `commit` returns how many it stored,
-/// and each step that hands one back uses it up.
-///
-/// A new order is a type implementing this trait, in any crate. This one keeps an
-/// explicit stack of pending nodes (pre-order, no leave events):
+/// A new order implements this trait, in any crate; this one keeps a stack of pending
+/// nodes (pre-order, no leave events):
 ///
 /// ```
 /// use scenewalk_core::{
@@ -178,12 +173,10 @@ pub trait TraversalIterator {
     fn clear(&mut self);
 
     /// Runs the whole traversal started by [`start`](Self::start), handing every
-    /// step to `sink`: the loop an [`Action`](crate::Action) runs.
-    ///
-    /// The provided version pulls steps with [`next`](Self::next),
-    /// [`active`](Self::active) and [`commit`](Self::commit). An iterator may override
-    /// it with a loop of its own that the compiler can fuse with the sink (the
-    /// depth-first iterator does), as long as the sink sees the same steps.
+    /// step to `sink`: the loop an [`Action`](crate::Action) runs. The provided version
+    /// pulls steps with `next`, `active` and `commit`; an override (a loop the compiler
+    /// fuses with the sink, as [`DepthFirst`](crate::DepthFirst)'s) must give the sink
+    /// the same steps.
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError>
     where
         Self: Sized,
@@ -214,8 +207,7 @@ pub trait TraversalIterator {
 }
 
 /// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
-/// loop. An iterator that overrides `drive` calls it as the provided `drive` does; a
-/// sink of one's own drives an iterator without an action:
+/// loop. A sink of one's own drives an iterator without an action:
 ///
 /// ```
 /// use scenewalk_core::{
@@ -231,15 +223,8 @@ pub trait TraversalIterator {
 ///         self.0.push(format!("+{}", node.get()));
 ///         Flow::Continue
 ///     }
-///     fn save_frame(&mut self) -> Frame {
-///         Frame::ROOT
-///     }
-///     fn hold_frame(&mut self, _: Frame, _: u32) {}
 ///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
 ///         self.0.push(format!("-{}", node.get()));
-///     }
-///     fn batch(&mut self, _: u32, _: &mut ActiveList<'_>) -> Flow {
-///         Flow::Continue
 ///     }
 /// }
 /// let mut graph = Graph::new();
@@ -262,13 +247,19 @@ pub trait StepSink {
         frame: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow;
-    /// After an enter: the frame the states were saved as ([`Frame::ROOT`] when the
-    /// sink keeps no frames), to hand to [`TraversalIterator::commit`].
-    fn save_frame(&mut self) -> Frame;
-    /// The iterator stored `frame` `refs` times.
-    fn hold_frame(&mut self, frame: Frame, refs: u32);
+    /// After an enter: the frame the states were saved as, to hand to
+    /// [`TraversalIterator::commit`]. By default [`Frame::ROOT`]: the sink keeps no
+    /// frames.
+    fn save_frame(&mut self) -> Frame {
+        Frame::ROOT
+    }
+    /// The iterator stored `frame` `refs` times. By default nothing.
+    fn hold_frame(&mut self, _frame: Frame, _refs: u32) {}
     /// `node` is left; `frame` is its own saved states.
     fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame);
-    /// A batch of nodes at `depth`; returns the actors' verdict.
-    fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+    /// A batch of nodes at `depth`; returns the actors' verdict. By default
+    /// [`Flow::Continue`], for sinks of iterators that do not batch.
+    fn batch(&mut self, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
 }

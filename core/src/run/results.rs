@@ -1,5 +1,5 @@
-//! Results one pass hands to the next: shared by handle, never copied, and stamped with
-//! the state of the graph they describe, so a reader refuses them once they are stale.
+//! Results one pass hands to the next: shared by handle and stamped with the state of
+//! the graph they describe, so a reader refuses them once they are stale.
 
 use crate::actor::RunContext;
 use crate::error::ResultsError;
@@ -10,25 +10,7 @@ use std::sync::Arc;
 
 /// Which state of which graph, from which root, a run's results describe: the graph's
 /// [`uid`](Graph::uid), its structure ([`revision`](Graph::revision)), its payloads (the
-/// position of its change log, which every edit and every mutable payload borrow moves
-/// on) and the run's root.
-///
-/// Taking a stamp costs three loads; checking one costs a few compares, and a walk up
-/// from the reader's root to the results' root. It is what a reader checks once per run
-/// instead of once per node.
-///
-/// ```
-/// use scenewalk_core::{Graph, Stamp, Staleness};
-/// # #[derive(Clone, Debug)] struct Mass(f32);
-/// # impl scenewalk_core::NodeCore for Mass {}
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Mass(1.0));
-/// let stamp = Stamp::new(&graph, root.index());
-/// assert_eq!(stamp.check(&graph, root.index()), Ok(()));
-/// graph.get_mut::<Mass>(root)?.0 = 2.0;
-/// assert_eq!(stamp.check(&graph, root.index()), Err(Staleness::Payloads));
-/// # Ok::<(), scenewalk_core::GraphError>(())
-/// ```
+/// end of its change log) and the run's root. A reader checks it once per run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stamp {
     graph: u64,
@@ -96,19 +78,15 @@ impl Stamp {
     /// hold nothing for the nodes above it). O(depth of `root`).
     pub fn check(&self, graph: &Graph, root: NodeIndex) -> Result<(), Staleness> {
         self.check_graph(graph)?;
-        let mut up = Some(root);
-        while let Some(node) = up {
-            if node == self.root {
-                return Ok(());
-            }
-            up = graph.parent_at(node);
+        match graph.path_up(root).any(|node| node == self.root) {
+            true => Ok(()),
+            false => Err(Staleness::OutsideRoot),
         }
-        Err(Staleness::OutsideRoot)
     }
 }
 
-/// Per-node results that know what they describe, so that they can be handed to later
-/// passes through [`Results`].
+/// Per-node results that know what they describe, to be handed to later passes
+/// through [`Results`].
 ///
 /// ```
 /// use std::sync::Arc;
@@ -138,13 +116,9 @@ pub trait Stamped: Any + Send + Sync {
 }
 
 /// The results of earlier passes that a run reads: shared handles, one per kind, each
-/// with its [`Stamp`]. Building one clones a few `Arc`s; nothing per node is copied.
-///
-/// A reader takes its input in `begin` with [`RunContext::read`], which refuses results
-/// that are missing or stale, and lets go of it in `end`: the pass that made the
-/// results then gets them back unshared and writes its next run in place (while a
-/// handle is still held elsewhere, it writes into fresh tables instead, and the
-/// holder keeps the old ones).
+/// with its [`Stamp`]. A reader takes its input in `begin` with [`RunContext::read`],
+/// which refuses results that are missing or stale, and lets go of it in `end`, so the
+/// pass that made them can write its next run in place.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -243,9 +217,8 @@ impl Results {
 
 impl RunContext<'_> {
     /// The results of kind `T` this run was given ([`Action::run_with`](crate::Action::run_with)),
-    /// checked to describe the graph as it is now and a root at or above this run's.
-    /// Call it in `begin` and keep the handle until `end`; `reader` names the caller
-    /// in the error.
+    /// checked to describe the graph as it is now and a root at or above this run's;
+    /// `reader` names the caller in the error. Call it in `begin`, keep it until `end`.
     pub fn read<T: Stamped>(&self, reader: &'static str) -> Result<Arc<T>, ResultsError> {
         self.results.get::<T>(reader, self.graph, self.root)
     }

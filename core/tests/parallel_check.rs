@@ -1,0 +1,26 @@
+//! `check_parallel`: which classes a parallel run takes, and the refusal naming the actor.
+
+#![cfg(feature = "parallel")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
+use scenewalk_core::{ActorClass, Dispatch, Events, StateKind, check_parallel};
+
+fn class(state: StateKind) -> ActorClass {
+    ActorClass {
+        name: "Count",
+        events: Events::EnterLeave,
+        state,
+        dispatch: Dispatch::PerType,
+        batches: false,
+    }
+}
+
+#[test]
+fn only_static_actors_run_in_parallel_without_a_hook() {
+    assert!(check_parallel(&class(StateKind::Static), false).is_ok());
+    for state in [StateKind::Unordered, StateKind::Ordered] {
+        assert!(check_parallel(&class(state), true).is_ok());
+        let err = check_parallel(&class(state), false).unwrap_err();
+        assert!(err.to_string().contains("Count"), "{err}");
+    }
+}
