@@ -267,8 +267,12 @@ impl Channel {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
         match self.locate(time, key) {
-            At::Key(k) => out.copy_from_slice(self.value(k).get(..n).unwrap_or_default()),
-            At::Between(k, s) => self.interpolate(k, s, out),
+            At::Between(k, s) if self.keys.interpolation != Interpolation::Step => {
+                self.interpolate(k, s, out);
+            }
+            At::Key(k) | At::Between(k, _) => {
+                out.copy_from_slice(self.value(k).get(..n).unwrap_or_default());
+            }
         }
         if self.keys.property == Property::Rotation {
             normalize(out);
@@ -321,40 +325,34 @@ impl Channel {
         self.part(k, 1)
     }
 
-    /// The value at fraction `s` between keys `k` and `k + 1`.
+    /// The value at fraction `s` between keys `k` and `k + 1`, linear or cubic: a sum of
+    /// the two values and the tangents between them, weighted.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
         let (v0, v1) = (self.value(k), self.value(k + 1));
-        match self.keys.interpolation {
-            Interpolation::Step => out.iter_mut().zip(v0).for_each(|(o, &a)| *o = a),
-            Interpolation::Linear if self.keys.property == Property::Rotation => {
-                slerp(v0, v1, s, out);
-            }
-            Interpolation::Linear => {
-                for (o, (&a, &b)) in out.iter_mut().zip(v0.iter().zip(v1)) {
-                    *o = (1.0 - s) * a + s * b;
-                }
-            }
+        let weights = match self.keys.interpolation {
             Interpolation::CubicSpline => {
                 let d = match self.keys.times.get(k..k + 2) {
                     Some(&[a, b]) => b - a,
                     _ => 0.0,
                 };
                 let (s2, s3) = (s * s, s * s * s);
-                let h = [
+                [
                     2.0 * s3 - 3.0 * s2 + 1.0,
                     d * (s3 - 2.0 * s2 + s),
                     -2.0 * s3 + 3.0 * s2,
                     d * (s3 - s2),
-                ];
-                let (out_tangent, in_tangent) = (self.part(k, 2), self.part(k + 1, 0));
-                for (i, o) in out.iter_mut().enumerate() {
-                    let at = |v: &[f32]| v.get(i).copied().unwrap_or(0.0);
-                    *o = h[0] * at(v0)
-                        + h[1] * at(out_tangent)
-                        + h[2] * at(v1)
-                        + h[3] * at(in_tangent);
-                }
+                ]
             }
+            _ if self.keys.property == Property::Rotation => {
+                let (w0, w1) = slerp_weights(v0, v1, s);
+                [w0, 0.0, w1, 0.0]
+            }
+            _ => [1.0 - s, 0.0, s, 0.0],
+        };
+        let terms = [v0, self.part(k, 2), v1, self.part(k + 1, 0)];
+        for (i, o) in out.iter_mut().enumerate() {
+            let at = |v: &[f32]| v.get(i).copied().unwrap_or(0.0);
+            *o = terms.iter().zip(weights).map(|(v, w)| w * at(v)).sum();
         }
     }
 
@@ -364,21 +362,20 @@ impl Channel {
     }
 }
 
-/// Slerp of quaternions `a` and `b` at `s` along the shorter arc; linear where the
-/// angle is too small for the sines.
-fn slerp(a: &[f32], b: &[f32], s: f32, out: &mut [f32]) {
+/// The weights of quaternions `a` and `b` in their slerp at `s` along the shorter arc;
+/// linear where the angle is too small for the sines.
+fn slerp_weights(a: &[f32], b: &[f32], s: f32) -> (f32, f32) {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
     let angle = dot.abs().min(1.0).acos();
-    let (wa, wb) = if angle < 1e-4 {
-        (1.0 - s, s)
-    } else {
-        let sin = angle.sin();
-        (((1.0 - s) * angle).sin() / sin, (s * angle).sin() / sin)
-    };
-    for (o, (&x, &y)) in out.iter_mut().zip(a.iter().zip(b)) {
-        *o = wa * x + sign * wb * y;
+    if angle < 1e-4 {
+        return (1.0 - s, sign * s);
     }
+    let sin = angle.sin();
+    (
+        ((1.0 - s) * angle).sin() / sin,
+        sign * (s * angle).sin() / sin,
+    )
 }
 
 /// Scales a quaternion to unit length (the identity if it has none).
