@@ -1,13 +1,12 @@
 //! The importer: file → checked glTF document → scene graph.
 
 use super::error::get;
-use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
 use crate::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
-use scenewalk_core::{Graph, GraphError, NodeId};
+use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::io::Read;
@@ -137,22 +136,16 @@ pub fn import_slice(
     check_node_links(&root)?;
     let scene = choose_scene(&root, options)?;
     let buffers = buffers::load(&root, blob, base)?;
-    buffers::check_views(&root)?;
+    buffers::check_views(&root, &buffers)?;
 
     let roots = match scene {
-        Some(s) => hierarchy::scene_roots(&root, s, &parent)?,
+        Some((s, scene)) => hierarchy::scene_roots(scene, s, &parent)?,
         None => Vec::new(),
     };
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
-    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
-    let mut mesh_nodes = |m: usize| {
-        cached(&mut meshes, m, || {
-            mesh::primitives(&root, &buffers, m, &mut decoded)
-        })
-    };
-    let mut skinned_nodes = Vec::new();
+    // Every node's transform first, in pre-order: a skin needs its joints' graph nodes.
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
             continue;
@@ -164,47 +157,55 @@ pub fn import_slice(
             Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
             _ => graph.add_root(transform),
         };
-        let mut primitives = Vec::new();
-        let mesh = node.mesh.map(|m| m.value());
-        match (mesh, node.skin) {
-            // Its joints may come later in the walk: posed once they are all made.
-            (Some(m), Some(s)) => skinned_nodes.push((n, m, s.value())),
-            (Some(m), None) => {
-                for primitive in mesh_nodes(m)? {
-                    primitives.push(place(&mut graph, id, None, primitive)?);
-                }
-            }
-            (None, _) => {}
-        }
-        let camera = match node.camera {
-            Some(c) => Some(graph.append_child(id, camera::camera(&root, c.value())?)?),
-            None => None,
-        };
         if let Some(slot) = nodes.get_mut(n) {
             *slot = Some(ImportedNode {
                 id,
                 name: node.name.clone(),
                 parent: up,
                 depth,
-                mesh,
-                primitives,
-                camera,
+                mesh: node.mesh.map(|m| m.value()),
+                primitives: Vec::new(),
+                camera: None,
             });
         }
     }
+    // Then its primitives and camera, before its glTF children.
+    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
     let (mut skins, mut posed) = (HashMap::new(), HashMap::new());
-    for (n, m, s) in skinned_nodes {
-        let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
-        let made = cached(&mut posed, (m, s), || {
-            skin::skinned(&root, &buffers, m, mesh_nodes(m)?, &skin, s)
-        })?;
-        if let Some(Some(node)) = nodes.get_mut(n) {
-            // Before the camera and the glTF children, as for unskinned nodes.
-            let first = graph.first_child(node.id)?;
-            for primitive in made {
-                node.primitives
-                    .push(place(&mut graph, node.id, first, primitive)?);
+    for &(n, _) in &order {
+        let (Some(node), Some(Some(ImportedNode { id, .. }))) = (root.nodes.get(n), nodes.get(n))
+        else {
+            continue;
+        };
+        let id = *id;
+        let before = graph.first_child(id)?;
+        let mut primitives = Vec::new();
+        if let Some(m) = node.mesh.map(|m| m.value()) {
+            let mut made = cached(&mut meshes, m, || {
+                mesh::primitives(&root, &buffers, m, &mut decoded)
+            })?;
+            if let Some(s) = node.skin.map(|s| s.value()) {
+                let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
+                made = cached(&mut posed, (m, s), || {
+                    skin::skinned(&root, &buffers, m, made, &skin, s)
+                })?;
             }
+            for primitive in made {
+                primitives.push(primitive.add(&mut graph, id, before)?);
+            }
+        }
+        let camera = match node.camera {
+            Some(c) => Some(add(
+                &mut graph,
+                id,
+                before,
+                camera::camera(&root, c.value())?,
+            )?),
+            None => None,
+        };
+        if let Some(Some(imported)) = nodes.get_mut(n) {
+            imported.primitives = primitives;
+            imported.camera = camera;
         }
     }
     let animations = animation::animations(&root, &buffers, &nodes)?;
@@ -212,7 +213,7 @@ pub fn import_slice(
         // In slot order, which is the scene's: the graph is new and made in pre-order.
         roots: graph.roots().collect(),
         graph,
-        scene,
+        scene: scene.map(|(s, _)| s),
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
         animations,
@@ -235,28 +236,16 @@ pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
     Ok(made)
 }
 
-/// Adds a primitive's node below `parent`: before `before`, else last.
-fn place(
+/// Adds `payload` below `parent`: before `before`, else last.
+pub(crate) fn add<T: NodeCore>(
     graph: &mut Graph,
     parent: NodeId,
     before: Option<NodeId>,
-    primitive: PrimitiveNode,
+    payload: T,
 ) -> Result<NodeId, GraphError> {
-    fn add<T: scenewalk_core::NodeCore>(
-        graph: &mut Graph,
-        parent: NodeId,
-        before: Option<NodeId>,
-        payload: T,
-    ) -> Result<NodeId, GraphError> {
-        match before {
-            Some(sibling) => graph.insert_before(sibling, payload),
-            None => graph.append_child(parent, payload),
-        }
-    }
-    match primitive {
-        PrimitiveNode::Mesh(m) => add(graph, parent, before, m),
-        PrimitiveNode::Geometry(g) => add(graph, parent, before, g),
-        PrimitiveNode::Skinned(s) => add(graph, parent, before, s),
+    match before {
+        Some(sibling) => graph.insert_before(sibling, payload),
+        None => graph.append_child(parent, payload),
     }
 }
 
@@ -295,17 +284,21 @@ fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     Ok(())
 }
 
-/// The option's scene, else the file's default, else scene 0 (none if there are none).
-fn choose_scene(root: &json::Root, options: &ImportOptions) -> Result<Option<usize>, GltfError> {
-    let count = root.scenes.len();
-    match (options.scene, root.scene) {
-        (Some(scene), _) if scene >= count => Err(GltfError::NoSuchScene { scene, count }),
-        (Some(scene), _) => Ok(Some(scene)),
-        (None, Some(s)) => {
-            get(&root.scenes, s.value(), "scene", || "scene".into()).map(|_| Some(s.value()))
-        }
-        (None, None) => Ok((count > 0).then_some(0)),
-    }
+/// The option's scene, else the file's default, else scene 0 (none if there are none),
+/// with its index.
+fn choose_scene<'r>(
+    root: &'r json::Root,
+    options: &ImportOptions,
+) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
+    let (scene, at) = match (options.scene, root.scene) {
+        (Some(scene), _) => (scene, "ImportOptions::scene"),
+        (None, Some(s)) => (s.value(), "scene"),
+        (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
+    };
+    Ok(Some((
+        scene,
+        get(&root.scenes, scene, "scene", || at.into())?,
+    )))
 }
 
 /// The node's local transform: its matrix (column-major), else T × R × S with the
