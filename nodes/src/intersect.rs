@@ -85,15 +85,10 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
     if b.min.is_nan() || b.max.is_nan() {
         return Some(0.0);
     }
-    let mut enter = 0.0f32;
-    let mut exit = max_distance;
-    let axes = ray
-        .origin
-        .to_array()
-        .into_iter()
-        .zip(ray.direction.to_array())
-        .zip(b.min.to_array().into_iter().zip(b.max.to_array()));
-    for ((o, d), (lo, hi)) in axes {
+    let (mut enter, mut exit) = (0.0f32, max_distance);
+    for axis in 0..3 {
+        let (o, d) = (ray.origin[axis], ray.direction[axis]);
+        let (lo, hi) = (b.min[axis], b.max[axis]);
         if lo > hi {
             return None;
         }

@@ -1,5 +1,6 @@
 //! Malformed animations: each is refused with `GltfError::BadAnimation` naming the
-//! animation, the channel and the index at fault, never a panic.
+//! animation, the channel and the index at fault (`IndexOutOfRange` at the channel's
+//! JSON path for a sampler or node that does not exist), never a panic.
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]

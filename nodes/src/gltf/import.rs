@@ -99,17 +99,14 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
     import_slice(&bytes, path.parent(), options)
 }
 
-/// Size of the GLB header: magic, version, total length.
-const GLB_HEADER: u32 = 12;
-
-/// Refuses a GLB whose declared total length is shorter than its own header, which the
-/// gltf crate subtracts unchecked (an overflow panic with overflow checks on).
+/// Refuses a GLB whose declared total length is shorter than its 12-byte header, which
+/// the gltf crate subtracts unchecked (an overflow panic with overflow checks on).
 fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
     if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
         let length = u32::from_le_bytes([l0, l1, l2, l3]);
-        if length < GLB_HEADER {
+        if length < 12 {
             return Err(GltfError::Parse(format!(
-                "the GLB header declares a total length of {length} bytes, less than the header's {GLB_HEADER}"
+                "the GLB header declares a total length of {length} bytes, less than its own 12"
             )));
         }
     }
