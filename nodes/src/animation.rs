@@ -487,19 +487,6 @@ impl Animation {
 
     /// The same animation moving other nodes: each target `t` becomes `map(t)`, rest
     /// poses kept and keys shared (for copies of a character, one player each).
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// use scenewalk_nodes::{Animation, Channel, Interpolation, Property, Transform, Trs};
-    /// let mut graph = Graph::new();
-    /// let (a, b) = (graph.add_root(Transform::IDENTITY), graph.add_root(Transform::IDENTITY));
-    /// let turn = Channel::new(a, Property::Scale, Interpolation::Step, vec![0.0].into(), vec![2.0; 3].into())?;
-    /// let animation = Animation::new(None, vec![turn], |_| Trs::IDENTITY);
-    /// let copy = animation.retarget(|n| if n == a { b } else { n });
-    /// assert_eq!(copy.targets().collect::<Vec<_>>(), [b]);
-    /// assert!(std::ptr::eq(copy.channels()[0].times(), animation.channels()[0].times()));
-    /// # Ok::<(), scenewalk_nodes::AnimationError>(())
-    /// ```
     #[must_use]
     pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Animation {
         let mut copy = self.clone();
@@ -513,9 +500,9 @@ impl Animation {
 
 /// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
 /// target's [`Transform`] through a mutable borrow ([`Graph::payload_mut`]), so the
-/// change log names exactly those nodes. It keeps a key index per channel, so forward time costs O(1) per
-/// channel. With one player per animation, a node two of them target takes the pose of
-/// the last applied.
+/// change log names exactly those nodes. It keeps a key index per channel, so forward
+/// time costs O(1) per channel. With one player per animation, a node two of them
+/// target takes the pose of the last applied.
 ///
 /// ```
 /// use scenewalk_core::{Graph, glam::Vec3};

@@ -1,7 +1,7 @@
 //! Procedural meshes: sphere, box, torus, grid.
 
 use crate::mesh::{Mesh, MeshError};
-use scenewalk_core::glam::{Vec2, Vec3};
+use scenewalk_core::glam::{BVec3, Vec2, Vec3};
 use std::f32::consts::TAU;
 use std::ops::Range;
 
@@ -69,16 +69,10 @@ impl Mesh {
     ///
     /// Errors: [`MeshError::NotFinite`] for a NaN or infinite extent.
     pub fn cuboid(half_extents: Vec3) -> Result<Mesh, MeshError> {
+        // Corner `i` takes the upper bound on axis `k` where bit `k` of `i` is set.
+        let corner = |i: u32| BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0);
         let h = half_extents;
-        let positions = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { -h.x } else { h.x },
-                    if i & 2 == 0 { -h.y } else { h.y },
-                    if i & 4 == 0 { -h.z } else { h.z },
-                )
-            })
-            .collect();
+        let positions = (0..8).map(|i| Vec3::select(corner(i), h, -h)).collect();
         let triangles = quads([
             [0, 4, 6, 2], // -x
             [1, 3, 7, 5], // +x
