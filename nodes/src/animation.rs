@@ -163,12 +163,10 @@ enum At {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`.
-    ///
-    /// Errors: [`AnimationError`] naming the key or value at fault: fewer than one key
-    /// (two for cubic splines), times not finite or not strictly increasing, values not
-    /// finite or not as many as the keys call for (weights: whole values per key), a
-    /// zero rotation.
+    /// A channel of `property` of node `target`. Errors: [`AnimationError`] naming the
+    /// key or value at fault: fewer than one key (two for cubic splines), times not
+    /// finite or not strictly increasing, values not finite or not as many as the keys
+    /// call for (weights: whole values per key), a zero rotation.
     pub fn new(
         target: NodeId,
         property: Property,
@@ -550,10 +548,9 @@ impl AnimationPlayer {
     }
 
     /// Writes the pose at `time` into every targeted node, properties without a channel
-    /// from the rest pose; weights channels are not applied.
-    ///
-    /// Errors: a target that is not a live [`Transform`] node of `graph` (the
-    /// [`GraphError`] of [`Graph::get_mut`]); then nothing was written.
+    /// from the rest pose; weights channels are not applied. Errors: a target that is
+    /// not a live [`Transform`] node of `graph` (the [`GraphError`] of
+    /// [`Graph::get_mut`]); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {

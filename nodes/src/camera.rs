@@ -49,10 +49,9 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// A camera with a checked projection: the form for untrusted input.
-    ///
-    /// Errors: [`BadCamera`] naming the first value that is NaN, infinite or out of
-    /// range (see [`Projection`] for the ranges).
+    /// A camera with a checked projection: the form for untrusted input. Errors:
+    /// [`BadCamera`] naming the first value that is NaN, infinite or out of range (see
+    /// [`Projection`] for the ranges).
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
         let (near, far, near_ok) = match projection {

@@ -137,10 +137,9 @@ pub(crate) fn unit(c: ComponentType) -> f32 {
     }
 }
 
-/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this
-/// reader does not handle: other component types, sparse values, no buffer view.
-///
-/// Errors: a range past the view, or a value that is NaN or infinite.
+/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this reader
+/// does not handle: other component types, sparse values, no buffer view. Errors: a
+/// range past the view, or a value that is NaN or infinite.
 pub(crate) fn read_vec3(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -161,12 +160,10 @@ pub(crate) fn read_vec3(
     Ok(Some(points))
 }
 
-/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component
-/// count per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
-/// component type with its `normalized` flag one of `allowed`.
-///
-/// Errors: another type or component type, sparse values or no buffer view (not
-/// read), a range past the view.
+/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component count
+/// per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
+/// component type with its `normalized` flag one of `allowed`. Errors: another type or
+/// component type, sparse values or no buffer view (not read), a range past the view.
 pub(crate) fn read_numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -192,9 +189,8 @@ pub(crate) fn read_numbers(
 }
 
 /// The values of unsigned SCALAR index accessor `acc` (index `a`); `None` for a sparse
-/// accessor or one without a buffer view.
-///
-/// Errors: another type or component type, a range past the view.
+/// accessor or one without a buffer view. Errors: another type or component type, a
+/// range past the view.
 pub(crate) fn read_indices(
     root: &json::Root,
     buffers: &[Vec<u8>],

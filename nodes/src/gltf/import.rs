@@ -86,9 +86,8 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
-///
-/// Errors: [`GltfError`], naming the node or index at fault.
+/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder. Errors:
+/// [`GltfError`], naming the node or index at fault.
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
     let mut bytes = Vec::new();
     let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
@@ -114,9 +113,8 @@ fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
 }
 
 /// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
-/// of the glTF file); with `None`, only embedded buffers can be read.
-///
-/// Errors: [`GltfError`], naming the node or index at fault.
+/// of the glTF file); with `None`, only embedded buffers can be read. Errors:
+/// [`GltfError`], naming the node or index at fault.
 pub fn import_slice(
     bytes: &[u8],
     base: Option<&Path>,
@@ -266,16 +264,15 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
 /// Every node's mesh, skin and camera index is in range.
 fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     for (n, node) in root.nodes.iter().enumerate() {
-        let links = [
-            (node.mesh.map(|m| m.value()), "mesh", root.meshes.len()),
-            (node.skin.map(|s| s.value()), "skin", root.skins.len()),
-            (node.camera.map(|c| c.value()), "camera", root.cameras.len()),
-        ];
-        for (index, what, count) in links {
-            if let Some(index) = index.filter(|&i| i >= count) {
-                let at = format!("nodes[{n}].{what}");
-                return Err(GltfError::out_of_range(at, what, index, count));
-            }
+        let at = |what| move || format!("nodes[{n}].{what}");
+        if let Some(m) = node.mesh {
+            get(&root.meshes, m.value(), "mesh", at("mesh"))?;
+        }
+        if let Some(s) = node.skin {
+            get(&root.skins, s.value(), "skin", at("skin"))?;
+        }
+        if let Some(c) = node.camera {
+            get(&root.cameras, c.value(), "camera", at("camera"))?;
         }
     }
     Ok(())
