@@ -353,11 +353,6 @@ impl Channel {
             *o = terms.iter().zip(weights).map(|(v, w)| w * at(v)).sum();
         }
     }
-
-    /// The last key's time.
-    fn end(&self) -> f32 {
-        self.keys.times.last().copied().unwrap_or(0.0)
-    }
 }
 
 /// The weights of quaternions `a` and `b` in their slerp at `s` along the shorter arc;
@@ -452,7 +447,8 @@ impl Animation {
                 *entry = Some(c);
             }
         }
-        let duration = channels.iter().map(Channel::end).fold(0.0, f32::max);
+        let ends = channels.iter().filter_map(|c| c.times().last());
+        let duration = ends.fold(0.0, |d, &end| f32::max(d, end));
         Animation {
             name,
             channels,

@@ -197,17 +197,11 @@ pub(crate) fn read_indices(
     acc: &json::Accessor,
     a: usize,
 ) -> Result<Option<Vec<u32>>, GltfError> {
-    let c = match (component(acc), acc.type_) {
-        (
-            Some(c @ (ComponentType::U8 | ComponentType::U16 | ComponentType::U32)),
-            Checked::Valid(Type::Scalar),
-        ) => c,
-        _ => {
-            return Err(GltfError::invalid(
-                format!("accessors[{a}]"),
-                "indices must be SCALAR of unsigned byte, short or int",
-            ));
-        }
+    let unsigned = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
+    let c = component(acc).filter(|c| unsigned.contains(c));
+    let (Some(c), Checked::Valid(Type::Scalar)) = (c, acc.type_) else {
+        let reason = "indices must be SCALAR of unsigned byte, short or int";
+        return Err(GltfError::invalid(format!("accessors[{a}]"), reason));
     };
     let elements = elements(root, buffers, acc, a, c.size() as u64)?;
     // Unsigned integers are exact in f64.
