@@ -163,12 +163,10 @@ enum At {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`.
-    ///
-    /// Errors: [`AnimationError`] naming the key or value at fault: fewer than one key
-    /// (two for cubic splines), times not finite or not strictly increasing, values not
-    /// finite or not as many as the keys call for (weights: whole values per key), a
-    /// zero rotation.
+    /// A channel of `property` of node `target`. Errors: [`AnimationError`] naming the
+    /// key or value at fault: fewer than one key (two for cubic splines), times not
+    /// finite or not strictly increasing, values not finite or not as many as the keys
+    /// call for (weights: whole values per key), a zero rotation.
     pub fn new(
         target: NodeId,
         property: Property,
@@ -267,8 +265,12 @@ impl Channel {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
         match self.locate(time, key) {
-            At::Key(k) => out.copy_from_slice(self.value(k).get(..n).unwrap_or_default()),
-            At::Between(k, s) => self.interpolate(k, s, out),
+            At::Between(k, s) if self.keys.interpolation != Interpolation::Step => {
+                self.interpolate(k, s, out);
+            }
+            At::Key(k) | At::Between(k, _) => {
+                out.copy_from_slice(self.value(k).get(..n).unwrap_or_default());
+            }
         }
         if self.keys.property == Property::Rotation {
             normalize(out);
@@ -321,64 +323,52 @@ impl Channel {
         self.part(k, 1)
     }
 
-    /// The value at fraction `s` between keys `k` and `k + 1`.
+    /// The value at fraction `s` between keys `k` and `k + 1`, linear or cubic: a sum of
+    /// the two values and the tangents between them, weighted.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
         let (v0, v1) = (self.value(k), self.value(k + 1));
-        match self.keys.interpolation {
-            Interpolation::Step => out.iter_mut().zip(v0).for_each(|(o, &a)| *o = a),
-            Interpolation::Linear if self.keys.property == Property::Rotation => {
-                slerp(v0, v1, s, out);
-            }
-            Interpolation::Linear => {
-                for (o, (&a, &b)) in out.iter_mut().zip(v0.iter().zip(v1)) {
-                    *o = (1.0 - s) * a + s * b;
-                }
-            }
+        let weights = match self.keys.interpolation {
             Interpolation::CubicSpline => {
                 let d = match self.keys.times.get(k..k + 2) {
                     Some(&[a, b]) => b - a,
                     _ => 0.0,
                 };
                 let (s2, s3) = (s * s, s * s * s);
-                let h = [
+                [
                     2.0 * s3 - 3.0 * s2 + 1.0,
                     d * (s3 - 2.0 * s2 + s),
                     -2.0 * s3 + 3.0 * s2,
                     d * (s3 - s2),
-                ];
-                let (out_tangent, in_tangent) = (self.part(k, 2), self.part(k + 1, 0));
-                for (i, o) in out.iter_mut().enumerate() {
-                    let at = |v: &[f32]| v.get(i).copied().unwrap_or(0.0);
-                    *o = h[0] * at(v0)
-                        + h[1] * at(out_tangent)
-                        + h[2] * at(v1)
-                        + h[3] * at(in_tangent);
-                }
+                ]
             }
+            _ if self.keys.property == Property::Rotation => {
+                let (w0, w1) = slerp_weights(v0, v1, s);
+                [w0, 0.0, w1, 0.0]
+            }
+            _ => [1.0 - s, 0.0, s, 0.0],
+        };
+        let terms = [v0, self.part(k, 2), v1, self.part(k + 1, 0)];
+        for (i, o) in out.iter_mut().enumerate() {
+            let at = |v: &[f32]| v.get(i).copied().unwrap_or(0.0);
+            *o = terms.iter().zip(weights).map(|(v, w)| w * at(v)).sum();
         }
-    }
-
-    /// The last key's time.
-    fn end(&self) -> f32 {
-        self.keys.times.last().copied().unwrap_or(0.0)
     }
 }
 
-/// Slerp of quaternions `a` and `b` at `s` along the shorter arc; linear where the
-/// angle is too small for the sines.
-fn slerp(a: &[f32], b: &[f32], s: f32, out: &mut [f32]) {
+/// The weights of quaternions `a` and `b` in their slerp at `s` along the shorter arc;
+/// linear where the angle is too small for the sines.
+fn slerp_weights(a: &[f32], b: &[f32], s: f32) -> (f32, f32) {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
     let angle = dot.abs().min(1.0).acos();
-    let (wa, wb) = if angle < 1e-4 {
-        (1.0 - s, s)
-    } else {
-        let sin = angle.sin();
-        (((1.0 - s) * angle).sin() / sin, (s * angle).sin() / sin)
-    };
-    for (o, (&x, &y)) in out.iter_mut().zip(a.iter().zip(b)) {
-        *o = wa * x + sign * wb * y;
+    if angle < 1e-4 {
+        return (1.0 - s, sign * s);
     }
+    let sin = angle.sin();
+    (
+        ((1.0 - s) * angle).sin() / sin,
+        sign * (s * angle).sin() / sin,
+    )
 }
 
 /// Scales a quaternion to unit length (the identity if it has none).
@@ -457,7 +447,8 @@ impl Animation {
                 *entry = Some(c);
             }
         }
-        let duration = channels.iter().map(Channel::end).fold(0.0, f32::max);
+        let ends = channels.iter().filter_map(|c| c.times().last());
+        let duration = ends.fold(0.0, |d, &end| f32::max(d, end));
         Animation {
             name,
             channels,
@@ -490,19 +481,6 @@ impl Animation {
 
     /// The same animation moving other nodes: each target `t` becomes `map(t)`, rest
     /// poses kept and keys shared (for copies of a character, one player each).
-    ///
-    /// ```
-    /// use scenewalk_core::Graph;
-    /// use scenewalk_nodes::{Animation, Channel, Interpolation, Property, Transform, Trs};
-    /// let mut graph = Graph::new();
-    /// let (a, b) = (graph.add_root(Transform::IDENTITY), graph.add_root(Transform::IDENTITY));
-    /// let turn = Channel::new(a, Property::Scale, Interpolation::Step, vec![0.0].into(), vec![2.0; 3].into())?;
-    /// let animation = Animation::new(None, vec![turn], |_| Trs::IDENTITY);
-    /// let copy = animation.retarget(|n| if n == a { b } else { n });
-    /// assert_eq!(copy.targets().collect::<Vec<_>>(), [b]);
-    /// assert!(std::ptr::eq(copy.channels()[0].times(), animation.channels()[0].times()));
-    /// # Ok::<(), scenewalk_nodes::AnimationError>(())
-    /// ```
     #[must_use]
     pub fn retarget(&self, mut map: impl FnMut(NodeId) -> NodeId) -> Animation {
         let mut copy = self.clone();
@@ -516,9 +494,9 @@ impl Animation {
 
 /// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
 /// target's [`Transform`] through a mutable borrow ([`Graph::payload_mut`]), so the
-/// change log names exactly those nodes. It keeps a key index per channel, so forward time costs O(1) per
-/// channel. With one player per animation, a node two of them target takes the pose of
-/// the last applied.
+/// change log names exactly those nodes. It keeps a key index per channel, so forward
+/// time costs O(1) per channel. With one player per animation, a node two of them
+/// target takes the pose of the last applied.
 ///
 /// ```
 /// use scenewalk_core::{Graph, glam::Vec3};
@@ -566,10 +544,9 @@ impl AnimationPlayer {
     }
 
     /// Writes the pose at `time` into every targeted node, properties without a channel
-    /// from the rest pose; weights channels are not applied.
-    ///
-    /// Errors: a target that is not a live [`Transform`] node of `graph` (the
-    /// [`GraphError`] of [`Graph::get_mut`]); then nothing was written.
+    /// from the rest pose; weights channels are not applied. Errors: a target that is
+    /// not a live [`Transform`] node of `graph` (the [`GraphError`] of
+    /// [`Graph::get_mut`]); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {

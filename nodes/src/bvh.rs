@@ -206,6 +206,21 @@ fn half_area(b: &Aabb) -> f32 {
     s.x * s.y + s.y * s.z + s.z * s.x
 }
 
+/// The SAH costs of the first bins of `bins`: entry `i` holds the half area of the
+/// first `i + 1` bins' box times their triangles, infinite while they hold none.
+fn sweep<'a>(bins: impl Iterator<Item = &'a (Aabb, u32)>) -> [f32; BINS] {
+    let mut costs = [f32::INFINITY; BINS];
+    let (mut bounds, mut count) = (Aabb::EMPTY, 0u32);
+    for (cost, bin) in costs.iter_mut().zip(bins) {
+        bounds = bounds.union(&bin.0);
+        count += bin.1;
+        if count > 0 {
+            *cost = half_area(&bounds) * count as f32;
+        }
+    }
+    costs
+}
+
 fn bin_of(c: f32, min: f32, scale: f32, bins: usize) -> usize {
     (((c - min) * scale) as usize).min(bins - 1)
 }
@@ -247,32 +262,19 @@ fn split(
     }
     // (cost, axis, first bin of the right side)
     let mut best: Option<(f32, usize, usize)> = None;
-    for (axis, bins) in bins.iter().enumerate() {
-        if scale[axis] <= 0.0 {
-            continue;
-        }
+    for (axis, bins) in bins
+        .iter()
+        .enumerate()
+        .filter(|&(axis, _)| scale[axis] > 0.0)
+    {
         let bins = bins.get(..used).unwrap_or_default();
-        // Right side's area × count for each split position (the right side's first
-        // bin), swept from the right; positions past the used bins stay infinite.
-        let mut right_cost = [f32::INFINITY; BINS];
-        let (mut right, mut right_n) = (Aabb::EMPTY, 0u32);
-        for (cost, bin) in right_cost.iter_mut().zip(bins).skip(1).rev() {
-            right = right.union(&bin.0);
-            right_n += bin.1;
-            if right_n > 0 {
-                *cost = half_area(&right) * right_n as f32;
-            }
-        }
-        let (mut left, mut left_n) = (Aabb::EMPTY, 0u32);
-        // `bin` is the left side's last bin, `right` the cost of splitting after it.
-        for (last, (bin, &right)) in bins.iter().zip(right_cost.iter().skip(1)).enumerate() {
-            left = left.union(&bin.0);
-            left_n += bin.1;
-            if left_n == 0 || right.is_infinite() {
-                continue;
-            }
-            let cost = half_area(&left) * left_n as f32 + right;
-            if best.is_none_or(|(b, _, _)| cost < b) {
+        // Splitting after bin `last` costs the first `last + 1` bins' cost and the
+        // other `used - last - 1` bins'.
+        let (left, right) = (sweep(bins.iter()), sweep(bins.iter().rev()));
+        let costs = left.iter().zip(right.iter().take(used - 1).rev());
+        for (last, (left, right)) in costs.enumerate() {
+            let cost = left + right;
+            if cost.is_finite() && best.is_none_or(|(b, _, _)| cost < b) {
                 best = Some((cost, axis, last + 1));
             }
         }

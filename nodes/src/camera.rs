@@ -49,13 +49,12 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// A camera with a checked projection: the form for untrusted input.
-    ///
-    /// Errors: [`BadCamera`] naming the first value that is NaN, infinite or out of
-    /// range (see [`Projection`] for the ranges).
+    /// A camera with a checked projection: the form for untrusted input. Errors:
+    /// [`BadCamera`] naming the first value that is NaN, infinite or out of range (see
+    /// [`Projection`] for the ranges).
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
-        let (near, far) = match projection {
+        let (near, far, near_ok) = match projection {
             Projection::Perspective {
                 yfov,
                 aspect,
@@ -68,10 +67,7 @@ impl Camera {
                 if let Some(a) = aspect.filter(|&a| !positive(a)) {
                     return Err(BadCamera::Aspect(a));
                 }
-                if !positive(near) {
-                    return Err(BadCamera::Near(near));
-                }
-                (near, far)
+                (near, far, positive(near))
             }
             Projection::Orthographic {
                 xmag,
@@ -79,18 +75,16 @@ impl Camera {
                 near,
                 far,
             } => {
-                if let Some(m) = [xmag, ymag]
-                    .into_iter()
-                    .find(|m| !m.is_finite() || *m == 0.0)
-                {
+                let bad = |m: &f32| !m.is_finite() || *m == 0.0;
+                if let Some(m) = [xmag, ymag].into_iter().find(bad) {
                     return Err(BadCamera::Magnification(m));
                 }
-                if !(near.is_finite() && near >= 0.0) {
-                    return Err(BadCamera::Near(near));
-                }
-                (near, Some(far))
+                (near, Some(far), near.is_finite() && near >= 0.0)
             }
         };
+        if !near_ok {
+            return Err(BadCamera::Near(near));
+        }
         match far.filter(|&f| !(f.is_finite() && f > near)) {
             Some(f) => Err(BadCamera::Far(f)),
             None => Ok(Camera { projection }),

@@ -3,6 +3,14 @@
 use scenewalk_core::{Aabb, NodeCore};
 
 /// Renderable geometry as traversals see it: a local bounding box and a primitive count.
+///
+/// ```
+/// use scenewalk_core::{Aabb, glam::Vec3};
+/// use scenewalk_nodes::Geometry;
+/// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+/// assert_eq!(Geometry::new(unit).local_bounds(), &unit);
+/// assert!(Geometry::try_new(Aabb::new(Vec3::ZERO, Vec3::NAN), 0).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Geometry {
     bounds: Aabb,
@@ -17,23 +25,11 @@ impl Geometry {
     ///
     /// If a corner holds a NaN or an infinity ([`Aabb::EMPTY`] excepted), which would
     /// make every ancestor's box NaN.
-    ///
-    /// ```
-    /// use scenewalk_core::{Aabb, glam::Vec3};
-    /// use scenewalk_nodes::Geometry;
-    /// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    /// assert_eq!(Geometry::new(unit).local_bounds(), &unit);
-    /// assert!(Geometry::try_new(Aabb::new(Vec3::ZERO, Vec3::NAN), 0).is_err());
-    /// ```
     pub fn new(bounds: Aabb) -> Self {
         Self::with_primitives(bounds, 0)
     }
 
-    /// Geometry with a bounding box and a primitive (triangle) count.
-    ///
-    /// # Panics
-    ///
-    /// If a corner holds a NaN or an infinity (the empty box excepted).
+    /// As [`new`](Geometry::new), with a primitive (triangle) count; panics alike.
     pub fn with_primitives(bounds: Aabb, primitives: u32) -> Self {
         assert!(
             bounds.is_finite() || bounds == Aabb::EMPTY,
@@ -43,10 +39,9 @@ impl Geometry {
         Self { bounds, primitives }
     }
 
-    /// Geometry with a checked box: the form for untrusted input.
-    ///
-    /// Errors: [`BadBounds`] if a corner holds a NaN or infinity, or `min` lies above
-    /// `max` on some axis ([`Aabb::EMPTY`] excepted).
+    /// Geometry with a checked box, the form for untrusted input. Errors: [`BadBounds`]
+    /// if a corner holds a NaN or infinity, or `min` lies above `max` on some axis
+    /// ([`Aabb::EMPTY`] excepted).
     pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
         if (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY {
             Ok(Self { bounds, primitives })

@@ -35,10 +35,9 @@ pub enum BadRay {
 }
 
 impl Ray {
-    /// A ray from `origin` along `direction`, which is normalized.
-    ///
-    /// Errors: [`BadRay::NotFinite`] for a NaN or infinity, [`BadRay::ZeroDirection`]
-    /// when the direction cannot be normalized.
+    /// A ray from `origin` along `direction`, which is normalized. Errors:
+    /// [`BadRay::NotFinite`] for a NaN or infinity, [`BadRay::ZeroDirection`] when the
+    /// direction cannot be normalized.
     pub fn new(origin: Vec3, direction: Vec3) -> Result<Ray, BadRay> {
         if !(origin.is_finite() && direction.is_finite()) {
             return Err(BadRay::NotFinite);
@@ -85,15 +84,10 @@ pub fn ray_aabb(ray: &Ray, b: &Aabb, max_distance: f32) -> Option<f32> {
     if b.min.is_nan() || b.max.is_nan() {
         return Some(0.0);
     }
-    let mut enter = 0.0f32;
-    let mut exit = max_distance;
-    let axes = ray
-        .origin
-        .to_array()
-        .into_iter()
-        .zip(ray.direction.to_array())
-        .zip(b.min.to_array().into_iter().zip(b.max.to_array()));
-    for ((o, d), (lo, hi)) in axes {
+    let (mut enter, mut exit) = (0.0f32, max_distance);
+    for axis in 0..3 {
+        let (o, d) = (ray.origin[axis], ray.direction[axis]);
+        let (lo, hi) = (b.min[axis], b.max[axis]);
         if lo > hi {
             return None;
         }

@@ -28,11 +28,9 @@ pub struct Lod {
 }
 
 impl Lod {
-    /// A node showing child `i` in `ranges[i]`, checked.
-    ///
-    /// Errors: [`BadLod::Center`] for a NaN or infinite centre; [`BadLod::Range`]
-    /// naming the first range with a NaN, a negative start, or an end before its
-    /// start (an end of `f32::INFINITY` is allowed).
+    /// A node showing child `i` in `ranges[i]`, checked. Errors: [`BadLod::Center`] for
+    /// a NaN or infinite centre; [`BadLod::Range`] naming the first range with a NaN, a
+    /// negative start, or an end before its start (an end of `f32::INFINITY` is allowed).
     pub fn new(center: Vec3, ranges: Vec<Range<f32>>) -> Result<Lod, BadLod> {
         if !center.is_finite() {
             return Err(BadLod::Center);
@@ -49,14 +47,12 @@ impl Lod {
     /// `n` rising thresholds for `n + 1` children: child `i` from threshold `i − 1`
     /// (0 for the first) to threshold `i`, the last one beyond (Coin3D's `SoLOD`).
     pub fn from_thresholds(center: Vec3, thresholds: &[f32]) -> Result<Lod, BadLod> {
-        let mut ranges = Vec::with_capacity(thresholds.len() + 1);
-        let mut start = 0.0;
-        for &t in thresholds {
-            ranges.push(start..t);
-            start = t;
-        }
-        ranges.push(start..f32::INFINITY);
-        Lod::new(center, ranges)
+        let starts = std::iter::once(0.0).chain(thresholds.iter().copied());
+        let ends = thresholds.iter().copied().chain([f32::INFINITY]);
+        Lod::new(
+            center,
+            starts.zip(ends).map(|(start, end)| start..end).collect(),
+        )
     }
 
     /// The centre distances are measured from, in the node's coordinates.

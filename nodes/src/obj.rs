@@ -17,23 +17,14 @@ pub enum ObjError {
         /// Why.
         reason: String,
     },
-    /// The text could not be parsed (a syntax error, a face naming no vertex).
+    /// The text could not be parsed (a syntax error, a face naming no vertex), or a
+    /// model's faces do not form whole triangles.
     #[error("{file}: {message}")]
     Parse {
         /// The file (`<memory>` for [`load_obj_from`]).
         file: PathBuf,
-        /// What the OBJ parser reported, as text.
+        /// What is wrong.
         message: String,
-    },
-    /// A model's faces do not form whole triangles after triangulation.
-    #[error("{file}: model {model:?} has {indices} indices, not a multiple of 3")]
-    NotTriangles {
-        /// The file.
-        file: PathBuf,
-        /// The model's name.
-        model: String,
-        /// How many indices it has.
-        indices: usize,
     },
     /// A model's data makes no valid mesh.
     #[error("{file}: model {model:?}: {source}")]
@@ -49,7 +40,6 @@ pub enum ObjError {
 
 /// Loads every model (`o` / `g` block) of the OBJ file at `path` as a `(name, mesh)`
 /// pair, polygons triangulated. Only positions are read; materials are not loaded.
-///
 /// Errors: [`ObjError`], naming the file.
 pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
     let file = crate::open_regular(path).map_err(|e| ObjError::Open {
@@ -75,6 +65,11 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
 }
 
 fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
+    let file = file.to_path_buf();
+    let parse = |message: String| ObjError::Parse {
+        file: file.clone(),
+        message,
+    };
     // Triangulated, one index per corner, points and lines dropped. The update keeps
     // this compiling when another crate turns on tobj features that add fields.
     #[allow(clippy::needless_update)]
@@ -85,44 +80,27 @@ fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String,
         ignore_lines: true,
         ..Default::default()
     };
-    let (models, _materials) =
-        tobj::load_obj_buf(reader, &options, |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
-            |source| ObjError::Parse {
-                file: file.to_path_buf(),
-                message: source.to_string(),
-            },
-        )?;
-    let mut meshes = Vec::with_capacity(models.len());
-    for model in models {
-        let indices = &model.mesh.indices;
+    let no_materials = |_: &Path| Err(tobj::LoadError::OpenFileFailed);
+    let (models, _) =
+        tobj::load_obj_buf(reader, &options, no_materials).map_err(|e| parse(e.to_string()))?;
+    let meshes = models.into_iter().map(|model| {
+        let (name, indices) = (model.name, model.mesh.indices);
         if indices.len() % 3 != 0 {
-            return Err(ObjError::NotTriangles {
-                file: file.to_path_buf(),
-                model: model.name,
-                indices: indices.len(),
-            });
+            let n = indices.len();
+            return Err(parse(format!(
+                "model {name:?} has {n} indices, not a multiple of 3"
+            )));
         }
-        let positions = model
-            .mesh
-            .positions
-            .chunks_exact(3)
-            .filter_map(|p| <[f32; 3]>::try_from(p).ok())
-            .map(Vec3::from_array)
-            .collect();
-        let triangles = indices
-            .chunks_exact(3)
-            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
-            .collect();
-        match Mesh::new(positions, triangles) {
-            Ok(mesh) => meshes.push((model.name, mesh)),
-            Err(source) => {
-                return Err(ObjError::Mesh {
-                    file: file.to_path_buf(),
-                    model: model.name,
-                    source,
-                });
-            }
+        let positions = model.mesh.positions.chunks_exact(3).map(Vec3::from_slice);
+        let triangles = indices.chunks_exact(3).filter_map(|t| t.try_into().ok());
+        match Mesh::new(positions.collect(), triangles.collect()) {
+            Ok(mesh) => Ok((name, mesh)),
+            Err(source) => Err(ObjError::Mesh {
+                file: file.clone(),
+                model: name,
+                source,
+            }),
         }
-    }
-    Ok(meshes)
+    });
+    meshes.collect()
 }

@@ -1,7 +1,7 @@
 //! Procedural meshes: sphere, box, torus, grid.
 
 use crate::mesh::{Mesh, MeshError};
-use scenewalk_core::glam::{Vec2, Vec3};
+use scenewalk_core::glam::{BVec3, Vec2, Vec3};
 use std::f32::consts::TAU;
 use std::ops::Range;
 
@@ -34,9 +34,7 @@ fn patch(rows: Range<u32>, cols: u32) -> impl Iterator<Item = (u32, u32)> {
 impl Mesh {
     /// A sphere of `radius` around the origin, with `segments` (at least 3) around the
     /// Y axis and `rings` (at least 2) from pole to pole: `2 · segments · (rings − 1)`
-    /// triangles.
-    ///
-    /// Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
+    /// triangles. Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
     /// [`MeshError::TooManyTriangles`] past [`MAX_SHAPE_TRIANGLES`].
     pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> Result<Mesh, MeshError> {
         let (segments, rings) = (segments.max(3), rings.max(2));
@@ -65,20 +63,13 @@ impl Mesh {
         Mesh::new(positions, triangles)
     }
 
-    /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles.
-    ///
-    /// Errors: [`MeshError::NotFinite`] for a NaN or infinite extent.
+    /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles. Errors:
+    /// [`MeshError::NotFinite`] for a NaN or infinite extent.
     pub fn cuboid(half_extents: Vec3) -> Result<Mesh, MeshError> {
+        // Corner `i` takes the upper bound on axis `k` where bit `k` of `i` is set.
+        let corner = |i: u32| BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0);
         let h = half_extents;
-        let positions = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { -h.x } else { h.x },
-                    if i & 2 == 0 { -h.y } else { h.y },
-                    if i & 4 == 0 { -h.z } else { h.z },
-                )
-            })
-            .collect();
+        let positions = (0..8).map(|i| Vec3::select(corner(i), h, -h)).collect();
         let triangles = quads([
             [0, 4, 6, 2], // -x
             [1, 3, 7, 5], // +x
@@ -92,9 +83,8 @@ impl Mesh {
 
     /// A torus around the Y axis: a tube of radius `minor` whose centre circles at
     /// radius `major`, with `segments` (at least 3) around the axis and `sides` (at
-    /// least 3) around the tube: `2 · segments · sides` triangles.
-    ///
-    /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
+    /// least 3) around the tube: `2 · segments · sides` triangles. Errors: as
+    /// [`uv_sphere`](Mesh::uv_sphere).
     pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> Result<Mesh, MeshError> {
         let (segments, sides) = (segments.max(3), sides.max(3));
         let (s, k) = (u64::from(segments), u64::from(sides));
@@ -113,10 +103,9 @@ impl Mesh {
         Mesh::new(positions.collect(), triangles.collect())
     }
 
-    /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across,
-    /// of `cells.0 × cells.1` squares (each at least 1), two triangles each.
-    ///
-    /// Errors: as [`uv_sphere`](Mesh::uv_sphere).
+    /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across, of
+    /// `cells.0 × cells.1` squares (each at least 1), two triangles each. Errors: as
+    /// [`uv_sphere`](Mesh::uv_sphere).
     pub fn grid(size: Vec2, cells: (u32, u32)) -> Result<Mesh, MeshError> {
         let (nx, nz) = (cells.0.max(1), cells.1.max(1));
         let (x, z) = (u64::from(nx), u64::from(nz));

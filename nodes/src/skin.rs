@@ -82,9 +82,8 @@ pub struct Skin {
 
 impl Skin {
     /// A skin of `joints`, with their inverse bind matrices (`None`: identities; extra
-    /// matrices are dropped) and the optional common root of the joints.
-    ///
-    /// Errors: [`SkinError::NoJoints`], [`SkinError::TooFewInverseBinds`],
+    /// matrices are dropped) and the optional common root of the joints. Errors:
+    /// [`SkinError::NoJoints`], [`SkinError::TooFewInverseBinds`],
     /// [`SkinError::BadInverseBind`].
     pub fn new(
         joints: Vec<NodeId>,
@@ -140,9 +139,8 @@ impl Skin {
     }
 
     /// Each joint's skinning matrix, world(joint) × inverse_bind, into `out` (cleared
-    /// first): the input of the [`SkinnedMesh`] bounds.
-    ///
-    /// Errors: the first joint whose world matrix `world_of` does not know.
+    /// first): the input of the [`SkinnedMesh`] bounds. Errors: the first joint whose
+    /// world matrix `world_of` does not know.
     pub fn joint_matrices(
         &self,
         mut world_of: impl FnMut(NodeId) -> Option<Affine3A>,
@@ -198,10 +196,9 @@ struct Influences {
 
 impl SkinnedMesh {
     /// `mesh` posed by `skin`: per vertex, four joint indices into the skin's joints
-    /// and their weights (normalized to sum to 1).
-    ///
-    /// Errors: [`SkinError::LengthMismatch`], [`SkinError::JointOutOfRange`] (for any
-    /// joint index, weighted or not), [`SkinError::BadWeights`].
+    /// and their weights (normalized to sum to 1). Errors:
+    /// [`SkinError::LengthMismatch`], [`SkinError::JointOutOfRange`] (for any joint
+    /// index, weighted or not), [`SkinError::BadWeights`].
     pub fn new(
         mesh: Mesh,
         skin: Arc<Skin>,
@@ -246,10 +243,9 @@ impl SkinnedMesh {
         })
     }
 
-    /// The same mesh and influences, shared, posed by another skin.
-    ///
-    /// Errors: [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does
-    /// not have (the first such vertex).
+    /// The same mesh and influences, shared, posed by another skin. Errors:
+    /// [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does not have
+    /// (the first such vertex).
     pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
         check_joints(&self.influences.joints, skin.joints.len())?;
         Ok(SkinnedMesh {

@@ -4,6 +4,7 @@ use scenewalk_core::NodeCore;
 use scenewalk_core::glam::{Affine3A, Mat4, Quat, Vec3};
 
 /// A local affine transform applied to the node's subtree: world = parent world × local.
+/// The default is the identity.
 ///
 /// ```
 /// use scenewalk_core::glam::{Quat, Vec3};
@@ -11,15 +12,9 @@ use scenewalk_core::glam::{Affine3A, Mat4, Quat, Vec3};
 /// let t = Transform::from_trs(Vec3::new(1.0, 2.0, 3.0), Quat::IDENTITY, Vec3::splat(2.0));
 /// assert_eq!(t.local().transform_point3(Vec3::ONE), Vec3::new(3.0, 4.0, 5.0));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Transform {
     local: Affine3A,
-}
-
-impl Default for Transform {
-    fn default() -> Self {
-        Self::IDENTITY
-    }
 }
 
 impl Transform {
@@ -33,10 +28,9 @@ impl Transform {
         Self { local }
     }
 
-    /// From a 4×4 matrix whose last row is (0, 0, 0, 1).
-    ///
-    /// Errors: [`BadTransform::NotFinite`] for a NaN or infinity,
-    /// [`BadTransform::Projective`] for another last row.
+    /// From a 4×4 matrix whose last row is (0, 0, 0, 1). Errors:
+    /// [`BadTransform::NotFinite`] for a NaN or infinity, [`BadTransform::Projective`]
+    /// for another last row.
     pub fn from_mat4(m: Mat4) -> Result<Self, BadTransform> {
         if !m.is_finite() {
             return Err(BadTransform::NotFinite);
@@ -50,10 +44,8 @@ impl Transform {
     }
 
     /// From translation, rotation (normalized first) and scale, checked: the form for
-    /// untrusted input.
-    ///
-    /// Errors: [`BadTransform::NotFinite`] if any value is NaN or infinite, or the
-    /// rotation has zero length.
+    /// untrusted input. Errors: [`BadTransform::NotFinite`] if any value is NaN or
+    /// infinite, or the rotation has zero length.
     pub fn try_from_trs(
         translation: Vec3,
         rotation: Quat,

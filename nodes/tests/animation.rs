@@ -594,6 +594,13 @@ fn a_retargeted_animation_moves_the_copy_only() {
     let original = imported.node_id(0).unwrap();
     let copy = graph.add_root(Transform::IDENTITY);
     let animation = imported.animations[0].retarget(|n| if n == original { copy } else { n });
+    assert_eq!(animation.targets().collect::<Vec<_>>(), [copy]);
+    let keys = |a: &Animation| a.channels()[0].times().as_ptr();
+    assert_eq!(
+        keys(&animation),
+        keys(&imported.animations[0]),
+        "keys are shared"
+    );
     let seen = graph.change_cursor();
     AnimationPlayer::new(animation)
         .apply(&mut graph, 1.0)

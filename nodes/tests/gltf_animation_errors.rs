@@ -1,5 +1,6 @@
 //! Malformed animations: each is refused with `GltfError::BadAnimation` naming the
-//! animation, the channel and the index at fault, never a panic.
+//! animation, the channel and the index at fault (`IndexOutOfRange` at the channel's
+//! JSON path for a sampler or node that does not exist), never a panic.
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
@@ -130,16 +131,10 @@ fn times_that_do_not_increase() {
 fn a_sampler_out_of_range() {
     let mut doc = document(&translation(&[0.0, 1.0], &[0.0; 6]));
     doc["animations"][1]["channels"][1]["sampler"] = json!(7);
-    let f = fault(&doc);
+    let e = import(&doc).unwrap_err();
     assert!(
-        matches!(
-            f,
-            AnimationFault::SamplerOutOfRange {
-                sampler: 7,
-                count: 2
-            }
-        ),
-        "{f:?}"
+        matches!(&e, GltfError::IndexOutOfRange { at, what: "sampler", index: 7, count: 2 } if at == "animations[1].channels[1].sampler"),
+        "{e:?}"
     );
 }
 
@@ -149,10 +144,10 @@ fn a_target_node_out_of_range() {
         node: json!(9),
         ..translation(&[0.0, 1.0], &[0.0; 6])
     };
-    let f = fault(&document(&case));
+    let e = import(&document(&case)).unwrap_err();
     assert!(
-        matches!(f, AnimationFault::NodeOutOfRange { node: 9, count: 3 }),
-        "{f:?}"
+        matches!(&e, GltfError::IndexOutOfRange { at, what: "node", index: 9, count: 3 } if at == "animations[1].channels[1].target.node"),
+        "{e:?}"
     );
 }
 

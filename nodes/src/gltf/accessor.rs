@@ -91,21 +91,9 @@ fn numbers(
         return Ok(None);
     };
     let scale = if acc.normalized { unit(c) } else { 1.0 };
-    let value = |b: &[u8]| -> f32 {
-        let v = match (c, b) {
-            (ComponentType::F32, &[b0, b1, b2, b3]) => return f32::from_le_bytes([b0, b1, b2, b3]),
-            (ComponentType::I8, &[b0]) => f32::from(i8::from_le_bytes([b0])),
-            (ComponentType::U8, &[b0]) => f32::from(b0),
-            (ComponentType::I16, &[b0, b1]) => f32::from(i16::from_le_bytes([b0, b1])),
-            (ComponentType::U16, &[b0, b1]) => f32::from(u16::from_le_bytes([b0, b1])),
-            (ComponentType::U32, &[b0, b1, b2, b3]) => u32::from_le_bytes([b0, b1, b2, b3]) as f32,
-            _ => f32::NAN,
-        };
-        if scale > 1.0 {
-            (v / scale).max(-1.0)
-        } else {
-            v
-        }
+    let value = |b: &[u8]| match value(c, b) as f32 {
+        v if scale > 1.0 => (v / scale).max(-1.0),
+        v => v,
     };
     Ok(Some(
         elements
@@ -113,6 +101,20 @@ fn numbers(
             .flat_map(|e| e.chunks_exact(size).take(n).map(value))
             .collect(),
     ))
+}
+
+/// One stored component of type `c`, exact in f64 (NaN for bytes of the wrong length,
+/// which [`elements`] never gives).
+fn value(c: ComponentType, b: &[u8]) -> f64 {
+    match (c, b) {
+        (ComponentType::F32, &[b0, b1, b2, b3]) => f32::from_le_bytes([b0, b1, b2, b3]).into(),
+        (ComponentType::I8, &[b0]) => i8::from_le_bytes([b0]).into(),
+        (ComponentType::U8, &[b0]) => b0.into(),
+        (ComponentType::I16, &[b0, b1]) => i16::from_le_bytes([b0, b1]).into(),
+        (ComponentType::U16, &[b0, b1]) => u16::from_le_bytes([b0, b1]).into(),
+        (ComponentType::U32, &[b0, b1, b2, b3]) => u32::from_le_bytes([b0, b1, b2, b3]).into(),
+        _ => f64::NAN,
+    }
 }
 
 /// The component type of accessor `acc` (`None` if it is not a valid one).
@@ -135,10 +137,9 @@ pub(crate) fn unit(c: ComponentType) -> f32 {
     }
 }
 
-/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this
-/// reader does not handle: other component types, sparse values, no buffer view.
-///
-/// Errors: a range past the view, or a value that is NaN or infinite.
+/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this reader
+/// does not handle: other component types, sparse values, no buffer view. Errors: a
+/// range past the view, or a value that is NaN or infinite.
 pub(crate) fn read_vec3(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -159,12 +160,10 @@ pub(crate) fn read_vec3(
     Ok(Some(points))
 }
 
-/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component
-/// count per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
-/// component type with its `normalized` flag one of `allowed`.
-///
-/// Errors: another type or component type, sparse values or no buffer view (not
-/// read), a range past the view.
+/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component count
+/// per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
+/// component type with its `normalized` flag one of `allowed`. Errors: another type or
+/// component type, sparse values or no buffer view (not read), a range past the view.
 pub(crate) fn read_numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -190,38 +189,21 @@ pub(crate) fn read_numbers(
 }
 
 /// The values of unsigned SCALAR index accessor `acc` (index `a`); `None` for a sparse
-/// accessor or one without a buffer view.
-///
-/// Errors: another type or component type, a range past the view.
+/// accessor or one without a buffer view. Errors: another type or component type, a
+/// range past the view.
 pub(crate) fn read_indices(
     root: &json::Root,
     buffers: &[Vec<u8>],
     acc: &json::Accessor,
     a: usize,
 ) -> Result<Option<Vec<u32>>, GltfError> {
-    let size = match (component(acc), acc.type_) {
-        (Some(ComponentType::U8), Checked::Valid(Type::Scalar)) => 1,
-        (Some(ComponentType::U16), Checked::Valid(Type::Scalar)) => 2,
-        (Some(ComponentType::U32), Checked::Valid(Type::Scalar)) => 4,
-        _ => {
-            return Err(GltfError::invalid(
-                format!("accessors[{a}]"),
-                "indices must be SCALAR of unsigned byte, short or int",
-            ));
-        }
+    let unsigned = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
+    let c = component(acc).filter(|c| unsigned.contains(c));
+    let (Some(c), Checked::Valid(Type::Scalar)) = (c, acc.type_) else {
+        let reason = "indices must be SCALAR of unsigned byte, short or int";
+        return Err(GltfError::invalid(format!("accessors[{a}]"), reason));
     };
-    let Some(elements) = elements(root, buffers, acc, a, size)? else {
-        return Ok(None);
-    };
-    Ok(Some(
-        elements
-            .iter()
-            .map(|e| match **e {
-                [b] => u32::from(b),
-                [b0, b1] => u32::from(u16::from_le_bytes([b0, b1])),
-                [b0, b1, b2, b3] => u32::from_le_bytes([b0, b1, b2, b3]),
-                _ => u32::MAX,
-            })
-            .collect(),
-    ))
+    let elements = elements(root, buffers, acc, a, c.size() as u64)?;
+    // Unsigned integers are exact in f64.
+    Ok(elements.map(|e| e.iter().map(|b| value(c, b) as u32).collect()))
 }

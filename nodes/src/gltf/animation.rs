@@ -2,6 +2,7 @@
 //! once per accessor and shared.
 
 use super::accessor::{FLOAT, read_numbers};
+use super::error::get;
 use super::import::{cached, trs};
 use super::{AnimationFault, GltfError, ImportedNode};
 use crate::transform::normalized;
@@ -41,18 +42,18 @@ pub(crate) fn animations(
         let mut rest = HashMap::new();
         let mut seen = HashMap::new();
         for (c, channel) in animation.channels.iter().enumerate() {
-            let fault = |fault| GltfError::BadAnimation {
-                animation: a,
-                channel: c,
-                fault,
-            };
             if let Checked::Valid(path) = channel.target.path
                 && let Some(first) = seen.insert((channel.target.node.value(), path as u8), c)
             {
-                return Err(fault(AnimationFault::DuplicateTarget { first }));
+                let fault = AnimationFault::DuplicateTarget { first };
+                return Err(GltfError::BadAnimation {
+                    animation: a,
+                    channel: c,
+                    fault,
+                });
             }
             if let Some((read_channel, pose)) =
-                read_channel(root, buffers, nodes, animation, channel, &mut read).map_err(fault)?
+                read_channel(root, buffers, nodes, (a, c), animation, channel, &mut read)?
             {
                 rest.insert(read_channel.target(), pose);
                 channels.push(read_channel);
@@ -64,28 +65,29 @@ pub(crate) fn animations(
     Ok(out)
 }
 
-/// One channel with its target's rest pose; `None` when the target is not in the
-/// imported scene.
+/// Channel `c` of animation `a` with its target's rest pose; `None` when the target is
+/// not in the imported scene.
 fn read_channel(
     root: &json::Root,
     buffers: &[Vec<u8>],
     nodes: &[Option<ImportedNode>],
+    (a, c): (usize, usize),
     animation: &json::Animation,
     channel: &json::animation::Channel,
     read: &mut Read,
-) -> Result<Option<(Channel, Trs)>, AnimationFault> {
+) -> Result<Option<(Channel, Trs)>, GltfError> {
+    let at = |field: &str| format!("animations[{a}].channels[{c}].{field}");
+    let bad = |fault| GltfError::BadAnimation {
+        animation: a,
+        channel: c,
+        fault,
+    };
     let s = channel.sampler.value();
-    let count = animation.samplers.len();
-    let sampler = (animation.samplers.get(s))
-        .ok_or(AnimationFault::SamplerOutOfRange { sampler: s, count })?;
+    let sampler = get(&animation.samplers, s, "sampler", || at("sampler"))?;
     let n = channel.target.node.value();
-    let count = root.nodes.len();
-    let node = root
-        .nodes
-        .get(n)
-        .ok_or(AnimationFault::NodeOutOfRange { node: n, count })?;
+    let node = get(&root.nodes, n, "node", || at("target.node"))?;
     if node.matrix.is_some() {
-        return Err(AnimationFault::TargetsMatrix { node: n });
+        return Err(bad(AnimationFault::TargetsMatrix { node: n }));
     }
     let (property, ty, allowed) = match channel.target.path {
         Checked::Valid(JsonProperty::Translation) => (Property::Translation, Type::Vec3, FLOAT),
@@ -96,33 +98,34 @@ fn read_channel(
         Checked::Valid(JsonProperty::MorphTargetWeights) => {
             (Property::Weights, Type::Scalar, FLOAT_OR_NORMALIZED)
         }
-        Checked::Invalid => return Err(AnimationFault::UnknownPath),
+        Checked::Invalid => return Err(bad(AnimationFault::UnknownPath)),
     };
     let interpolation = match sampler.interpolation {
         Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
         Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
         Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
-        Checked::Invalid => return Err(AnimationFault::UnknownInterpolation { sampler: s }),
+        Checked::Invalid => {
+            return Err(bad(AnimationFault::UnknownInterpolation { sampler: s }));
+        }
     };
     let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
         return Ok(None);
     };
-    let mut numbers = |a: usize, key: Option<Property>, ty, allowed| {
-        cached(read, (a, key), || {
+    let mut numbers = |accessor: usize, key: Option<Property>, ty, allowed| {
+        cached(read, (accessor, key), || {
             let side = if key.is_some() { "output" } else { "input" };
             let at = format!("samplers[{s}].{side}");
-            let numbers = read_numbers(root, buffers, a, &at, ty, allowed);
-            numbers
-                .map(Arc::from)
-                .map_err(|e| AnimationFault::Accessor {
-                    accessor: a,
-                    source: Box::new(e),
-                })
+            let numbers = read_numbers(root, buffers, accessor, &at, ty, allowed);
+            numbers.map(Arc::from).map_err(|e| {
+                let source = Box::new(e);
+                bad(AnimationFault::Accessor { accessor, source })
+            })
         })
     };
     let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
     let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
-    let channel = Channel::new(id, property, interpolation, times, values)?;
+    let channel = Channel::new(id, property, interpolation, times, values)
+        .map_err(|e| bad(AnimationFault::Keys(e)))?;
     Ok(Some((channel, rest_pose(node))))
 }
 

@@ -8,36 +8,35 @@ use gltf::json;
 use std::io::Read;
 use std::path::Path;
 
-/// Loads every buffer's bytes and checks each holds at least its `byteLength`.
+/// Loads every buffer's bytes, cut to its `byteLength`, and checks it holds that many.
 pub(crate) fn load(
     root: &json::Root,
     mut blob: Option<Vec<u8>>,
     base: Option<&Path>,
 ) -> Result<Vec<Vec<u8>>, GltfError> {
     let mut buffers = Vec::with_capacity(root.buffers.len());
-    for (index, buffer) in root.buffers.iter().enumerate() {
-        let bad = |reason: String| GltfError::BadBuffer {
-            buffer: index,
-            reason,
-        };
+    for (b, buffer) in root.buffers.iter().enumerate() {
+        let at = format!("buffers[{b}]");
+        let expected = buffer.byte_length.0;
         let data = match buffer.uri.as_deref() {
             // Only the first buffer may live in the GLB binary chunk.
             None => blob
                 .take()
-                .filter(|_| index == 0)
-                .ok_or_else(|| bad("it has no uri and there is no GLB binary chunk".into()))?,
-            Some(uri) if uri.starts_with("data:") => decode_data_uri(uri).map_err(bad)?,
-            Some(uri) => read_external(uri, base, buffer.byte_length.0).map_err(bad)?,
+                .filter(|_| b == 0)
+                .ok_or_else(|| "it has no uri and there is no GLB binary chunk".to_owned()),
+            Some(uri) if uri.starts_with("data:") => decode_data_uri(uri),
+            Some(uri) => read_external(uri, base, expected),
         };
-        let expected = buffer.byte_length.0;
-        let actual = data.len() as u64;
-        if actual < expected {
-            return Err(GltfError::BufferTooShort {
-                buffer: index,
-                expected,
-                actual,
+        let mut data = data.map_err(|reason| GltfError::invalid(&at, reason))?;
+        if (data.len() as u64) < expected {
+            return Err(GltfError::OutOfBounds {
+                at,
+                container: "its data".into(),
+                end: expected,
+                length: data.len() as u64,
             });
         }
+        data.truncate(usize::try_from(expected).unwrap_or(usize::MAX));
         buffers.push(data);
     }
     Ok(buffers)
@@ -78,35 +77,12 @@ fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>,
     Ok(data)
 }
 
-/// Checks that every buffer view lies inside its buffer's `byteLength`.
-pub(crate) fn check_views(root: &json::Root) -> Result<(), GltfError> {
+/// Checks that every buffer view lies inside its buffer.
+pub(crate) fn check_views(root: &json::Root, buffers: &[Vec<u8>]) -> Result<(), GltfError> {
     for v in 0..root.buffer_views.len() {
-        view_range(root, v)?;
+        view_bytes(root, buffers, v)?;
     }
     Ok(())
-}
-
-/// The checked byte range of buffer view `v` in its buffer, with the buffer's index.
-fn view_range(root: &json::Root, v: usize) -> Result<(usize, u64, u64), GltfError> {
-    let view = get(&root.buffer_views, v, "buffer view", || {
-        format!("bufferViews[{v}]")
-    })?;
-    let b = view.buffer.value();
-    let buffer = get(&root.buffers, b, "buffer", || {
-        format!("bufferViews[{v}].buffer")
-    })?;
-    let start = view.byte_offset.map_or(0, |o| o.0);
-    let length = view.byte_length.0;
-    let end = start.saturating_add(length);
-    if end > buffer.byte_length.0 {
-        return Err(GltfError::OutOfBounds {
-            at: format!("bufferViews[{v}]"),
-            container: format!("buffer {b}"),
-            end,
-            length: buffer.byte_length.0,
-        });
-    }
-    Ok((b, start, end))
 }
 
 /// The bytes of buffer view `v`, checked against its buffer.
@@ -115,14 +91,18 @@ pub(crate) fn view_bytes<'b>(
     buffers: &'b [Vec<u8>],
     v: usize,
 ) -> Result<&'b [u8], GltfError> {
-    let (b, start, end) = view_range(root, v)?;
-    let bytes = usize::try_from(start)
-        .ok()
-        .zip(usize::try_from(end).ok())
-        .and_then(|(s, e)| buffers.get(b)?.get(s..e));
-    bytes.ok_or_else(|| GltfError::BufferTooShort {
-        buffer: b,
-        expected: end,
-        actual: buffers.get(b).map_or(0, |d| d.len() as u64),
+    let at = || format!("bufferViews[{v}]");
+    let view = get(&root.buffer_views, v, "buffer view", at)?;
+    let b = view.buffer.value();
+    let data = get(buffers, b, "buffer", || format!("bufferViews[{v}].buffer"))?;
+    let start = view.byte_offset.map_or(0, |o| o.0);
+    let end = start.saturating_add(view.byte_length.0);
+    let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
+    let bytes = range.and_then(|(start, end)| data.get(start..end));
+    bytes.ok_or_else(|| GltfError::OutOfBounds {
+        at: at(),
+        container: format!("buffer {b}"),
+        end,
+        length: data.len() as u64,
     })
 }

@@ -8,10 +8,7 @@ use gltf::json::validation::Checked;
 
 /// Camera `c` of the file, checked.
 pub(crate) fn camera(root: &json::Root, c: usize) -> Result<Camera, GltfError> {
-    let bad = |reason: &str| GltfError::BadCamera {
-        camera: c,
-        reason: reason.to_owned(),
-    };
+    let bad = |reason: String| GltfError::invalid(format!("cameras[{c}]"), reason);
     let camera = get(&root.cameras, c, "camera", || format!("cameras[{c}]"))?;
     let projection = match (camera.type_, &camera.perspective, &camera.orthographic) {
         (Checked::Valid(Type::Perspective), Some(p), _) => Projection::Perspective {
@@ -26,19 +23,14 @@ pub(crate) fn camera(root: &json::Root, c: usize) -> Result<Camera, GltfError> {
             near: o.znear,
             far: o.zfar,
         },
-        (Checked::Valid(Type::Perspective), None, _) => {
-            return Err(bad(
-                "its type is perspective but it has no perspective values",
-            ));
-        }
-        (Checked::Valid(Type::Orthographic), _, None) => {
-            return Err(bad(
-                "its type is orthographic but it has no orthographic values",
-            ));
+        (Checked::Valid(kind), ..) => {
+            return Err(bad(format!("it has no values for its type, {kind:?}")));
         }
         (Checked::Invalid, ..) => {
-            return Err(bad("its type is neither perspective nor orthographic"));
+            return Err(bad(
+                "its type is neither perspective nor orthographic".into()
+            ));
         }
     };
-    Camera::try_new(projection).map_err(|e| bad(&e.to_string()))
+    Camera::try_new(projection).map_err(|e| bad(e.to_string()))
 }

@@ -24,7 +24,7 @@ pub enum GltfError {
     #[error("unsupported glTF version {0:?}: only 2.x is read")]
     UnsupportedVersion(String),
     /// An index points past the end of the array it refers to.
-    #[error("{at}: {what} index {index} is out of range (the file has {count})")]
+    #[error("{at}: {what} index {index} is out of range (there are {count})")]
     IndexOutOfRange {
         /// Where the index was found, as a JSON path.
         at: String,
@@ -32,15 +32,7 @@ pub enum GltfError {
         what: &'static str,
         /// The index.
         index: usize,
-        /// How many such items the file has.
-        count: usize,
-    },
-    /// The scene asked for (in the options or by the file's `scene`) does not exist.
-    #[error("scene {scene} does not exist (the file has {count} scenes)")]
-    NoSuchScene {
-        /// The scene asked for.
-        scene: usize,
-        /// How many scenes the file has.
+        /// How many such items there are.
         count: usize,
     },
     /// A node is listed as a child twice: by two parents, or twice by one.
@@ -86,46 +78,22 @@ pub enum GltfError {
         #[source]
         source: BadTransform,
     },
-    /// A camera's values are not a usable projection.
-    #[error("camera {camera} is invalid: {reason}")]
-    BadCamera {
-        /// The camera.
-        camera: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A buffer's data is missing or cannot be decoded.
-    #[error("buffer {buffer} cannot be loaded: {reason}")]
-    BadBuffer {
-        /// The buffer.
-        buffer: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A buffer holds fewer bytes than its `byteLength` says.
-    #[error("buffer {buffer} holds {actual} bytes, but its byteLength is {expected}")]
-    BufferTooShort {
-        /// The buffer.
-        buffer: usize,
-        /// Its declared length.
-        expected: u64,
-        /// The bytes found.
-        actual: u64,
-    },
-    /// A buffer view's byte range ends past its buffer, or an accessor's past its view.
+    /// A buffer holds fewer bytes than its `byteLength`, a buffer view's byte range ends
+    /// past its buffer, or an accessor's past its view.
     #[error("{at}: bytes up to {end} are needed, but {container} holds only {length}")]
     OutOfBounds {
-        /// The item whose range is too long (`bufferViews[2]`, `accessors[5]`).
+        /// The item whose range is too long (`buffers[0]`, `bufferViews[2]`,
+        /// `accessors[5]`).
         at: String,
-        /// The container (`buffer 0`, `bufferViews[2]`).
+        /// The container (`its data`, `buffer 0`, `bufferViews[2]`).
         container: String,
         /// The end of the range.
         end: u64,
         /// The container's length.
         length: u64,
     },
-    /// Any other value the importer cannot use (a bad enum value, a malformed POSITION
-    /// min/max, an unsupported accessor layout).
+    /// Any other value the importer cannot use (a buffer without data, a bad camera, a
+    /// bad enum value, a malformed POSITION min/max, an unsupported accessor layout).
     #[error("{at}: {reason}")]
     Invalid {
         /// Where, as a JSON path.
@@ -164,22 +132,6 @@ pub enum GltfError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnimationFault {
-    /// The channel names a sampler the animation does not have.
-    #[error("sampler {sampler} does not exist (the animation has {count})")]
-    SamplerOutOfRange {
-        /// The sampler index.
-        sampler: usize,
-        /// The animation's samplers.
-        count: usize,
-    },
-    /// The channel targets a node the file does not have.
-    #[error("target node {node} does not exist (the file has {count} nodes)")]
-    NodeOutOfRange {
-        /// The node index.
-        node: usize,
-        /// The file's nodes.
-        count: usize,
-    },
     /// The channel targets a node given by a matrix, not translation, rotation, scale.
     #[error(
         "target node {node} has a matrix: animated nodes must use translation, rotation and scale"

@@ -50,18 +50,13 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
     Ok(parent)
 }
 
-/// The roots of scene `scene`, checked: in range, without a parent, listed once.
+/// The roots of scene `s` (index `scene`), checked: in range, without a parent, listed
+/// once.
 pub(crate) fn scene_roots(
-    root: &json::Root,
+    s: &json::Scene,
     scene: usize,
     parent: &[Option<usize>],
 ) -> Result<Vec<usize>, GltfError> {
-    let Some(s) = root.scenes.get(scene) else {
-        return Err(GltfError::NoSuchScene {
-            scene,
-            count: root.scenes.len(),
-        });
-    };
     let mut listed = vec![false; parent.len()];
     let mut roots = Vec::with_capacity(s.nodes.len());
     for (k, index) in s.nodes.iter().enumerate() {

@@ -1,13 +1,12 @@
 //! The importer: file → checked glTF document → scene graph.
 
 use super::error::get;
-use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
 use crate::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
-use scenewalk_core::{Graph, GraphError, NodeId};
+use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::io::Read;
@@ -87,9 +86,8 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
-///
-/// Errors: [`GltfError`], naming the node or index at fault.
+/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder. Errors:
+/// [`GltfError`], naming the node or index at fault.
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
     let mut bytes = Vec::new();
     let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
@@ -100,17 +98,14 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
     import_slice(&bytes, path.parent(), options)
 }
 
-/// Size of the GLB header: magic, version, total length.
-const GLB_HEADER: u32 = 12;
-
-/// Refuses a GLB whose declared total length is shorter than its own header, which the
-/// gltf crate subtracts unchecked (an overflow panic with overflow checks on).
+/// Refuses a GLB whose declared total length is shorter than its 12-byte header, which
+/// the gltf crate subtracts unchecked (an overflow panic with overflow checks on).
 fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
     if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
         let length = u32::from_le_bytes([l0, l1, l2, l3]);
-        if length < GLB_HEADER {
+        if length < 12 {
             return Err(GltfError::Parse(format!(
-                "the GLB header declares a total length of {length} bytes, less than the header's {GLB_HEADER}"
+                "the GLB header declares a total length of {length} bytes, less than its own 12"
             )));
         }
     }
@@ -118,9 +113,8 @@ fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
 }
 
 /// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
-/// of the glTF file); with `None`, only embedded buffers can be read.
-///
-/// Errors: [`GltfError`], naming the node or index at fault.
+/// of the glTF file); with `None`, only embedded buffers can be read. Errors:
+/// [`GltfError`], naming the node or index at fault.
 pub fn import_slice(
     bytes: &[u8],
     base: Option<&Path>,
@@ -137,22 +131,16 @@ pub fn import_slice(
     check_node_links(&root)?;
     let scene = choose_scene(&root, options)?;
     let buffers = buffers::load(&root, blob, base)?;
-    buffers::check_views(&root)?;
+    buffers::check_views(&root, &buffers)?;
 
     let roots = match scene {
-        Some(s) => hierarchy::scene_roots(&root, s, &parent)?,
+        Some((s, scene)) => hierarchy::scene_roots(scene, s, &parent)?,
         None => Vec::new(),
     };
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
-    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
-    let mut mesh_nodes = |m: usize| {
-        cached(&mut meshes, m, || {
-            mesh::primitives(&root, &buffers, m, &mut decoded)
-        })
-    };
-    let mut skinned_nodes = Vec::new();
+    // Every node's transform first, in pre-order: a skin needs its joints' graph nodes.
     for &(n, depth) in &order {
         let Some(node) = root.nodes.get(n) else {
             continue;
@@ -164,47 +152,55 @@ pub fn import_slice(
             Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
             _ => graph.add_root(transform),
         };
-        let mut primitives = Vec::new();
-        let mesh = node.mesh.map(|m| m.value());
-        match (mesh, node.skin) {
-            // Its joints may come later in the walk: posed once they are all made.
-            (Some(m), Some(s)) => skinned_nodes.push((n, m, s.value())),
-            (Some(m), None) => {
-                for primitive in mesh_nodes(m)? {
-                    primitives.push(place(&mut graph, id, None, primitive)?);
-                }
-            }
-            (None, _) => {}
-        }
-        let camera = match node.camera {
-            Some(c) => Some(graph.append_child(id, camera::camera(&root, c.value())?)?),
-            None => None,
-        };
         if let Some(slot) = nodes.get_mut(n) {
             *slot = Some(ImportedNode {
                 id,
                 name: node.name.clone(),
                 parent: up,
                 depth,
-                mesh,
-                primitives,
-                camera,
+                mesh: node.mesh.map(|m| m.value()),
+                primitives: Vec::new(),
+                camera: None,
             });
         }
     }
+    // Then its primitives and camera, before its glTF children.
+    let (mut meshes, mut decoded) = (HashMap::new(), mesh::Decoded::new());
     let (mut skins, mut posed) = (HashMap::new(), HashMap::new());
-    for (n, m, s) in skinned_nodes {
-        let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
-        let made = cached(&mut posed, (m, s), || {
-            skin::skinned(&root, &buffers, m, mesh_nodes(m)?, &skin, s)
-        })?;
-        if let Some(Some(node)) = nodes.get_mut(n) {
-            // Before the camera and the glTF children, as for unskinned nodes.
-            let first = graph.first_child(node.id)?;
-            for primitive in made {
-                node.primitives
-                    .push(place(&mut graph, node.id, first, primitive)?);
+    for &(n, _) in &order {
+        let (Some(node), Some(Some(ImportedNode { id, .. }))) = (root.nodes.get(n), nodes.get(n))
+        else {
+            continue;
+        };
+        let id = *id;
+        let before = graph.first_child(id)?;
+        let mut primitives = Vec::new();
+        if let Some(m) = node.mesh.map(|m| m.value()) {
+            let mut made = cached(&mut meshes, m, || {
+                mesh::primitives(&root, &buffers, m, &mut decoded)
+            })?;
+            if let Some(s) = node.skin.map(|s| s.value()) {
+                let skin = cached(&mut skins, s, || skin::skin(&root, &buffers, s, &nodes))?;
+                made = cached(&mut posed, (m, s), || {
+                    skin::skinned(&root, &buffers, m, made, &skin, s)
+                })?;
             }
+            for primitive in made {
+                primitives.push(primitive.add(&mut graph, id, before)?);
+            }
+        }
+        let camera = match node.camera {
+            Some(c) => Some(add(
+                &mut graph,
+                id,
+                before,
+                camera::camera(&root, c.value())?,
+            )?),
+            None => None,
+        };
+        if let Some(Some(imported)) = nodes.get_mut(n) {
+            imported.primitives = primitives;
+            imported.camera = camera;
         }
     }
     let animations = animation::animations(&root, &buffers, &nodes)?;
@@ -212,7 +208,7 @@ pub fn import_slice(
         // In slot order, which is the scene's: the graph is new and made in pre-order.
         roots: graph.roots().collect(),
         graph,
-        scene,
+        scene: scene.map(|(s, _)| s),
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
         animations,
@@ -235,28 +231,16 @@ pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
     Ok(made)
 }
 
-/// Adds a primitive's node below `parent`: before `before`, else last.
-fn place(
+/// Adds `payload` below `parent`: before `before`, else last.
+pub(crate) fn add<T: NodeCore>(
     graph: &mut Graph,
     parent: NodeId,
     before: Option<NodeId>,
-    primitive: PrimitiveNode,
+    payload: T,
 ) -> Result<NodeId, GraphError> {
-    fn add<T: scenewalk_core::NodeCore>(
-        graph: &mut Graph,
-        parent: NodeId,
-        before: Option<NodeId>,
-        payload: T,
-    ) -> Result<NodeId, GraphError> {
-        match before {
-            Some(sibling) => graph.insert_before(sibling, payload),
-            None => graph.append_child(parent, payload),
-        }
-    }
-    match primitive {
-        PrimitiveNode::Mesh(m) => add(graph, parent, before, m),
-        PrimitiveNode::Geometry(g) => add(graph, parent, before, g),
-        PrimitiveNode::Skinned(s) => add(graph, parent, before, s),
+    match before {
+        Some(sibling) => graph.insert_before(sibling, payload),
+        None => graph.append_child(parent, payload),
     }
 }
 
@@ -280,32 +264,35 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
 /// Every node's mesh, skin and camera index is in range.
 fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     for (n, node) in root.nodes.iter().enumerate() {
-        let links = [
-            (node.mesh.map(|m| m.value()), "mesh", root.meshes.len()),
-            (node.skin.map(|s| s.value()), "skin", root.skins.len()),
-            (node.camera.map(|c| c.value()), "camera", root.cameras.len()),
-        ];
-        for (index, what, count) in links {
-            if let Some(index) = index.filter(|&i| i >= count) {
-                let at = format!("nodes[{n}].{what}");
-                return Err(GltfError::out_of_range(at, what, index, count));
-            }
+        let at = |what| move || format!("nodes[{n}].{what}");
+        if let Some(m) = node.mesh {
+            get(&root.meshes, m.value(), "mesh", at("mesh"))?;
+        }
+        if let Some(s) = node.skin {
+            get(&root.skins, s.value(), "skin", at("skin"))?;
+        }
+        if let Some(c) = node.camera {
+            get(&root.cameras, c.value(), "camera", at("camera"))?;
         }
     }
     Ok(())
 }
 
-/// The option's scene, else the file's default, else scene 0 (none if there are none).
-fn choose_scene(root: &json::Root, options: &ImportOptions) -> Result<Option<usize>, GltfError> {
-    let count = root.scenes.len();
-    match (options.scene, root.scene) {
-        (Some(scene), _) if scene >= count => Err(GltfError::NoSuchScene { scene, count }),
-        (Some(scene), _) => Ok(Some(scene)),
-        (None, Some(s)) => {
-            get(&root.scenes, s.value(), "scene", || "scene".into()).map(|_| Some(s.value()))
-        }
-        (None, None) => Ok((count > 0).then_some(0)),
-    }
+/// The option's scene, else the file's default, else scene 0 (none if there are none),
+/// with its index.
+fn choose_scene<'r>(
+    root: &'r json::Root,
+    options: &ImportOptions,
+) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
+    let (scene, at) = match (options.scene, root.scene) {
+        (Some(scene), _) => (scene, "ImportOptions::scene"),
+        (None, Some(s)) => (s.value(), "scene"),
+        (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
+    };
+    Ok(Some((
+        scene,
+        get(&root.scenes, scene, "scene", || at.into())?,
+    )))
 }
 
 /// The node's local transform: its matrix (column-major), else T × R × S with the

@@ -3,12 +3,14 @@
 
 use super::accessor::{accessor, component, read_indices, read_vec3, unit};
 use super::error::{GltfError, get};
+use super::import::{add, cached};
 use crate::{Geometry, Mesh, SkinnedMesh};
 use gltf::json;
+use gltf::json::deserialize::from_value;
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
-use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
+use scenewalk_core::{Aabb, Graph, GraphError, NodeId};
 use std::collections::HashMap;
 
 /// Primitives already decoded, by (POSITION accessor, index accessor, mode): meshes
@@ -25,6 +27,22 @@ pub(crate) enum PrimitiveNode {
     Mesh(Mesh),
     Geometry(Geometry),
     Skinned(SkinnedMesh),
+}
+
+impl PrimitiveNode {
+    /// Adds the node below `parent`: before `before`, else last.
+    pub(crate) fn add(
+        self,
+        graph: &mut Graph,
+        parent: NodeId,
+        before: Option<NodeId>,
+    ) -> Result<NodeId, GraphError> {
+        match self {
+            PrimitiveNode::Mesh(m) => add(graph, parent, before, m),
+            PrimitiveNode::Geometry(g) => add(graph, parent, before, g),
+            PrimitiveNode::Skinned(s) => add(graph, parent, before, s),
+        }
+    }
 }
 
 /// The nodes of mesh `m`'s primitives, in order.
@@ -74,55 +92,52 @@ fn primitive_node(
     );
     let indices = primitive.indices.map(|i| i.value());
     let key = (a, indices.filter(|_| triangles), mode.as_gl_enum());
-    if let Some(done) = decoded.get(&key) {
-        return Ok(done.clone());
-    }
-    let position_at = format!("{at}.attributes.POSITION");
-    let position = accessor(root, a, &position_at)?;
-    let declared = declared_bounds(position, a)?;
-    let positions = read_vec3(root, buffers, position, a)?;
-    let index = match indices {
-        Some(i) => Some((i, accessor(root, i, &format!("{at}.indices"))?)),
-        None => None,
-    };
-    let order = match (index, &positions) {
-        _ if !triangles => None,
-        (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
-        (None, positions) => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
-    };
-    let node = match (positions, order) {
-        (Some(positions), Some(order)) => {
-            let mesh = Mesh::new(positions, assemble(mode, &order))
-                .map_err(|e| GltfError::invalid(at, e.to_string()))?;
-            PrimitiveNode::Mesh(mesh.with_declared_bounds(declared.unwrap_or(Aabb::EMPTY)))
-        }
-        (positions, _) => {
-            let bounds = match (declared, positions) {
-                (Some(bounds), _) => bounds,
-                (None, Some(points)) => Aabb::from_points(points),
-                (None, None) => {
-                    return Err(GltfError::invalid(
-                        format!("accessors[{a}]"),
-                        "POSITION has no min/max and its data cannot be read \
-                         (only float VEC3 in a buffer view, without sparse values, is read)",
-                    ));
-                }
-            };
-            // Triangles drawn, though not read: none for points and lines.
-            let vertices = index.map_or(position.count.0, |(_, acc)| acc.count.0);
-            let drawn = match mode {
-                Mode::Triangles => vertices / 3,
-                Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
-                Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
-            };
-            let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
-            let geometry = Geometry::try_new(bounds, drawn)
-                .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
-            PrimitiveNode::Geometry(geometry)
-        }
-    };
-    decoded.insert(key, node.clone());
-    Ok(node)
+    cached(decoded, key, || {
+        let position_at = format!("{at}.attributes.POSITION");
+        let position = accessor(root, a, &position_at)?;
+        let declared = declared_bounds(position, a)?;
+        let positions = read_vec3(root, buffers, position, a)?;
+        let index = match indices {
+            Some(i) => Some((i, accessor(root, i, &format!("{at}.indices"))?)),
+            None => None,
+        };
+        let order = match (index, &positions) {
+            _ if !triangles => None,
+            (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
+            (None, positions) => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
+        };
+        Ok(match (positions, order) {
+            (Some(positions), Some(order)) => {
+                let mesh = Mesh::new(positions, assemble(mode, &order))
+                    .map_err(|e| GltfError::invalid(at, e.to_string()))?;
+                PrimitiveNode::Mesh(mesh.with_declared_bounds(declared.unwrap_or(Aabb::EMPTY)))
+            }
+            (positions, _) => {
+                let bounds = match (declared, positions) {
+                    (Some(bounds), _) => bounds,
+                    (None, Some(points)) => Aabb::from_points(points),
+                    (None, None) => {
+                        return Err(GltfError::invalid(
+                            format!("accessors[{a}]"),
+                            "POSITION has no min/max and its data cannot be read \
+                             (only float VEC3 in a buffer view, without sparse values, is read)",
+                        ));
+                    }
+                };
+                // Triangles drawn, though not read: none for points and lines.
+                let vertices = index.map_or(position.count.0, |(_, acc)| acc.count.0);
+                let drawn = match mode {
+                    Mode::Triangles => vertices / 3,
+                    Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
+                    Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
+                };
+                let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
+                let geometry = Geometry::try_new(bounds, drawn)
+                    .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
+                PrimitiveNode::Geometry(geometry)
+            }
+        })
+    })
 }
 
 /// Triangles as index triples: lists in threes, strips alternating their winding so
@@ -163,17 +178,13 @@ fn declared_bounds(acc: &json::Accessor, a: usize) -> Result<Option<Aabb>, GltfE
         return Ok(None);
     };
     let corner = |value: &json::Value, field: &str| {
-        let number = |v: &json::Value| v.as_f64().map(|x| x as f32).filter(|x| x.is_finite());
-        let numbers: Option<Vec<f32>> = value
-            .as_array()
-            .and_then(|v| v.iter().map(number).collect());
-        match numbers.as_deref() {
-            Some(&[x, y, z]) => Ok(Vec3::new(x, y, z)),
-            _ => Err(GltfError::invalid(
+        let corner = from_value::<[f32; 3]>(value.clone()).map(Vec3::from_array);
+        corner.ok().filter(|c| c.is_finite()).ok_or_else(|| {
+            GltfError::invalid(
                 format!("accessors[{a}].{field}"),
                 "not three finite numbers",
-            )),
-        }
+            )
+        })
     };
     // Normalized integer positions (KHR_mesh_quantization) declare min / max in the
     // stored integers; the positions are those divided by the type's unit.

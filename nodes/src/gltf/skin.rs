@@ -13,6 +13,16 @@ use gltf::json::validation::Checked;
 use scenewalk_core::glam::Mat4;
 use std::sync::Arc;
 
+/// The component types `JOINTS_0` may have: unsigned bytes or shorts.
+const JOINTS: &[(ComponentType, bool)] = &[(ComponentType::U8, false), (ComponentType::U16, false)];
+
+/// The component types `WEIGHTS_0` may have: floats, normalized unsigned bytes or shorts.
+const WEIGHTS: &[(ComponentType, bool)] = &[
+    (ComponentType::F32, false),
+    (ComponentType::U8, true),
+    (ComponentType::U16, true),
+];
+
 /// Skin `s`, its joints (and skeleton) nodes of the imported scene.
 pub(crate) fn skin(
     root: &json::Root,
@@ -71,49 +81,37 @@ pub(crate) fn skinned(
     s: usize,
 ) -> Result<Vec<PrimitiveNode>, GltfError> {
     let listed = root.meshes.get(m).map_or(&[][..], |mesh| &mesh.primitives);
-    let mut out = Vec::with_capacity(primitives.len());
-    for (p, (node, primitive)) in primitives.into_iter().zip(listed).enumerate() {
-        let PrimitiveNode::Mesh(mesh) = node else {
-            out.push(node);
-            continue;
-        };
-        let at = format!("meshes[{m}].primitives[{p}]");
-        let read = |semantic: Semantic, name: &str, allowed| {
-            let Some(a) = primitive.attributes.get(&Checked::Valid(semantic)) else {
-                let reason = format!("it is skinned by skin {s} but has no {name}");
-                return Err(GltfError::invalid(format!("{at}.attributes"), reason));
+    let posed = primitives.into_iter().zip(listed).enumerate();
+    posed
+        .map(|(p, (node, primitive))| {
+            let PrimitiveNode::Mesh(mesh) = node else {
+                return Ok(node);
             };
-            let at = format!("{at}.attributes.{name}");
-            read_numbers(root, buffers, a.value(), &at, Type::Vec4, allowed)
-        };
-        let joints = read(
-            Semantic::Joints(0),
-            "JOINTS_0",
-            &[(ComponentType::U8, false), (ComponentType::U16, false)],
-        )?;
-        let weights = read(
-            Semantic::Weights(0),
-            "WEIGHTS_0",
-            &[
-                (ComponentType::F32, false),
-                (ComponentType::U8, true),
-                (ComponentType::U16, true),
-            ],
-        )?;
-        // Unsigned bytes and shorts are exact in f32.
-        let joints = joints
-            .chunks_exact(4)
-            .map(|j| std::array::from_fn(|k| j.get(k).map_or(0, |&x| x as u16)));
-        let weights = weights
-            .chunks_exact(4)
-            .map(|w| std::array::from_fn(|k| w.get(k).copied().unwrap_or(0.0)));
-        let skinned = SkinnedMesh::new(mesh, Arc::clone(skin), joints.collect(), weights.collect())
-            .map_err(|source| GltfError::BadSkin {
-                skin: s,
-                at,
-                source,
-            })?;
-        out.push(PrimitiveNode::Skinned(skinned));
-    }
-    Ok(out)
+            let at = format!("meshes[{m}].primitives[{p}]");
+            let read = |semantic: Semantic, name: &str, allowed| {
+                let Some(a) = primitive.attributes.get(&Checked::Valid(semantic)) else {
+                    let reason = format!("it is skinned by skin {s} but has no {name}");
+                    return Err(GltfError::invalid(format!("{at}.attributes"), reason));
+                };
+                let at = format!("{at}.attributes.{name}");
+                let numbers = read_numbers(root, buffers, a.value(), &at, Type::Vec4, allowed)?;
+                let fours = numbers
+                    .chunks_exact(4)
+                    .filter_map(|v| <[f32; 4]>::try_from(v).ok());
+                Ok(fours.collect::<Vec<_>>())
+            };
+            let joints = read(Semantic::Joints(0), "JOINTS_0", JOINTS)?;
+            let weights = read(Semantic::Weights(0), "WEIGHTS_0", WEIGHTS)?;
+            // Unsigned bytes and shorts are exact in f32.
+            let joints = joints.into_iter().map(|j| j.map(|x| x as u16)).collect();
+            let skinned = SkinnedMesh::new(mesh, Arc::clone(skin), joints, weights);
+            skinned
+                .map(PrimitiveNode::Skinned)
+                .map_err(|source| GltfError::BadSkin {
+                    skin: s,
+                    at,
+                    source,
+                })
+        })
+        .collect()
 }
