@@ -7,7 +7,7 @@ use crate::world::WorldMatrices;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
-    RunContext, Stamp, Stamped, StateCell, TraversalError, TypeSet, Visit,
+    RunContext, Stamp, Stamped, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
@@ -103,8 +103,8 @@ impl BoundsTable {
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
-    pub(crate) geometry: TypeSet,
-    skinned: TypeSet,
+    pub(crate) geometry: Typed<Geometry>,
+    skinned: Typed<SkinnedMesh>,
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
@@ -139,8 +139,8 @@ impl Bounds {
     pub fn new() -> Self {
         Self {
             matrices: WorldMatrices::new(),
-            geometry: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
+            geometry: Typed::new(),
+            skinned: Typed::new(),
             boxes: PerNode::new(Aabb::EMPTY),
             skins: Vec::new(),
             keep_matrices: false,

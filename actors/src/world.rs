@@ -6,7 +6,7 @@ use crate::shared::{checkout, publish};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError, RunContext, Stamp,
-    Stamped, StateCell, TraversalError, TypeSet, Visit,
+    Stamped, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_nodes::Transform;
 use std::sync::Arc;
@@ -15,9 +15,13 @@ mod matrices;
 
 pub(crate) use matrices::WorldMatrices;
 
-/// The local transform of a node if it is a [`Transform`] (or extends one).
+/// The local transform of a node if it is a [`Transform`] (or extends one), as
+/// `transforms` (resolved for the visit's graph) says.
 #[inline]
-pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'g Affine3A> {
+pub fn local_transform<'g>(
+    visit: &Visit<'g>,
+    transforms: &Typed<Transform>,
+) -> Option<&'g Affine3A> {
     if transforms.contains(visit.node_type()) {
         visit.get::<Transform>().map(Transform::local)
     } else {

@@ -19,8 +19,8 @@
 //!   their type: [`StaticActor`] (`&self`), [`UnorderedActor`] and [`OrderedActor`]
 //!   (hierarchical state kept by the framework, copied only where it changes); enter
 //!   or enter + leave ([`Events`]); uniform, single-type or per-type dispatch
-//!   ([`Dispatch`], [`MethodTable`], [`Functor`], or [`Arms`] when the functors are
-//!   known at compile time).
+//!   ([`Dispatch`]; [`Arms`], with a [`MethodTable`] of [`Functor`]s for functors
+//!   chosen at run time). [`Typed`] reads nodes as a type in a loop.
 //! - **Iterators** ([`TraversalIterator`]) choose the next node. [`DepthFirst`], the
 //!   canonical order, is here; the others (priority, breadth-first, flattened) live in
 //!   `scenewalk-iterators`.
@@ -34,8 +34,8 @@
 //! ## Where things are
 //! One folder per part, each opening with its story: `graph/` (the arena, ids, node
 //! types, edits, the change log, compaction), `actor/` (the actor kinds, adapters,
-//! chains, classes, ordered state, what an actor sees), `dispatch/` (per-type
-//! dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
+//! chains, classes, ordered state, what an actor sees), `dispatch/` (typed work:
+//! reading nodes as a type, per-type dispatch), `run/` (the iterator trait, the action, [`DepthFirst`], results handed
 //! between passes), `parallel/` (one run on all cores). Every error is in `error.rs`.
 //! Every public item is re-exported here; [`prelude`] holds the names a custom node,
 //! a custom actor and an action need, in one `use scenewalk_core::prelude::*;`.
@@ -81,11 +81,11 @@ pub use actor::{
     Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
     TypeKey, Unordered, UnorderedActor, Visit,
 };
-pub use dispatch::{Arms, DispatchActor, Functor, KeptColumn, MethodTable};
+pub use dispatch::{Arms, Functor, MethodTable, Typed};
 pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
-    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, short_type_name,
 };
 pub use math::Aabb;
 #[cfg(feature = "parallel")]

@@ -5,7 +5,7 @@
 use super::spans::Spans;
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
-use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, TypeSet};
+use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, Typed};
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
 /// A node that is neither a transform nor geometry, or a skinned mesh (boxed after
@@ -57,9 +57,9 @@ pub(super) struct Plan {
     steps: Vec<Step>,
     /// The kind of each registered type.
     kinds: Vec<u8>,
-    transforms: TypeSet,
-    geometries: TypeSet,
-    skinned: TypeSet,
+    transforms: Typed<Transform>,
+    geometries: Typed<Geometry>,
+    skinned: Typed<SkinnedMesh>,
     /// Whether the plan covers every node of the run (no extended types, depths in
     /// range).
     usable: bool,
@@ -72,9 +72,9 @@ impl Default for Plan {
         Self {
             steps: Vec::new(),
             kinds: Vec::new(),
-            transforms: TypeSet::of::<Transform>(),
-            geometries: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
+            transforms: Typed::new(),
+            geometries: Typed::new(),
+            skinned: Typed::new(),
             usable: false,
             built: false,
         }

@@ -4,7 +4,7 @@
 use crate::skinned::find;
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, TypeSet};
+use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, Typed};
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
 /// One node of a subtree pass: its state, its next child to enter and its box so far.
@@ -19,17 +19,17 @@ pub(super) struct Frame {
 /// The node types an incremental update reads (with the types extending them).
 #[derive(Clone, Debug)]
 pub(super) struct Types {
-    transforms: TypeSet,
-    geometries: TypeSet,
-    skinned: TypeSet,
+    transforms: Typed<Transform>,
+    geometries: Typed<Geometry>,
+    skinned: Typed<SkinnedMesh>,
 }
 
 impl Default for Types {
     fn default() -> Self {
         Self {
-            transforms: TypeSet::of::<Transform>(),
-            geometries: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
+            transforms: Typed::new(),
+            geometries: Typed::new(),
+            skinned: Typed::new(),
         }
     }
 }
@@ -51,9 +51,9 @@ impl Types {
 /// The node types the subtree pass reads, resolved once per update, and the skinned
 /// meshes' own boxes as the patch has them.
 pub(super) struct Kinds<'g> {
-    transforms: &'g TypeSet,
-    geometries: &'g TypeSet,
-    skinned: &'g TypeSet,
+    transforms: &'g Typed<Transform>,
+    geometries: &'g Typed<Geometry>,
+    skinned: &'g Typed<SkinnedMesh>,
     skins: &'g [(NodeIndex, Aabb)],
     /// Exact-type columns: two loads where `get_at` also looks the column up.
     transform: Option<Payloads<'g, Transform>>,

@@ -4,9 +4,7 @@
 
 use crate::per_node::Pages;
 use scenewalk_core::glam::{Affine3A, Mat3A};
-use scenewalk_core::{
-    Graph, KeptColumn, NodeIndex, NodeType, RunContext, StateCell, TypeSet, Visit,
-};
+use scenewalk_core::{Graph, NodeIndex, NodeType, RunContext, StateCell, Typed, Visit};
 use scenewalk_nodes::Transform;
 
 use super::world_above;
@@ -49,10 +47,10 @@ pub(super) fn is_finite(world: &Affine3A) -> bool {
 /// matrix of a changed transform where it is.
 #[derive(Clone, Debug)]
 pub(crate) struct WorldMatrices {
-    transforms: TypeSet,
-    /// The graph's `Transform` column, kept for a run (released by [`end`](Self::end))
-    /// so a transform node's local costs no downcast.
-    locals: KeptColumn<Transform>,
+    /// The types that are a transform, and the graph's `Transform` column, kept for a
+    /// run (released by [`end`](Self::end)) so a transform node's local costs no
+    /// downcast.
+    transforms: Typed<Transform>,
     /// Per type index: 1 + the type's number among the transform types, or 0.
     kind: Vec<u32>,
     /// How many types are a transform.
@@ -74,8 +72,7 @@ pub(crate) struct WorldMatrices {
 impl WorldMatrices {
     pub(crate) fn new() -> Self {
         Self {
-            transforms: TypeSet::of::<Transform>(),
-            locals: KeptColumn::new(),
+            transforms: Typed::new(),
             kind: Vec::new(),
             kinds: 0,
             matrices: Pages::new(Affine3A::IDENTITY),
@@ -147,7 +144,7 @@ impl WorldMatrices {
     /// graph's `Transform` column, so an edit between runs does not copy it.
     pub(crate) fn end(&mut self) {
         self.matrices.finish(|_, m| m);
-        self.locals.release();
+        self.transforms.release();
     }
 
     /// At a transform node, makes `parent world × local` the node's own state.
@@ -158,7 +155,7 @@ impl WorldMatrices {
         let Some(own) = self.place(visit.graph(), visit.node(), visit.node_type()) else {
             return above;
         };
-        let Some(&local) = self.locals.get(visit).map(Transform::local) else {
+        let Some(&local) = self.transforms.get(visit).map(Transform::local) else {
             return above;
         };
         let world = product(&self.get(above), &local);
@@ -210,7 +207,6 @@ impl WorldMatrices {
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
-            locals: KeptColumn::new(),
             kind: self.kind.clone(),
             kinds: self.kinds,
             matrices: self.matrices.fork(),

@@ -1,6 +1,6 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
-use crate::actor::sealed::Adapter;
+use crate::actor::sealed::{Adapter, Sealed};
 use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::Graph;
@@ -189,9 +189,8 @@ pub trait UnorderedActor: Any + Send {
     }
     /// A run begins (take the results of earlier passes the actor reads with
     /// [`RunContext::read`]). An actor's results describe the latest run only, so it
-    /// resets them here (every library actor does: counts to zero, lists emptied, a
-    /// [`DispatchActor`](crate::DispatchActor)'s context back to its start). An error
-    /// refuses the run.
+    /// resets them here (every library actor does: counts to zero, lists emptied, an
+    /// [`Arms`](crate::Arms)' context back to its start). An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -231,6 +230,18 @@ pub trait UnorderedActor: Any + Send {
     where
         Self: Sized,
     {
+    }
+    /// The context of a per-type dispatch actor, for
+    /// [`Action::context`](crate::Action::context): only [`Arms`](crate::Arms)
+    /// answers (the argument cannot be named outside this crate).
+    #[doc(hidden)]
+    fn dispatch_context(&self, _: Sealed) -> Option<&dyn Any> {
+        None
+    }
+    /// The context, mutable.
+    #[doc(hidden)]
+    fn dispatch_context_mut(&mut self, _: Sealed) -> Option<&mut dyn Any> {
+        None
     }
 }
 

@@ -45,4 +45,5 @@ pub(crate) use adapter::TypeFilter;
 #[cfg(feature = "parallel")]
 pub(crate) use chain::fold;
 pub(crate) use frame::FrameTable;
+pub(crate) use sealed::Sealed;
 pub(crate) use state::OrderedStates;

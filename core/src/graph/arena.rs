@@ -92,7 +92,7 @@ pub struct Graph {
     /// process. While it is unchanged, a column kept from this graph is still the
     /// graph's column of its type, so a kept column costs a compare of the key (and of
     /// the node's type index) a node, not a pointer chase through `columns` (see
-    /// `KeptColumn`).
+    /// `Typed`).
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot`, so a free slot's

@@ -15,8 +15,8 @@ use std::fmt::Debug;
 /// says so twice, and the two must agree: [`parent_type`](NodeCore::parent_type)
 /// declares the parent type, and [`base`](NodeCore::base) returns the embedded value
 /// of that type. The declaration is the one source of "is-a": every graph registers
-/// it with the type, and [`TypeRegistry::is_a`](crate::TypeRegistry::is_a), [`TypeSet`](crate::TypeSet),
-/// [`MethodTable`](crate::MethodTable), single-type actors and
+/// it with the type, and [`TypeRegistry::is_a`](crate::TypeRegistry::is_a), [`Typed`](crate::Typed),
+/// [`Arms`](crate::Arms), [`MethodTable`](crate::MethodTable), single-type actors and
 /// [`Graph::get`](crate::Graph::get) all answer from it. Adding a node checks that its
 /// `base` chain gives exactly the declared parent types, and refuses it with
 /// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch) otherwise (a `base`

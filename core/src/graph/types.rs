@@ -285,42 +285,21 @@ impl TypeRegistry {
     }
 }
 
-/// The node types that are a `T` (`T` itself and every type extending it), as a flat
-/// table resolved once per registry change, so membership costs one index.
-///
-/// ```
-/// use scenewalk_core::{Graph, TypeSet};
-/// # #[derive(Clone, Debug)] struct Light;
-/// # impl scenewalk_core::NodeCore for Light {}
-/// # #[derive(Clone, Debug)] struct Spot(Light);
-/// # use scenewalk_core::{NodeCore, ParentType};
-/// # impl NodeCore for Spot { fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
-/// #     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Light>()) } }
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// let mut graph = Graph::new();
-/// let spot = graph.register_type::<Spot>()?;
-/// let group = graph.register_type::<Group>()?;
-/// let mut lights = TypeSet::of::<Light>();
-/// lights.resolve(graph.types());
-/// assert!(lights.contains(spot) && !lights.contains(group));
-/// # Ok::<(), scenewalk_core::GraphError>(())
-/// ```
+/// The node types that are one type or extend it, as a flat table resolved once per
+/// registry change, so membership costs one index: what [`Typed`](crate::Typed)
+/// answers "is this node a `T`" with, and what filters single-type actors
+/// ([`Dispatch::Single`](crate::Dispatch::Single), which names its type by `TypeId`).
 #[derive(Clone, Debug)]
-pub struct TypeSet {
+pub(crate) struct TypeSet {
     target: TypeId,
     members: Vec<bool>,
     stamp: Option<RegistryStamp>,
 }
 
 impl TypeSet {
-    /// The set of types that are a `T`; empty until [`resolve`](TypeSet::resolve)d.
-    pub fn of<T: 'static>() -> Self {
-        Self::of_id(TypeId::of::<T>())
-    }
-
-    /// The set of types that are the type with this `TypeId`.
-    pub fn of_id(target: TypeId) -> Self {
+    /// The set of types that are the type with this `TypeId`; empty until
+    /// [`resolve`](TypeSet::resolve)d.
+    pub(crate) fn of_id(target: TypeId) -> Self {
         Self {
             target,
             members: Vec::new(),
@@ -329,12 +308,12 @@ impl TypeSet {
     }
 
     /// The `TypeId` of the type whose set this is.
-    pub fn target(&self) -> TypeId {
+    pub(crate) fn target(&self) -> TypeId {
         self.target
     }
 
     /// Resolves the set against a registry, unless already resolved for it.
-    pub fn resolve(&mut self, types: &TypeRegistry) {
+    pub(crate) fn resolve(&mut self, types: &TypeRegistry) {
         if self.stamp == Some(types.stamp()) {
             return;
         }
@@ -350,7 +329,7 @@ impl TypeSet {
 
     /// Whether `ty` is in the set.
     #[inline]
-    pub fn contains(&self, ty: NodeType) -> bool {
+    pub(crate) fn contains(&self, ty: NodeType) -> bool {
         self.members.get(ty.get()).copied().unwrap_or(false)
     }
 }
