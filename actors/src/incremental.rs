@@ -132,34 +132,17 @@ const STALE: u8 = 64;
 const SEEN: u8 = 128;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
-/// cost that follows the edits rather than the tree.
+/// cost that follows the edits rather than the tree; the results equal a full run's.
 ///
 /// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
-/// under `DepthFirst`, which also numbers the nodes in pre-order). Later runs read
-/// the graph's change log ([`Graph::changes_since`]): every edit and every mutable
-/// payload borrow is in it. A node whose payload changed or that was added or moved
-/// starts a subtree whose world matrices and boxes are recomputed by the same work in
-/// one loop (the topmost such nodes only, starting from the parent's stored world);
-/// then the boxes of their ancestors are recomputed bottom-up, each from its own
-/// geometry and its children's stored boxes, only while they change. The results
-/// equal a full run's.
-///
-/// Skinned meshes are boxed as [`Bounds`] boxes them (the conservative union of
-/// their per-joint boxes, posed by the joints' world matrices): after the subtree
-/// passes, every skinned mesh under the root is boxed again, since its joints may
-/// have moved while the mesh itself lies in no changed subtree, and the boxes that
-/// changed are lifted to the ancestors as above: a cost per skinned mesh in every run.
-///
-/// When only payloads changed since the last full run, which nodes are inside the
-/// root's subtree and which lie below others is read from the pre-order numbers;
-/// after a structural edit every later patch walks up from each changed node to
-/// learn it, until the next full run ([`run_full`](Self::run_full)).
-///
-/// Edit through the graph (`graph.get_mut::<Transform>(id)?.set_local(m)`, or any
-/// structural edit), then call `run` again with the same root; a payload changed
-/// without a mutable borrow (interior mutability) needs [`Graph::mark_changed`].
-/// `examples/examples/incremental.rs` animates a 200,000-node scene this way; the
-/// costs are in `docs/benchmarks.md`.
+/// under `DepthFirst`). Later runs read the graph's change log
+/// ([`Graph::changes_since`]): the subtrees of the topmost nodes whose payload
+/// changed or that were added or moved are recomputed in one loop from their parent's
+/// stored world, then their ancestors' boxes bottom-up, only while they change.
+/// Skinned meshes are boxed again in every run, as [`Bounds`] boxes them (their joints
+/// may move while the mesh lies in no changed subtree). Edit through the graph
+/// (`get_mut`, or any structural edit); a payload changed without a mutable borrow
+/// needs [`Graph::mark_changed`].
 ///
 /// ```
 /// use scenewalk_actors::IncrementalUpdate;
@@ -186,9 +169,9 @@ const SEEN: u8 = 128;
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct IncrementalUpdate {
-    action: UpdateAction,
+    action: Update,
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
     marks: Marks,
@@ -229,57 +212,45 @@ pub struct IncrementalUpdate {
     joints: Vec<Affine3A>,
 }
 
-impl Default for IncrementalUpdate {
+/// The update action, built with the update.
+#[derive(Debug)]
+struct Update(UpdateAction);
+
+impl Default for Update {
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
+    )]
     fn default() -> Self {
-        Self::new()
+        let chain = (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+            Unordered::new(Spans::default()),
+        );
+        match Action::new(DepthFirst::new(), chain) {
+            Ok(action) => Self(action),
+            Err(err) => unreachable!("{err}"),
+        }
+    }
+}
+
+impl std::ops::Deref for Update {
+    type Target = UpdateAction;
+    fn deref(&self) -> &UpdateAction {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Update {
+    fn deref_mut(&mut self) -> &mut UpdateAction {
+        &mut self.0
     }
 }
 
 impl IncrementalUpdate {
     /// An update with no results yet.
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
-    )]
     pub fn new() -> Self {
-        let world = WorldTransforms::new();
-        let action = Action::new(
-            DepthFirst::new(),
-            (
-                Ordered::new(world),
-                Ordered::new(Bounds::new()),
-                Unordered::new(Spans::default()),
-            ),
-        );
-        Self {
-            action: match action {
-                Ok(action) => action,
-                // Both actors run under DepthFirst by construction (tested).
-                Err(err) => unreachable!("{err}"),
-            },
-            seen: None,
-            marks: Marks::default(),
-            dirty: Vec::new(),
-            inside: Vec::new(),
-            path: Vec::new(),
-            frontier: Vec::new(),
-            next: Vec::new(),
-            counts: Vec::new(),
-            order: Vec::new(),
-            frames: Vec::new(),
-            open: Vec::new(),
-            rewalked: 0,
-            spans_valid: false,
-            tops: Vec::new(),
-            lifts: lift::Lifts::default(),
-            keys: Vec::new(),
-            types: Types::default(),
-            skins: Vec::new(),
-            found: Vec::new(),
-            depths: Vec::new(),
-            skins_known: false,
-            joints: Vec::new(),
-        }
+        Self::default()
     }
 
     /// Brings the world transforms and bounds of `root`'s subtree up to date with
@@ -469,7 +440,7 @@ impl IncrementalUpdate {
             let above = world.world.get_at(parent)?;
             let before = boxes.get_at(node);
             let frames = &mut self.frames;
-            let (entered, after) = rewalk(
+            let (entered, after) = rewalk::<false>(
                 graph,
                 &kinds,
                 world,
@@ -536,7 +507,7 @@ impl IncrementalUpdate {
             skins.retain_mut(|(node, own)| {
                 let skinned = graph
                     .type_at(*node)
-                    .is_some_and(|ty| self.types.skinned(ty));
+                    .is_some_and(|ty| self.types.skinned.contains(ty));
                 let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
                     return false; // removed, or no longer under the root
                 };

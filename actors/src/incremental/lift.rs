@@ -15,9 +15,6 @@ pub(super) struct Lift {
     new: Aabb,
 }
 
-/// The lifts of each level (the parents' depth below the root).
-pub(super) type Levels = BTreeMap<usize, Vec<Lift>>;
-
 /// Ancestors warmed up together.
 const BATCH: usize = 16;
 
@@ -37,30 +34,13 @@ pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
     ((min & max).all() && !nan.any()).then(|| parent.union(new))
 }
 
-/// Lists a lift of `node`'s parent (at `level`, one above the node's depth).
-pub(super) fn push(
-    graph: &Graph,
-    levels: &mut Levels,
-    spare: &mut Vec<Vec<Lift>>,
-    level: usize,
-    node: NodeIndex,
-    old: Aabb,
-    new: Aabb,
-) {
-    if let Some(parent) = graph.parent_at(node) {
-        levels
-            .entry(level)
-            .or_insert_with(|| spare.pop().unwrap_or_default())
-            .push(Lift { parent, old, new });
-    }
-}
-
 /// The lists of a patch's ancestor boxes: the lifts by level, and emptied lists
 /// kept for the next patch.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Lifts {
-    pub(super) levels: Levels,
-    pub(super) spare: Vec<Vec<Lift>>,
+    /// The lifts of each level (the parents' depth below the root).
+    levels: BTreeMap<usize, Vec<Lift>>,
+    spare: Vec<Vec<Lift>>,
 }
 
 impl Lifts {
@@ -73,15 +53,13 @@ impl Lifts {
         old: Aabb,
         new: Aabb,
     ) {
-        push(
-            graph,
-            &mut self.levels,
-            &mut self.spare,
-            level,
-            node,
-            old,
-            new,
-        );
+        if let Some(parent) = graph.parent_at(node) {
+            let spare = &mut self.spare;
+            self.levels
+                .entry(level)
+                .or_insert_with(|| spare.pop().unwrap_or_default())
+                .push(Lift { parent, old, new });
+        }
     }
 
     /// Empties the lists (left over only if an earlier patch gave up half way).
