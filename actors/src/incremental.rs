@@ -126,10 +126,8 @@ const INSIDE: u8 = 8;
 const COVERED: u8 = 16;
 /// The node was added or moved: it has no earlier box of its own to compare with.
 const PLACED: u8 = 32;
-/// A child's box (or the set of children) changed: the node's box is recomputed.
-const STALE: u8 = 64;
 /// Met by the lock-step walk up (`warm_up`).
-const SEEN: u8 = 128;
+const SEEN: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree; the results equal a full run's.
@@ -177,15 +175,10 @@ pub struct IncrementalUpdate {
     marks: Marks,
     /// Nodes named by this run's changes.
     dirty: Vec<NodeIndex>,
-    /// Nodes inside the root's subtree met on the way up, with their depth.
-    inside: Vec<(u32, NodeIndex)>,
-    /// Scratch for the walk up, the lock-step walk up, the depth sort and the
-    /// subtree pass.
+    /// Scratch for the walk up, the lock-step walk up and the subtree pass.
     path: Vec<NodeIndex>,
     frontier: Vec<NodeIndex>,
     next: Vec<NodeIndex>,
-    counts: Vec<u32>,
-    order: Vec<NodeIndex>,
     frames: Vec<Frame>,
     open: Vec<plan::Open>,
     /// Nodes re-walked by payload-only patches since the last full run, while the
@@ -389,7 +382,6 @@ impl IncrementalUpdate {
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
         self.dirty.clear();
-        self.inside.clear();
         self.collect(graph, changes);
         // Slot order is memory order (and document order for a graph built depth
         // first): the passes below then sweep the arrays forward instead of jumping.
@@ -410,7 +402,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// The subtree passes, then the boxes on the way up, after `walk_up`.
+    /// The subtree passes, then the boxes on the way up (`Lifts::run`), after
+    /// `walk_up`: a node whose children changed is boxed again, at its level.
     fn patch_boxes(
         &mut self,
         graph: &Graph,
@@ -418,17 +411,20 @@ impl IncrementalUpdate {
         boxes: &mut PerNode<Aabb>,
         stats: &mut UpdateStats,
     ) -> Option<()> {
-        self.order_by_depth();
         let kinds = Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actor_mut::<WorldTransforms>()?;
-
+        self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
         for &node in &self.dirty {
             let flags = self.marks.flags(node);
+            let parent = graph.parent_at(node);
+            let depth = self.marks.depth(node) as usize;
             if flags & SUBTREE == 0 {
+                if flags & (INSIDE | COVERED) == INSIDE {
+                    self.lifts.rebox(depth, node);
+                }
                 continue;
             }
-            let parent = graph.parent_at(node);
             if parent.is_some_and(|p| self.marks.flags(p) & COVERED != 0) {
                 continue;
             }
@@ -436,41 +432,21 @@ impl IncrementalUpdate {
                 forget_subtree(graph, world, boxes, node);
                 continue;
             }
-            let parent = parent?;
-            let above = world.world.get_at(parent)?;
-            let before = boxes.get_at(node);
-            let frames = &mut self.frames;
-            let (entered, after) = rewalk::<false>(
-                graph,
-                &kinds,
-                world,
-                boxes,
-                frames,
-                &mut self.found,
-                node,
-                above,
-            )?;
+            let above = world.world.get_at(parent?)?;
+            // An added or moved node was no child of its parent: nothing to take out.
+            let before = boxes.get_at(node).filter(|_| flags & PLACED == 0);
+            let (frames, found) = (&mut self.frames, &mut self.found);
+            let (entered, after) =
+                rewalk::<false>(graph, &kinds, world, boxes, frames, found, node, above)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
-            if flags & PLACED != 0 || before != Some(after) {
-                self.marks.mark(parent, STALE);
+            if before != Some(after) {
+                let before = before.unwrap_or(Aabb::EMPTY);
+                self.lifts.push(graph, depth - 1, node, before, after);
             }
         }
-
-        // Boxes on the way up, deepest first, so children are done before parents.
-        for &node in &self.order {
-            if self.marks.flags(node) & (COVERED | STALE) != STALE {
-                continue;
-            }
-            if rebox::<false>(graph, &kinds, world, boxes, node)
-                && node != root
-                && let Some(parent) = graph.parent_at(node)
-            {
-                self.marks.mark(parent, STALE);
-            }
-            stats.ancestors += 1;
-        }
+        stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
 
@@ -521,7 +497,7 @@ impl IncrementalUpdate {
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
             let before = boxes.value_at(node)?;
-            rebox::<true>(graph, &kinds, world, boxes, node);
+            rebox(graph, &kinds, world, boxes, node);
             let after = boxes.value_at(node)?;
             if before != after && depth > 0 {
                 self.lifts
@@ -533,35 +509,6 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// Puts the `inside` nodes in `order`, deepest first (a counting sort: depths are
-    /// small integers, at most the number of nodes listed).
-    fn order_by_depth(&mut self) {
-        let deepest = self.inside.iter().map(|&(d, _)| d).max().unwrap_or(0) as usize;
-        self.counts.clear();
-        self.counts.resize(deepest + 2, 0);
-        for &(depth, _) in &self.inside {
-            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1) {
-                *c += 1;
-            }
-        }
-        // counts[k] becomes where rank k starts.
-        let mut start = 0;
-        for c in &mut self.counts {
-            start += *c;
-            *c = start - *c;
-        }
-        self.order.clear();
-        self.order.resize(self.inside.len(), NodeIndex::new(0));
-        for &(depth, node) in &self.inside {
-            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1)
-                && let Some(slot) = self.order.get_mut(*c as usize)
-            {
-                *slot = node;
-                *c += 1;
-            }
-        }
-    }
-
     /// Marks the live nodes the changes name, each listed once in `dirty`.
     fn collect(&mut self, graph: &Graph, changes: &[Change]) {
         for change in changes {
@@ -570,7 +517,7 @@ impl IncrementalUpdate {
                 continue; // removed since; its parent was recorded too
             }
             let flags = match change {
-                Change::Children(_) => BOX | STALE,
+                Change::Children(_) => BOX,
                 Change::Placed(_) => SUBTREE | PLACED,
                 _ => SUBTREE,
             };
@@ -603,8 +550,8 @@ impl IncrementalUpdate {
     }
 
     /// Finds, for every changed node and its ancestors, whether it lies inside the
-    /// root's subtree, its depth and whether it is covered by a changed subtree;
-    /// lists the inside ones in `inside`. Each node is walked once per run.
+    /// root's subtree, its depth and whether it is covered by a changed subtree. Each
+    /// node is walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
         let marks = &mut self.marks;
         for &start in &self.dirty {
@@ -624,7 +571,6 @@ impl IncrementalUpdate {
                     let bits = KNOWN | INSIDE | if covered { COVERED } else { 0 };
                     if marks.mark(node, bits) {
                         marks.set_depth(node, 0);
-                        self.inside.push((0, node));
                     }
                     base = Some((true, covered, 0));
                     break;
@@ -643,9 +589,6 @@ impl IncrementalUpdate {
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
                 if marks.mark(node, bits) {
                     marks.set_depth(node, depth);
-                    if inside {
-                        self.inside.push((depth, node));
-                    }
                 }
             }
         }

@@ -1,9 +1,10 @@
-//! Ancestor boxes of a payload-only patch: a box is brought up to date from the old
-//! and new boxes of its changed children where that is exact, so the other children
-//! are read only when a changed child gave up a face it defined.
+//! Ancestor boxes of a patch: a box is brought up to date from the old and new boxes
+//! of its changed children where that is exact, so the other children are read only
+//! when a changed child gave up a face it defined (or the children changed).
 
 use super::subtree::{Kinds, rebox};
 use crate::{PerNode, WorldTransforms};
+use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
 use std::collections::BTreeMap;
 
@@ -54,12 +55,27 @@ impl Lifts {
         new: Aabb,
     ) {
         if let Some(parent) = graph.parent_at(node) {
-            let spare = &mut self.spare;
-            self.levels
-                .entry(level)
-                .or_insert_with(|| spare.pop().unwrap_or_default())
-                .push(Lift { parent, old, new });
+            self.add(level, Lift { parent, old, new });
         }
+    }
+
+    /// Lists `node` itself, at its `level`, to be boxed again from its contributors
+    /// (its children changed): an old box of NaNs, which [`lift`] refuses.
+    pub(super) fn rebox(&mut self, level: usize, node: NodeIndex) {
+        let nan = Aabb {
+            min: Vec3::NAN,
+            max: Vec3::NAN,
+        };
+        let (old, new) = (nan, Aabb::EMPTY);
+        self.add(level, Lift { parent: node, old, new });
+    }
+
+    fn add(&mut self, level: usize, lift: Lift) {
+        let spare = &mut self.spare;
+        self.levels
+            .entry(level)
+            .or_insert_with(|| spare.pop().unwrap_or_default())
+            .push(lift);
     }
 
     /// Empties the lists (left over only if an earlier patch gave up half way).
@@ -107,7 +123,7 @@ impl Lifts {
                         after
                     }
                     None => {
-                        rebox::<true>(graph, kinds, world, boxes, node);
+                        rebox(graph, kinds, world, boxes, node);
                         boxes.value_at(node)?
                     }
                 };

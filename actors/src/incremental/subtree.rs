@@ -205,30 +205,21 @@ fn enter<const PAYLOADS: bool>(
     })
 }
 
-/// Recomputes one box from the node's geometry (a skinned mesh's own box from
-/// `kinds.skins`) and its children's boxes; returns whether it changed. With
-/// `PAYLOADS` (a payload-only patch) values are read without their stamps and the box
-/// is overwritten in place: every node inside the last full run's spans has values
-/// from it.
-pub(super) fn rebox<const PAYLOADS: bool>(
+/// Recomputes one box in place from the node's geometry (a skinned mesh's own box from
+/// `kinds.skins`) and its children's boxes. Values are read without their stamps:
+/// every node inside the root's subtree has values from the last full run or a patch.
+pub(super) fn rebox(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &WorldTransforms,
     boxes: &mut PerNode<Aabb>,
     node: NodeIndex,
-) -> bool {
-    fn read<T: Copy, const PAYLOADS: bool>(table: &PerNode<T>, node: NodeIndex) -> Option<T> {
-        if PAYLOADS {
-            table.value_at(node)
-        } else {
-            table.get_at(node)
-        }
-    }
+) {
     let mut own = Aabb::EMPTY;
     // The world matrix is three loads from scattered memory: only for geometry.
     if let Some(ty) = graph.type_at(node) {
         if let Some(geometry) = kinds.geometry(graph, node, ty)
-            && let Some(state) = read::<_, PAYLOADS>(&world.world, node)
+            && let Some(state) = world.world.value_at(node)
         {
             own = geometry
                 .local_bounds()
@@ -239,18 +230,12 @@ pub(super) fn rebox<const PAYLOADS: bool>(
     }
     let mut child = graph.first_child_at(node);
     while let Some(c) = child {
-        if let Some(b) = read::<_, PAYLOADS>(boxes, c) {
+        if let Some(b) = boxes.value_at(c) {
             own = own.union(&b);
         }
         child = graph.next_sibling_at(c);
     }
-    let before = read::<_, PAYLOADS>(boxes, node);
-    if PAYLOADS {
-        boxes.overwrite(node, own);
-    } else {
-        boxes.set(node, own);
-    }
-    before != Some(own)
+    boxes.overwrite(node, own);
 }
 
 /// Forgets the results of a subtree that left the root's subtree, so they read as
