@@ -7,18 +7,15 @@ use crate::world::WorldMatrices;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
-    RunContext, Stamp, Stamped, StateCell, TraversalError, TypeSet, Visit,
+    RunContext, Stamp, Stamped, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
-/// The world bounding boxes of a run's subtrees, as later passes read them, stamped
-/// with what they describe; and each skinned mesh's own box, posed by its joints.
-///
-/// [`Bounds`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish one behind
-/// an `Arc` after each run: hand it to later passes with
-/// [`Results`](scenewalk_core::Results), and read it in an actor's `begin` with
-/// [`RunContext::read`], which refuses it once the graph changed.
+/// The world bounding boxes of a run's subtrees, stamped with what they describe, and
+/// each skinned mesh's own box, posed by its joints: published behind an `Arc` after
+/// each run of [`Bounds`] (or [`IncrementalUpdate`](crate::IncrementalUpdate)), for
+/// later passes ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
 #[derive(Clone, Debug)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
@@ -42,25 +39,24 @@ impl Stamped for BoundsTable {
 }
 
 impl BoundsTable {
-    /// The world box of the subtree of the node in slot `node`, unchecked: for a reader
-    /// that checked the table once for its run ([`RunContext::read`]). `None` if the
-    /// run did not reach the node.
+    /// The world box of the subtree of the node in slot `node`, unchecked (for a reader
+    /// that checked the table with [`RunContext::read`]); `None` if the run did not
+    /// reach the node.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Aabb> {
         self.boxes.get_at(node)
     }
 
     /// The world box of `node`'s subtree, checked: refused once the graph changed since
-    /// the run (structure or payloads), for another graph, a stale id or a node the run
-    /// did not reach.
+    /// the run, for another graph, a stale id or a node the run did not reach.
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.boxes
             .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
     }
 
-    /// The own world box of the skinned mesh in slot `node` (without its children):
-    /// where its joints put it, as [`Bounds`] computes it. `None` for a node that is
-    /// no skinned mesh the run reached. Unchecked, as [`at`](Self::at).
+    /// The own world box of the skinned mesh in slot `node` (without its children),
+    /// posed by its joints; `None` for a node that is no skinned mesh the run reached.
+    /// Unchecked, as [`at`](Self::at).
     #[inline]
     pub fn skinned_at(&self, node: NodeIndex) -> Option<Aabb> {
         find(&self.skins, node)
@@ -73,38 +69,26 @@ impl BoundsTable {
 }
 
 /// Computes each reached node's world bounding box: the union of its own geometry's box
-/// (if it is a [`Geometry`]) and its children's boxes, in world coordinates.
+/// (if it is a [`Geometry`]) and its children's boxes, in world coordinates; empty
+/// ([`Aabb::EMPTY`]) for a subtree with no geometry.
 ///
-/// A visit actor (enter + leave) with ordered state (the world matrix): a node's box
-/// is complete at its leave, after all its descendants, and is then merged into its
-/// parent's. The boxes cover what the run entered, under every order: a child another
-/// actor deactivates is never entered and contributes nothing (it has no box), and a
-/// node an actor prunes was entered, so its own geometry counts and only its
-/// children's subtrees are left out. So with a culling actor in the chain the result
-/// is the box of what was traversed.
-/// A subtree with no geometry has an empty box ([`Aabb::EMPTY`]).
+/// A visit actor (enter + leave) with ordered state (the world matrix). The boxes
+/// cover what the run entered: a deactivated child contributes nothing, a pruned
+/// node only its own geometry.
 ///
-/// **Skinned meshes** ([`SkinnedMesh`]) are placed by their joints, not by their own
-/// node (glTF's rule), and a joint may come after its mesh in the walk, so their boxes
-/// are deferred: a skinned mesh has no own box while the walk goes on, and when the
-/// run's root is left (every transform's world matrix known by then) each gets the
-/// **conservative** union of its per-joint boxes posed by the joints' world matrices
-/// ([`SkinnedMesh::conservative_bounds`]: it holds every skinned vertex, and is cheap
-/// enough for every frame), which is united into its own box and into every ancestor's
-/// up to the run's root. A joint outside the run's subtree is placed by the product of
-/// the locals on its path. A skinned mesh whose skin names a node no longer in the
-/// graph cannot be posed: its own box is empty. A run stopped early
-/// ([`Flow::Stop`]) leaves its skinned meshes unposed. The own boxes are published too
-/// ([`BoundsTable::skinned_at`]), for the passes that draw and pick skinned meshes
-/// where they are.
+/// A [`SkinnedMesh`] is placed by its joints (glTF's rule): when the run's root is left,
+/// each gets the conservative union of its per-joint boxes posed by the joints' world
+/// matrices ([`SkinnedMesh::conservative_bounds`]), united into its ancestors' boxes up
+/// to the root. A joint outside the run's subtree is placed by the product of the
+/// locals on its path; a skin naming a removed node gives an empty box; a run stopped
+/// early ([`Flow::Stop`]) leaves them unposed.
 ///
-/// The results are a [`BoundsTable`], published after each run: [`table`](Self::table)
-/// hands it out without copying.
+/// The results are a [`BoundsTable`], handed out by [`table`](Self::table).
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
-    pub(crate) geometry: TypeSet,
-    skinned: TypeSet,
+    pub(crate) geometry: Typed<Geometry>,
+    skinned: Typed<SkinnedMesh>,
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
@@ -139,8 +123,8 @@ impl Bounds {
     pub fn new() -> Self {
         Self {
             matrices: WorldMatrices::new(),
-            geometry: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
+            geometry: Typed::new(),
+            skinned: Typed::new(),
             boxes: PerNode::new(Aabb::EMPTY),
             skins: Vec::new(),
             keep_matrices: false,
@@ -151,7 +135,7 @@ impl Bounds {
         }
     }
 
-    /// The results of the latest run, shared: a handle, nothing copied (see
+    /// The results of the latest run, shared (see
     /// [`WorldTransforms::table`](crate::WorldTransforms::table)).
     pub fn table(&self) -> Arc<BoundsTable> {
         Arc::clone(&self.shared)
@@ -187,8 +171,7 @@ impl Bounds {
     }
 
     /// The world matrix of the node in slot `node` after the walk, if the run reached
-    /// it: its nearest transform's (itself included) below the root, else the one
-    /// above the root.
+    /// it: its nearest transform's below the root (itself included), else the root's.
     fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
         self.boxes.get_at(node)?;
         let mut at = node;
@@ -206,8 +189,8 @@ impl Bounds {
         }
     }
 
-    /// Boxes the skinned meshes met, once the walk is done: each one's own box, united
-    /// into its box and its ancestors' up to the root.
+    /// Boxes the skinned meshes met, once the walk is done, into their own boxes and
+    /// their ancestors' up to the root.
     fn pose_skins(&mut self, graph: &Graph) {
         let mut skins = std::mem::take(&mut self.skins);
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -329,12 +312,10 @@ impl BoundsFork {
     }
 }
 
-/// Parallel runs: a worker per subtree below the split points computes its boxes on a
-/// stack; the merge writes them into the run's table and unions the subtree root's
-/// box into its parent's, where a sequential run's leave of that root would, so the
-/// boxes of the nodes above are complete when their own (replayed) leaves come. A
-/// worker lists the skinned meshes it met, and (when the graph has skinned types)
-/// hands its matrices back too: the run's root, left last, boxes them all.
+/// Parallel runs: a worker per subtree computes its boxes on a stack; the merge writes
+/// them into the run's table and unions the subtree root's box into its parent's. A
+/// worker lists the skinned meshes it met and (when the graph has skinned types) hands
+/// its matrices back: the run's root, left last, boxes them all.
 impl Bounds {
     fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
@@ -363,9 +344,8 @@ impl Bounds {
         let Some(fork) = worker.fork else {
             return;
         };
-        // Boxes below the split points are not read back during the run (a subtree
-        // root's box reaches its parent through `roots`): all forks' copies happen at
-        // once, on every thread, at the end.
+        // Boxes below the split points are not read back during the run: all forks'
+        // copies happen at once, at the end.
         self.boxes.merge(worker.boxes);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent

@@ -126,40 +126,21 @@ const INSIDE: u8 = 8;
 const COVERED: u8 = 16;
 /// The node was added or moved: it has no earlier box of its own to compare with.
 const PLACED: u8 = 32;
-/// A child's box (or the set of children) changed: the node's box is recomputed.
-const STALE: u8 = 64;
 /// Met by the lock-step walk up (`warm_up`).
-const SEEN: u8 = 128;
+const SEEN: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
-/// cost that follows the edits rather than the tree.
+/// cost that follows the edits rather than the tree; the results equal a full run's.
 ///
 /// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
-/// under `DepthFirst`, which also numbers the nodes in pre-order). Later runs read
-/// the graph's change log ([`Graph::changes_since`]): every edit and every mutable
-/// payload borrow is in it. A node whose payload changed or that was added or moved
-/// starts a subtree whose world matrices and boxes are recomputed by the same work in
-/// one loop (the topmost such nodes only, starting from the parent's stored world);
-/// then the boxes of their ancestors are recomputed bottom-up, each from its own
-/// geometry and its children's stored boxes, only while they change. The results
-/// equal a full run's.
-///
-/// Skinned meshes are boxed as [`Bounds`] boxes them (the conservative union of
-/// their per-joint boxes, posed by the joints' world matrices): after the subtree
-/// passes, every skinned mesh under the root is boxed again, since its joints may
-/// have moved while the mesh itself lies in no changed subtree, and the boxes that
-/// changed are lifted to the ancestors as above: a cost per skinned mesh in every run.
-///
-/// When only payloads changed since the last full run, which nodes are inside the
-/// root's subtree and which lie below others is read from the pre-order numbers;
-/// after a structural edit every later patch walks up from each changed node to
-/// learn it, until the next full run ([`run_full`](Self::run_full)).
-///
-/// Edit through the graph (`graph.get_mut::<Transform>(id)?.set_local(m)`, or any
-/// structural edit), then call `run` again with the same root; a payload changed
-/// without a mutable borrow (interior mutability) needs [`Graph::mark_changed`].
-/// `examples/examples/incremental.rs` animates a 200,000-node scene this way; the
-/// costs are in `docs/benchmarks.md`.
+/// under `DepthFirst`). Later runs read the graph's change log
+/// ([`Graph::changes_since`]): the subtrees of the topmost nodes whose payload
+/// changed or that were added or moved are recomputed in one loop from their parent's
+/// stored world, then their ancestors' boxes bottom-up, only while they change.
+/// Skinned meshes are boxed again in every run, as [`Bounds`] boxes them (their joints
+/// may move while the mesh lies in no changed subtree). Edit through the graph
+/// (`get_mut`, or any structural edit); a payload changed without a mutable borrow
+/// needs [`Graph::mark_changed`].
 ///
 /// ```
 /// use scenewalk_actors::IncrementalUpdate;
@@ -186,23 +167,18 @@ const SEEN: u8 = 128;
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct IncrementalUpdate {
-    action: UpdateAction,
+    action: Update,
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
     marks: Marks,
     /// Nodes named by this run's changes.
     dirty: Vec<NodeIndex>,
-    /// Nodes inside the root's subtree met on the way up, with their depth.
-    inside: Vec<(u32, NodeIndex)>,
-    /// Scratch for the walk up, the lock-step walk up, the depth sort and the
-    /// subtree pass.
+    /// Scratch for the walk up, the lock-step walk up and the subtree pass.
     path: Vec<NodeIndex>,
     frontier: Vec<NodeIndex>,
     next: Vec<NodeIndex>,
-    counts: Vec<u32>,
-    order: Vec<NodeIndex>,
     frames: Vec<Frame>,
     open: Vec<plan::Open>,
     /// Nodes re-walked by payload-only patches since the last full run, while the
@@ -229,57 +205,45 @@ pub struct IncrementalUpdate {
     joints: Vec<Affine3A>,
 }
 
-impl Default for IncrementalUpdate {
+/// The update action, built with the update.
+#[derive(Debug)]
+struct Update(UpdateAction);
+
+impl Default for Update {
+    #[allow(
+        clippy::unreachable,
+        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
+    )]
     fn default() -> Self {
-        Self::new()
+        let chain = (
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+            Unordered::new(Spans::default()),
+        );
+        match Action::new(DepthFirst::new(), chain) {
+            Ok(action) => Self(action),
+            Err(err) => unreachable!("{err}"),
+        }
+    }
+}
+
+impl std::ops::Deref for Update {
+    type Target = UpdateAction;
+    fn deref(&self) -> &UpdateAction {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Update {
+    fn deref_mut(&mut self) -> &mut UpdateAction {
+        &mut self.0
     }
 }
 
 impl IncrementalUpdate {
     /// An update with no results yet.
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
-    )]
     pub fn new() -> Self {
-        let world = WorldTransforms::new();
-        let action = Action::new(
-            DepthFirst::new(),
-            (
-                Ordered::new(world),
-                Ordered::new(Bounds::new()),
-                Unordered::new(Spans::default()),
-            ),
-        );
-        Self {
-            action: match action {
-                Ok(action) => action,
-                // Both actors run under DepthFirst by construction (tested).
-                Err(err) => unreachable!("{err}"),
-            },
-            seen: None,
-            marks: Marks::default(),
-            dirty: Vec::new(),
-            inside: Vec::new(),
-            path: Vec::new(),
-            frontier: Vec::new(),
-            next: Vec::new(),
-            counts: Vec::new(),
-            order: Vec::new(),
-            frames: Vec::new(),
-            open: Vec::new(),
-            rewalked: 0,
-            spans_valid: false,
-            tops: Vec::new(),
-            lifts: lift::Lifts::default(),
-            keys: Vec::new(),
-            types: Types::default(),
-            skins: Vec::new(),
-            found: Vec::new(),
-            depths: Vec::new(),
-            skins_known: false,
-            joints: Vec::new(),
-        }
+        Self::default()
     }
 
     /// Brings the world transforms and bounds of `root`'s subtree up to date with
@@ -418,7 +382,6 @@ impl IncrementalUpdate {
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
         self.dirty.clear();
-        self.inside.clear();
         self.collect(graph, changes);
         // Slot order is memory order (and document order for a graph built depth
         // first): the passes below then sweep the arrays forward instead of jumping.
@@ -439,7 +402,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// The subtree passes, then the boxes on the way up, after `walk_up`.
+    /// The subtree passes, then the boxes on the way up (`Lifts::run`), after
+    /// `walk_up`: a node whose children changed is boxed again, at its level.
     fn patch_boxes(
         &mut self,
         graph: &Graph,
@@ -447,17 +411,20 @@ impl IncrementalUpdate {
         boxes: &mut PerNode<Aabb>,
         stats: &mut UpdateStats,
     ) -> Option<()> {
-        self.order_by_depth();
         let kinds = Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actor_mut::<WorldTransforms>()?;
-
+        self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
         for &node in &self.dirty {
             let flags = self.marks.flags(node);
+            let parent = graph.parent_at(node);
+            let depth = self.marks.depth(node) as usize;
             if flags & SUBTREE == 0 {
+                if flags & (INSIDE | COVERED) == INSIDE {
+                    self.lifts.rebox(depth, node);
+                }
                 continue;
             }
-            let parent = graph.parent_at(node);
             if parent.is_some_and(|p| self.marks.flags(p) & COVERED != 0) {
                 continue;
             }
@@ -465,41 +432,21 @@ impl IncrementalUpdate {
                 forget_subtree(graph, world, boxes, node);
                 continue;
             }
-            let parent = parent?;
-            let above = world.world.get_at(parent)?;
-            let before = boxes.get_at(node);
-            let frames = &mut self.frames;
-            let (entered, after) = rewalk(
-                graph,
-                &kinds,
-                world,
-                boxes,
-                frames,
-                &mut self.found,
-                node,
-                above,
-            )?;
+            let above = world.world.get_at(parent?)?;
+            // An added or moved node was no child of its parent: nothing to take out.
+            let before = boxes.get_at(node).filter(|_| flags & PLACED == 0);
+            let (frames, found) = (&mut self.frames, &mut self.found);
+            let (entered, after) =
+                rewalk::<false>(graph, &kinds, world, boxes, frames, found, node, above)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
-            if flags & PLACED != 0 || before != Some(after) {
-                self.marks.mark(parent, STALE);
+            if before != Some(after) {
+                let before = before.unwrap_or(Aabb::EMPTY);
+                self.lifts.push(graph, depth - 1, node, before, after);
             }
         }
-
-        // Boxes on the way up, deepest first, so children are done before parents.
-        for &node in &self.order {
-            if self.marks.flags(node) & (COVERED | STALE) != STALE {
-                continue;
-            }
-            if rebox::<false>(graph, &kinds, world, boxes, node)
-                && node != root
-                && let Some(parent) = graph.parent_at(node)
-            {
-                self.marks.mark(parent, STALE);
-            }
-            stats.ancestors += 1;
-        }
+        stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
 
@@ -536,7 +483,7 @@ impl IncrementalUpdate {
             skins.retain_mut(|(node, own)| {
                 let skinned = graph
                     .type_at(*node)
-                    .is_some_and(|ty| self.types.skinned(ty));
+                    .is_some_and(|ty| self.types.skinned.contains(ty));
                 let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
                     return false; // removed, or no longer under the root
                 };
@@ -550,7 +497,7 @@ impl IncrementalUpdate {
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
             let before = boxes.value_at(node)?;
-            rebox::<true>(graph, &kinds, world, boxes, node);
+            rebox(graph, &kinds, world, boxes, node);
             let after = boxes.value_at(node)?;
             if before != after && depth > 0 {
                 self.lifts
@@ -562,35 +509,6 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// Puts the `inside` nodes in `order`, deepest first (a counting sort: depths are
-    /// small integers, at most the number of nodes listed).
-    fn order_by_depth(&mut self) {
-        let deepest = self.inside.iter().map(|&(d, _)| d).max().unwrap_or(0) as usize;
-        self.counts.clear();
-        self.counts.resize(deepest + 2, 0);
-        for &(depth, _) in &self.inside {
-            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1) {
-                *c += 1;
-            }
-        }
-        // counts[k] becomes where rank k starts.
-        let mut start = 0;
-        for c in &mut self.counts {
-            start += *c;
-            *c = start - *c;
-        }
-        self.order.clear();
-        self.order.resize(self.inside.len(), NodeIndex::new(0));
-        for &(depth, node) in &self.inside {
-            if let Some(c) = self.counts.get_mut(deepest - depth as usize + 1)
-                && let Some(slot) = self.order.get_mut(*c as usize)
-            {
-                *slot = node;
-                *c += 1;
-            }
-        }
-    }
-
     /// Marks the live nodes the changes name, each listed once in `dirty`.
     fn collect(&mut self, graph: &Graph, changes: &[Change]) {
         for change in changes {
@@ -599,7 +517,7 @@ impl IncrementalUpdate {
                 continue; // removed since; its parent was recorded too
             }
             let flags = match change {
-                Change::Children(_) => BOX | STALE,
+                Change::Children(_) => BOX,
                 Change::Placed(_) => SUBTREE | PLACED,
                 _ => SUBTREE,
             };
@@ -632,8 +550,8 @@ impl IncrementalUpdate {
     }
 
     /// Finds, for every changed node and its ancestors, whether it lies inside the
-    /// root's subtree, its depth and whether it is covered by a changed subtree;
-    /// lists the inside ones in `inside`. Each node is walked once per run.
+    /// root's subtree, its depth and whether it is covered by a changed subtree. Each
+    /// node is walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
         let marks = &mut self.marks;
         for &start in &self.dirty {
@@ -653,7 +571,6 @@ impl IncrementalUpdate {
                     let bits = KNOWN | INSIDE | if covered { COVERED } else { 0 };
                     if marks.mark(node, bits) {
                         marks.set_depth(node, 0);
-                        self.inside.push((0, node));
                     }
                     base = Some((true, covered, 0));
                     break;
@@ -672,9 +589,6 @@ impl IncrementalUpdate {
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
                 if marks.mark(node, bits) {
                     marks.set_depth(node, depth);
-                    if inside {
-                        self.inside.push((depth, node));
-                    }
                 }
             }
         }

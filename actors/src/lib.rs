@@ -17,30 +17,17 @@
 //!
 //! The first three make the **update pass**; the view actors ([`FrustumCull`],
 //! [`LodSelect`], [`RenderList`], [`Pick`], [`NearFirst`]) read its results
-//! ([`WorldTable`], [`BoundsTable`]), handed to their run without copying: choosing
-//! which children to enter needs their subtree boxes before they are entered, and
-//! the world transforms are computed once, by the update, for every pass. A skinned
-//! mesh is boxed from its joints by the update, and drawn and picked at that box.
-//!
-//! [`IncrementalUpdate`] is the update pass kept up to date across edits: it reads the
-//! graph's change log and recomputes world matrices and boxes only over the subtrees
-//! that changed (the update actors' work in one tight loop), then recomputes the boxes
-//! of their ancestors while they change.
-//!
-//! [`Collide`] is not an actor but a query built on their results: it drives the
-//! dual-tree iterator over two meshes' BVHs, or over two scene subtrees pruned by a
-//! [`Bounds`] run, with exact triangle tests at the leaves.
-//!
-//! Results stay in the actor after the run, indexed by node, and are read through the
-//! action (`action.actor::<WorldTransforms>()`). They work for node types from other
-//! crates that extend `Transform` or `Geometry` (see `NodeCore::base`).
+//! ([`WorldTable`], [`BoundsTable`]), handed to their run without copying.
+//! [`IncrementalUpdate`] keeps the update pass up to date across edits, at a cost that
+//! follows the edits. [`Collide`] is a query on the update's results, driven by the
+//! dual-tree iterator. Results stay in the actor after the run, read through the action
+//! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
+//! extend `Transform` or `Geometry`.
 //!
 //! ## A frame
 //!
-//! Edit, bring the update up to date, then hand its results to the view and pick
-//! passes: [`IncrementalUpdate::results`] gives handles to its world transforms and
-//! boxes (no copy), and [`Action::run_with`](scenewalk_core::Action::run_with) hands
-//! them to the readers, which refuse results that no longer describe the graph.
+//! Edit, bring the update up to date, then hand its results (handles, no copy) to the
+//! view and pick passes, which refuse results that no longer describe the graph.
 //!
 //! ```
 //! use scenewalk_actors::{FrustumCull, IncrementalUpdate, Pick, RenderList};
@@ -95,7 +82,7 @@ pub use render::{
 };
 pub use select::{LodSelect, SwitchSelect};
 pub use statistics::Statistics;
-pub use world::{WorldTable, WorldTransforms, local_transform};
+pub use world::{WorldTable, WorldTransforms};
 
 mod bounds;
 mod collide;

@@ -9,8 +9,7 @@
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 use std::sync::{Arc, Mutex};
 
-/// Entries per page: 2^10. A worker of a parallel run fills whole pages inside its
-/// subtrees (handed back by moving them), and copies only its pages at their edges.
+/// Entries per page: 2^10.
 const PAGE_BITS: usize = 10;
 const PAGE: usize = 1 << PAGE_BITS;
 
@@ -26,8 +25,8 @@ struct ForkPage<T> {
 }
 
 /// A table of entries in pages, which a parallel run's workers write without sharing:
-/// a fork holds only the pages it writes, and [`finish`](Self::finish) moves each page
-/// one fork filled whole into the table and copies the written entries of the others.
+/// a fork holds only the pages it writes; [`finish`](Self::finish) moves a page one
+/// fork filled whole into the table and copies the written entries of the others.
 #[derive(Clone, Debug)]
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
@@ -37,8 +36,7 @@ pub(crate) struct Pages<T> {
     last: usize,
     /// Forks merged by [`merge`](Self::merge), waiting for [`finish`](Self::finish).
     pending: Vec<Vec<ForkPage<T>>>,
-    /// Pages handed back by merges, for the next run's forks: a parallel run then
-    /// neither allocates nor faults in fresh pages.
+    /// Pages handed back by merges, for the next run's forks.
     spare: Spares<Page<T>>,
 }
 
@@ -115,8 +113,7 @@ impl<T: Copy> Pages<T> {
         Some(&page.page[i & (PAGE - 1)])
     }
 
-    /// A write in a fork: on the page it wrote last (pre-order writes stay on one page
-    /// for long stretches), else on another of its pages.
+    /// A write in a fork: on the page it wrote last, else on another of its pages.
     #[inline]
     fn set_forked(&mut self, i: usize, value: T) {
         let (number, at) = (i >> PAGE_BITS, i & (PAGE - 1));
@@ -164,7 +161,7 @@ impl<T: Copy> Pages<T> {
 
 impl<T: Copy + Send + Sync> Pages<T> {
     /// A table for a parallel worker: empty, taking a page (a kept one if any) at its
-    /// first write to it, so a worker's memory follows what it writes.
+    /// first write to it.
     pub(crate) fn fork(&self) -> Self {
         Self {
             pages: Vec::new(),
@@ -188,23 +185,12 @@ impl<T: Copy + Send + Sync> Pages<T> {
         self.pending.push(worker.forked.take().unwrap_or_default());
     }
 
-    /// Puts the merged forks' writes in the table, each entry of the fork merged
-    /// `k`-th through `map(k, entry)`, on every thread. A page one fork filled whole
-    /// replaces the table's (which is kept for the next run's forks); the written
-    /// entries of the others are copied, the pieces of one page in merge order (a later
-    /// write wins).
-    pub(crate) fn finish(&mut self, map: impl Fn(usize, T) -> T + Sync) {
-        let mut forks = std::mem::take(&mut self.pending);
-        let mapped: Vec<_> = forks.iter_mut().enumerate().collect();
-        crate::shared::for_each(mapped, |(k, pages)| {
-            for p in pages.iter_mut() {
-                for (at, entry) in p.page.iter_mut().enumerate() {
-                    if p.written[at / 64] & (1 << (at % 64)) != 0 {
-                        *entry = map(k, *entry);
-                    }
-                }
-            }
-        });
+    /// Puts the merged forks' writes in the table, on every thread. A page one fork
+    /// filled whole replaces the table's (which is kept for the next run's forks); the
+    /// written entries of the others are copied, the pieces of one page in merge order
+    /// (a later write wins).
+    pub(crate) fn finish(&mut self) {
+        let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
         pieces.sort_by_key(|p| p.number);
         let mut jobs: Vec<(&mut Page<T>, &[ForkPage<T>])> = Vec::new();
@@ -243,14 +229,11 @@ struct Entry<T> {
 
 /// A value per node written during a run and read after it.
 ///
-/// Sized to the graph's arena at the start of each run; a value counts only if it was
-/// written in the latest run, so nodes the run did not reach (culled, outside the
-/// root's subtree) read as `None` without clearing the whole table each run. The table
-/// carries the run's [`Stamp`]: read by id ([`read`](Self::read)), values are refused
-/// once the graph changed (structure or payloads) or for another graph, so a removed
-/// node's slot reused by a new node never shows the old node's value. Read by slot
-/// ([`get_at`](Self::get_at)), they are not checked: that is for readers that checked
-/// the stamp once per run.
+/// A value counts only if it was written in the latest run: nodes the run did not
+/// reach read as `None`, with no clearing per run. Read by id ([`read`](Self::read)),
+/// values are checked against the run's [`Stamp`] and refused once the graph changed
+/// or for another graph; read by slot ([`get_at`](Self::get_at)), they are not (for
+/// readers that checked the stamp once per run).
 ///
 /// ```
 /// use scenewalk_actors::PerNode;
@@ -306,12 +289,9 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Continues the latest run over `graph` as it is now: grows the table and takes
-    /// the graph's current state, keeping every value. For incremental updates, which
-    /// patch the values an edit changed (with [`set`](Self::set) and
-    /// [`unset`](Self::unset)) and then vouch for the rest: values written before a
-    /// structural edit are taken as current again, so the caller must have patched or
-    /// unset every slot the edits touched. Plain actors never call it.
+    /// Continues the latest run over `graph` as it is now, keeping every value: for
+    /// incremental updates, which must have patched ([`set`](Self::set)) or
+    /// [`unset`](Self::unset) every slot the edits since touched.
     pub fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));
@@ -400,14 +380,11 @@ impl<T: Copy> PerNode<T> {
     }
 }
 
-/// Parallel runs: a worker's table holds only the pages it writes; the merge moves a
-/// page the worker filled whole into the run's table and copies the others' written
-/// slots.
+/// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
-    /// A table for a parallel worker of the current run: empty, taking a page at its
-    /// first write to it, so a worker's memory follows the slots it writes. Its
-    /// writes carry the run's stamp and read back in the worker; they reach this table
-    /// through [`merge`](Self::merge) and [`finish_merges`](Self::finish_merges).
+    /// A table for a parallel worker of the current run: its writes carry the run's
+    /// stamp and read back in the worker; they reach this table through
+    /// [`merge`](Self::merge) and [`finish_merges`](Self::finish_merges).
     pub fn fork(&self) -> Self {
         Self {
             entries: self.entries.fork(),
@@ -417,21 +394,21 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     }
 
     /// Takes a fork's writes in; they reach the table at
-    /// [`finish_merges`](Self::finish_merges), which handles every fork merged so at
-    /// once. A slot two forks wrote gets the later merge's value.
+    /// [`finish_merges`](Self::finish_merges). A slot two forks wrote gets the later
+    /// merge's value.
     pub fn merge(&mut self, worker: Self) {
         self.entries.merge(worker.entries);
     }
 
     /// Puts the merged forks' writes in the table.
     pub fn finish_merges(&mut self) {
-        self.entries.finish(|_, e| e);
+        self.entries.finish();
     }
 }
 
 /// Buffers kept from one parallel run's workers for the next run's: taken by a fork
-/// (which sees its parent only by `&`, hence the lock, held only to pop), given back by
-/// the merge. A clone starts with none.
+/// (which sees its parent only by `&`, hence the lock), given back by the merge. A
+/// clone starts with none.
 #[derive(Debug)]
 pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 

@@ -3,7 +3,7 @@
 use crate::{BoundsTable, WorldTable};
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{
-    ActiveList, Flow, NodeIndex, RunContext, TraversalError, TypeSet, UnorderedActor, Visit,
+    ActiveList, Flow, NodeIndex, RunContext, TraversalError, Typed, UnorderedActor, Visit,
 };
 use scenewalk_nodes::{Geometry, Mesh, Ray, SkinnedMesh, ray_aabb};
 use std::sync::Arc;
@@ -79,9 +79,9 @@ pub struct Pick {
     /// The update pass's results, held from `begin` to `end`.
     world: Option<Arc<WorldTable>>,
     bounds: Option<Arc<BoundsTable>>,
-    meshes: TypeSet,
-    geometry: TypeSet,
-    skinned: TypeSet,
+    meshes: Typed<Mesh>,
+    geometry: Typed<Geometry>,
+    skinned: Typed<SkinnedMesh>,
     /// `None`: stop early under the pure `PriorityQueue` only.
     assume_key_order: Option<bool>,
     key_order: bool,
@@ -95,9 +95,9 @@ impl Pick {
             ray,
             world: None,
             bounds: None,
-            meshes: TypeSet::of::<Mesh>(),
-            geometry: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
+            meshes: Typed::new(),
+            geometry: Typed::new(),
+            skinned: Typed::new(),
             assume_key_order: None,
             key_order: false,
             best: None,

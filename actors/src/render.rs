@@ -19,13 +19,11 @@ pub struct RenderState {
     pub material: u32,
 }
 
-/// One thing to draw.
+/// One thing to draw, at `geometry.local_bounds().transformed(&world)`.
 ///
-/// A skinned mesh (a node whose own world box the update computed from its joints,
-/// [`BoundsTable::skinned_at`]) is drawn at that box: `world` is the identity and
-/// `geometry` holds the world box (an empty box if it is not finite) with the
-/// mesh's primitive count. So `geometry.local_bounds().transformed(&world)` is where
-/// every item is drawn.
+/// A skinned mesh is drawn at its world box from its joints
+/// ([`BoundsTable::skinned_at`]): `world` is the identity and `geometry` that box (an
+/// empty box if it is not finite) with the mesh's primitive count.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
     /// The node that asked for it.
@@ -44,8 +42,7 @@ pub struct DrawItem {
 
 impl DrawItem {
     /// The order [`Sorting::ByDepth`] draws in: opaque items front to back, then
-    /// transparent ones back to front, ties by node slot (a total order but for items
-    /// of one node at one depth).
+    /// transparent ones back to front, ties by node slot.
     pub fn draw_order(a: &DrawItem, b: &DrawItem) -> std::cmp::Ordering {
         a.transparent
             .cmp(&b.transparent)
@@ -85,10 +82,9 @@ pub struct CameraItem {
     pub world: Affine3A,
 }
 
-/// What the render list's functors work on: the current node, its world transform
-/// (read from the update pass's results) and inherited material, and the lists being
-/// built. A functor for a new node type calls [`draw`](RenderContext::draw) (or sets
-/// a material) like the built-in ones do.
+/// What the render list's functors work on: the current node, its world transform,
+/// its inherited material and the lists being built. A functor for a new node type
+/// calls [`draw`](RenderContext::draw) (or sets a material) as the built-in ones do.
 #[derive(Clone, Debug)]
 pub struct RenderContext {
     view: Affine3A,
@@ -141,7 +137,7 @@ impl RenderContext {
     }
 
     /// The current node's world transform, from the update pass's [`WorldTable`] (the
-    /// identity for a node the update did not reach).
+    /// identity for a node it did not reach).
     #[inline]
     pub fn world(&self) -> Affine3A {
         self.world
@@ -167,8 +163,7 @@ impl RenderContext {
     }
 
     /// Adds a draw item for the current node with its world transform and the
-    /// inherited material; a skinned mesh is drawn at its world box (see
-    /// [`DrawItem`]).
+    /// inherited material (a skinned mesh at its world box: [`DrawItem`]).
     #[inline]
     pub fn draw(&mut self, geometry: Geometry) {
         let skinned = self.bounds.as_deref().and_then(|b| b.skinned_at(self.node));
@@ -219,7 +214,7 @@ impl RenderContext {
 }
 
 /// The nearest `Material` strictly above `node`: the state a run from a subtree root
-/// inherits, as its world matrix does.
+/// inherits.
 fn material_above(graph: &scenewalk_core::Graph, node: NodeIndex) -> Option<(NodeIndex, bool)> {
     let mut up = graph.parent_at(node);
     while let Some(p) = up {
@@ -234,40 +229,25 @@ fn material_above(graph: &scenewalk_core::Graph, node: NodeIndex) -> Option<(Nod
 /// How the render list orders its items at the end of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Sorting {
-    /// Opaque items front to back (nearest first, to reject hidden pixels early), then
-    /// transparent items back to front (to blend correctly); ties by node slot, so
-    /// the list does not depend on traversal order (items of one node keep the order
-    /// its functor drew them in).
+    /// Opaque items front to back, then transparent items back to front; ties by
+    /// node slot, then in the order one node's functor drew them.
     #[default]
     ByDepth,
     /// The order the traversal added them in.
     Arrival,
 }
 
-/// Builds a draw list (paper 3.1.3: per-type dispatch) with ordered state: every node
-/// type has its functor in a [`MethodTable`], resolved once per run with fallback to
-/// the parent type and then to the default.
+/// Builds a draw list with per-type dispatch (a [`MethodTable`] of functors, with
+/// fallback to parent types and a default) and ordered state (the material).
 ///
-/// It reads the update pass's results, a [`WorldTable`] and a [`BoundsTable`] handed
-/// to the run with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or
-/// stale results refuse the run): a node's world transform is the update's, computed
-/// once for every pass, and a skinned mesh is drawn at its world box from its joints
-/// ([`DrawItem`]).
-///
-/// Built-in functors: a [`Material`] becomes the subtree's material, a [`Geometry`]
-/// (and so a `Mesh`) adds a [`DrawItem`], a [`Light`] a [`LightItem`], a [`Camera`] a
-/// [`CameraItem`]. Register a functor for a new node type with
-/// [`on`](RenderList::on), or replace a built-in one.
-///
-/// The state ([`RenderState`]: the material, an index) is copied only where a node
-/// changes it, and works under every pre-order and priority iterator. Put it after
-/// culling actors in the chain, so culled nodes never reach it.
-///
-/// In parallel runs (`Action::run_parallel`) each subtree gets a copy of the method
-/// table and starts from the material at its root; the lists come out as the
-/// sequential run's. That needs functors that hold no state
-/// ([`Functor::function`], [`Functor::node_method`]): with a [`Functor::closure`] or
-/// [`Functor::any`] the parallel run is refused, naming the actor.
+/// It reads the update pass's [`WorldTable`] and [`BoundsTable`], handed to the run
+/// with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale
+/// results refuse the run). Built-in functors: a [`Material`] becomes the subtree's
+/// material, a [`Geometry`] (and so a `Mesh`) adds a [`DrawItem`], a [`Light`] a
+/// [`LightItem`], a [`Camera`] a [`CameraItem`]; [`on`](RenderList::on) adds or
+/// replaces one. Runs under every pre-order and priority iterator; put it after
+/// culling actors. Parallel runs give the sequential lists, and are refused (naming
+/// the actor) when a functor holds state ([`Functor::closure`], [`Functor::any`]).
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, RenderList};
@@ -307,8 +287,8 @@ pub struct RenderList {
 }
 
 impl RenderList {
-    /// A render list for a camera whose view transform (world to camera, the inverse
-    /// of the camera's world transform) is `view`, with the built-in functors.
+    /// A render list for a camera whose view transform (world to camera) is `view`,
+    /// with the built-in functors.
     pub fn new(view: Affine3A) -> Self {
         let mut methods = MethodTable::<RenderContext>::new();
         methods
@@ -441,10 +421,8 @@ impl OrderedActor for RenderList {
         // Let go of the results, so the next update writes them in place.
         self.cx.world = None;
         self.cx.bounds = None;
-        // A stable sort, so that items one functor draws for one node at one depth
-        // (and, by arrival, every group) keep the order they came in: ties go by
-        // arrival. Sorting positions in a kept buffer allocates nothing, where the
-        // standard stable sort allocates half the list each run.
+        // Stable (ties by arrival), by positions in a kept buffer: no allocation,
+        // where the standard stable sort allocates half the list each run.
         let items = &self.cx.items;
         self.order.clear();
         self.order.extend(0..items.len() as u32);
@@ -466,13 +444,10 @@ impl OrderedActor for RenderList {
     }
 }
 
-/// Parallel runs: a worker per subtree starts from the material at the subtree's root
-/// (as entry 0 of its own table), with handles to the same results; its lists go
-/// where the subtree's nodes come in document order, so even [`Sorting::Arrival`]
-/// gives the sequential list.
+/// Parallel runs: a worker per subtree starts from the material at its root (as entry
+/// 0 of its own table); its lists go where the subtree's nodes come in document order.
 impl RenderList {
-    /// `None` (the run is refused) when a functor is a closure, which cannot be
-    /// copied for a worker.
+    /// `None` (the run is refused) when a functor cannot be copied for a worker.
     fn fork_worker(&self, state: &RenderState) -> Option<(Self, RenderState)> {
         let methods = self.methods.try_clone()?;
         let material = self.cx.materials.get(state.material as usize).copied();

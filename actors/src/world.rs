@@ -6,7 +6,7 @@ use crate::shared::{checkout, publish};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError, RunContext, Stamp,
-    Stamped, StateCell, TraversalError, TypeSet, Visit,
+    Stamped, StateCell, TraversalError, Visit,
 };
 use scenewalk_nodes::Transform;
 use std::sync::Arc;
@@ -14,16 +14,6 @@ use std::sync::Arc;
 mod matrices;
 
 pub(crate) use matrices::WorldMatrices;
-
-/// The local transform of a node if it is a [`Transform`] (or extends one).
-#[inline]
-pub fn local_transform<'g>(visit: &Visit<'g>, transforms: &TypeSet) -> Option<&'g Affine3A> {
-    if transforms.contains(visit.node_type()) {
-        visit.get::<Transform>().map(Transform::local)
-    } else {
-        None
-    }
-}
 
 /// The product of the local transforms strictly above `node` (naive walk to the root):
 /// the state above a traversal root that is not a root of the graph.
@@ -39,14 +29,11 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
-/// The world transforms of a run, as later passes read them: per node the place of its
-/// world matrix (4 bytes a node), one matrix per transform node, stamped with what
-/// they describe.
-///
-/// [`WorldTransforms`] (and [`IncrementalUpdate`](crate::IncrementalUpdate)) publish
-/// one behind an `Arc` after each run: hand it to later passes with
-/// [`Results`](scenewalk_core::Results), and read it in an actor's `begin` with
-/// [`RunContext::read`], which refuses it once the graph changed.
+/// The world transforms of a run (per node the place of its world matrix, one matrix
+/// per transform node), stamped with what they describe: published behind an `Arc`
+/// after each run of [`WorldTransforms`] (or
+/// [`IncrementalUpdate`](crate::IncrementalUpdate)), for later passes
+/// ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
 #[derive(Clone, Debug)]
 pub struct WorldTable {
     pub(crate) index: PerNode<u32>,
@@ -69,9 +56,9 @@ impl Stamped for WorldTable {
 }
 
 impl WorldTable {
-    /// The world transform of the node in slot `node`, unchecked: for a reader that
-    /// checked the table once for its run ([`RunContext::read`]). `None` if the run
-    /// did not reach the node.
+    /// The world transform of the node in slot `node`, unchecked (for a reader that
+    /// checked the table with [`RunContext::read`]); `None` if the run did not reach
+    /// the node.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Affine3A> {
         let i = self.index.get_at(node)?;
@@ -79,8 +66,7 @@ impl WorldTable {
     }
 
     /// The world transform of `node`, checked: refused once the graph changed since
-    /// the run (structure or payloads), for another graph, a stale id or a node the
-    /// run did not reach.
+    /// the run, for another graph, a stale id or a node the run did not reach.
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         let i = self
             .index
@@ -94,15 +80,12 @@ impl WorldTable {
 }
 
 /// Computes every reached node's world transform: the product of the local transforms
-/// on its path from the root (an ordered-state actor: the matrix stack).
+/// on its path from the root (an ordered-state actor: the matrix stack). A traversal
+/// root below the graph's root starts from the product of its ancestors.
 ///
-/// A node that is a [`Transform`] gets `parent world × local` as its own state (one
-/// copy); every other node shares its parent's. The state is an index into the run's
-/// distinct world matrices, so each node records 4 bytes, not a 64-byte matrix. A
-/// traversal root below the graph's root starts from the product of its ancestors.
-///
-/// The results are a [`WorldTable`], published after each run: [`table`](Self::table)
-/// hands it out without copying.
+/// A node that is a [`Transform`] gets `parent world × local` as its own state; every
+/// other node shares its parent's. The results are a [`WorldTable`], handed out by
+/// [`table`](Self::table).
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,
@@ -126,10 +109,8 @@ impl WorldTransforms {
         }
     }
 
-    /// The results of the latest run, shared: a handle, nothing copied. Hand it to
-    /// later passes ([`Results`](scenewalk_core::Results)) and let go of it before the
-    /// next run, which then writes in place (while a handle is held, the next run
-    /// writes fresh tables instead).
+    /// The results of the latest run, shared: a handle, nothing copied. Let go of it
+    /// before the next run, which then writes in place (else it writes fresh tables).
     pub fn table(&self) -> Arc<WorldTable> {
         Arc::clone(&self.shared)
     }
@@ -164,10 +145,8 @@ impl WorldTransforms {
     }
 
     /// The transform nodes of the latest run whose world matrix came out NaN or
-    /// infinite (a bad local transform, or an overflowing product), in traversal
-    /// order: the place to look when results are not numbers. Their subtrees inherit
-    /// the bad matrix. The run's root comes first, whatever its type, when the matrix
-    /// of its ancestors is already bad. Empty when every matrix is finite.
+    /// infinite, in traversal order (their subtrees inherit it); the run's root comes
+    /// first, whatever its type, when the matrix of its ancestors is already bad.
     ///
     /// ```
     /// use scenewalk_actors::WorldTransforms;

@@ -12,17 +12,18 @@
 //!   to traverse ([`ActiveList`]), and answer with a [`Flow`]. Their classification is
 //!   part of their type: [`StaticActor`], [`UnorderedActor`], [`OrderedActor`] (state
 //!   kept by the framework), enter or enter + leave ([`Events`]), uniform, single-type
-//!   or per-type [`Dispatch`] ([`MethodTable`], [`Arms`]).
+//!   or per-type [`Dispatch`] ([`Arms`], with a [`MethodTable`] of [`Functor`]s chosen
+//!   at run time). [`Typed`] reads nodes as a type in a loop.
 //! - **Iterators** ([`TraversalIterator`]) choose the next node: [`DepthFirst`] here,
 //!   the other orders in `scenewalk-iterators`.
 //! - **[`Action`]** pipes an iterator through a chain of actors, after checking that
 //!   each actor can work under it; [`Action::run_parallel`] (default feature
 //!   `parallel`) runs one traversal on all cores.
 //!
-//! One folder per part, each opening with its story: `graph/`, `actor/`, `dispatch/`,
-//! `run/` (the iterator trait, the action, [`DepthFirst`], results handed between
-//! passes), `parallel/`; every error is in `error.rs`. [`prelude`] holds the names a
-//! custom node, actor and action need.
+//! One folder per part, each opening with its story: `graph/`, `actor/`, `dispatch/`
+//! (reading nodes as a type, per-type dispatch), `run/` (the iterator trait, the action,
+//! [`DepthFirst`], results handed between passes), `parallel/`; every error is in
+//! `error.rs`. [`prelude`] holds the names a custom node, actor and action need.
 //!
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
 //! traversal and inlines it: the per-node cost is the links walked plus the actors' own
@@ -63,11 +64,11 @@ pub use actor::{
     Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
     TypeKey, Unordered, UnorderedActor, Visit,
 };
-pub use dispatch::{Arms, DispatchActor, Functor, KeptColumn, MethodTable};
+pub use dispatch::{Arms, Functor, MethodTable, Typed};
 pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
-    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, TypeSet, short_type_name,
+    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, short_type_name,
 };
 pub use math::Aabb;
 #[cfg(feature = "parallel")]

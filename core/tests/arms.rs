@@ -1,15 +1,15 @@
 //! Typed arms (`Arms`): results against a match over the same node kinds and against
-//! the dynamic `DispatchActor`, fallback to a base type's arm and to the default,
-//! unregistered types, hand-driven enters on another graph, and the refusals the
-//! dynamic actor gives too.
+//! a method table of run-time functors, fallback to a base type's arm and to the
+//! default, arms and a table together, unregistered types, hand-driven enters on
+//! another graph, the context found by its type, and the refusals.
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 
 use proptest::prelude::*;
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{
-    Action, ActiveList, Arms, DispatchActor, Flow, Functor, Graph, NodeCore, NodeId, RunContext,
-    TraversalIterator, Unordered, UnorderedActor, Visit,
+    Action, ActiveList, Actor, Arms, Flow, Functor, Graph, MethodTable, NodeCore, NodeId,
+    RunContext, TraversalIterator, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::Walk;
 
@@ -180,21 +180,19 @@ fn fallback_arms(g: &Graph, root: NodeId) -> Vec<u64> {
     run_arms(g, root, arms)
 }
 
-/// The same as `fallback_arms`, by the dynamic dispatch actor.
+/// The same as `fallback_arms`, by a method table of run-time functors.
 fn fallback_dynamic(g: &Graph, root: NodeId) -> Vec<u64> {
-    let actor = DispatchActor::new(Vec::new())
-        .on::<A>(Functor::function(|a: &A, _, log: &mut Vec<u64>| {
+    let mut table = MethodTable::new();
+    table
+        .add::<A>(Functor::function(|a: &A, _, log: &mut Vec<u64>| {
             log.push(1000 + a.0);
             Flow::Continue
         }))
-        .otherwise(Functor::any(|visit, log: &mut Vec<u64>| {
+        .set_default(Functor::any(|visit, log: &mut Vec<u64>| {
             log.push(9000 + visit.depth() as u64);
             Flow::Continue
         }));
-    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
-    action.run(g, root).unwrap();
-    let (_, (actor,)) = action.into_parts();
-    actor.into_inner().context
+    run_arms(g, root, Arms::new(Vec::new()).otherwise_table(table))
 }
 
 /// The actor of a one-actor action, whose type (closures inside) cannot be written.
@@ -386,6 +384,121 @@ fn one_action_sees_edits_and_other_graphs_between_runs() {
     assert_eq!(total(&g), 46);
     assert_eq!(total(&copy), 47);
     assert_eq!(total(&g), 46);
+}
+
+/// A log of `(arm, value)`: which functor ran, with what.
+type Tagged = Vec<(&'static str, u64)>;
+
+#[test]
+fn arms_take_their_types_and_the_table_takes_the_rest() {
+    let (g, root, order) = sample();
+    // B's arm takes B and C; the table's A functor is for A only (B and C reach B's
+    // arm first), its default takes D and E.
+    let mut table = MethodTable::new();
+    table
+        .add::<A>(Functor::function(|a: &A, _, log: &mut Tagged| {
+            log.push(("table A", a.0));
+            Flow::Continue
+        }))
+        .add::<C>(Functor::function(|c: &C, _, log: &mut Tagged| {
+            log.push(("table C", c.c));
+            Flow::Continue
+        }))
+        .set_default(Functor::any(|visit, log: &mut Tagged| {
+            log.push(("table default", u64::from(visit.depth())));
+            Flow::Continue
+        }));
+    let arms = Arms::new(Tagged::new())
+        .on::<B>(|b, _, log| {
+            log.push(("arm B", b.b));
+            Flow::Continue
+        })
+        .otherwise_table(table);
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(arms),)).unwrap();
+    action.run(&g, root).unwrap();
+    let depths: Vec<u64> = g
+        .preorder(root)
+        .unwrap()
+        .map(|n| g.depth(g.id_at(n).unwrap()).unwrap() as u64)
+        .collect();
+    let expected: Tagged = order
+        .iter()
+        .zip(&depths)
+        .map(|(k, &depth)| match *k {
+            Kind::A(v) => ("table A", v),
+            Kind::B(v) | Kind::C(v) => ("arm B", v + 1),
+            Kind::D(_) | Kind::E => ("table default", depth),
+        })
+        .collect();
+    assert_eq!(action.context::<Tagged>().unwrap(), &expected);
+}
+
+#[test]
+fn a_table_changed_between_hand_driven_enters_answers_at_the_next_node() {
+    let (g, root, _) = sample();
+    let d = g.preorder(root).unwrap().next().unwrap(); // the root, a D
+    let mut arms = Arms::new(Tagged::new()).otherwise_table(MethodTable::new());
+    arms.begin(&RunContext {
+        graph: &g,
+        root: root.index(),
+        capabilities: DepthFirst::new().capabilities(),
+        results: &scenewalk_core::Results::new(),
+    })
+    .unwrap();
+    let visit = Visit::new(&g, d, 0).unwrap();
+    arms.enter(&visit, &mut ActiveList::new(&mut []));
+    arms.table_mut()
+        .add::<D>(Functor::function(|d: &D, _, log: &mut Tagged| {
+            log.push(("D", d.0));
+            Flow::Continue
+        }));
+    arms.enter(&visit, &mut ActiveList::new(&mut []));
+    assert_eq!(arms.context, [("D", 0)]);
+    assert!(arms.table().handles(visit.node_type()));
+}
+
+#[test]
+fn the_context_is_found_by_its_type() {
+    let (g, root, _) = sample();
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Ds(u64);
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Nodes(u64);
+    let ds = || {
+        Arms::new(Ds::default()).on::<D>(|d, _, cx| {
+            cx.0 += 1 + d.0;
+            Flow::Continue
+        })
+    };
+    let nodes = Arms::new(Nodes::default()).otherwise(|_, cx| {
+        cx.0 += 1;
+        Flow::Continue
+    });
+    let mut action = Action::new(
+        DepthFirst::new(),
+        (
+            Unordered::new(ds()),
+            Unordered::new(nodes),
+            Unordered::new(ds()),
+        ),
+    )
+    .unwrap();
+    action.run(&g, root).unwrap();
+    assert_eq!(action.context::<Ds>(), Some(&Ds(42)));
+    assert_eq!(action.context::<Nodes>(), Some(&Nodes(8)));
+    assert_eq!(action.context::<u64>(), None);
+    // The first of two with the same type of context.
+    action.context_mut::<Ds>().unwrap().0 = 7;
+    assert_eq!(action.actors().0.get().context, Ds(7));
+    assert_eq!(action.actors().2.get().context, Ds(42));
+
+    // A chain chosen at run time finds it too.
+    let chain: Vec<Box<dyn Actor>> = vec![Box::new(Unordered::new(ds()))];
+    let mut action = Action::new(DepthFirst::new(), chain).unwrap();
+    action.run(&g, root).unwrap();
+    assert_eq!(action.context::<Ds>(), Some(&Ds(42)));
+    assert_eq!(action.context_mut::<Ds>(), Some(&mut Ds(42)));
+    assert_eq!(action.context::<Nodes>(), None);
 }
 
 #[cfg(feature = "parallel")]

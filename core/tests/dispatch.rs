@@ -1,12 +1,13 @@
-//! Per-type dispatch: method tables, functor kinds, fallback along parent types, the
-//! default, re-resolution when types are added, and type sets.
+//! Per-type dispatch through method tables of run-time functors (run by `Arms`):
+//! functor kinds, fallback along parent types, the default, re-resolution when types
+//! are added, and typed views.
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 
 use scenewalk_core::DepthFirst;
 use scenewalk_core::{
-    Action, DispatchActor, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeType, TypeSet,
-    Unordered, Visit,
+    Action, Arms, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeType, Typed, Unordered,
+    Visit,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -95,9 +96,29 @@ fn graph() -> (Graph, Vec<NodeId>) {
     (g, vec![root, a, b, cc, d])
 }
 
-/// Runs a dispatch actor over the graph and returns its log.
-fn run(g: &Graph, root: NodeId, actor: DispatchActor<Log>) -> Log {
-    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+/// The dispatch actor of a method table alone: it can be named.
+type Dynamic = Arms<Log, (), MethodTable<Log>>;
+
+/// A dispatch actor running `table`.
+fn dynamic(table: MethodTable<Log>) -> Dynamic {
+    Arms::new(Log::new()).otherwise_table(table)
+}
+
+/// A table with `f` for `T`, built in one expression.
+fn with<T: NodeCore>(mut table: MethodTable<Log>, f: Functor<Log>) -> MethodTable<Log> {
+    table.add::<T>(f);
+    table
+}
+
+/// A table with the default `f`, built in one expression.
+fn with_default(mut table: MethodTable<Log>, f: Functor<Log>) -> MethodTable<Log> {
+    table.set_default(f);
+    table
+}
+
+/// Runs a method table over the graph and returns its log.
+fn run(g: &Graph, root: NodeId, table: MethodTable<Log>) -> Log {
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(dynamic(table)),)).unwrap();
     action.run(g, root).unwrap();
     let (_, (actor,)) = action.into_parts();
     actor.into_inner().context
@@ -123,12 +144,13 @@ fn fd(d: &D, _: &Visit<'_>, log: &mut Log) -> Flow {
 #[test]
 fn exact_type_functors() {
     let (g, n) = graph();
-    let actor = DispatchActor::new(Log::new())
-        .on::<A>(Functor::function(fa))
-        .on::<B>(Functor::function(fb))
-        .on::<C>(Functor::function(fc))
-        .on::<D>(Functor::function(fd));
-    let log = run(&g, n[0], actor);
+    let mut table = MethodTable::new();
+    table
+        .add::<A>(Functor::function(fa))
+        .add::<B>(Functor::function(fb))
+        .add::<C>(Functor::function(fc))
+        .add::<D>(Functor::function(fd));
+    let log = run(&g, n[0], table);
     assert_eq!(log, [("D", 0), ("A", 10), ("B", 21), ("C", 32), ("D", 40)]);
 }
 
@@ -136,32 +158,23 @@ fn exact_type_functors() {
 fn fallback_along_the_parent_chain() {
     let (g, n) = graph();
     // Only A: B and C fall back to it and get their A view.
-    let log = run(
-        &g,
-        n[0],
-        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
-    );
-    assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
+    let only_a = || with::<A>(MethodTable::new(), Functor::function(fa));
+    assert_eq!(run(&g, n[0], only_a()), [("A", 10), ("A", 20), ("A", 30)]);
     // A and B: C takes B's (its parent's), not A's.
-    let actor = DispatchActor::new(Log::new())
-        .on::<A>(Functor::function(fa))
-        .on::<B>(Functor::function(fb));
-    assert_eq!(run(&g, n[0], actor), [("A", 10), ("B", 21), ("B", 31)]);
+    let table = with::<B>(only_a(), Functor::function(fb));
+    assert_eq!(run(&g, n[0], table), [("A", 10), ("B", 21), ("B", 31)]);
     // Only C: its parents are not handled.
-    let log = run(
-        &g,
-        n[0],
-        DispatchActor::new(Log::new()).on::<C>(Functor::function(fc)),
-    );
-    assert_eq!(log, [("C", 32)]);
+    let table = with::<C>(MethodTable::new(), Functor::function(fc));
+    assert_eq!(run(&g, n[0], table), [("C", 32)]);
     // A later registration for the same type replaces the earlier one.
-    let actor = DispatchActor::new(Log::new())
-        .on::<A>(Functor::function(fa))
-        .on::<A>(Functor::function(|a: &A, _, log: &mut Log| {
+    let table = with::<A>(
+        only_a(),
+        Functor::function(|a: &A, _, log: &mut Log| {
             log.push(("A2", a.0));
             Flow::Continue
-        }));
-    assert_eq!(run(&g, n[0], actor), [("A2", 10), ("A2", 20), ("A2", 30)]);
+        }),
+    );
+    assert_eq!(run(&g, n[0], table), [("A2", 10), ("A2", 20), ("A2", 30)]);
 }
 
 #[test]
@@ -173,10 +186,8 @@ fn default_functor_and_no_default() {
             Flow::Continue
         })
     };
-    let actor = DispatchActor::new(Log::new())
-        .on::<B>(Functor::function(fb))
-        .otherwise(default());
-    let log = run(&g, n[0], actor);
+    let table = with::<B>(MethodTable::new(), Functor::function(fb));
+    let log = run(&g, n[0], with_default(table, default()));
     let slot = |i: usize| n[i].index().raw();
     assert_eq!(
         log,
@@ -230,21 +241,22 @@ fn functor_kinds() {
         factor: 3,
         calls: calls.clone(),
     };
-    let actor = DispatchActor::new(Log::new())
+    let mut table = MethodTable::new();
+    table
         // A method of the node.
-        .on::<A>(Functor::node_method(A::visit))
+        .add::<A>(Functor::node_method(A::visit))
         // A closure holding an object, calling its method.
-        .on::<B>(Functor::closure(
+        .add::<B>(Functor::closure(
             move |b: &B, _: &Visit<'_>, log: &mut Log| scaler.apply(&b.a, log),
         ))
         // A plain function.
-        .on::<C>(Functor::function(fc))
+        .add::<C>(Functor::function(fc))
         // Type-erased.
-        .on::<D>(Functor::any(|visit: &Visit<'_>, log: &mut Log| {
+        .add::<D>(Functor::any(|visit: &Visit<'_>, log: &mut Log| {
             log.push(("any", visit.get::<D>().unwrap().0));
             Flow::Continue
         }));
-    let log = run(&g, n[0], actor);
+    let log = run(&g, n[0], table);
     assert_eq!(
         log,
         [
@@ -263,13 +275,14 @@ fn functor_flow_is_honoured() {
     let (mut g, n) = graph();
     let under_b = g.append_child(n[2], A(99)).unwrap();
     let under_a = g.append_child(n[1], A(98)).unwrap();
-    let actor = DispatchActor::new(Log::new())
-        .on::<A>(Functor::function(fa))
-        .on::<B>(Functor::function(|b: &B, _, log: &mut Log| {
+    let table = with::<B>(
+        with::<A>(MethodTable::new(), Functor::function(fa)),
+        Functor::function(|b: &B, _, log: &mut Log| {
             log.push(("B", b.b));
             Flow::Prune
-        }));
-    let log = run(&g, n[0], actor);
+        }),
+    );
+    let log = run(&g, n[0], table);
     assert_eq!(log, [("A", 10), ("A", 98), ("B", 21), ("B", 31)]);
     assert!(g.contains(under_b) && g.contains(under_a));
 }
@@ -277,15 +290,16 @@ fn functor_flow_is_honoured() {
 #[test]
 fn table_re_resolves_when_types_are_added() {
     let (mut g, n) = graph();
-    let actor = DispatchActor::new(Log::new())
-        .on::<A>(Functor::function(fa))
-        .on::<F>(Functor::function(|f: &F, _, log: &mut Log| {
+    let table = with::<F>(
+        with::<A>(MethodTable::new(), Functor::function(fa)),
+        Functor::function(|f: &F, _, log: &mut Log| {
             log.push(("F", f.0));
             Flow::Continue
-        }));
-    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+        }),
+    );
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(dynamic(table)),)).unwrap();
     action.run(&g, n[0]).unwrap();
-    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    let log = std::mem::take(action.context_mut::<Log>().unwrap());
     assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
     assert!(g.types().index_of::<F>().is_none());
 
@@ -293,14 +307,14 @@ fn table_re_resolves_when_types_are_added() {
     g.append_child(n[0], E(A(50))).unwrap();
     g.append_child(n[0], F(60)).unwrap();
     action.run(&g, n[0]).unwrap();
-    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    let log = std::mem::take(action.context_mut::<Log>().unwrap());
     assert_eq!(log, [("A", 10), ("A", 20), ("A", 30), ("A", 50), ("F", 60)]);
 
     // A functor added between runs takes effect at the next run.
-    let methods = &mut action.actor_mut::<DispatchActor<Log>>().unwrap().methods;
+    let methods = action.actor_mut::<Dynamic>().unwrap().table_mut();
     methods.add::<D>(Functor::function(fd));
     action.run(&g, n[0]).unwrap();
-    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    let log = std::mem::take(action.context_mut::<Log>().unwrap());
     assert_eq!(
         log,
         [
@@ -326,7 +340,7 @@ fn one_actor_on_graphs_with_different_type_indices() {
     g2.append_child(r2, D(4)).unwrap();
     assert_ne!(g1.types().index_of::<A>(), g2.types().index_of::<A>());
 
-    let actor = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let actor = dynamic(with::<A>(MethodTable::new(), Functor::function(fa)));
     let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
     for (g, root, want) in [
         (&g1, r1, ("A", 2)),
@@ -334,7 +348,7 @@ fn one_actor_on_graphs_with_different_type_indices() {
         (&g1, r1, ("A", 2)),
     ] {
         action.run(g, root).unwrap();
-        let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+        let log = std::mem::take(action.context_mut::<Log>().unwrap());
         assert_eq!(log, [want]);
     }
     // A clone of a graph may diverge from it, so it is a registry of its own.
@@ -342,7 +356,7 @@ fn one_actor_on_graphs_with_different_type_indices() {
     assert_ne!(g3.types().stamp(), g1.types().stamp());
     g3.append_child(r1, F(5)).unwrap();
     action.run(&g3, r1).unwrap();
-    let log = std::mem::take(&mut action.actor_mut::<DispatchActor<Log>>().unwrap().context);
+    let log = std::mem::take(action.context_mut::<Log>().unwrap());
     assert_eq!(log, [("A", 2)]);
 }
 
@@ -373,9 +387,9 @@ fn table_resolved_for_another_graph_calls_nothing() {
 // ----- the type registry ------------------------------------------------------------------------
 
 #[test]
-fn type_set_holds_a_type_and_its_extensions() {
+fn a_typed_view_holds_a_type_and_its_extensions() {
     let (mut g, _) = graph();
-    let mut set = TypeSet::of::<B>();
+    let mut set = Typed::<B>::new();
     set.resolve(g.types());
     let types = g.types();
     let idx = |t: Option<NodeType>| t.unwrap();
@@ -465,11 +479,12 @@ fn default_set_first_replaced_and_functors_added_between_runs() {
     };
     // The default registered before a typed functor, then replaced: the typed functor
     // keeps its place and the replacement answers for every other type.
-    let actor = DispatchActor::new(Log::new())
-        .otherwise(default("first"))
-        .on::<D>(Functor::function(fd))
-        .otherwise(default("second"));
-    let mut action = Action::new(DepthFirst::new(), (Unordered::new(actor),)).unwrap();
+    let mut table = MethodTable::new();
+    table
+        .set_default(default("first"))
+        .add::<D>(Functor::function(fd))
+        .set_default(default("second"));
+    let mut action = Action::new(DepthFirst::new(), (Unordered::new(dynamic(table)),)).unwrap();
     action.run(&g, n[0]).unwrap();
     let expected = [
         ("D", 0),
@@ -478,15 +493,12 @@ fn default_set_first_replaced_and_functors_added_between_runs() {
         ("second", slot(3)),
         ("D", 40),
     ];
-    assert_eq!(
-        action.actor::<DispatchActor<Log>>().unwrap().context,
-        expected
-    );
+    assert_eq!(action.context::<Log>().unwrap(), &expected);
 
     // A functor added to the actor between runs takes effect in the next run.
-    let actor = action.actor_mut::<DispatchActor<Log>>().unwrap();
+    let actor = action.actor_mut::<Dynamic>().unwrap();
     actor.context.clear();
-    actor.methods.add::<B>(Functor::function(fb));
+    actor.table_mut().add::<B>(Functor::function(fb));
     action.run(&g, n[0]).unwrap();
     let expected = [
         ("D", 0),
@@ -495,17 +507,14 @@ fn default_set_first_replaced_and_functors_added_between_runs() {
         ("B", 31),
         ("D", 40),
     ];
-    assert_eq!(
-        action.actor::<DispatchActor<Log>>().unwrap().context,
-        expected
-    );
+    assert_eq!(action.context::<Log>().unwrap(), &expected);
 }
 
 #[test]
 fn a_kept_column_never_hides_an_edit() {
     use scenewalk_core::{ActiveEntry, ActiveList, TraversalIterator, UnorderedActor};
     let (mut g, n) = graph();
-    let mut actor = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let mut actor = dynamic(with::<A>(MethodTable::new(), Functor::function(fa)));
     let run = scenewalk_core::RunContext {
         graph: &g,
         root: n[0].index(),
@@ -513,7 +522,7 @@ fn a_kept_column_never_hides_an_edit() {
         results: &scenewalk_core::Results::new(),
     };
     actor.begin(&run).unwrap();
-    let enter = |actor: &mut DispatchActor<Log>, g: &Graph| {
+    let enter = |actor: &mut Dynamic, g: &Graph| {
         let visit = Visit::new(g, n[1].index(), 1).unwrap();
         let mut children: Vec<ActiveEntry> = Vec::new();
         let mut active = ActiveList::new(&mut children);
@@ -548,42 +557,34 @@ fn graph_clones_are_independent_after_edits() {
     assert_eq!(copy.get::<A>(n[1]).unwrap().0, 10);
     assert_eq!(copy.get::<B>(n[2]).unwrap().b, 21);
     assert_eq!(g.get::<A>(n[1]).unwrap().0, 99);
-    let log = run(
-        &copy,
-        n[0],
-        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
-    );
+    let only_a = || with::<A>(MethodTable::new(), Functor::function(fa));
+    let log = run(&copy, n[0], only_a());
     assert_eq!(log, [("A", 10), ("A", 20), ("A", 30)]);
-    let log = run(
-        &g,
-        n[0],
-        DispatchActor::new(Log::new()).on::<A>(Functor::function(fa)),
-    );
+    let log = run(&g, n[0], only_a());
     assert_eq!(log, [("A", 99), ("A", 30), ("A", 7)]);
 }
 
 #[test]
 fn every_run_starts_from_the_context_the_actor_was_built_with() {
-    use scenewalk_core::Arms;
     let (g, n) = graph();
-    let dynamic = DispatchActor::new(Log::new()).on::<A>(Functor::function(fa));
+    let functors = dynamic(with::<A>(MethodTable::new(), Functor::function(fa)));
     let typed = Arms::new(Log::new()).on::<A>(|a: &A, visit, log: &mut Log| fa(a, visit, log));
     let mut action = Action::new(
         DepthFirst::new(),
-        (Unordered::new(dynamic), Unordered::new(typed)),
+        (Unordered::new(functors), Unordered::new(typed)),
     )
     .unwrap();
     let want: Log = vec![("A", 10), ("A", 20), ("A", 30)];
     for run in 0..2 {
         action.run(&g, n[0]).unwrap();
-        let dynamic = &action.actor::<DispatchActor<Log>>().unwrap().context;
-        assert_eq!((run, dynamic), (run, &want));
+        let functors = &action.actor::<Dynamic>().unwrap().context;
+        assert_eq!((run, functors), (run, &want));
         assert_eq!((run, &action.actors().1.get().context), (run, &want));
     }
     // Where runs start is the actor's `start`, which may change between runs.
-    action.actor_mut::<DispatchActor<Log>>().unwrap().start = vec![("start", 0)];
+    action.actor_mut::<Dynamic>().unwrap().start = vec![("start", 0)];
     action.run(&g, n[0]).unwrap();
-    let dynamic = &action.actor::<DispatchActor<Log>>().unwrap().context;
+    let dynamic = &action.actor::<Dynamic>().unwrap().context;
     assert_eq!(dynamic[..2], [("start", 0), ("A", 10)]);
     assert_eq!(dynamic.len(), 4);
 }

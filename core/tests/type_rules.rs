@@ -7,7 +7,7 @@ use scenewalk_core::DepthFirst;
 use scenewalk_core::{
     Action, ActionError, ActiveList, Dispatch, Flow, Functor, Graph, GraphError, MAX_BASE_CHAIN,
     MethodTable, NodeCore, NodeId, Ordered, OrderedActor, ParentType, RunContext, StateCell,
-    TypeError, TypeSet, Visit, short_type_name,
+    TypeError, Typed, Visit, short_type_name,
 };
 use scenewalk_iterators::BreadthFirst;
 
@@ -247,7 +247,7 @@ fn every_reader_agrees_on_is_a() {
 
     let types = g.types();
     let light = types.index_of::<Light>().unwrap();
-    let mut set = TypeSet::of::<Light>();
+    let mut set = Typed::<Light>::new();
     set.resolve(types);
     let mut table = MethodTable::<Vec<NodeId>>::new();
     table.add::<Light>(Functor::function(seen));
@@ -261,6 +261,7 @@ fn every_reader_agrees_on_is_a() {
         let visit = Visit::new(&g, id.index(), 0).unwrap();
         let payload = g.payload(id).unwrap();
         assert_eq!(set.contains(ty), is_a, "{payload:?}");
+        assert_eq!(set.get(&visit).is_some(), is_a, "{payload:?}");
         assert_eq!(g.get::<Light>(id).is_ok(), is_a, "{payload:?}");
         assert_eq!(g.get_at::<Light>(id.index()).is_some(), is_a, "{payload:?}");
         assert_eq!(visit.get::<Light>().is_some(), is_a, "{payload:?}");

@@ -8,7 +8,7 @@
 //! - `Spinner` extends `Transform` (it embeds one and declares it as its parent type),
 //!   so the world-transform and bounds actors compose it like any transform.
 //! - `Light` is a brand-new type; the statistics actor counts it, and a dispatch actor
-//!   gets a functor for it, with a default for every other type.
+//!   (`Arms`) gets an arm for it, with a default for every other type.
 //! - `Emitter`, a particle emitter, extends `Geometry` (its particles' box): bounds,
 //!   statistics and frustum culling handle it as they are, and one registered functor
 //!   makes the render list draw its particles.
@@ -18,8 +18,8 @@ use scenewalk_actors::{
 };
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{
-    Aabb, Action, DispatchActor, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results,
-    Unordered, Visit,
+    Aabb, Action, Arms, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results, Unordered,
+    Visit,
 };
 use scenewalk_examples::text::{Decimals, counted};
 use scenewalk_iterators::DepthFirst;
@@ -95,7 +95,7 @@ struct Light {
 impl NodeCore for Light {}
 
 impl Light {
-    /// A method of the node itself, called through a functor.
+    /// A method of the node itself, called from the dispatch actor's arm.
     fn add_power(&self, total: &mut Power) -> Flow {
         total.watts += self.watts;
         total.lights += 1;
@@ -145,18 +145,16 @@ fn run() -> Result<(), Box<dyn Error>> {
         graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, 30.0)))?;
     let back = graph.append_child(behind, Emitter::new(2.0, 5_000))?;
 
-    let power = DispatchActor::new(Power::default())
-        .on::<Light>(Functor::node_method(Light::add_power))
-        .on::<Geometry>(Functor::function(
-            |geometry: &Geometry, _: &Visit<'_>, total: &mut Power| {
-                total.triangles += u64::from(geometry.primitives());
-                Flow::Continue
-            },
-        ))
-        .otherwise(Functor::any(|_: &Visit<'_>, total: &mut Power| {
+    let power = Arms::new(Power::default())
+        .on::<Light>(|light, _, total| light.add_power(total))
+        .on::<Geometry>(|geometry, _, total| {
+            total.triangles += u64::from(geometry.primitives());
+            Flow::Continue
+        })
+        .otherwise(|_, total| {
             total.others += 1;
             Flow::Continue
-        }));
+        });
 
     let mut action = Action::new(
         DepthFirst::new(),
@@ -188,12 +186,10 @@ fn run() -> Result<(), Box<dyn Error>> {
         .ok_or("no bounds")?
         .world_bounds(&graph, root)?;
     println!("world bounds {}", Decimals::for_box(&bounds).aabb(&bounds));
-    let power = &action
-        .actor::<DispatchActor<Power>>()
-        .ok_or("no dispatch actor")?
-        .context;
+    // The dispatch actor's type holds its closures; its context is found by type.
+    let power = action.context::<Power>().ok_or("no dispatch actor")?;
     println!(
-        "dispatch: {} with {} W, {}, {} (by the default functor)",
+        "dispatch: {} with {} W, {}, {} (by the default)",
         counted(power.lights, "light", "lights"),
         power.watts,
         counted(power.triangles, "triangle", "triangles"),

@@ -15,7 +15,7 @@
 
 use scenewalk_actors::DrawItem;
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType, TypeSet};
+use scenewalk_core::{Aabb, Graph, NodeIndex, NodeType};
 use scenewalk_nodes::{
     Containment, Frustum, Geometry, Lod, Material, PlaneMask, SkinnedMesh, Switch, Transform,
 };
@@ -35,24 +35,22 @@ enum Kind {
 /// The node kind per type index, resolved once (types extending one of the known
 /// types count as it, as the actors' dispatch does).
 fn kinds(graph: &Graph) -> Vec<Kind> {
-    let mut sets = [
-        (TypeSet::of::<Transform>(), Kind::Transform),
-        (TypeSet::of::<Material>(), Kind::Material),
+    let types = graph.types();
+    let known = [
+        (types.index_of::<Transform>(), Kind::Transform),
+        (types.index_of::<Material>(), Kind::Material),
         // Before geometry, which it extends.
-        (TypeSet::of::<SkinnedMesh>(), Kind::Skinned),
-        (TypeSet::of::<Geometry>(), Kind::Geometry),
-        (TypeSet::of::<Lod>(), Kind::Lod),
-        (TypeSet::of::<Switch>(), Kind::Switch),
+        (types.index_of::<SkinnedMesh>(), Kind::Skinned),
+        (types.index_of::<Geometry>(), Kind::Geometry),
+        (types.index_of::<Lod>(), Kind::Lod),
+        (types.index_of::<Switch>(), Kind::Switch),
     ];
-    for (set, _) in &mut sets {
-        set.resolve(graph.types());
-    }
-    graph
-        .types()
+    types
         .iter()
         .map(|(ty, _)| {
-            sets.iter()
-                .find(|(set, _)| set.contains(ty))
+            known
+                .iter()
+                .find(|(base, _)| base.is_some_and(|base| types.is_a(ty, base)))
                 .map_or(Kind::Other, |(_, kind)| *kind)
         })
         .collect()

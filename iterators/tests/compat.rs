@@ -4,7 +4,7 @@
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 
 use scenewalk_core::{
-    Action, ActiveList, Actor, Dispatch, DispatchActor, Events, Flow, Functor, Graph, NodeCore,
+    Action, ActiveList, Actor, Arms, Dispatch, Events, Flow, Functor, Graph, MethodTable, NodeCore,
     NodeId, NodeIndex, Ordered, OrderedActor, RunContext, RunStats, StateCell, Static, StaticActor,
     TraversalIterator, Unordered, UnorderedActor, Visit,
 };
@@ -235,16 +235,18 @@ impl UnorderedActor for NoBatch {
     }
 }
 
-fn per_type() -> DispatchActor<(u64, u64)> {
-    DispatchActor::new((0, 0))
-        .on::<Mark>(Functor::function(|_: &Mark, _, c: &mut (u64, u64)| {
+fn per_type() -> Arms<(u64, u64), (), MethodTable<(u64, u64)>> {
+    let mut table = MethodTable::new();
+    table
+        .add::<Mark>(Functor::function(|_: &Mark, _, c: &mut (u64, u64)| {
             c.0 += 1;
             Flow::Continue
         }))
-        .otherwise(Functor::any(|_, c: &mut (u64, u64)| {
+        .set_default(Functor::any(|_, c: &mut (u64, u64)| {
             c.1 += 1;
             Flow::Continue
-        }))
+        }));
+    Arms::new((0, 0)).otherwise_table(table)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -412,7 +414,7 @@ fn every_cell_of_the_table() {
             // dispatch: per type (Mark functor, default for the rest).
             let table = run(which, Unordered::new(per_type()), &scene);
             if batching {
-                refused(table, "current node's type", "DispatchActor");
+                refused(table, "current node's type", "Arms");
             } else {
                 let counts = table.unwrap().0.into_inner().context;
                 assert_eq!(
@@ -568,7 +570,7 @@ fn the_parallel_column() {
         assert_eq!(single.len(), marks.len());
         assert_eq!(single.into_iter().collect::<BTreeSet<_>>(), marks);
 
-        // dispatch: per type (a static actor; `DispatchActor` has no hook).
+        // dispatch: per type (a static actor; `Arms` has no hook).
         let (counts, _) = run_parallel(Static::new(PerTypeCount::default()), &scene).unwrap();
         let counts = counts.into_inner().0.map(|c| c.into_inner());
         for (ty, &count) in counts.iter().enumerate() {
@@ -582,7 +584,7 @@ fn the_parallel_column() {
         refused(
             run_parallel(Unordered::new(per_type()), &scene),
             "fork/merge hook",
-            "DispatchActor",
+            "Arms",
         );
     }
 }

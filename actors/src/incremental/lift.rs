@@ -1,9 +1,10 @@
-//! Ancestor boxes of a payload-only patch: a box is brought up to date from the old
-//! and new boxes of its changed children where that is exact, so the other children
-//! are read only when a changed child gave up a face it defined.
+//! Ancestor boxes of a patch: a box is brought up to date from the old and new boxes
+//! of its changed children where that is exact, so the other children are read only
+//! when a changed child gave up a face it defined (or the children changed).
 
 use super::subtree::{Kinds, rebox};
 use crate::{PerNode, WorldTransforms};
+use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
 use std::collections::BTreeMap;
 
@@ -14,9 +15,6 @@ pub(super) struct Lift {
     old: Aabb,
     new: Aabb,
 }
-
-/// The lifts of each level (the parents' depth below the root).
-pub(super) type Levels = BTreeMap<usize, Vec<Lift>>;
 
 /// Ancestors warmed up together.
 const BATCH: usize = 16;
@@ -37,30 +35,13 @@ pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
     ((min & max).all() && !nan.any()).then(|| parent.union(new))
 }
 
-/// Lists a lift of `node`'s parent (at `level`, one above the node's depth).
-pub(super) fn push(
-    graph: &Graph,
-    levels: &mut Levels,
-    spare: &mut Vec<Vec<Lift>>,
-    level: usize,
-    node: NodeIndex,
-    old: Aabb,
-    new: Aabb,
-) {
-    if let Some(parent) = graph.parent_at(node) {
-        levels
-            .entry(level)
-            .or_insert_with(|| spare.pop().unwrap_or_default())
-            .push(Lift { parent, old, new });
-    }
-}
-
 /// The lists of a patch's ancestor boxes: the lifts by level, and emptied lists
 /// kept for the next patch.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Lifts {
-    pub(super) levels: Levels,
-    pub(super) spare: Vec<Vec<Lift>>,
+    /// The lifts of each level (the parents' depth below the root).
+    levels: BTreeMap<usize, Vec<Lift>>,
+    spare: Vec<Vec<Lift>>,
 }
 
 impl Lifts {
@@ -73,15 +54,28 @@ impl Lifts {
         old: Aabb,
         new: Aabb,
     ) {
-        push(
-            graph,
-            &mut self.levels,
-            &mut self.spare,
-            level,
-            node,
-            old,
-            new,
-        );
+        if let Some(parent) = graph.parent_at(node) {
+            self.add(level, Lift { parent, old, new });
+        }
+    }
+
+    /// Lists `node` itself, at its `level`, to be boxed again from its contributors
+    /// (its children changed): an old box of NaNs, which [`lift`] refuses.
+    pub(super) fn rebox(&mut self, level: usize, node: NodeIndex) {
+        let nan = Aabb {
+            min: Vec3::NAN,
+            max: Vec3::NAN,
+        };
+        let (old, new) = (nan, Aabb::EMPTY);
+        self.add(level, Lift { parent: node, old, new });
+    }
+
+    fn add(&mut self, level: usize, lift: Lift) {
+        let spare = &mut self.spare;
+        self.levels
+            .entry(level)
+            .or_insert_with(|| spare.pop().unwrap_or_default())
+            .push(lift);
     }
 
     /// Empties the lists (left over only if an earlier patch gave up half way).
@@ -129,7 +123,7 @@ impl Lifts {
                         after
                     }
                     None => {
-                        rebox::<true>(graph, kinds, world, boxes, node);
+                        rebox(graph, kinds, world, boxes, node);
                         boxes.value_at(node)?
                     }
                 };

@@ -3,10 +3,11 @@
 //! it instead of by following links through scattered per-slot records.
 
 use super::spans::Spans;
+use super::subtree::Types;
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
-use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads, TypeSet};
-use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
+use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads};
+use scenewalk_nodes::{Geometry, Transform};
 
 /// A node that is neither a transform nor geometry, or a skinned mesh (boxed after
 /// the passes, from its joints).
@@ -52,33 +53,16 @@ impl Step {
 
 /// The plan of the latest full run, with the kind of each node type it is written
 /// with.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Plan {
     steps: Vec<Step>,
     /// The kind of each registered type.
     kinds: Vec<u8>,
-    transforms: TypeSet,
-    geometries: TypeSet,
-    skinned: TypeSet,
     /// Whether the plan covers every node of the run (no extended types, depths in
     /// range).
     usable: bool,
     /// Whether the plan describes the latest full run.
     built: bool,
-}
-
-impl Default for Plan {
-    fn default() -> Self {
-        Self {
-            steps: Vec::new(),
-            kinds: Vec::new(),
-            transforms: TypeSet::of::<Transform>(),
-            geometries: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
-            usable: false,
-            built: false,
-        }
-    }
 }
 
 impl Plan {
@@ -90,22 +74,27 @@ impl Plan {
     /// Writes the plan of the latest full run from its spans and world states, in
     /// one pass over the slots: a patch builds it when patches repeat, so a full
     /// run costs what it did and a run that is never patched never pays for it.
-    pub(super) fn build(&mut self, graph: &Graph, spans: &Spans, world: &WorldTransforms) {
+    /// `kinds` are the node types, resolved for `graph`.
+    pub(super) fn build(
+        &mut self,
+        graph: &Graph,
+        spans: &Spans,
+        world: &WorldTransforms,
+        kinds: &Types,
+    ) {
         let types = graph.types();
-        self.transforms.resolve(types);
-        self.geometries.resolve(types);
-        self.skinned.resolve(types);
         let transform = types.index_of::<Transform>();
         let geometry = types.index_of::<Geometry>();
+        let (transforms, geometries) = (&kinds.transforms, &kinds.geometries);
         self.kinds.clear();
         self.kinds.extend(types.iter().map(|(ty, _)| {
             if Some(ty) == transform {
                 TRANSFORM
             } else if Some(ty) == geometry {
                 GEOMETRY
-            } else if self.skinned.contains(ty) && !self.transforms.contains(ty) {
+            } else if kinds.skinned.contains(ty) && !transforms.contains(ty) {
                 OTHER
-            } else if self.transforms.contains(ty) || self.geometries.contains(ty) {
+            } else if transforms.contains(ty) || geometries.contains(ty) {
                 EXTENDED
             } else {
                 OTHER
@@ -323,6 +312,7 @@ fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::Types;
     use crate::IncrementalUpdate;
     use scenewalk_core::glam::{Affine3A, Vec3};
     use scenewalk_core::{Aabb, Graph};
@@ -366,7 +356,9 @@ mod tests {
         let world = update.transforms();
         assert!(!spans.plan.built());
         let mut plan = super::Plan::default();
-        plan.build(&graph, spans, world);
+        let mut types = Types::default();
+        types.resolve(&graph);
+        plan.build(&graph, spans, world, &types);
         assert!(plan.built() && plan.usable());
         let (transforms, geometries) = (
             graph.payloads::<Transform>().unwrap(),

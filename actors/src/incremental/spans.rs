@@ -3,7 +3,7 @@
 
 use super::IncrementalUpdate;
 use super::plan::{self, Columns, Plan};
-use super::subtree::{Kinds, rewalk_payloads};
+use super::subtree::{Kinds, rewalk, state_above};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
@@ -109,10 +109,10 @@ impl IncrementalUpdate {
     /// lies in the span of an earlier one in pre-order, so the changed nodes are
     /// sorted once instead of each walking up to the root. No node's state changes,
     /// so the subtrees rewrite only matrices and boxes: replayed from the patch plan
-    /// once it is built (`plan::replay`), else by following the links
-    /// (`rewalk_payloads`). Boxes on the way up are brought up to date level by
-    /// level from the deepest (children before parents), each level in slot order,
-    /// and only while they change (`Lifts::run`).
+    /// once it is built (`plan::replay`), else by following the links (`rewalk`).
+    /// Boxes on the way up are brought up to date level by level from the deepest
+    /// (children before parents), each level in slot order, and only while they
+    /// change (`Lifts::run`).
     ///
     /// `None` when a full run is needed (a change at or above the root, a non-finite
     /// matrix).
@@ -161,7 +161,6 @@ impl IncrementalUpdate {
                 .map(|(span, node)| u64::from(span.pre) << 32 | u64::from(node.raw())),
         );
         self.keys.sort_unstable();
-        let spans = self.action.actors().2.get();
         self.tops.clear();
         self.tops.extend(self.keys.iter().filter_map(|&key| {
             let node = NodeIndex::new(key as u32);
@@ -199,36 +198,34 @@ impl IncrementalUpdate {
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count() / 3) {
-                plan.build(graph, spans, self.action.actors().0.get());
+                plan.build(graph, spans, self.action.actors().0.get(), &self.types);
             }
         }
-        let replayed = if plan.built() && plan.usable() {
-            self.replay_tops(graph, &plan, boxes, stats)
-        } else {
-            self.rewalk_tops(graph, boxes, stats)
-        };
+        let usable = plan.built() && plan.usable();
+        let patched = self.patch_tops(graph, usable.then_some(&plan), boxes, stats);
         if let Some(spans) = self.action.actor_mut::<Spans>() {
             spans.plan = plan;
         }
-        replayed?;
+        patched?;
 
         let kinds = Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.actors().0.get();
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
-}
 
-impl IncrementalUpdate {
-    /// The subtree passes of a payload-only patch, each a stretch of the plan, 16
-    /// warmed at a time; the parents of subtrees whose box changed go to `lifts`.
-    fn replay_tops(
+    /// The subtree passes of a payload-only patch, 16 warmed at a time: each a
+    /// stretch of the plan if it covers the run, else by following the links (while
+    /// the plan is not built, or when a type extends `Transform` or `Geometry` other
+    /// than a skinned mesh). The parents of subtrees whose box changed go to `lifts`.
+    fn patch_tops(
         &mut self,
         graph: &Graph,
-        plan: &Plan,
+        plan: Option<&Plan>,
         boxes: &mut PerNode<Aabb>,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
+        let kinds = &Kinds::new(graph, &self.types, &self.skins);
         let columns = Columns {
             transforms: graph.payloads(),
             geometries: graph.payloads(),
@@ -236,62 +233,41 @@ impl IncrementalUpdate {
         let world = self.action.actor_mut::<WorldTransforms>()?;
         for batch in self.tops.chunks(BATCH) {
             let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
-            for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
-                *steps = plan.steps(span.pre, span.end)?;
-                if steps.first()?.node() != node {
-                    return None;
+            match plan {
+                Some(plan) => {
+                    for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
+                        *steps = plan.steps(span.pre, span.end)?;
+                        if steps.first()?.node() != node {
+                            return None;
+                        }
+                    }
+                    let subtrees = subtrees.get(..batch.len())?;
+                    plan::warm(subtrees, graph, columns, world, boxes);
                 }
+                None => warm(graph, kinds, world, boxes, batch),
             }
-            let subtrees = subtrees.get(..batch.len())?;
-            plan::warm(subtrees, graph, columns, world, boxes);
             for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
                 let before = boxes.value_at(node)?;
-                let above = plan::state_above(steps, graph, &world.world)?;
-                let after = plan::replay(
-                    steps,
-                    above,
-                    columns,
-                    &mut world.matrices,
-                    boxes,
-                    &mut self.open,
-                )?;
-                stats.entered += steps.len() as u64;
+                let (entered, after) = if plan.is_some() {
+                    let above = plan::state_above(steps, graph, &world.world)?;
+                    let open = &mut self.open;
+                    let after =
+                        plan::replay(steps, above, columns, &mut world.matrices, boxes, open)?;
+                    (steps.len() as u64, after)
+                } else {
+                    let ty = graph.type_at(node)?;
+                    let transform = kinds.local(graph, node, ty).is_some();
+                    let above = state_above(graph, &world.world, node, transform)?;
+                    let (frames, found) = (&mut self.frames, &mut self.found);
+                    rewalk::<true>(graph, kinds, world, boxes, frames, found, node, above)?
+                };
+                stats.entered += entered;
                 stats.subtrees += 1;
                 // A box that came out as it was leaves its ancestors' boxes as they were.
                 if before != after {
                     let level = span.depth.saturating_sub(1) as usize;
                     self.lifts.push(graph, level, node, before, after);
                 }
-            }
-        }
-        Some(())
-    }
-
-    /// As [`replay_tops`](Self::replay_tops) by following the links, while the plan
-    /// is not built or when it does not cover the run (a type extending
-    /// `Transform` or `Geometry` other than a skinned mesh).
-    fn rewalk_tops(
-        &mut self,
-        graph: &Graph,
-        boxes: &mut PerNode<Aabb>,
-        stats: &mut super::UpdateStats,
-    ) -> Option<()> {
-        let kinds = &Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.actor_mut::<WorldTransforms>()?;
-        let mut warmed = 0;
-        for (i, &(span, node)) in self.tops.iter().enumerate() {
-            if i == warmed {
-                warmed = (i + BATCH).min(self.tops.len());
-                warm(graph, kinds, world, boxes, self.tops.get(i..warmed)?);
-            }
-            let (entered, before, after) =
-                rewalk_payloads(graph, kinds, world, boxes, &mut self.frames, node)?;
-            stats.entered += entered;
-            stats.subtrees += 1;
-            // A box that came out as it was leaves its ancestors' boxes as they were.
-            if before != after {
-                let level = span.depth.saturating_sub(1) as usize;
-                self.lifts.push(graph, level, node, before, after);
             }
         }
         Some(())

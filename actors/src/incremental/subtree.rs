@@ -4,7 +4,7 @@
 use crate::skinned::find;
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, TypeSet};
+use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, Typed};
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
 /// One node of a subtree pass: its state, its next child to enter and its box so far.
@@ -17,21 +17,11 @@ pub(super) struct Frame {
 }
 
 /// The node types an incremental update reads (with the types extending them).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Types {
-    transforms: TypeSet,
-    geometries: TypeSet,
-    skinned: TypeSet,
-}
-
-impl Default for Types {
-    fn default() -> Self {
-        Self {
-            transforms: TypeSet::of::<Transform>(),
-            geometries: TypeSet::of::<Geometry>(),
-            skinned: TypeSet::of::<SkinnedMesh>(),
-        }
-    }
+    pub(super) transforms: Typed<Transform>,
+    pub(super) geometries: Typed<Geometry>,
+    pub(super) skinned: Typed<SkinnedMesh>,
 }
 
 impl Types {
@@ -41,19 +31,12 @@ impl Types {
         self.geometries.resolve(graph.types());
         self.skinned.resolve(graph.types());
     }
-
-    /// Whether `ty` is a skinned mesh type.
-    pub(super) fn skinned(&self, ty: NodeType) -> bool {
-        self.skinned.contains(ty)
-    }
 }
 
 /// The node types the subtree pass reads, resolved once per update, and the skinned
 /// meshes' own boxes as the patch has them.
 pub(super) struct Kinds<'g> {
-    transforms: &'g TypeSet,
-    geometries: &'g TypeSet,
-    skinned: &'g TypeSet,
+    types: &'g Types,
     skins: &'g [(NodeIndex, Aabb)],
     /// Exact-type columns: two loads where `get_at` also looks the column up.
     transform: Option<Payloads<'g, Transform>>,
@@ -65,15 +48,14 @@ impl<'g> Kinds<'g> {
     /// own boxes `skins` (sorted by slot).
     pub(super) fn new(graph: &'g Graph, types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
         Self {
-            transforms: &types.transforms,
-            geometries: &types.geometries,
-            skinned: &types.skinned,
+            types,
             skins,
             transform: graph.payloads(),
             geometry: graph.payloads(),
         }
     }
 
+    /// The node's local transform, if it is a transform.
     #[inline(always)]
     pub(super) fn local(
         &self,
@@ -81,13 +63,13 @@ impl<'g> Kinds<'g> {
         node: NodeIndex,
         ty: NodeType,
     ) -> Option<&'g Affine3A> {
-        if !self.transforms.contains(ty) {
+        if !self.types.transforms.contains(ty) {
             return None;
         }
-        match self.transform.and_then(|p| p.get(node)) {
-            Some(t) => Some(t.local()),
-            None => extended::<Transform>(graph, node).map(Transform::local),
-        }
+        let exact = self.transform.and_then(|p| p.get(node));
+        exact
+            .or_else(|| extended(graph, node))
+            .map(Transform::local)
     }
 
     /// The node's geometry, placed by its world matrix; `None` for a skinned mesh,
@@ -99,13 +81,13 @@ impl<'g> Kinds<'g> {
         node: NodeIndex,
         ty: NodeType,
     ) -> Option<&'g Geometry> {
-        if !self.geometries.contains(ty) {
+        if !self.types.geometries.contains(ty) {
             return None;
         }
         match self.geometry.and_then(|p| p.get(node)) {
             Some(g) => Some(g),
-            None if self.skinned.contains(ty) => None,
-            None => extended::<Geometry>(graph, node),
+            None if self.types.skinned.contains(ty) => None,
+            None => extended(graph, node),
         }
     }
 }
@@ -118,13 +100,34 @@ fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
     graph.get_at::<T>(node)
 }
 
+/// The state above `top` before a payload-only pass: its parent's when it is a
+/// transform (whose own state is the matrix it writes), else its own.
+pub(super) fn state_above(
+    graph: &Graph,
+    index: &PerNode<u32>,
+    top: NodeIndex,
+    transform: bool,
+) -> Option<u32> {
+    let node = if transform {
+        graph.parent_at(top)?
+    } else {
+        top
+    };
+    index.value_at(node)
+}
+
 /// Recomputes the world matrices and boxes of `top`'s subtree below a parent whose
 /// state is `above`: the update action's work (`WorldTransforms` and `Bounds` under
 /// `DepthFirst`) in one tight loop, without an action run's setup per subtree.
-/// Lists the skinned meshes met in `skins` (boxed after the walks). Returns the nodes
-/// entered and `top`'s new box; `None` for a non-finite matrix.
+/// Returns the nodes entered and `top`'s new box; `None` for a non-finite matrix.
+///
+/// Structural patches (`PAYLOADS` false) write every node's state and list the
+/// skinned meshes met in `skins` (boxed after the walks). In a patch where only
+/// payloads changed since the last full run (which reached every node of the
+/// subtree) no state changes: only the matrices of transform nodes and the boxes are
+/// written, and no stamp is read.
 #[allow(clippy::too_many_arguments, reason = "the pass's tables, side by side")]
-pub(super) fn rewalk(
+pub(super) fn rewalk<const PAYLOADS: bool>(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &mut WorldTransforms,
@@ -134,75 +137,24 @@ pub(super) fn rewalk(
     top: NodeIndex,
     above: u32,
 ) -> Option<(u64, Aabb)> {
-    walk(
-        graph,
-        frames,
-        top,
-        above,
-        |node, parent| enter(graph, kinds, world, skins, node, parent),
-        |node, acc| boxes.set(node, acc),
-    )
-}
-
-/// As [`rewalk`] in a patch where only payloads changed since the last full run,
-/// which reached every node of the subtree: no node's state (matrix index) changes,
-/// only the matrices of transform nodes and the boxes, so nothing but those is
-/// written and no stamp is read. The state above `top` is its own (or, if it is a
-/// transform, the one its matrix was pushed below). Returns the nodes entered,
-/// and `top`'s box before and after; `None` when a full run is needed.
-pub(super) fn rewalk_payloads(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &mut WorldTransforms,
-    boxes: &mut PerNode<Aabb>,
-    frames: &mut Vec<Frame>,
-    top: NodeIndex,
-) -> Option<(u64, Aabb, Aabb)> {
-    let own = world.world.value_at(top)?;
-    let ty = graph.type_at(top)?;
-    let above = if kinds.local(graph, top, ty).is_some() {
-        world.world.value_at(graph.parent_at(top)?)?
-    } else {
-        own
-    };
-    let before = boxes.value_at(top)?;
-    let (entered, after) = walk(
-        graph,
-        frames,
-        top,
-        above,
-        |node, parent| enter_payloads(graph, kinds, world, node, parent),
-        |node, acc| boxes.overwrite(node, acc),
-    )?;
-    Some((entered, before, after))
-}
-
-/// The walk of a subtree pass: `enter` gives a node's frame below its parent's
-/// state, `store` takes a node's finished box. Returns the nodes entered and
-/// `top`'s box.
-#[inline(always)]
-fn walk(
-    graph: &Graph,
-    frames: &mut Vec<Frame>,
-    top: NodeIndex,
-    above: u32,
-    mut enter: impl FnMut(NodeIndex, u32) -> Option<Frame>,
-    mut store: impl FnMut(NodeIndex, Aabb),
-) -> Option<(u64, Aabb)> {
     frames.clear();
-    frames.push(enter(top, above)?);
+    frames.push(enter::<PAYLOADS>(graph, kinds, world, skins, top, above)?);
     let mut entered = 1;
     while let Some(frame) = frames.last_mut() {
         if let Some(child) = frame.next {
             frame.next = graph.next_sibling_at(child);
             let state = frame.state;
-            frames.push(enter(child, state)?);
+            frames.push(enter::<PAYLOADS>(graph, kinds, world, skins, child, state)?);
             entered += 1;
             continue;
         }
         let done = *frame;
         frames.pop();
-        store(done.node, done.acc);
+        if PAYLOADS {
+            boxes.overwrite(done.node, done.acc);
+        } else {
+            boxes.set(done.node, done.acc);
+        }
         match frames.last_mut() {
             // In child order, as `Bounds` merges on leave.
             Some(parent) => parent.acc = parent.acc.union(&done.acc),
@@ -212,38 +164,10 @@ fn walk(
     None
 }
 
-/// Enters one node of a payload-only subtree pass: a transform node overwrites the
-/// matrix it owns; every node keeps its state.
+/// Enters one node of a subtree pass (see [`rewalk`]): its world state and its own
+/// box.
 #[inline]
-fn enter_payloads(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &mut WorldTransforms,
-    node: NodeIndex,
-    parent: u32,
-) -> Option<Frame> {
-    let hot = graph.type_at(node)?;
-    let mut state = parent;
-    if let Some(local) = kinds.local(graph, node, hot) {
-        state = world.world.value_at(node)?;
-        world.matrices.write(state, parent, local)?;
-    }
-    let acc = match kinds.geometry(graph, node, hot) {
-        Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
-        None => Aabb::EMPTY,
-    };
-    Some(Frame {
-        node,
-        state,
-        next: graph.first_child_at(node),
-        acc,
-    })
-}
-
-/// Enters one node of a subtree pass: its world state and its own box (a skinned
-/// mesh is listed in `skins` instead).
-#[inline]
-fn enter(
+fn enter<const PAYLOADS: bool>(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &mut WorldTransforms,
@@ -254,14 +178,20 @@ fn enter(
     let ty = graph.type_at(node)?;
     let mut state = parent;
     if let Some(local) = kinds.local(graph, node, ty) {
-        let place = world.matrices.place(graph, node, ty)?;
+        let place = if PAYLOADS {
+            world.world.value_at(node)?
+        } else {
+            world.matrices.place(graph, node, ty)?
+        };
         state = world.matrices.write(place, parent, local)?;
     }
-    world.world.set(node, state);
+    if !PAYLOADS {
+        world.world.set(node, state);
+    }
     let acc = match kinds.geometry(graph, node, ty) {
         Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
         None => {
-            if kinds.skinned.contains(ty) {
+            if !PAYLOADS && kinds.types.skinned.contains(ty) {
                 skins.push(node);
             }
             Aabb::EMPTY
@@ -275,51 +205,37 @@ fn enter(
     })
 }
 
-/// Recomputes one box from the node's geometry (a skinned mesh's own box from
-/// `kinds.skins`) and its children's boxes; returns whether it changed. With `PAYLOADS` (a payload-only patch) values are read
-/// without their stamps and the box is overwritten in place: every node inside the
-/// last full run's spans has values from it.
-pub(super) fn rebox<const PAYLOADS: bool>(
+/// Recomputes one box in place from the node's geometry (a skinned mesh's own box from
+/// `kinds.skins`) and its children's boxes. Values are read without their stamps:
+/// every node inside the root's subtree has values from the last full run or a patch.
+pub(super) fn rebox(
     graph: &Graph,
     kinds: &Kinds<'_>,
     world: &WorldTransforms,
     boxes: &mut PerNode<Aabb>,
     node: NodeIndex,
-) -> bool {
-    fn read<T: Copy, const PAYLOADS: bool>(table: &PerNode<T>, node: NodeIndex) -> Option<T> {
-        if PAYLOADS {
-            table.value_at(node)
-        } else {
-            table.get_at(node)
-        }
-    }
+) {
     let mut own = Aabb::EMPTY;
     // The world matrix is three loads from scattered memory: only for geometry.
     if let Some(ty) = graph.type_at(node) {
         if let Some(geometry) = kinds.geometry(graph, node, ty)
-            && let Some(state) = read::<_, PAYLOADS>(&world.world, node)
+            && let Some(state) = world.world.value_at(node)
         {
             own = geometry
                 .local_bounds()
                 .transformed(&world.matrices.get(state));
-        } else if kinds.skinned.contains(ty) {
+        } else if kinds.types.skinned.contains(ty) {
             own = find(kinds.skins, node).unwrap_or(Aabb::EMPTY);
         }
     }
     let mut child = graph.first_child_at(node);
     while let Some(c) = child {
-        if let Some(b) = read::<_, PAYLOADS>(boxes, c) {
+        if let Some(b) = boxes.value_at(c) {
             own = own.union(&b);
         }
         child = graph.next_sibling_at(c);
     }
-    let before = read::<_, PAYLOADS>(boxes, node);
-    if PAYLOADS {
-        boxes.overwrite(node, own);
-    } else {
-        boxes.set(node, own);
-    }
-    before != Some(own)
+    boxes.overwrite(node, own);
 }
 
 /// Forgets the results of a subtree that left the root's subtree, so they read as

@@ -1,12 +1,9 @@
 //! The world matrices of the matrix-stack actors: one per transform node, at a place
-//! fixed by the node's payload position, so a parallel worker writes its own and an
-//! incremental patch overwrites a changed node's in place.
+//! fixed by the node's payload position.
 
 use crate::per_node::Pages;
 use scenewalk_core::glam::{Affine3A, Mat3A};
-use scenewalk_core::{
-    Graph, KeptColumn, NodeIndex, NodeType, RunContext, StateCell, TypeSet, Visit,
-};
+use scenewalk_core::{Graph, NodeIndex, NodeType, RunContext, StateCell, Typed, Visit};
 use scenewalk_nodes::Transform;
 
 use super::world_above;
@@ -40,19 +37,17 @@ pub(super) fn is_finite(world: &Affine3A) -> bool {
 }
 
 /// The world matrices of a run. The ordered state of the matrix-stack actors is a
-/// place in this table (4 bytes to copy and to record per node, where a matrix is 64):
-/// 0 for the matrix above the run's root, and for a transform node a place fixed by
-/// its payload's position in its type's column (`1 + slot × kinds + kind`, where
-/// `kind` numbers the types that are a [`Transform`]). So the table holds one matrix
-/// per transform payload, a parallel worker writes its subtrees' matrices at their own
-/// places (no renumbering when it is merged), and an incremental patch overwrites the
-/// matrix of a changed transform where it is.
+/// place in this table (4 bytes where a matrix is 64): 0 for the matrix above the
+/// run's root, and for a transform node `1 + slot × kinds + kind` (its payload's
+/// position in its type's column, `kind` numbering the types that are a
+/// [`Transform`]). So a parallel worker writes at its own places and an incremental
+/// patch overwrites a changed transform's matrix where it is.
 #[derive(Clone, Debug)]
 pub(crate) struct WorldMatrices {
-    transforms: TypeSet,
-    /// The graph's `Transform` column, kept for a run (released by [`end`](Self::end))
-    /// so a transform node's local costs no downcast.
-    locals: KeptColumn<Transform>,
+    /// The types that are a transform, and the graph's `Transform` column, kept for a
+    /// run (released by [`end`](Self::end)) so a transform node's local costs no
+    /// downcast.
+    transforms: Typed<Transform>,
     /// Per type index: 1 + the type's number among the transform types, or 0.
     kind: Vec<u32>,
     /// How many types are a transform.
@@ -74,8 +69,7 @@ pub(crate) struct WorldMatrices {
 impl WorldMatrices {
     pub(crate) fn new() -> Self {
         Self {
-            transforms: TypeSet::of::<Transform>(),
-            locals: KeptColumn::new(),
+            transforms: Typed::new(),
             kind: Vec::new(),
             kinds: 0,
             matrices: Pages::new(Affine3A::IDENTITY),
@@ -144,10 +138,10 @@ impl WorldMatrices {
     }
 
     /// Ends a run: puts the merged workers' matrices in the table, lets go of the
-    /// graph's `Transform` column, so an edit between runs does not copy it.
+    /// graph's `Transform` column.
     pub(crate) fn end(&mut self) {
-        self.matrices.finish(|_, m| m);
-        self.locals.release();
+        self.matrices.finish();
+        self.transforms.release();
     }
 
     /// At a transform node, makes `parent world × local` the node's own state.
@@ -158,7 +152,7 @@ impl WorldMatrices {
         let Some(own) = self.place(visit.graph(), visit.node(), visit.node_type()) else {
             return above;
         };
-        let Some(&local) = self.locals.get(visit).map(Transform::local) else {
+        let Some(&local) = self.transforms.get(visit).map(Transform::local) else {
             return above;
         };
         let world = product(&self.get(above), &local);
@@ -201,16 +195,14 @@ impl WorldMatrices {
     }
 }
 
-/// Parallel runs: a worker per subtree below the split points writes the matrices of
-/// its transforms at their places, starting from the world matrix at the subtree's
-/// root; the merge hands its pages to this table, so every node reads the matrix a
-/// sequential run computes (the same products in the same order, bit for bit).
+/// Parallel runs: a worker per subtree writes its transforms' matrices at their places
+/// (the same products in the same order as a sequential run); the merge hands its
+/// pages to this table.
 impl WorldMatrices {
     /// A worker's matrices, starting from `state`.
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
-            locals: KeptColumn::new(),
             kind: self.kind.clone(),
             kinds: self.kinds,
             matrices: self.matrices.fork(),
@@ -222,9 +214,7 @@ impl WorldMatrices {
         }
     }
 
-    /// Drops a worker's matrices, keeping its pages for later workers (the bounds'
-    /// copy of the matrix stack, whose matrices are not read after the run when the
-    /// graph has no skinned mesh).
+    /// Drops a worker's matrices, keeping its pages for later workers.
     pub(crate) fn recycle(&mut self, worker: Self) {
         self.matrices.recycle(worker.matrices);
     }

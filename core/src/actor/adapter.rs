@@ -1,6 +1,6 @@
 //! The adapters that run each kind of actor in a chain: class, type filter, state.
 
-use crate::actor::sealed::Adapter;
+use crate::actor::sealed::{Adapter, Sealed};
 use crate::actor::{
     ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, OrderedStates,
     RunContext, StateKind, StaticActor, UnorderedActor, Visit,
@@ -21,7 +21,7 @@ impl TypeFilter {
     /// holds no type.
     fn closed() -> Self {
         Self {
-            single: Some(TypeSet::of::<TypeFilter>()),
+            single: Some(TypeSet::of_id(std::any::TypeId::of::<TypeFilter>())),
         }
     }
 
@@ -70,7 +70,10 @@ macro_rules! wrapper_access {
 /// An adapter for an actor kind with no state of the framework's to keep: the class,
 /// the single-type filter and the calls.
 macro_rules! plain_adapter {
-    ($(#[$doc:meta])* $adapter:ident, $bound:ident, $state:expr, |$this:ident| $end:expr) => {
+    (
+        $(#[$doc:meta])* $adapter:ident, $bound:ident, $state:expr, |$this:ident| $end:expr,
+        context: |$actor:ident| $context:expr, $context_mut:expr
+    ) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub struct $adapter<A> {
@@ -132,6 +135,14 @@ macro_rules! plain_adapter {
             fn inner_mut(&mut self) -> &mut dyn Any {
                 &mut self.actor
             }
+            fn context(&self) -> Option<&dyn Any> {
+                let $actor = &self.actor;
+                $context
+            }
+            fn context_mut(&mut self) -> Option<&mut dyn Any> {
+                let $actor = &mut self.actor;
+                $context_mut
+            }
         }
     };
 }
@@ -141,7 +152,8 @@ plain_adapter!(
     Static,
     StaticActor,
     StateKind::Static,
-    |actor| actor.end()
+    |actor| actor.end(),
+    context: |_actor| None, None
 );
 
 plain_adapter!(
@@ -149,7 +161,8 @@ plain_adapter!(
     Unordered,
     UnorderedActor,
     StateKind::Unordered,
-    |actor| actor.end()
+    |actor| actor.end(),
+    context: |actor| actor.dispatch_context(Sealed), actor.dispatch_context_mut(Sealed)
 );
 
 /// Runs an [`OrderedActor`] in an action, keeping its hierarchical state: a stack by

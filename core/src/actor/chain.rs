@@ -156,6 +156,15 @@ macro_rules! tuple_chain {
                 $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })*
                 None
             }
+            fn find_context<T: Any>(&self) -> Option<&T> {
+                None$(.or_else(|| self.$idx.context()?.downcast_ref::<T>()))*
+            }
+            fn find_context_mut<T: Any>(&mut self) -> Option<&mut T> {
+                $(if self.$idx.context().is_some_and(|c| c.is::<T>()) {
+                    return self.$idx.context_mut()?.downcast_mut::<T>();
+                })*
+                None
+            }
         }
     };
 }
@@ -226,5 +235,12 @@ impl Chain for Vec<Box<dyn Actor>> {
     fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
         self.iter_mut()
             .find_map(|a| a.inner_mut().downcast_mut::<T>())
+    }
+    fn find_context<T: Any>(&self) -> Option<&T> {
+        self.iter().find_map(|a| a.context()?.downcast_ref::<T>())
+    }
+    fn find_context_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.iter_mut()
+            .find_map(|a| a.context_mut()?.downcast_mut::<T>())
     }
 }

@@ -1,6 +1,6 @@
 //! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
 
-use crate::actor::sealed::Adapter;
+use crate::actor::sealed::{Adapter, Sealed};
 use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::Graph;
@@ -167,8 +167,9 @@ pub trait UnorderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins: reset the results (they describe the latest run only), take
-    /// other passes' with [`RunContext::read`]. An error refuses the run.
+    /// A run begins: reset the results (they describe the latest run only; an
+    /// [`Arms`](crate::Arms)' context goes back to its start), take other passes' with
+    /// [`RunContext::read`]. An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -200,6 +201,18 @@ pub trait UnorderedActor: Any + Send {
     where
         Self: Sized,
     {
+    }
+    /// The context of a per-type dispatch actor, for
+    /// [`Action::context`](crate::Action::context): only [`Arms`](crate::Arms)
+    /// answers (the argument cannot be named outside this crate).
+    #[doc(hidden)]
+    fn dispatch_context(&self, _: Sealed) -> Option<&dyn Any> {
+        None
+    }
+    /// The context, mutable.
+    #[doc(hidden)]
+    fn dispatch_context_mut(&mut self, _: Sealed) -> Option<&mut dyn Any> {
+        None
     }
 }
 

@@ -37,4 +37,5 @@ pub(crate) use adapter::TypeFilter;
 #[cfg(feature = "parallel")]
 pub(crate) use chain::{fold, for_tuples};
 pub(crate) use frame::FrameTable;
+pub(crate) use sealed::Sealed;
 pub(crate) use state::OrderedStates;

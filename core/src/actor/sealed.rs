@@ -20,7 +20,21 @@ pub trait Adapter: Any {
     fn inner(&self) -> &dyn Any;
     /// The user's actor inside the adapter, mutable.
     fn inner_mut(&mut self) -> &mut dyn Any;
+    /// The context of the per-type dispatch actor inside the adapter, for
+    /// [`Action::context`](crate::Action::context); `None` for any other actor.
+    fn context(&self) -> Option<&dyn Any> {
+        None
+    }
+    /// The context, mutable.
+    fn context_mut(&mut self) -> Option<&mut dyn Any> {
+        None
+    }
 }
+
+/// The argument of [`UnorderedActor::dispatch_context`](crate::UnorderedActor): it
+/// cannot be named outside this crate, so no actor but [`Arms`](crate::Arms) answers.
+#[derive(Clone, Copy, Debug)]
+pub struct Sealed;
 
 /// [`Adapter`]'s calls on a chain, forwarded to every actor.
 pub trait Chain {
@@ -34,4 +48,9 @@ pub trait Chain {
     fn find<T: Any>(&self) -> Option<&T>;
     /// The first actor of type `T`, mutable.
     fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
+    /// The context of the first per-type dispatch actor whose context is a `T`.
+    fn find_context<T: Any>(&self) -> Option<&T>;
+    /// The context of the first per-type dispatch actor whose context is a `T`,
+    /// mutable.
+    fn find_context_mut<T: Any>(&mut self) -> Option<&mut T>;
 }

@@ -1,10 +1,12 @@
-//! Per-type dispatch with the arms known at compile time: a `match` on a small arm
-//! number instead of a call through a boxed functor.
+//! Per-type dispatch: arms known at compile time, a `match` on a small arm number
+//! instead of a call through a boxed functor, and a method table of run-time functors
+//! for the types no arm handles.
 
-use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
-use crate::dispatch::table::Typed;
+use crate::actor::{ActiveList, Dispatch, Flow, RunContext, Sealed, UnorderedActor, Visit};
+use crate::dispatch::MethodTable;
+use crate::dispatch::table::OnType;
 use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 
 /// The table code of a type that no arm handles: the default runs. Any other code is
 /// `2 * arm` for the arm's own type, whose payloads come from the arm's kept column,
@@ -17,7 +19,7 @@ const FALLBACK: u8 = u8::MAX;
 /// Built by [`Arms::on`]; it keeps `T`'s column of the graph for a run, so a node
 /// reaches its payload with an index, not a virtual type check.
 pub struct Arm<T, F> {
-    typed: Typed<T, F>,
+    typed: OnType<T, F>,
 }
 
 /// The default of [`Arms`], built by [`Arms::otherwise`]: the closure for the node
@@ -45,6 +47,7 @@ mod sealed {
     impl Sealed for () {}
     impl<L, T, F> Sealed for (L, super::Arm<T, F>) {}
     impl<F> Sealed for super::Otherwise<F> {}
+    impl<Cx> Sealed for crate::MethodTable<Cx> {}
 }
 
 /// The typed arms of an [`Arms`] actor as one nested list, `(((), arm 0), arm 1)...`:
@@ -148,10 +151,15 @@ where
 }
 
 /// What [`Arms`] runs for a node type no arm handles: nothing (`()`, the node is
-/// passed over with [`Flow::Continue`]) or the closure of [`Arms::otherwise`].
+/// passed over with [`Flow::Continue`]), the closure of [`Arms::otherwise`] or the
+/// method table of [`Arms::otherwise_table`].
 pub trait DefaultArm<Cx>: sealed::Sealed + Send {
     /// Runs the default on the visited node.
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow;
+    /// Resolves what the default needs for `graph` (before a run's first node).
+    fn resolve(&mut self, _graph: &Graph) {}
+    /// Lets go of what the default kept during a run.
+    fn release(&mut self) {}
 }
 
 impl<Cx> DefaultArm<Cx> for () {
@@ -168,23 +176,42 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
     }
 }
 
-/// Per-type dispatch with the arms listed at compile time: an unordered actor that
-/// runs, for each node, the closure of its type on the context `Cx`.
+impl<Cx: 'static> DefaultArm<Cx> for MethodTable<Cx> {
+    /// The node's functor: resolved when the arms' table was, for the same graph
+    /// (each typed functor keeps its type's column for the run).
+    #[inline]
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        self.call_resolved(visit, cx, true)
+    }
+    fn resolve(&mut self, graph: &Graph) {
+        MethodTable::resolve(self, graph.types());
+    }
+    fn release(&mut self) {
+        MethodTable::release(self);
+    }
+}
+
+/// Per-type dispatch (paper 3.1.3): an unordered actor that runs, for each node, the
+/// arm of its type on the context `Cx`.
 ///
-/// The statically typed twin of [`DispatchActor`](crate::DispatchActor), with the same
-/// rules: an arm for `T` also runs for the types extending `T` (given their `T`
-/// view) unless they have their own arm, and [`otherwise`](Arms::otherwise) runs for
-/// the rest. `begin` resolves, per type of the graph's registry, which arm handles it
-/// into a table of arm numbers; `enter` is then one table load and a `match` on the
-/// number with every closure inlined, where the dynamic actor makes an indirect call
-/// the walk must spill its registers around. Use it when the node types an actor handles are known where the actor is
-/// written; use [`DispatchActor`](crate::DispatchActor) when functors are added at
-/// run time (plug-ins, a table filled from configuration) or must be named as one type.
-/// As there, each run starts with `context` set to a copy of
-/// [`start`](Arms::start), the context the actor was built with.
+/// An arm for `T` ([`on`](Arms::on), a closure known at compile time) also runs for
+/// the types extending `T` (given their `T` view) unless they have their own arm;
+/// the types no arm reaches go to the default: nothing, a closure
+/// ([`otherwise`](Arms::otherwise)), or a [`MethodTable`] of [`Functor`](crate::Functor)s
+/// chosen at run time ([`otherwise_table`](Arms::otherwise_table): plug-ins, a table
+/// filled from configuration, functors swapped between runs through
+/// [`table_mut`](Arms::table_mut)), with the same fallback rules inside the table.
+/// `begin` resolves, per type of the graph's registry, which arm handles it into a
+/// table of arm numbers; `enter` is then one table load and a `match` on the number
+/// with every closure inlined, where a functor is an indirect call the walk must
+/// spill its registers around. Each run starts with `context` set to a copy of
+/// [`start`](Arms::start), the context the actor was built with. After a run, read
+/// the context with [`Action::context`](crate::Action::context): the actor's type
+/// holds its closures, so it cannot be named (one with no arms but a table, `Arms<Cx,
+/// (), MethodTable<Cx>>`, can, for [`Action::actor_mut`](crate::Action::actor_mut)).
 ///
 /// ```
-/// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Graph, Unordered};
+/// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Functor, Graph, MethodTable, Unordered};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
 /// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
@@ -198,13 +225,26 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 /// graph.append_child(root, Light)?;
 ///
 /// // (triangles, lights, other nodes)
-/// let count = Arms::new((0u64, 0u32, 0u32))
-///     .on::<Mesh>(|mesh, _, cx| { cx.0 += mesh.triangles; Flow::Continue })
+/// type Counts = (u64, u32, u32);
+/// let count = Arms::new((0, 0, 0))
+///     .on::<Mesh>(|mesh, _, cx: &mut Counts| { cx.0 += mesh.triangles; Flow::Continue })
 ///     .on::<Light>(|_, _, cx| { cx.1 += 1; Flow::Continue })
 ///     .otherwise(|_, cx| { cx.2 += 1; Flow::Continue });
 /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
 /// action.run(&graph, root)?;
-/// assert_eq!(action.actors().0.get().context, (42, 1, 1));
+/// assert_eq!(action.context::<Counts>(), Some(&(42, 1, 1)));
+///
+/// // Functors chosen at run time, one added between runs.
+/// let mut table = MethodTable::new();
+/// table.add::<Mesh>(Functor::function(|mesh: &Mesh, _, cx: &mut Counts| { cx.0 += mesh.triangles; Flow::Continue }));
+/// let count = Arms::new((0, 0, 0)).otherwise_table(table);
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
+/// action.run(&graph, root)?;
+/// assert_eq!(action.context::<Counts>(), Some(&(42, 0, 0)));
+/// let arms = action.actor_mut::<Arms<Counts, (), MethodTable<Counts>>>().unwrap();
+/// arms.table_mut().set_default(Functor::any(|_, cx: &mut Counts| { cx.2 += 1; Flow::Continue }));
+/// action.run(&graph, root)?;
+/// assert_eq!(action.context::<Counts>(), Some(&(42, 0, 2)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Arms<Cx, L = (), D = ()> {
@@ -258,7 +298,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     /// compiled).
     #[must_use]
     // The closure is an argument-position `impl`, so a call names only the node type
-    // (`on::<Mesh>(...)`), as with `DispatchActor::on`.
+    // (`on::<Mesh>(...)`), as with `MethodTable::add`.
     pub fn on<T: NodeCore>(
         self,
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send,
@@ -270,7 +310,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             arms: (
                 self.arms,
                 Arm {
-                    typed: Typed::new(f),
+                    typed: OnType::new(f),
                 },
             ),
             default: self.default,
@@ -287,14 +327,26 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     where
         F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send,
     {
+        self.with_default(Otherwise(f))
+    }
+
+    /// Sets the default to a method table of run-time functors (replacing an earlier
+    /// default): the node types no arm handles run the table's functor for their type,
+    /// else for their nearest parent type in the table, else the table's default.
+    #[must_use]
+    pub fn otherwise_table(self, table: MethodTable<Cx>) -> Arms<Cx, L, MethodTable<Cx>> {
+        self.with_default(table)
+    }
+
+    fn with_default<D2>(self, default: D2) -> Arms<Cx, L, D2> {
         Arms {
             start: self.start,
             context: self.context,
             arms: self.arms,
-            default: Otherwise(f),
+            default,
             table: self.table,
             stamp: self.stamp,
-            key: self.key,
+            key: 0,
         }
     }
 
@@ -309,8 +361,12 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     }
 
     /// Keeps the arms' columns of `graph` and builds the table of codes for its
-    /// types, unless both are done for the graph as it is.
-    fn resolve(&mut self, graph: &Graph) {
+    /// types, unless both are done for the graph as it is; resolves the default.
+    fn resolve(&mut self, graph: &Graph)
+    where
+        D: DefaultArm<Cx>,
+    {
+        self.default.resolve(graph);
         let types = graph.types();
         if self.key == graph.column_key() && self.stamp == Some(types.stamp()) {
             return;
@@ -335,8 +391,25 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     /// kept columns and the table are not this graph's.
     #[cold]
     #[inline(never)]
-    fn resolve_cold(&mut self, graph: &Graph) {
+    fn resolve_cold(&mut self, graph: &Graph)
+    where
+        D: DefaultArm<Cx>,
+    {
         self.resolve(graph);
+    }
+}
+
+impl<Cx, L> Arms<Cx, L, MethodTable<Cx>> {
+    /// The method table of [`otherwise_table`](Arms::otherwise_table).
+    pub fn table(&self) -> &MethodTable<Cx> {
+        &self.default
+    }
+
+    /// The method table, to add, replace or swap functors: the change takes effect at
+    /// the next node entered (the table is resolved again then).
+    pub fn table_mut(&mut self) -> &mut MethodTable<Cx> {
+        self.key = 0;
+        &mut self.default
     }
 }
 
@@ -365,6 +438,10 @@ where
         if visit.graph().column_key() != self.key {
             self.resolve_cold(visit.graph());
         }
+        if L::LEN == 0 {
+            // Every node goes to the default (a method table looks the type up itself).
+            return self.default.call(visit, &mut self.context);
+        }
         let code = self
             .table
             .get(visit.node_type().get())
@@ -375,6 +452,13 @@ where
     }
     fn end(&mut self) {
         self.arms.release();
+        self.default.release();
         self.key = 0;
+    }
+    fn dispatch_context(&self, _: Sealed) -> Option<&dyn Any> {
+        Some(&self.context)
+    }
+    fn dispatch_context_mut(&mut self, _: Sealed) -> Option<&mut dyn Any> {
+        Some(&mut self.context)
     }
 }

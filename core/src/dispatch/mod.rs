@@ -1,20 +1,21 @@
-//! Per-type dispatch (paper 3.1.3): one actor, a different function per node type.
+//! Typed work: doing something for the nodes of a type `T`, three ways.
 //!
-//! A [`MethodTable`] holds [`Functor`]s indexed by dense [`NodeType`](crate::NodeType),
-//! resolved once per run, with fallback along each type's parent chain and a default;
-//! a [`DispatchActor`] runs one with a context value. When the functors are known at
-//! compile time, [`Arms`] is the same dispatch with the closures inlined. Typed
-//! functors reach their payloads through a [`KeptColumn`], which keeps the graph's
-//! column of a type resolved across the nodes of a run.
+//! - Reading a node as a `T`: [`Visit::get`](crate::Visit::get), or in a loop over
+//!   many nodes [`Typed`], which answers "is it a `T`" from a flat table resolved
+//!   once and keeps the graph's column of `T` for the payloads;
+//! - a single-type actor: [`Dispatch::Single`](crate::Dispatch::Single), whose adapter
+//!   filters the nodes with the same table;
+//! - per-type dispatch (paper 3.1.3): [`Arms`], closures per type known at compile
+//!   time, with a [`MethodTable`] of [`Functor`]s chosen at run time for the types no
+//!   arm handles (paper 3.2: Coin3D's method list).
 //!
-//! - `table.rs`: functors, method tables, the dispatch actor;
-//! - `arms.rs`: compile-time arms;
-//! - `kept.rs`: the kept column.
+//! Files: `typed.rs` (the typed view), `arms.rs` (the dispatch actor), `table.rs`
+//! (functors and method tables).
 
 mod arms;
-mod kept;
 mod table;
+mod typed;
 
 pub use arms::Arms;
-pub use kept::KeptColumn;
-pub use table::{DispatchActor, Functor, MethodTable};
+pub use table::{Functor, MethodTable};
+pub use typed::Typed;

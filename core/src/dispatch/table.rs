@@ -1,8 +1,8 @@
-//! Per-type dispatch: functors in a method table indexed by dense node type (Coin3D's
-//! method list), with fallback to parent types and a default.
+//! Per-type dispatch with functors chosen at run time: a method table indexed by dense
+//! node type (Coin3D's method list), with fallback to parent types and a default.
 
-use crate::actor::{ActiveList, Dispatch, Flow, RunContext, UnorderedActor, Visit};
-use crate::dispatch::KeptColumn;
+use crate::actor::{Flow, Visit};
+use crate::dispatch::typed::Kept;
 use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
 use std::any::TypeId;
 use std::sync::Arc;
@@ -10,31 +10,31 @@ use std::sync::Arc;
 /// A functor, type-erased: one virtual call per node.
 pub(crate) trait Call<Cx>: Send {
     /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
-    /// column of its type across nodes (a run of a [`DispatchActor`], which lets go of
-    /// it in `end`), so later nodes reach their payload with two compares instead
-    /// of a downcast.
+    /// column of its type across nodes (a run of an [`Arms`](crate::Arms), which lets
+    /// go of it in `end`), so later nodes reach their payload with two compares
+    /// instead of a downcast.
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
     /// Lets go of a kept column.
     fn release(&mut self) {}
 }
 
 /// A functor for the nodes that are a `T`.
-pub(crate) struct Typed<T, F> {
+pub(crate) struct OnType<T, F> {
     pub(crate) f: F,
     /// The graph's column of `T`, kept while a run lasts.
-    pub(crate) column: KeptColumn<T>,
+    pub(crate) column: Kept<T>,
 }
 
-impl<T: NodeCore, F> Typed<T, F> {
+impl<T: NodeCore, F> OnType<T, F> {
     pub(crate) fn new(f: F) -> Self {
         Self {
             f,
-            column: KeptColumn::new(),
+            column: Kept::default(),
         }
     }
 }
 
-impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Typed<T, F> {
+impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for OnType<T, F> {
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         if keep {
@@ -51,9 +51,9 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
     }
 }
 
-impl<T: NodeCore, F> Typed<T, F> {
+impl<T: NodeCore, F> OnType<T, F> {
     /// Calls the functor on the visited node through the kept column (see
-    /// [`KeptColumn`]); the functor is called here, so when it is inlined the caller
+    /// [`Typed`](crate::Typed)); the functor is called here, so when it is inlined the caller
     /// sees the flow it returns.
     #[inline(always)]
     pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
@@ -104,7 +104,7 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context.
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || Box::new(Typed::new(f)))
+        Self::stateless(move || Box::new(OnType::new(f)))
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -112,7 +112,7 @@ impl<Cx: 'static> Functor<Cx> {
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(Typed::new(f)),
+            call: Box::new(OnType::new(f)),
             remake: None,
         }
     }
@@ -121,7 +121,7 @@ impl<Cx: 'static> Functor<Cx> {
     /// `fn select(&self, cx: &mut Cx) -> Flow`.
     pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
         Self::stateless(move || {
-            Box::new(Typed::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
+            Box::new(OnType::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
                 method(node, cx)
             }))
         })
@@ -156,12 +156,16 @@ impl<Cx: 'static> Functor<Cx> {
 
 const NONE: u32 = u32::MAX;
 
-/// Functors per node type, resolved into one flat table indexed by [`NodeType`].
+/// Functors per node type, resolved into one flat table indexed by [`NodeType`]: the
+/// run-time half of per-type dispatch, for functors added while the program runs
+/// (plug-ins, a table filled from configuration) or swapped between runs.
 ///
 /// Registration only appends to a list; [`resolve`](MethodTable::resolve) builds the
 /// table once per registry change, filling each type's slot from its own functor, else
 /// from its parent type's, up the chain, else from the default. The hot path is then
-/// one index and one call.
+/// one index and one call. An unordered actor runs one through
+/// [`Arms::otherwise_table`](crate::Arms::otherwise_table); an actor of another kind
+/// resolves it in its `begin` and [`call`](MethodTable::call)s it per node.
 ///
 /// ```
 /// use scenewalk_core::{Flow, Functor, Graph, MethodTable, NodeIndex};
@@ -292,17 +296,11 @@ impl<Cx: 'static> MethodTable<Cx> {
         self.call_resolved(visit, cx, false)
     }
 
-    /// Whether the flat table was built for `types` as they are now.
-    #[inline(always)]
-    fn is_resolved_for(&self, types: &TypeRegistry) -> bool {
-        self.stamp == Some(types.stamp())
-    }
-
     /// [`call`](Self::call) for a table known to be resolved for the visit's graph
     /// (resolved in this run's `begin`): one index, one bounds check, one call.
     /// With `keep`, typed functors keep their column until [`release`](Self::release).
     #[inline(always)]
-    fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
+    pub(crate) fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         // NONE is past the end of `methods`, so a type with no functor falls out of
         // the same bounds check.
         let slot = self.resolved.get(visit.node_type().get()).copied();
@@ -314,97 +312,9 @@ impl<Cx: 'static> MethodTable<Cx> {
 
     /// Lets every functor go of the columns it kept, so the graph's next write to
     /// them copies nothing.
-    fn release(&mut self) {
+    pub(crate) fn release(&mut self) {
         for (_, functor) in &mut self.methods {
             functor.call.release();
         }
-    }
-}
-
-/// The paper's dispatch actor: an unordered actor that calls a functor per node type
-/// on its context `Cx`, resolving its [`MethodTable`] once per run.
-///
-/// Like every library actor, its results describe the latest run only: each run
-/// starts with `context` set to a copy of [`start`](DispatchActor::start), the context
-/// the actor was built with (change `start` to change where later runs begin).
-///
-/// ```
-/// use scenewalk_core::{Action, DepthFirst, DispatchActor, Flow, Functor, Graph, Unordered};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
-/// # impl scenewalk_core::NodeCore for Mesh {}
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// graph.append_child(root, Mesh { triangles: 12 })?;
-/// graph.append_child(root, Mesh { triangles: 30 })?;
-///
-/// let triangles = DispatchActor::new(0u64)
-///     .on::<Mesh>(Functor::function(|mesh: &Mesh, _, total| { *total += mesh.triangles; Flow::Continue }));
-/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(triangles),))?;
-/// action.run(&graph, root)?;
-/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
-/// action.run(&graph, root)?; // starts again from 0
-/// assert_eq!(action.actor::<DispatchActor<u64>>().unwrap().context, 42);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug)]
-pub struct DispatchActor<Cx> {
-    /// The functors.
-    pub methods: MethodTable<Cx>,
-    /// The context every run starts from.
-    pub start: Cx,
-    /// What the functors work on: after a run, that run's results.
-    pub context: Cx,
-}
-
-impl<Cx: Clone + Send + 'static> DispatchActor<Cx> {
-    /// An actor with no functors yet, whose runs start from `start`.
-    pub fn new(start: Cx) -> Self {
-        Self {
-            methods: MethodTable::new(),
-            context: start.clone(),
-            start,
-        }
-    }
-
-    /// Adds the functor for `T`.
-    #[must_use]
-    pub fn on<T: NodeCore>(mut self, functor: Functor<Cx>) -> Self {
-        self.methods.add::<T>(functor);
-        self
-    }
-
-    /// Sets the default functor.
-    #[must_use]
-    pub fn otherwise(mut self, functor: Functor<Cx>) -> Self {
-        self.methods.set_default(functor);
-        self
-    }
-}
-
-impl<Cx: Clone + Send + 'static> UnorderedActor for DispatchActor<Cx> {
-    fn dispatch(&self) -> Dispatch {
-        Dispatch::PerType
-    }
-    /// Resolves the table for the run's graph and starts the context afresh.
-    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::error::TraversalError> {
-        self.methods.resolve(run.graph.types());
-        self.context.clone_from(&self.start);
-        Ok(())
-    }
-    #[inline]
-    fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        // `begin` resolved the table for this run's graph; an actor driven by hand may
-        // still be entered on another graph, whose type indices mean other types.
-        // Within a run the check always passes, so it costs a predicted branch.
-        let types = visit.graph().types();
-        if !self.methods.is_resolved_for(types) {
-            self.methods.resolve(types);
-        }
-        self.methods.call_resolved(visit, &mut self.context, true)
-    }
-    fn end(&mut self) {
-        self.methods.release();
     }
 }

@@ -95,7 +95,8 @@ pub struct Graph {
     /// shared column copies it first (`column_mut`).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
     /// Unique in the process, drawn afresh whenever a column is created or replaced:
-    /// while it is unchanged, a column kept from this graph is still its column.
+    /// while it is unchanged, a column kept from this graph is still its column, so a
+    /// kept column costs a compare of the key a node (see `Typed`).
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
     /// Head of the free-slot list, chained through `ColdLinks::slot` (a free slot's

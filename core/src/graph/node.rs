@@ -12,9 +12,9 @@ use std::fmt::Debug;
 /// [`parent_type`](NodeCore::parent_type) declares the parent type, and
 /// [`base`](NodeCore::base) returns the embedded value of it. The declaration is the one
 /// source of "is-a" ([`TypeRegistry::is_a`](crate::TypeRegistry::is_a),
-/// [`TypeSet`](crate::TypeSet), [`MethodTable`](crate::MethodTable), single-type actors,
-/// [`Graph::get`](crate::Graph::get)); adding a node whose `base` chain does not give
-/// exactly the declared parent types is refused with
+/// [`Typed`](crate::Typed), [`Arms`](crate::Arms), [`MethodTable`](crate::MethodTable),
+/// single-type actors, [`Graph::get`](crate::Graph::get)); adding a node whose `base`
+/// chain does not give exactly the declared parent types is refused with
 /// [`TypeError::BaseMismatch`](crate::TypeError::BaseMismatch).
 ///
 /// ```

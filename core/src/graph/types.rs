@@ -272,22 +272,20 @@ impl TypeRegistry {
 }
 
 /// The node types that are a `T` (`T` itself and every type extending it), resolved
-/// once per registry change, so membership costs one index.
+/// once per registry change, so membership costs one index: what [`Typed`](crate::Typed)
+/// and single-type actors ([`Dispatch::Single`](crate::Dispatch::Single)) answer "is
+/// this node a `T`" with.
 #[derive(Clone, Debug)]
-pub struct TypeSet {
+pub(crate) struct TypeSet {
     target: TypeId,
     members: Vec<bool>,
     stamp: Option<RegistryStamp>,
 }
 
 impl TypeSet {
-    /// The set of types that are a `T`; empty until [`resolve`](TypeSet::resolve)d.
-    pub fn of<T: 'static>() -> Self {
-        Self::of_id(TypeId::of::<T>())
-    }
-
-    /// The set of types that are the type with this `TypeId`.
-    pub fn of_id(target: TypeId) -> Self {
+    /// The set of types that are the type with this `TypeId`; empty until
+    /// [`resolve`](TypeSet::resolve)d.
+    pub(crate) fn of_id(target: TypeId) -> Self {
         Self {
             target,
             members: Vec::new(),
@@ -296,12 +294,12 @@ impl TypeSet {
     }
 
     /// The `TypeId` of the type whose set this is.
-    pub fn target(&self) -> TypeId {
+    pub(crate) fn target(&self) -> TypeId {
         self.target
     }
 
     /// Resolves the set against a registry, unless already resolved for it.
-    pub fn resolve(&mut self, types: &TypeRegistry) {
+    pub(crate) fn resolve(&mut self, types: &TypeRegistry) {
         if self.stamp == Some(types.stamp()) {
             return;
         }
@@ -317,7 +315,7 @@ impl TypeSet {
 
     /// Whether `ty` is in the set.
     #[inline]
-    pub fn contains(&self, ty: NodeType) -> bool {
+    pub(crate) fn contains(&self, ty: NodeType) -> bool {
         self.members.get(ty.get()).copied().unwrap_or(false)
     }
 }

@@ -187,6 +187,38 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         self.actors.find_mut::<T>()
     }
 
+    /// The context of the first per-type dispatch actor ([`Arms`](crate::Arms)) in the
+    /// chain whose context is a `Cx`: after a run, that run's results. An `Arms`' type
+    /// holds its closures and cannot be written out, so it is found by its context.
+    ///
+    /// ```
+    /// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Graph, Unordered};
+    /// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
+    /// # impl scenewalk_core::NodeCore for Mesh {}
+    /// #[derive(Clone, Debug, Default, PartialEq)]
+    /// struct Triangles(u64);
+    /// let mut graph = Graph::new();
+    /// let root = graph.add_root(Mesh { triangles: 12 });
+    /// graph.append_child(root, Mesh { triangles: 30 })?;
+    /// let count = Arms::new(Triangles::default()).on::<Mesh>(|mesh, _, cx| {
+    ///     cx.0 += mesh.triangles;
+    ///     Flow::Continue
+    /// });
+    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
+    /// action.run(&graph, root)?;
+    /// assert_eq!(action.context::<Triangles>(), Some(&Triangles(42)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn context<Cx: Any>(&self) -> Option<&Cx> {
+        self.actors.find_context::<Cx>()
+    }
+
+    /// The context of the first per-type dispatch actor whose context is a `Cx`,
+    /// mutable.
+    pub fn context_mut<Cx: Any>(&mut self) -> Option<&mut Cx> {
+        self.actors.find_context_mut::<Cx>()
+    }
+
     /// The actor chain.
     pub fn actors(&self) -> &C {
         &self.actors

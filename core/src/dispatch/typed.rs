@@ -1,0 +1,234 @@
+//! Reading nodes as a `T` in a loop: which node types are a `T`, resolved once, and
+//! the graph's column of `T`, kept across the nodes of a run.
+
+use crate::actor::Visit;
+use crate::graph::{Column, Graph, NodeCore, NodeType, TypeRegistry, TypeSet};
+use std::any::Any;
+use std::sync::Arc;
+
+/// Nodes read as a `T` (its own type or one extending it) from a loop or an actor that
+/// meets many of them: [`Visit::get`] resolved once, in its two halves.
+///
+/// - **Is it a `T`?** [`contains`](Self::contains) answers from a flat table with one
+///   entry per registered type ([`resolve`](Self::resolve) it when a run begins; it
+///   rebuilds only when types were added). A type extending `T` is a `T`.
+/// - **Its payload.** [`get`](Self::get) gives what [`Visit::get`] gives, whether
+///   resolved or not. [`Visit::get`] checks the payload column's exact type at every
+///   node (a virtual `type_id` call); this keeps the graph's column of `T` from the
+///   first node of exactly `T` on, so later ones reach their payload with two
+///   compares (the node's type index, the graph's column key) and an index. A node
+///   of a type extending `T` lives in another column and takes [`Visit::get`]'s way.
+///
+/// While it keeps a column it holds a share of it: call [`release`](Self::release)
+/// when the run ends (in the actor's `end`), or the graph's next edit of a `T` copies
+/// the column. A clone keeps the table, not the column.
+///
+/// ```
+/// use scenewalk_core::{Graph, NodeCore, ParentType, Typed, Visit};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl NodeCore for Group {}
+/// #[derive(Clone, Debug)]
+/// struct Mass(f32);
+/// impl NodeCore for Mass {}
+/// /// Extends `Mass`.
+/// #[derive(Clone, Debug)]
+/// struct Ball(Mass);
+/// impl NodeCore for Ball {
+///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
+///     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Mass>()) }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let a = graph.append_child(root, Mass(2.0))?;
+/// let b = graph.append_child(root, Ball(Mass(3.0)))?;
+///
+/// let mut masses = Typed::<Mass>::new();
+/// masses.resolve(graph.types());
+/// let mut total = 0.0;
+/// for id in [root, a, b] {
+///     let visit = Visit::new(&graph, id.index(), 0).unwrap();
+///     assert_eq!(masses.contains(visit.node_type()), id != root);
+///     total += masses.get(&visit).map_or(0.0, |m| m.0);
+/// }
+/// masses.release();
+/// assert_eq!(total, 5.0);
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
+pub struct Typed<T> {
+    /// The types that are a `T`.
+    set: TypeSet,
+    column: Kept<T>,
+}
+
+impl<T> std::fmt::Debug for Typed<T> {
+    /// The type and whether a column is kept, not its contents (the graph's whole
+    /// column).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Typed")
+            .field("type", &crate::graph::short_type_name::<T>())
+            .field("kept", &self.column.column.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: NodeCore> Default for Typed<T> {
+    fn default() -> Self {
+        Self {
+            set: TypeSet::of_id(std::any::TypeId::of::<T>()),
+            column: Kept::default(),
+        }
+    }
+}
+
+impl<T: NodeCore> Clone for Typed<T> {
+    /// The same table; no column: a clone keeps its own at its first node.
+    fn clone(&self) -> Self {
+        Self {
+            set: self.set.clone(),
+            column: Kept::default(),
+        }
+    }
+}
+
+impl<T: NodeCore> Typed<T> {
+    /// Nothing resolved or kept yet: [`contains`](Self::contains) holds no type until
+    /// [`resolve`](Self::resolve)d.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Resolves which of `types` are a `T`, unless already resolved for them.
+    pub fn resolve(&mut self, types: &TypeRegistry) {
+        self.set.resolve(types);
+    }
+
+    /// Whether `ty` is a `T` (or extends it), as resolved; `false` for a type the
+    /// registry did not hold when resolved.
+    #[inline]
+    pub fn contains(&self, ty: NodeType) -> bool {
+        self.set.contains(ty)
+    }
+
+    /// The visited node's payload as a `T`, as [`Visit::get`] gives it.
+    #[inline(always)]
+    pub fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        self.column.get(visit)
+    }
+
+    /// Lets go of the kept column (at the end of a run); the table stays.
+    pub fn release(&mut self) {
+        self.column = Kept::default();
+    }
+}
+
+/// The graph's column of `T`, kept across the nodes of a run: the payload half of
+/// [`Typed`], which [`Arms`](crate::Arms) and typed [`Functor`](crate::Functor)s hold
+/// alone (their tables say which types reach them).
+pub(crate) struct Kept<T> {
+    /// The graph's column of `T`, shared while a run lasts.
+    column: Option<Arc<Column<T>>>,
+    /// The type index of `T` and the graph's column key when the column was kept:
+    /// while both match a visit, the kept column is that graph's column of the node's
+    /// type (holding it stops the graph from writing it in place).
+    ty: u32,
+    key: u64,
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Self {
+            column: None,
+            ty: u32::MAX,
+            key: 0,
+        }
+    }
+}
+
+impl<T: NodeCore> Kept<T> {
+    /// The visited node's payload as a `T`, as [`Visit::get`] gives it.
+    #[inline(always)]
+    pub(crate) fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        let graph = visit.graph();
+        if visit.node_type().0 != self.ty || graph.column_key() != self.key {
+            return self.get_cold(visit);
+        }
+        self.get_kept(visit)
+    }
+
+    /// Lets go of the column.
+    pub(crate) fn release(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The node's payload from the kept column, with no check that the column is the
+    /// node's: for a caller that checked the node's type index and the graph's column
+    /// key itself (as [`Arms`](crate::Arms) does once per node for all its arms).
+    #[inline(always)]
+    pub(crate) fn get_kept<'a>(&'a self, visit: &Visit<'_>) -> Option<&'a T> {
+        let own = self.column.as_ref()?;
+        visit
+            .graph()
+            .slot_at(visit.node())
+            .and_then(|s| own.get_typed(s))
+    }
+
+    /// A node of another type or graph, or the first of a run.
+    #[inline(always)]
+    fn get_cold<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        // Nothing of `self` goes to the out-of-line lookup: a call that may write
+        // through a pointer into the caller's actor (and so into its action) makes
+        // the walk around an inlined caller reload its state from memory after
+        // every node, whichever path the node took.
+        let (column, node) = Self::lookup(*visit);
+        if column.is_some() {
+            // The old column is dropped as a local: `Arc`'s out-of-line drop would
+            // otherwise get the address of a field of the actor.
+            let old = std::mem::replace(&mut self.column, column);
+            drop(old);
+            self.ty = visit.node_type().0;
+            self.key = visit.graph().column_key();
+        }
+        node
+    }
+
+    /// Keeps the graph's column of type index `ty` if it is a column of `T`, before a
+    /// run's first node; `false` (and nothing kept) otherwise.
+    pub(crate) fn keep(&mut self, graph: &Graph, ty: u32) -> bool {
+        let column = Self::typed_column(graph, ty);
+        let kept = column.is_some();
+        self.column = column;
+        (self.ty, self.key) = if kept {
+            (ty, graph.column_key())
+        } else {
+            (u32::MAX, 0)
+        };
+        kept
+    }
+
+    /// The node's `T` view, found the general way, and the graph's column of the
+    /// node's type if it is a column of `T` (to keep): at the first node of a run
+    /// with this column, or a node of a type extending `T` (which lives in another
+    /// column: nothing is kept for it).
+    #[cold]
+    #[inline(never)]
+    fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {
+        (
+            Self::typed_column(visit.graph(), visit.node_type().0),
+            visit.get::<T>(),
+        )
+    }
+
+    /// A share of the graph's column of type index `ty`, if it is a column of `T`.
+    fn typed_column(graph: &Graph, ty: u32) -> Option<Arc<Column<T>>> {
+        graph
+            .column_arc(ty)
+            .filter(|shared| {
+                let erased: &dyn Any = &***shared;
+                erased.is::<Column<T>>()
+            })
+            .and_then(|shared| {
+                let any: Arc<dyn Any + Send + Sync> = shared.clone();
+                any.downcast::<Column<T>>().ok()
+            })
+    }
+}
