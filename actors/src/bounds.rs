@@ -1,7 +1,7 @@
 //! World bounding boxes, accumulated on leave.
 
 use crate::PerNode;
-use crate::shared::{checkout, publish};
+use crate::shared::Published;
 use crate::skinned::{find, skinned_box};
 use crate::world::WorldMatrices;
 use scenewalk_core::glam::Affine3A;
@@ -153,23 +153,6 @@ impl Bounds {
         self.shared.at(node)
     }
 
-    /// Takes the published table back into the working one; `keep` copies it when a
-    /// reader still holds the handle.
-    pub(crate) fn checkout(&mut self, keep: bool) {
-        checkout(&mut self.shared, keep, |t| {
-            std::mem::swap(&mut t.boxes, &mut self.boxes);
-            std::mem::swap(&mut t.skins, &mut self.skins);
-        });
-    }
-
-    /// Publishes the working table.
-    pub(crate) fn publish(&mut self) {
-        publish(&mut self.shared, |t| {
-            std::mem::swap(&mut t.boxes, &mut self.boxes);
-            std::mem::swap(&mut t.skins, &mut self.skins);
-        });
-    }
-
     /// The world matrix of the node in slot `node` after the walk, if the run reached
     /// it: its nearest transform's below the root (itself included), else the root's.
     fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
@@ -206,6 +189,17 @@ impl Bounds {
         }
         self.skins = skins;
         self.scratch = scratch;
+    }
+}
+
+impl Published for Bounds {
+    type Table = BoundsTable;
+    fn parts(&mut self) -> (&mut Arc<BoundsTable>, impl FnOnce(&mut BoundsTable)) {
+        let (boxes, skins) = (&mut self.boxes, &mut self.skins);
+        (&mut self.shared, move |t: &mut BoundsTable| {
+            std::mem::swap(&mut t.boxes, boxes);
+            std::mem::swap(&mut t.skins, skins);
+        })
     }
 }
 

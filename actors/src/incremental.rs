@@ -1,6 +1,7 @@
 //! The incremental update pass: world transforms and bounds brought up to date after
 //! edits by re-traversing only what the edits reach.
 
+use crate::shared::Published;
 use crate::skinned::skinned_box;
 use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;

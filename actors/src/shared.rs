@@ -4,27 +4,38 @@
 
 use std::sync::Arc;
 
-/// Takes the published tables back for a run: `swap` exchanges them with the actor's
-/// working ones. No reader holds the handle: a swap. A reader still does: with `keep`
-/// (an incremental patch, which reads the old values) the working tables get a copy,
-/// else they keep their own buffers (a run that rewrites what it reads needs none).
-pub(crate) fn checkout<T: Clone>(shared: &mut Arc<T>, keep: bool, swap: impl FnOnce(&mut T)) {
-    match Arc::get_mut(shared) {
-        Some(published) => swap(published),
-        None if keep => swap(&mut T::clone(shared)),
-        None => {}
-    }
-}
+/// An update actor whose working tables are published behind an `Arc` after a run.
+pub(crate) trait Published {
+    /// What is published.
+    type Table: Clone + Default;
 
-/// Publishes the working tables after a run: a swap back, or a new handle when a reader
-/// kept the old one.
-pub(crate) fn publish<T: Default>(shared: &mut Arc<T>, swap: impl FnOnce(&mut T)) {
-    match Arc::get_mut(shared) {
-        Some(published) => swap(published),
-        None => {
-            let mut fresh = T::default();
-            swap(&mut fresh);
-            *shared = Arc::new(fresh);
+    /// The handle, and what exchanges the actor's working tables with a table's.
+    fn parts(&mut self) -> (&mut Arc<Self::Table>, impl FnOnce(&mut Self::Table));
+
+    /// Takes the published tables back for a run. No reader holds the handle: a swap.
+    /// A reader still does: with `keep` (an incremental patch, which reads the old
+    /// values) the working tables get a copy, else they keep their own buffers (a run
+    /// that rewrites what it reads needs none).
+    fn checkout(&mut self, keep: bool) {
+        let (shared, swap) = self.parts();
+        match Arc::get_mut(shared) {
+            Some(published) => swap(published),
+            None if keep => swap(&mut Self::Table::clone(shared)),
+            None => {}
+        }
+    }
+
+    /// Publishes the working tables after a run: a swap back, or a new handle when a
+    /// reader kept the old one.
+    fn publish(&mut self) {
+        let (shared, swap) = self.parts();
+        match Arc::get_mut(shared) {
+            Some(published) => swap(published),
+            None => {
+                let mut fresh = Self::Table::default();
+                swap(&mut fresh);
+                *shared = Arc::new(fresh);
+            }
         }
     }
 }

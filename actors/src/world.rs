@@ -2,7 +2,7 @@
 
 use crate::PerNode;
 use crate::per_node::Pages;
-use crate::shared::{checkout, publish};
+use crate::shared::Published;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError, RunContext, Stamp,
@@ -127,23 +127,6 @@ impl WorldTransforms {
         self.shared.at(node)
     }
 
-    /// Takes the published tables back into the working ones (see `shared.rs`);
-    /// `keep` copies them when a reader still holds the handle.
-    pub(crate) fn checkout(&mut self, keep: bool) {
-        checkout(&mut self.shared, keep, |t| {
-            std::mem::swap(&mut t.index, &mut self.world);
-            std::mem::swap(&mut t.matrices, &mut self.matrices.matrices);
-        });
-    }
-
-    /// Publishes the working tables.
-    pub(crate) fn publish(&mut self) {
-        publish(&mut self.shared, |t| {
-            std::mem::swap(&mut t.index, &mut self.world);
-            std::mem::swap(&mut t.matrices, &mut self.matrices.matrices);
-        });
-    }
-
     /// The transform nodes of the latest run whose world matrix came out NaN or
     /// infinite, in traversal order (their subtrees inherit it); the run's root comes
     /// first, whatever its type, when the matrix of its ancestors is already bad.
@@ -163,6 +146,17 @@ impl WorldTransforms {
     /// ```
     pub fn non_finite(&self) -> &[NodeIndex] {
         self.matrices.non_finite()
+    }
+}
+
+impl Published for WorldTransforms {
+    type Table = WorldTable;
+    fn parts(&mut self) -> (&mut Arc<WorldTable>, impl FnOnce(&mut WorldTable)) {
+        let (world, matrices) = (&mut self.world, &mut self.matrices.matrices);
+        (&mut self.shared, move |t: &mut WorldTable| {
+            std::mem::swap(&mut t.index, world);
+            std::mem::swap(&mut t.matrices, matrices);
+        })
     }
 }
 
@@ -230,6 +224,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     use {
         super::WorldTransforms,
+        crate::shared::Published,
         scenewalk_core::glam::Vec3,
         scenewalk_core::{
             Action, ActiveList, DepthFirst, Flow, Graph, NodeId, Ordered, Unordered,

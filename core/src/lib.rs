@@ -20,10 +20,7 @@
 //!   each actor can work under it; [`Action::run_parallel`] (default feature
 //!   `parallel`) runs one traversal on all cores.
 //!
-//! One folder per part, each opening with its story: `graph/`, `actor/`, `dispatch/`
-//! (reading nodes as a type, per-type dispatch), `run/` (the iterator trait, the action,
-//! [`DepthFirst`], results handed between passes), `parallel/`; every error is in
-//! `error.rs`. [`prelude`] holds the names a custom node, actor and action need.
+//! [`prelude`] holds the names a custom node, actor and action need.
 //!
 //! An action's chain is a tuple of actors, so the compiler sees every call of a
 //! traversal and inlines it: the per-node cost is the links walked plus the actors' own

@@ -67,7 +67,14 @@ impl Lifts {
             max: Vec3::NAN,
         };
         let (old, new) = (nan, Aabb::EMPTY);
-        self.add(level, Lift { parent: node, old, new });
+        self.add(
+            level,
+            Lift {
+                parent: node,
+                old,
+                new,
+            },
+        );
     }
 
     fn add(&mut self, level: usize, lift: Lift) {

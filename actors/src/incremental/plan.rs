@@ -314,6 +314,7 @@ fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
 mod tests {
     use super::Types;
     use crate::IncrementalUpdate;
+    use crate::shared::Published;
     use scenewalk_core::glam::{Affine3A, Vec3};
     use scenewalk_core::{Aabb, Graph};
     use scenewalk_nodes::{Geometry, Group, Transform};

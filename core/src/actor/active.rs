@@ -120,15 +120,19 @@ pub enum ListState {
 enum Source<'a> {
     /// Entries an iterator already holds.
     Slice(&'a mut [ActiveEntry]),
-    /// A node's children, built into `buf` (from `start`) only if an actor asks.
-    Lazy {
-        graph: &'a Graph,
-        parent: NodeIndex,
-        depth: u32,
-        buf: &'a mut Vec<ActiveEntry>,
-        start: usize,
-        state: &'a mut ListState,
-    },
+    /// A node's children, built only if an actor asks.
+    Lazy(Lazy<'a>),
+}
+
+/// The children of `parent`, built into `buf` from `start`.
+#[derive(Debug)]
+struct Lazy<'a> {
+    graph: &'a Graph,
+    parent: NodeIndex,
+    depth: u32,
+    buf: &'a mut Vec<ActiveEntry>,
+    start: usize,
+    state: &'a mut ListState,
 }
 
 /// The list of active nodes an actor receives with the current node: by default the
@@ -177,14 +181,14 @@ impl<'a> ActiveList<'a> {
         *state = ListState::Untouched;
         let start = buf.len();
         Self {
-            source: Source::Lazy {
+            source: Source::Lazy(Lazy {
                 graph,
                 parent,
                 depth,
                 buf,
                 start,
                 state,
-            },
+            }),
         }
     }
 
@@ -193,26 +197,19 @@ impl<'a> ActiveList<'a> {
     fn slice(&mut self) -> &mut [ActiveEntry] {
         match &mut self.source {
             Source::Slice(entries) => entries,
-            Source::Lazy {
-                graph,
-                parent,
-                depth,
-                buf,
-                start,
-                state,
-            } => {
-                if **state != ListState::Filled {
-                    let active = **state == ListState::Untouched;
-                    let mut child = graph.first_child_at(*parent);
+            Source::Lazy(lazy) => {
+                if *lazy.state != ListState::Filled {
+                    let active = *lazy.state == ListState::Untouched;
+                    let mut child = lazy.graph.first_child_at(lazy.parent);
                     while let Some(c) = child {
-                        let mut entry = ActiveEntry::new(c, *depth);
+                        let mut entry = ActiveEntry::new(c, lazy.depth);
                         entry.set_active(active);
-                        buf.push(entry);
-                        child = graph.next_sibling_at(c);
+                        lazy.buf.push(entry);
+                        child = lazy.graph.next_sibling_at(c);
                     }
-                    **state = ListState::Filled;
+                    *lazy.state = ListState::Filled;
                 }
-                buf.get_mut(*start..).unwrap_or_default()
+                lazy.buf.get_mut(lazy.start..).unwrap_or_default()
             }
         }
     }
@@ -222,20 +219,13 @@ impl<'a> ActiveList<'a> {
     fn peek(&self) -> impl std::iter::Iterator<Item = (NodeIndex, bool, Option<f32>)> + '_ {
         let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
             Source::Slice(entries) => (&entries[..], None),
-            Source::Lazy {
-                graph,
-                parent,
-                buf,
-                start,
-                state,
-                ..
-            } => match **state {
-                ListState::Filled => (buf.get(*start..).unwrap_or_default(), None),
+            Source::Lazy(lazy) => match *lazy.state {
+                ListState::Filled => (lazy.buf.get(lazy.start..).unwrap_or_default(), None),
                 linked => {
-                    let active = linked == ListState::Untouched;
+                    let (graph, active) = (lazy.graph, linked == ListState::Untouched);
                     (
                         &[][..],
-                        Some((*graph, graph.first_child_at(*parent), active)),
+                        Some((graph, graph.first_child_at(lazy.parent), active)),
                     )
                 }
             },
@@ -304,10 +294,10 @@ impl<'a> ActiveList<'a> {
     /// Drops every candidate (without building a lazy list).
     #[inline]
     pub fn deactivate_all(&mut self) {
-        if let Source::Lazy { state, .. } = &mut self.source
-            && **state == ListState::Untouched
+        if let Source::Lazy(lazy) = &mut self.source
+            && *lazy.state == ListState::Untouched
         {
-            **state = ListState::Cleared;
+            *lazy.state = ListState::Cleared;
             return;
         }
         for e in self.slice().iter_mut() {

@@ -67,6 +67,28 @@ macro_rules! wrapper_access {
     };
 }
 
+/// `enter` and `leave` that pass the nodes the type filter admits on to the wrapped
+/// actor: an adapter's, and a parallel run's walker of a shared [`Static`].
+macro_rules! filtered_calls {
+    () => {
+        #[inline(always)]
+        fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+            if !self.filter.admits(visit) {
+                return Flow::Continue;
+            }
+            self.actor.enter(visit, active)
+        }
+        #[inline]
+        fn leave(&mut self, visit: &Visit<'_>) {
+            if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+                self.actor.leave(visit);
+            }
+        }
+    };
+}
+#[cfg(feature = "parallel")]
+pub(crate) use filtered_calls;
+
 /// An adapter for an actor kind with no state of the framework's to keep: the class,
 /// the single-type filter and the calls.
 macro_rules! plain_adapter {
@@ -106,19 +128,7 @@ macro_rules! plain_adapter {
                 self.filter.resolve(self.actor.dispatch(), run);
                 self.actor.begin(run)
             }
-            #[inline(always)]
-            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-                if !self.filter.admits(visit) {
-                    return Flow::Continue;
-                }
-                self.actor.enter(visit, active)
-            }
-            #[inline]
-            fn leave(&mut self, visit: &Visit<'_>) {
-                if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-                    self.actor.leave(visit);
-                }
-            }
+            filtered_calls!();
             fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
                 self.actor.enter_batch(graph, depth, batch)
             }

@@ -101,6 +101,25 @@ macro_rules! for_tuples {
 #[cfg(feature = "parallel")]
 pub(crate) use for_tuples;
 
+/// A tuple's `enter` (first to last, folding the flows) and `leave` (last to first):
+/// a chain's, and a parallel run's tuple of walkers.
+macro_rules! tuple_calls {
+    ([$($idx:tt)*] [$($rev:tt)*]) => {
+        #[inline(always)]
+        fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+            let mut flow = Flow::Continue;
+            $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
+            flow
+        }
+        #[inline]
+        fn leave(&mut self, visit: &Visit<'_>) {
+            $(self.$rev.leave(visit);)*
+        }
+    };
+}
+#[cfg(feature = "parallel")]
+pub(crate) use tuple_calls;
+
 macro_rules! tuple_chain {
     ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
         #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
@@ -118,16 +137,7 @@ macro_rules! tuple_chain {
                 if outcome.is_ok() { outcome = begun; })*
                 outcome
             }
-            #[inline(always)]
-            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-                let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
-                flow
-            }
-            #[inline]
-            fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)*
-            }
+            tuple_calls!([$($idx)*] [$($rev)*]);
             fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
                 let mut flow = Flow::Continue;
                 $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })*

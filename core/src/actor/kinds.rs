@@ -160,8 +160,7 @@ pub trait StaticActor: Any + Sync {
 pub trait UnorderedActor: Any + Send {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
-    /// Whether [`enter_batch`](UnorderedActor::enter_batch) does the actor's work on a
-    /// whole batch, so breadth-first iterators may run it.
+    /// As [`StaticActor::BATCHES`].
     const BATCHES: bool = false;
     /// Which node types reach the actor.
     fn dispatch(&self) -> Dispatch {

@@ -33,9 +33,9 @@ pub use state::StateCell;
 pub use visit::{RunContext, Visit};
 
 #[cfg(feature = "parallel")]
-pub(crate) use adapter::TypeFilter;
+pub(crate) use adapter::{TypeFilter, filtered_calls};
 #[cfg(feature = "parallel")]
-pub(crate) use chain::{fold, for_tuples};
+pub(crate) use chain::{fold, for_tuples, tuple_calls};
 pub(crate) use frame::FrameTable;
 pub(crate) use sealed::Sealed;
 pub(crate) use state::OrderedStates;

@@ -192,23 +192,14 @@ impl<Cx: 'static> DefaultArm<Cx> for MethodTable<Cx> {
 }
 
 /// Per-type dispatch (paper 3.1.3): an unordered actor that runs, for each node, the
-/// arm of its type on the context `Cx`.
-///
-/// An arm for `T` ([`on`](Arms::on), a closure known at compile time) also runs for
-/// the types extending `T` (given their `T` view) unless they have their own arm;
-/// the types no arm reaches go to the default: nothing, a closure
+/// arm of its type on the context `Cx`: a closure known at compile time
+/// ([`on`](Arms::on)); the types no arm reaches go to the default: nothing, a closure
 /// ([`otherwise`](Arms::otherwise)), or a [`MethodTable`] of [`Functor`](crate::Functor)s
-/// chosen at run time ([`otherwise_table`](Arms::otherwise_table): plug-ins, a table
-/// filled from configuration, functors swapped between runs through
-/// [`table_mut`](Arms::table_mut)), with the same fallback rules inside the table.
-/// `begin` resolves, per type of the graph's registry, which arm handles it into a
-/// table of arm numbers; `enter` is then one table load and a `match` on the number
-/// with every closure inlined, where a functor is an indirect call the walk must
-/// spill its registers around. Each run starts with `context` set to a copy of
-/// [`start`](Arms::start), the context the actor was built with. After a run, read
-/// the context with [`Action::context`](crate::Action::context): the actor's type
-/// holds its closures, so it cannot be named (one with no arms but a table, `Arms<Cx,
-/// (), MethodTable<Cx>>`, can, for [`Action::actor_mut`](crate::Action::actor_mut)).
+/// chosen at run time ([`otherwise_table`](Arms::otherwise_table)). Each run starts
+/// from a copy of [`start`](Arms::start). After a run, read the context with
+/// [`Action::context`](crate::Action::context): the actor's type holds its closures,
+/// so it cannot be named (one with no arms but a table, `Arms<Cx, (),
+/// MethodTable<Cx>>`, can, for [`Action::actor_mut`](crate::Action::actor_mut)).
 ///
 /// ```
 /// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Functor, Graph, MethodTable, Unordered};

@@ -13,11 +13,8 @@ use std::sync::Arc;
 ///   entry per registered type ([`resolve`](Self::resolve) it when a run begins; it
 ///   rebuilds only when types were added). A type extending `T` is a `T`.
 /// - **Its payload.** [`get`](Self::get) gives what [`Visit::get`] gives, whether
-///   resolved or not. [`Visit::get`] checks the payload column's exact type at every
-///   node (a virtual `type_id` call); this keeps the graph's column of `T` from the
-///   first node of exactly `T` on, so later ones reach their payload with two
-///   compares (the node's type index, the graph's column key) and an index. A node
-///   of a type extending `T` lives in another column and takes [`Visit::get`]'s way.
+///   resolved or not, but keeps the graph's column of `T` from the first node of
+///   exactly `T` on, so later ones skip [`Visit::get`]'s virtual type check.
 ///
 /// While it keeps a column it holds a share of it: call [`release`](Self::release)
 /// when the run ends (in the actor's `end`), or the graph's next edit of a `T` copies

@@ -43,19 +43,9 @@ impl Remap {
         (new.index != NIL).then_some(NodeIndex(new.index))
     }
 
-    /// How many slots the arena had before the compaction.
-    pub fn old_capacity(&self) -> usize {
-        self.new_id.len()
-    }
-
     /// How many nodes changed slot (and so id).
     pub fn moved(&self) -> usize {
         self.moved
-    }
-
-    /// Whether every node kept its slot and id (the arena may still have shrunk).
-    pub fn is_identity(&self) -> bool {
-        self.moved == 0
     }
 }
 

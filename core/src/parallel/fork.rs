@@ -3,7 +3,7 @@
 
 use crate::actor::{
     ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, TypeFilter,
-    Unordered, UnorderedActor, Visit, fold, for_tuples,
+    Unordered, UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -76,16 +76,7 @@ macro_rules! tuple_walker {
     ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
         #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
         impl<$($name: Walker),*> Walker for ($($name,)*) {
-            #[inline(always)]
-            fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-                let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter(visit, active), Some(&mut *active), &mut flow) { return flow; })*
-                flow
-            }
-            #[inline]
-            fn leave(&mut self, visit: &Visit<'_>) {
-                $(self.$rev.leave(visit);)*
-            }
+            tuple_calls!([$($idx)*] [$($rev)*]);
             fn note_leave(&mut self, visit: &Visit<'_>) {
                 $(self.$rev.note_leave(visit);)*
             }
@@ -191,19 +182,7 @@ for_tuples!(tuple_fork);
 /// A [`Static`] actor's workers, above the split points and below, share it
 /// (`StaticActor` is `Sync`); its leaves above are replayed on it.
 impl<A: StaticActor> Walker for &Static<A> {
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if !self.filter.admits(visit) {
-            return Flow::Continue;
-        }
-        self.actor.enter(visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
-            self.actor.leave(visit);
-        }
-    }
+    filtered_calls!();
 }
 
 impl<A: StaticActor> Fork for Static<A> {

@@ -272,10 +272,13 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
             self.plan.order.push(Piece::Above);
         }
         self.plan.last_depth = None;
-        self.plan.stats.entered += 1;
-        let flow = self.chain.enter(&visit, active);
-        count(&mut self.plan.stats, flow, self.stop);
-        flow
+        enter(
+            &mut self.chain,
+            &visit,
+            active,
+            &mut self.plan.stats,
+            self.stop,
+        )
     }
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
@@ -350,10 +353,7 @@ impl<W: Walker> StepSink for Task<'_, W> {
         let Some(visit) = Visit::new(self.graph, node, depth) else {
             return Flow::Prune;
         };
-        self.stats.entered += 1;
-        let flow = self.chain.enter(&visit, active);
-        count(&mut self.stats, flow, self.stop);
-        flow
+        enter(&mut self.chain, &visit, active, &mut self.stats, self.stop)
     }
 
     #[inline(always)]
@@ -365,9 +365,17 @@ impl<W: Walker> StepSink for Task<'_, W> {
     }
 }
 
-/// Counts an entered node's flow; a `Stop` halts every walk of the run.
+/// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
 #[inline(always)]
-fn count(stats: &mut RunStats, flow: Flow, stop: &AtomicBool) {
+fn enter<W: Walker>(
+    chain: &mut W,
+    visit: &Visit<'_>,
+    active: &mut ActiveList<'_>,
+    stats: &mut RunStats,
+    stop: &AtomicBool,
+) -> Flow {
+    stats.entered += 1;
+    let flow = chain.enter(visit, active);
     match flow {
         Flow::Continue => {}
         Flow::Prune => stats.pruned += 1,
@@ -376,4 +384,5 @@ fn count(stats: &mut RunStats, flow: Flow, stop: &AtomicBool) {
             stop.store(true, Ordering::Relaxed);
         }
     }
+    flow
 }
