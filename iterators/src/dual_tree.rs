@@ -274,6 +274,11 @@ impl DualTree {
         self.stack.is_empty()
     }
 
+    /// Whether the current traversal is a self traversal (one tree against itself).
+    pub fn is_self(&self) -> bool {
+        self.within
+    }
+
     /// How many entries (runs of pairs) are pending on the stack.
     pub fn pending(&self) -> usize {
         self.stack.len()
