@@ -11,7 +11,7 @@ pub enum Projection {
     Perspective {
         /// Vertical field of view, in (0, π).
         yfov: f32,
-        /// Width over height; `None` takes the viewport's (1 until one is set).
+        /// Width over height; `None` (left to the viewport, as glTF allows) is taken as 1.
         aspect: Option<f32>,
         /// Distance to the near plane, > 0.
         near: f32,
@@ -105,20 +105,6 @@ impl Camera {
     /// The projection.
     pub fn projection(&self) -> &Projection {
         &self.projection
-    }
-
-    /// The same camera with this aspect ratio if it is a perspective with
-    /// `aspect: None`; a non-positive or non-finite `viewport` is ignored.
-    #[must_use]
-    pub fn with_viewport_aspect(mut self, viewport: f32) -> Camera {
-        if let Projection::Perspective { aspect, .. } = &mut self.projection
-            && aspect.is_none()
-            && viewport.is_finite()
-            && viewport > 0.0
-        {
-            *aspect = Some(viewport);
-        }
-        self
     }
 
     /// The projection matrix: right-handed, clip depth 0 at the near plane and 1 at

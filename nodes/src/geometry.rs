@@ -43,11 +43,9 @@ impl Geometry {
     /// if a corner holds a NaN or infinity, or `min` lies above `max` on some axis
     /// ([`Aabb::EMPTY`] excepted).
     pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
-        if (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY {
-            Ok(Self { bounds, primitives })
-        } else {
-            Err(BadBounds(bounds))
-        }
+        let ok = (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY;
+        ok.then_some(Self { bounds, primitives })
+            .ok_or(BadBounds(bounds))
     }
 
     /// The box in the node's own coordinates.

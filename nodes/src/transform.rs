@@ -53,11 +53,9 @@ impl Transform {
     ) -> Result<Self, BadTransform> {
         let rotation = normalized(rotation).ok_or(BadTransform::NotFinite)?;
         let transform = Self::from_trs(translation, rotation, scale);
-        if translation.is_finite() && scale.is_finite() && transform.is_finite() {
-            Ok(transform)
-        } else {
-            Err(BadTransform::NotFinite)
-        }
+        (translation.is_finite() && scale.is_finite() && transform.is_finite())
+            .then_some(transform)
+            .ok_or(BadTransform::NotFinite)
     }
 
     /// From translation, rotation and scale (applied scale first), taken as given.

@@ -189,15 +189,11 @@ pub fn import_slice(
                 primitives.push(primitive.add(&mut graph, id, before)?);
             }
         }
-        let camera = match node.camera {
-            Some(c) => Some(add(
-                &mut graph,
-                id,
-                before,
-                camera::camera(&root, c.value())?,
-            )?),
-            None => None,
-        };
+        let camera = node
+            .camera
+            .map(|c| camera::camera(&root, c.value()))
+            .transpose()?;
+        let camera = camera.map(|c| add(&mut graph, id, before, c)).transpose()?;
         if let Some(Some(imported)) = nodes.get_mut(n) {
             imported.primitives = primitives;
             imported.camera = camera;

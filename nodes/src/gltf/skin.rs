@@ -50,21 +50,18 @@ pub(crate) fn skin(
         at: at.clone(),
         source,
     };
-    let inverse_binds = match skin.inverse_bind_matrices {
-        None => None,
-        Some(a) => {
-            let at = format!("{at}.inverseBindMatrices");
-            let numbers = read_numbers(root, buffers, a.value(), &at, Type::Mat4, FLOAT)?;
-            let matrices = numbers.chunks_exact(16).enumerate().map(|(joint, m)| {
-                let affine = Transform::from_mat4(Mat4::from_cols_slice(m));
-                affine
-                    .map(|t| *t.local())
-                    .map_err(|_| bad(SkinError::BadInverseBind { joint }))
-            });
-            Some(matrices.collect::<Result<Vec<_>, _>>()?)
-        }
-    };
-    Skin::new(joints, inverse_binds, skeleton)
+    let inverse_binds = skin.inverse_bind_matrices.map(|a| {
+        let at = format!("{at}.inverseBindMatrices");
+        let numbers = read_numbers(root, buffers, a.value(), &at, Type::Mat4, FLOAT)?;
+        let matrices = numbers.chunks_exact(16).enumerate().map(|(joint, m)| {
+            let affine = Transform::from_mat4(Mat4::from_cols_slice(m));
+            affine
+                .map(|t| *t.local())
+                .map_err(|_| bad(SkinError::BadInverseBind { joint }))
+        });
+        matrices.collect::<Result<Vec<_>, _>>()
+    });
+    Skin::new(joints, inverse_binds.transpose()?, skeleton)
         .map(Arc::new)
         .map_err(bad)
 }
