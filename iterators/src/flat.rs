@@ -81,6 +81,9 @@ pub struct Flattened {
     built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
     run: RunState,
+    /// The parallel passes' last cut.
+    #[cfg(feature = "parallel")]
+    pub(crate) cuts: crate::flat_par::CutCache,
 }
 
 /// A pass was given a different number of values than the flattening has positions.

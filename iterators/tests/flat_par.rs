@@ -224,3 +224,44 @@ proptest! {
         check_tree(&graph, root);
     }
 }
+
+/// The cut a parallel pass keeps serves only the shape and thread count it was made
+/// for: after a rebuild of another shape, and under another pool, the passes still
+/// equal the sequential ones, and a clone's passes equal its original's.
+#[test]
+fn a_kept_cut_serves_only_its_own_shape_and_pool() {
+    let (mut graph, root) = chain_with_bush(2_000, 30_000, 8);
+    let mut flat = Flattened::build(&graph, root).unwrap();
+    let sizes = |flat: &Flattened, threads: usize| {
+        let ones = vec![1u32; flat.len()];
+        let (mut seq, mut par, mut depths) = (Vec::new(), Vec::new(), Vec::new());
+        flat.accumulate(&ones, &mut seq, |a, b| a + b).unwrap();
+        pool(threads).install(|| {
+            flat.accumulate_parallel(&ones, &mut par, |a, b| a + b)
+                .unwrap();
+            flat.propagate_parallel(0, &ones, &mut depths, |p, l| p + l)
+                .unwrap();
+        });
+        assert_eq!(seq, par, "{threads} threads");
+        assert_eq!(seq, flat.sizes(), "{threads} threads");
+        // Depth + 1 at every position: the top-down pass with ones.
+        let expect: Vec<u32> = flat.depths().iter().map(|d| d + 1).collect();
+        assert_eq!(depths, expect, "{threads} threads");
+    };
+    sizes(&flat, 2);
+    sizes(&flat, 4);
+    sizes(&flat, 2);
+    // Another shape of as many nodes in the same flattening (the same length, so the
+    // same cut target), then a fan of 20,000 more leaves under the root.
+    let (other, other_root) = chain_with_bush(30_000, 2_000, 9);
+    flat.rebuild(&other, other_root).unwrap();
+    sizes(&flat, 2);
+    for _ in 0..20_000 {
+        graph.append_child(root, Group).unwrap();
+    }
+    assert!(flat.refresh(&graph, root).unwrap());
+    sizes(&flat, 2);
+    let copy = flat.clone();
+    sizes(&copy, 2);
+    sizes(&copy, 3);
+}
