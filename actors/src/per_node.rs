@@ -9,11 +9,14 @@
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 use std::sync::{Arc, Mutex};
 
-/// Entries per page: 2^10.
-const PAGE_BITS: usize = 10;
+/// Entries per page: 2^8.
+const PAGE_BITS: usize = 8;
 const PAGE: usize = 1 << PAGE_BITS;
 
 type Page<T> = Box<[T; PAGE]>;
+
+/// No page in a fork's `index`.
+const NO_PAGE: u32 = u32::MAX;
 
 /// A page a fork wrote: its number, the page, which entries it wrote and how many.
 #[derive(Clone, Debug)]
@@ -34,6 +37,9 @@ pub(crate) struct Pages<T> {
     /// In a fork: the pages it wrote, and which of them it wrote last.
     forked: Option<Vec<ForkPage<T>>>,
     last: usize,
+    /// In a fork: per page number, where that page is in `forked` (`NO_PAGE`: not
+    /// written), so a write far from the last one finds its page in one index.
+    index: Vec<u32>,
     /// Forks merged by [`merge`](Self::merge), waiting for [`finish`](Self::finish).
     pending: Vec<Vec<ForkPage<T>>>,
     /// Pages handed back by merges, for the next run's forks.
@@ -48,6 +54,7 @@ impl<T: Copy> Pages<T> {
             fill,
             forked: None,
             last: 0,
+            index: Vec::new(),
             pending: Vec::new(),
             spare: Spares::default(),
         }
@@ -108,7 +115,7 @@ impl<T: Copy> Pages<T> {
         let number = i >> PAGE_BITS;
         let page = match pages.get(self.last) {
             Some(p) if p.number == number => p,
-            _ => pages.iter().rev().find(|p| p.number == number)?,
+            _ => pages.get(*self.index.get(number)? as usize)?,
         };
         Some(&page.page[i & (PAGE - 1)])
     }
@@ -134,12 +141,9 @@ impl<T: Copy> Pages<T> {
     /// The fork's page `number`, taken (a kept one if any) at its first write.
     #[cold]
     fn fork_page(&mut self, number: usize) -> usize {
-        let found = self
-            .forked
-            .as_ref()
-            .and_then(|p| p.iter().rposition(|p| p.number == number));
+        let found = self.index.get(number).copied().filter(|&k| k != NO_PAGE);
         let k = match found {
-            Some(k) => k,
+            Some(k) => k as usize,
             None => {
                 let page = self.spare.take().unwrap_or_else(|| self.page());
                 let Some(pages) = &mut self.forked else {
@@ -151,6 +155,12 @@ impl<T: Copy> Pages<T> {
                     written: [0; PAGE / 64],
                     count: 0,
                 });
+                if self.index.len() <= number {
+                    self.index.resize(number + 1, NO_PAGE);
+                }
+                if let Some(slot) = self.index.get_mut(number) {
+                    *slot = (pages.len() - 1) as u32;
+                }
                 pages.len() - 1
             }
         };
@@ -168,6 +178,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
             fill: self.fill,
             forked: Some(Vec::new()),
             last: 0,
+            index: Vec::new(),
             pending: Vec::new(),
             spare: self.spare.share(),
         }

@@ -144,7 +144,9 @@ fn check(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) -> usize {
     forks
 }
 
-/// A random tree: node `i` hangs under a random earlier node.
+/// A random tree: node `i` hangs under a random earlier node; then compacted, so its
+/// records are in depth-first order (`run_parallel` runs a tree far from that order on
+/// the calling thread).
 fn random_tree(n: usize, seed: u64) -> (Graph, NodeId) {
     let mut rng = seed | 1;
     let mut next = move || {
@@ -165,6 +167,14 @@ fn random_tree(n: usize, seed: u64) -> (Graph, NodeId) {
         };
         ids.push(id);
     }
+    in_order(graph, root)
+}
+
+/// The graph compacted: its records in depth-first order, as the parallel walk wants
+/// them (it runs a tree far from that order on the calling thread).
+fn in_order(mut graph: Graph, root: NodeId) -> (Graph, NodeId) {
+    let remap = graph.compact().unwrap();
+    let root = remap.get(root).unwrap();
     (graph, root)
 }
 
@@ -185,7 +195,7 @@ fn chain_with_bush(chain: usize, bush: usize, seed: u64) -> (Graph, NodeId) {
         let parent = ids[((rng >> 33) % ids.len() as u64) as usize];
         ids.push(graph.append_child(parent, Group).unwrap());
     }
-    (graph, root)
+    in_order(graph, root)
 }
 
 /// One giant bushy subtree (a mesh's hierarchy) beside many small ones.
@@ -206,7 +216,7 @@ fn giant_subtree(n: usize) -> (Graph, NodeId) {
         let parent = ids[((rng >> 33) % ids.len() as u64) as usize];
         ids.push(graph.append_child(parent, Group).unwrap());
     }
-    (graph, root)
+    in_order(graph, root)
 }
 
 #[test]

@@ -251,7 +251,9 @@ fn check_user(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) -> usize 
 }
 
 /// A random scene: transforms (random rotation, translation, scale; every
-/// `bad`-th one NaN), geometry leaves with random boxes, groups.
+/// `bad`-th one NaN), geometry leaves with random boxes, groups; compacted, so its
+/// records are in depth-first order (`run_parallel` runs a tree far from that order on
+/// the calling thread).
 fn random_scene(n: usize, seed: u64, bad: u64) -> (Graph, NodeId) {
     let mut rng = seed | 1;
     let mut next = move || {
@@ -293,7 +295,7 @@ fn random_scene(n: usize, seed: u64, bad: u64) -> (Graph, NodeId) {
         };
         ids.push(id);
     }
-    (graph, root)
+    compacted(graph, root)
 }
 
 /// A chain of `chain` transforms, then a random bushy scene of `bush` nodes.

@@ -72,8 +72,12 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     /// nodes above are replayed in post-order, each ordered fork
     /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
     /// subtree's root. A tree under 4096 nodes, one that does not split into a few
-    /// independent subtrees (a chain), and every tree in a one-thread pool run as
-    /// [`run_with`](Action::run_with) runs them, with no fork.
+    /// independent subtrees (a chain), one whose records are far from depth-first
+    /// order (more than one pre-order step in eight to a slot other than the next, as
+    /// after many edits: each worker's per-node results would touch most pages of the
+    /// tables; [`Graph::compact`](crate::Graph::compact) restores the order), and every
+    /// tree in a one-thread pool run as [`run_with`](Action::run_with) runs them, with
+    /// no fork.
     ///
     /// [`Flow::Stop`] sets a flag every worker checks every 64 nodes and before each
     /// subtree: the run reports `stopped` (which nodes were entered before then

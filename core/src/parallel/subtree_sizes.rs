@@ -12,6 +12,10 @@ const MIN_TASK: u32 = 512;
 /// More stretches of top nodes between subtrees than this (a long chain with a leaf at
 /// every link) and the run stays on the calling thread.
 const MAX_STRETCHES: u32 = 16 * PIECES;
+/// More than one pre-order step in this many to a slot other than the next one (records
+/// far from depth-first order, as after many edits) and the run stays on the calling
+/// thread: each worker's per-node results would then touch most of the table's pages.
+const MAX_JUMP_EVERY: usize = 8;
 
 /// Subtree sizes of the last parallel run's tree, kept until its structure or root
 /// changes, and the split decided from them.
@@ -101,7 +105,15 @@ impl SubtreeSizes {
                 next = graph.next_preorder_at(n, root);
             }
         }
-        self.splittable = total >= PARALLEL_MIN && subtrees >= 2 && stretches <= MAX_STRETCHES;
+        let jumps = self
+            .order
+            .windows(2)
+            .filter(|w| matches!(w, [a, b] if b.raw() != a.raw().wrapping_add(1)))
+            .count();
+        self.splittable = total >= PARALLEL_MIN
+            && subtrees >= 2
+            && stretches <= MAX_STRETCHES
+            && jumps * MAX_JUMP_EVERY <= self.order.len();
         self.runs.sort_unstable();
         self.splittable
     }
