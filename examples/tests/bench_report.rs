@@ -87,6 +87,7 @@ fn options_say_what_the_command_line_asked() {
     assert_eq!(some.threads, [1, 2, 4, 8, 16], "sorted, repeats dropped");
     assert!(!options(&["--only", "a"]).write, "--only never rewrites");
     assert!(!options(&["--no-write"]).write);
+    assert!(!options(&["--quick"]).write, "--quick prints only");
     assert!(options(&["--big"]).big);
     assert!(options(&["--scale"]).scale);
     let one_core = Options::parse(Vec::new(), CASES, 1);

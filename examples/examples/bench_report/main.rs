@@ -16,9 +16,9 @@
 //! run allocates (cases that measure them). After the table comes a speed-up summary of
 //! the parallel case (case × thread count → sequential median / parallel median). The
 //! table and the summary then replace the marked section of `docs/benchmarks.md`
-//! (`bench_report:quick` or `bench_report:full`; `--scale` writes `bench_report:scale`)
+//! (`bench_report:full`; `--scale` writes `bench_report:scale`; `--quick` prints only)
 //! with the machine, the command and the date; the rest of that file stays
-//! hand-written. `--only` and `--no-write` leave the file alone.
+//! hand-written. `--quick`, `--only` and `--no-write` leave the file alone.
 //!
 //! The cases: a. plain visit, b. world transforms, c. dispatch, d. priority order,
 //! e. dual tree, f. the tour's passes, g. compaction, h. the frame, i. incremental
@@ -119,11 +119,7 @@ fn main() {
             }
             rows.extend(case_rows);
         }
-        let tag = if config.quick {
-            "bench_report:quick"
-        } else {
-            "bench_report:full"
-        };
+        let tag = "bench_report:full";
         let mut body = table(&rows);
         if let Some(summary) = speed_ups(&rows) {
             println!("\n{summary}");

@@ -9,10 +9,10 @@ Usage: cargo run --release -p scenewalk-examples --example bench_report -- [OPTI
 Measures every contender of every case in round-robin rounds, prints one line per
 contender (case, contender, ns/node, median and best ratio to the case's baseline,
 bytes/node) and a speed-up summary of the parallel cases, then rewrites the
-`bench_report:quick` or `bench_report:full` section of docs/benchmarks.md.
+`bench_report:full` section of docs/benchmarks.md.
 
 Options:
-  --quick            smaller data and fewer rounds (under a minute)
+  --quick            smaller data and fewer rounds (under a minute; print only)
   --big              case j also on 10M-node trees (needs a big machine, tens of GiB)
   --threads LIST     thread counts of case j, e.g. 1,2,4,8,16
                      (default: 1 and 2, or 1 alone on a one-core machine)
@@ -39,7 +39,8 @@ pub struct Options {
     pub only: Option<Vec<String>>,
     /// The thread counts of the parallel case, ascending, without repeats.
     pub threads: Vec<usize>,
-    /// Whether to rewrite `docs/benchmarks.md` (not with `--no-write` or `--only`).
+    /// Whether to rewrite `docs/benchmarks.md` (not with `--no-write`, `--only` or
+    /// `--quick`).
     pub write: bool,
 }
 
@@ -167,7 +168,7 @@ impl Options {
         if options.quick && options.big {
             return Err(UsageError::QuickAndBig);
         }
-        options.write = !no_write && options.only.is_none();
+        options.write = !no_write && !options.quick && options.only.is_none();
         Ok(Command::Run(options))
     }
 
