@@ -303,7 +303,7 @@ impl<T: Copy> PerNode<T> {
     /// Continues the latest run over `graph` as it is now, keeping every value: for
     /// incremental updates, which must have patched ([`set`](Self::set)) or
     /// [`unset`](Self::unset) every slot the edits since touched.
-    pub fn resume(&mut self, graph: &Graph) {
+    pub(crate) fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));
             self.entries.grow(graph.capacity());
@@ -318,7 +318,7 @@ impl<T: Copy> PerNode<T> {
     /// Forgets the value of slot `node`, so it reads as `None` (as if the latest run
     /// had not reached it).
     #[inline]
-    pub fn unset(&mut self, node: NodeIndex) {
+    pub(crate) fn unset(&mut self, node: NodeIndex) {
         if let Some(entry) = self.entries.get_mut(node.get()) {
             entry.run = 0;
         }
