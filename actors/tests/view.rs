@@ -322,3 +322,40 @@ fn a_run_from_a_subtree_inherits_the_material_above_it() {
     assert_eq!(list.items()[0].node, item.index());
     assert_eq!(list.items()[0].material, Some(root.index()));
 }
+
+/// The depth sort equals a stable sort of the arrival order by `DrawItem::draw_order`:
+/// equal depths, items behind the camera (negative depths), a depth of zero, opaque
+/// and transparent items.
+#[test]
+fn the_depth_sort_is_draw_order_on_the_arrival_order() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Material::new("stone", Vec4::ONE));
+    let glass = graph
+        .append_child(root, Material::new("glass", Vec4::new(1.0, 1.0, 1.0, 0.5)))
+        .unwrap();
+    for (k, z) in [-3.0, 2.0, -3.0, 0.0, -7.5, 4.0, -3.0, 0.0, -1.0e-3, 9.0]
+        .into_iter()
+        .enumerate()
+    {
+        for parent in [root, glass] {
+            let x = k as f32 * 0.25;
+            let t = graph
+                .append_child(parent, Transform::from_translation(Vec3::new(x, 0.0, z)))
+                .unwrap();
+            graph.append_child(t, unit_box()).unwrap();
+        }
+    }
+    let (_, _, results) = update(&graph, root);
+    let items = |sorting: Sorting| {
+        let list = RenderList::new(Affine3A::IDENTITY).with_sorting(sorting);
+        let mut action = Action::new(DepthFirst::new(), (Ordered::new(list),)).unwrap();
+        action.run_with(&graph, root, &results).unwrap();
+        action.actor::<RenderList>().unwrap().items().to_vec()
+    };
+    let mut expect = items(Sorting::Arrival);
+    expect.sort_by(scenewalk_actors::DrawItem::draw_order);
+    let sorted = items(Sorting::ByDepth);
+    assert_eq!(sorted.len(), 20);
+    assert!(sorted.iter().any(|i| i.depth < 0.0) && sorted.iter().any(|i| i.transparent));
+    assert_eq!(sorted, expect);
+}
