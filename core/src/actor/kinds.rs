@@ -49,7 +49,7 @@ use std::any::Any;
 /// use std::any::Any;
 /// struct Mine;
 /// impl Actor for Mine {
-///     fn class(&self) -> ActorClass { unimplemented!() }
+///     fn class(&self) -> ActorClass { panic!("never built: the impl does not compile") }
 ///     fn begin(&mut self, _: &RunContext<'_>) -> Result<(), TraversalError> { Ok(()) }
 ///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow { Flow::Continue }
 ///     fn leave(&mut self, _: &Visit<'_>) {}
