@@ -8,7 +8,7 @@ use crate::passes::{ViewAction, view_action};
 use scenewalk_actors::{
     DrawItem, FrustumCull, IncrementalUpdate, LodSelect, Pick, PickHit, RenderList,
 };
-use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::glam::{Affine3A, Mat4, Vec3};
 use scenewalk_core::{Action, ActionError, Graph, NodeId, Results, TraversalError, Unordered};
 use scenewalk_iterators::PriorityQueue;
 use scenewalk_nodes::{BadRay, Camera, Ray, Transform};
@@ -206,7 +206,7 @@ fn camera_at(
 /// The pick ray through the point (`x`, `y`) of the view (-1..1 across, -1..1 up)
 /// of `lens` placed at `placed`.
 pub fn pick_ray(lens: &Camera, placed: &Affine3A, x: f32, y: f32) -> Result<Ray, BadRay> {
-    let inverse = (lens.projection_matrix() * Camera::view_matrix(placed)).inverse();
+    let inverse = (lens.projection_matrix() * Mat4::from(Camera::view_matrix(placed))).inverse();
     let near = inverse.project_point3(Vec3::new(x, y, 0.0));
     let far = inverse.project_point3(Vec3::new(x, y, 0.5));
     Ray::new(near, far - near)

@@ -7,7 +7,7 @@ use scenewalk_actors::{
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Action, ActionError, Ordered, Results, Static, Unordered};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::Frustum;
+use scenewalk_nodes::{Camera, Frustum};
 
 /// The update pass: world transforms, statistics and world bounds, depth-first. Every
 /// actor forks, so `Action::run_parallel` runs it on all cores with the sequential
@@ -78,7 +78,7 @@ pub fn view_action(frustum: &Frustum, placed: &Affine3A) -> Result<ViewAction, A
             Ordered::new(FrustumCull::new(*frustum)),
             Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
-            Ordered::new(RenderList::new(placed.inverse())),
+            Ordered::new(RenderList::new(Camera::view_matrix(placed))),
         ),
     )
 }

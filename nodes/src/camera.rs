@@ -158,10 +158,12 @@ impl Camera {
             .then(|| Affine3A::from_cols(right.into(), up.into(), back.into(), eye.into()))
     }
 
-    /// The view matrix for a camera node with world transform `world`: world space
-    /// into the camera's frame (the inverse of `world`).
-    pub fn view_matrix(world: &Affine3A) -> Mat4 {
-        Mat4::from(world.inverse())
+    /// The view transform for a camera node with world transform `world`: world space
+    /// into the camera's frame (the inverse of `world`), as `RenderList::new` takes it;
+    /// `Mat4::from` of it for a clip-space product with
+    /// [`projection_matrix`](Self::projection_matrix).
+    pub fn view_matrix(world: &Affine3A) -> Affine3A {
+        world.inverse()
     }
 
     /// The world-space frustum of this camera placed by `world`, built in f64 from the
