@@ -376,3 +376,24 @@ fn huge_shape_counts_are_errors_not_overflows_or_aborts() {
     ));
     assert!(Mesh::uv_sphere(1.0, 64, 32).is_ok());
 }
+
+/// A mesh reads as the geometry it extends, but is written only as a mesh: a write
+/// through `Geometry` could set a box that no longer holds its triangles.
+#[test]
+fn a_mesh_reads_as_geometry_but_is_written_only_as_a_mesh() {
+    use scenewalk_core::{Graph, GraphError};
+    use scenewalk_nodes::Geometry;
+    let quad = Mesh::new(
+        vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+    .unwrap();
+    let mut graph = Graph::new();
+    let node = graph.add_root(quad);
+    assert_eq!(graph.get::<Geometry>(node).unwrap().primitives(), 2);
+    assert!(matches!(
+        graph.get_mut::<Geometry>(node),
+        Err(GraphError::WrongType { .. })
+    ));
+    assert_eq!(graph.get_mut::<Mesh>(node).unwrap().triangle_count(), 2);
+}

@@ -327,8 +327,11 @@ impl Graph {
             .ok_or_else(|| self.wrong_type::<T>(id))
     }
 
-    /// The node's payload as a mutable `T`; only the node's exact type. The borrow is
-    /// recorded as a [`Change::Payload`] in the change log
+    /// The node's payload as a mutable `T`; only the node's exact type, unlike
+    /// [`get`](Graph::get): a type that extends another may keep its own invariants
+    /// over the embedded value (a mesh's box is its triangles' box), which a write
+    /// through the parent type would break. The borrow is recorded as a
+    /// [`Change::Payload`] in the change log
     /// ([`changes_since`](Graph::changes_since)), which incremental updates read.
     pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
         let i = self.check(id)? as usize;
