@@ -34,15 +34,16 @@ impl UnorderedActor for Count {
     }
 }
 
-fn run(graph: &Graph, root: NodeId) -> (u64, u64) {
+/// Nodes counted, workers merged, and the tasks the run reports.
+fn run(graph: &Graph, root: NodeId) -> (u64, u64, u64) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
     let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),)).unwrap();
-    pool.install(|| action.run_parallel(graph, root)).unwrap();
+    let stats = pool.install(|| action.run_parallel(graph, root)).unwrap();
     let count = action.actor::<Count>().unwrap();
-    (count.nodes, count.workers)
+    (count.nodes, count.workers, stats.tasks)
 }
 
 #[test]
@@ -59,11 +60,16 @@ fn a_tree_far_from_depth_first_order_runs_on_the_calling_thread_until_compacted(
         let parent = ids[(seed >> 33) as usize % ids.len()];
         ids.push(graph.append_child(parent, Node).unwrap());
     }
-    assert_eq!(run(&graph, root), (N, 0), "scattered records: no split");
+    assert_eq!(run(&graph, root), (N, 0, 0), "scattered records: no split");
 
     let remap = graph.compact().unwrap();
     let root = remap.get(root).unwrap();
-    let (nodes, workers) = run(&graph, root);
+    let (nodes, workers, tasks) = run(&graph, root);
     assert_eq!(nodes, N);
     assert!(workers >= 2, "compacted: split into {workers} workers");
+    // A worker per task, and one per stretch of nodes above the split points.
+    assert!(
+        tasks >= 2 && tasks <= workers,
+        "{tasks} tasks, {workers} workers"
+    );
 }

@@ -159,6 +159,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         let mut top_part = top_part?;
         let mut parts: Vec<Option<(C::Part, RunStats)>> = Vec::new();
         if going {
+            stats.tasks = plan.tasks.len() as u64;
             let workers = plan
                 .tasks
                 .iter()

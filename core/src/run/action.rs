@@ -11,8 +11,8 @@ use std::any::Any;
 
 /// What one run of an action did. For actors whose choices do not depend on the order,
 /// `entered`, `left`, `pruned`, `stopped` and `state_copies` are the same under every
-/// iterator that runs them (until a [`Flow::Stop`]); `batches` and `chain_calls` say
-/// how the iterator grouped the work.
+/// iterator that runs them (until a [`Flow::Stop`]); `batches`, `chain_calls` and
+/// `tasks` say how the iterator grouped the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
     /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
@@ -32,6 +32,10 @@ pub struct RunStats {
     pub batches: u64,
     /// Times the actor chain was called: once per node entered alone, once per batch.
     pub chain_calls: u64,
+    /// Tasks a parallel run (`Action::run_parallel`) split the tree into, each a run
+    /// of subtrees walked by a worker; 0 where the run walked the tree on the calling
+    /// thread (sequential runs, and parallel ones that did not split).
+    pub tasks: u64,
 }
 
 /// An iterator and an ordered chain of actors, run together until the iterator runs
