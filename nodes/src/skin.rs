@@ -3,7 +3,7 @@
 
 use crate::Mesh;
 use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, NodeCore, NodeId, ParentType};
+use scenewalk_core::{Aabb, NodeCore, NodeId, ParentType, Remap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -343,6 +343,18 @@ fn check_joints(joints: &[[u16; 4]], count: usize) -> Result<(), SkinError> {
 }
 
 impl NodeCore for SkinnedMesh {
+    /// The skin's joints and skeleton follow their nodes through a compaction.
+    fn remap_ids(&mut self, remap: &Remap) {
+        let mut skin = Skin::clone(&self.skin);
+        let follow = |id: &mut NodeId| *id = remap.get(*id).unwrap_or(*id);
+        skin.joints.iter_mut().for_each(follow);
+        if let Some(skeleton) = &mut skin.skeleton {
+            follow(skeleton);
+        }
+        if skin != *self.skin {
+            self.skin = Arc::new(skin);
+        }
+    }
     fn base(&self) -> Option<&dyn NodeCore> {
         Some(&self.mesh)
     }

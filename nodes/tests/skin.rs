@@ -438,3 +438,54 @@ fn gltf_skin_errors_name_the_skin_and_the_fault() {
         "{e:?}"
     );
 }
+
+/// Compaction renumbers nodes; a skinned mesh's joints and skeleton follow them, so
+/// the skin still names the same nodes, live, and a clone of the graph taken before
+/// keeps its own ids.
+#[test]
+fn a_skin_follows_its_joints_through_a_compaction() {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Transform::IDENTITY);
+    let holder = graph.append_child(root, Transform::IDENTITY).unwrap();
+    let gap = graph.append_child(root, Transform::IDENTITY).unwrap();
+    let joints: Vec<NodeId> = (0..4)
+        .map(|k| {
+            let t = Transform::from_translation(Vec3::new(k as f32, 0.0, 0.0));
+            graph.append_child(holder, t).unwrap()
+        })
+        .collect();
+    let skin = Arc::new(Skin::new(joints.clone(), None, Some(holder)).unwrap());
+    let mesh = Mesh::new(vec![Vec3::ZERO, Vec3::ONE, Vec3::X], vec![[0, 1, 2]]).unwrap();
+    let skinned = SkinnedMesh::new(mesh, skin, vec![[0, 1, 2, 3]; 3], vec![[0.25; 4]; 3]).unwrap();
+    let mesh_node = graph.append_child(root, skinned).unwrap();
+    // The skinned mesh and one more node moved before the joints' parent, and a node
+    // dropped: the compaction renumbers the joints.
+    let extra = graph.append_child(root, Transform::IDENTITY).unwrap();
+    for node in [mesh_node, extra] {
+        graph.set_parent(node, Some(root), Some(holder)).unwrap();
+    }
+    graph.remove(gap).unwrap();
+    let before = graph.clone();
+
+    let remap = graph.compact().unwrap();
+    assert!(remap.moved() > 0);
+    let mesh_node = remap.get(mesh_node).unwrap();
+    let skin = graph.get::<SkinnedMesh>(mesh_node).unwrap().skin();
+    let expect: Vec<NodeId> = joints.iter().map(|&j| remap.get(j).unwrap()).collect();
+    assert_ne!(expect, joints, "the joints moved");
+    assert_eq!(skin.joints(), expect.as_slice());
+    assert_eq!(skin.skeleton(), remap.get(holder));
+    assert!(
+        skin.joints()
+            .iter()
+            .all(|&j| graph.get::<Transform>(j).is_ok())
+    );
+    // The clone kept its own columns and ids.
+    let old_mesh = before.roots().next().unwrap();
+    let kept = before
+        .children(old_mesh)
+        .unwrap()
+        .find_map(|c| before.get::<SkinnedMesh>(c).ok())
+        .unwrap();
+    assert_eq!(kept.skin().joints(), joints.as_slice());
+}

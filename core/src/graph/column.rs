@@ -19,6 +19,8 @@ pub(crate) trait ErasedColumn: Downcast + DynClone + Send + Sync + std::fmt::Deb
     /// its node. `order` must be a permutation of the slots; otherwise nothing changes
     /// and the answer is `false`.
     fn reorder(&mut self, order: &[u32], owners: Vec<u32>) -> bool;
+    /// [`NodeCore::remap_ids`] on every payload.
+    fn remap_ids(&mut self, remap: &crate::graph::Remap);
 }
 impl_downcast!(ErasedColumn);
 clone_trait_object!(ErasedColumn);
@@ -75,6 +77,10 @@ impl<T: NodeCore> Column<T> {
 }
 
 impl<T: NodeCore> ErasedColumn for Column<T> {
+    fn remap_ids(&mut self, remap: &crate::graph::Remap) {
+        self.items.iter_mut().for_each(|item| item.remap_ids(remap));
+    }
+
     fn swap_remove(&mut self, slot: u32) -> Option<u32> {
         if Self::ZERO_SIZED {
             return None;

@@ -58,8 +58,10 @@ impl Graph {
     ///
     /// A node that stays in its slot keeps its id (on a graph built depth-first with no
     /// removal, all do); every other gets a new one, given by the returned [`Remap`],
-    /// and its old id reports [`GraphError::StaleNode`] from then on. The change log is
-    /// cleared ([`clear_changes`](Graph::clear_changes)), as its slots are renumbered.
+    /// and its old id reports [`GraphError::StaleNode`] from then on. Ids held by
+    /// payloads are updated ([`NodeCore::remap_ids`](crate::NodeCore::remap_ids)); ids
+    /// held elsewhere are the holder's to map. The change log is cleared
+    /// ([`clear_changes`](Graph::clear_changes)), as its slots are renumbered.
     ///
     /// Errors: [`GraphError::GenerationsExhausted`] when a slot that would receive
     /// another node has used all its generations; the graph is then unchanged.
@@ -161,11 +163,20 @@ impl Graph {
         self.revision += 1;
         // Logged slots named the old numbering: readers must start over.
         self.clear_changes();
-        Ok(Remap {
+        let remap = Remap {
             old_generation,
             new_id,
             moved,
-        })
+        };
+        // Payloads that hold ids (a skin's joints) follow their nodes.
+        if moved > 0 {
+            for ty in 0..self.columns.len() {
+                if let Some(column) = self.column_mut(ty) {
+                    column.remap_ids(&remap);
+                }
+            }
+        }
+        Ok(remap)
     }
 
     /// Whether the arena is in the layout [`compact`](Graph::compact) leaves: no free

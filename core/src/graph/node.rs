@@ -1,6 +1,6 @@
 //! The node trait: a node's type-specific data (OpenSG's NodeCore).
 
-use crate::graph::ParentType;
+use crate::graph::{ParentType, Remap};
 use downcast_rs::{Downcast, impl_downcast};
 use dyn_clone::{DynClone, clone_trait_object};
 use std::fmt::Debug;
@@ -53,6 +53,12 @@ pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {
     {
         None
     }
+
+    /// Brings the node ids this payload holds (a skin's joints) up to date after
+    /// [`Graph::compact`](crate::Graph::compact) renumbered the nodes: map each through
+    /// [`Remap::get`], keeping an id it does not know (already stale). By default a
+    /// payload holds none.
+    fn remap_ids(&mut self, _remap: &Remap) {}
 }
 
 /// How many types a chain of declared parent types may hold (the type itself
