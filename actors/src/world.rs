@@ -226,37 +226,17 @@ mod tests {
         super::WorldTransforms,
         crate::shared::Published,
         scenewalk_core::glam::Vec3,
-        scenewalk_core::{
-            Action, ActiveList, DepthFirst, Flow, Graph, NodeId, Ordered, Unordered,
-            UnorderedActor, Visit,
-        },
+        scenewalk_core::{Action, DepthFirst, Graph, NodeId, Ordered},
         scenewalk_nodes::{Group, Transform},
-        std::sync::atomic::{AtomicU64, Ordering},
     };
 
-    /// Counts the forks of a parallel run, to know the run was split.
-    #[cfg(feature = "parallel")]
-    struct Forks(&'static AtomicU64);
-    #[cfg(feature = "parallel")]
-    impl UnorderedActor for Forks {
-        fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-            Flow::Continue
-        }
-        fn fork(&self) -> Option<Self> {
-            self.0.fetch_add(1, Ordering::Relaxed);
-            Some(Forks(self.0))
-        }
-        fn merge(&mut self, _: Self) {}
-    }
-
-    /// A complete 4-ary tree of `n` nodes in depth-first slot order, every third a
-    /// transform.
+    /// A complete 4-ary tree of `n` nodes, every third a transform, compacted into
+    /// depth-first slot order (a split run wants it).
     #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
-        // Breadth-first numbering gives the shape; adding in depth-first order (an
-        // explicit stack) gives the layout.
+        // Breadth-first numbering gives the shape.
         let mut stack = vec![(0usize, root)];
         while let Some((i, id)) = stack.pop() {
             let children: Vec<usize> = (1..=4).map(|k| 4 * i + k).filter(|&c| c < n).collect();
@@ -274,6 +254,8 @@ mod tests {
             }
             stack.extend(added.into_iter().rev());
         }
+        let remap = graph.compact().unwrap();
+        let root = remap.get(root).unwrap();
         (graph, root)
     }
 
@@ -283,25 +265,18 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {
-        static FORKS: AtomicU64 = AtomicU64::new(0);
         let (graph, root) = tree(30_000);
         let mut seq =
             Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
         seq.run(&graph, root).unwrap();
-        let mut par = Action::new(
-            DepthFirst::new(),
-            (
-                Ordered::new(WorldTransforms::new()),
-                Unordered::new(Forks(&FORKS)),
-            ),
-        )
-        .unwrap();
+        let mut par =
+            Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
-        pool.install(|| par.run_parallel(&graph, root)).unwrap();
-        assert!(FORKS.load(Ordering::Relaxed) > 0, "the run was not split");
+        let stats = pool.install(|| par.run_parallel(&graph, root)).unwrap();
+        assert!(stats.tasks > 1, "the run was not split: {stats:?}");
 
         let seq = seq.actor::<WorldTransforms>().unwrap();
         let par = par.actor_mut::<WorldTransforms>().unwrap();
