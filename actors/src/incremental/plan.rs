@@ -63,6 +63,10 @@ pub(super) struct Plan {
     usable: bool,
     /// Whether the plan describes the latest full run.
     built: bool,
+    /// The graph's revision when the plan was written: a structural edit since may
+    /// have moved payloads within their columns (removing a root logs no change, yet
+    /// moves the last payload of its column into its place).
+    revision: u64,
 }
 
 impl Plan {
@@ -132,6 +136,7 @@ impl Plan {
         // Every pre-order number taken once: the spans are those of one run.
         self.usable &= placed == self.steps.len();
         self.built = true;
+        self.revision = graph.revision();
     }
 
     /// The steps from pre-order number `pre` up to (not including) `end`, if the
@@ -150,9 +155,10 @@ impl Plan {
     }
 
     /// Whether the plan covers every node of the run (no type extending
-    /// `Transform` or `Geometry` but skinned meshes, depths in range).
-    pub(super) fn usable(&self) -> bool {
-        self.usable
+    /// `Transform` or `Geometry` but skinned meshes, depths in range) and its payload
+    /// positions still hold for `graph` (no structural edit since it was written).
+    pub(super) fn usable(&self, graph: &Graph) -> bool {
+        self.usable && self.revision == graph.revision()
     }
 }
 
@@ -360,7 +366,7 @@ mod tests {
         let mut types = Types::default();
         types.resolve(&graph);
         plan.build(&graph, spans, world, &types);
-        assert!(plan.built() && plan.usable());
+        assert!(plan.built() && plan.usable(&graph));
         let (transforms, geometries) = (
             graph.payloads::<Transform>().unwrap(),
             graph.payloads::<Geometry>().unwrap(),

@@ -201,7 +201,7 @@ impl IncrementalUpdate {
                 plan.build(graph, spans, self.action.actors().0.get(), &self.types);
             }
         }
-        let usable = plan.built() && plan.usable();
+        let usable = plan.built() && plan.usable(graph);
         let patched = self.patch_tops(graph, usable.then_some(&plan), boxes, stats);
         if let Some(spans) = self.action.actor_mut::<Spans>() {
             spans.plan = plan;
