@@ -88,7 +88,8 @@ fn stream(seed: u64) -> impl FnMut() -> u64 {
 
 /// A root with `wide` small children (a transform over a few geometry leaves and
 /// groups each), one of them itself with `wide` small children, plus one big
-/// subtree: built depth-first, so each subtree is a contiguous slot range.
+/// subtree: built depth-first, so each subtree is a contiguous slot range (edits
+/// between runs then scatter some).
 fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
     let mut next = stream(seed);
     let mut graph = Graph::new();
@@ -123,7 +124,14 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
     let big = graph.append_child(root, Group).unwrap();
     let mut path = vec![big];
     for _ in 0..3 * wide {
-        let parent = path[(next() as usize) % path.len()];
+        // A random walk: each node under the current one or one of its two nearest
+        // ancestors, so the big subtree too is added in depth-first order.
+        for _ in 0..next() % 3 {
+            if path.len() > 1 {
+                path.pop();
+            }
+        }
+        let parent = path[path.len() - 1];
         let a = Vec3::splat((next() % 7) as f32);
         let id = match next() % 3 {
             0 => graph

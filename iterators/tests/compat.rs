@@ -506,7 +506,11 @@ where
 #[test]
 fn the_parallel_column() {
     for seed in 0..3 {
-        let scene = Scene::random(6000, seed);
+        // In depth-first slot order: a scattered tree runs on the calling thread.
+        let mut scene = Scene::random(6000, seed);
+        let remap = scene.graph.compact().unwrap();
+        scene.root = remap.get(scene.root).unwrap();
+        scene.ids = scene.ids.iter().map(|&id| remap.get(id).unwrap()).collect();
         let all = scene.all();
         let preorder: Vec<NodeIndex> = {
             let mut order = vec![scene.root];
@@ -530,6 +534,7 @@ fn the_parallel_column() {
         let (seen, stats) = run_parallel(Unordered::new(Seen::default()), &scene).unwrap();
         assert_eq!(seen.into_inner().nodes, preorder);
         assert_eq!(stats.chain_calls, all.len() as u64);
+        assert!(stats.tasks > 1, "the run split: {stats:?}");
 
         // state: static, shared by the workers.
         let (seen, _) = run_parallel(Static::new(StaticSeen::default()), &scene).unwrap();
