@@ -14,7 +14,9 @@
 //! - `update chain_bush`, `update giant`: the same pass on 1M-node trees that are hard
 //!   to split: a chain of a tenth of the nodes with a random tree at its end, and one
 //!   subtree of nine tenths of the nodes among 50-node ones (a glTF scene with one
-//!   huge mesh hierarchy);
+//!   huge mesh hierarchy); `update scattered`: the random tree of 1M nodes with its
+//!   records in random slots, which `run_parallel` runs on the calling thread (1.0×:
+//!   no slower than sequential);
 //! - `world_transforms`: `WorldTransforms` alone (an action with only
 //!   `Ordered<WorldTransforms>`) on a 1M-node random tree;
 //! - `statistics`: `Statistics` alone (unordered) on the 2M-node tree;
@@ -208,6 +210,14 @@ fn chain_bush(n: usize, rng: &mut SplitMix64) -> Vec<u32> {
     parents.extend(0..chain as u32 - 1);
     random_walk_parents(&mut parents, chain as u32 - 1, n - chain, MAX_DEPTH, rng);
     parents
+}
+
+/// `n` nodes of random depth, as [`random`], with the records in random slots (each
+/// node's slot after its parent's and its previous sibling's): far from depth-first
+/// order, as after many edits, so `run_parallel` walks it on the calling thread.
+fn scattered(n: usize, rng: &mut SplitMix64) -> Vec<u32> {
+    let shape = TreeShape::from_parents(random(n, rng)).expect("parents precede children");
+    shape.scattered(rng.next_u64()).parents().to_vec()
 }
 
 /// `n` nodes: one random subtree of about nine tenths of them in the middle of
@@ -445,6 +455,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     trees.extend([
         ("chain_bush", small, chain_bush as Shape),
         ("giant", small, giant),
+        ("scattered", small, scattered),
     ]);
     for (k, (name, n, shape)) in trees.into_iter().enumerate() {
         let (graph, root) = random_scene(shape(n, &mut SplitMix64::new(0x9A4)), 7);
