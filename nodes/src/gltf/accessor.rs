@@ -10,18 +10,8 @@ use scenewalk_core::glam::Vec3;
 /// Component types [`read_numbers`] accepts for floats only.
 pub(crate) const FLOAT: &[(ComponentType, bool)] = &[(ComponentType::F32, false)];
 
-/// The accessor at index `a`, referred to at JSON path `at`.
-pub(crate) fn accessor<'r>(
-    root: &'r json::Root,
-    a: usize,
-    at: &str,
-) -> Result<&'r json::Accessor, GltfError> {
-    get(&root.accessors, a, "accessor", || at.to_owned())
-}
-
-/// The elements of a dense accessor (no sparse values, in a buffer view): one byte
-/// slice of `size` bytes per element, after checking the whole range lies in the view.
-/// `None` for a layout without stored elements (sparse, or no buffer view).
+/// The elements of a dense accessor, `size` bytes each, after checking the whole range
+/// lies in the view; `None` for sparse values or no buffer view.
 fn elements<'b>(
     root: &json::Root,
     buffers: &'b [Vec<u8>],
@@ -33,12 +23,8 @@ fn elements<'b>(
         return Ok(None);
     };
     let v = v.value();
-    let bytes = view_bytes(root, buffers, v)?;
-    let stride = root
-        .buffer_views
-        .get(v)
-        .and_then(|view| view.byte_stride)
-        .map_or(size, |s| s.0 as u64);
+    let (view, bytes) = view_bytes(root, buffers, v)?;
+    let stride = view.byte_stride.map_or(size, |s| s.0 as u64);
     if stride < size {
         return Err(GltfError::invalid(
             format!("bufferViews[{v}].byteStride"),
@@ -65,19 +51,13 @@ fn elements<'b>(
     }
     // Every element ends at or before `end`, which fits in the slice: the `get`s
     // below cannot fail, and `count` elements fit in memory since the view does.
-    let out = (0..count)
-        .filter_map(|i| {
-            let start = usize::try_from(offset + i * stride).ok()?;
-            bytes.get(start..start + size as usize)
-        })
-        .collect();
-    Ok(Some(out))
+    let start = |i: u64| usize::try_from(offset + i * stride).ok();
+    let out = (0..count).filter_map(|i| bytes.get(start(i)?..)?.get(..size as usize));
+    Ok(Some(out.collect()))
 }
 
-/// The numbers of a dense accessor (`None` for sparse values or no buffer view),
-/// `ty`'s component count per element. Normalized integers are de-quantized as the
-/// glTF specification says (`max(c / unit(c), -1.0)`); other integers are their value.
-/// Floats are not checked: callers refuse what they cannot use.
+/// The numbers of [`elements`], `ty`'s component count each: normalized integers
+/// de-quantized as glTF says (`max(c / unit(c), -1.0)`), floats not checked.
 fn numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -95,16 +75,13 @@ fn numbers(
         v if scale > 1.0 => (v / scale).max(-1.0),
         v => v,
     };
-    Ok(Some(
-        elements
-            .iter()
-            .flat_map(|e| e.chunks_exact(size).take(n).map(value))
-            .collect(),
-    ))
+    let numbers = elements
+        .iter()
+        .flat_map(|e| e.chunks_exact(size).take(n).map(value));
+    Ok(Some(numbers.collect()))
 }
 
-/// One stored component of type `c`, exact in f64 (NaN for bytes of the wrong length,
-/// which [`elements`] never gives).
+/// One stored component of type `c`, exact in f64 (NaN for a wrong byte count).
 fn value(c: ComponentType, b: &[u8]) -> f64 {
     match (c, b) {
         (ComponentType::F32, &[b0, b1, b2, b3]) => f32::from_le_bytes([b0, b1, b2, b3]).into(),
@@ -137,9 +114,8 @@ pub(crate) fn unit(c: ComponentType) -> f32 {
     }
 }
 
-/// The values of float VEC3 accessor `acc` (index `a`); `None` for a layout this reader
-/// does not handle: other component types, sparse values, no buffer view. Errors: a
-/// range past the view, or a value that is NaN or infinite.
+/// The values of float VEC3 accessor `acc` (index `a`); `None` for another layout,
+/// sparse values or no buffer view. Errors: a range past the view, a non-finite value.
 pub(crate) fn read_vec3(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -160,10 +136,8 @@ pub(crate) fn read_vec3(
     Ok(Some(points))
 }
 
-/// The numbers of accessor `a` (referred to at JSON path `at`), `ty`'s component count
-/// per element, de-quantized as [`numbers`] says. Its type must be `ty` and its
-/// component type with its `normalized` flag one of `allowed`. Errors: another type or
-/// component type, sparse values or no buffer view (not read), a range past the view.
+/// The [`numbers`] of accessor `a` (named at JSON path `at`), which must be a `ty` of
+/// one of the `allowed` (component type, normalized) pairs, dense and in range.
 pub(crate) fn read_numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -172,7 +146,7 @@ pub(crate) fn read_numbers(
     ty: Type,
     allowed: &[(ComponentType, bool)],
 ) -> Result<Vec<f32>, GltfError> {
-    let acc = accessor(root, a, at)?;
+    let acc = get(&root.accessors, a, "accessor", || at.to_owned())?;
     let bad = |reason: String| GltfError::invalid(format!("accessors[{a}]"), reason);
     let c = component(acc).filter(|&c| allowed.contains(&(c, acc.normalized)));
     let (Some(c), Checked::Valid(found)) = (c, acc.type_) else {
@@ -188,9 +162,7 @@ pub(crate) fn read_numbers(
     })
 }
 
-/// The values of unsigned SCALAR index accessor `acc` (index `a`); `None` for a sparse
-/// accessor or one without a buffer view. Errors: another type or component type, a
-/// range past the view.
+/// The values of unsigned SCALAR index accessor `acc` (index `a`), as [`elements`].
 pub(crate) fn read_indices(
     root: &json::Root,
     buffers: &[Vec<u8>],

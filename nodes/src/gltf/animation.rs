@@ -126,13 +126,8 @@ fn read_channel(
     let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
     let channel = Channel::new(id, property, interpolation, times, values)
         .map_err(|e| bad(AnimationFault::Keys(e)))?;
-    Ok(Some((channel, rest_pose(node))))
-}
-
-/// The node's translation, rotation (normalized as [`Transform`](crate::Transform)
-/// normalizes it) and scale.
-fn rest_pose(node: &json::Node) -> Trs {
-    let pose = trs(node);
-    let rotation = normalized(pose.rotation).unwrap_or(Quat::IDENTITY);
-    Trs { rotation, ..pose }
+    // The rest pose, its rotation normalized as `Transform` normalizes it.
+    let rest = trs(node);
+    let rotation = normalized(rest.rotation).unwrap_or(Quat::IDENTITY);
+    Ok(Some((channel, Trs { rotation, ..rest })))
 }

@@ -8,7 +8,8 @@ use gltf::json;
 use std::io::Read;
 use std::path::Path;
 
-/// Loads every buffer's bytes, cut to its `byteLength`, and checks it holds that many.
+/// Loads every buffer's bytes, cut to its `byteLength`, and checks it holds that many
+/// and that every buffer view lies inside its buffer.
 pub(crate) fn load(
     root: &json::Root,
     mut blob: Option<Vec<u8>>,
@@ -38,6 +39,9 @@ pub(crate) fn load(
         }
         data.truncate(usize::try_from(expected).unwrap_or(usize::MAX));
         buffers.push(data);
+    }
+    for v in 0..root.buffer_views.len() {
+        view_bytes(root, &buffers, v)?;
     }
     Ok(buffers)
 }
@@ -77,20 +81,12 @@ fn read_external(uri: &str, base: Option<&Path>, length: u64) -> Result<Vec<u8>,
     Ok(data)
 }
 
-/// Checks that every buffer view lies inside its buffer.
-pub(crate) fn check_views(root: &json::Root, buffers: &[Vec<u8>]) -> Result<(), GltfError> {
-    for v in 0..root.buffer_views.len() {
-        view_bytes(root, buffers, v)?;
-    }
-    Ok(())
-}
-
-/// The bytes of buffer view `v`, checked against its buffer.
-pub(crate) fn view_bytes<'b>(
-    root: &json::Root,
+/// Buffer view `v` and its bytes, checked against its buffer.
+pub(crate) fn view_bytes<'r, 'b>(
+    root: &'r json::Root,
     buffers: &'b [Vec<u8>],
     v: usize,
-) -> Result<&'b [u8], GltfError> {
+) -> Result<(&'r json::buffer::View, &'b [u8]), GltfError> {
     let at = || format!("bufferViews[{v}]");
     let view = get(&root.buffer_views, v, "buffer view", at)?;
     let b = view.buffer.value();
@@ -99,10 +95,11 @@ pub(crate) fn view_bytes<'b>(
     let end = start.saturating_add(view.byte_length.0);
     let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
     let bytes = range.and_then(|(start, end)| data.get(start..end));
-    bytes.ok_or_else(|| GltfError::OutOfBounds {
+    let bytes = bytes.ok_or_else(|| GltfError::OutOfBounds {
         at: at(),
         container: format!("buffer {b}"),
         end,
         length: data.len() as u64,
-    })
+    })?;
+    Ok((view, bytes))
 }

@@ -170,15 +170,6 @@ pub enum AnimationFault {
 }
 
 impl GltfError {
-    pub(crate) fn out_of_range(at: String, what: &'static str, index: usize, count: usize) -> Self {
-        Self::IndexOutOfRange {
-            at,
-            what,
-            index,
-            count,
-        }
-    }
-
     pub(crate) fn invalid(at: impl Into<String>, reason: impl Into<String>) -> Self {
         Self::Invalid {
             at: at.into(),
@@ -187,15 +178,17 @@ impl GltfError {
     }
 }
 
-/// `items[index]`, or [`GltfError::IndexOutOfRange`] for a `what` index found at the
-/// JSON path `at()`.
+/// `items[index]`, or [`GltfError::IndexOutOfRange`] for a `what` index found at `at()`.
 pub(crate) fn get<'a, T>(
     items: &'a [T],
     index: usize,
     what: &'static str,
     at: impl FnOnce() -> String,
 ) -> Result<&'a T, GltfError> {
-    items
-        .get(index)
-        .ok_or_else(|| GltfError::out_of_range(at(), what, index, items.len()))
+    items.get(index).ok_or_else(|| GltfError::IndexOutOfRange {
+        at: at(),
+        what,
+        index,
+        count: items.len(),
+    })
 }

@@ -1,8 +1,8 @@
-//! The node hierarchy: glTF requires the nodes to form disjoint strict trees. Checked
-//! here without recursion, so a file with a very deep chain neither overflows the
-//! stack nor takes more than linear time.
+//! The node hierarchy (glTF requires disjoint strict trees), checked in linear time
+//! without recursion.
 
 use super::GltfError;
+use super::error::get;
 use gltf::json;
 
 /// Each node's parent, after checking every child index, that no node has two parents
@@ -13,22 +13,16 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
     for (p, node) in nodes.iter().enumerate() {
         for (k, child) in node.children.iter().flatten().enumerate() {
             let c = child.value();
-            let Some(slot) = parent.get_mut(c) else {
-                return Err(GltfError::out_of_range(
-                    format!("nodes[{p}].children[{k}]"),
-                    "node",
-                    c,
-                    count,
-                ));
-            };
-            if let Some(first) = *slot {
+            if let Some(first) = *get(&parent, c, "node", || format!("nodes[{p}].children[{k}]"))? {
                 return Err(GltfError::TwoParents {
                     node: c,
                     first,
                     second: p,
                 });
             }
-            *slot = Some(p);
+            if let Some(slot) = parent.get_mut(c) {
+                *slot = Some(p);
+            }
         }
     }
     // With one parent per node, the nodes no root reaches lie on a cycle or below one,
@@ -61,25 +55,19 @@ pub(crate) fn scene_roots(
     let mut roots = Vec::with_capacity(s.nodes.len());
     for (k, index) in s.nodes.iter().enumerate() {
         let n = index.value();
-        let (Some(up), Some(seen)) = (parent.get(n), listed.get_mut(n)) else {
-            return Err(GltfError::out_of_range(
-                format!("scenes[{scene}].nodes[{k}]"),
-                "node",
-                n,
-                parent.len(),
-            ));
-        };
-        if let Some(p) = *up {
+        if let Some(p) = *get(parent, n, "node", || format!("scenes[{scene}].nodes[{k}]"))? {
             return Err(GltfError::SceneRootHasParent {
                 scene,
                 node: n,
                 parent: p,
             });
         }
-        if *seen {
+        if listed
+            .get_mut(n)
+            .is_some_and(|seen| std::mem::replace(seen, true))
+        {
             return Err(GltfError::DuplicateRoot { scene, node: n });
         }
-        *seen = true;
         roots.push(n);
     }
     Ok(roots)

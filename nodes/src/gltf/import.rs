@@ -131,7 +131,6 @@ pub fn import_slice(
     check_node_links(&root)?;
     let scene = choose_scene(&root, options)?;
     let buffers = buffers::load(&root, blob, base)?;
-    buffers::check_views(&root, &buffers)?;
 
     let roots = match scene {
         Some((s, scene)) => hierarchy::scene_roots(scene, s, &parent)?,
@@ -145,8 +144,13 @@ pub fn import_slice(
         let Some(node) = root.nodes.get(n) else {
             continue;
         };
-        let transform =
-            local_transform(node).map_err(|source| GltfError::BadTransform { node: n, source })?;
+        // Its matrix (column-major), else T × R × S: checked, so NaN or a projective
+        // matrix names the node.
+        let transform = match (node.matrix, trs(node)) {
+            (Some(m), _) => Transform::from_mat4(Mat4::from_cols_array(&m)),
+            (None, t) => Transform::try_from_trs(t.translation, t.rotation, t.scale),
+        };
+        let transform = transform.map_err(|source| GltfError::BadTransform { node: n, source })?;
         let up = parent.get(n).copied().flatten();
         let id = match up.and_then(|p| nodes.get(p)?.as_ref()) {
             Some(p) if depth > 0 => graph.append_child(p.id, transform)?,
@@ -289,16 +293,6 @@ fn choose_scene<'r>(
         scene,
         get(&root.scenes, scene, "scene", || at.into())?,
     )))
-}
-
-/// The node's local transform: its matrix (column-major), else T × R × S with the
-/// rotation normalized. Checked, so NaN or a projective matrix names the node.
-fn local_transform(node: &json::Node) -> Result<Transform, crate::BadTransform> {
-    if let Some(m) = node.matrix {
-        return Transform::from_mat4(Mat4::from_cols_array(&m));
-    }
-    let pose = trs(node);
-    Transform::try_from_trs(pose.translation, pose.rotation, pose.scale)
 }
 
 /// The node's translation, rotation and scale as the file gives them.

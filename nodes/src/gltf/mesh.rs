@@ -1,7 +1,7 @@
 //! Mesh primitives: what each becomes in the graph, with its POSITION bounds (declared
 //! or computed) and triangles.
 
-use super::accessor::{accessor, component, read_indices, read_vec3, unit};
+use super::accessor::{component, read_indices, read_vec3, unit};
 use super::error::{GltfError, get};
 use super::import::{add, cached};
 use crate::{Geometry, Mesh, SkinnedMesh};
@@ -14,14 +14,10 @@ use scenewalk_core::{Aabb, Graph, GraphError, NodeId};
 use std::collections::HashMap;
 
 /// Primitives already decoded, by (POSITION accessor, index accessor, mode): meshes
-/// that point at the same data share one [`Mesh`] (its clones share the data), so a
-/// small file naming one big accessor many times costs its data once.
+/// naming the same data share one [`Mesh`], so data named many times is read once.
 pub(crate) type Decoded = HashMap<(usize, Option<usize>, u32), PrimitiveNode>;
 
-/// The node a primitive becomes: a [`Mesh`] when it is a triangle list, strip or fan
-/// whose positions (and indices) can be read, else a [`Geometry`] holding its
-/// POSITION box (points, lines, or data this importer does not decode); a
-/// [`SkinnedMesh`] once a skinned node's skin poses its mesh.
+/// The node a primitive becomes; [`SkinnedMesh`] once a skinned node's skin poses it.
 #[derive(Clone, Debug)]
 pub(crate) enum PrimitiveNode {
     Mesh(Mesh),
@@ -30,7 +26,7 @@ pub(crate) enum PrimitiveNode {
 }
 
 impl PrimitiveNode {
-    /// Adds the node below `parent`: before `before`, else last.
+    /// As [`add`].
     pub(crate) fn add(
         self,
         graph: &mut Graph,
@@ -45,7 +41,9 @@ impl PrimitiveNode {
     }
 }
 
-/// The nodes of mesh `m`'s primitives, in order.
+/// The nodes of mesh `m`'s primitives, in order: a [`Mesh`] for a triangle list, strip
+/// or fan whose data can be read, else a [`Geometry`] with the declared (or computed)
+/// POSITION box (points, lines, or data this importer does not decode).
 pub(crate) fn primitives(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -53,91 +51,72 @@ pub(crate) fn primitives(
     decoded: &mut Decoded,
 ) -> Result<Vec<PrimitiveNode>, GltfError> {
     let mesh = get(&root.meshes, m, "mesh", || format!("meshes[{m}]"))?;
-    let primitives = mesh.primitives.iter().enumerate();
-    primitives
-        .map(|(p, primitive)| {
-            let at = format!("meshes[{m}].primitives[{p}]");
-            primitive_node(root, buffers, primitive, &at, decoded)
-        })
-        .collect()
-}
-
-/// The node of the primitive at JSON path `at`: a [`Mesh`] when it is made of
-/// triangles whose data can be read, else a [`Geometry`] with the declared (or
-/// computed) POSITION box.
-fn primitive_node(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    primitive: &json::mesh::Primitive,
-    at: &str,
-    decoded: &mut Decoded,
-) -> Result<PrimitiveNode, GltfError> {
-    let Checked::Valid(mode) = primitive.mode else {
-        return Err(GltfError::invalid(
-            format!("{at}.mode"),
-            "not a primitive mode",
-        ));
-    };
-    let Some(a) = primitive
-        .attributes
-        .get(&Checked::Valid(Semantic::Positions))
-    else {
-        // Nothing to draw (the spec says to skip it): an empty box.
-        return Ok(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
-    };
-    let a = a.value();
-    let triangles = matches!(
-        mode,
-        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
-    );
-    let indices = primitive.indices.map(|i| i.value());
-    let key = (a, indices.filter(|_| triangles), mode.as_gl_enum());
-    cached(decoded, key, || {
-        let position_at = format!("{at}.attributes.POSITION");
-        let position = accessor(root, a, &position_at)?;
-        let declared = declared_bounds(position, a)?;
-        let positions = read_vec3(root, buffers, position, a)?;
-        let index = match indices {
-            Some(i) => Some((i, accessor(root, i, &format!("{at}.indices"))?)),
-            None => None,
+    let mut nodes = Vec::with_capacity(mesh.primitives.len());
+    for (p, primitive) in mesh.primitives.iter().enumerate() {
+        let at = format!("meshes[{m}].primitives[{p}]");
+        let Checked::Valid(mode) = primitive.mode else {
+            return Err(GltfError::invalid(at + ".mode", "not a primitive mode"));
         };
-        let order = match (index, &positions) {
-            _ if !triangles => None,
-            (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
-            (None, positions) => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
+        let position = primitive
+            .attributes
+            .get(&Checked::Valid(Semantic::Positions));
+        let Some(a) = position.map(|a| a.value()) else {
+            // Nothing to draw (the spec says to skip it): an empty box.
+            nodes.push(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
+            continue;
         };
-        Ok(match (positions, order) {
-            (Some(positions), Some(order)) => {
-                let mesh = Mesh::new(positions, assemble(mode, &order))
-                    .map_err(|e| GltfError::invalid(at, e.to_string()))?;
-                PrimitiveNode::Mesh(mesh.with_declared_bounds(declared.unwrap_or(Aabb::EMPTY)))
-            }
-            (positions, _) => {
-                let bounds = match (declared, positions) {
-                    (Some(bounds), _) => bounds,
-                    (None, Some(points)) => Aabb::from_points(points),
-                    (None, None) => {
-                        return Err(GltfError::invalid(
-                            format!("accessors[{a}]"),
-                            "POSITION has no min/max and its data cannot be read \
-                             (only float VEC3 in a buffer view, without sparse values, is read)",
-                        ));
-                    }
-                };
-                // Triangles drawn, though not read: none for points and lines.
-                let vertices = index.map_or(position.count.0, |(_, acc)| acc.count.0);
-                let drawn = match mode {
-                    Mode::Triangles => vertices / 3,
-                    Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
-                    Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
-                };
-                let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
-                let geometry = Geometry::try_new(bounds, drawn)
-                    .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
-                PrimitiveNode::Geometry(geometry)
-            }
-        })
-    })
+        let triangles = matches!(
+            mode,
+            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+        );
+        let indices = primitive.indices.map(|i| i.value());
+        let key = (a, indices.filter(|_| triangles), mode.as_gl_enum());
+        nodes.push(cached(decoded, key, || {
+            let position_at = format!("{at}.attributes.POSITION");
+            let position = get(&root.accessors, a, "accessor", || position_at.clone())?;
+            let declared = declared_bounds(position, a)?;
+            let positions = read_vec3(root, buffers, position, a)?;
+            let index_at = || format!("{at}.indices");
+            let index = match indices {
+                Some(i) => Some((i, get(&root.accessors, i, "accessor", index_at)?)),
+                None => None,
+            };
+            let order = match (index, &positions) {
+                _ if !triangles => None,
+                (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
+                (None, positions) => positions.as_ref().map(|p| (0..p.len() as u32).collect()),
+            };
+            let bounds = match (declared, positions, order) {
+                (declared, Some(positions), Some(order)) => {
+                    let mesh = Mesh::new(positions, assemble(mode, &order))
+                        .map_err(|e| GltfError::invalid(&at, e.to_string()))?;
+                    let declared = declared.unwrap_or(Aabb::EMPTY);
+                    return Ok(PrimitiveNode::Mesh(mesh.with_declared_bounds(declared)));
+                }
+                (Some(bounds), ..) => bounds,
+                (None, Some(points), _) => Aabb::from_points(points),
+                (None, None, _) => {
+                    return Err(GltfError::invalid(
+                        format!("accessors[{a}]"),
+                        "POSITION has no min/max and its data cannot be read \
+                         (only float VEC3 in a buffer view, without sparse values, is read)",
+                    ));
+                }
+            };
+            // Triangles drawn, though not read: none for points and lines.
+            let vertices = index.map_or(position.count.0, |(_, acc)| acc.count.0);
+            let drawn = match mode {
+                Mode::Triangles => vertices / 3,
+                Mode::TriangleStrip | Mode::TriangleFan => vertices.saturating_sub(2),
+                Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => 0,
+            };
+            let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
+            let geometry = Geometry::try_new(bounds, drawn)
+                .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
+            Ok(PrimitiveNode::Geometry(geometry))
+        })?);
+    }
+    Ok(nodes)
 }
 
 /// Triangles as index triples: lists in threes, strips alternating their winding so
