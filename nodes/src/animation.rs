@@ -140,8 +140,6 @@ pub enum AnimationError {
 #[derive(Clone)]
 pub struct Channel {
     target: NodeId,
-    /// Shared by the channel's clones and retargeted copies, so a copy holds 16
-    /// bytes a channel.
     keys: Arc<Keys>,
 }
 
@@ -152,14 +150,6 @@ struct Keys {
     times: Arc<[f32]>,
     values: Arc<[f32]>,
     width: usize,
-}
-
-/// Where a time falls among a channel's keys.
-enum At {
-    /// On key `k`, or clamped to it.
-    Key(usize),
-    /// Strictly between keys `k` and `k + 1`, at fraction `s` of the interval.
-    Between(usize, f32),
 }
 
 impl Channel {
@@ -212,7 +202,7 @@ impl Channel {
             }),
         };
         if property == Property::Rotation
-            && let Some(key) = (0..keys).find(|&k| channel.value(k).iter().all(|&c| c == 0.0))
+            && let Some(key) = (0..keys).find(|&k| channel.part(k, 1).iter().all(|&c| c == 0.0))
         {
             return Err(AnimationError::ZeroRotation { key });
         }
@@ -254,8 +244,7 @@ impl Channel {
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
     /// `out`), by binary search: O(log keys). A NaN time gives the first value.
     pub fn sample(&self, time: f32, out: &mut [f32]) {
-        let mut no_hint = usize::MAX;
-        self.sample_from(time, &mut no_hint, out);
+        self.sample_from(time, &mut { usize::MAX }, out);
     }
 
     /// As [`sample`](Channel::sample), trying key `*key` and the next before a binary
@@ -265,30 +254,28 @@ impl Channel {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
         match self.locate(time, key) {
-            At::Between(k, s) if self.keys.interpolation != Interpolation::Step => {
+            (k, Some(s)) if self.keys.interpolation != Interpolation::Step => {
                 self.interpolate(k, s, out);
             }
-            At::Key(k) | At::Between(k, _) => {
-                out.copy_from_slice(self.value(k).get(..n).unwrap_or_default());
-            }
+            (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).unwrap_or_default()),
         }
         if self.keys.property == Property::Rotation {
             normalize(out);
         }
     }
 
-    /// Where `time` falls; `hint` is tried (and the key after it) before a binary
-    /// search, and updated.
-    fn locate(&self, time: f32, hint: &mut usize) -> At {
+    /// Where `time` falls: on (or clamped to) key `k`, or at fraction `s` from key `k`
+    /// to `k + 1`. Key `hint` and the next are tried before a binary search; updated.
+    fn locate(&self, time: f32, hint: &mut usize) -> (usize, Option<f32>) {
         let times: &[f32] = &self.keys.times;
         let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
-            return At::Key(0);
+            return (0, None);
         };
         if time.is_nan() || time <= first {
-            return At::Key(0);
+            return (0, None);
         }
         if time >= last {
-            return At::Key(times.len() - 1);
+            return (times.len() - 1, None);
         }
         // first < time < last: exactly one k has times[k] <= time < times[k + 1].
         let fits = |k: usize| matches!(times.get(k..k.wrapping_add(2)), Some(&[a, b]) if a <= time && time < b);
@@ -302,14 +289,13 @@ impl Channel {
         };
         *hint = k;
         match times.get(k..k + 2) {
-            Some(&[a, _]) if a == time => At::Key(k),
-            Some(&[a, b]) => At::Between(k, (time - a) / (b - a)),
-            _ => At::Key(k),
+            Some(&[a, b]) if a != time => (k, Some((time - a) / (b - a))),
+            _ => (k, None),
         }
     }
 
-    /// The numbers of key `k`'s value (of a cubic spline: `part` 0 in-tangent, 1 value,
-    /// 2 out-tangent).
+    /// The numbers of key `k`'s value (cubic splines: `part` 0 in-tangent, 1 value, 2
+    /// out-tangent).
     fn part(&self, k: usize, part: usize) -> &[f32] {
         let w = self.keys.width;
         let start = match self.keys.interpolation {
@@ -319,14 +305,10 @@ impl Channel {
         self.keys.values.get(start..start + w).unwrap_or_default()
     }
 
-    fn value(&self, k: usize) -> &[f32] {
-        self.part(k, 1)
-    }
-
     /// The value at fraction `s` between keys `k` and `k + 1`, linear or cubic: a sum of
     /// the two values and the tangents between them, weighted.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
-        let (v0, v1) = (self.value(k), self.value(k + 1));
+        let (v0, v1) = (self.part(k, 1), self.part(k + 1, 1));
         let weights = match self.keys.interpolation {
             Interpolation::CubicSpline => {
                 let d = match self.keys.times.get(k..k + 2) {
@@ -377,9 +359,9 @@ fn normalize(q: &mut [f32]) {
     if length > 0.0 && length.is_finite() {
         q.iter_mut().for_each(|c| *c /= length);
     } else {
-        for (i, c) in q.iter_mut().enumerate() {
-            *c = if i == 3 { 1.0 } else { 0.0 };
-        }
+        q.iter_mut()
+            .zip(Quat::IDENTITY.to_array())
+            .for_each(|(c, i)| *c = i);
     }
 }
 

@@ -66,11 +66,11 @@ impl MeshBvh {
     /// and there must be fewer than `u32::MAX` triangles (the mesh checks both).
     pub(crate) fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<Self, GraphError> {
         let corner = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
-        let tri_boxes: Vec<Aabb> = triangles
-            .iter()
+        // Each triangle's box and centroid.
+        let tris: Vec<(Aabb, Vec3)> = (triangles.iter())
             .map(|t| Aabb::from_points(t.map(corner)))
+            .map(|b| (b, b.center()))
             .collect();
-        let centroids: Vec<Vec3> = tri_boxes.iter().map(Aabb::center).collect();
         let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
         let mut graph = Graph::with_capacity(triangles.len() / 2 + 1);
         let mut boxes = Vec::with_capacity(triangles.len() / 2 + 1);
@@ -83,21 +83,11 @@ impl MeshBvh {
         while let Some((parent, start, end)) = stack.pop() {
             let span = order.get_mut(start..end).unwrap_or_default();
             // One pass for the node's box and its centroids' box.
-            let (bounds, centroid_bounds) =
-                span.iter().fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), &t| {
-                    match (tri_boxes.get(t as usize), centroids.get(t as usize)) {
-                        (Some(tb), Some(&tc)) => (b.union(tb), c.including(tc)),
-                        _ => (b, c),
-                    }
+            let (bounds, centroid_bounds) = (span.iter().filter_map(|&t| tris.get(t as usize)))
+                .fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), (tb, tc)| {
+                    (b.union(tb), c.including(*tc))
                 });
-            let split = split(
-                span,
-                &centroids,
-                &tri_boxes,
-                &bounds,
-                &centroid_bounds,
-                &mut bins,
-            );
+            let split = split(span, &tris, &bounds, &centroid_bounds, &mut bins);
             let payload = BvhNode {
                 first: start as u32,
                 count: (end - start) as u32,
@@ -169,30 +159,24 @@ impl MeshBvh {
     /// The triangles of a leaf; empty for an internal node or a slot outside the
     /// hierarchy.
     pub fn leaf_triangles(&self, node: NodeIndex) -> &[u32] {
-        match self.ranges.get(node.get()) {
-            Some(&(first, count, true)) => self.span(first, count),
-            _ => &[],
+        match self.is_leaf(node) {
+            true => self.subtree_triangles(node),
+            false => &[],
         }
     }
 
     /// The triangles of `node`'s whole subtree; empty for a slot outside the hierarchy.
     pub fn subtree_triangles(&self, node: NodeIndex) -> &[u32] {
-        match self.ranges.get(node.get()) {
-            Some(&(first, count, _)) => self.span(first, count),
-            None => &[],
-        }
+        let Some(&(first, count, _)) = self.ranges.get(node.get()) else {
+            return &[];
+        };
+        let start = first as usize;
+        (self.order.get(start..start + count as usize)).unwrap_or_default()
     }
 
     /// Whether `node` is a leaf of the hierarchy.
     pub fn is_leaf(&self, node: NodeIndex) -> bool {
         matches!(self.ranges.get(node.get()), Some(&(_, _, true)))
-    }
-
-    fn span(&self, first: u32, count: u32) -> &[u32] {
-        let start = first as usize;
-        self.order
-            .get(start..start + count as usize)
-            .unwrap_or_default()
     }
 }
 
@@ -230,8 +214,7 @@ fn bin_of(c: f32, min: f32, scale: f32, bins: usize) -> usize {
 /// partitioned in place.
 fn split(
     span: &mut [u32],
-    centroids: &[Vec3],
-    tri_boxes: &[Aabb],
+    tris: &[(Aabb, Vec3)],
     bounds: &Aabb,
     cb: &Aabb,
     bins: &mut Bins,
@@ -240,7 +223,7 @@ fn split(
     if n <= 1 {
         return None;
     }
-    let centroid = |t: u32| centroids.get(t as usize).copied().unwrap_or(Vec3::ZERO);
+    let centroid = |t: u32| tris.get(t as usize).map_or(Vec3::ZERO, |&(_, c)| c);
     let extent = cb.size();
     // No more bins than triangles: small nodes, the most numerous, sweep less.
     let used = n.min(BINS);
@@ -251,11 +234,13 @@ fn split(
         .flat_map(|axis_bins| axis_bins.iter_mut().take(used));
     cleared.for_each(|bin| *bin = (Aabb::EMPTY, 0));
     for &t in span.iter() {
-        let c = centroid(t);
-        let b = tri_boxes.get(t as usize).unwrap_or(&Aabb::EMPTY);
+        let (b, c) = tris
+            .get(t as usize)
+            .copied()
+            .unwrap_or((Aabb::EMPTY, Vec3::ZERO));
         for (axis, axis_bins) in bins.iter_mut().enumerate() {
             if let Some(bin) = axis_bins.get_mut(bin_of(c[axis], cb.min[axis], scale[axis], used)) {
-                bin.0 = bin.0.union(b);
+                bin.0 = bin.0.union(&b);
                 bin.1 += 1;
             }
         }

@@ -3,12 +3,6 @@
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
 
-/// The smallest f32 at or above `x`.
-fn round_up(x: f64) -> f32 {
-    let r = x as f32;
-    if f64::from(r) < x { r.next_up() } else { r }
-}
-
 /// The planes of a [`Frustum`] a box still has to be tested against: a box inside a
 /// plane clears its bit for the subtree (the inherited plane mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -112,7 +106,9 @@ impl Frustum {
                     return Vec4::W;
                 }
                 let lowest = points.iter().fold(f64::INFINITY, |m, p| m.min(n.dot(*p)));
-                rounded.extend(round_up(slack - lowest))
+                // The offset rounded up to an f32.
+                let (d, r) = (slack - lowest, (slack - lowest) as f32);
+                rounded.extend(if f64::from(r) < d { r.next_up() } else { r })
             }),
         }
     }

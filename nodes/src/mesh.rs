@@ -156,13 +156,9 @@ impl Mesh {
 
     /// The corners of triangle `i` (`None` past the end).
     pub fn triangle(&self, i: u32) -> Option<[Vec3; 3]> {
-        let t = self.data.triangles.get(i as usize)?;
-        let p = &self.data.positions;
-        Some([
-            *p.get(t[0] as usize)?,
-            *p.get(t[1] as usize)?,
-            *p.get(t[2] as usize)?,
-        ])
+        let [a, b, c] = *self.data.triangles.get(i as usize)?;
+        let p = |v: u32| self.data.positions.get(v as usize).copied();
+        Some([p(a)?, p(b)?, p(c)?])
     }
 
     /// The geometry this mesh extends.

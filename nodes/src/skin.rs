@@ -345,12 +345,7 @@ fn check_joints(joints: &[[u16; 4]], count: usize) -> Result<(), SkinError> {
 impl NodeCore for SkinnedMesh {
     /// The skin's joints and skeleton follow their nodes through a compaction.
     fn remap_ids(&mut self, remap: &Remap) {
-        let mut skin = Skin::clone(&self.skin);
-        let follow = |id: &mut NodeId| *id = remap.get(*id).unwrap_or(*id);
-        skin.joints.iter_mut().for_each(follow);
-        if let Some(skeleton) = &mut skin.skeleton {
-            follow(skeleton);
-        }
+        let skin = self.skin.retarget(|id| remap.get(id).unwrap_or(id));
         if skin != *self.skin {
             self.skin = Arc::new(skin);
         }
