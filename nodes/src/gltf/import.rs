@@ -98,20 +98,6 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
     import_slice(&bytes, path.parent(), options)
 }
 
-/// Refuses a GLB whose declared total length is shorter than its 12-byte header, which
-/// the gltf crate subtracts unchecked (an overflow panic with overflow checks on).
-fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
-    if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12) {
-        let length = u32::from_le_bytes([l0, l1, l2, l3]);
-        if length < 12 {
-            return Err(GltfError::Parse(format!(
-                "the GLB header declares a total length of {length} bytes, less than its own 12"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
 /// of the glTF file); with `None`, only embedded buffers can be read. Errors:
 /// [`GltfError`], naming the node or index at fault.
@@ -120,7 +106,14 @@ pub fn import_slice(
     base: Option<&Path>,
     options: &ImportOptions,
 ) -> Result<Imported, GltfError> {
-    check_glb_length(bytes)?;
+    // The gltf crate subtracts a GLB's 12-byte header from its declared total length
+    // unchecked (an overflow panic with overflow checks on).
+    if let Some(&[b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3]) = bytes.get(..12)
+        && let length @ 0..12 = u32::from_le_bytes([l0, l1, l2, l3])
+    {
+        let declared = format!("the GLB header declares a total length of {length} bytes");
+        return Err(GltfError::Parse(declared + ", less than its own 12"));
+    }
     // The crate's own validation indexes arrays unchecked (a POSITION accessor out of
     // range panics in it), so the importer checks every index it follows itself.
     let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes)
@@ -132,10 +125,8 @@ pub fn import_slice(
     let scene = choose_scene(&root, options)?;
     let buffers = buffers::load(&root, blob, base)?;
 
-    let roots = match scene {
-        Some((s, scene)) => hierarchy::scene_roots(scene, s, &parent)?,
-        None => Vec::new(),
-    };
+    let roots = scene.map(|(s, scene)| hierarchy::scene_roots(scene, s, &parent));
+    let roots = roots.transpose()?.unwrap_or_default();
     let order = hierarchy::preorder(&root.nodes, &roots);
     let mut graph = Graph::with_capacity(order.len() * 2);
     let mut nodes: Vec<Option<ImportedNode>> = vec![None; root.nodes.len()];
@@ -193,11 +184,9 @@ pub fn import_slice(
                 primitives.push(primitive.add(&mut graph, id, before)?);
             }
         }
-        let camera = node
-            .camera
-            .map(|c| camera::camera(&root, c.value()))
-            .transpose()?;
-        let camera = camera.map(|c| add(&mut graph, id, before, c)).transpose()?;
+        let camera = node.camera.map(|c| camera::camera(&root, c.value()));
+        let camera = camera.transpose()?.map(|c| add(&mut graph, id, before, c));
+        let camera = camera.transpose()?;
         if let Some(Some(imported)) = nodes.get_mut(n) {
             imported.primitives = primitives;
             imported.camera = camera;
@@ -216,8 +205,7 @@ pub fn import_slice(
     })
 }
 
-/// `cache[key]`, made by `make` and kept there the first time: data that many nodes
-/// name is read once.
+/// `cache[key]`, made by `make` and kept the first time: data many nodes name is read once.
 pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
     cache: &mut HashMap<K, T>,
     key: K,
@@ -278,8 +266,7 @@ fn check_node_links(root: &json::Root) -> Result<(), GltfError> {
     Ok(())
 }
 
-/// The option's scene, else the file's default, else scene 0 (none if there are none),
-/// with its index.
+/// The option's scene, else the file's default, else scene 0 (if any), with its index.
 fn choose_scene<'r>(
     root: &'r json::Root,
     options: &ImportOptions,
@@ -289,10 +276,8 @@ fn choose_scene<'r>(
         (None, Some(s)) => (s.value(), "scene"),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
-    Ok(Some((
-        scene,
-        get(&root.scenes, scene, "scene", || at.into())?,
-    )))
+    let found = get(&root.scenes, scene, "scene", || at.into())?;
+    Ok(Some((scene, found)))
 }
 
 /// The node's translation, rotation and scale as the file gives them.
