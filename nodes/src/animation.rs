@@ -153,10 +153,8 @@ struct Keys {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`. Errors: [`AnimationError`] naming the
-    /// key or value at fault: fewer than one key (two for cubic splines), times not
-    /// finite or not strictly increasing, values not finite or not as many as the keys
-    /// call for (weights: whole values per key), a zero rotation.
+    /// A channel of `property` of node `target`, its keys checked. Errors:
+    /// [`AnimationError`], naming the first key or value at fault.
     pub fn new(
         target: NodeId,
         property: Property,

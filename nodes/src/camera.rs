@@ -50,8 +50,7 @@ pub struct Camera {
 
 impl Camera {
     /// A camera with a checked projection: the form for untrusted input. Errors:
-    /// [`BadCamera`] naming the first value that is NaN, infinite or out of range (see
-    /// [`Projection`] for the ranges).
+    /// [`BadCamera`], naming the first value out of its [`Projection`] range.
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
         let (near, far, near_ok) = match projection {

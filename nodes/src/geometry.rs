@@ -22,7 +22,6 @@ impl Geometry {
     /// inverted box is taken as given ([`try_new`](Geometry::try_new) checks).
     ///
     /// # Panics
-    ///
     /// If a corner holds a NaN or an infinity ([`Aabb::EMPTY`] excepted), which would
     /// make every ancestor's box NaN.
     pub fn new(bounds: Aabb) -> Self {
@@ -40,8 +39,7 @@ impl Geometry {
     }
 
     /// Geometry with a checked box, the form for untrusted input. Errors: [`BadBounds`]
-    /// if a corner holds a NaN or infinity, or `min` lies above `max` on some axis
-    /// ([`Aabb::EMPTY`] excepted).
+    /// ([`Aabb::EMPTY`] is accepted).
     pub fn try_new(bounds: Aabb, primitives: u32) -> Result<Self, BadBounds> {
         let ok = (bounds.is_finite() && !bounds.is_empty()) || bounds == Aabb::EMPTY;
         ok.then_some(Self { bounds, primitives })

@@ -35,9 +35,7 @@ pub enum BadRay {
 }
 
 impl Ray {
-    /// A ray from `origin` along `direction`, which is normalized. Errors:
-    /// [`BadRay::NotFinite`] for a NaN or infinity, [`BadRay::ZeroDirection`] when the
-    /// direction cannot be normalized.
+    /// A ray from `origin` along `direction`, which is normalized. Errors: [`BadRay`].
     pub fn new(origin: Vec3, direction: Vec3) -> Result<Ray, BadRay> {
         if !(origin.is_finite() && direction.is_finite()) {
             return Err(BadRay::NotFinite);

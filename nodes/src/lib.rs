@@ -3,24 +3,17 @@
 //! Node types are plain data implementing [`NodeCore`](scenewalk_core::NodeCore); core
 //! knows none of them. Structure and state: [`Group`], [`Transform`], [`Switch`],
 //! [`Lod`], [`Material`], [`Light`] and [`Camera`], whose [`Frustum`] culls with
-//! inherited [`PlaneMask`]s. Geometry: [`Geometry`], a leaf with a local box;
-//! [`Mesh`], triangles with a [`MeshBvh`] (itself a graph, for the dual-tree
-//! iterator), ray queries, procedural shapes and [`load_obj`] (cargo feature `obj`, on by default); [`SkinnedMesh`], posed by
-//! a [`Skin`]. Motion: keyframe [`Animation`]s of transforms, played by an
-//! [`AnimationPlayer`]. The exact tests meshes use are public too: [`ray_aabb`],
-//! [`ray_triangle`], [`triangles_intersect`]. The `gltf` feature (on by default) adds
-//! [`gltf`], which imports glTF 2.0 scenes into these types.
+//! inherited [`PlaneMask`]s. Geometry: [`Geometry`], a leaf with a local box; [`Mesh`]
+//! (which extends it), triangles with a [`MeshBvh`] (itself a graph, for the dual-tree
+//! iterator), ray queries, procedural shapes and [`load_obj`] (cargo feature `obj`, on
+//! by default); [`SkinnedMesh`], posed by a [`Skin`]. Motion: keyframe [`Animation`]s
+//! of transforms, played by an [`AnimationPlayer`]. The exact tests meshes use are
+//! public too: [`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]. The `gltf`
+//! feature (on by default) adds [`gltf`], which imports glTF 2.0 scenes into these types.
 //!
-//! Checked constructors (the `try_` forms, [`Camera::try_new`], [`Lod::new`],
-//! [`Mesh::new`], the shapes) refuse NaN and out-of-range values with an error naming
-//! the value; the plain ones ([`Transform::from_trs`], [`Light::new`],
-//! [`Material::new`]) take values as given, and [`Geometry::new`] panics on a NaN or
-//! infinite corner.
-//!
-//! A type of another crate extends one of these by returning it from
-//! [`NodeCore::base`](scenewalk_core::NodeCore::base) and naming it in
-//! [`NodeCore::parent_type`](scenewalk_core::NodeCore::parent_type), as [`Mesh`] does
-//! for `Geometry`.
+//! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
+//! and out-of-range values with an error naming the value; the others take values as
+//! given ([`Geometry::new`] panics on a non-finite corner).
 //!
 //! ```
 //! use scenewalk_core::{Graph, glam::Vec3, Aabb};

@@ -28,9 +28,8 @@ pub struct Lod {
 }
 
 impl Lod {
-    /// A node showing child `i` in `ranges[i]`, checked. Errors: [`BadLod::Center`] for
-    /// a NaN or infinite centre; [`BadLod::Range`] naming the first range with a NaN, a
-    /// negative start, or an end before its start (an end of `f32::INFINITY` is allowed).
+    /// A node showing child `i` in `ranges[i]`, checked (an end may be `f32::INFINITY`).
+    /// Errors: [`BadLod`], naming the first bad range.
     pub fn new(center: Vec3, ranges: Vec<Range<f32>>) -> Result<Lod, BadLod> {
         if !center.is_finite() {
             return Err(BadLod::Center);

@@ -96,8 +96,7 @@ pub struct TriangleHit {
 impl Mesh {
     /// A mesh of `triangles` (index triples into `positions`), with its BVH built.
     /// Degenerate triangles are kept (they bound but are never hit); an empty mesh has
-    /// an empty box. Errors: [`MeshError::NotFinite`], [`MeshError::IndexOutOfRange`],
-    /// [`MeshError::TooManyTriangles`].
+    /// an empty box. Errors: [`MeshError`].
     pub fn new(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Mesh, MeshError> {
         if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite())
         {

@@ -17,8 +17,7 @@ pub enum ObjError {
         /// Why.
         reason: String,
     },
-    /// The text could not be parsed (a syntax error, a face naming no vertex), or a
-    /// model's faces do not form whole triangles.
+    /// The text could not be parsed, or a model's faces do not form whole triangles.
     #[error("{file}: {message}")]
     Parse {
         /// The file (`<memory>` for [`load_obj_from`]).

@@ -83,8 +83,7 @@ pub struct Skin {
 impl Skin {
     /// A skin of `joints`, with their inverse bind matrices (`None`: identities; extra
     /// matrices are dropped) and the optional common root of the joints. Errors:
-    /// [`SkinError::NoJoints`], [`SkinError::TooFewInverseBinds`],
-    /// [`SkinError::BadInverseBind`].
+    /// [`SkinError`].
     pub fn new(
         joints: Vec<NodeId>,
         inverse_binds: Option<Vec<Affine3A>>,
@@ -196,9 +195,8 @@ struct Influences {
 
 impl SkinnedMesh {
     /// `mesh` posed by `skin`: per vertex, four joint indices into the skin's joints
-    /// and their weights (normalized to sum to 1). Errors:
-    /// [`SkinError::LengthMismatch`], [`SkinError::JointOutOfRange`] (for any joint
-    /// index, weighted or not), [`SkinError::BadWeights`].
+    /// and their weights (normalized to sum to 1). Errors: [`SkinError`] (a joint out of
+    /// range counts, weighted or not).
     pub fn new(
         mesh: Mesh,
         skin: Arc<Skin>,
@@ -244,8 +242,7 @@ impl SkinnedMesh {
     }
 
     /// The same mesh and influences, shared, posed by another skin. Errors:
-    /// [`SkinError::JointOutOfRange`] when a vertex names a joint `skin` does not have
-    /// (the first such vertex).
+    /// [`SkinError::JointOutOfRange`] for the first vertex naming a joint `skin` lacks.
     pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
         check_joints(&self.influences.joints, skin.joints.len())?;
         Ok(SkinnedMesh {

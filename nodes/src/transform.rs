@@ -28,9 +28,7 @@ impl Transform {
         Self { local }
     }
 
-    /// From a 4×4 matrix whose last row is (0, 0, 0, 1). Errors:
-    /// [`BadTransform::NotFinite`] for a NaN or infinity, [`BadTransform::Projective`]
-    /// for another last row.
+    /// From a 4×4 matrix whose last row is (0, 0, 0, 1). Errors: [`BadTransform`].
     pub fn from_mat4(m: Mat4) -> Result<Self, BadTransform> {
         if !m.is_finite() {
             return Err(BadTransform::NotFinite);
@@ -44,8 +42,7 @@ impl Transform {
     }
 
     /// From translation, rotation (normalized first) and scale, checked: the form for
-    /// untrusted input. Errors: [`BadTransform::NotFinite`] if any value is NaN or
-    /// infinite, or the rotation has zero length.
+    /// untrusted input. Errors: [`BadTransform::NotFinite`].
     pub fn try_from_trs(
         translation: Vec3,
         rotation: Quat,
