@@ -29,7 +29,8 @@ const FLOAT_OR_NORMALIZED: &[(ComponentType, bool)] = &[
 type Read = HashMap<(usize, Option<Property>), Arc<[f32]>>;
 
 /// Every animation of the file, in order. Channels whose node is not in the imported
-/// scene are dropped (after the checks that need no keys).
+/// scene are dropped (after the checks that need no keys); each target's rest pose is
+/// its node's, the rotation normalized as [`Transform`](crate::Transform) does.
 pub(crate) fn animations(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -39,95 +40,72 @@ pub(crate) fn animations(
     let mut out = Vec::with_capacity(root.animations.len());
     for (a, animation) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(animation.channels.len());
-        let mut rest = HashMap::new();
-        let mut seen = HashMap::new();
+        let (mut rest, mut seen) = (HashMap::new(), HashMap::new());
         for (c, channel) in animation.channels.iter().enumerate() {
+            let at = |field: &str| format!("animations[{a}].channels[{c}].{field}");
+            let bad = |fault| GltfError::BadAnimation {
+                animation: a,
+                channel: c,
+                fault,
+            };
+            let n = channel.target.node.value();
             if let Checked::Valid(path) = channel.target.path
-                && let Some(first) = seen.insert((channel.target.node.value(), path as u8), c)
+                && let Some(first) = seen.insert((n, path as u8), c)
             {
-                let fault = AnimationFault::DuplicateTarget { first };
-                return Err(GltfError::BadAnimation {
-                    animation: a,
-                    channel: c,
-                    fault,
-                });
+                return Err(bad(AnimationFault::DuplicateTarget { first }));
             }
-            if let Some((read_channel, pose)) =
-                read_channel(root, buffers, nodes, (a, c), animation, channel, &mut read)?
-            {
-                rest.insert(read_channel.target(), pose);
-                channels.push(read_channel);
+            let s = channel.sampler.value();
+            let sampler = get(&animation.samplers, s, "sampler", || at("sampler"))?;
+            let node = get(&root.nodes, n, "node", || at("target.node"))?;
+            if node.matrix.is_some() {
+                return Err(bad(AnimationFault::TargetsMatrix { node: n }));
             }
+            let (property, ty, allowed) = match channel.target.path {
+                Checked::Valid(JsonProperty::Translation) => {
+                    (Property::Translation, Type::Vec3, FLOAT)
+                }
+                Checked::Valid(JsonProperty::Rotation) => {
+                    (Property::Rotation, Type::Vec4, FLOAT_OR_NORMALIZED)
+                }
+                Checked::Valid(JsonProperty::Scale) => (Property::Scale, Type::Vec3, FLOAT),
+                Checked::Valid(JsonProperty::MorphTargetWeights) => {
+                    (Property::Weights, Type::Scalar, FLOAT_OR_NORMALIZED)
+                }
+                Checked::Invalid => return Err(bad(AnimationFault::UnknownPath)),
+            };
+            let interpolation = match sampler.interpolation {
+                Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
+                Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
+                Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
+                Checked::Invalid => {
+                    return Err(bad(AnimationFault::UnknownInterpolation { sampler: s }));
+                }
+            };
+            let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
+                continue;
+            };
+            let mut numbers = |accessor: usize, key: Option<Property>, ty, allowed| {
+                cached(&mut read, (accessor, key), || {
+                    let side = if key.is_some() { "output" } else { "input" };
+                    let at = format!("samplers[{s}].{side}");
+                    let numbers = read_numbers(root, buffers, accessor, &at, ty, allowed);
+                    numbers.map(Arc::from).map_err(|e| {
+                        let source = Box::new(e);
+                        bad(AnimationFault::Accessor { accessor, source })
+                    })
+                })
+            };
+            let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
+            let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
+            let channel = Channel::new(id, property, interpolation, times, values)
+                .map_err(|e| bad(AnimationFault::Keys(e)))?;
+            let pose = trs(node);
+            let rotation = normalized(pose.rotation).unwrap_or(Quat::IDENTITY);
+            rest.insert(id, Trs { rotation, ..pose });
+            channels.push(channel);
         }
         let rest = |id: NodeId| rest.get(&id).copied().unwrap_or(Trs::IDENTITY);
         out.push(Animation::new(animation.name.clone(), channels, rest));
     }
     Ok(out)
-}
-
-/// Channel `c` of animation `a` with its target's rest pose; `None` when the target is
-/// not in the imported scene.
-fn read_channel(
-    root: &json::Root,
-    buffers: &[Vec<u8>],
-    nodes: &[Option<ImportedNode>],
-    (a, c): (usize, usize),
-    animation: &json::Animation,
-    channel: &json::animation::Channel,
-    read: &mut Read,
-) -> Result<Option<(Channel, Trs)>, GltfError> {
-    let at = |field: &str| format!("animations[{a}].channels[{c}].{field}");
-    let bad = |fault| GltfError::BadAnimation {
-        animation: a,
-        channel: c,
-        fault,
-    };
-    let s = channel.sampler.value();
-    let sampler = get(&animation.samplers, s, "sampler", || at("sampler"))?;
-    let n = channel.target.node.value();
-    let node = get(&root.nodes, n, "node", || at("target.node"))?;
-    if node.matrix.is_some() {
-        return Err(bad(AnimationFault::TargetsMatrix { node: n }));
-    }
-    let (property, ty, allowed) = match channel.target.path {
-        Checked::Valid(JsonProperty::Translation) => (Property::Translation, Type::Vec3, FLOAT),
-        Checked::Valid(JsonProperty::Rotation) => {
-            (Property::Rotation, Type::Vec4, FLOAT_OR_NORMALIZED)
-        }
-        Checked::Valid(JsonProperty::Scale) => (Property::Scale, Type::Vec3, FLOAT),
-        Checked::Valid(JsonProperty::MorphTargetWeights) => {
-            (Property::Weights, Type::Scalar, FLOAT_OR_NORMALIZED)
-        }
-        Checked::Invalid => return Err(bad(AnimationFault::UnknownPath)),
-    };
-    let interpolation = match sampler.interpolation {
-        Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
-        Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
-        Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
-        Checked::Invalid => {
-            return Err(bad(AnimationFault::UnknownInterpolation { sampler: s }));
-        }
-    };
-    let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
-        return Ok(None);
-    };
-    let mut numbers = |accessor: usize, key: Option<Property>, ty, allowed| {
-        cached(read, (accessor, key), || {
-            let side = if key.is_some() { "output" } else { "input" };
-            let at = format!("samplers[{s}].{side}");
-            let numbers = read_numbers(root, buffers, accessor, &at, ty, allowed);
-            numbers.map(Arc::from).map_err(|e| {
-                let source = Box::new(e);
-                bad(AnimationFault::Accessor { accessor, source })
-            })
-        })
-    };
-    let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
-    let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
-    let channel = Channel::new(id, property, interpolation, times, values)
-        .map_err(|e| bad(AnimationFault::Keys(e)))?;
-    // The rest pose, its rotation normalized as `Transform` normalizes it.
-    let rest = trs(node);
-    let rotation = normalized(rest.rotation).unwrap_or(Quat::IDENTITY);
-    Ok(Some((channel, Trs { rotation, ..rest })))
 }
