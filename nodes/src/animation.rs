@@ -1,10 +1,6 @@
 //! Keyframe animation of [`Transform`] nodes: a [`Channel`] samples one property of one
-//! node, an [`Animation`] groups channels, an [`AnimationPlayer`] writes the poses.
-//!
-//! Sampling follows glTF 2.0 (Appendix C): `STEP`, `LINEAR` (slerp along the shorter
-//! arc for rotations) and `CUBICSPLINE` (Hermite, tangents scaled by the key
-//! interval). Times outside the keys clamp to the first or last value, a time on a key
-//! gives its value as stored, and every sampled rotation is normalized.
+//! node as glTF 2.0 (Appendix C) says, an [`Animation`] groups channels, an
+//! [`AnimationPlayer`] writes the poses.
 
 use crate::Transform;
 use scenewalk_core::glam::{Quat, Vec3};
@@ -240,7 +236,9 @@ impl Channel {
     }
 
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
-    /// `out`), by binary search: O(log keys). A NaN time gives the first value.
+    /// `out`), by binary search: O(log keys). Times outside the keys clamp to the first
+    /// or last value (NaN to the first), a time on a key gives its value as stored, and
+    /// a rotation is normalized.
     pub fn sample(&self, time: f32, out: &mut [f32]) {
         self.sample_from(time, &mut { usize::MAX }, out);
     }

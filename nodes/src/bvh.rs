@@ -159,24 +159,28 @@ impl MeshBvh {
     /// The triangles of a leaf; empty for an internal node or a slot outside the
     /// hierarchy.
     pub fn leaf_triangles(&self, node: NodeIndex) -> &[u32] {
-        match self.is_leaf(node) {
-            true => self.subtree_triangles(node),
-            false => &[],
+        match self.ranges.get(node.get()) {
+            Some(&(first, count, true)) => self.span(first, count),
+            _ => &[],
         }
     }
 
     /// The triangles of `node`'s whole subtree; empty for a slot outside the hierarchy.
     pub fn subtree_triangles(&self, node: NodeIndex) -> &[u32] {
-        let Some(&(first, count, _)) = self.ranges.get(node.get()) else {
-            return &[];
-        };
-        let start = first as usize;
-        (self.order.get(start..start + count as usize)).unwrap_or_default()
+        match self.ranges.get(node.get()) {
+            Some(&(first, count, _)) => self.span(first, count),
+            None => &[],
+        }
     }
 
     /// Whether `node` is a leaf of the hierarchy.
     pub fn is_leaf(&self, node: NodeIndex) -> bool {
         matches!(self.ranges.get(node.get()), Some(&(_, _, true)))
+    }
+
+    fn span(&self, first: u32, count: u32) -> &[u32] {
+        let start = first as usize;
+        (self.order.get(start..start + count as usize)).unwrap_or_default()
     }
 }
 

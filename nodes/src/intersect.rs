@@ -1,5 +1,4 @@
-//! Rays and the exact tests mesh queries use: ray–box, ray–triangle (Möller–Trumbore)
-//! and triangle–triangle (in `tri_tri.rs`).
+//! Rays and the exact ray–box and ray–triangle tests mesh queries use.
 
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};

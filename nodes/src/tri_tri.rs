@@ -1,5 +1,4 @@
-//! The triangle–triangle overlap test: the separating-axis theorem in f64, with an
-//! error bound on every projection, on the corners put in a canonical order first.
+//! The triangle–triangle overlap test.
 
 use scenewalk_core::glam::{DVec3, Vec3};
 use std::cmp::Ordering;

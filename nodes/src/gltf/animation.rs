@@ -1,5 +1,4 @@
-//! Animations: every channel checked, mapped to the graph node it targets, its keys read
-//! once per accessor and shared.
+//! Animations: channels checked and mapped to graph nodes, keys read once per accessor.
 
 use super::accessor::{FLOAT, read_numbers};
 use super::error::get;

@@ -1,5 +1,4 @@
-//! Buffer data: the `.glb` binary chunk, base64 data URIs and external files, and the
-//! checked byte ranges of buffer views.
+//! Buffer data (GLB chunk, base64 data URIs, external files) and buffer view ranges.
 
 use super::error::{GltfError, get};
 use crate::open_regular;

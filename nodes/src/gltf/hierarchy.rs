@@ -44,8 +44,7 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
     Ok(parent)
 }
 
-/// The roots of scene `s` (index `scene`), checked: in range, without a parent, listed
-/// once.
+/// The roots of scene `s` (index `scene`), checked: in range, parentless, listed once.
 pub(crate) fn scene_roots(
     s: &json::Scene,
     scene: usize,

@@ -1,5 +1,4 @@
-//! Mesh primitives: what each becomes in the graph, with its POSITION bounds (declared
-//! or computed) and triangles.
+//! Mesh primitives: what each becomes in the graph.
 
 use super::accessor::{component, read_indices, read_vec3, unit};
 use super::error::{GltfError, get};

@@ -1,5 +1,4 @@
-//! Skins: joints mapped to the imported scene's nodes, inverse bind matrices, and the
-//! per-vertex joints and weights of the primitives they pose.
+//! Skins, and the per-vertex joints and weights of the primitives they pose.
 
 use super::ImportedNode;
 use super::accessor::{FLOAT, read_numbers};
