@@ -1,6 +1,7 @@
 //! The importer: file → checked glTF document → scene graph.
 
 use super::error::get;
+use super::mesh::PrimitiveNode;
 use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
 use crate::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
@@ -181,7 +182,11 @@ pub fn import_slice(
                 })?;
             }
             for primitive in made {
-                primitives.push(primitive.add(&mut graph, id, before)?);
+                primitives.push(match primitive {
+                    PrimitiveNode::Mesh(m) => add(&mut graph, id, before, m),
+                    PrimitiveNode::Geometry(g) => add(&mut graph, id, before, g),
+                    PrimitiveNode::Skinned(s) => add(&mut graph, id, before, s),
+                }?);
             }
         }
         let camera = node.camera.map(|c| camera::camera(&root, c.value()));
@@ -220,7 +225,7 @@ pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
 }
 
 /// Adds `payload` below `parent`: before `before`, else last.
-pub(crate) fn add<T: NodeCore>(
+fn add<T: NodeCore>(
     graph: &mut Graph,
     parent: NodeId,
     before: Option<NodeId>,

@@ -2,14 +2,14 @@
 
 use super::accessor::{component, read_indices, read_vec3, unit};
 use super::error::{GltfError, get};
-use super::import::{add, cached};
+use super::import::cached;
 use crate::{Geometry, Mesh, SkinnedMesh};
 use gltf::json;
 use gltf::json::deserialize::from_value;
 use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
+use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
-use scenewalk_core::{Aabb, Graph, GraphError, NodeId};
 use std::collections::HashMap;
 
 /// Primitives already decoded, by (POSITION accessor, index accessor, mode): meshes
@@ -22,22 +22,6 @@ pub(crate) enum PrimitiveNode {
     Mesh(Mesh),
     Geometry(Geometry),
     Skinned(SkinnedMesh),
-}
-
-impl PrimitiveNode {
-    /// As [`add`].
-    pub(crate) fn add(
-        self,
-        graph: &mut Graph,
-        parent: NodeId,
-        before: Option<NodeId>,
-    ) -> Result<NodeId, GraphError> {
-        match self {
-            PrimitiveNode::Mesh(m) => add(graph, parent, before, m),
-            PrimitiveNode::Geometry(g) => add(graph, parent, before, g),
-            PrimitiveNode::Skinned(s) => add(graph, parent, before, s),
-        }
-    }
 }
 
 /// The nodes of mesh `m`'s primitives, in order: a [`Mesh`] for a triangle list, strip
