@@ -36,9 +36,7 @@ impl Transform {
         if m.row(3) != scenewalk_core::glam::Vec4::W {
             return Err(BadTransform::Projective);
         }
-        Ok(Self {
-            local: Affine3A::from_mat4(m),
-        })
+        Ok(Self::from_affine(Affine3A::from_mat4(m)))
     }
 
     /// From translation, rotation (normalized first) and scale, checked: the form for
@@ -64,9 +62,7 @@ impl Transform {
 
     /// A translation.
     pub fn from_translation(translation: Vec3) -> Self {
-        Self {
-            local: Affine3A::from_translation(translation),
-        }
+        Self::from_affine(Affine3A::from_translation(translation))
     }
 
     /// The local transform.
