@@ -24,9 +24,8 @@ pub(crate) enum PrimitiveNode {
     Skinned(SkinnedMesh),
 }
 
-/// The nodes of mesh `m`'s primitives, in order: a [`Mesh`] for a triangle list, strip
-/// or fan whose data can be read, else a [`Geometry`] with the declared (or computed)
-/// POSITION box (points, lines, or data this importer does not decode).
+/// The nodes of mesh `m`'s primitives, as [`super::ImportedNode::primitives`] says (a
+/// mesh for a triangle list, strip or fan; a box for points, lines, undecoded data).
 pub(crate) fn primitives(
     root: &json::Root,
     buffers: &[Vec<u8>],
