@@ -37,5 +37,5 @@ pub(crate) use adapter::{TypeFilter, filtered_calls};
 #[cfg(feature = "parallel")]
 pub(crate) use chain::{fold, for_tuples, tuple_calls};
 pub(crate) use frame::FrameTable;
-pub(crate) use sealed::Sealed;
+pub(crate) use sealed::{Sealed, actors};
 pub(crate) use state::OrderedStates;

@@ -359,7 +359,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     {
         self.default.resolve(graph);
         let types = graph.types();
-        if self.key == graph.column_key() && self.stamp == Some(types.stamp()) {
+        if self.key == graph.column_key && self.stamp == Some(types.stamp()) {
             return;
         }
         let mut kept = Vec::with_capacity(L::LEN);
@@ -375,7 +375,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             }
         }
         self.stamp = Some(types.stamp());
-        self.key = graph.column_key();
+        self.key = graph.column_key;
     }
 
     /// A hand-driven enter on another graph than `begin` saw, or after `end`: the
@@ -426,7 +426,7 @@ where
         // One compare for all arms: while the graph's column key is the one the
         // arms kept their columns at, each is the graph's column of its type. Within
         // a run it always holds, so it costs a predicted branch.
-        if visit.graph().column_key() != self.key {
+        if visit.graph().column_key != self.key {
             self.resolve_cold(visit.graph());
         }
         if L::LEN == 0 {

@@ -233,18 +233,6 @@ impl<Cx: 'static> MethodTable<Cx> {
     /// A copy of the table, resolved as it is, if every functor can be copied
     /// ([`Functor::try_clone`]: functions and node methods, not closures). Parallel
     /// workers of an actor that dispatches per type each need their own.
-    ///
-    /// ```
-    /// use scenewalk_core::{Flow, Functor, MethodTable};
-    /// # #[derive(Clone, Debug)] struct Light;
-    /// # impl scenewalk_core::NodeCore for Light {}
-    /// let mut table = MethodTable::<u32>::new();
-    /// table.add::<Light>(Functor::function(|_: &Light, _, n| { *n += 1; Flow::Continue }));
-    /// assert!(table.try_clone().is_some());
-    /// let mut seen = 0;
-    /// table.set_default(Functor::any(move |_, _| { seen += 1; Flow::Continue }));
-    /// assert!(table.try_clone().is_none());
-    /// ```
     pub fn try_clone(&self) -> Option<Self> {
         let methods = self
             .methods

@@ -146,7 +146,7 @@ impl<T: NodeCore> Kept<T> {
     #[inline(always)]
     pub(crate) fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
         let graph = visit.graph();
-        if visit.node_type().0 != self.ty || graph.column_key() != self.key {
+        if visit.node_type().0 != self.ty || graph.column_key != self.key {
             return self.get_cold(visit);
         }
         self.get_kept(visit)
@@ -183,7 +183,7 @@ impl<T: NodeCore> Kept<T> {
             let old = std::mem::replace(&mut self.column, column);
             drop(old);
             self.ty = visit.node_type().0;
-            self.key = visit.graph().column_key();
+            self.key = visit.graph().column_key;
         }
         node
     }
@@ -195,7 +195,7 @@ impl<T: NodeCore> Kept<T> {
         let kept = column.is_some();
         self.column = column;
         (self.ty, self.key) = if kept {
-            (ty, graph.column_key())
+            (ty, graph.column_key)
         } else {
             (u32::MAX, 0)
         };

@@ -2,7 +2,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+    reason = "checked slots or live links; out of range is a bug"
 )]
 
 use crate::error::GraphError;
@@ -88,26 +88,21 @@ pub struct Graph {
     pub(crate) cold: Vec<ColdLinks>,
     /// Each slot's generation as ids carry it, `generation ^ id_key`.
     pub(crate) generations: Vec<u32>,
-    /// Mixed into every generation so that ids of another graph almost never match
-    /// ([`NodeId`]); a clone keeps it.
+    /// Mixed into every generation, so ids of another graph almost never match.
     pub(crate) id_key: u32,
-    /// Shared, so a dispatch functor can keep its typed column for a run; a write to a
-    /// shared column copies it first (`column_mut`).
+    /// Shared, so a typed view can keep a column for a run (`column_mut` copies it).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
-    /// Unique in the process, drawn afresh whenever a column is created or replaced:
-    /// while it is unchanged, a column kept from this graph is still its column, so a
-    /// kept column costs a compare of the key a node (see `Typed`).
+    /// Drawn afresh whenever a column is created or replaced: while it is unchanged, a
+    /// column kept from this graph is still its column (see `Kept`).
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
-    /// Head of the free-slot list, chained through `ColdLinks::slot` (a free slot's
-    /// hot links are empty, so no walk wanders into it).
+    /// Head of the free-slot list, chained through `ColdLinks::slot`.
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,
-    /// Edits and mutable borrows (`changes.rs`); an edit that renumbers slots clears it.
     pub(crate) changes: ChangeLog,
-    /// The generation a slot the arena appends starts at: above every one issued for a
-    /// slot [`compact`](Graph::compact) cut off.
+    /// The generation an appended slot starts at: above any issued for a slot
+    /// [`compact`](Graph::compact) cut off.
     pub(crate) fresh_generation: u32,
 }
 
@@ -159,8 +154,6 @@ impl Graph {
         graph
     }
 
-    // ----- types -------------------------------------------------------------------
-
     /// The registry of this graph's node types.
     pub fn types(&self) -> &TypeRegistry {
         &self.types
@@ -171,8 +164,6 @@ impl Graph {
     pub fn register_type<T: NodeCore>(&mut self) -> Result<NodeType, GraphError> {
         Ok(self.types.register::<T>()?)
     }
-
-    // ----- size and identity -------------------------------------------------------
 
     /// How many live nodes the graph holds.
     pub fn len(&self) -> usize {
@@ -231,8 +222,6 @@ impl Graph {
     fn id_opt(&self, raw: u32) -> Option<NodeId> {
         (raw != NIL).then(|| self.id_of(raw))
     }
-
-    // ----- structure queries by id ---------------------------------------------------
 
     /// The node's parent (`None` for a root).
     pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
@@ -295,8 +284,6 @@ impl Graph {
         std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
-    // ----- payloads --------------------------------------------------------------------
-
     /// The node's type.
     pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
         Ok(NodeType(self.hot[self.check(id)? as usize].ty))
@@ -356,19 +343,11 @@ impl Graph {
         Arc::get_mut(column)
     }
 
-    /// Where the payload of the node in slot `i` lies in its type's column.
     #[inline]
     pub(crate) fn slot_at(&self, i: NodeIndex) -> Option<u32> {
         Some(self.cold.get(i.get())?.slot)
     }
 
-    /// What identifies the graph's current columns (see the field).
-    #[inline]
-    pub(crate) fn column_key(&self) -> u64 {
-        self.column_key
-    }
-
-    /// The shared column of type index `ty`, for typed views kept across nodes.
     #[inline]
     pub(crate) fn column_arc(&self, ty: u32) -> Option<&Arc<dyn ErasedColumn>> {
         self.columns.get(ty as usize)?.as_ref()
@@ -440,8 +419,6 @@ impl Graph {
         self.column_arc(ty.0).map_or(0, |c| c.len())
     }
 
-    // ----- traversal-time access by index ----------------------------------------------
-
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
     #[inline]
     pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
@@ -493,14 +470,13 @@ impl Graph {
         self.get_typed_raw::<T>(index.0, hot.ty)
     }
 
-    /// The hot links of slot `index` if it holds a live node.
     #[inline]
     fn live_at(&self, index: NodeIndex) -> Option<&HotLinks> {
         self.hot.get(index.get()).filter(|hot| hot.ty != FREE)
     }
 }
 
-/// Stands in for a payload that cannot be found (a broken invariant), so no query panics.
+/// Stands in for a payload that cannot be found (a broken invariant).
 #[derive(Clone, Debug)]
 struct Missing;
 impl NodeCore for Missing {}

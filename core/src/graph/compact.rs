@@ -4,7 +4,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "indices are slots of this arena or positions in the order computed from it, both below the arena's length"
+    reason = "slots of this arena or positions in its pre-order"
 )]
 
 use crate::error::GraphError;

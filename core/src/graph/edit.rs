@@ -2,7 +2,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "every index here is a slot checked with `Graph::check` or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+    reason = "checked slots or live links; out of range is a bug"
 )]
 
 use crate::error::GraphError;

@@ -207,36 +207,7 @@ pub trait TraversalIterator {
 }
 
 /// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
-/// loop. A sink of one's own drives an iterator without an action:
-///
-/// ```
-/// use scenewalk_core::{
-///     ActiveList, DepthFirst, Flow, Frame, Graph, NodeIndex, StepSink, TraversalIterator,
-/// };
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// /// Notes `+node` at enter, `-node` at leave.
-/// #[derive(Default)]
-/// struct Trace(Vec<String>);
-/// impl StepSink for Trace {
-///     fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(format!("+{}", node.get()));
-///         Flow::Continue
-///     }
-///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
-///         self.0.push(format!("-{}", node.get()));
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// graph.append_child(root, Group)?;
-/// let mut iterator = DepthFirst::new();
-/// iterator.start(&graph, root.index(), true);
-/// let mut trace = Trace::default();
-/// iterator.drive(&graph, &mut trace)?;
-/// assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// loop; a sink of one's own drives an iterator without an action.
 pub trait StepSink {
     /// `node` is entered with the states of `frame`; returns the actors' verdict.
     /// [`Flow::Stop`] ends the drive at once.

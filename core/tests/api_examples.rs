@@ -1,0 +1,148 @@
+//! The usage examples of the secondary public items (chains, sinks, stamped results,
+//! method-table copies), kept as tests: each uses only the public API.
+
+use scenewalk_core::{
+    Action, ActiveList, ActorChain, DepthFirst, Flow, Frame, Functor, Graph, MethodTable, NodeId,
+    NodeIndex, Results, ResultsError, Stamp, Stamped, StateKind, Static, StaticActor, StepSink,
+    TraversalError, TraversalIterator, Visit,
+};
+
+#[derive(Clone, Debug)]
+struct Group;
+impl scenewalk_core::NodeCore for Group {}
+
+#[derive(Clone, Debug)]
+struct Light;
+impl scenewalk_core::NodeCore for Light {}
+
+struct Everything;
+impl StaticActor for Everything {
+    fn enter(&self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+        Flow::Continue
+    }
+}
+
+fn root_and_child() -> Result<(Graph, NodeId), scenewalk_core::GraphError> {
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    graph.append_child(root, Group)?;
+    Ok((graph, root))
+}
+
+/// Code generic over any chain: `ActorChain` names it.
+#[test]
+fn a_function_generic_over_actor_chains() -> Result<(), Box<dyn std::error::Error>> {
+    /// Runs any chain depth-first; returns how many nodes it entered.
+    fn entered<C: ActorChain>(
+        chain: C,
+        graph: &Graph,
+        root: NodeId,
+    ) -> Result<u64, TraversalError> {
+        let mut action = Action::new(DepthFirst::new(), chain)?;
+        Ok(action.run(graph, root)?.entered)
+    }
+    let (graph, root) = root_and_child()?;
+    let chain = (Static::new(Everything), Static::new(Everything));
+    let statics = chain
+        .classes()
+        .iter()
+        .filter(|c| c.state == StateKind::Static)
+        .count();
+    assert_eq!(statics, 2);
+    assert_eq!(entered(chain, &graph, root)?, 2);
+    Ok(())
+}
+
+/// Code generic over any splittable chain: `ParallelChain` names it.
+#[cfg(feature = "parallel")]
+#[test]
+fn a_function_generic_over_parallel_chains() -> Result<(), Box<dyn std::error::Error>> {
+    use scenewalk_core::ParallelChain;
+    /// How many nodes any splittable chain enters in a parallel run.
+    fn entered<C: ParallelChain>(
+        chain: C,
+        graph: &Graph,
+        root: NodeId,
+    ) -> Result<u64, TraversalError> {
+        let mut action = Action::new(DepthFirst::new(), chain)?;
+        Ok(action.run_parallel(graph, root)?.entered)
+    }
+    let (graph, root) = root_and_child()?;
+    assert_eq!(entered((Static::new(Everything),), &graph, root)?, 2);
+    Ok(())
+}
+
+/// A sink of one's own drives an iterator without an action.
+#[test]
+fn a_step_sink_drives_an_iterator_without_an_action() -> Result<(), Box<dyn std::error::Error>> {
+    /// Notes `+node` at enter, `-node` at leave.
+    #[derive(Default)]
+    struct Trace(Vec<String>);
+    impl StepSink for Trace {
+        fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
+            self.0.push(format!("+{}", node.get()));
+            Flow::Continue
+        }
+        fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
+            self.0.push(format!("-{}", node.get()));
+        }
+    }
+    let (graph, root) = root_and_child()?;
+    let mut iterator = DepthFirst::new();
+    iterator.start(&graph, root.index(), true);
+    let mut trace = Trace::default();
+    iterator.drive(&graph, &mut trace)?;
+    assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
+    Ok(())
+}
+
+/// Results with no stamp yet (no run made them) are refused as missing.
+#[test]
+fn unstamped_results_are_missing() -> Result<(), ResultsError> {
+    /// Per-node heights, stamped by the run that made them (none yet).
+    #[derive(Default)]
+    struct Heights {
+        stamp: Option<Stamp>,
+        by_slot: Vec<u32>,
+    }
+    impl Stamped for Heights {
+        fn stamp(&self) -> Option<Stamp> {
+            self.stamp
+        }
+    }
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let none_yet = Results::new().with(std::sync::Arc::new(Heights::default()));
+    let read = none_yet.get::<Heights>("reader", &graph, root.index());
+    assert!(matches!(read, Err(ResultsError::Missing { .. })));
+
+    let made = Heights {
+        stamp: Some(Stamp::new(&graph, root.index())),
+        by_slot: vec![0],
+    };
+    let results = Results::new().with(std::sync::Arc::new(made));
+    assert_eq!(
+        results
+            .get::<Heights>("reader", &graph, root.index())?
+            .by_slot,
+        [0]
+    );
+    Ok(())
+}
+
+/// A table of functions copies; one holding a closure does not.
+#[test]
+fn only_tables_without_closures_copy() {
+    let mut table = MethodTable::<u32>::new();
+    table.add::<Light>(Functor::function(|_: &Light, _, n| {
+        *n += 1;
+        Flow::Continue
+    }));
+    assert!(table.try_clone().is_some());
+    let step = 2;
+    table.set_default(Functor::any(move |_, n| {
+        *n += step;
+        Flow::Continue
+    }));
+    assert!(table.try_clone().is_none());
+}
