@@ -146,3 +146,33 @@ fn only_tables_without_closures_copy() {
     }));
     assert!(table.try_clone().is_none());
 }
+
+/// A chain chosen at run time, `Vec<Box<dyn Actor>>`: with the cut, or without.
+#[test]
+fn a_chain_chosen_at_run_time() -> Result<(), Box<dyn std::error::Error>> {
+    use scenewalk_core::Actor;
+    struct Shallow;
+    impl StaticActor for Shallow {
+        fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+            if visit.depth() == 1 {
+                Flow::Prune
+            } else {
+                Flow::Continue
+            }
+        }
+    }
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let child = graph.append_child(root, Group)?;
+    graph.append_child(child, Group)?;
+    for (cut, entered) in [(true, 2), (false, 3)] {
+        let mut chain: Vec<Box<dyn Actor>> = Vec::new();
+        if cut {
+            chain.push(Box::new(Static::new(Shallow)));
+        }
+        let mut action = Action::new(DepthFirst::new(), chain)?;
+        assert_eq!(action.run(&graph, root)?.entered, entered);
+        assert_eq!(action.actor::<Shallow>().is_some(), cut);
+    }
+    Ok(())
+}

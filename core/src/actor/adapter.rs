@@ -29,7 +29,7 @@ impl TypeFilter {
         match dispatch {
             Dispatch::Single(key) => {
                 let set = match &mut self.single {
-                    Some(set) if set.target() == key.id => set,
+                    Some(set) if set.target == key.id => set,
                     _ => self.single.insert(TypeSet::of_id(key.id)),
                 };
                 set.resolve(run.graph.types());

@@ -169,8 +169,8 @@ impl TypeRegistry {
         Ok(NodeType(index as u32))
     }
 
-    /// Checks that `value`'s [`base`](NodeCore::base) chain gives, step by step, the
-    /// declared parents of its type `ty`, and ends where they end.
+    /// Checks that `value`'s [`base`](NodeCore::base) chain gives exactly the declared
+    /// parents of its type `ty`.
     pub(crate) fn check_base(&self, ty: NodeType, value: &dyn NodeCore) -> Result<(), TypeError> {
         let mut value = value;
         for t in self.chain(ty) {
@@ -239,9 +239,8 @@ impl TypeRegistry {
             .map(|(i, info)| (NodeType(i as u32), info))
     }
 
-    /// Fills `table` with one entry per registered type, in index order: what `own`
-    /// gives for the type's `TypeId`, else for its parent's, up the chain, else
-    /// `default`: the fallback rule of every per-type dispatch table.
+    /// Fills `table` per registered type with what `own` gives for its `TypeId`, else
+    /// its parent's, up the chain, else `default`: every dispatch table's fallback.
     pub(crate) fn resolve_by_chain<V: Copy>(
         &self,
         own: impl Fn(TypeId) -> Option<V>,
@@ -271,31 +270,23 @@ impl TypeRegistry {
     }
 }
 
-/// The node types that are a `T` (`T` itself and every type extending it), resolved
-/// once per registry change, so membership costs one index: what [`Typed`](crate::Typed)
-/// and single-type actors ([`Dispatch::Single`](crate::Dispatch::Single)) answer "is
-/// this node a `T`" with.
+/// The node types that are a `T` (itself and every type extending it), resolved once
+/// per registry change, for [`Typed`](crate::Typed) and single-type actors.
 #[derive(Clone, Debug)]
 pub(crate) struct TypeSet {
-    target: TypeId,
+    pub(crate) target: TypeId,
     members: Vec<bool>,
     stamp: Option<RegistryStamp>,
 }
 
 impl TypeSet {
-    /// The set of types that are the type with this `TypeId`; empty until
-    /// [`resolve`](TypeSet::resolve)d.
+    /// The set of types that are the type `target`; empty until resolved.
     pub(crate) fn of_id(target: TypeId) -> Self {
         Self {
             target,
             members: Vec::new(),
             stamp: None,
         }
-    }
-
-    /// The `TypeId` of the type whose set this is.
-    pub(crate) fn target(&self) -> TypeId {
-        self.target
     }
 
     /// Resolves the set against a registry, unless already resolved for it.
@@ -313,7 +304,6 @@ impl TypeSet {
         self.stamp = Some(types.stamp());
     }
 
-    /// Whether `ty` is in the set.
     #[inline]
     pub(crate) fn contains(&self, ty: NodeType) -> bool {
         self.members.get(ty.get()).copied().unwrap_or(false)
