@@ -176,3 +176,65 @@ fn a_chain_chosen_at_run_time() -> Result<(), Box<dyn std::error::Error>> {
     }
     Ok(())
 }
+
+#[derive(Clone, Debug, PartialEq)]
+struct Mesh(u32);
+impl scenewalk_core::NodeCore for Mesh {}
+
+/// `Graph::compact`: unmoved nodes keep their ids, moved ones map through the
+/// `Remap`, and their old ids are stale.
+#[test]
+fn compaction_renumbers_in_pre_order() -> Result<(), scenewalk_core::GraphError> {
+    use scenewalk_core::GraphError;
+    let mut graph = Graph::new();
+    let root = graph.add_root(Mesh(0));
+    let a = graph.append_child(root, Mesh(1))?;
+    let b = graph.append_child(root, Mesh(2))?;
+    let c = graph.append_child(a, Mesh(3))?; // slot 3, but second in pre-order
+    graph.remove(b)?;
+
+    let remap = graph.compact()?;
+    assert_eq!(graph.capacity(), graph.len());
+    assert_eq!(remap.get(root), Some(root)); // unmoved: same id
+    let c2 = remap.get(c).unwrap();
+    assert_eq!(c2.index().get(), 2);
+    assert_eq!(graph.get::<Mesh>(c2)?, &Mesh(3));
+    assert!(matches!(
+        graph.get::<Mesh>(c),
+        Err(GraphError::StaleNode(_))
+    ));
+    assert_eq!(remap.get(b), None); // removed before
+    Ok(())
+}
+
+/// `Graph::changes_since`: the edits after a cursor, in order; none after a fresh
+/// cursor; `None` once the log is cleared.
+#[test]
+fn changes_since_a_cursor() -> Result<(), scenewalk_core::GraphError> {
+    use scenewalk_core::Change;
+    #[derive(Clone, Debug)]
+    struct Mass(f32);
+    impl scenewalk_core::NodeCore for Mass {}
+    let mut graph = Graph::new();
+    let root = graph.add_root(Group);
+    let ball = graph.append_child(root, Mass(1.0))?;
+    let seen = graph.change_cursor();
+
+    graph.get_mut::<Mass>(ball)?.0 = 2.0;
+    let leaf = graph.append_child(ball, Group)?;
+    graph.remove(leaf)?;
+    assert_eq!(
+        graph.changes_since(seen),
+        Some(
+            &[
+                Change::Payload(ball.index()),
+                Change::Placed(leaf.index()),
+                Change::Children(ball.index())
+            ][..]
+        )
+    );
+    assert_eq!(graph.changes_since(graph.change_cursor()), Some(&[][..]));
+    graph.clear_changes();
+    assert_eq!(graph.changes_since(seen), None);
+    Ok(())
+}

@@ -227,7 +227,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     #[allow(
         clippy::unreachable,
-        reason = "internal invariant: a StateCell is made only for a node the actor is called at, after its run's reset (the root state stays for the whole run)"
+        reason = "the root state stays from reset to reset"
     )]
     fn get(&self) -> &S {
         match self.current() {
@@ -255,10 +255,7 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     #[inline(always)]
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: a state was just pushed"
-    )]
+    #[allow(clippy::unreachable, reason = "a state was just pushed")]
     fn own_mut(&mut self) -> &mut S {
         let state = match self.mode {
             OrderedState::Copies => {

@@ -55,9 +55,7 @@ impl ColdLinks {
 }
 
 /// A forest of heterogeneous nodes with first-child / next-sibling links, children in
-/// document order.
-///
-/// A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
+/// document order. A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
 /// 4-byte generation, 12 bytes of cold links only edits read), plus its payload and a
 /// 4-byte back link in its type's column unless the type is zero-sized. Appending,
 /// inserting before a sibling and detaching are O(1); [`set_parent`](Graph::set_parent)
@@ -294,9 +292,8 @@ impl Graph {
         Ok(self.payload_raw(self.check(id)?))
     }
 
-    /// The node's payload, type-erased and mutable. Payload edits do not change the
-    /// [`revision`](Graph::revision); the borrow is recorded as a
-    /// [`Change::Payload`] in the change log.
+    /// The node's payload, type-erased and mutable: not a change of
+    /// [`revision`](Graph::revision), but a [`Change::Payload`] in the change log.
     pub fn payload_mut(&mut self, id: NodeId) -> Result<&mut dyn NodeCore, GraphError> {
         let i = self.check(id)? as usize;
         self.record(Change::Payload(NodeIndex(i as u32)));
@@ -314,12 +311,10 @@ impl Graph {
             .ok_or_else(|| self.wrong_type::<T>(id))
     }
 
-    /// The node's payload as a mutable `T`; only the node's exact type, unlike
-    /// [`get`](Graph::get): a type that extends another may keep its own invariants
-    /// over the embedded value (a mesh's box is its triangles' box), which a write
-    /// through the parent type would break. The borrow is recorded as a
-    /// [`Change::Payload`] in the change log
-    /// ([`changes_since`](Graph::changes_since)), which incremental updates read.
+    /// The node's payload as a mutable `T`, recorded as [`payload_mut`](Graph::payload_mut)
+    /// is; only the node's exact type, unlike [`get`](Graph::get): a type that extends
+    /// another may keep invariants over the embedded value (a mesh's box is its
+    /// triangles' box), which a write through the parent type would break.
     pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
         let i = self.check(id)? as usize;
         let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);

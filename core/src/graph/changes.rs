@@ -118,30 +118,6 @@ impl Graph {
     /// came than the log keeps (at least as many as the arena has slots, and at least
     /// 2,048). Every structural edit and mutable payload borrow is recorded; a payload
     /// changed some other way needs [`mark_changed`](Graph::mark_changed).
-    ///
-    /// ```
-    /// use scenewalk_core::{Change, Graph};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// # #[derive(Clone, Debug)] struct Mass(f32);
-    /// # impl scenewalk_core::NodeCore for Mass {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let ball = graph.append_child(root, Mass(1.0))?;
-    /// let seen = graph.change_cursor();
-    ///
-    /// graph.get_mut::<Mass>(ball)?.0 = 2.0;
-    /// let leaf = graph.append_child(ball, Group)?;
-    /// graph.remove(leaf)?;
-    /// assert_eq!(
-    ///     graph.changes_since(seen),
-    ///     Some(&[Change::Payload(ball.index()), Change::Placed(leaf.index()), Change::Children(ball.index())][..])
-    /// );
-    /// assert_eq!(graph.changes_since(graph.change_cursor()), Some(&[][..]));
-    /// graph.clear_changes();
-    /// assert_eq!(graph.changes_since(seen), None);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
     pub fn changes_since(&self, since: ChangeCursor) -> Option<&[Change]> {
         if since.uid != self.uid() || since.position < self.changes.start {
             return None;

@@ -65,28 +65,6 @@ impl Graph {
     ///
     /// Errors: [`GraphError::GenerationsExhausted`] when a slot that would receive
     /// another node has used all its generations; the graph is then unchanged.
-    ///
-    /// ```
-    /// use scenewalk_core::{Graph, GraphError};
-    /// # #[derive(Clone, Debug, PartialEq)] struct Mesh(u32);
-    /// # impl scenewalk_core::NodeCore for Mesh {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Mesh(0));
-    /// let a = graph.append_child(root, Mesh(1))?;
-    /// let b = graph.append_child(root, Mesh(2))?;
-    /// let c = graph.append_child(a, Mesh(3))?; // slot 3, but second in pre-order
-    /// graph.remove(b)?;
-    ///
-    /// let remap = graph.compact()?;
-    /// assert_eq!(graph.capacity(), graph.len());
-    /// assert_eq!(remap.get(root), Some(root)); // unmoved: same id
-    /// let c2 = remap.get(c).unwrap();
-    /// assert_eq!(c2.index().get(), 2);
-    /// assert_eq!(graph.get::<Mesh>(c2)?, &Mesh(3));
-    /// assert!(matches!(graph.get::<Mesh>(c), Err(GraphError::StaleNode(_))));
-    /// assert_eq!(remap.get(b), None); // removed before
-    /// # Ok::<(), GraphError>(())
-    /// ```
     pub fn compact(&mut self) -> Result<Remap, GraphError> {
         let order = self.preorder_slots();
         let len = order.len();

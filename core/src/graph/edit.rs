@@ -20,7 +20,7 @@ impl Graph {
     /// Where [`try_add_root`](Graph::try_add_root) returns an error.
     #[allow(
         clippy::panic,
-        reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
+        reason = "documented; try_add_root is the fallible form"
     )]
     pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
         match self.try_add_root(payload) {
@@ -197,7 +197,7 @@ impl Graph {
     /// Takes a slot and stores the payload; the node is unlinked.
     #[allow(
         clippy::unreachable,
-        reason = "internal invariant: a type's column is created for that type"
+        reason = "a type's column is created for that type"
     )]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
         let ty = self.types.register::<T>()?;

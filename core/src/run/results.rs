@@ -1,5 +1,4 @@
-//! Results one pass hands to the next: shared by handle and stamped with the state of
-//! the graph they describe, so a reader refuses them once they are stale.
+//! Results one pass hands to the next, stamped with the graph state they describe.
 
 use crate::actor::RunContext;
 use crate::error::ResultsError;
