@@ -38,7 +38,16 @@ pub trait ActorChain: Chain {
     /// Leaves a node with every actor, last to first.
     fn leave(&mut self, visit: &Visit<'_>);
     /// Enters a batch with every actor (see [`Actor::enter_batch`]).
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        let (mut flow, mut i) = (Flow::Continue, 0);
+        while let Some(actor) = self.nth_mut(i) {
+            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
+                break;
+            }
+            i += 1;
+        }
+        flow
+    }
     /// A run ended.
     fn end(&mut self, stats: &mut RunStats) {
         let mut i = 0;
@@ -112,11 +121,6 @@ macro_rules! tuple_chain {
         #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
         impl<$($name: Actor),*> ActorChain for ($($name,)*) {
             tuple_calls!([$($idx)*] [$($rev)*]);
-            fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-                let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })*
-                flow
-            }
         }
 
         #[allow(unused_variables, clippy::match_single_binding, reason = "the empty tuple holds no actor")]
@@ -162,15 +166,6 @@ impl ActorChain for Vec<Box<dyn Actor>> {
         for actor in self.iter_mut().rev() {
             actor.leave(visit);
         }
-    }
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        let mut flow = Flow::Continue;
-        for actor in self.iter_mut() {
-            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
-                break;
-            }
-        }
-        flow
     }
 }
 
