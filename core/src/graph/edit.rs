@@ -176,8 +176,6 @@ impl Graph {
         Ok(removed)
     }
 
-    // ----- internals -------------------------------------------------------------------
-
     /// Adds a node under `parent` (`NIL`: a root), before `before` (`NIL`: last).
     fn add<T: NodeCore>(
         &mut self,

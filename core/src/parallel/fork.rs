@@ -1,8 +1,8 @@
 //! Forking a chain into workers for a parallel run, and merging them back.
 
 use crate::actor::{
-    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, TypeFilter,
-    Unordered, UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
+    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, Unordered,
+    UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -252,13 +252,9 @@ impl<A: UnorderedActor> UnorderedAbove<'_, A> {
 
 impl<A: UnorderedActor> Unordered<A> {
     fn worker(&self) -> Result<Unordered<A>, ActionError> {
-        match self.actor.fork() {
-            Some(actor) => Ok(Unordered {
-                actor,
-                filter: TypeFilter::clone(&self.filter),
-            }),
-            None => Err(refusal(&self.class())),
-        }
+        let filter = self.filter.clone();
+        let actor = self.actor.fork().ok_or_else(|| refusal(&self.class()))?;
+        Ok(Unordered { actor, filter })
     }
 }
 

@@ -77,10 +77,8 @@ impl Stamp {
     /// hold nothing for the nodes above it). O(depth of `root`).
     pub fn check(&self, graph: &Graph, root: NodeIndex) -> Result<(), Staleness> {
         self.check_graph(graph)?;
-        match graph.path_up(root).any(|node| node == self.root) {
-            true => Ok(()),
-            false => Err(Staleness::OutsideRoot),
-        }
+        let inside = graph.path_up(root).any(|node| node == self.root);
+        inside.then_some(()).ok_or(Staleness::OutsideRoot)
     }
 }
 
