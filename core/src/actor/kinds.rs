@@ -227,12 +227,13 @@ pub trait OrderedActor: Any + Send {
     /// implemented; the default `false` refuses parallel runs.
     const FORKS: bool = false;
     /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a worker
-    /// for one subtree (or sibling subtrees from the same state) and the state its root
-    /// starts from; `state` is the subtree root's parent's. Called in document order as
-    /// this actor walks the nodes above the split points; the worker has the setup of
-    /// `self` but none of its results, and gets no `root_state` or `end`. `None` refuses
-    /// the run. A list appended to at enter holds, now, exactly the entries of the
-    /// nodes before the subtree: note its length for [`merge`](OrderedActor::merge).
+    /// for one subtree (or sibling subtrees from the same state) and, in its terms, the
+    /// state its root starts from; `state` is the subtree root's parent's. Called on the
+    /// calling thread in document order, as this actor walks the nodes above the split
+    /// points; the worker has the setup of `self` but none of its results, and gets no
+    /// `root_state` or `end`. `None` refuses the run. A list appended to at enter holds,
+    /// now, exactly the entries of the nodes before the subtree: note its length for
+    /// [`merge`](OrderedActor::merge).
     fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
     where
         Self: Sized,

@@ -10,8 +10,7 @@ struct Level<S> {
     state: S,
 }
 
-/// One ordered actor's states along the current path of a pre-order traversal: a node
-/// pushes a copy of its parent's only if it changes it.
+/// One ordered actor's states along the current path of a pre-order traversal.
 #[derive(Clone, Debug)]
 struct DepthStates<S> {
     levels: Vec<Level<S>>,
@@ -287,9 +286,8 @@ impl<S: Clone> StateCell<'_, S> {
         self.states.get()
     }
 
-    /// The state, writable: the first call at a node copies the parent's state (the
-    /// copy counted in [`RunStats::state_copies`](crate::RunStats)); later calls at
-    /// the same node reuse it.
+    /// The state, writable: the first call at a node copies the parent's (counted in
+    /// [`RunStats::state_copies`](crate::RunStats)), later ones reuse the copy.
     #[inline]
     pub fn make_mut(&mut self) -> &mut S {
         if !self.states.is_own(self.owner) {
@@ -299,8 +297,8 @@ impl<S: Clone> StateCell<'_, S> {
         self.states.own_mut()
     }
 
-    /// Replaces the state at this node without cloning the parent's (one copy counted
-    /// if the node had no state of its own yet).
+    /// Replaces the state at this node without cloning the parent's (counted as a copy
+    /// if the node had no state of its own).
     // Always inlined: left to the compiler, the fused run loop called it out of line.
     #[inline(always)]
     pub fn set(&mut self, state: S) {

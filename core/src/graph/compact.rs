@@ -36,8 +36,8 @@ impl Remap {
         (new.index != NIL && self.old_generation.get(slot) == Some(&old.generation)).then_some(new)
     }
 
-    /// The new slot of the node that was in slot `old` (`None` for a slot that was
-    /// free or beyond the old arena): the map for per-node arrays indexed by slot.
+    /// The new slot of the node in slot `old` (`None` for a free or unknown slot): the
+    /// map for per-node arrays.
     pub fn index(&self, old: NodeIndex) -> Option<NodeIndex> {
         let new = self.new_id.get(old.get())?;
         (new.index != NIL).then_some(NodeIndex(new.index))
@@ -202,7 +202,7 @@ impl Graph {
     }
 
     /// The generation of each new slot: kept where the node stays, else one the slot
-    /// never issued, so no old id of the slot can name the node moving in.
+    /// never issued (no old id may name the node moving in).
     fn compacted_generations(&self, order: &[u32]) -> Result<Vec<u32>, GraphError> {
         order
             .iter()
@@ -217,9 +217,8 @@ impl Graph {
             .collect()
     }
 
-    /// Per column: the old payload slots in the new node order with their new owners,
-    /// and per new node its payload slot; `None` for a column of a zero-sized type,
-    /// whose nodes share slot 0.
+    /// Per column (`None`: zero-sized type), the old payload slots in new node order
+    /// with their new owners; per new node, its payload slot.
     fn column_orders(&self, order: &[u32]) -> (Vec<Option<ColumnOrder>>, Vec<u32>) {
         let mut columns: Vec<Option<ColumnOrder>> = self
             .columns

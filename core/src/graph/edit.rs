@@ -29,10 +29,9 @@ impl Graph {
         }
     }
 
-    /// Adds a node with no parent, or reports why it cannot: a full arena (`u32::MAX -
-    /// 1` nodes, [`GraphError::Full`]), or a type whose declared parent types loop or
-    /// disagree with its [`base`](NodeCore::base) ([`GraphError::Type`]; every adding
-    /// call checks both).
+    /// Adds a node with no parent, or reports why it cannot (as every adding call): a
+    /// full arena ([`GraphError::Full`]), or a type whose declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) ([`GraphError::Type`]).
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
         self.add(payload, NIL, NIL)
     }

@@ -80,11 +80,8 @@ pub(crate) fn fresh_uid() -> u64 {
 }
 
 /// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
-/// (Coin3D's `SoType`), registered when a payload of the type is first added.
-///
-/// A type's parent is the one it declares ([`NodeCore::parent_type`]), registered
-/// first, so parents have smaller indices; a declaration that loops is refused with
-/// [`TypeError::ParentChain`].
+/// (Coin3D's `SoType`), registered when a payload of the type is first added; a
+/// declared parent type ([`NodeCore::parent_type`]) first, so it has a smaller index.
 #[derive(Debug)]
 pub struct TypeRegistry {
     uid: u64,
@@ -131,11 +128,9 @@ impl TypeRegistry {
         }
     }
 
-    /// Registers `T` (or returns its index if already known), after the parent types
-    /// it declares through [`NodeCore::parent_type`].
-    ///
-    /// Errors: [`TypeError::ParentChain`] when the declared parents loop back or the
-    /// chain holds more than [`MAX_BASE_CHAIN`] types; nothing of it is registered.
+    /// Registers `T` (or returns its index), after its declared parent types. Errors:
+    /// [`TypeError::ParentChain`] when they loop back or the chain holds more than
+    /// [`MAX_BASE_CHAIN`] types; nothing of it is registered.
     pub fn register<T: NodeCore>(&mut self) -> Result<NodeType, TypeError> {
         self.register_below::<T>(0)
     }
