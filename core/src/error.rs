@@ -1,5 +1,4 @@
-//! Every error of the crate: graph edits, type registration, building an action,
-//! reading another pass's results, and a run.
+//! Every error of the crate.
 
 use crate::graph::NodeId;
 use crate::run::Staleness;

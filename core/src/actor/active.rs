@@ -5,8 +5,8 @@ use crate::graph::{Graph, NodeIndex};
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;
 
-/// One candidate of the active list. Iterators store these directly in their pending
-/// structures, so handing the list to the actors copies nothing.
+/// One candidate of the active list, as iterators store it (handing the list to the
+/// actors copies nothing).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ActiveEntry {
     node: NodeIndex,
@@ -45,8 +45,8 @@ impl ActiveEntry {
         self.flags & ACTIVE != 0
     }
 
-    /// The priority key an actor gave it, if any. NaN keys are stored as given; the
-    /// priority iterator reports them as errors.
+    /// The priority key an actor gave it, if any (a NaN too: the priority iterator
+    /// reports it).
     #[inline]
     pub fn key(&self) -> Option<f32> {
         (self.flags & KEYED != 0).then_some(self.key)
@@ -70,9 +70,8 @@ impl ActiveEntry {
     }
 }
 
-/// One candidate of an [`ActiveList`], as [`ActiveList::iter_mut`] hands it out: it
-/// reads as its [`ActiveEntry`], and only its key and activity can change, not which
-/// node it is.
+/// One candidate of an [`ActiveList`], from [`ActiveList::iter_mut`]: it reads as its
+/// [`ActiveEntry`]; only its key and activity can change.
 #[derive(Debug)]
 pub struct Candidate<'a> {
     entry: &'a mut ActiveEntry,
@@ -104,23 +103,20 @@ impl Candidate<'_> {
 /// Whether a lazily built active list was looked at, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ListState {
-    /// The list was not built (no actor changed it or asked for its entries by
-    /// index): every child is active, none has a key, and the iterator may walk the
-    /// children by their links.
+    /// Not built: every child is active, none has a key; walk them by their links.
     #[default]
     Untouched,
-    /// The list was built in the iterator's buffer; read the entries from there.
+    /// Built in the iterator's buffer; read the entries from there.
     Filled,
     /// Every child was deactivated without the list being built.
     Cleared,
 }
 
-/// Where the entries of an [`ActiveList`] come from.
+/// Where the entries of an [`ActiveList`] come from: an iterator's, or a node's
+/// children built only if an actor asks.
 #[derive(Debug)]
 enum Source<'a> {
-    /// Entries an iterator already holds.
     Slice(&'a mut [ActiveEntry]),
-    /// A node's children, built only if an actor asks.
     Lazy(Lazy<'a>),
 }
 
@@ -135,14 +131,11 @@ struct Lazy<'a> {
     state: &'a mut ListState,
 }
 
-/// The list of active nodes an actor receives with the current node: by default the
-/// node's children in document order (paper 3.1). An actor may deactivate entries (they
-/// are not traversed) and give them priority keys (used by the priority iterator,
-/// ignored by depth-first); indices out of range are ignored.
-///
-/// A depth-first iterator hands it out lazily: it is built only when an actor changes
-/// it or reads entries by index (`len`, `is_empty`, `active_nodes` and `active_count`
-/// read the links), so actors that never touch it cost the traversal nothing.
+/// The list of active nodes an actor receives with the current node: by default its
+/// children in document order (paper 3.1). An actor may deactivate entries and give
+/// them priority keys (ignored by depth-first); indices out of range are ignored.
+/// Depth-first hands it out lazily: built only when an actor changes it or reads
+/// entries by index (`len`, `is_empty`, `active_nodes`, `active_count` read the links).
 ///
 /// ```
 /// use scenewalk_core::{ActiveEntry, ActiveList, NodeIndex};
@@ -167,9 +160,8 @@ impl<'a> ActiveList<'a> {
         }
     }
 
-    /// The children of `parent` (at `depth`), built at the end of `buf` only when an
-    /// actor first looks at the list; `state` tells the iterator afterwards whether
-    /// that happened.
+    /// The children of `parent` (at `depth`), built at the end of `buf` when an actor
+    /// first looks; `state` tells the iterator afterwards how it was used.
     #[inline(always)]
     pub fn lazy(
         graph: &'a Graph,
@@ -214,8 +206,7 @@ impl<'a> ActiveList<'a> {
         }
     }
 
-    /// The candidates as they stand, without building a lazy list: each item is
-    /// (node, active, key).
+    /// The candidates as they stand, (node, active, key), without building the list.
     fn peek(&self) -> impl std::iter::Iterator<Item = (NodeIndex, bool, Option<f32>)> + '_ {
         let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
             Source::Slice(entries) => (&entries[..], None),
@@ -328,8 +319,7 @@ impl<'a> ActiveList<'a> {
         self.slice().get(i).and_then(|e| e.key())
     }
 
-    /// Every candidate, to set keys or activity in one pass. Only the key and the
-    /// activity can change: the candidates and their order are the iterator's.
+    /// Every candidate, to set keys or activity in one pass.
     #[inline]
     pub fn iter_mut(&mut self) -> impl std::iter::Iterator<Item = Candidate<'_>> + '_ {
         self.slice().iter_mut().map(|entry| Candidate { entry })

@@ -29,7 +29,7 @@ impl TypeFilter {
         match dispatch {
             Dispatch::Single(key) => {
                 let set = match &mut self.single {
-                    Some(set) if set.target() == key.id => set,
+                    Some(set) if set.target == key.id => set,
                     _ => self.single.insert(TypeSet::of_id(key.id)),
                 };
                 set.resolve(run.graph.types());
@@ -240,13 +240,13 @@ impl<A: OrderedActor> Actor for Ordered<A> {
 
 impl<A: OrderedActor> Adapter for Ordered<A> {
     fn restore_frame(&mut self, frame: Frame) {
-        self.states.restore(frame);
+        self.states.versions.restore(frame);
     }
     fn save_frame(&mut self, frame: Frame) {
-        self.states.save(frame);
+        self.states.versions.save(frame);
     }
     fn release_frame(&mut self, frame: Frame) {
-        self.states.release(frame);
+        self.states.versions.release(frame);
     }
     fn inner(&self) -> &dyn Any {
         &self.actor

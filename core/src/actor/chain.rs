@@ -1,69 +1,66 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
-use crate::actor::sealed::Chain;
+use crate::actor::sealed::{Chain, actors};
 use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, RunContext, Visit};
 use crate::error::{ActionError, TraversalError};
 use crate::graph::Graph;
 use crate::run::{Capabilities, RunStats};
-use std::any::Any;
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
-/// order at leave.
-///
-/// Implemented for tuples of up to eight [`Actor`]s, which the compiler turns into
-/// straight-line calls (no dynamic dispatch per node), and for `Vec<Box<dyn Actor>>`
-/// when the chain is only known at run time. Sealed: those are the chains; name the
-/// trait to write code generic over them.
-///
-/// ```
-/// use scenewalk_core::{
-///     Action, ActiveList, ActorChain, DepthFirst, Flow, Graph, NodeId, StateKind, Static,
-///     StaticActor, TraversalError, Visit,
-/// };
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// /// Runs any chain depth-first; returns how many nodes it entered.
-/// fn entered<C: ActorChain>(chain: C, graph: &Graph, root: NodeId) -> Result<u64, TraversalError> {
-///     let mut action = Action::new(DepthFirst::new(), chain)?;
-///     Ok(action.run(graph, root)?.entered)
-/// }
-/// struct Everything;
-/// impl StaticActor for Everything {
-///     fn enter(&self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         Flow::Continue
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// graph.append_child(root, Group)?;
-/// let chain = (Static::new(Everything), Static::new(Everything));
-/// assert_eq!(chain.classes().iter().filter(|c| c.state == StateKind::Static).count(), 2);
-/// assert_eq!(entered(chain, &graph, root)?, 2);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// order at leave: tuples of up to eight [`Actor`]s, which the compiler turns into
+/// straight-line calls, and `Vec<Box<dyn Actor>>` for a chain only known at run time.
+/// Sealed: name it to write code generic over chains.
 pub trait ActorChain: Chain {
     /// The classes of the actors, in chain order.
-    fn classes(&self) -> Vec<ActorClass>;
+    fn classes(&self) -> Vec<ActorClass> {
+        actors(self).map(|a| a.class()).collect()
+    }
     /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
     /// without allocating.
-    fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError>;
+    fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
+        actors(self).try_for_each(|a| crate::run::check(&a.class(), capabilities))
+    }
     /// A run begins: every actor's `begin`, in order, even after one refused the run;
     /// the first refusal is returned.
-    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError>;
+    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
+        let (mut outcome, mut i) = (Ok(()), 0);
+        while let Some(actor) = self.nth_mut(i) {
+            let begun = actor.begin(run);
+            if outcome.is_ok() {
+                outcome = begun;
+            }
+            i += 1;
+        }
+        outcome
+    }
     /// Enters a node with every actor, combining their flows (see [`Flow`]).
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// Leaves a node with every actor, last to first.
     fn leave(&mut self, visit: &Visit<'_>);
     /// Enters a batch with every actor (see [`Actor::enter_batch`]).
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow;
+    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
+        let (mut flow, mut i) = (Flow::Continue, 0);
+        while let Some(actor) = self.nth_mut(i) {
+            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
+                break;
+            }
+            i += 1;
+        }
+        flow
+    }
     /// A run ended.
-    fn end(&mut self, stats: &mut RunStats);
+    fn end(&mut self, stats: &mut RunStats) {
+        let mut i = 0;
+        while let Some(actor) = self.nth_mut(i) {
+            actor.end(stats);
+            i += 1;
+        }
+    }
 }
 
 /// Folds one actor's answer into the chain's `flow`; returns whether the next actor
-/// runs. `Stop` ends the chain; `Prune` deactivates every child of an entered node
-/// (its `active` list) before the next actor runs, and at a batch (no list) keeps the
-/// entries, which are the nodes entered, but expands none of them.
+/// runs. `Prune` deactivates an entered node's `active` children before the next actor
+/// runs; at a batch (no list) it keeps the entries but expands none.
 #[inline(always)]
 pub(crate) fn fold(answer: Flow, active: Option<&mut ActiveList<'_>>, flow: &mut Flow) -> bool {
     match answer {
@@ -83,8 +80,7 @@ pub(crate) fn fold(answer: Flow, active: Option<&mut ActiveList<'_>>, flow: &mut
 }
 
 /// Calls `$m!` once per tuple of zero to eight actors, naming each element's type and
-/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`. The empty tuple calls
-/// no actor, so its impls leave their arguments unused.
+/// index, then the indices last to first: `$m!(A 0, B 1; 1, 0)`.
 macro_rules! for_tuples {
     ($m:ident) => {
         $m!(;);
@@ -124,31 +120,10 @@ macro_rules! tuple_chain {
     ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
         #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
         impl<$($name: Actor),*> ActorChain for ($($name,)*) {
-            fn classes(&self) -> Vec<ActorClass> {
-                vec![$(self.$idx.class()),*]
-            }
-            fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-                $(crate::run::check(&self.$idx.class(), capabilities)?;)*
-                Ok(())
-            }
-            fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-                let mut outcome = Ok(());
-                $(let begun = self.$idx.begin(run);
-                if outcome.is_ok() { outcome = begun; })*
-                outcome
-            }
             tuple_calls!([$($idx)*] [$($rev)*]);
-            fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-                let mut flow = Flow::Continue;
-                $(if !fold(self.$idx.enter_batch(graph, depth, batch), None, &mut flow) { return flow; })*
-                flow
-            }
-            fn end(&mut self, stats: &mut RunStats) {
-                $(self.$idx.end(stats);)*
-            }
         }
 
-        #[allow(unused_variables, reason = "the empty tuple calls no actor")]
+        #[allow(unused_variables, clippy::match_single_binding, reason = "the empty tuple holds no actor")]
         impl<$($name: Actor),*> Chain for ($($name,)*) {
             fn restore_frame(&mut self, frame: Frame) {
                 $(self.$idx.restore_frame(frame);)*
@@ -159,21 +134,17 @@ macro_rules! tuple_chain {
             fn release_frame(&mut self, frame: Frame) {
                 $(self.$idx.release_frame(frame);)*
             }
-            fn find<T: Any>(&self) -> Option<&T> {
-                None$(.or_else(|| self.$idx.inner().downcast_ref::<T>()))*
+            fn nth(&self, i: usize) -> Option<&dyn Actor> {
+                match i {
+                    $($idx => Some(&self.$idx),)*
+                    _ => None,
+                }
             }
-            fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-                $(if self.$idx.inner().is::<T>() { return self.$idx.inner_mut().downcast_mut::<T>(); })*
-                None
-            }
-            fn find_context<T: Any>(&self) -> Option<&T> {
-                None$(.or_else(|| self.$idx.context()?.downcast_ref::<T>()))*
-            }
-            fn find_context_mut<T: Any>(&mut self) -> Option<&mut T> {
-                $(if self.$idx.context().is_some_and(|c| c.is::<T>()) {
-                    return self.$idx.context_mut()?.downcast_mut::<T>();
-                })*
-                None
+            fn nth_mut(&mut self, i: usize) -> Option<&mut dyn Actor> {
+                match i {
+                    $($idx => Some(&mut self.$idx),)*
+                    _ => None,
+                }
             }
         }
     };
@@ -182,23 +153,6 @@ macro_rules! tuple_chain {
 for_tuples!(tuple_chain);
 
 impl ActorChain for Vec<Box<dyn Actor>> {
-    fn classes(&self) -> Vec<ActorClass> {
-        self.iter().map(|a| a.class()).collect()
-    }
-    fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-        self.iter()
-            .try_for_each(|a| crate::run::check(&a.class(), capabilities))
-    }
-    fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        let mut outcome = Ok(());
-        for actor in self.iter_mut() {
-            let begun = actor.begin(run);
-            if outcome.is_ok() {
-                outcome = begun;
-            }
-        }
-        outcome
-    }
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         let mut flow = Flow::Continue;
         for actor in self.iter_mut() {
@@ -213,20 +167,6 @@ impl ActorChain for Vec<Box<dyn Actor>> {
             actor.leave(visit);
         }
     }
-    fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
-        let mut flow = Flow::Continue;
-        for actor in self.iter_mut() {
-            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
-                break;
-            }
-        }
-        flow
-    }
-    fn end(&mut self, stats: &mut RunStats) {
-        for actor in self.iter_mut() {
-            actor.end(stats);
-        }
-    }
 }
 
 impl Chain for Vec<Box<dyn Actor>> {
@@ -239,18 +179,10 @@ impl Chain for Vec<Box<dyn Actor>> {
     fn release_frame(&mut self, frame: Frame) {
         self.iter_mut().for_each(|a| a.release_frame(frame));
     }
-    fn find<T: Any>(&self) -> Option<&T> {
-        self.iter().find_map(|a| a.inner().downcast_ref::<T>())
+    fn nth(&self, i: usize) -> Option<&dyn Actor> {
+        Some(&**self.get(i)?)
     }
-    fn find_mut<T: Any>(&mut self) -> Option<&mut T> {
-        self.iter_mut()
-            .find_map(|a| a.inner_mut().downcast_mut::<T>())
-    }
-    fn find_context<T: Any>(&self) -> Option<&T> {
-        self.iter().find_map(|a| a.context()?.downcast_ref::<T>())
-    }
-    fn find_context_mut<T: Any>(&mut self) -> Option<&mut T> {
-        self.iter_mut()
-            .find_map(|a| a.context_mut()?.downcast_mut::<T>())
+    fn nth_mut(&mut self, i: usize) -> Option<&mut dyn Actor> {
+        Some(&mut **self.get_mut(i)?)
     }
 }

@@ -1,10 +1,9 @@
 //! Frames: saved ordered states that pending nodes share (priority-style orders).
 
-/// Names the ordered states saved after a node was entered, for iterators that do not
-/// enter nodes in pre-order ([`OrderedState::Copies`](crate::OrderedState::Copies)):
-/// the action saves one after each enter and gives it to the iterator's
-/// [`commit`](crate::TraversalIterator::commit), which hands it back with each child's
-/// step. Each ordered actor maps it to a state version and copies only when it writes.
+/// Names the ordered states saved after a node was entered, for
+/// [`OrderedState::Copies`](crate::OrderedState::Copies) iterators: the action gives one
+/// to [`commit`](crate::TraversalIterator::commit), which hands it back with each
+/// child's step. Each ordered actor maps it to a state version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Frame(pub(crate) u32);
 

@@ -8,41 +8,11 @@ use crate::run::RunStats;
 use std::any::Any;
 
 /// A link of an action's actor chain, as the [`Action`](crate::Action) drives it.
-///
 /// Sealed: implement [`StaticActor`], [`UnorderedActor`] or [`OrderedActor`] and wrap
 /// the value in [`Static`](crate::Static), [`Unordered`](crate::Unordered) or
 /// [`Ordered`](crate::Ordered). Name it for a chain only known at run time,
-/// `Vec<Box<dyn Actor>>`, or to call one adapter's events directly.
-///
-/// ```
-/// use scenewalk_core::{Action, ActiveList, Actor, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// struct Shallow;
-/// impl StaticActor for Shallow {
-///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let child = graph.append_child(root, Group)?;
-/// graph.append_child(child, Group)?;
-///
-/// // A chain chosen at run time: with the cut, or without.
-/// for (cut, entered) in [(true, 2), (false, 3)] {
-///     let mut chain: Vec<Box<dyn Actor>> = Vec::new();
-///     if cut {
-///         chain.push(Box::new(Static::new(Shallow)));
-///     }
-///     let mut action = Action::new(DepthFirst::new(), chain)?;
-///     assert_eq!(action.run(&graph, root)?.entered, entered);
-///     assert_eq!(action.actor::<Shallow>().is_some(), cut);
-/// }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// A type of another crate cannot be an `Actor` itself:
+/// `Vec<Box<dyn Actor>>`, or to call one adapter's events directly. A type of another
+/// crate cannot be an `Actor` itself:
 ///
 /// ```compile_fail
 /// use scenewalk_core::{ActiveList, Actor, ActorClass, Flow, RunContext, RunStats, TraversalError, Visit};
@@ -67,8 +37,8 @@ pub trait Actor: Adapter {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left (only called for [`Events::EnterLeave`] actors).
     fn leave(&mut self, visit: &Visit<'_>);
-    /// A batch of nodes at `depth` (breadth-first iterators); only called for actors
-    /// whose class says [`batches`](ActorClass::batches).
+    /// A batch of nodes at `depth`, for actors whose class says
+    /// [`batches`](ActorClass::batches).
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
@@ -77,33 +47,12 @@ pub trait Actor: Adapter {
 }
 
 /// A static-state actor: read-only during traversal (`&self`), so it may be called in
-/// any order, batched, or from several threads.
-///
-/// ```
-/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// /// Cuts the tree below a depth.
-/// struct MaxDepth(u32);
-/// impl StaticActor for MaxDepth {
-///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() >= self.0 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let child = graph.append_child(root, Group)?;
-/// graph.append_child(child, Group)?;
-/// let mut action = Action::new(DepthFirst::new(), (Static::new(MaxDepth(1)),))?;
-/// let stats = action.run(&graph, root)?;
-/// assert_eq!((stats.entered, stats.pruned), (2, 1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// any order, batched, or from several threads. The [crate example](crate) is one.
 pub trait StaticActor: Any + Sync {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
-    /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work on a
-    /// whole batch, so breadth-first iterators may run it.
+    /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work, so
+    /// breadth-first iterators may run it.
     const BATCHES: bool = false;
     /// Which node types reach the actor.
     fn dispatch(&self) -> Dispatch {
@@ -118,9 +67,8 @@ pub trait StaticActor: Any + Sync {
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth` (breadth-first iterators): an entry an actor
-    /// deactivates is dropped before it is entered (later actors skip it, it is not
-    /// expanded); [`Flow::Prune`] enters the active entries but expands none.
+    /// A batch of nodes at `depth` (breadth-first iterators): a deactivated entry is
+    /// not entered (later actors skip it); [`Flow::Prune`] expands none.
     fn enter_batch(&self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
@@ -166,9 +114,8 @@ pub trait UnorderedActor: Any + Send {
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
-    /// A run begins: reset the results (they describe the latest run only; an
-    /// [`Arms`](crate::Arms)' context goes back to its start), take other passes' with
-    /// [`RunContext::read`]. An error refuses the run.
+    /// A run begins: reset the results (they describe the latest run only), take other
+    /// passes' with [`RunContext::read`]. An error refuses the run.
     fn begin(&mut self, _run: &RunContext<'_>) -> Result<(), TraversalError> {
         Ok(())
     }
@@ -176,34 +123,30 @@ pub trait UnorderedActor: Any + Send {
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node is left.
     fn leave(&mut self, _visit: &Visit<'_>) {}
-    /// A batch of nodes at `depth`, as for
-    /// [`StaticActor::enter_batch`]: skip the entries an earlier actor deactivated.
+    /// As [`StaticActor::enter_batch`].
     fn enter_batch(&mut self, _graph: &Graph, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }
     /// A run ended.
     fn end(&mut self) {}
-    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a
-    /// worker that will see part of the run's nodes, to be
-    /// [`merge`](UnorderedActor::merge)d back. Called after `begin`, it carries the
-    /// parameters and per-run setup of `self` but **none of its results**; workers get
-    /// no `begin` and no `end`. The default `None` refuses parallel runs.
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a worker
+    /// for part of the nodes, called after `begin`, with the parameters and setup of
+    /// `self` but **none of its results**; workers get no `begin` or `end`. The default
+    /// `None` refuses parallel runs.
     fn fork(&self) -> Option<Self>
     where
         Self: Sized,
     {
         None
     }
-    /// Parallel runs: adds a worker's results to this actor's, worker by worker in
-    /// document order, so appending to a list keeps the sequential order.
+    /// Parallel runs: adds a worker's results, workers in document order (a list
+    /// appended to keeps the sequential order).
     fn merge(&mut self, _worker: Self)
     where
         Self: Sized,
     {
     }
-    /// The context of a per-type dispatch actor, for
-    /// [`Action::context`](crate::Action::context): only [`Arms`](crate::Arms)
-    /// answers (the argument cannot be named outside this crate).
+    /// The context of [`Arms`](crate::Arms), the only actor that can answer.
     #[doc(hidden)]
     fn dispatch_context(&self, _: Sealed) -> Option<&dyn Any> {
         None
@@ -215,9 +158,9 @@ pub trait UnorderedActor: Any + Send {
     }
 }
 
-/// An ordered-state actor: keeps hierarchical state that depends on the path from the
-/// root (the matrix stack), a `Clone` value the framework keeps per node: the actor
-/// reads it through a [`StateCell`] and asks for a copy only where a node changes it.
+/// An ordered-state actor: hierarchical state that depends on the path from the root
+/// (the matrix stack), which the framework keeps per node: the actor reads it through a
+/// [`StateCell`], copied only where a node changes it.
 ///
 /// ```
 /// use scenewalk_core::{
@@ -280,23 +223,17 @@ pub trait OrderedActor: Any + Send {
     fn leave(&mut self, _state: &Self::State, _visit: &Visit<'_>) {}
     /// A run ended.
     fn end(&mut self) {}
-    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): whether
-    /// [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
+    /// Whether [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
     /// implemented; the default `false` refuses parallel runs.
     const FORKS: bool = false;
-    /// Parallel runs: a worker for one subtree below the split points (or sibling
-    /// subtrees that start from the same state), and the state its root starts from in
-    /// the worker's terms; `state` is the subtree root's parent's, as this actor made
-    /// it. Called on the calling thread, in document order, as this actor walks the
-    /// nodes above the split points itself. The worker carries the parameters and
-    /// per-run setup of `self` but none of its results, and gets no `root_state` and no
-    /// `end`. `None` refuses the run
-    /// ([`TraversalError::Incompatible`](crate::TraversalError::Incompatible)).
-    ///
-    /// A list this actor appends to at enter holds, at this call, exactly the entries
-    /// of the nodes before the subtree in pre-order: note its length in the worker, and
-    /// let [`merge`](OrderedActor::merge) insert there. A list appended to at leave
-    /// needs nothing.
+    /// Parallel runs ([`Action::run_parallel`](crate::Action::run_parallel)): a worker
+    /// for one subtree (or sibling subtrees from the same state) and, in its terms, the
+    /// state its root starts from; `state` is the subtree root's parent's. Called on the
+    /// calling thread in document order, as this actor walks the nodes above the split
+    /// points; the worker has the setup of `self` but none of its results, and gets no
+    /// `root_state` or `end`. `None` refuses the run. A list appended to at enter holds,
+    /// now, exactly the entries of the nodes before the subtree: note its length for
+    /// [`merge`](OrderedActor::merge).
     fn fork(&self, _state: &Self::State) -> Option<(Self, Self::State)>
     where
         Self: Sized,
@@ -304,8 +241,7 @@ pub trait OrderedActor: Any + Send {
         None
     }
     /// Parallel runs: adds a subtree worker's results, on the calling thread, where a
-    /// sequential run would have left its (last) subtree's root: after the leaves above
-    /// that come before it in post-order, before its parent's leave.
+    /// sequential run would have left its (last) subtree's root.
     fn merge(&mut self, _worker: Self)
     where
         Self: Sized,

@@ -1,15 +1,7 @@
-//! Actors: what does the work at a node. A user writes a [`StaticActor`] (reads only),
-//! an [`UnorderedActor`] (state independent of the order) or an [`OrderedActor`]
-//! (hierarchical state the framework keeps, [`StateCell`]); an adapter ([`Static`],
-//! [`Unordered`], [`Ordered`]) turns it into an [`Actor`] of an [`ActorChain`], whose
-//! [`ActorClass`] the action checks. At each node an actor gets a [`Visit`] and an
-//! [`ActiveList`] and answers with a [`Flow`].
-//!
-//! - `kinds.rs`: the three actor traits and [`Actor`];
-//! - `adapter.rs`, `chain.rs`: adapters and chains (tuples, `Vec<Box<dyn Actor>>`);
-//! - `class.rs`: the classification;
-//! - `state.rs`, `frame.rs`: ordered state, by depth or in shared [`Frame`]s;
-//! - `visit.rs`, `active.rs`, `flow.rs`: what an actor sees and answers.
+//! Actors: what does the work at a node. A user writes a [`StaticActor`],
+//! [`UnorderedActor`] or [`OrderedActor`]; an adapter ([`Static`], [`Unordered`],
+//! [`Ordered`]) turns it into an [`Actor`] of an [`ActorChain`]. At each node an actor
+//! gets a [`Visit`] and an [`ActiveList`] and answers with a [`Flow`].
 
 mod active;
 mod adapter;
@@ -37,5 +29,5 @@ pub(crate) use adapter::{TypeFilter, filtered_calls};
 #[cfg(feature = "parallel")]
 pub(crate) use chain::{fold, for_tuples, tuple_calls};
 pub(crate) use frame::FrameTable;
-pub(crate) use sealed::Sealed;
+pub(crate) use sealed::{Sealed, actors};
 pub(crate) use state::OrderedStates;

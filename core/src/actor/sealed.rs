@@ -1,10 +1,9 @@
 //! The framework's side of adapters and chains, private to the crate, so [`Actor`]
 //! and [`ActorChain`] are sealed.
 //!
-//! [`Actor`]: crate::Actor
 //! [`ActorChain`]: crate::ActorChain
 
-use crate::actor::Frame;
+use crate::actor::{Actor, Frame};
 use std::any::Any;
 
 /// What an action calls on an adapter besides the events.
@@ -20,7 +19,7 @@ pub trait Adapter: Any {
     fn inner(&self) -> &dyn Any;
     /// The user's actor inside the adapter, mutable.
     fn inner_mut(&mut self) -> &mut dyn Any;
-    /// The context of the per-type dispatch actor inside the adapter, for
+    /// The context of a per-type dispatch actor, for
     /// [`Action::context`](crate::Action::context); `None` for any other actor.
     fn context(&self) -> Option<&dyn Any> {
         None
@@ -36,7 +35,7 @@ pub trait Adapter: Any {
 #[derive(Clone, Copy, Debug)]
 pub struct Sealed;
 
-/// [`Adapter`]'s calls on a chain, forwarded to every actor.
+/// A chain's actors by position, and [`Adapter`]'s frame calls forwarded to each.
 pub trait Chain {
     /// See [`Adapter::restore_frame`].
     fn restore_frame(&mut self, frame: Frame);
@@ -44,13 +43,13 @@ pub trait Chain {
     fn save_frame(&mut self, frame: Frame);
     /// See [`Adapter::release_frame`].
     fn release_frame(&mut self, frame: Frame);
-    /// The first actor of type `T` (the user's actor, inside its adapter).
-    fn find<T: Any>(&self) -> Option<&T>;
-    /// The first actor of type `T`, mutable.
-    fn find_mut<T: Any>(&mut self) -> Option<&mut T>;
-    /// The context of the first per-type dispatch actor whose context is a `T`.
-    fn find_context<T: Any>(&self) -> Option<&T>;
-    /// The context of the first per-type dispatch actor whose context is a `T`,
-    /// mutable.
-    fn find_context_mut<T: Any>(&mut self) -> Option<&mut T>;
+    /// The actor at position `i`.
+    fn nth(&self, i: usize) -> Option<&dyn Actor>;
+    /// The actor at position `i`, mutable.
+    fn nth_mut(&mut self, i: usize) -> Option<&mut dyn Actor>;
+}
+
+/// The actors of a chain, in order.
+pub(crate) fn actors<C: Chain + ?Sized>(chain: &C) -> impl Iterator<Item = &dyn Actor> {
+    (0..).map_while(|i| chain.nth(i))
 }

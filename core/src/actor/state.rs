@@ -10,8 +10,7 @@ struct Level<S> {
     state: S,
 }
 
-/// One ordered actor's states along the current path of a pre-order traversal: a node
-/// pushes a copy of its parent's only if it changes it.
+/// One ordered actor's states along the current path of a pre-order traversal.
 #[derive(Clone, Debug)]
 struct DepthStates<S> {
     levels: Vec<Level<S>>,
@@ -26,20 +25,12 @@ impl<S: Clone> DepthStates<S> {
         });
     }
 
-    /// Drops the states of nodes at `depth` or deeper (earlier siblings' subtrees).
+    /// Drops the states of nodes deeper than `depth`, and also at `depth` unless
+    /// `at_leave` (where the top is then the node's own).
     #[inline]
-    fn before_enter(&mut self, depth: u32) {
-        let owner = depth.saturating_add(1);
-        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= owner) {
-            self.levels.pop();
-        }
-    }
-
-    /// Drops the states of nodes deeper than `depth`; the top is the node's own.
-    #[inline]
-    fn at_leave(&mut self, depth: u32) -> Option<&S> {
-        let owner = depth.saturating_add(1);
-        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner > owner) {
+    fn pop_below(&mut self, depth: u32, at_leave: bool) -> Option<&S> {
+        let min = depth.saturating_add(1 + u32::from(at_leave));
+        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= min) {
             self.levels.pop();
         }
         self.top()
@@ -55,7 +46,7 @@ const NONE: u32 = u32::MAX;
 
 /// One ordered actor's state versions, shared between frames by reference count.
 #[derive(Clone, Debug)]
-struct VersionStates<S> {
+pub(crate) struct VersionStates<S> {
     slots: Vec<Option<S>>,
     refs: Vec<u32>,
     free: Vec<u32>,
@@ -93,12 +84,12 @@ impl<S> VersionStates<S> {
         }
     }
 
-    fn restore(&mut self, frame: Frame) {
+    pub(crate) fn restore(&mut self, frame: Frame) {
         self.current = self.frame_version.get(frame.get()).copied().unwrap_or(0);
         self.own = None;
     }
 
-    fn save(&mut self, frame: Frame) {
+    pub(crate) fn save(&mut self, frame: Frame) {
         let version = self.own.unwrap_or(self.current);
         if self.frame_version.len() <= frame.get() {
             self.frame_version.resize(frame.get() + 1, NONE);
@@ -111,7 +102,7 @@ impl<S> VersionStates<S> {
         }
     }
 
-    fn release(&mut self, frame: Frame) {
+    pub(crate) fn release(&mut self, frame: Frame) {
         let Some(&version) = self.frame_version.get(frame.get()) else {
             return;
         };
@@ -160,8 +151,9 @@ impl<S> VersionStates<S> {
 pub(crate) struct OrderedStates<S> {
     mode: OrderedState,
     depth: DepthStates<S>,
-    versions: VersionStates<S>,
-    copies: u64,
+    /// The state versions of [`OrderedState::Copies`] runs, the only ones with frames.
+    pub(crate) versions: VersionStates<S>,
+    pub(crate) copies: u64,
 }
 
 impl<S> Default for OrderedStates<S> {
@@ -195,7 +187,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     pub(crate) fn before_enter(&mut self, depth: u32) {
         if self.mode != OrderedState::Copies {
-            self.depth.before_enter(depth);
+            self.depth.pop_below(depth, false);
         }
     }
 
@@ -212,36 +204,8 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => self.depth.at_leave(depth),
+            _ => self.depth.pop_below(depth, true),
         }
-    }
-
-    /// Frames come only from [`OrderedState::Copies`] runs.
-    pub(crate) fn restore(&mut self, frame: Frame) {
-        self.versions.restore(frame);
-    }
-
-    pub(crate) fn save(&mut self, frame: Frame) {
-        self.versions.save(frame);
-    }
-
-    pub(crate) fn release(&mut self, frame: Frame) {
-        self.versions.release(frame);
-    }
-
-    /// The state a node at `depth` starts from, its parent's: what a parallel run hands
-    /// to a subtree (`None` before the first reset).
-    #[cfg(feature = "parallel")]
-    #[inline]
-    pub(crate) fn parent_state(&mut self, depth: u32) -> Option<&S> {
-        self.before_enter(depth);
-        self.current()
-    }
-
-    /// Adds a parallel worker's copies to this run's.
-    #[cfg(feature = "parallel")]
-    pub(crate) fn add_copies(&mut self, copies: u64) {
-        self.copies += copies;
     }
 
     /// The copies of the run.
@@ -251,7 +215,7 @@ impl<S: Clone> OrderedStates<S> {
 
     /// The state as it stands (`None` before the first reset).
     #[inline]
-    fn current(&self) -> Option<&S> {
+    pub(crate) fn current(&self) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
             _ => self.depth.top(),
@@ -262,7 +226,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     #[allow(
         clippy::unreachable,
-        reason = "internal invariant: a StateCell is made only for a node the actor is called at, after its run's reset (the root state stays for the whole run)"
+        reason = "the root state stays from reset to reset"
     )]
     fn get(&self) -> &S {
         match self.current() {
@@ -290,10 +254,7 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     #[inline(always)]
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: a state was just pushed"
-    )]
+    #[allow(clippy::unreachable, reason = "a state was just pushed")]
     fn own_mut(&mut self) -> &mut S {
         let state = match self.mode {
             OrderedState::Copies => {
@@ -325,9 +286,8 @@ impl<S: Clone> StateCell<'_, S> {
         self.states.get()
     }
 
-    /// The state, writable: the first call at a node copies the parent's state (the
-    /// copy counted in [`RunStats::state_copies`](crate::RunStats)); later calls at
-    /// the same node reuse it.
+    /// The state, writable: the first call at a node copies the parent's (counted in
+    /// [`RunStats::state_copies`](crate::RunStats)), later ones reuse the copy.
     #[inline]
     pub fn make_mut(&mut self) -> &mut S {
         if !self.states.is_own(self.owner) {
@@ -337,8 +297,8 @@ impl<S: Clone> StateCell<'_, S> {
         self.states.own_mut()
     }
 
-    /// Replaces the state at this node without cloning the parent's (one copy counted
-    /// if the node had no state of its own yet).
+    /// Replaces the state at this node without cloning the parent's (counted as a copy
+    /// if the node had no state of its own).
     // Always inlined: left to the compiler, the fused run loop called it out of line.
     #[inline(always)]
     pub fn set(&mut self, state: S) {

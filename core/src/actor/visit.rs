@@ -3,8 +3,8 @@
 use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
 use crate::run::Capabilities;
 
-/// The current node of a traversal step, as actors see it: four words; the payload and
-/// the id are looked up when asked for.
+/// The current node of a traversal step, as actors see it (payload and id looked up
+/// when asked for).
 #[derive(Clone, Copy, Debug)]
 pub struct Visit<'g> {
     graph: &'g Graph,
@@ -14,8 +14,7 @@ pub struct Visit<'g> {
 }
 
 impl<'g> Visit<'g> {
-    /// A visit of `node` at `depth` below the traversal root. `None` if `node` is not a
-    /// live slot of `graph`.
+    /// A visit of `node` at `depth` below the traversal root; `None` for a dead slot.
     #[inline]
     pub fn new(graph: &'g Graph, node: NodeIndex, depth: u32) -> Option<Self> {
         let ty = graph.type_at(node)?;

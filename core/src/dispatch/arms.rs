@@ -1,10 +1,9 @@
 //! Per-type dispatch: arms known at compile time, a `match` on a small arm number
-//! instead of a call through a boxed functor, and a method table of run-time functors
-//! for the types no arm handles.
+//! instead of a call through a boxed functor.
 
 use crate::actor::{ActiveList, Dispatch, Flow, RunContext, Sealed, UnorderedActor, Visit};
 use crate::dispatch::MethodTable;
-use crate::dispatch::table::OnType;
+use crate::dispatch::table::Arm;
 use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
 use std::any::{Any, TypeId};
 
@@ -14,26 +13,9 @@ use std::any::{Any, TypeId};
 /// type, the general way).
 const FALLBACK: u8 = u8::MAX;
 
-/// One typed arm of [`Arms`]: the closure for the nodes that are a `T`.
-///
-/// Built by [`Arms::on`]; it keeps `T`'s column of the graph for a run, so a node
-/// reaches its payload with an index, not a virtual type check.
-pub struct Arm<T, F> {
-    typed: OnType<T, F>,
-}
-
 /// The default of [`Arms`], built by [`Arms::otherwise`]: the closure for the node
 /// types no arm handles.
 pub struct Otherwise<F>(F);
-
-impl<T, F> std::fmt::Debug for Arm<T, F> {
-    /// The arm's node type (a closure has nothing else to show).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Arm")
-            .field("type", &std::any::type_name::<T>())
-            .finish_non_exhaustive()
-    }
-}
 
 impl<F> std::fmt::Debug for Otherwise<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -45,25 +27,22 @@ mod sealed {
     /// Only the lists [`Arms`](crate::Arms) builds are arm lists.
     pub trait Sealed {}
     impl Sealed for () {}
-    impl<L, T, F> Sealed for (L, super::Arm<T, F>) {}
+    impl<L, T, F> Sealed for (L, crate::dispatch::table::Arm<T, F>) {}
     impl<F> Sealed for super::Otherwise<F> {}
     impl<Cx> Sealed for crate::MethodTable<Cx> {}
 }
 
-/// The typed arms of an [`Arms`] actor as one nested list, `(((), arm 0), arm 1)...`:
-/// the type grows by one pair per [`Arms::on`], so every closure's type is known and
-/// the call on an arm number inlines them all. Sealed: only `()` and the pairs
-/// [`Arms::on`] builds implement it.
+/// The typed arms of an [`Arms`] actor as one nested list, `(((), arm 0), arm 1)...`,
+/// one pair per [`Arms::on`], so the call on an arm number inlines every closure.
+/// Sealed.
 pub trait ArmList<Cx>: sealed::Sealed + Send {
     /// How many arms the list holds; arm `k` is the `k`-th added.
     const LEN: usize;
     /// The arm for exactly the type with this `TypeId`; the last added wins.
     fn arm_of(&self, id: TypeId) -> Option<u8>;
-    /// Keeps every arm's column of `graph` (before a run), pushing per arm, in arm
-    /// order, whether its type has a column to keep.
+    /// Keeps every arm's column of `graph`, pushing per arm whether it had one.
     fn keep(&mut self, graph: &Graph, kept: &mut Vec<bool>);
-    /// Runs the arm of table code `code` on the visited node, or `default` if the
-    /// list has no such arm.
+    /// Runs the arm of table code `code`, or `default` if there is no such arm.
     fn call<D: DefaultArm<Cx>>(
         &mut self,
         code: u8,
@@ -113,14 +92,12 @@ where
         let own = graph
             .types()
             .index_of::<T>()
-            .is_some_and(|ty| self.1.typed.column.keep(graph, ty.0));
+            .is_some_and(|ty| self.1.column.keep(graph, ty.0));
         kept.push(own);
     }
-    // A chain of compares of one value with constants, which LLVM turns into a jump
-    // table once every level is inlined. The default ends the chain rather than
-    // being tested for before it: a test `code < 2 * LEN` first lets LLVM fold code 0
-    // into the switch's default, and the range check that guards the table then
-    // mispredicts on every eighth node.
+    // Compares with constants, which LLVM turns into a jump table once inlined. The
+    // default ends the chain: a test `code < 2 * LEN` first lets LLVM fold code 0 into
+    // the switch's default, whose range check then mispredicts on every eighth node.
     #[inline(always)]
     fn call<Dflt: DefaultArm<Cx>>(
         &mut self,
@@ -129,7 +106,7 @@ where
         cx: &mut Cx,
         default: &mut Dflt,
     ) -> Flow {
-        let typed = &mut self.1.typed;
+        let typed = &mut self.1;
         if usize::from(code) == 2 * L::LEN {
             match typed.column.get_kept(visit) {
                 Some(node) => (typed.f)(node, visit, cx),
@@ -145,14 +122,13 @@ where
         }
     }
     fn release(&mut self) {
-        self.1.typed.column.release();
+        self.1.column.release();
         self.0.release();
     }
 }
 
-/// What [`Arms`] runs for a node type no arm handles: nothing (`()`, the node is
-/// passed over with [`Flow::Continue`]), the closure of [`Arms::otherwise`] or the
-/// method table of [`Arms::otherwise_table`].
+/// What [`Arms`] runs for a node type no arm handles: nothing (`()`), the closure of
+/// [`Arms::otherwise`] or the method table of [`Arms::otherwise_table`].
 pub trait DefaultArm<Cx>: sealed::Sealed + Send {
     /// Runs the default on the visited node.
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow;
@@ -177,8 +153,6 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherw
 }
 
 impl<Cx: 'static> DefaultArm<Cx> for MethodTable<Cx> {
-    /// The node's functor: resolved when the arms' table was, for the same graph
-    /// (each typed functor keeps its type's column for the run).
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
         self.call_resolved(visit, cx, true)
@@ -288,8 +262,6 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     /// later arm for the same `T` replaces it. At most 127 arms (checked when
     /// compiled).
     #[must_use]
-    // The closure is an argument-position `impl`, so a call names only the node type
-    // (`on::<Mesh>(...)`), as with `MethodTable::add`.
     pub fn on<T: NodeCore>(
         self,
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send,
@@ -298,12 +270,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
         Arms {
             start: self.start,
             context: self.context,
-            arms: (
-                self.arms,
-                Arm {
-                    typed: OnType::new(f),
-                },
-            ),
+            arms: (self.arms, Arm::new(f)),
             default: self.default,
             table: Vec::new(),
             stamp: None,
@@ -351,15 +318,15 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             .map(|&code| usize::from(code / 2))
     }
 
-    /// Keeps the arms' columns of `graph` and builds the table of codes for its
-    /// types, unless both are done for the graph as it is; resolves the default.
+    /// Keeps the arms' columns of `graph` and builds the code table, unless done for
+    /// the graph as it is; resolves the default.
     fn resolve(&mut self, graph: &Graph)
     where
         D: DefaultArm<Cx>,
     {
         self.default.resolve(graph);
         let types = graph.types();
-        if self.key == graph.column_key() && self.stamp == Some(types.stamp()) {
+        if self.key == graph.column_key && self.stamp == Some(types.stamp()) {
             return;
         }
         let mut kept = Vec::with_capacity(L::LEN);
@@ -375,11 +342,10 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             }
         }
         self.stamp = Some(types.stamp());
-        self.key = graph.column_key();
+        self.key = graph.column_key;
     }
 
-    /// A hand-driven enter on another graph than `begin` saw, or after `end`: the
-    /// kept columns and the table are not this graph's.
+    /// A hand-driven enter on another graph than `begin` saw, or after `end`.
     #[cold]
     #[inline(never)]
     fn resolve_cold(&mut self, graph: &Graph)
@@ -413,24 +379,20 @@ where
     fn dispatch(&self) -> Dispatch {
         Dispatch::PerType
     }
-    /// Keeps the arms' columns, resolves the table and starts the context afresh.
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), crate::error::TraversalError> {
         self.resolve(run.graph);
         self.context.clone_from(&self.start);
         Ok(())
     }
-    // Inlined into the walk like a hand-written `match`: as a call, the walk would
-    // spill its registers around it.
+    // As a call, the walk would spill its registers around it.
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
-        // One compare for all arms: while the graph's column key is the one the
-        // arms kept their columns at, each is the graph's column of its type. Within
-        // a run it always holds, so it costs a predicted branch.
-        if visit.graph().column_key() != self.key {
+        // One compare for all arms: while the column key is the one the arms kept their
+        // columns at, each is the graph's column of its type.
+        if visit.graph().column_key != self.key {
             self.resolve_cold(visit.graph());
         }
         if L::LEN == 0 {
-            // Every node goes to the default (a method table looks the type up itself).
             return self.default.call(visit, &mut self.context);
         }
         let code = self

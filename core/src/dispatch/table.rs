@@ -1,5 +1,4 @@
-//! Per-type dispatch with functors chosen at run time: a method table indexed by dense
-//! node type (Coin3D's method list), with fallback to parent types and a default.
+//! Per-type dispatch with functors chosen at run time (Coin3D's method list).
 
 use crate::actor::{Flow, Visit};
 use crate::dispatch::typed::Kept;
@@ -9,23 +8,32 @@ use std::sync::Arc;
 
 /// A functor, type-erased: one virtual call per node.
 pub(crate) trait Call<Cx>: Send {
-    /// Calls the functor on the visited node. With `keep`, a typed functor keeps the
-    /// column of its type across nodes (a run of an [`Arms`](crate::Arms), which lets
-    /// go of it in `end`), so later nodes reach their payload with two compares
-    /// instead of a downcast.
+    /// Calls the functor on the visited node. With `keep` (a run of an
+    /// [`Arms`](crate::Arms), which releases it in `end`), a typed functor keeps its
+    /// type's column across nodes, as [`Typed`](crate::Typed) does.
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
     /// Lets go of a kept column.
     fn release(&mut self) {}
 }
 
-/// A functor for the nodes that are a `T`.
-pub(crate) struct OnType<T, F> {
+/// A typed arm of an [`Arms`](crate::Arms) (built by [`Arms::on`](crate::Arms::on)),
+/// or a typed functor: the closure for the nodes that are a `T`, with the graph's
+/// column of `T` kept for a run.
+pub struct Arm<T, F> {
     pub(crate) f: F,
-    /// The graph's column of `T`, kept while a run lasts.
     pub(crate) column: Kept<T>,
 }
 
-impl<T: NodeCore, F> OnType<T, F> {
+impl<T, F> std::fmt::Debug for Arm<T, F> {
+    /// The arm's node type (a closure has nothing else to show).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Arm")
+            .field("type", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: NodeCore, F> Arm<T, F> {
     pub(crate) fn new(f: F) -> Self {
         Self {
             f,
@@ -34,13 +42,15 @@ impl<T: NodeCore, F> OnType<T, F> {
     }
 }
 
-impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for OnType<T, F> {
+impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Arm<T, F> {
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
-        if keep {
-            return self.call_keeping(visit, cx);
-        }
-        match visit.get::<T>() {
+        let node = if keep {
+            self.column.get(visit)
+        } else {
+            visit.get::<T>()
+        };
+        match node {
             Some(node) => (self.f)(node, visit, cx),
             None => Flow::Continue,
         }
@@ -48,22 +58,6 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
 
     fn release(&mut self) {
         self.column.release();
-    }
-}
-
-impl<T: NodeCore, F> OnType<T, F> {
-    /// Calls the functor on the visited node through the kept column (see
-    /// [`Typed`](crate::Typed)); the functor is called here, so when it is inlined the caller
-    /// sees the flow it returns.
-    #[inline(always)]
-    pub(crate) fn call_keeping<Cx>(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow
-    where
-        F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow,
-    {
-        match self.column.get(visit) {
-            Some(node) => (self.f)(node, visit, cx),
-            None => Flow::Continue,
-        }
     }
 }
 
@@ -104,7 +98,7 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context.
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || Box::new(OnType::new(f)))
+        Self::stateless(move || Box::new(Arm::new(f)))
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -112,7 +106,7 @@ impl<Cx: 'static> Functor<Cx> {
         f: impl FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send + 'static,
     ) -> Self {
         Self {
-            call: Box::new(OnType::new(f)),
+            call: Box::new(Arm::new(f)),
             remake: None,
         }
     }
@@ -121,7 +115,7 @@ impl<Cx: 'static> Functor<Cx> {
     /// `fn select(&self, cx: &mut Cx) -> Flow`.
     pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
         Self::stateless(move || {
-            Box::new(OnType::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
+            Box::new(Arm::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
                 method(node, cx)
             }))
         })
@@ -157,15 +151,14 @@ impl<Cx: 'static> Functor<Cx> {
 const NONE: u32 = u32::MAX;
 
 /// Functors per node type, resolved into one flat table indexed by [`NodeType`]: the
-/// run-time half of per-type dispatch, for functors added while the program runs
-/// (plug-ins, a table filled from configuration) or swapped between runs.
+/// run-time half of per-type dispatch (plug-ins, functors swapped between runs).
 ///
-/// Registration only appends to a list; [`resolve`](MethodTable::resolve) builds the
-/// table once per registry change, filling each type's slot from its own functor, else
-/// from its parent type's, up the chain, else from the default. The hot path is then
-/// one index and one call. An unordered actor runs one through
-/// [`Arms::otherwise_table`](crate::Arms::otherwise_table); an actor of another kind
-/// resolves it in its `begin` and [`call`](MethodTable::call)s it per node.
+/// Registration only appends; [`resolve`](MethodTable::resolve) builds the table once
+/// per registry change, each type's slot from its own functor, else its parent
+/// type's, up the chain, else the default: then one index and one call per node. An
+/// unordered actor runs one through
+/// [`Arms::otherwise_table`](crate::Arms::otherwise_table); another actor resolves it
+/// in its `begin` and [`call`](MethodTable::call)s it per node.
 ///
 /// ```
 /// use scenewalk_core::{Flow, Functor, Graph, MethodTable, NodeIndex};
@@ -190,8 +183,7 @@ const NONE: u32 = u32::MAX;
 /// ```
 #[derive(Debug)]
 pub struct MethodTable<Cx> {
-    /// The functors in registration order; the default is the one with no type, so a
-    /// resolved slot is one index into this list whoever registered it.
+    /// The functors in registration order; the default is the one with no type.
     methods: Vec<(Option<TypeId>, Functor<Cx>)>,
     /// Per type index: position in `methods`, or NONE.
     resolved: Vec<u32>,
@@ -233,18 +225,6 @@ impl<Cx: 'static> MethodTable<Cx> {
     /// A copy of the table, resolved as it is, if every functor can be copied
     /// ([`Functor::try_clone`]: functions and node methods, not closures). Parallel
     /// workers of an actor that dispatches per type each need their own.
-    ///
-    /// ```
-    /// use scenewalk_core::{Flow, Functor, MethodTable};
-    /// # #[derive(Clone, Debug)] struct Light;
-    /// # impl scenewalk_core::NodeCore for Light {}
-    /// let mut table = MethodTable::<u32>::new();
-    /// table.add::<Light>(Functor::function(|_: &Light, _, n| { *n += 1; Flow::Continue }));
-    /// assert!(table.try_clone().is_some());
-    /// let mut seen = 0;
-    /// table.set_default(Functor::any(move |_, _| { seen += 1; Flow::Continue }));
-    /// assert!(table.try_clone().is_none());
-    /// ```
     pub fn try_clone(&self) -> Option<Self> {
         let methods = self
             .methods
@@ -296,13 +276,11 @@ impl<Cx: 'static> MethodTable<Cx> {
         self.call_resolved(visit, cx, false)
     }
 
-    /// [`call`](Self::call) for a table known to be resolved for the visit's graph
-    /// (resolved in this run's `begin`): one index, one bounds check, one call.
-    /// With `keep`, typed functors keep their column until [`release`](Self::release).
+    /// [`call`](Self::call) for a table resolved for the visit's graph; with `keep`,
+    /// typed functors keep their column until [`release`](Self::release).
     #[inline(always)]
     pub(crate) fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
-        // NONE is past the end of `methods`, so a type with no functor falls out of
-        // the same bounds check.
+        // NONE is past the end of `methods`: one bounds check for both.
         let slot = self.resolved.get(visit.node_type().get()).copied();
         match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
             Some((_, functor)) => functor.call.call(visit, cx, keep),
@@ -310,8 +288,7 @@ impl<Cx: 'static> MethodTable<Cx> {
         }
     }
 
-    /// Lets every functor go of the columns it kept, so the graph's next write to
-    /// them copies nothing.
+    /// Lets every functor go of the columns it kept.
     pub(crate) fn release(&mut self) {
         for (_, functor) in &mut self.methods {
             functor.call.release();

@@ -1,5 +1,4 @@
-//! Reading nodes as a `T` in a loop: which node types are a `T`, resolved once, and
-//! the graph's column of `T`, kept across the nodes of a run.
+//! Reading nodes as a `T` in a loop.
 
 use crate::actor::Visit;
 use crate::graph::{Column, Graph, NodeCore, NodeType, TypeRegistry, TypeSet};
@@ -10,15 +9,14 @@ use std::sync::Arc;
 /// meets many of them: [`Visit::get`] resolved once, in its two halves.
 ///
 /// - **Is it a `T`?** [`contains`](Self::contains) answers from a flat table with one
-///   entry per registered type ([`resolve`](Self::resolve) it when a run begins; it
-///   rebuilds only when types were added). A type extending `T` is a `T`.
-/// - **Its payload.** [`get`](Self::get) gives what [`Visit::get`] gives, whether
-///   resolved or not, but keeps the graph's column of `T` from the first node of
-///   exactly `T` on, so later ones skip [`Visit::get`]'s virtual type check.
+///   entry per registered type ([`resolve`](Self::resolve) it when a run begins).
+/// - **Its payload.** [`get`](Self::get) gives what [`Visit::get`] gives, but keeps the
+///   graph's column of `T` from the first node of exactly `T` on, so later ones skip
+///   the virtual type check.
 ///
-/// While it keeps a column it holds a share of it: call [`release`](Self::release)
-/// when the run ends (in the actor's `end`), or the graph's next edit of a `T` copies
-/// the column. A clone keeps the table, not the column.
+/// While it keeps a column it holds a share of it: [`release`](Self::release) it when
+/// the run ends, or the graph's next edit of a `T` copies the column. A clone keeps the
+/// table, not the column.
 ///
 /// ```
 /// use scenewalk_core::{Graph, NodeCore, ParentType, Typed, Visit};
@@ -52,14 +50,12 @@ use std::sync::Arc;
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 pub struct Typed<T> {
-    /// The types that are a `T`.
     set: TypeSet,
     column: Kept<T>,
 }
 
 impl<T> std::fmt::Debug for Typed<T> {
-    /// The type and whether a column is kept, not its contents (the graph's whole
-    /// column).
+    /// The type and whether a column is kept, not its contents.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Typed")
             .field("type", &crate::graph::short_type_name::<T>())
@@ -119,14 +115,11 @@ impl<T: NodeCore> Typed<T> {
 }
 
 /// The graph's column of `T`, kept across the nodes of a run: the payload half of
-/// [`Typed`], which [`Arms`](crate::Arms) and typed [`Functor`](crate::Functor)s hold
-/// alone (their tables say which types reach them).
+/// [`Typed`], which [`Arms`](crate::Arms) and typed functors hold alone.
 pub(crate) struct Kept<T> {
-    /// The graph's column of `T`, shared while a run lasts.
     column: Option<Arc<Column<T>>>,
     /// The type index of `T` and the graph's column key when the column was kept:
-    /// while both match a visit, the kept column is that graph's column of the node's
-    /// type (holding it stops the graph from writing it in place).
+    /// while both match a visit, the kept column is the node's.
     ty: u32,
     key: u64,
 }
@@ -146,7 +139,7 @@ impl<T: NodeCore> Kept<T> {
     #[inline(always)]
     pub(crate) fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
         let graph = visit.graph();
-        if visit.node_type().0 != self.ty || graph.column_key() != self.key {
+        if visit.node_type().0 != self.ty || graph.column_key != self.key {
             return self.get_cold(visit);
         }
         self.get_kept(visit)
@@ -157,9 +150,8 @@ impl<T: NodeCore> Kept<T> {
         *self = Self::default();
     }
 
-    /// The node's payload from the kept column, with no check that the column is the
-    /// node's: for a caller that checked the node's type index and the graph's column
-    /// key itself (as [`Arms`](crate::Arms) does once per node for all its arms).
+    /// The node's payload from the kept column, for a caller that checked the type
+    /// index and column key itself (as [`Arms`](crate::Arms) does for all its arms).
     #[inline(always)]
     pub(crate) fn get_kept<'a>(&'a self, visit: &Visit<'_>) -> Option<&'a T> {
         let own = self.column.as_ref()?;
@@ -172,40 +164,34 @@ impl<T: NodeCore> Kept<T> {
     /// A node of another type or graph, or the first of a run.
     #[inline(always)]
     fn get_cold<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
-        // Nothing of `self` goes to the out-of-line lookup: a call that may write
-        // through a pointer into the caller's actor (and so into its action) makes
-        // the walk around an inlined caller reload its state from memory after
-        // every node, whichever path the node took.
+        // Nothing of `self` goes to the out-of-line lookup: a call that may write into
+        // the caller's actor makes the inlined walk reload its state after every node.
         let (column, node) = Self::lookup(*visit);
         if column.is_some() {
-            // The old column is dropped as a local: `Arc`'s out-of-line drop would
-            // otherwise get the address of a field of the actor.
+            // Dropped as a local, so `Arc`'s out-of-line drop gets no field's address.
             let old = std::mem::replace(&mut self.column, column);
             drop(old);
             self.ty = visit.node_type().0;
-            self.key = visit.graph().column_key();
+            self.key = visit.graph().column_key;
         }
         node
     }
 
-    /// Keeps the graph's column of type index `ty` if it is a column of `T`, before a
-    /// run's first node; `false` (and nothing kept) otherwise.
+    /// Keeps the graph's column of type index `ty` if it is a column of `T`.
     pub(crate) fn keep(&mut self, graph: &Graph, ty: u32) -> bool {
         let column = Self::typed_column(graph, ty);
         let kept = column.is_some();
         self.column = column;
         (self.ty, self.key) = if kept {
-            (ty, graph.column_key())
+            (ty, graph.column_key)
         } else {
             (u32::MAX, 0)
         };
         kept
     }
 
-    /// The node's `T` view, found the general way, and the graph's column of the
-    /// node's type if it is a column of `T` (to keep): at the first node of a run
-    /// with this column, or a node of a type extending `T` (which lives in another
-    /// column: nothing is kept for it).
+    /// The node's `T` view, found the general way, and its type's column if it is a
+    /// column of `T` (to keep).
     #[cold]
     #[inline(never)]
     fn lookup(visit: Visit<'_>) -> (Option<Arc<Column<T>>>, Option<&T>) {

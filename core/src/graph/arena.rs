@@ -2,7 +2,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+    reason = "checked slots or live links; out of range is a bug"
 )]
 
 use crate::error::GraphError;
@@ -55,9 +55,7 @@ impl ColdLinks {
 }
 
 /// A forest of heterogeneous nodes with first-child / next-sibling links, children in
-/// document order.
-///
-/// A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
+/// document order. A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
 /// 4-byte generation, 12 bytes of cold links only edits read), plus its payload and a
 /// 4-byte back link in its type's column unless the type is zero-sized. Appending,
 /// inserting before a sibling and detaching are O(1); [`set_parent`](Graph::set_parent)
@@ -88,26 +86,21 @@ pub struct Graph {
     pub(crate) cold: Vec<ColdLinks>,
     /// Each slot's generation as ids carry it, `generation ^ id_key`.
     pub(crate) generations: Vec<u32>,
-    /// Mixed into every generation so that ids of another graph almost never match
-    /// ([`NodeId`]); a clone keeps it.
+    /// Mixed into every generation, so ids of another graph almost never match.
     pub(crate) id_key: u32,
-    /// Shared, so a dispatch functor can keep its typed column for a run; a write to a
-    /// shared column copies it first (`column_mut`).
+    /// Shared, so a typed view can keep a column for a run (`column_mut` copies it).
     pub(crate) columns: Vec<Option<Arc<dyn ErasedColumn>>>,
-    /// Unique in the process, drawn afresh whenever a column is created or replaced:
-    /// while it is unchanged, a column kept from this graph is still its column, so a
-    /// kept column costs a compare of the key a node (see `Typed`).
+    /// Drawn afresh whenever a column is created or replaced: while it is unchanged, a
+    /// column kept from this graph is still its column (see `Kept`).
     pub(crate) column_key: u64,
     pub(crate) types: TypeRegistry,
-    /// Head of the free-slot list, chained through `ColdLinks::slot` (a free slot's
-    /// hot links are empty, so no walk wanders into it).
+    /// Head of the free-slot list, chained through `ColdLinks::slot`.
     pub(crate) free_head: u32,
     pub(crate) live: usize,
     pub(crate) revision: u64,
-    /// Edits and mutable borrows (`changes.rs`); an edit that renumbers slots clears it.
     pub(crate) changes: ChangeLog,
-    /// The generation a slot the arena appends starts at: above every one issued for a
-    /// slot [`compact`](Graph::compact) cut off.
+    /// The generation an appended slot starts at: above any issued for a slot
+    /// [`compact`](Graph::compact) cut off.
     pub(crate) fresh_generation: u32,
 }
 
@@ -159,8 +152,6 @@ impl Graph {
         graph
     }
 
-    // ----- types -------------------------------------------------------------------
-
     /// The registry of this graph's node types.
     pub fn types(&self) -> &TypeRegistry {
         &self.types
@@ -171,8 +162,6 @@ impl Graph {
     pub fn register_type<T: NodeCore>(&mut self) -> Result<NodeType, GraphError> {
         Ok(self.types.register::<T>()?)
     }
-
-    // ----- size and identity -------------------------------------------------------
 
     /// How many live nodes the graph holds.
     pub fn len(&self) -> usize {
@@ -231,8 +220,6 @@ impl Graph {
     fn id_opt(&self, raw: u32) -> Option<NodeId> {
         (raw != NIL).then(|| self.id_of(raw))
     }
-
-    // ----- structure queries by id ---------------------------------------------------
 
     /// The node's parent (`None` for a root).
     pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>, GraphError> {
@@ -295,8 +282,6 @@ impl Graph {
         std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
-    // ----- payloads --------------------------------------------------------------------
-
     /// The node's type.
     pub fn node_type(&self, id: NodeId) -> Result<NodeType, GraphError> {
         Ok(NodeType(self.hot[self.check(id)? as usize].ty))
@@ -307,9 +292,8 @@ impl Graph {
         Ok(self.payload_raw(self.check(id)?))
     }
 
-    /// The node's payload, type-erased and mutable. Payload edits do not change the
-    /// [`revision`](Graph::revision); the borrow is recorded as a
-    /// [`Change::Payload`] in the change log.
+    /// The node's payload, type-erased and mutable: not a change of
+    /// [`revision`](Graph::revision), but a [`Change::Payload`] in the change log.
     pub fn payload_mut(&mut self, id: NodeId) -> Result<&mut dyn NodeCore, GraphError> {
         let i = self.check(id)? as usize;
         self.record(Change::Payload(NodeIndex(i as u32)));
@@ -327,12 +311,10 @@ impl Graph {
             .ok_or_else(|| self.wrong_type::<T>(id))
     }
 
-    /// The node's payload as a mutable `T`; only the node's exact type, unlike
-    /// [`get`](Graph::get): a type that extends another may keep its own invariants
-    /// over the embedded value (a mesh's box is its triangles' box), which a write
-    /// through the parent type would break. The borrow is recorded as a
-    /// [`Change::Payload`] in the change log
-    /// ([`changes_since`](Graph::changes_since)), which incremental updates read.
+    /// The node's payload as a mutable `T`, recorded as [`payload_mut`](Graph::payload_mut)
+    /// is; only the node's exact type, unlike [`get`](Graph::get): a type that extends
+    /// another may keep invariants over the embedded value (a mesh's box is its
+    /// triangles' box), which a write through the parent type would break.
     pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
         let i = self.check(id)? as usize;
         let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
@@ -356,19 +338,11 @@ impl Graph {
         Arc::get_mut(column)
     }
 
-    /// Where the payload of the node in slot `i` lies in its type's column.
     #[inline]
     pub(crate) fn slot_at(&self, i: NodeIndex) -> Option<u32> {
         Some(self.cold.get(i.get())?.slot)
     }
 
-    /// What identifies the graph's current columns (see the field).
-    #[inline]
-    pub(crate) fn column_key(&self) -> u64 {
-        self.column_key
-    }
-
-    /// The shared column of type index `ty`, for typed views kept across nodes.
     #[inline]
     pub(crate) fn column_arc(&self, ty: u32) -> Option<&Arc<dyn ErasedColumn>> {
         self.columns.get(ty as usize)?.as_ref()
@@ -440,8 +414,6 @@ impl Graph {
         self.column_arc(ty.0).map_or(0, |c| c.len())
     }
 
-    // ----- traversal-time access by index ----------------------------------------------
-
     /// The persistent id of the node in slot `index` (`None` for a free or unknown slot).
     #[inline]
     pub fn id_at(&self, index: NodeIndex) -> Option<NodeId> {
@@ -493,14 +465,13 @@ impl Graph {
         self.get_typed_raw::<T>(index.0, hot.ty)
     }
 
-    /// The hot links of slot `index` if it holds a live node.
     #[inline]
     fn live_at(&self, index: NodeIndex) -> Option<&HotLinks> {
         self.hot.get(index.get()).filter(|hot| hot.ty != FREE)
     }
 }
 
-/// Stands in for a payload that cannot be found (a broken invariant), so no query panics.
+/// Stands in for a payload that cannot be found (a broken invariant).
 #[derive(Clone, Debug)]
 struct Missing;
 impl NodeCore for Missing {}

@@ -1,5 +1,4 @@
-//! The change log: which nodes were edited since a reader last looked, for incremental
-//! updates.
+//! The change log: which nodes were edited since a reader last looked.
 
 use crate::error::GraphError;
 use crate::graph::{Graph, NodeId, NodeIndex};
@@ -39,16 +38,12 @@ pub struct ChangeCursor {
     position: u64,
 }
 
-/// The log itself: the most recent changes, from absolute position `start` on.
-///
-/// Readers take `&Graph`, so nobody knows who read what: the log is a sliding window
-/// that drops its older half when it holds twice the arena's size, and a reader whose
-/// cursor lies before it recomputes everything. Until the first cursor is taken only
-/// positions are counted, so a graph nobody reads changes from keeps no entries.
+/// The most recent changes, from absolute position `start` on. Readers take `&Graph`,
+/// so nobody knows who read what: the window drops its older half at twice the
+/// arena's size. Until the first cursor is taken only positions are counted.
 #[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Change>,
-    /// The absolute position of `entries[0]`.
     start: u64,
     /// Whether a reader has taken a cursor (set through `&Graph`, hence atomic).
     read: AtomicBool,
@@ -64,11 +59,10 @@ impl Clone for ChangeLog {
     }
 }
 
-/// The smallest window, so small graphs do not slide it all the time.
 const MIN_WINDOW: usize = 4096;
 
 impl ChangeLog {
-    /// Appends a change; `slots` is the arena size, which bounds the window.
+    /// Appends a change; `slots` (the arena size) bounds the window.
     #[inline]
     pub(crate) fn record(&mut self, change: Change, slots: usize) {
         if !*self.read.get_mut() {
@@ -86,8 +80,7 @@ impl ChangeLog {
         self.entries.push(change);
     }
 
-    /// Drops every entry; the window restarts one past the old end, so every reader
-    /// recomputes everything.
+    /// Drops every entry; the window restarts one past the old end.
     pub(crate) fn reset(&mut self) {
         self.start += self.entries.len() as u64 + 1;
         self.entries.clear();
@@ -99,7 +92,6 @@ impl ChangeLog {
 }
 
 impl Graph {
-    /// Records a change (edits and mutable borrows).
     #[inline]
     pub(crate) fn record(&mut self, change: Change) {
         let slots = self.hot.len();
@@ -126,30 +118,6 @@ impl Graph {
     /// came than the log keeps (at least as many as the arena has slots, and at least
     /// 2,048). Every structural edit and mutable payload borrow is recorded; a payload
     /// changed some other way needs [`mark_changed`](Graph::mark_changed).
-    ///
-    /// ```
-    /// use scenewalk_core::{Change, Graph};
-    /// # #[derive(Clone, Debug)] struct Group;
-    /// # impl scenewalk_core::NodeCore for Group {}
-    /// # #[derive(Clone, Debug)] struct Mass(f32);
-    /// # impl scenewalk_core::NodeCore for Mass {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let ball = graph.append_child(root, Mass(1.0))?;
-    /// let seen = graph.change_cursor();
-    ///
-    /// graph.get_mut::<Mass>(ball)?.0 = 2.0;
-    /// let leaf = graph.append_child(ball, Group)?;
-    /// graph.remove(leaf)?;
-    /// assert_eq!(
-    ///     graph.changes_since(seen),
-    ///     Some(&[Change::Payload(ball.index()), Change::Placed(leaf.index()), Change::Children(ball.index())][..])
-    /// );
-    /// assert_eq!(graph.changes_since(graph.change_cursor()), Some(&[][..]));
-    /// graph.clear_changes();
-    /// assert_eq!(graph.changes_since(seen), None);
-    /// # Ok::<(), scenewalk_core::GraphError>(())
-    /// ```
     pub fn changes_since(&self, since: ChangeCursor) -> Option<&[Change]> {
         if since.uid != self.uid() || since.position < self.changes.start {
             return None;

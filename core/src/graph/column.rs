@@ -12,12 +12,10 @@ pub(crate) trait ErasedColumn: Downcast + DynClone + Send + Sync + std::fmt::Deb
     fn get_mut(&mut self, slot: u32) -> Option<&mut dyn NodeCore>;
     /// How many payloads the column stores (a zero-sized type stores at most one).
     fn len(&self) -> usize;
-    /// Whether each node has its own payload slot (false for zero-sized types, whose
-    /// nodes all use slot 0).
+    /// Whether each node has its own payload slot (zero-sized types share slot 0).
     fn stores_per_node(&self) -> bool;
-    /// Puts the payload now in slot `order[k]` into slot `k` and records `owners[k]` as
-    /// its node. `order` must be a permutation of the slots; otherwise nothing changes
-    /// and the answer is `false`.
+    /// Puts the payload in slot `order[k]` into slot `k`, owned by `owners[k]`; `false`
+    /// (and nothing changed) unless `order` is a permutation of the slots.
     fn reorder(&mut self, order: &[u32], owners: Vec<u32>) -> bool;
     /// [`NodeCore::remap_ids`] on every payload.
     fn remap_ids(&mut self, remap: &crate::graph::Remap);
@@ -25,8 +23,8 @@ pub(crate) trait ErasedColumn: Downcast + DynClone + Send + Sync + std::fmt::Deb
 impl_downcast!(ErasedColumn);
 clone_trait_object!(ErasedColumn);
 
-/// Payloads of type `T`, dense, with the node that owns each; a zero-sized type stores
-/// one value that all its nodes share.
+/// Payloads of type `T`, dense, with the node that owns each (a zero-sized type: one
+/// shared value).
 #[derive(Debug)]
 pub(crate) struct Column<T> {
     items: Vec<T>,

@@ -4,7 +4,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "indices are slots of this arena or positions in the order computed from it, both below the arena's length"
+    reason = "slots of this arena or positions in its pre-order"
 )]
 
 use crate::error::GraphError;
@@ -36,8 +36,8 @@ impl Remap {
         (new.index != NIL && self.old_generation.get(slot) == Some(&old.generation)).then_some(new)
     }
 
-    /// The new slot of the node that was in slot `old` (`None` for a slot that was
-    /// free or beyond the old arena): the map for per-node arrays indexed by slot.
+    /// The new slot of the node in slot `old` (`None` for a free or unknown slot): the
+    /// map for per-node arrays.
     pub fn index(&self, old: NodeIndex) -> Option<NodeIndex> {
         let new = self.new_id.get(old.get())?;
         (new.index != NIL).then_some(NodeIndex(new.index))
@@ -65,28 +65,6 @@ impl Graph {
     ///
     /// Errors: [`GraphError::GenerationsExhausted`] when a slot that would receive
     /// another node has used all its generations; the graph is then unchanged.
-    ///
-    /// ```
-    /// use scenewalk_core::{Graph, GraphError};
-    /// # #[derive(Clone, Debug, PartialEq)] struct Mesh(u32);
-    /// # impl scenewalk_core::NodeCore for Mesh {}
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Mesh(0));
-    /// let a = graph.append_child(root, Mesh(1))?;
-    /// let b = graph.append_child(root, Mesh(2))?;
-    /// let c = graph.append_child(a, Mesh(3))?; // slot 3, but second in pre-order
-    /// graph.remove(b)?;
-    ///
-    /// let remap = graph.compact()?;
-    /// assert_eq!(graph.capacity(), graph.len());
-    /// assert_eq!(remap.get(root), Some(root)); // unmoved: same id
-    /// let c2 = remap.get(c).unwrap();
-    /// assert_eq!(c2.index().get(), 2);
-    /// assert_eq!(graph.get::<Mesh>(c2)?, &Mesh(3));
-    /// assert!(matches!(graph.get::<Mesh>(c), Err(GraphError::StaleNode(_))));
-    /// assert_eq!(remap.get(b), None); // removed before
-    /// # Ok::<(), GraphError>(())
-    /// ```
     pub fn compact(&mut self) -> Result<Remap, GraphError> {
         let order = self.preorder_slots();
         let len = order.len();
@@ -224,7 +202,7 @@ impl Graph {
     }
 
     /// The generation of each new slot: kept where the node stays, else one the slot
-    /// never issued, so no old id of the slot can name the node moving in.
+    /// never issued (no old id may name the node moving in).
     fn compacted_generations(&self, order: &[u32]) -> Result<Vec<u32>, GraphError> {
         order
             .iter()
@@ -239,9 +217,8 @@ impl Graph {
             .collect()
     }
 
-    /// Per column: the old payload slots in the new node order with their new owners,
-    /// and per new node its payload slot; `None` for a column of a zero-sized type,
-    /// whose nodes share slot 0.
+    /// Per column (`None`: zero-sized type), the old payload slots in new node order
+    /// with their new owners; per new node, its payload slot.
     fn column_orders(&self, order: &[u32]) -> (Vec<Option<ColumnOrder>>, Vec<u32>) {
         let mut columns: Vec<Option<ColumnOrder>> = self
             .columns

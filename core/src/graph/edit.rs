@@ -2,7 +2,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "every index here is a slot checked with `Graph::check` or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+    reason = "checked slots or live links; out of range is a bug"
 )]
 
 use crate::error::GraphError;
@@ -20,7 +20,7 @@ impl Graph {
     /// Where [`try_add_root`](Graph::try_add_root) returns an error.
     #[allow(
         clippy::panic,
-        reason = "documented, like Vec::push on capacity overflow; try_add_root is the fallible form"
+        reason = "documented; try_add_root is the fallible form"
     )]
     pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
         match self.try_add_root(payload) {
@@ -29,10 +29,9 @@ impl Graph {
         }
     }
 
-    /// Adds a node with no parent, or reports why it cannot: a full arena (`u32::MAX -
-    /// 1` nodes, [`GraphError::Full`]), or a type whose declared parent types loop or
-    /// disagree with its [`base`](NodeCore::base) ([`GraphError::Type`]; every adding
-    /// call checks both).
+    /// Adds a node with no parent, or reports why it cannot (as every adding call): a
+    /// full arena ([`GraphError::Full`]), or a type whose declared parent types loop or
+    /// disagree with its [`base`](NodeCore::base) ([`GraphError::Type`]).
     pub fn try_add_root<T: NodeCore>(&mut self, payload: T) -> Result<NodeId, GraphError> {
         self.add(payload, NIL, NIL)
     }
@@ -176,8 +175,6 @@ impl Graph {
         Ok(removed)
     }
 
-    // ----- internals -------------------------------------------------------------------
-
     /// Adds a node under `parent` (`NIL`: a root), before `before` (`NIL`: last).
     fn add<T: NodeCore>(
         &mut self,
@@ -197,7 +194,7 @@ impl Graph {
     /// Takes a slot and stores the payload; the node is unlinked.
     #[allow(
         clippy::unreachable,
-        reason = "internal invariant: a type's column is created for that type"
+        reason = "a type's column is created for that type"
     )]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
         let ty = self.types.register::<T>()?;

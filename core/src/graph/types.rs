@@ -80,11 +80,8 @@ pub(crate) fn fresh_uid() -> u64 {
 }
 
 /// The node types a [`Graph`](crate::Graph) knows, each with a dense [`NodeType`] index
-/// (Coin3D's `SoType`), registered when a payload of the type is first added.
-///
-/// A type's parent is the one it declares ([`NodeCore::parent_type`]), registered
-/// first, so parents have smaller indices; a declaration that loops is refused with
-/// [`TypeError::ParentChain`].
+/// (Coin3D's `SoType`), registered when a payload of the type is first added; a
+/// declared parent type ([`NodeCore::parent_type`]) first, so it has a smaller index.
 #[derive(Debug)]
 pub struct TypeRegistry {
     uid: u64,
@@ -131,11 +128,9 @@ impl TypeRegistry {
         }
     }
 
-    /// Registers `T` (or returns its index if already known), after the parent types
-    /// it declares through [`NodeCore::parent_type`].
-    ///
-    /// Errors: [`TypeError::ParentChain`] when the declared parents loop back or the
-    /// chain holds more than [`MAX_BASE_CHAIN`] types; nothing of it is registered.
+    /// Registers `T` (or returns its index), after its declared parent types. Errors:
+    /// [`TypeError::ParentChain`] when they loop back or the chain holds more than
+    /// [`MAX_BASE_CHAIN`] types; nothing of it is registered.
     pub fn register<T: NodeCore>(&mut self) -> Result<NodeType, TypeError> {
         self.register_below::<T>(0)
     }
@@ -169,8 +164,8 @@ impl TypeRegistry {
         Ok(NodeType(index as u32))
     }
 
-    /// Checks that `value`'s [`base`](NodeCore::base) chain gives, step by step, the
-    /// declared parents of its type `ty`, and ends where they end.
+    /// Checks that `value`'s [`base`](NodeCore::base) chain gives exactly the declared
+    /// parents of its type `ty`.
     pub(crate) fn check_base(&self, ty: NodeType, value: &dyn NodeCore) -> Result<(), TypeError> {
         let mut value = value;
         for t in self.chain(ty) {
@@ -239,9 +234,8 @@ impl TypeRegistry {
             .map(|(i, info)| (NodeType(i as u32), info))
     }
 
-    /// Fills `table` with one entry per registered type, in index order: what `own`
-    /// gives for the type's `TypeId`, else for its parent's, up the chain, else
-    /// `default`: the fallback rule of every per-type dispatch table.
+    /// Fills `table` per registered type with what `own` gives for its `TypeId`, else
+    /// its parent's, up the chain, else `default`: every dispatch table's fallback.
     pub(crate) fn resolve_by_chain<V: Copy>(
         &self,
         own: impl Fn(TypeId) -> Option<V>,
@@ -271,31 +265,23 @@ impl TypeRegistry {
     }
 }
 
-/// The node types that are a `T` (`T` itself and every type extending it), resolved
-/// once per registry change, so membership costs one index: what [`Typed`](crate::Typed)
-/// and single-type actors ([`Dispatch::Single`](crate::Dispatch::Single)) answer "is
-/// this node a `T`" with.
+/// The node types that are a `T` (itself and every type extending it), resolved once
+/// per registry change, for [`Typed`](crate::Typed) and single-type actors.
 #[derive(Clone, Debug)]
 pub(crate) struct TypeSet {
-    target: TypeId,
+    pub(crate) target: TypeId,
     members: Vec<bool>,
     stamp: Option<RegistryStamp>,
 }
 
 impl TypeSet {
-    /// The set of types that are the type with this `TypeId`; empty until
-    /// [`resolve`](TypeSet::resolve)d.
+    /// The set of types that are the type `target`; empty until resolved.
     pub(crate) fn of_id(target: TypeId) -> Self {
         Self {
             target,
             members: Vec::new(),
             stamp: None,
         }
-    }
-
-    /// The `TypeId` of the type whose set this is.
-    pub(crate) fn target(&self) -> TypeId {
-        self.target
     }
 
     /// Resolves the set against a registry, unless already resolved for it.
@@ -313,7 +299,6 @@ impl TypeSet {
         self.stamp = Some(types.stamp());
     }
 
-    /// Whether `ty` is in the set.
     #[inline]
     pub(crate) fn contains(&self, ty: NodeType) -> bool {
         self.members.get(ty.get()).copied().unwrap_or(false)

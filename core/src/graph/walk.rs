@@ -2,7 +2,7 @@
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "every index here is a slot checked with `Graph::check` (or `hot.get`) first or read from a live node's links, and links only name arena slots: an index out of range is a broken invariant, not bad input"
+    reason = "checked slots or live links; out of range is a bug"
 )]
 
 use crate::error::GraphError;
@@ -36,24 +36,6 @@ impl Graph {
         self.next_preorder_raw(node.0, root.0).map(NodeIndex)
     }
 
-    /// As [`next_preorder_at`](Graph::next_preorder_at), but never descends into
-    /// `node`'s children: the step that skips a subtree.
-    #[inline]
-    #[cfg_attr(
-        not(feature = "parallel"),
-        allow(dead_code, reason = "only parallel runs skip subtrees")
-    )]
-    pub(crate) fn next_preorder_skipping_at(
-        &self,
-        node: NodeIndex,
-        root: NodeIndex,
-    ) -> Option<NodeIndex> {
-        if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
-            return None;
-        }
-        self.next_after_subtree(node.0, root.0).map(NodeIndex)
-    }
-
     #[inline]
     pub(crate) fn next_preorder_raw(&self, node: u32, root: u32) -> Option<u32> {
         let first = self.hot[node as usize].first_child;
@@ -63,8 +45,9 @@ impl Graph {
         self.next_after_subtree(node, root)
     }
 
+    /// The step after `node`'s subtree (never into its children).
     #[inline]
-    fn next_after_subtree(&self, mut node: u32, root: u32) -> Option<u32> {
+    pub(crate) fn next_after_subtree(&self, mut node: u32, root: u32) -> Option<u32> {
         loop {
             if node == root {
                 return None;

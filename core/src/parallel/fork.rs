@@ -1,18 +1,16 @@
-//! Forking a chain into workers for a parallel run, and merging them back (ordered
-//! actors: `fork_ordered.rs`).
+//! Forking a chain into workers for a parallel run, and merging them back.
 
 use crate::actor::{
-    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, TypeFilter,
-    Unordered, UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
+    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, Unordered,
+    UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
 use std::collections::VecDeque;
 use std::ops::Range;
 
-/// What a parallel run gives actors, as an iterator's capabilities: pre-order with
-/// nested leave events inside each subtree; ordered state on a stack by depth, each
-/// subtree starting from the state at its root.
+/// What a parallel run gives actors, as an iterator's capabilities: pre-order, nested
+/// leave events, ordered state by depth (each subtree from the state at its root).
 pub const PARALLEL: Capabilities = Capabilities {
     name: "parallel depth-first (Action::run_parallel)",
     leave_events: true,
@@ -32,7 +30,7 @@ pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionErro
     }
 }
 
-/// Why an actor of this class (unordered or ordered, without a hook) is refused.
+/// Why an actor of this class (without a hook) is refused.
 pub(crate) fn refusal(class: &ActorClass) -> ActionError {
     let reason = match class.state {
         StateKind::Ordered => {
@@ -53,12 +51,9 @@ pub(crate) fn refusal(class: &ActorClass) -> ActionError {
 }
 
 /// What a walk of a parallel run calls on one actor's share of it, or on a tuple of
-/// them actor by actor (as an [`ActorChain`](crate::ActorChain) does). A task's walk
-/// calls `enter`, `leave` and, before each subtree, `start_subtree`; the walk above the
-/// split points calls `enter`, `note_leave` (the leave is replayed after the merges,
-/// [`Fork::leave_above`]) and `split` where it hands subtree number `found`, whose root
-/// is at `depth`, off; not `fresh`: the previous subtree is in the same task with no
-/// node above entered or left since, so both start from the same state.
+/// them. A task's walk calls `enter`, `leave` and `start_subtree`; the walk above the
+/// split points calls `enter`, `note_leave` (the leave is replayed later,
+/// [`Fork::leave_above`]) and `split`.
 pub trait Walker {
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -68,7 +63,9 @@ pub trait Walker {
     fn note_leave(&mut self, _visit: &Visit<'_>) {}
     /// The task's walk starts its next subtree.
     fn start_subtree(&mut self) {}
-    /// The walk above hands a subtree off.
+    /// The walk above hands subtree number `found`, rooted at `depth`, off; not `fresh`:
+    /// it follows the task's previous subtree with no node above in between, so both
+    /// start from the same state.
     fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
@@ -92,13 +89,9 @@ macro_rules! tuple_walker {
 
 for_tuples!(tuple_walker);
 
-/// What a parallel run calls on an adapter, or on a tuple of them actor by actor
-/// (leaves last to first), in this order: [`above`](Self::above) for the walk above the
-/// split points, [`finish_above`](Self::finish_above); [`fork`](Self::fork) per task,
-/// [`finish`](Self::finish) in the task; in document order,
-/// [`merge_above`](Self::merge_above) per stretch above and [`merge`](Self::merge) per
-/// task; in the post-order of the nodes above, [`leave_above`](Self::leave_above) per
-/// node and [`subtree_done`](Self::subtree_done) per subtree.
+/// What a parallel run calls on an adapter, or on a tuple of them, in the order of
+/// its methods: merges in document order, then leaves above and subtrees done in
+/// post-order.
 pub trait Fork {
     /// What one worker thread runs.
     type Worker<'a>: Walker + Send
@@ -112,14 +105,13 @@ pub trait Fork {
         Self: 'a;
     /// What the walk above leaves for the forks and merges.
     type Top;
-    /// Whether every actor can run in parallel ([`check_parallel`]), naming the first
-    /// that cannot.
+    /// Whether every actor can run in parallel ([`check_parallel`]).
     fn check_parallel(&self) -> Result<(), ActionError>;
     /// The walker of the nodes above, after `begin`.
     fn above(&mut self) -> Self::Above<'_>;
     /// Ends the walk above; an error if a fork was refused.
     fn finish_above(above: Self::Above<'_>) -> Result<Self::Top, ActionError>;
-    /// A worker for the subtrees numbered `subtrees` (consecutive, in document order).
+    /// A worker for the consecutive subtrees numbered `subtrees`.
     fn fork(
         &self,
         top: &mut Self::Top,
@@ -127,13 +119,13 @@ pub trait Fork {
     ) -> Result<Self::Worker<'_>, ActionError>;
     /// A worker's results.
     fn finish(worker: Self::Worker<'_>) -> Self::Part;
-    /// The results of the next stretch of nodes above, in document order.
+    /// The results of the next stretch of nodes above.
     fn merge_above(&mut self, _top: &mut Self::Top) {}
-    /// Adds a worker's results (tasks in document order).
+    /// Adds a worker's results.
     fn merge(&mut self, top: &mut Self::Top, part: Self::Part);
-    /// The replayed leave event of a node above, in post-order.
+    /// The replayed leave of a node above.
     fn leave_above(&mut self, top: &mut Self::Top, visit: &Visit<'_>);
-    /// Subtree number `found` is complete: where a sequential run leaves its root.
+    /// Subtree number `found` is complete.
     fn subtree_done(&mut self, _top: &mut Self::Top, _found: usize) {}
 }
 
@@ -179,8 +171,7 @@ macro_rules! tuple_fork {
 
 for_tuples!(tuple_fork);
 
-/// A [`Static`] actor's workers, above the split points and below, share it
-/// (`StaticActor` is `Sync`); its leaves above are replayed on it.
+/// A [`Static`] actor's workers share it (`StaticActor` is `Sync`).
 impl<A: StaticActor> Walker for &Static<A> {
     filtered_calls!();
 }
@@ -220,8 +211,8 @@ impl<A: UnorderedActor> Walker for Unordered<A> {
     }
 }
 
-/// The walk above the split points for an [`Unordered`] actor: a fresh fork for each
-/// stretch of nodes between two subtrees. Its leaves above are replayed on the actor.
+/// The walk above the split points for an [`Unordered`] actor: a fork per stretch of
+/// nodes between two subtrees.
 pub struct UnorderedAbove<'a, A: UnorderedActor> {
     main: &'a Unordered<A>,
     current: Option<Unordered<A>>,
@@ -261,13 +252,9 @@ impl<A: UnorderedActor> UnorderedAbove<'_, A> {
 
 impl<A: UnorderedActor> Unordered<A> {
     fn worker(&self) -> Result<Unordered<A>, ActionError> {
-        match self.actor.fork() {
-            Some(actor) => Ok(Unordered {
-                actor,
-                filter: TypeFilter::clone(&self.filter),
-            }),
-            None => Err(refusal(&self.class())),
-        }
+        let filter = self.filter.clone();
+        let actor = self.actor.fork().ok_or_else(|| refusal(&self.class()))?;
+        Ok(Unordered { actor, filter })
     }
 }
 
@@ -289,10 +276,7 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
     }
     fn finish_above(mut above: UnorderedAbove<'_, A>) -> Result<VecDeque<A>, ActionError> {
         above.close();
-        match above.error {
-            Some(error) => Err(error),
-            None => Ok(above.stretches),
-        }
+        above.error.map_or(Ok(above.stretches), Err)
     }
     fn fork(
         &self,

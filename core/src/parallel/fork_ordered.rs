@@ -1,6 +1,6 @@
 //! Ordered actors in parallel runs: the actor walks the nodes above the split points
-//! itself, keeping its states; each subtree gets a fork that starts from the state at
-//! its root, merged back where a sequential run would have left that root.
+//! itself; each subtree gets a fork from the state at its root, merged back where a
+//! sequential run would have left that root.
 
 use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
@@ -11,8 +11,7 @@ use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
 
-/// The walk above the split points for an [`Ordered`] actor: the actor itself with
-/// its own states, forking a worker at each split point.
+/// The walk above the split points for an [`Ordered`] actor.
 pub struct OrderedAbove<'a, A: OrderedActor> {
     main: &'a mut Ordered<A>,
     top: OrderedTop<A>,
@@ -20,8 +19,7 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
 }
 
 /// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
-/// states, finished forks waiting for their place in post-order, and the states of the
-/// nodes above at their leaves.
+/// states, finished forks waiting for their place, the states for the leaves above.
 pub struct OrderedTop<A: OrderedActor> {
     forks: Vec<Option<(A, A::State)>>,
     /// Per subtree (by its number in the walk): its fork's number.
@@ -50,7 +48,8 @@ impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
     }
     fn split(&mut self, found: usize, depth: u32, fresh: bool) {
         if fresh || self.top.forks.is_empty() {
-            let (fork, reason) = match self.main.states.parent_state(depth) {
+            self.main.states.before_enter(depth);
+            let (fork, reason) = match self.main.states.current() {
                 Some(state) => (
                     self.main.actor.fork(state),
                     "its OrderedActor::fork declined this run (returned None), so its \
@@ -78,8 +77,7 @@ impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
     }
 }
 
-/// A worker of an [`Ordered`] actor: the forks of its task's subtrees, each subtree
-/// walked with a state stack seeded by its fork's starting state.
+/// A worker of an [`Ordered`] actor: the forks of its task's subtrees.
 pub struct OrderedWorker<A: OrderedActor> {
     /// Per subtree of the task, in order: its fork's number.
     fork_of: Vec<usize>,
@@ -133,7 +131,6 @@ impl<A: OrderedActor> Walker for OrderedWorker<A> {
 
 impl<A: OrderedActor> Fork for Ordered<A> {
     type Worker<'a> = OrderedWorker<A>;
-    /// The worker's forks with their numbers, and its state copies.
     type Part = (Vec<(usize, A)>, u64);
     type Above<'a> = OrderedAbove<'a, A>;
     type Top = OrderedTop<A>;
@@ -153,10 +150,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         }
     }
     fn finish_above(above: OrderedAbove<'_, A>) -> Result<OrderedTop<A>, ActionError> {
-        match above.error {
-            Some(error) => Err(error),
-            None => Ok(above.top),
-        }
+        above.error.map_or(Ok(above.top), Err)
     }
     fn fork(
         &self,
@@ -195,7 +189,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         (worker.done, worker.copies + worker.states.take_copies())
     }
     fn merge(&mut self, top: &mut OrderedTop<A>, (forks, copies): Self::Part) {
-        self.states.add_copies(copies);
+        self.states.copies += copies;
         // Kept until the place of the fork's last subtree in post-order.
         for (number, fork) in forks {
             if top.done.len() <= number {

@@ -1,10 +1,6 @@
-//! One traversal on all cores: the tree split into subtrees by size, each task walking
-//! its subtrees with `DepthFirst`'s loop and its own worker chain.
-//!
-//! - this file: [`Action::run_parallel`], the split, the tasks and the merges;
-//! - `subtree_sizes.rs`: the sizes that decide where the tree is cut;
-//! - `fork.rs`, `fork_ordered.rs`: how a chain is forked into workers and merged back;
-//! - `chain.rs`: [`ParallelChain`], the sealed public name of a chain that forks.
+//! One traversal on all cores ([`Action::run_parallel`]): the tree split into subtrees
+//! by size (`subtree_sizes.rs`), each task walking its subtrees with `DepthFirst`'s loop
+//! and its own worker chain (`fork.rs`, `fork_ordered.rs`).
 
 use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
 use crate::error::TraversalError;
@@ -30,12 +26,12 @@ use subtree_sizes::Handoff;
 /// How many nodes a task enters between two reads of the stop flag.
 const STOP_EVERY: u32 = 64;
 
-/// What the walk above the split points leaves for after the merges, in post-order.
+/// What the walk above the split points leaves for after the merges, in post-order:
+/// the leave of a node above, or subtree number `found` done (where a sequential run
+/// leaves its root).
 #[derive(Clone, Copy)]
 enum Deferred {
-    /// The leave event of a node above.
     Leave(NodeIndex, u32),
-    /// Subtree number `found` is complete (where a sequential run leaves its root).
     Done(usize),
 }
 
@@ -53,36 +49,29 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         self.actors.check_parallel()
     }
 
-    /// Traverses the tree under `root` on all threads of the current rayon pool (run
-    /// it inside [`rayon::ThreadPool::install`] to choose them), with the results of
-    /// a sequential depth-first run for actors whose merge is exact; they do not
-    /// depend on the number of threads.
+    /// Traverses the tree under `root` on all threads of the current rayon pool (choose
+    /// them with [`rayon::ThreadPool::install`]), with the results of a sequential
+    /// depth-first run for actors whose merge is exact, whatever the thread count.
     ///
-    /// The tree is cut by subtree size (counted once per structure, kept while
-    /// [`Graph::revision`] is unchanged) into subtrees of at most
-    /// `max(nodes / 64, 512)` nodes. The nodes above them are walked first, on the
-    /// calling thread, so their [`Flow`] decides which subtrees exist. The subtrees,
-    /// grouped in document order into tasks of about that size, are walked depth-first
-    /// by worker chains: static actors shared, unordered actors
-    /// [forked](crate::UnorderedActor::fork) per task (and per stretch of nodes above),
-    /// ordered actors per subtree ([`OrderedActor::fork`](crate::OrderedActor::fork))
-    /// from the state at its root. Unordered workers are
-    /// [merged](crate::UnorderedActor::merge) back in document order, so an actor that
-    /// appends to a list gets the sequential enter order; then the leave events of the
-    /// nodes above are replayed in post-order, each ordered fork
-    /// [merged](crate::OrderedActor::merge) where a sequential run would have left its
-    /// subtree's root. A tree under 4096 nodes, one that does not split into a few
-    /// independent subtrees (a chain), one whose records are far from depth-first
-    /// order (more than one pre-order step in eight to a slot other than the next, as
-    /// after many edits: each worker's per-node results would touch most pages of the
-    /// tables; [`Graph::compact`](crate::Graph::compact) restores the order), and every
-    /// tree in a one-thread pool run as [`run_with`](Action::run_with) runs them, with
-    /// no fork.
+    /// The tree is cut by subtree size (kept while [`Graph::revision`] is unchanged)
+    /// into subtrees of at most `max(nodes / 64, 512)` nodes. The nodes above them are
+    /// walked first, on the calling thread, so their [`Flow`] decides which subtrees
+    /// exist. Tasks of consecutive subtrees are walked by worker chains: static actors
+    /// shared, unordered actors [forked](crate::UnorderedActor::fork) per task (and per
+    /// stretch of nodes above), ordered actors per subtree
+    /// ([`OrderedActor::fork`](crate::OrderedActor::fork)). Unordered workers merge back
+    /// in document order; then the leaves of the nodes above are replayed in
+    /// post-order, each ordered fork merged where a sequential run would have left its
+    /// subtree's root. A tree under 4096 nodes, one without a few independent subtrees
+    /// (a chain), one whose records are far from depth-first order (more than one
+    /// pre-order step in eight to a slot other than the next; [`Graph::compact`]
+    /// restores the order), and every tree in a one-thread pool run as
+    /// [`run_with`](Action::run_with) runs them.
     ///
     /// [`Flow::Stop`] sets a flag every worker checks every 64 nodes and before each
-    /// subtree: the run reports `stopped` (which nodes were entered before then
-    /// depends on timing), merges what the workers did and replays no leaves above.
-    /// `chain_calls` equals `entered`; `state_copies` is the sequential run's.
+    /// subtree: the run reports `stopped` (which nodes were entered depends on timing),
+    /// merges what the workers did and replays no leaves above. `chain_calls` equals
+    /// `entered`; `state_copies` is the sequential run's.
     ///
     /// Errors: a stale `root`; an actor refused for parallel runs
     /// ([`TraversalError::Incompatible`], naming it: an unordered or ordered actor
@@ -105,8 +94,6 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     ) -> Result<RunStats, TraversalError> {
         let index = NodeIndex(graph.check(root)?);
         self.actors.check_parallel()?;
-        // One thread gains nothing from a split, and a tree too small or without
-        // independent subtrees does not split: both run as the sequential run does.
         if rayon::current_num_threads() < 2 || !self.subtrees.refresh(graph, index) {
             return self.run_with(graph, root, results);
         }
@@ -222,18 +209,15 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     }
 }
 
-/// One piece of a split run, in document order.
+/// One piece of a split run, in document order: a stretch of nodes above the split
+/// points, or a task (its number in `Plan::tasks`).
 enum Piece {
-    /// A stretch of nodes above the split points.
     Above,
-    /// A task: consecutive subtrees (by their numbers in the walk's `found`).
     Subtree(usize),
 }
 
-/// The walk above the split points, as the depth-first loop's sink: the action's chain
-/// (through the fork glue) with the leaves deferred; it hands subtrees off, marks where
-/// stretches and subtrees alternate, and groups consecutive subtrees with no node above
-/// entered between them, about `target` nodes together, into tasks.
+/// The walk above the split points, as the depth-first loop's sink: it defers the
+/// leaves, hands subtrees off and groups them into tasks of about `target` nodes.
 struct Above<'a, C: ParallelChain + 'a> {
     graph: &'a Graph,
     chain: C::Above<'a>,
@@ -295,8 +279,8 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
 }
 
 impl<C: ParallelChain> Above<'_, C> {
-    /// The walk's hand-off: `node`'s subtree (with a run of its next siblings, when
-    /// taken `by_links`) if it is small enough; returns the run's last node.
+    /// Hands off `node`'s subtree (and a run of its next siblings, `by_links`) if it is
+    /// small enough; returns the run's last node.
     fn handoff(&mut self, node: NodeIndex, depth: u32, by_links: bool) -> Option<NodeIndex> {
         let handoff = self.sizes.handoff(node, by_links)?;
         self.plan.found.push((handoff, depth));
@@ -329,8 +313,7 @@ impl<C: ParallelChain> Above<'_, C> {
     }
 }
 
-/// A task's walk of its subtrees, as the depth-first loop's sink: its worker chain,
-/// the stop flag read every [`STOP_EVERY`] nodes (and at each subtree's first).
+/// A task's walk of its subtrees, as the depth-first loop's sink.
 struct Task<'a, W> {
     graph: &'a Graph,
     chain: W,
@@ -379,15 +362,10 @@ fn enter<W: Walker>(
     stats: &mut RunStats,
     stop: &AtomicBool,
 ) -> Flow {
-    stats.entered += 1;
     let flow = chain.enter(visit, active);
-    match flow {
-        Flow::Continue => {}
-        Flow::Prune => stats.pruned += 1,
-        Flow::Stop => {
-            stats.stopped = true;
-            stop.store(true, Ordering::Relaxed);
-        }
+    stats.count(1, flow);
+    if flow == Flow::Stop {
+        stop.store(true, Ordering::Relaxed);
     }
     flow
 }

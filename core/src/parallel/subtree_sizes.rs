@@ -2,19 +2,16 @@
 
 use crate::graph::{Graph, NodeIndex};
 
-/// Below this many nodes a parallel run walks the tree on the calling thread.
+// The limits `Action::run_parallel` states. The cut does not depend on the thread
+// count, so neither does the merge order.
 const PARALLEL_MIN: u32 = 4096;
-/// The tree is cut into subtrees of about `nodes / PIECES` nodes, whatever the thread
-/// count, so the cut and the merge order do not depend on it.
 const PIECES: u32 = 64;
-/// The smallest subtree worth a task of its own.
 const MIN_TASK: u32 = 512;
 /// More stretches of top nodes between subtrees than this (a long chain with a leaf at
 /// every link) and the run stays on the calling thread.
 const MAX_STRETCHES: u32 = 16 * PIECES;
-/// More than one pre-order step in this many to a slot other than the next one (records
-/// far from depth-first order, as after many edits) and the run stays on the calling
-/// thread: each worker's per-node results would then touch most of the table's pages.
+/// Records far from depth-first order make each worker's per-node results touch most
+/// pages of the tables.
 const MAX_JUMP_EVERY: usize = 8;
 
 /// Subtree sizes of the last parallel run's tree, kept until its structure or root
@@ -29,8 +26,8 @@ pub(crate) struct SubtreeSizes {
     pub(crate) target: u32,
     /// Whether the tree splits into a useful number of subtrees.
     splittable: bool,
-    /// Runs of consecutive sibling subtrees handed off as one piece (first slot, last
-    /// slot, nodes), sorted by first slot, so a wide root costs a hand-off per run.
+    /// Runs of sibling subtrees handed off as one (first slot, last slot, nodes), by
+    /// first slot.
     runs: Vec<(u32, u32, u32)>,
     /// The pre-order the sizes were summed in.
     order: Vec<NodeIndex>,
@@ -98,7 +95,9 @@ impl SubtreeSizes {
                 if last != n {
                     self.runs.push((n.raw(), last.raw(), nodes));
                 }
-                next = graph.next_preorder_skipping_at(last, root);
+                next = graph
+                    .next_after_subtree(last.raw(), root.raw())
+                    .map(NodeIndex::new);
             } else {
                 stretches += u32::from(!in_top);
                 in_top = true;
@@ -119,9 +118,8 @@ impl SubtreeSizes {
     }
 
     /// What a walk above hands off at `node`, if its subtree is small enough: the run
-    /// of siblings that starts there when the walk takes `node`'s siblings by their
-    /// links (`by_links`: no actor built the parent's active list), else `node`'s
-    /// subtree alone.
+    /// of siblings that starts there if the walk takes them `by_links` (no actor built
+    /// the parent's active list), else `node`'s subtree alone.
     #[inline]
     pub(crate) fn handoff(&self, node: NodeIndex, by_links: bool) -> Option<Handoff> {
         let size = self.size(node);

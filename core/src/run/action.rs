@@ -2,7 +2,7 @@
 
 use crate::actor::{
     ActiveList, ActorChain, ActorClass, Events, Flow, Frame, FrameTable, RunContext, StateKind,
-    Visit,
+    Visit, actors,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};
@@ -32,19 +32,28 @@ pub struct RunStats {
     pub batches: u64,
     /// Times the actor chain was called: once per node entered alone, once per batch.
     pub chain_calls: u64,
-    /// Tasks a parallel run (`Action::run_parallel`) split the tree into, each a run
-    /// of subtrees walked by a worker; 0 where the run walked the tree on the calling
-    /// thread (sequential runs, and parallel ones that did not split).
+    /// Tasks a parallel run (`Action::run_parallel`) split the tree into; 0 where the
+    /// run walked the tree on the calling thread.
     pub tasks: u64,
 }
 
+impl RunStats {
+    /// Counts `entered` nodes the chain answered `flow` for.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, entered: u64, flow: Flow) {
+        self.entered += entered;
+        match flow {
+            Flow::Continue => {}
+            Flow::Prune => self.pruned += entered,
+            Flow::Stop => self.stopped = true,
+        }
+    }
+}
+
 /// An iterator and an ordered chain of actors, run together until the iterator runs
-/// dry (paper 3.4).
-///
-/// Building it checks every actor's [`ActorClass`] against the iterator's
-/// [`Capabilities`], naming the actor and the reason when they cannot work together. A
-/// run reuses the iterator's and actors' buffers, so running again allocates nothing
-/// once they are large enough; a stopped run leaves nothing behind for the next one.
+/// dry (paper 3.4). Building it checks every actor's [`ActorClass`] against the
+/// iterator's [`Capabilities`] ([`check`]). Runs reuse the iterator's and actors'
+/// buffers; a stopped run leaves nothing behind for the next one.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -76,14 +85,12 @@ pub struct Action<I, C> {
     has_ordered: bool,
     frames: FrameTable,
     pub(crate) stats: RunStats,
-    /// Subtree sizes for parallel runs.
     #[cfg(feature = "parallel")]
     pub(crate) subtrees: crate::parallel::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
-    /// Puts an iterator and a chain of actors together, checking that each actor can
-    /// run under the iterator.
+    /// Puts an iterator and a chain of actors together, checking each actor ([`check`]).
     pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
         actors.check(&iterator.capabilities())?;
         let classes = actors.classes();
@@ -112,10 +119,9 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     }
 
     /// Traverses the tree under `root`, handing `results` of earlier passes to the
-    /// actors that read them ([`RunContext::read`]; nothing is copied). A reader whose
-    /// results are missing or stale refuses the run in its `begin`
-    /// ([`TraversalError::Results`]): every actor still gets `begin` and `end`, and no
-    /// node is entered. Errors: as [`run`](Action::run).
+    /// actors that read them ([`RunContext::read`]). A refusal in any actor's `begin`
+    /// enters no node; every actor still gets `begin` and `end`. Errors: as
+    /// [`run`](Action::run).
     pub fn run_with(
         &mut self,
         graph: &Graph,
@@ -183,44 +189,26 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 
     /// The first actor of type `T` in the chain (the user's actor, unwrapped).
     pub fn actor<T: Any>(&self) -> Option<&T> {
-        self.actors.find::<T>()
+        actors(&self.actors).find_map(|a| a.inner().downcast_ref())
     }
 
     /// The first actor of type `T` in the chain, mutable (between runs).
     pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
-        self.actors.find_mut::<T>()
+        let i = actors(&self.actors).position(|a| a.inner().is::<T>())?;
+        self.actors.nth_mut(i)?.inner_mut().downcast_mut()
     }
 
-    /// The context of the first per-type dispatch actor ([`Arms`](crate::Arms)) in the
-    /// chain whose context is a `Cx`: after a run, that run's results. An `Arms`' type
-    /// holds its closures and cannot be written out, so it is found by its context.
-    ///
-    /// ```
-    /// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Graph, Unordered};
-    /// # #[derive(Clone, Debug)] struct Mesh { triangles: u64 }
-    /// # impl scenewalk_core::NodeCore for Mesh {}
-    /// #[derive(Clone, Debug, Default, PartialEq)]
-    /// struct Triangles(u64);
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Mesh { triangles: 12 });
-    /// graph.append_child(root, Mesh { triangles: 30 })?;
-    /// let count = Arms::new(Triangles::default()).on::<Mesh>(|mesh, _, cx| {
-    ///     cx.0 += mesh.triangles;
-    ///     Flow::Continue
-    /// });
-    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
-    /// action.run(&graph, root)?;
-    /// assert_eq!(action.context::<Triangles>(), Some(&Triangles(42)));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// The context of the first per-type dispatch actor ([`Arms`](crate::Arms)) whose
+    /// context is a `Cx`: after a run, that run's results (an `Arms`' own type cannot be
+    /// written out).
     pub fn context<Cx: Any>(&self) -> Option<&Cx> {
-        self.actors.find_context::<Cx>()
+        actors(&self.actors).find_map(|a| a.context()?.downcast_ref())
     }
 
-    /// The context of the first per-type dispatch actor whose context is a `Cx`,
-    /// mutable.
+    /// [`context`](Action::context), mutable.
     pub fn context_mut<Cx: Any>(&mut self) -> Option<&mut Cx> {
-        self.actors.find_context_mut::<Cx>()
+        let i = actors(&self.actors).position(|a| a.context().is_some_and(|c| c.is::<Cx>()))?;
+        self.actors.nth_mut(i)?.context_mut()?.downcast_mut()
     }
 
     /// The actor chain.
@@ -239,16 +227,14 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     }
 }
 
-/// The action's side of a run: builds each visit, calls the chain, keeps the counts
-/// and (with `FRAMES`) the frames of ordered states.
+/// The action's side of a run: visits, chain calls, counts and (with `FRAMES`) frames.
 struct Sink<'r, C: ActorChain, const FRAMES: bool> {
     graph: &'r Graph,
     actors: &'r mut C,
     frames: &'r mut FrameTable,
     stats: &'r mut RunStats,
-    /// The frame the last entered node's parent states came in.
+    /// The frame of the last entered node's parent states.
     entered_from: Frame,
-    /// Nodes entered as part of batches.
     batch_entries: u64,
 }
 
@@ -287,16 +273,11 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         let Some(visit) = Visit::new(self.graph, node, depth) else {
             return Flow::Prune; // not a live node
         };
-        self.stats.entered += 1;
         if FRAMES {
             self.actors.restore_frame(frame);
         }
         let flow = self.actors.enter(&visit, active);
-        match flow {
-            Flow::Continue => {}
-            Flow::Prune => self.stats.pruned += 1,
-            Flow::Stop => self.stats.stopped = true,
-        }
+        self.stats.count(1, flow);
         flow
     }
 
@@ -339,13 +320,8 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         // Entered: what the actors kept of the batch.
         let entered = batch.active_count() as u64;
         self.stats.batches += 1;
-        self.stats.entered += entered;
+        self.stats.count(entered, flow);
         self.batch_entries += entered;
-        match flow {
-            Flow::Continue => {}
-            Flow::Prune => self.stats.pruned += entered,
-            Flow::Stop => self.stats.stopped = true,
-        }
         flow
     }
 }

@@ -28,12 +28,10 @@ enum Todo {
     Done,
 }
 
-/// Depth-first, pre-order, in document order (paper 3.3.1), with properly nested leave
-/// events when an actor wants them.
-///
-/// It moves along the links like a hand-written walk: only a node whose active list an
-/// actor looked at keeps a frame on a small stack until its children are done. Nothing
-/// recurses (a million-deep chain is fine), and steady-state runs do not allocate.
+/// Depth-first, pre-order, in document order (paper 3.3.1), with nested leave events
+/// when an actor wants them. It moves along the links like a hand-written walk: only a
+/// node whose active list an actor looked at keeps a frame on a small stack. Nothing
+/// recurses (a million-deep chain is fine); steady-state runs do not allocate.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -168,7 +166,7 @@ enum After {
 
 impl DepthFirst {
     /// One step after `node`'s subtree is done: its next sibling (from its parent's
-    /// built list, if the parent has one, else its links), else its parent.
+    /// built list, if any), else its parent.
     #[inline(always)]
     fn after(&mut self, graph: &Graph, node: NodeIndex) -> After {
         if node == self.root {
@@ -204,12 +202,11 @@ impl DepthFirst {
 }
 
 impl DepthFirst {
-    /// The depth-first loop every depth-first run walks with: the siblings `first` to
-    /// `last` at `depth` and their subtrees, in document order, into `sink`. Below the
-    /// starting level, `handoff(sink, node, depth, by_links)` may hand `node` off
-    /// instead of entering it, with a run of its next siblings (`by_links`: reached by
-    /// its parent's links, not a built active list): it returns the run's last node,
-    /// after which the walk goes on. Returns false when the sink stopped the walk.
+    /// The loop of every depth-first run: the siblings `first` to `last` at `depth` and
+    /// their subtrees, in document order, into `sink`. Below the starting level,
+    /// `handoff(sink, node, depth, by_links)` may hand `node` and a run of its next
+    /// siblings off, returning the run's last node (`by_links`: reached by links, not a
+    /// built list). Returns false when the sink stopped the walk.
     #[inline(always)]
     pub(crate) fn walk<S: StepSink>(
         &mut self,

@@ -8,11 +8,10 @@ use crate::graph::{Graph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OrderedState {
-    /// Nodes are entered in pre-order, so each ordered actor keeps one stack of states
-    /// by depth.
+    /// Pre-order: each ordered actor keeps one stack of states by depth.
     DepthStack,
-    /// Nodes may be entered in any order after their parent (priority): each pending
-    /// node carries a [`Frame`] of its parent's states.
+    /// Any order after the parent (priority): each pending node carries a [`Frame`] of
+    /// its parent's states.
     Copies,
     /// The iterator cannot give ordered actors a correct state; they are refused.
     Unsupported,
@@ -35,15 +34,14 @@ pub struct Capabilities {
 /// One step of a traversal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// A node starts to be traversed; its active list is ready in
+    /// A node starts to be traversed; its active list is in
     /// [`TraversalIterator::active`].
     Enter {
         /// The node.
         node: NodeIndex,
         /// Its depth below the traversal root.
         depth: u32,
-        /// The parent's saved states ([`OrderedState::Copies`] iterators; others give
-        /// [`Frame::ROOT`]).
+        /// The parent's saved states ([`Frame::ROOT`] but under [`OrderedState::Copies`]).
         frame: Frame,
     },
     /// All of a node's descendants are done.
@@ -55,8 +53,8 @@ pub enum Step {
         /// The node's own saved states (as for `Enter`).
         frame: Frame,
     },
-    /// A batch of nodes, all at `depth`, is ready in [`TraversalIterator::active`]
-    /// (breadth-first iterators, which have no current node).
+    /// A batch of nodes, all at `depth`, is in [`TraversalIterator::active`]
+    /// (breadth-first iterators).
     Batch {
         /// The depth of every node in the batch.
         depth: u32,
@@ -64,20 +62,17 @@ pub enum Step {
 }
 
 /// The paper's Iterator: keeps the nodes still to be traversed and picks the next one.
-///
-/// The state lives in the iterator and the graph is passed in at each call, so an
-/// iterator (and its [`Action`](crate::Action)) is reused across runs and graphs.
-/// Implementations must not recurse: a million-deep chain has to work.
+/// The graph is passed in at each call, so an iterator (and its
+/// [`Action`](crate::Action)) is reused across runs and graphs. Implementations must
+/// not recurse: a million-deep chain has to work.
 ///
 /// A run is [`start`](Self::start), then [`next`](Self::next) until `None`; after each
-/// [`Step::Enter`] or [`Step::Batch`] the action hands [`active`](Self::active) to the
-/// actors, then calls [`commit`](Self::commit) with their combined [`Flow`]. An
+/// [`Step::Enter`] or [`Step::Batch`] the actors get [`active`](Self::active), then
+/// [`commit`](Self::commit) takes their combined [`Flow`]. An
 /// [`OrderedState::Copies`] iterator stores the `frame` given to `commit` with every
-/// child kept (and with the node's pending leave) and hands it back in their steps,
-/// each of which uses it up; `commit` returns how many it stored.
-///
-/// A new order implements this trait, in any crate; this one keeps a stack of pending
-/// nodes (pre-order, no leave events):
+/// child kept (and the node's pending leave), each step using one up; `commit` returns
+/// how many it stored. A new order implements this trait, in any crate; this one keeps
+/// a stack of pending nodes (pre-order, no leave events):
 ///
 /// ```
 /// use scenewalk_core::{
@@ -154,8 +149,8 @@ pub trait TraversalIterator {
     /// What this iterator gives actors.
     fn capabilities(&self) -> Capabilities;
 
-    /// Prepares a run from `root`, clearing anything left from an earlier run.
-    /// `leave_events` says whether any actor wants leave events.
+    /// Prepares a run from `root`, clearing an earlier run's leftovers; `leave_events`:
+    /// whether any actor wants them.
     fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool);
 
     /// The next step, or `None` when the traversal is done.
@@ -165,18 +160,16 @@ pub trait TraversalIterator {
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a>;
 
     /// Takes the actors' verdict on the last entered node (or batch) and its active
-    /// list. Returns how many times `frame` was stored (0 for iterators that do not
-    /// use frames).
+    /// list; returns how many times `frame` was stored.
     fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError>;
 
     /// Drops all pending work (after [`Flow::Stop`] or an error), keeping buffers.
     fn clear(&mut self);
 
-    /// Runs the whole traversal started by [`start`](Self::start), handing every
-    /// step to `sink`: the loop an [`Action`](crate::Action) runs. The provided version
-    /// pulls steps with `next`, `active` and `commit`; an override (a loop the compiler
-    /// fuses with the sink, as [`DepthFirst`](crate::DepthFirst)'s) must give the sink
-    /// the same steps.
+    /// Runs the traversal [`start`](Self::start)ed, handing every step to `sink`: the
+    /// loop an [`Action`](crate::Action) runs, by `next`, `active` and `commit`. An
+    /// override (a loop fused with the sink, as [`DepthFirst`](crate::DepthFirst)'s) must
+    /// give the same steps.
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError>
     where
         Self: Sized,
@@ -207,39 +200,10 @@ pub trait TraversalIterator {
 }
 
 /// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
-/// loop. A sink of one's own drives an iterator without an action:
-///
-/// ```
-/// use scenewalk_core::{
-///     ActiveList, DepthFirst, Flow, Frame, Graph, NodeIndex, StepSink, TraversalIterator,
-/// };
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// /// Notes `+node` at enter, `-node` at leave.
-/// #[derive(Default)]
-/// struct Trace(Vec<String>);
-/// impl StepSink for Trace {
-///     fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(format!("+{}", node.get()));
-///         Flow::Continue
-///     }
-///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
-///         self.0.push(format!("-{}", node.get()));
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// graph.append_child(root, Group)?;
-/// let mut iterator = DepthFirst::new();
-/// iterator.start(&graph, root.index(), true);
-/// let mut trace = Trace::default();
-/// iterator.drive(&graph, &mut trace)?;
-/// assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// loop; a sink of one's own drives an iterator without an action.
 pub trait StepSink {
-    /// `node` is entered with the states of `frame`; returns the actors' verdict.
-    /// [`Flow::Stop`] ends the drive at once.
+    /// `node` is entered with the states of `frame`; returns the actors' verdict
+    /// ([`Flow::Stop`] ends the drive).
     fn enter(
         &mut self,
         node: NodeIndex,
@@ -247,18 +211,16 @@ pub trait StepSink {
         frame: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow;
-    /// After an enter: the frame the states were saved as, to hand to
-    /// [`TraversalIterator::commit`]. By default [`Frame::ROOT`]: the sink keeps no
-    /// frames.
+    /// After an enter: the frame the states were saved as, for
+    /// [`TraversalIterator::commit`] (by default [`Frame::ROOT`]: no frames).
     fn save_frame(&mut self) -> Frame {
         Frame::ROOT
     }
-    /// The iterator stored `frame` `refs` times. By default nothing.
+    /// The iterator stored `frame` `refs` times.
     fn hold_frame(&mut self, _frame: Frame, _refs: u32) {}
     /// `node` is left; `frame` is its own saved states.
     fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame);
-    /// A batch of nodes at `depth`; returns the actors' verdict. By default
-    /// [`Flow::Continue`], for sinks of iterators that do not batch.
+    /// A batch of nodes at `depth`; returns the actors' verdict.
     fn batch(&mut self, _depth: u32, _batch: &mut ActiveList<'_>) -> Flow {
         Flow::Continue
     }

@@ -1,14 +1,6 @@
-//! Running a traversal. A [`TraversalIterator`] picks the next node and states its
-//! [`Capabilities`]; an [`Action`] puts one together with an actor chain, refusing an
-//! actor the iterator cannot serve ([`check`]), and runs it: the iterator
-//! [`drive`](TraversalIterator::drive)s its steps into the action's [`StepSink`].
-//! Passes hand per-node results to later ones through [`Results`], each [`Stamp`]ed
-//! with the graph state it describes.
-//!
-//! - `iterator.rs`: the iterator trait and its steps;
-//! - `action.rs`: the action and its counts ([`RunStats`]);
-//! - `depth_first.rs`: the depth-first iterator;
-//! - `results.rs`: results handed between passes.
+//! Running a traversal: a [`TraversalIterator`] [`drive`](TraversalIterator::drive)s
+//! its steps into an [`Action`]'s [`StepSink`]; passes hand per-node results to later
+//! ones through [`Results`].
 
 mod action;
 pub(crate) mod depth_first;

@@ -1,5 +1,4 @@
-//! Results one pass hands to the next: shared by handle and stamped with the state of
-//! the graph they describe, so a reader refuses them once they are stale.
+//! Results one pass hands to the next, stamped with the graph state they describe.
 
 use crate::actor::RunContext;
 use crate::error::ResultsError;
@@ -78,38 +77,13 @@ impl Stamp {
     /// hold nothing for the nodes above it). O(depth of `root`).
     pub fn check(&self, graph: &Graph, root: NodeIndex) -> Result<(), Staleness> {
         self.check_graph(graph)?;
-        match graph.path_up(root).any(|node| node == self.root) {
-            true => Ok(()),
-            false => Err(Staleness::OutsideRoot),
-        }
+        let inside = graph.path_up(root).any(|node| node == self.root);
+        inside.then_some(()).ok_or(Staleness::OutsideRoot)
     }
 }
 
 /// Per-node results that know what they describe, to be handed to later passes
 /// through [`Results`].
-///
-/// ```
-/// use std::sync::Arc;
-/// use scenewalk_core::{Graph, Results, ResultsError, Stamp, Stamped};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// /// Per-node heights, stamped by the run that made them (none yet).
-/// #[derive(Default)]
-/// struct Heights { stamp: Option<Stamp>, by_slot: Vec<u32> }
-/// impl Stamped for Heights {
-///     fn stamp(&self) -> Option<Stamp> { self.stamp }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let none_yet = Results::new().with(Arc::new(Heights::default()));
-/// let read = none_yet.get::<Heights>("reader", &graph, root.index());
-/// assert!(matches!(read, Err(ResultsError::Missing { .. })));
-///
-/// let made = Heights { stamp: Some(Stamp::new(&graph, root.index())), by_slot: vec![0] };
-/// let results = Results::new().with(Arc::new(made));
-/// assert_eq!(results.get::<Heights>("reader", &graph, root.index())?.by_slot, [0]);
-/// # Ok::<(), ResultsError>(())
-/// ```
 pub trait Stamped: Any + Send + Sync {
     /// What the results describe; `None` before any run.
     fn stamp(&self) -> Option<Stamp>;
