@@ -10,6 +10,20 @@ use crate::run::{Capabilities, RunStats};
 /// order at leave: tuples of up to eight [`Actor`]s, which the compiler turns into
 /// straight-line calls, and `Vec<Box<dyn Actor>>` for a chain only known at run time.
 /// Sealed: name it to write code generic over chains.
+///
+/// ```
+/// use scenewalk_core::{Action, ActorChain, DepthFirst, Graph, NodeId, TraversalError};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// fn entered<C: ActorChain>(chain: C, graph: &Graph, root: NodeId) -> Result<u64, TraversalError> {
+///     Ok(Action::new(DepthFirst::new(), chain)?.run(graph, root)?.entered)
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Group)?;
+/// assert_eq!(entered((), &graph, root)?, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait ActorChain: Chain {
     /// The classes of the actors, in chain order.
     fn classes(&self) -> Vec<ActorClass> {

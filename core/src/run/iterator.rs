@@ -201,6 +201,30 @@ pub trait TraversalIterator {
 
 /// What receives the steps of [`TraversalIterator::drive`]: the action's side of the
 /// loop; a sink of one's own drives an iterator without an action.
+///
+/// ```
+/// use scenewalk_core::{ActiveList, DepthFirst, Flow, Frame, Graph, NodeIndex, StepSink, TraversalIterator};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Trace(Vec<i64>); // +slot at enter, -slot at leave
+/// impl StepSink for Trace {
+///     fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
+///         self.0.push(node.get() as i64);
+///         Flow::Continue
+///     }
+///     fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
+///         self.0.push(-(node.get() as i64));
+///     }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// graph.append_child(root, Group)?;
+/// let (mut iterator, mut trace) = (DepthFirst::new(), Trace(Vec::new()));
+/// iterator.start(&graph, root.index(), true);
+/// iterator.drive(&graph, &mut trace)?;
+/// assert_eq!(trace.0, [0, 1, -1, -0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait StepSink {
     /// `node` is entered with the states of `frame`; returns the actors' verdict
     /// ([`Flow::Stop`] ends the drive).

@@ -83,7 +83,24 @@ impl Stamp {
 }
 
 /// Per-node results that know what they describe, to be handed to later passes
-/// through [`Results`].
+/// through [`Results`], whose example implements it.
+///
+/// ```
+/// use scenewalk_core::{Graph, Stamp, Stamped};
+/// # #[derive(Clone, Debug)] struct Group;
+/// # impl scenewalk_core::NodeCore for Group {}
+/// struct Heights(Option<Stamp>); // and the heights, by slot
+/// impl Stamped for Heights {
+///     fn stamp(&self) -> Option<Stamp> { self.0 }
+/// }
+/// let mut graph = Graph::new();
+/// let root = graph.add_root(Group);
+/// let heights = Heights(Some(Stamp::new(&graph, root.index())));
+/// assert!(heights.stamp().is_some_and(|s| s.check(&graph, root.index()).is_ok()));
+/// graph.append_child(root, Group)?;
+/// assert!(heights.stamp().is_some_and(|s| s.check(&graph, root.index()).is_err()));
+/// # Ok::<(), scenewalk_core::GraphError>(())
+/// ```
 pub trait Stamped: Any + Send + Sync {
     /// What the results describe; `None` before any run.
     fn stamp(&self) -> Option<Stamp>;
