@@ -1,6 +1,5 @@
 //! The dual-tree (pair) traversal of reference note 002.
 
-use crate::std_iter::live;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
 use std::iter::FusedIterator;
@@ -8,11 +7,11 @@ use std::iter::FusedIterator;
 /// A pair of nodes: the first from tree `a`, the second from tree `b`.
 pub type NodePair = (NodeIndex, NodeIndex);
 
-/// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
-/// whether it is reported). Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
+/// Decides whether a candidate pair is descended into (a pair of leaves: reported).
+/// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
     /// Whether the pair `(a, b)` (`a` from the first tree) can hold overlapping leaves:
-    /// `false` prunes it and every pair below it. Called once per candidate pair.
+    /// `false` prunes it and every pair below it.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -65,17 +64,8 @@ pub struct DualTreeStats {
     pub max_stack: usize,
 }
 
-/// Whether the roots have been checked against the graphs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Watch {
-    /// After an `*_at` reset: the next call checks the roots of trees A and B.
-    Unchecked(NodeIndex, NodeIndex),
-    /// The revisions of graphs A and B when the roots were checked.
-    Checked(u64, u64),
-}
-
 /// Pending work: a pair, or a run of sibling pairs handed out one at a time. In self
-/// mode a pair `(n, n)` stands for the pairs within `n`'s subtree.
+/// mode `(n, n)` stands for the pairs within `n`'s subtree.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
     /// The pair of roots (the root twice in self mode).
@@ -144,10 +134,9 @@ const MAX_RESERVED: usize = 1 << 16;
 ///   `(x, x)`, and the filter is never asked about a node with itself.
 ///
 /// Pending work is a stack of runs of sibling pairs, at most one per level descended in
-/// each tree: nothing recurses, and memory grows with the depths, not the fan-out.
-/// [`next`](DualTree::next) runs to the next leaf pair; stop calling and the traversal
-/// is paused. Each call takes the graphs (the same ones throughout); a structural edit
-/// of either between calls ends the traversal. Nothing here panics.
+/// each tree, so memory grows with the depths, not the fan-out. Each call takes the
+/// graphs (the same ones throughout); a structural edit of either between calls ends
+/// the traversal.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -184,19 +173,15 @@ const MAX_RESERVED: usize = 1 << 16;
 /// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::same(&boxes)), None);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    watch: Watch,
+    /// The revisions of graphs A and B at the last check; `None` after an `*_at` reset,
+    /// until the next call checks the roots (the [`Pending::Pair`] at the bottom).
+    seen: Option<(u64, u64)>,
     stats: DualTreeStats,
-}
-
-impl Default for DualTree {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl DualTree {
@@ -210,18 +195,14 @@ impl DualTree {
     pub fn with_capacity(entries: usize) -> Self {
         Self {
             stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
-            within: false,
-            watch: Watch::Checked(0, 0),
-            stats: DualTreeStats::default(),
+            ..Self::default()
         }
     }
 
     /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
     /// `graph_b`, which may be the same graph). With the same root twice this yields
-    /// ordered pairs, `(x, x)` included.
-    ///
-    /// Errors: [`GraphError::StaleNode`] when a root is not live; the traversal is then
-    /// empty.
+    /// ordered pairs, `(x, x)` included. Errors: [`GraphError::StaleNode`] when a root
+    /// is not live; the traversal is then empty.
     pub fn reset(
         &mut self,
         graph_a: &Graph,
@@ -230,10 +211,10 @@ impl DualTree {
         root_b: NodeId,
     ) -> Result<(), GraphError> {
         self.clear();
-        live(graph_a, root_a)?;
-        live(graph_b, root_b)?;
+        graph_a.node_type(root_a)?;
+        graph_b.node_type(root_b)?;
         self.reset_at(root_a.index(), root_b.index());
-        self.watch = Watch::Checked(graph_a.revision(), graph_b.revision());
+        self.seen = Some((graph_a.revision(), graph_b.revision()));
         Ok(())
     }
 
@@ -252,7 +233,7 @@ impl DualTree {
         self.stack.push(Pending::Pair(root_a, root_b));
         self.stats.max_stack = 1;
         self.within = false;
-        self.watch = Watch::Unchecked(root_a, root_b);
+        self.seen = None;
     }
 
     /// As [`reset_self`](DualTree::reset_self) with a slot index, checked as by
@@ -266,7 +247,6 @@ impl DualTree {
     pub fn clear(&mut self) {
         self.stack.clear();
         self.stats = DualTreeStats::default();
-        self.watch = Watch::Checked(0, 0);
     }
 
     /// Whether the traversal is over: no pending pair is left.
@@ -284,27 +264,29 @@ impl DualTree {
         self.stats
     }
 
-    /// Checks the roots after an `*_at` reset and the revisions on every call; ends the
+    /// Checks the roots after an `*_at` reset, the revisions on every call; ends the
     /// traversal when either fails.
     fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
         let revisions = (graph_a.revision(), graph_b.revision());
-        let ok = match self.watch {
-            Watch::Checked(a, b) => (a, b) == revisions || self.stack.is_empty(),
-            Watch::Unchecked(a, b) => graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some(),
+        let ok = match (self.seen, self.stack.first()) {
+            (Some(seen), _) => seen == revisions || self.stack.is_empty(),
+            (None, Some(&Pending::Pair(a, b))) => {
+                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
+            }
+            (None, _) => true,
         };
         if ok {
-            self.watch = Watch::Checked(revisions.0, revisions.1);
+            self.seen = Some(revisions);
         } else {
             self.stack.clear();
         }
         ok
     }
 
-    /// The next leaf pair, or `None` when the traversal is over.
-    ///
-    /// `graph_a` holds the first tree and `graph_b` the second (in self mode `graph_b` is
-    /// not read: pass the tree's graph twice). `filter` is called once per candidate
-    /// pair.
+    /// The next leaf pair, or `None` when the traversal is over (stop calling to pause
+    /// it). `graph_a` holds the first tree and `graph_b` the second (in self mode
+    /// `graph_b` is not read: pass the tree's graph twice). `filter` is called once per
+    /// candidate pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,

@@ -1,11 +1,8 @@
-//! The flattened tree: a subtree compiled into linear arrays in depth-first order.
-
 #![allow(
     clippy::indexing_slicing,
-    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
+    reason = "all arrays have len(); passes check slices"
 )]
 
-use crate::std_iter::live;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
@@ -21,9 +18,8 @@ use std::ops::Range;
 /// the root ([`depths`](Self::depths)). A node's descendants are the positions
 /// `i + 1 .. i + sizes[i]`, and every parent lies before its children.
 ///
-/// The arrays describe the graph at the build, which walks the links without recursion
-/// or stack; [`refresh`](Self::refresh) rebuilds only after a structural edit (after a
-/// payload edit, [`gather`](Self::gather) again). As a
+/// The arrays describe the graph at the build; [`refresh`](Self::refresh) rebuilds only
+/// after a structural edit (after a payload edit, [`gather`](Self::gather) again). As a
 /// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
 /// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
 ///
@@ -98,16 +94,14 @@ pub struct LengthMismatch {
     pub locals: usize,
 }
 
-/// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
-/// between steps; its buffers are reused by later runs.
+/// A run's state as a [`TraversalIterator`]; its buffers are reused by later runs.
 #[derive(Clone, Debug, Default)]
 struct RunState {
     /// The next position to consider.
     pos: usize,
     /// The position of the last entered node, until its commit.
     entered: Option<usize>,
-    /// Positions of deactivated children still ahead, smallest on top: the walk jumps
-    /// past their subtrees.
+    /// Deactivated children ahead, smallest on top: the walk jumps past their subtrees.
     skips: Vec<u32>,
     /// Entered positions whose leave event is still due, innermost on top.
     open: Vec<u32>,
@@ -126,21 +120,18 @@ impl Flattened {
         Self::default()
     }
 
-    /// Flattens the tree under `root`.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    /// Flattens the tree under `root`. Errors: [`GraphError::StaleNode`] if `root` is
+    /// not a live node of `graph`.
     pub fn build(graph: &Graph, root: NodeId) -> Result<Self, GraphError> {
         let mut flat = Self::new();
         flat.rebuild(graph, root)?;
         Ok(flat)
     }
 
-    /// Flattens the tree under `root` again, reusing the arrays' memory.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
-    /// flattening is then empty and not current.
+    /// Flattens the tree under `root` again, reusing the arrays' memory. Errors: as
+    /// [`build`](Self::build); the flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        if let Err(stale) = live(graph, root) {
+        if let Err(stale) = graph.node_type(root) {
             self.forget();
             return Err(stale);
         }
@@ -152,9 +143,7 @@ impl Flattened {
 
     /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
     /// build or `root` is another root; another graph (a clone included) always counts
-    /// as changed.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    /// as changed. Errors: as [`build`](Self::build).
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
         if self.built == Some((root, graph.uid(), graph.revision())) && graph.contains(root) {
             return Ok(false);
@@ -250,10 +239,8 @@ impl Flattened {
     /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
     /// &locals[i])`, with `root_value` standing for the root's parent (world transforms,
     /// depths, accumulated opacity, inherited flags). `out` is cleared first and ends
-    /// with one value per position.
-    ///
-    /// Errors: [`LengthMismatch`] if `locals` does not hold exactly one value per
-    /// position (`out` is then left empty).
+    /// with one value per position. Errors: [`LengthMismatch`] if `locals` does not
+    /// hold exactly one value per position (`out` is then left empty).
     pub fn propagate<T: Copy>(
         &self,
         root_value: T,
@@ -280,11 +267,8 @@ impl Flattened {
 
     /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
     /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
-    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags). `out`
-    /// is cleared first and ends with one value per position.
-    ///
-    /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
-    /// is then left empty).
+    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags).
+    /// `out` and errors as in [`propagate`](Self::propagate).
     pub fn accumulate<T: Copy>(
         &self,
         own: &[T],
@@ -373,17 +357,20 @@ impl Flattened {
     }
 }
 
-/// The child-before-parent pass over one subtree range from position `base`: `parents`
-/// and `out` are the range's, and every parent but the range root's lies inside it.
+/// The child-before-parent pass over the positions from `start` that `parents` and `out`
+/// cover, last to first; a parent before `start` (or none) is left to the caller.
 pub(crate) fn accumulate_range<T: Copy>(
     parents: &[u32],
-    base: usize,
+    start: usize,
     out: &mut [T],
     combine: &impl Fn(&T, &T) -> T,
 ) {
-    for (i, &parent) in parents.iter().enumerate().skip(1).rev() {
-        let parent = parent as usize - base;
-        out[parent] = combine(&out[parent], &out[i]);
+    for (i, &parent) in parents.iter().enumerate().rev() {
+        if let Some(at) = (parent as usize).checked_sub(start)
+            && parent != Flattened::NIL
+        {
+            out[at] = combine(&out[at], &out[i]);
+        }
     }
 }
 

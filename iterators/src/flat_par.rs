@@ -1,12 +1,12 @@
-//! The flattened passes on all cores: the pre-order arrays cut into subtree ranges by
-//! size, so a long chain with a bushy end or one giant subtree is cut where the sizes
-//! say, not at a fixed depth.
+//! The flattened passes on all cores, cut into subtree ranges by size (not at a fixed
+//! depth), so a long chain with a bushy end or one giant subtree still splits.
 
 #![allow(
     clippy::indexing_slicing,
-    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
+    reason = "all arrays have len(); passes check slices"
 )]
 
+use crate::flat::accumulate_range;
 use crate::{Flattened, LengthMismatch};
 use rayon::prelude::*;
 use std::fmt;
@@ -41,9 +41,8 @@ pub(crate) struct Cut {
     tasks: Vec<Range<usize>>,
 }
 
-/// The last cut a parallel pass made, kept for the next pass over the same flattening
-/// with as many threads: the scan costs about a millisecond per million positions on
-/// the calling thread, a fifth of a two-thread pass. A clone starts empty.
+/// The last cut, kept for the next pass over the same flattening with as many threads
+/// (the scan costs a fifth of a two-thread pass). A clone starts empty.
 #[derive(Default)]
 pub(crate) struct CutCache(Mutex<Option<Arc<Cut>>>);
 
@@ -60,8 +59,8 @@ impl fmt::Debug for CutCache {
 }
 
 impl Flattened {
-    /// The cut for a parallel pass over `values`, with `out` sized to them (filled with
-    /// `fill` only if it had another length); `None` where the pass runs sequentially.
+    /// The cut for a pass over `values`, `out` sized to them (filled with `fill` only if
+    /// it had another length); `None` where the pass runs sequentially.
     fn parallel_cut<T: Copy, U>(
         &self,
         values: &[U],
@@ -90,8 +89,7 @@ impl Flattened {
         Ok(Some(cut))
     }
 
-    /// The cut into tasks of about `target` nodes (`key.2`), from one scan that steps
-    /// over each chunk subtree whole.
+    /// The cut into tasks of about `key.2` nodes, stepping over each chunk subtree whole.
     fn cut(&self, key: (u64, usize, usize)) -> Cut {
         let target = key.2;
         let mut cut = Cut {
@@ -152,7 +150,6 @@ impl Flattened {
     /// computed first, in order, on the calling thread; each smaller subtree is then a
     /// range that needs only its parent's value, run as a rayon task. A buffer `out`
     /// kept between passes is overwritten in place; a new one is first filled once.
-    ///
     /// Errors: [`LengthMismatch`] as for `propagate`.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
@@ -200,9 +197,8 @@ impl Flattened {
     /// as [`propagate_parallel`](Self::propagate_parallel) is: the ranges first, in
     /// parallel, then the tops on the calling thread. Each value receives its children
     /// in the sequential pass's order, so the result is bit for bit the same.
-    /// `T: Default` fills a new `out` once; a kept one is overwritten in place.
-    ///
-    /// Errors: [`LengthMismatch`] as for `accumulate`.
+    /// `T: Default` fills a new `out` once; a kept one is overwritten in place. Errors:
+    /// [`LengthMismatch`] as for `accumulate`.
     pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],
@@ -217,15 +213,9 @@ impl Flattened {
             .for_each(|(start, slice)| {
                 // Each task starts its own range from `own`, while it is in cache.
                 slice.copy_from_slice(&own[start..start + slice.len()]);
+                // A chunk root's parent is a top, outside the range.
                 let parents = &self.parents[start..start + slice.len()];
-                // Last to first; a chunk root's parent is a top, outside the range.
-                for (i, &parent) in parents.iter().enumerate().rev() {
-                    if let Some(at) = (parent as usize).checked_sub(start)
-                        && parent != Flattened::NIL
-                    {
-                        slice[at] = combine(&slice[at], &slice[i]);
-                    }
-                }
+                accumulate_range(parents, start, slice, &combine);
             });
         // The tops start from `own` too.
         for &top in &cut.tops {

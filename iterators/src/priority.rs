@@ -1,11 +1,10 @@
 //! The priority-queue iterator (paper 3.3.2) and its hybrid with depth-first (section 4).
 
-use crate::leaves::LeaveTracker;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
     Step, TraversalError, TraversalIterator,
 };
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// When a [`PriorityQueue`] stops ordering by key and goes depth-first inside a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,10 +20,10 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// The place of a pending node in every priority order here: larger key first, then
-/// the earlier arrival (`-0.0` equals `0.0`; a NaN key is reported before it is ranked).
-/// One `u64`, the key's bits made to sort as unsigned above the inverted arrival number
-/// (32 bits: a node arrives at most once per run), so the heap compares integers.
+/// A pending node's place in both priority orders: larger key first, then the earlier
+/// arrival (`-0.0` equals `0.0`; NaN is reported before ranking). One `u64`: the key's
+/// bits made to sort as unsigned above the inverted arrival number (32 bits: a node
+/// arrives at most once per run), so the heap compares integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -52,8 +51,8 @@ impl Rank {
 
 const SIGN: u32 = 0x8000_0000;
 
-/// A heap entry, ordered by its [`Rank`] alone (unique within a run): one integer
-/// comparison is measurably faster than a tuple's two.
+/// A heap entry, ordered by its [`Rank`] alone (unique within a run; one integer
+/// comparison is measurably faster than a tuple's two).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranked<T>(pub(crate) Rank, pub(crate) T);
 
@@ -87,9 +86,8 @@ struct Pending {
     frame: Frame,
 }
 
-/// A [`Pending`] node in the heap: with its rank 16 bytes (larger entries cost the heap
-/// a measured 15 %). Its frame, unless [`Frame::ROOT`], waits in
-/// `PriorityQueue::frames`, marked by [`HAS_FRAME`] in the depth.
+/// A [`Pending`] node in the heap, 16 bytes with its rank (larger entries cost 15 %):
+/// its frame, unless [`Frame::ROOT`], waits in `frames`, marked by [`HAS_FRAME`].
 #[derive(Clone, Copy, Debug)]
 struct Queued {
     node: NodeIndex,
@@ -101,15 +99,11 @@ const HAS_FRAME: u32 = 0x8000_0000;
 /// Takes the pending node with the highest key next (paper 3.3.2); as a hybrid (paper
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
-/// - Keys come from the actors, through [`ActiveList::set_key`]; a child without a key
-///   inherits its parent's. Equal keys are taken in the order they arrived, so runs are
-///   deterministic. A NaN key is an error ([`TraversalError::NanKey`]).
-/// - Ordered-state actors work: each pending node carries a [`Frame`] of its parent's
-///   states, shared by siblings; an actor's state is copied only when it writes it
-///   ([`OrderedState::Copies`]).
-/// - Leave events work: a node's leave comes after all its descendants, in whatever
-///   order they were taken.
-/// - Depths are kept in 31 bits: a tree more than 2³¹ − 1 levels deep is beyond it.
+/// Keys come from the actors ([`ActiveList::set_key`]); a child without one inherits
+/// its parent's. Equal keys are taken in arrival order, so runs are deterministic; a
+/// NaN key is an error ([`TraversalError::NanKey`]). Each pending node carries a
+/// [`Frame`] of its parent's states for ordered-state actors ([`OrderedState::Copies`]).
+/// A node's leave comes after all its descendants. Depths are kept in 31 bits.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
@@ -221,8 +215,8 @@ impl PriorityQueue {
             }
     }
 
-    /// Queues the children of `current` the actors kept, each with `frame`; returns how
-    /// many times `frame` was stored.
+    /// Queues the children of `current` the actors kept, with `frame`; returns how many
+    /// times `frame` was stored.
     #[inline(always)]
     fn keep(
         &mut self,
@@ -270,9 +264,7 @@ impl PriorityQueue {
         let mut refs = kept;
         if self.leave_events {
             // The traversal parent is the graph parent below the traversal root.
-            let parent = (current.depth > 0)
-                .then(|| graph.parent_at(current.node))
-                .flatten();
+            let parent = graph.parent_at(current.node).filter(|_| current.depth > 0);
             self.leaves
                 .entered(current.node, parent, current.depth, kept, frame);
             refs += 1;
@@ -307,7 +299,7 @@ impl TraversalIterator for PriorityQueue {
     #[inline]
     fn next(&mut self, _graph: &Graph) -> Option<Step> {
         if self.leave_events
-            && let Some((node, depth, frame)) = self.leaves.pop_ready()
+            && let Some((node, depth, frame)) = self.leaves.ready.pop_front()
         {
             return Some(Step::Leave { node, depth, frame });
         }
@@ -355,7 +347,79 @@ impl TraversalIterator for PriorityQueue {
         self.stack.clear();
         self.active.clear();
         self.current = None;
-        self.leaves.clear();
+        self.leaves.ready.clear();
         self.seq = 0;
+    }
+}
+
+/// Leave events for an order that is not depth-first: a node leaves once every child it
+/// kept has left. The entered nodes by slot (reused across runs), the leaves due in order.
+#[derive(Clone, Debug, Default)]
+struct LeaveTracker {
+    open: Vec<Open>,
+    ready: VecDeque<(NodeIndex, u32, Frame)>,
+}
+
+/// An entered node: its kept children still open, its traversal parent, its leave.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    remaining: u32,
+    parent: Option<NodeIndex>,
+    depth: u32,
+    frame: Frame,
+}
+
+impl LeaveTracker {
+    fn start(&mut self, capacity: usize) {
+        let closed = Open {
+            remaining: 0,
+            parent: None,
+            depth: 0,
+            frame: Frame::ROOT,
+        };
+        if self.open.len() < capacity {
+            self.open.resize(capacity, closed);
+        }
+        self.ready.clear();
+    }
+
+    /// `node` (entered from `parent`) kept `children`; with none it leaves at once.
+    fn entered(
+        &mut self,
+        node: NodeIndex,
+        parent: Option<NodeIndex>,
+        depth: u32,
+        children: u32,
+        frame: Frame,
+    ) {
+        if let Some(open) = self.open.get_mut(node.get()) {
+            *open = Open {
+                remaining: children,
+                parent,
+                depth,
+                frame,
+            };
+            if children == 0 {
+                self.close(node);
+            }
+        }
+    }
+
+    /// Queues the leave of `node`, and of each ancestor it was the last open child of.
+    fn close(&mut self, mut node: NodeIndex) {
+        while let Some(&open) = self.open.get(node.get()) {
+            self.ready.push_back((node, open.depth, open.frame));
+            let Some(parent) = open.parent else {
+                return;
+            };
+            let Some(up) = self.open.get_mut(parent.get()) else {
+                return;
+            };
+            up.remaining = up.remaining.saturating_sub(1);
+            if up.remaining != 0 {
+                return;
+            }
+            node = parent;
+        }
     }
 }

@@ -74,7 +74,7 @@ impl Walk for Graph {
     }
 
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
-        live(self, root)?;
+        self.node_type(root)?;
         Ok(BreadthFirstIter {
             graph: self,
             runs: VecDeque::new(),
@@ -88,7 +88,7 @@ impl Walk for Graph {
     where
         F: FnMut(NodeIndex) -> f32,
     {
-        live(self, root)?;
+        self.node_type(root)?;
         Ok(PriorityIter {
             graph: self,
             key,
@@ -97,14 +97,6 @@ impl Walk for Graph {
             last: None,
         })
     }
-}
-
-/// `Ok` if `node` is a live node of `graph`.
-pub(crate) fn live(graph: &Graph, node: NodeId) -> Result<(), GraphError> {
-    graph
-        .contains(node)
-        .then_some(())
-        .ok_or(GraphError::StaleNode(node))
 }
 
 /// "No node" in [`BreadthFirstIter`]'s slot fields (never a slot).

@@ -1,7 +1,6 @@
 //! The depth-first walker, with no stack: on ids while the graph may change between
 //! steps, on slots while an iterator borrows it.
 
-use crate::std_iter::live;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
@@ -294,7 +293,7 @@ pub struct DfsWalker {
     stamp: (u64, u64),
 }
 
-/// Two walkers are equal when they stand at the same place of the same walk.
+/// Equal when at the same place of the same walk.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
         (self.root, self.place) == (other.root, other.place)
@@ -323,8 +322,8 @@ impl DfsWalker {
     /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
     /// the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        live(graph, self.root)?;
-        live(graph, node)?;
+        graph.node_type(self.root)?;
+        graph.node_type(node)?;
         let mut depth = 0;
         let mut up = node.index();
         while up != self.root.index() {
@@ -396,16 +395,9 @@ impl DfsWalker {
         if self.stamp == stamp(graph) {
             return true;
         }
-        // Plain values cross the call, so the fields stay in the caller's registers.
+        // A copy crosses the call, so the fields stay in the caller's registers.
         let place = &mut self.place;
-        place.phase = check(
-            graph,
-            self.root,
-            place.current,
-            place.parent,
-            place.depth,
-            place.phase,
-        );
+        place.phase = place.check(graph, self.root);
         if place.phase == Phase::Done {
             place.skip = false;
             return false;
@@ -415,35 +407,30 @@ impl DfsWalker {
     }
 }
 
-/// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
-/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
-/// `current` was moved to another parent (or back).
-#[cold]
-#[inline(never)]
-fn check(
-    graph: &Graph,
-    root: NodeId,
-    current: NodeId,
-    parent: NodeId,
-    depth: u32,
-    phase: Phase,
-) -> Phase {
-    let live = |node| graph.contains(node);
-    if !(live(current) && live(root) && (depth == 0 || live(parent))) {
-        return Phase::Done;
-    }
-    let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
-    match phase {
-        Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
-        Phase::Entered | Phase::MovedEntered => Phase::Entered,
-        Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
-        Phase::Left | Phase::MovedLeft => Phase::Left,
-        phase => phase,
+impl Place<NodeId> {
+    /// The phase the walk of `root` goes on with in `graph`: [`Phase::Done`] if a node
+    /// it holds was removed; a moved phase if `current` was moved to another parent.
+    #[cold]
+    #[inline(never)]
+    fn check(self, graph: &Graph, root: NodeId) -> Phase {
+        let (current, parent, depth) = (self.current, self.parent, self.depth);
+        let live = |node| graph.contains(node);
+        if !(live(current) && live(root) && (depth == 0 || live(parent))) {
+            return Phase::Done;
+        }
+        let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
+        match self.phase {
+            Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+            Phase::Entered | Phase::MovedEntered => Phase::Entered,
+            Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+            Phase::Left | Phase::MovedLeft => Phase::Left,
+            phase => phase,
+        }
     }
 }
 
 /// The graph state a walker last checked: while it matches, no node was removed or
-/// moved (every such edit moves the revision on; every other graph has another uid).
+/// moved (each such edit moves the revision on; another graph has another uid).
 #[inline(always)]
 fn stamp(graph: &Graph) -> (u64, u64) {
     (graph.uid(), graph.revision())
@@ -452,11 +439,9 @@ fn stamp(graph: &Graph) -> (u64, u64) {
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
-/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (`T = NodeIndex`)
-/// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
-/// walker's checks; [`into_walker`](Self::into_walker) hands the walk back to edit the
-/// graph and walk on.
+/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph, on slots without the
+/// walker's checks: [`Event`]s from [`Walk::depth_first`](crate::Walk::depth_first),
+/// pre-order nodes from [`Walk::preorder`](crate::Walk::preorder).
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
@@ -466,9 +451,8 @@ pub struct DepthFirstIter<'g, T = Event> {
 }
 
 impl<'g, T> DepthFirstIter<'g, T> {
-    /// A walk of `root`'s subtree. Errors: [`GraphError::StaleNode`].
     pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Result<Self, GraphError> {
-        live(graph, root)?;
+        graph.node_type(root)?;
         Ok(Self {
             graph,
             root,
@@ -490,23 +474,19 @@ impl<'g, T> DepthFirstIter<'g, T> {
     /// The walker at the same place, to edit the graph and walk on.
     pub fn into_walker(self) -> DfsWalker {
         let mut walker = DfsWalker::new(self.root);
-        let place = self.place;
+        let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        let ids = (
-            self.graph.id_at(place.current),
-            self.graph.id_at(place.parent),
-        );
-        let (Some(current), Some(parent)) = ids else {
+        let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) else {
             walker.place.finish::<()>();
             return walker;
         };
         walker.place = Place {
             current,
             parent,
-            resume: place.resume,
-            phase: place.phase,
-            depth: place.depth,
-            skip: place.skip,
+            resume: p.resume,
+            phase: p.phase,
+            depth: p.depth,
+            skip: p.skip,
         };
         walker
     }
