@@ -1,5 +1,3 @@
-//! The breadth-first iterator (paper 3.3.3): whole levels as batches.
-
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
     TraversalError, TraversalIterator,
@@ -18,8 +16,7 @@ use scenewalk_core::{
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// use scenewalk_iterators::BreadthFirst;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// #[derive(Default)]
 /// struct LevelSizes(Vec<usize>);
 /// impl UnorderedActor for LevelSizes {
@@ -46,7 +43,7 @@ use scenewalk_core::{
 pub struct BreadthFirst {
     level: Vec<ActiveEntry>,
     next_level: Vec<ActiveEntry>,
-    /// Start of the batch being handed out within `level`.
+    /// The batch being handed out: `level[cursor..batch_end]`.
     cursor: usize,
     batch_end: usize,
     depth: u32,
@@ -66,12 +63,6 @@ impl BreadthFirst {
     pub fn with_max_batch(mut self, max: usize) -> Self {
         self.max_batch = Some(max.max(1));
         self
-    }
-
-    /// The positions in `level` of the batch being handed out.
-    fn batch(&self) -> std::ops::Range<usize> {
-        let end = self.batch_end.min(self.level.len());
-        self.cursor.min(end)..end
     }
 }
 
@@ -106,13 +97,16 @@ impl TraversalIterator for BreadthFirst {
     }
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        let batch = self.batch();
-        ActiveList::new(self.level.get_mut(batch).unwrap_or_default())
+        ActiveList::new(
+            self.level
+                .get_mut(self.cursor..self.batch_end)
+                .unwrap_or_default(),
+        )
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let batch = self.batch();
-        self.cursor = batch.end;
+        let batch = self.cursor..self.batch_end;
+        self.cursor = self.batch_end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
             let batch = self.level.get(batch).unwrap_or_default();

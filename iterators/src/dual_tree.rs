@@ -1,5 +1,3 @@
-//! The dual-tree (pair) traversal of reference note 002.
-
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
 use std::iter::FusedIterator;
@@ -269,11 +267,10 @@ impl DualTree {
     fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match (self.seen, self.stack.first()) {
-            (Some(seen), _) => seen == revisions || self.stack.is_empty(),
             (None, Some(&Pending::Pair(a, b))) => {
                 graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
             }
-            (None, _) => true,
+            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
         };
         if ok {
             self.seen = Some(revisions);

@@ -1,7 +1,4 @@
-#![allow(
-    clippy::indexing_slicing,
-    reason = "all arrays have len(); passes check slices"
-)]
+#![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
@@ -27,14 +24,11 @@ use std::ops::Range;
 /// use scenewalk_core::glam::{Affine3A, Vec3};
 /// use scenewalk_core::{Action, Graph};
 /// use scenewalk_iterators::Flattened;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// # #[derive(Clone, Debug)] struct Move(Affine3A);
-/// # impl scenewalk_core::NodeCore for Move {}
+/// use scenewalk_nodes::{Group, Transform};
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let arm = graph.append_child(root, Move(Affine3A::from_translation(Vec3::X)))?;
-/// let hand = graph.append_child(arm, Move(Affine3A::from_translation(Vec3::Y)))?;
+/// let arm = graph.append_child(root, Transform::from_translation(Vec3::X))?;
+/// let hand = graph.append_child(arm, Transform::from_translation(Vec3::Y))?;
 /// graph.append_child(root, Group)?;
 ///
 /// let mut flat = Flattened::build(&graph, root)?;
@@ -42,7 +36,7 @@ use std::ops::Range;
 /// assert_eq!(flat.parents(), [Flattened::NIL, 0, 1, 0]);
 ///
 /// // World transforms: gather the locals in flat order, then one linear pass.
-/// let locals = flat.gather(|n| graph.get_at::<Move>(n).map_or(Affine3A::IDENTITY, |m| m.0));
+/// let locals = flat.gather(|n| graph.get_at::<Transform>(n).map_or(Affine3A::IDENTITY, |t| *t.local()));
 /// let mut world = Vec::new();
 /// flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |parent, local| *parent * *local)?;
 /// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());

@@ -1,10 +1,7 @@
 //! The flattened passes on all cores, cut into subtree ranges by size (not at a fixed
 //! depth), so a long chain with a bushy end or one giant subtree still splits.
 
-#![allow(
-    clippy::indexing_slicing,
-    reason = "all arrays have len(); passes check slices"
-)]
+#![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
 use crate::flat::accumulate_range;
 use crate::{Flattened, LengthMismatch};

@@ -1,5 +1,3 @@
-//! The priority-queue iterator (paper 3.3.2) and its hybrid with depth-first (section 4).
-
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
     Step, TraversalError, TraversalIterator,
@@ -190,87 +188,6 @@ impl PriorityQueue {
         }
         self.heap.push(Ranked(rank, Queued { node, depth }));
     }
-
-    /// The next node to enter (the hybrid's stack first), and whether it was stacked.
-    #[inline(always)]
-    fn take(&mut self) -> Option<(Ranked<Pending>, bool)> {
-        if let Some(pending) = self.stack.pop() {
-            return Some((pending, true));
-        }
-        let Ranked(rank, Queued { node, depth }) = self.heap.pop()?;
-        let frame = match depth & HAS_FRAME {
-            0 => Frame::ROOT,
-            _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
-        };
-        let depth = depth & !HAS_FRAME;
-        Some((Ranked(rank, Pending { node, depth, frame }), false))
-    }
-
-    fn depth_first_below(&self, current: &Pending, from_stack: bool) -> bool {
-        from_stack
-            || match self.rule {
-                SwitchRule::Never => false,
-                SwitchRule::AtDepth(d) => current.depth >= d,
-                SwitchRule::FrontierAbove(n) => self.heap.len() > n,
-            }
-    }
-
-    /// Queues the children of `current` the actors kept, with `frame`; returns how many
-    /// times `frame` was stored.
-    #[inline(always)]
-    fn keep(
-        &mut self,
-        graph: &Graph,
-        Ranked(rank, current): Ranked<Pending>,
-        from_stack: bool,
-        list: ListState,
-        frame: Frame,
-    ) -> Result<u32, TraversalError> {
-        let depth_first = self.depth_first_below(&current, from_stack);
-        let key = rank.key();
-        let start = self.stack.len();
-        let mut kept = 0u32;
-        match list {
-            ListState::Filled => {
-                let nan = self
-                    .active
-                    .iter()
-                    .find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
-                if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
-                    return Err(TraversalError::NanKey { node });
-                }
-                let active = std::mem::take(&mut self.active);
-                for entry in active.iter().filter(|e| e.is_active()) {
-                    let key = entry.key().unwrap_or(key);
-                    self.queue(depth_first, key, entry.node(), entry.depth(), frame);
-                    kept += 1;
-                }
-                self.active = active;
-            }
-            // No actor looked: every child is kept and inherits the key.
-            ListState::Untouched => {
-                let first = graph.first_child_at(current.node);
-                for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
-                    self.queue(depth_first, key, c, current.depth + 1, frame);
-                    kept += 1;
-                }
-            }
-            ListState::Cleared => {}
-        }
-        // The stack pops last-in first: reverse so children come in document order.
-        if let Some(stacked) = self.stack.get_mut(start..) {
-            stacked.reverse();
-        }
-        let mut refs = kept;
-        if self.leave_events {
-            // The traversal parent is the graph parent below the traversal root.
-            let parent = graph.parent_at(current.node).filter(|_| current.depth > 0);
-            self.leaves
-                .entered(current.node, parent, current.depth, kept, frame);
-            refs += 1;
-        }
-        Ok(refs)
-    }
 }
 
 impl TraversalIterator for PriorityQueue {
@@ -303,43 +220,89 @@ impl TraversalIterator for PriorityQueue {
         {
             return Some(Step::Leave { node, depth, frame });
         }
-        self.current = self.take();
-        let (Ranked(_, pending), _) = self.current?;
+        // The hybrid's stack first.
+        self.current = match self.stack.pop() {
+            Some(pending) => Some((pending, true)),
+            None => self.heap.pop().map(|Ranked(rank, Queued { node, depth })| {
+                let frame = match depth & HAS_FRAME {
+                    0 => Frame::ROOT,
+                    _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
+                };
+                let depth = depth & !HAS_FRAME;
+                (Ranked(rank, Pending { node, depth, frame }), false)
+            }),
+        };
+        let (Ranked(_, Pending { node, depth, frame }), _) = self.current?;
         self.list_state = ListState::Untouched;
-        Some(Step::Enter {
-            node: pending.node,
-            depth: pending.depth,
-            frame: pending.frame,
-        })
+        Some(Step::Enter { node, depth, frame })
     }
 
     /// The entered node's children, built only if an actor looks at them.
     #[inline]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        self.active.clear();
+        let (buf, state) = (&mut self.active, &mut self.list_state);
+        buf.clear();
         match self.current {
-            Some((Ranked(_, p), _)) => ActiveList::lazy(
-                graph,
-                p.node,
-                p.depth + 1,
-                &mut self.active,
-                &mut self.list_state,
-            ),
-            None => ActiveList::new(&mut self.active[..]),
+            Some((Ranked(_, p), _)) => ActiveList::lazy(graph, p.node, p.depth + 1, buf, state),
+            None => ActiveList::new(&mut buf[..]),
         }
     }
 
     #[inline]
     fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
-        let Some((current, from_stack)) = self.current.take() else {
+        let Some((Ranked(rank, Pending { node, depth, .. }), from_stack)) = self.current.take()
+        else {
             return Ok(0);
         };
-        let list = if flow == Flow::Continue {
-            self.list_state
-        } else {
-            ListState::Cleared
-        };
-        self.keep(graph, current, from_stack, list, frame)
+        // Children of a stacked node, or below the switch, go depth-first.
+        let depth_first = from_stack
+            || match self.rule {
+                SwitchRule::Never => false,
+                SwitchRule::AtDepth(d) => depth >= d,
+                SwitchRule::FrontierAbove(n) => self.heap.len() > n,
+            };
+        // The children the actors kept are queued with `frame`; it is stored once for
+        // each, and once more for the node's leave.
+        let key = rank.key();
+        let start = self.stack.len();
+        let mut kept = 0u32;
+        match (flow, self.list_state) {
+            (Flow::Continue, ListState::Filled) => {
+                let nan = self
+                    .active
+                    .iter()
+                    .find(|e| e.is_active() && e.key().is_some_and(f32::is_nan));
+                if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
+                    return Err(TraversalError::NanKey { node });
+                }
+                let active = std::mem::take(&mut self.active);
+                for entry in active.iter().filter(|e| e.is_active()) {
+                    let key = entry.key().unwrap_or(key);
+                    self.queue(depth_first, key, entry.node(), entry.depth(), frame);
+                    kept += 1;
+                }
+                self.active = active;
+            }
+            // No actor looked: every child is kept and inherits the key.
+            (Flow::Continue, ListState::Untouched) => {
+                let first = graph.first_child_at(node);
+                for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
+                    self.queue(depth_first, key, c, depth + 1, frame);
+                    kept += 1;
+                }
+            }
+            _ => {}
+        }
+        // The stack pops last-in first: reverse so children come in document order.
+        if let Some(stacked) = self.stack.get_mut(start..) {
+            stacked.reverse();
+        }
+        if self.leave_events {
+            // The traversal parent is the graph parent below the traversal root.
+            let parent = graph.parent_at(node).filter(|_| depth > 0);
+            self.leaves.entered(node, parent, depth, kept, frame);
+        }
+        Ok(kept + u32::from(self.leave_events))
     }
 
     fn clear(&mut self) {
@@ -356,7 +319,7 @@ impl TraversalIterator for PriorityQueue {
 /// kept has left. The entered nodes by slot (reused across runs), the leaves due in order.
 #[derive(Clone, Debug, Default)]
 struct LeaveTracker {
-    open: Vec<Open>,
+    open: Vec<Option<Open>>,
     ready: VecDeque<(NodeIndex, u32, Frame)>,
 }
 
@@ -371,14 +334,8 @@ struct Open {
 
 impl LeaveTracker {
     fn start(&mut self, capacity: usize) {
-        let closed = Open {
-            remaining: 0,
-            parent: None,
-            depth: 0,
-            frame: Frame::ROOT,
-        };
         if self.open.len() < capacity {
-            self.open.resize(capacity, closed);
+            self.open.resize(capacity, None);
         }
         self.ready.clear();
     }
@@ -393,12 +350,12 @@ impl LeaveTracker {
         frame: Frame,
     ) {
         if let Some(open) = self.open.get_mut(node.get()) {
-            *open = Open {
+            *open = Some(Open {
                 remaining: children,
                 parent,
                 depth,
                 frame,
-            };
+            });
             if children == 0 {
                 self.close(node);
             }
@@ -407,12 +364,12 @@ impl LeaveTracker {
 
     /// Queues the leave of `node`, and of each ancestor it was the last open child of.
     fn close(&mut self, mut node: NodeIndex) {
-        while let Some(&open) = self.open.get(node.get()) {
+        while let Some(&Some(open)) = self.open.get(node.get()) {
             self.ready.push_back((node, open.depth, open.frame));
             let Some(parent) = open.parent else {
                 return;
             };
-            let Some(up) = self.open.get_mut(parent.get()) else {
+            let Some(Some(up)) = self.open.get_mut(parent.get()) else {
                 return;
             };
             up.remaining = up.remaining.saturating_sub(1);

@@ -1,5 +1,3 @@
-//! Std iterators over a graph's subtrees.
-
 use crate::DepthFirstIter;
 use crate::priority::{Rank, Ranked};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
@@ -7,8 +5,15 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
 
 mod sealed {
-    pub trait Sealed {}
-    impl Sealed for scenewalk_core::Graph {}
+    /// Only [`Graph`] walks; the provided methods reach it through `graph`.
+    pub trait Sealed {
+        fn graph(&self) -> &super::Graph;
+    }
+    impl Sealed for super::Graph {
+        fn graph(&self) -> &super::Graph {
+            self
+        }
+    }
 }
 
 /// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
@@ -19,8 +24,7 @@ mod sealed {
 /// ```
 /// use scenewalk_core::Graph;
 /// use scenewalk_iterators::{Event, Walk};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
@@ -43,14 +47,28 @@ mod sealed {
 pub trait Walk: sealed::Sealed {
     /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document
     /// order, properly nested: the [`DfsWalker`](crate::DfsWalker)'s steps.
-    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
+    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
+        DepthFirstIter::new(self.graph(), root)
+    }
 
     /// The nodes in depth-first pre-order: the same walk's enter events.
-    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError>;
+    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
+        DepthFirstIter::new(self.graph(), root)
+    }
 
     /// `(node, depth)` in level order: the root, then its children, then its
     /// grandchildren, each level in document order.
-    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError>;
+    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
+        let graph = self.graph();
+        graph.node_type(root)?;
+        Ok(BreadthFirstIter {
+            graph,
+            runs: VecDeque::new(),
+            run: root.index().raw(),
+            depth: 0,
+            children: NONE,
+        })
+    }
 
     /// The nodes best-first: among the nodes whose parent was already yielded, the one
     /// with the highest key comes next; equal keys in the order they were pushed
@@ -61,36 +79,12 @@ pub trait Walk: sealed::Sealed {
     /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
-        F: FnMut(NodeIndex) -> f32;
-}
-
-impl Walk for Graph {
-    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
-        DepthFirstIter::new(self, root)
-    }
-
-    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
-        DepthFirstIter::new(self, root)
-    }
-
-    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
-        self.node_type(root)?;
-        Ok(BreadthFirstIter {
-            graph: self,
-            runs: VecDeque::new(),
-            run: root.index().raw(),
-            depth: 0,
-            children: NONE,
-        })
-    }
-
-    fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
-    where
         F: FnMut(NodeIndex) -> f32,
     {
-        self.node_type(root)?;
+        let graph = self.graph();
+        graph.node_type(root)?;
         Ok(PriorityIter {
-            graph: self,
+            graph,
             key,
             heap: BinaryHeap::from([Ranked(Rank::new(0.0, 0), root.index())]),
             sequence: 1,
@@ -98,6 +92,8 @@ impl Walk for Graph {
         })
     }
 }
+
+impl Walk for Graph {}
 
 /// "No node" in [`BreadthFirstIter`]'s slot fields (never a slot).
 const NONE: u32 = u32::MAX;

@@ -1,6 +1,3 @@
-//! The depth-first walker, with no stack: on ids while the graph may change between
-//! steps, on slots while an iterator borrows it.
-
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
@@ -257,8 +254,7 @@ impl<N: Slot> Place<N> {
 /// ```
 /// use scenewalk_core::Graph;
 /// use scenewalk_iterators::{DfsWalker, Event};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
