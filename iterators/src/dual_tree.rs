@@ -262,24 +262,6 @@ impl DualTree {
         self.stats
     }
 
-    /// Checks the roots after an `*_at` reset, the revisions on every call; ends the
-    /// traversal when either fails.
-    fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
-        let revisions = (graph_a.revision(), graph_b.revision());
-        let ok = match (self.seen, self.stack.first()) {
-            (None, Some(&Pending::Pair(a, b))) => {
-                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
-            }
-            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
-        };
-        if ok {
-            self.seen = Some(revisions);
-        } else {
-            self.stack.clear();
-        }
-        ok
-    }
-
     /// The next leaf pair, or `None` when the traversal is over (stop calling to pause
     /// it). `graph_a` holds the first tree and `graph_b` the second (in self mode
     /// `graph_b` is not read: pass the tree's graph twice). `filter` is called once per
@@ -291,9 +273,19 @@ impl DualTree {
         filter: &mut F,
     ) -> Option<NodePair> {
         let graph_b = if self.within { graph_a } else { graph_b };
-        if !self.guard(graph_a, graph_b) {
-            return None;
+        // The roots after an `*_at` reset, the revisions on every call: a failed check
+        // ends the traversal.
+        let revisions = (graph_a.revision(), graph_b.revision());
+        let ok = match (self.seen, self.stack.first()) {
+            (None, Some(&Pending::Pair(a, b))) => {
+                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
+            }
+            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
+        };
+        if !ok {
+            self.stack.clear();
         }
+        self.seen = Some(revisions);
         while let Some(top) = self.stack.last_mut() {
             let (candidate, last) = top.take(graph_a, graph_b);
             if last {

@@ -125,13 +125,39 @@ impl Flattened {
     /// Flattens the tree under `root` again, reusing the arrays' memory. Errors: as
     /// [`build`](Self::build); the flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        if let Err(stale) = graph.node_type(root) {
-            self.forget();
-            return Err(stale);
-        }
-        self.flatten(graph, root.index());
+        self.forget();
+        graph.node_type(root)?;
         self.built = Some((root, graph.uid(), graph.revision()));
         self.rebuilds += 1;
+        // The stackless first-child / next-sibling walk (reference note 000); a subtree's
+        // size is known when the walk climbs out of it by the recorded parent positions.
+        let (root, mut depth) = (root.index(), 0);
+        let mut node = root;
+        let mut pos = self.push(root, Self::NIL, 0);
+        'walk: loop {
+            if let Some(child) = graph.first_child_at(node) {
+                depth += 1;
+                node = child;
+                pos = self.push(child, pos, depth);
+                continue;
+            }
+            loop {
+                let end = self.nodes.len() as u32;
+                self.sizes[pos as usize] = end - pos;
+                if node == root {
+                    break 'walk;
+                }
+                if let Some(sibling) = graph.next_sibling_at(node) {
+                    let parent = self.parents[pos as usize];
+                    node = sibling;
+                    pos = self.push(sibling, parent, depth);
+                    break;
+                }
+                pos = self.parents[pos as usize];
+                node = self.nodes[pos as usize];
+                depth -= 1;
+            }
+        }
         Ok(())
     }
 
@@ -315,39 +341,6 @@ impl Flattened {
         self.sizes.push(0);
         self.depths.push(depth);
         pos
-    }
-
-    /// The stackless first-child / next-sibling walk (reference note 000); a subtree's
-    /// size is known when the walk climbs out of it by the recorded parent positions.
-    fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
-        self.forget();
-        let mut node = root;
-        let mut depth = 0;
-        let mut pos = self.push(root, Self::NIL, 0);
-        'walk: loop {
-            if let Some(child) = graph.first_child_at(node) {
-                depth += 1;
-                node = child;
-                pos = self.push(child, pos, depth);
-                continue;
-            }
-            loop {
-                let end = self.nodes.len() as u32;
-                self.sizes[pos as usize] = end - pos;
-                if node == root {
-                    break 'walk;
-                }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    let parent = self.parents[pos as usize];
-                    node = sibling;
-                    pos = self.push(sibling, parent, depth);
-                    break;
-                }
-                pos = self.parents[pos as usize];
-                node = self.nodes[pos as usize];
-                depth -= 1;
-            }
-        }
     }
 }
 

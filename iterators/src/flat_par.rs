@@ -6,9 +6,8 @@
 use crate::flat::accumulate_range;
 use crate::{Flattened, LengthMismatch};
 use rayon::prelude::*;
-use std::fmt;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Below this many positions a pass runs sequentially.
 const PARALLEL_MIN: usize = 4096;
@@ -17,14 +16,12 @@ const RANGES_PER_THREAD: usize = 8;
 /// The smallest range worth a task of its own.
 const MIN_RANGE: usize = 512;
 
-/// The flattening cut for one parallel pass.
-///
-/// A position whose subtree holds more than `target` nodes is a *top*: fewer than
-/// `len / target` per level, done sequentially. Every other position lies in the
-/// subtree of a *chunk root*, a position that is no top but whose parent is (or that
-/// has none). A task is a run of consecutive chunk subtrees of about `target` nodes,
-/// which is one contiguous range of positions with no top inside: every parent in it
-/// lies before its child in the same range, or is a top.
+/// The flattening cut for one parallel pass. A position whose subtree holds more than
+/// `target` nodes is a *top* (fewer than `len / target` per level, done sequentially).
+/// Every other position lies in the subtree of a *chunk root*: no top, but its parent is
+/// (or it has none). A task is a run of consecutive chunk subtrees of about `target`
+/// nodes: a range with no top inside, so every parent in it lies before its child in
+/// the same range, or is a top.
 #[derive(Debug)]
 pub(crate) struct Cut {
     /// The flattening's build count, its length and the target the cut was made for.
@@ -40,18 +37,12 @@ pub(crate) struct Cut {
 
 /// The last cut, kept for the next pass over the same flattening with as many threads
 /// (the scan costs a fifth of a two-thread pass). A clone starts empty.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct CutCache(Mutex<Option<Arc<Cut>>>);
 
 impl Clone for CutCache {
     fn clone(&self) -> Self {
         Self::default()
-    }
-}
-
-impl fmt::Debug for CutCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CutCache")
     }
 }
 
@@ -75,15 +66,12 @@ impl Flattened {
         }
         let target = (self.len() / (threads * RANGES_PER_THREAD)).max(MIN_RANGE);
         let key = (self.rebuilds(), self.len(), target);
-        let Ok(mut kept) = self.cuts.0.lock() else {
-            return Ok(Some(Arc::new(self.cut(key))));
-        };
-        if let Some(cut) = kept.as_ref().filter(|cut| cut.key == key) {
-            return Ok(Some(Arc::clone(cut)));
+        // A cache: a panic elsewhere leaves it as valid as ever.
+        let mut kept = self.cuts.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.as_ref().is_none_or(|cut| cut.key != key) {
+            *kept = Some(Arc::new(self.cut(key)));
         }
-        let cut = Arc::new(self.cut(key));
-        *kept = Some(Arc::clone(&cut));
-        Ok(Some(cut))
+        Ok(kept.clone())
     }
 
     /// The cut into tasks of about `key.2` nodes, stepping over each chunk subtree whole.
@@ -95,59 +83,47 @@ impl Flattened {
             roots: Vec::new(),
             tasks: Vec::new(),
         };
-        let (mut pos, mut start, mut open) = (0, 0, false);
+        // The start of the task being gathered, if any.
+        let (mut pos, mut start) = (0, None);
         while let Some(&size) = self.sizes.get(pos) {
             let size = (size as usize).max(1);
-            let top = size > target;
             cut.roots.push(pos);
-            if top {
-                if open {
-                    cut.tasks.push(start..pos);
-                    open = false;
-                }
+            if size > target {
+                cut.tasks.extend(start.take().map(|start| start..pos));
                 cut.tops.push(pos);
                 pos += 1;
             } else {
-                if !open {
-                    (start, open) = (pos, true);
-                }
+                let from = *start.get_or_insert(pos);
                 pos += size;
-                if pos - start >= target {
-                    cut.tasks.push(start..pos);
-                    open = false;
+                if pos - from >= target {
+                    cut.tasks.push(from..pos);
+                    start = None;
                 }
             }
         }
-        if open {
-            cut.tasks.push(start..pos);
-        }
+        cut.tasks.extend(start.map(|start| start..pos));
         cut
     }
 
     /// Splits `out` into one slice per task, with the position it starts at.
-    fn task_slices<'o, T>(cut: &Cut, out: &'o mut [T]) -> Vec<(usize, &'o mut [T])> {
-        let mut slices = Vec::with_capacity(cut.tasks.len());
-        let mut rest = out;
+    fn task_slices<'o, T>(cut: &Cut, mut rest: &'o mut [T]) -> Vec<(usize, &'o mut [T])> {
         let mut offset = 0;
-        for task in &cut.tasks {
-            let (_, tail) = rest.split_at_mut(task.start - offset);
+        let slice = |task: &Range<usize>| {
+            let (_, tail) = std::mem::take(&mut rest).split_at_mut(task.start - offset);
             let (mine, tail) = tail.split_at_mut(task.len());
-            slices.push((task.start, mine));
-            rest = tail;
-            offset = task.end;
-        }
-        slices
+            (rest, offset) = (tail, task.end);
+            (task.start, mine)
+        };
+        cut.tasks.iter().map(slice).collect()
     }
 
     /// [`propagate`](Self::propagate) on all threads of the current rayon pool (run it
-    /// inside [`rayon::ThreadPool::install`] to choose them); the result is bit for bit
-    /// the same, whatever the number of threads.
-    ///
-    /// Positions whose subtree holds more than about `len / (threads × 8)` nodes are
-    /// computed first, in order, on the calling thread; each smaller subtree is then a
-    /// range that needs only its parent's value, run as a rayon task. A buffer `out`
-    /// kept between passes is overwritten in place; a new one is first filled once.
-    /// Errors: [`LengthMismatch`] as for `propagate`.
+    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same
+    /// whatever the number of threads. Positions whose subtree holds more than about
+    /// `len / (threads × 8)` nodes are computed first, in order, on the calling thread;
+    /// each smaller subtree is then a range that needs only its parent's value, run as a
+    /// rayon task. A buffer `out` kept between passes is overwritten in place; a new one
+    /// is first filled once. Errors: [`LengthMismatch`] as for `propagate`.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,
@@ -160,10 +136,7 @@ impl Flattened {
         };
         // Tops in pre-order: each one's parent is a top computed before it.
         for &top in &cut.tops {
-            let above = match self.parents[top] {
-                Flattened::NIL => root_value,
-                parent => out[parent as usize],
-            };
+            let above = self.parent(top).map_or(root_value, |parent| out[parent]);
             out[top] = combine(&above, &locals[top]);
         }
         let top_values: Vec<T> = cut.tops.iter().map(|&top| out[top]).collect();

@@ -318,16 +318,10 @@ impl DfsWalker {
     /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
     /// the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        graph.node_type(self.root)?;
-        graph.node_type(node)?;
-        let mut depth = 0;
-        let mut up = node.index();
-        while up != self.root.index() {
-            let Some(parent) = graph.parent_at(up) else {
-                return Ok(false);
-            };
-            (up, depth) = (parent, depth + 1);
+        if !graph.is_ancestor_or_self(self.root, node)? {
+            return Ok(false);
         }
+        let depth = (graph.depth(node)? - graph.depth(self.root)?) as u32;
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
         self.place = Place {
             parent: parent.filter(|_| depth > 0).unwrap_or(node),
