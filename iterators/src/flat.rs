@@ -453,38 +453,29 @@ impl TraversalIterator for Flattened {
             let open = open as usize;
             if open + self.sizes[open] as usize <= run.pos {
                 run.open.pop();
-                return Some(Step::Leave {
-                    node: self.nodes[open],
-                    depth: self.depths[open],
-                    frame: Frame::ROOT,
-                });
+                let (node, depth, frame) = (self.nodes[open], self.depths[open], Frame::ROOT);
+                return Some(Step::Leave { node, depth, frame });
             }
         }
         let i = run.pos;
-        let node = *self.nodes.get(i)?;
+        let (node, depth, frame) = (*self.nodes.get(i)?, self.depths[i], Frame::ROOT);
         if run.leave_events {
             run.open.push(i as u32);
         }
         run.pos = i + 1;
         run.entered = Some(i);
         run.list_state = ListState::Untouched;
-        Some(Step::Enter {
-            node,
-            depth: self.depths[i],
-            frame: Frame::ROOT,
-        })
+        Some(Step::Enter { node, depth, frame })
     }
 
     #[inline]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        let run = &mut self.run;
-        run.active.clear();
-        let (node, depth) = match run.entered {
-            Some(i) => (self.nodes[i], self.depths[i] + 1),
-            // No node entered: an empty list.
-            None => return ActiveList::new(&mut run.active[..]),
-        };
-        ActiveList::lazy(graph, node, depth, &mut run.active, &mut run.list_state)
+        let (buf, state) = (&mut self.run.active, &mut self.run.list_state);
+        buf.clear();
+        match self.run.entered {
+            Some(i) => ActiveList::lazy(graph, self.nodes[i], self.depths[i] + 1, buf, state),
+            None => ActiveList::new(&mut buf[..]),
+        }
     }
 
     #[inline]
@@ -492,24 +483,21 @@ impl TraversalIterator for Flattened {
         let Some(i) = self.run.entered.take() else {
             return Ok(0);
         };
-        match flow {
-            Flow::Continue => match self.run.list_state {
-                ListState::Untouched => {}
-                ListState::Cleared => self.run.pos = i + self.sizes[i] as usize,
-                ListState::Filled => {
-                    // The entries are the children in order: the inactive ones become
-                    // jumps, smallest on top.
-                    let mut skips = std::mem::take(&mut self.run.skips);
-                    let first = skips.len();
-                    let children = self.children(i).zip(&self.run.active);
-                    let inactive = children.filter(|(_, entry)| !entry.is_active());
-                    skips.extend(inactive.map(|(child, _)| child as u32));
-                    skips[first..].reverse();
-                    self.run.skips = skips;
-                }
-            },
-            Flow::Prune => self.run.pos = i + self.sizes[i] as usize,
-            Flow::Stop => self.clear(),
+        match (flow, self.run.list_state) {
+            (Flow::Stop, _) => self.clear(),
+            (Flow::Prune, _) | (_, ListState::Cleared) => self.run.pos = i + self.sizes[i] as usize,
+            (_, ListState::Filled) => {
+                // The entries are the children in order: the inactive ones become
+                // jumps, smallest on top.
+                let mut skips = std::mem::take(&mut self.run.skips);
+                let first = skips.len();
+                let children = self.children(i).zip(&self.run.active);
+                let inactive = children.filter(|(_, entry)| !entry.is_active());
+                skips.extend(inactive.map(|(child, _)| child as u32));
+                skips[first..].reverse();
+                self.run.skips = skips;
+            }
+            (_, ListState::Untouched) => {}
         }
         Ok(0)
     }

@@ -38,12 +38,8 @@ impl Rank {
     #[inline]
     fn key(self) -> f32 {
         let sortable = (self.0 >> 32) as u32;
-        let bits = if sortable & SIGN != 0 {
-            sortable & !SIGN
-        } else {
-            !sortable
-        };
-        f32::from_bits(bits)
+        // Undoes `new`: the sign bit flipped back, or every bit.
+        f32::from_bits(sortable ^ if sortable & SIGN != 0 { SIGN } else { u32::MAX })
     }
 }
 
@@ -98,10 +94,11 @@ const HAS_FRAME: u32 = 0x8000_0000;
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
 /// Keys come from the actors ([`ActiveList::set_key`]); a child without one inherits
-/// its parent's. Equal keys are taken in arrival order, so runs are deterministic; a
-/// NaN key is an error ([`TraversalError::NanKey`]). Each pending node carries a
-/// [`Frame`] of its parent's states for ordered-state actors ([`OrderedState::Copies`]).
-/// A node's leave comes after all its descendants. Depths are kept in 31 bits.
+/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order, so runs
+/// are deterministic; a NaN key is an error ([`TraversalError::NanKey`]). Each pending
+/// node carries a [`Frame`] of its parent's states for ordered-state actors
+/// ([`OrderedState::Copies`]). A node's leave comes after all its descendants. Depths
+/// are kept in 31 bits.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
@@ -144,7 +141,10 @@ pub struct PriorityQueue {
     current: Option<(Ranked<Pending>, bool)>,
     seq: u64,
     leave_events: bool,
-    leaves: LeaveTracker,
+    /// With leave events: the entered nodes by slot (reused across runs), and the leaves
+    /// due, in order; a node leaves once every child it kept has left.
+    open: Vec<Option<Open>>,
+    ready: VecDeque<(NodeIndex, u32, Frame)>,
 }
 
 impl PriorityQueue {
@@ -188,6 +188,24 @@ impl PriorityQueue {
         }
         self.heap.push(Ranked(rank, Queued { node, depth }));
     }
+
+    /// Queues the leave of `node`, and of each ancestor it was the last open child of.
+    fn close(&mut self, mut node: NodeIndex) {
+        while let Some(&Some(open)) = self.open.get(node.get()) {
+            self.ready.push_back((node, open.depth, open.frame));
+            let Some(parent) = open.parent else {
+                return;
+            };
+            let Some(Some(up)) = self.open.get_mut(parent.get()) else {
+                return;
+            };
+            up.remaining = up.remaining.saturating_sub(1);
+            if up.remaining != 0 {
+                return;
+            }
+            node = parent;
+        }
+    }
 }
 
 impl TraversalIterator for PriorityQueue {
@@ -207,8 +225,8 @@ impl TraversalIterator for PriorityQueue {
     fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
         self.clear();
         self.leave_events = leave_events;
-        if leave_events {
-            self.leaves.start(graph.capacity());
+        if leave_events && self.open.len() < graph.capacity() {
+            self.open.resize(graph.capacity(), None);
         }
         self.queue(false, 0.0, root, 0, Frame::ROOT);
     }
@@ -216,7 +234,7 @@ impl TraversalIterator for PriorityQueue {
     #[inline]
     fn next(&mut self, _graph: &Graph) -> Option<Step> {
         if self.leave_events
-            && let Some((node, depth, frame)) = self.leaves.ready.pop_front()
+            && let Some((node, depth, frame)) = self.ready.pop_front()
         {
             return Some(Step::Leave { node, depth, frame });
         }
@@ -300,7 +318,18 @@ impl TraversalIterator for PriorityQueue {
         if self.leave_events {
             // The traversal parent is the graph parent below the traversal root.
             let parent = graph.parent_at(node).filter(|_| depth > 0);
-            self.leaves.entered(node, parent, depth, kept, frame);
+            if let Some(open) = self.open.get_mut(node.get()) {
+                *open = Some(Open {
+                    remaining: kept,
+                    parent,
+                    depth,
+                    frame,
+                });
+            }
+            // With no child kept, the node leaves at once.
+            if kept == 0 {
+                self.close(node);
+            }
         }
         Ok(kept + u32::from(self.leave_events))
     }
@@ -310,73 +339,17 @@ impl TraversalIterator for PriorityQueue {
         self.stack.clear();
         self.active.clear();
         self.current = None;
-        self.leaves.ready.clear();
+        self.ready.clear();
         self.seq = 0;
     }
 }
 
-/// Leave events for an order that is not depth-first: a node leaves once every child it
-/// kept has left. The entered nodes by slot (reused across runs), the leaves due in order.
-#[derive(Clone, Debug, Default)]
-struct LeaveTracker {
-    open: Vec<Option<Open>>,
-    ready: VecDeque<(NodeIndex, u32, Frame)>,
-}
-
-/// An entered node: its kept children still open, its traversal parent, its leave.
+/// A node entered with leave events: its kept children still open, its traversal
+/// parent, its leave.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     remaining: u32,
     parent: Option<NodeIndex>,
     depth: u32,
     frame: Frame,
-}
-
-impl LeaveTracker {
-    fn start(&mut self, capacity: usize) {
-        if self.open.len() < capacity {
-            self.open.resize(capacity, None);
-        }
-        self.ready.clear();
-    }
-
-    /// `node` (entered from `parent`) kept `children`; with none it leaves at once.
-    fn entered(
-        &mut self,
-        node: NodeIndex,
-        parent: Option<NodeIndex>,
-        depth: u32,
-        children: u32,
-        frame: Frame,
-    ) {
-        if let Some(open) = self.open.get_mut(node.get()) {
-            *open = Some(Open {
-                remaining: children,
-                parent,
-                depth,
-                frame,
-            });
-            if children == 0 {
-                self.close(node);
-            }
-        }
-    }
-
-    /// Queues the leave of `node`, and of each ancestor it was the last open child of.
-    fn close(&mut self, mut node: NodeIndex) {
-        while let Some(&Some(open)) = self.open.get(node.get()) {
-            self.ready.push_back((node, open.depth, open.frame));
-            let Some(parent) = open.parent else {
-                return;
-            };
-            let Some(Some(up)) = self.open.get_mut(parent.get()) else {
-                return;
-            };
-            up.remaining = up.remaining.saturating_sub(1);
-            if up.remaining != 0 {
-                return;
-            }
-            node = parent;
-        }
-    }
 }

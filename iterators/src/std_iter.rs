@@ -70,11 +70,10 @@ pub trait Walk: sealed::Sealed {
         })
     }
 
-    /// The nodes best-first: among the nodes whose parent was already yielded, the one
-    /// with the highest key comes next; equal keys in the order they were pushed
-    /// (siblings in document order), `-0.0` equal to `0.0`, as in
-    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once for each node but
-    /// the root, when the iterator moves on from its parent (so
+    /// The nodes best-first: among the nodes whose parent was yielded, the highest key
+    /// next; ties in arrival order (siblings in document order), as in
+    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once per node but the
+    /// root, as the iterator moves on from its parent (so
     /// [`skip_subtree`](PriorityIter::skip_subtree) spares the children's keys). A NaN
     /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>

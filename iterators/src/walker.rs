@@ -236,8 +236,7 @@ impl<N: Slot> Place<N> {
 
 /// The depth-first walk: enter and leave events in document order, properly nested,
 /// with no stack and no allocation (reference note 000's first-child / next-sibling
-/// step, with parent links for the leaves). [`next_enter`](Self::next_enter) gives the
-/// enter events alone: the pre-order walk.
+/// step, parent links for the leaves); [`next_enter`](Self::next_enter) gives pre-order.
 ///
 /// Each step takes the graph, which may be edited between steps; the walk goes on from
 /// the current node's links as they are then. Children added under a node not yet left
@@ -247,9 +246,8 @@ impl<N: Slot> Place<N> {
 /// enters the moved subtree again if its new place lies ahead. Climbing follows the
 /// parent links as they are, never above the root's depth. If the current node, the
 /// node it was entered from or the root is removed (a reused slot is noticed), the walk
-/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). While
-/// [`Graph::uid`] and [`Graph::revision`] are those of the last step, a step checks
-/// nothing.
+/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). Steps check nothing
+/// while [`Graph::uid`] and [`Graph::revision`] are those of the last step.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -285,7 +283,6 @@ impl<N: Slot> Place<N> {
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
-    /// The graph state of the last check (see [`stamp`]).
     stamp: (u64, u64),
 }
 
@@ -313,10 +310,9 @@ impl DfsWalker {
         *self = Self::new(root);
     }
 
-    /// Makes the next event enter `node`, continuing the walk of the same root from
-    /// there; `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
-    /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
-    /// the root was removed.
+    /// Makes the next event enter `node`, walking on from there; `Ok(false)`, leaving the
+    /// walker as it was, if `node` is not in the root's subtree. Costs O(depth of
+    /// `node`). Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
         if !graph.is_ancestor_or_self(self.root, node)? {
             return Ok(false);
@@ -334,9 +330,8 @@ impl DfsWalker {
         Ok(true)
     }
 
-    /// After an [`Event::Enter`] (or a node from [`next_enter`](Self::next_enter)): do
-    /// not descend into that node; its [`Event::Leave`] comes next. No effect at any
-    /// other time.
+    /// After an [`Event::Enter`] (or [`next_enter`](Self::next_enter)): do not descend
+    /// into that node; its [`Event::Leave`] comes next. No effect at any other time.
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -419,8 +414,8 @@ impl Place<NodeId> {
     }
 }
 
-/// The graph state a walker last checked: while it matches, no node was removed or
-/// moved (each such edit moves the revision on; another graph has another uid).
+/// While a walker's last stamp matches, no node was removed or moved (each such edit
+/// moves the revision on; another graph has another uid).
 #[inline(always)]
 fn stamp(graph: &Graph) -> (u64, u64) {
     (graph.uid(), graph.revision())
