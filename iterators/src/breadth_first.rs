@@ -9,9 +9,8 @@ use scenewalk_core::{
 /// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
 /// of it), an active list: an entry an actor deactivates is neither entered nor
 /// expanded; [`Flow::Prune`] enters the active entries but expands none. With no current
-/// node, no leave events and no single path, the action refuses enter + leave actors,
-/// ordered-state actors, actors that dispatch on the node type, and actors without
-/// `enter_batch`.
+/// node, leave events or single path, the action refuses enter + leave, ordered-state
+/// and type-dispatching actors, and actors without `enter_batch`.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -97,11 +96,8 @@ impl TraversalIterator for BreadthFirst {
     }
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        ActiveList::new(
-            self.level
-                .get_mut(self.cursor..self.batch_end)
-                .unwrap_or_default(),
-        )
+        let batch = self.level.get_mut(self.cursor..self.batch_end);
+        ActiveList::new(batch.unwrap_or_default())
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {

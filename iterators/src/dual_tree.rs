@@ -72,13 +72,9 @@ enum Pending {
     DownA(NodeIndex, NodeIndex),
     /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
     DownB(NodeIndex, NodeIndex),
-    /// Every child × child pair from `(a, b)` on: `b` runs over its siblings, then the
-    /// next `a` starts again from `first_b`.
-    Cross {
-        a: NodeIndex,
-        b: NodeIndex,
-        first_b: NodeIndex,
-    },
+    /// `(a, b, first_b)`: every child × child pair from `(a, b)` on; `b` runs over its
+    /// siblings, then the next `a` starts again from `first_b`.
+    Cross(NodeIndex, NodeIndex, NodeIndex),
     /// Self mode, siblings from `c` on: the pairs within `c` when `d == c`, else the
     /// pair `(c, d)`; `d` runs over `c`'s later siblings, then the next `c` starts with
     /// itself.
@@ -89,15 +85,13 @@ impl Pending {
     /// The next pair (`None` for a leaf within itself), and whether it was the last.
     #[inline]
     fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
-        let (next_a, next_b) = (
-            |n: NodeIndex| graph_a.next_sibling_at(n),
-            |n: NodeIndex| graph_b.next_sibling_at(n),
-        );
+        let next_a = |n: NodeIndex| graph_a.next_sibling_at(n);
+        let next_b = |n: NodeIndex| graph_b.next_sibling_at(n);
         match self {
             Pending::Pair(a, b) => (Some((*a, *b)), true),
             Pending::DownA(a, b) => (Some((*a, *b)), next_a(*a).map(|n| *a = n).is_none()),
             Pending::DownB(a, b) => (Some((*a, *b)), next_b(*b).map(|n| *b = n).is_none()),
-            Pending::Cross { a, b, first_b } => {
+            Pending::Cross(a, b, first_b) => {
                 let pair = (*a, *b);
                 // Only once `b`'s run is done does `a` move on.
                 let done = next_b(*b).map(|n| *b = n).is_none()
@@ -115,9 +109,6 @@ impl Pending {
         }
     }
 }
-
-/// The most pending entries [`DualTree::with_capacity`] reserves room for.
-const MAX_RESERVED: usize = 1 << 16;
 
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
@@ -192,7 +183,7 @@ impl DualTree {
     /// 65,536) before the stack grows.
     pub fn with_capacity(entries: usize) -> Self {
         Self {
-            stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
+            stack: Vec::with_capacity(entries.min(1 << 16)),
             ..Self::default()
         }
     }
@@ -295,9 +286,8 @@ impl DualTree {
                 continue;
             };
             let below = if self.within && a == b {
-                graph_a
-                    .first_child_at(a)
-                    .map(|c| Pending::Children { c, d: c })
+                let first = graph_a.first_child_at(a);
+                first.map(|c| Pending::Children { c, d: c })
             } else {
                 self.stats.pair_tests += 1;
                 if !filter.test(a, b) {
@@ -310,7 +300,7 @@ impl DualTree {
                     }
                     (Some(a), None) => Some(Pending::DownA(a, b)),
                     (None, Some(b)) => Some(Pending::DownB(a, b)),
-                    (Some(a), Some(b)) => Some(Pending::Cross { a, b, first_b: b }),
+                    (Some(a), Some(b)) => Some(Pending::Cross(a, b, b)),
                 }
             };
             self.stack.extend(below);

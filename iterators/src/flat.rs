@@ -78,9 +78,7 @@ pub struct Flattened {
 
 /// A pass was given a different number of values than the flattening has positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "propagate needs one local value per flattened position: {positions} positions, {locals} values"
-)]
+#[error("a pass needs one value per flattened position: {positions} positions, {locals} values")]
 pub struct LengthMismatch {
     /// Positions in the flattening.
     pub positions: usize,

@@ -172,9 +172,8 @@ impl PriorityQueue {
         let rank = Rank::new(key, self.seq);
         self.seq += 1;
         if depth_first {
-            return self
-                .stack
-                .push(Ranked(rank, Pending { node, depth, frame }));
+            let pending = Pending { node, depth, frame };
+            return self.stack.push(Ranked(rank, pending));
         }
         let mut depth = depth & !HAS_FRAME;
         if frame != Frame::ROOT {
@@ -255,7 +254,6 @@ impl TraversalIterator for PriorityQueue {
         Some(Step::Enter { node, depth, frame })
     }
 
-    /// The entered node's children, built only if an actor looks at them.
     #[inline]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
         let (buf, state) = (&mut self.active, &mut self.list_state);

@@ -182,9 +182,8 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
             let key = (self.key)(c);
             if key.is_nan() {
                 self.heap.clear();
-                return graph
-                    .id_at(c)
-                    .map(|node| Err(TraversalError::NanKey { node }));
+                let node = graph.id_at(c)?;
+                return Some(Err(TraversalError::NanKey { node }));
             }
             self.heap.push(Ranked(Rank::new(key, self.sequence), c));
             self.sequence += 1;

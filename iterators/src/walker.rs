@@ -114,9 +114,7 @@ impl<N: Slot> Place<N> {
     }
 
     fn skip_subtree(&mut self) {
-        if self.phase == Phase::Entered {
-            self.skip = true;
-        }
+        self.skip |= self.phase == Phase::Entered;
     }
 
     /// One event from the current node, which is live.
