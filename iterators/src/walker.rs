@@ -378,11 +378,11 @@ impl DfsWalker {
         if self.stamp == stamp(graph) {
             return true;
         }
-        // A copy crosses the call, so the fields stay in the caller's registers.
-        let place = &mut self.place;
-        place.phase = place.check(graph, self.root);
-        if place.phase == Phase::Done {
-            place.skip = false;
+        // Plain values cross the call, so the fields stay in the caller's registers.
+        let p = &mut self.place;
+        p.phase = check(graph, self.root, p.current, p.parent, p.depth, p.phase);
+        if p.phase == Phase::Done {
+            p.skip = false;
             return false;
         }
         self.stamp = stamp(graph);
@@ -390,25 +390,30 @@ impl DfsWalker {
     }
 }
 
-impl Place<NodeId> {
-    /// The phase the walk of `root` goes on with in `graph`: [`Phase::Done`] if a node
-    /// it holds was removed; a moved phase if `current` was moved to another parent.
-    #[cold]
-    #[inline(never)]
-    fn check(self, graph: &Graph, root: NodeId) -> Phase {
-        let (current, parent, depth) = (self.current, self.parent, self.depth);
-        let live = |node| graph.contains(node);
-        if !(live(current) && live(root) && (depth == 0 || live(parent))) {
-            return Phase::Done;
-        }
-        let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
-        match self.phase {
-            Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
-            Phase::Entered | Phase::MovedEntered => Phase::Entered,
-            Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
-            Phase::Left | Phase::MovedLeft => Phase::Left,
-            phase => phase,
-        }
+/// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
+/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
+/// `current` was moved to another parent.
+#[cold]
+#[inline(never)]
+fn check(
+    graph: &Graph,
+    root: NodeId,
+    current: NodeId,
+    parent: NodeId,
+    depth: u32,
+    phase: Phase,
+) -> Phase {
+    let live = |node| graph.contains(node);
+    if !(live(current) && live(root) && (depth == 0 || live(parent))) {
+        return Phase::Done;
+    }
+    let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
+    match phase {
+        Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+        Phase::Entered | Phase::MovedEntered => Phase::Entered,
+        Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+        Phase::Left | Phase::MovedLeft => Phase::Left,
+        phase => phase,
     }
 }
 
