@@ -1,6 +1,3 @@
-//! The flattened passes on all cores, cut into subtree ranges by size (not at a fixed
-//! depth), so a long chain with a bushy end or one giant subtree still splits.
-
 #![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
 use crate::flat::accumulate_range;
@@ -16,12 +13,13 @@ const RANGES_PER_THREAD: usize = 8;
 /// The smallest range worth a task of its own.
 const MIN_RANGE: usize = 512;
 
-/// The flattening cut for one parallel pass. A position whose subtree holds more than
-/// `target` nodes is a *top* (fewer than `len / target` per level, done sequentially).
-/// Every other position lies in the subtree of a *chunk root*: no top, but its parent is
-/// (or it has none). A task is a run of consecutive chunk subtrees of about `target`
-/// nodes: a range with no top inside, so every parent in it lies before its child in
-/// the same range, or is a top.
+/// The flattening cut for one parallel pass, by subtree size (not at a fixed depth, so
+/// a long chain with a bushy end or one giant subtree still splits). A position whose
+/// subtree holds more than `target` nodes is a *top* (fewer than `len / target` per
+/// level, done sequentially). Every other position lies in the subtree of a *chunk
+/// root*: no top, but its parent is (or it has none). A task is a run of consecutive
+/// chunk subtrees of about `target` nodes: a range with no top inside, so every parent
+/// in it lies before its child in the same range, or is a top.
 #[derive(Debug)]
 pub(crate) struct Cut {
     /// The flattening's build count, its length and the target the cut was made for.

@@ -90,6 +90,9 @@ struct Queued {
 
 const HAS_FRAME: u32 = 0x8000_0000;
 
+/// An entered node's kept children still open, traversal parent, depth and frame.
+type Open = (u32, Option<NodeIndex>, u32, Frame);
+
 /// Takes the pending node with the highest key next (paper 3.3.2); as a hybrid (paper
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
@@ -141,8 +144,8 @@ pub struct PriorityQueue {
     current: Option<(Ranked<Pending>, bool)>,
     seq: u64,
     leave_events: bool,
-    /// With leave events: the entered nodes by slot (reused across runs), and the leaves
-    /// due, in order; a node leaves once every child it kept has left.
+    /// With leave events, the entered nodes by slot (reused across runs); a node leaves,
+    /// into `ready`, once every child it kept has left.
     open: Vec<Option<Open>>,
     ready: VecDeque<(NodeIndex, u32, Frame)>,
 }
@@ -190,16 +193,16 @@ impl PriorityQueue {
 
     /// Queues the leave of `node`, and of each ancestor it was the last open child of.
     fn close(&mut self, mut node: NodeIndex) {
-        while let Some(&Some(open)) = self.open.get(node.get()) {
-            self.ready.push_back((node, open.depth, open.frame));
-            let Some(parent) = open.parent else {
+        while let Some(&Some((_, parent, depth, frame))) = self.open.get(node.get()) {
+            self.ready.push_back((node, depth, frame));
+            let Some(parent) = parent else {
                 return;
             };
-            let Some(Some(up)) = self.open.get_mut(parent.get()) else {
+            let Some(Some((remaining, ..))) = self.open.get_mut(parent.get()) else {
                 return;
             };
-            up.remaining = up.remaining.saturating_sub(1);
-            if up.remaining != 0 {
+            *remaining = remaining.saturating_sub(1);
+            if *remaining != 0 {
                 return;
             }
             node = parent;
@@ -210,10 +213,9 @@ impl PriorityQueue {
 impl TraversalIterator for PriorityQueue {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            name: if self.rule == SwitchRule::Never {
-                "PriorityQueue"
-            } else {
-                "PriorityQueue (hybrid)"
+            name: match self.rule {
+                SwitchRule::Never => "PriorityQueue",
+                _ => "PriorityQueue (hybrid)",
             },
             leave_events: true,
             current_node: true,
@@ -317,12 +319,7 @@ impl TraversalIterator for PriorityQueue {
             // The traversal parent is the graph parent below the traversal root.
             let parent = graph.parent_at(node).filter(|_| depth > 0);
             if let Some(open) = self.open.get_mut(node.get()) {
-                *open = Some(Open {
-                    remaining: kept,
-                    parent,
-                    depth,
-                    frame,
-                });
+                *open = Some((kept, parent, depth, frame));
             }
             // With no child kept, the node leaves at once.
             if kept == 0 {
@@ -340,14 +337,4 @@ impl TraversalIterator for PriorityQueue {
         self.ready.clear();
         self.seq = 0;
     }
-}
-
-/// A node entered with leave events: its kept children still open, its traversal
-/// parent, its leave.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    remaining: u32,
-    parent: Option<NodeIndex>,
-    depth: u32,
-    frame: Frame,
 }

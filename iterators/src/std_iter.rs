@@ -5,15 +5,9 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
 
 mod sealed {
-    /// Only [`Graph`] walks; the provided methods reach it through `graph`.
-    pub trait Sealed {
-        fn graph(&self) -> &super::Graph;
-    }
-    impl Sealed for super::Graph {
-        fn graph(&self) -> &super::Graph {
-            self
-        }
-    }
+    /// Only [`Graph`](super::Graph) walks; the provided methods borrow it.
+    pub trait Sealed: std::borrow::Borrow<super::Graph> {}
+    impl Sealed for super::Graph {}
 }
 
 /// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
@@ -48,18 +42,18 @@ pub trait Walk: sealed::Sealed {
     /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document
     /// order, properly nested: the [`DfsWalker`](crate::DfsWalker)'s steps.
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
-        DepthFirstIter::new(self.graph(), root)
+        DepthFirstIter::new(self.borrow(), root)
     }
 
     /// The nodes in depth-first pre-order: the same walk's enter events.
     fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
-        DepthFirstIter::new(self.graph(), root)
+        DepthFirstIter::new(self.borrow(), root)
     }
 
     /// `(node, depth)` in level order: the root, then its children, then its
     /// grandchildren, each level in document order.
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
-        let graph = self.graph();
+        let graph = self.borrow();
         graph.node_type(root)?;
         Ok(BreadthFirstIter {
             graph,
@@ -80,7 +74,7 @@ pub trait Walk: sealed::Sealed {
     where
         F: FnMut(NodeIndex) -> f32,
     {
-        let graph = self.graph();
+        let graph = self.borrow();
         graph.node_type(root)?;
         Ok(PriorityIter {
             graph,
