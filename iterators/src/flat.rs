@@ -1,5 +1,6 @@
 #![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
+use crate::{Event, Walk};
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
@@ -124,36 +125,25 @@ impl Flattened {
     /// [`build`](Self::build); the flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.forget();
-        graph.node_type(root)?;
+        let mut walk = graph.depth_first(root)?;
         self.built = Some((root, graph.uid(), graph.revision()));
         self.rebuilds += 1;
-        // The stackless first-child / next-sibling walk (reference note 000); a subtree's
-        // size is known when the walk climbs out of it by the recorded parent positions.
-        let (root, mut depth) = (root.index(), 0);
-        let mut node = root;
-        let mut pos = self.push(root, Self::NIL, 0);
-        'walk: loop {
-            if let Some(child) = graph.first_child_at(node) {
-                depth += 1;
-                node = child;
-                pos = self.push(child, pos, depth);
-                continue;
-            }
-            loop {
-                let end = self.nodes.len() as u32;
-                self.sizes[pos as usize] = end - pos;
-                if node == root {
-                    break 'walk;
+        // The innermost entered position: its size is known at its leave.
+        let mut pos = Self::NIL;
+        while let Some(event) = walk.next() {
+            let end = self.nodes.len() as u32;
+            match event {
+                Event::Enter(node) => {
+                    self.nodes.push(node);
+                    self.parents.push(pos);
+                    self.sizes.push(0);
+                    self.depths.push(walk.depth());
+                    pos = end;
                 }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    let parent = self.parents[pos as usize];
-                    node = sibling;
-                    pos = self.push(sibling, parent, depth);
-                    break;
+                Event::Leave(_) => {
+                    self.sizes[pos as usize] = end - pos;
+                    pos = self.parents[pos as usize];
                 }
-                pos = self.parents[pos as usize];
-                node = self.nodes[pos as usize];
-                depth -= 1;
             }
         }
         Ok(())
@@ -329,16 +319,6 @@ impl Flattened {
         self.sizes.clear();
         self.depths.clear();
         self.built = None;
-    }
-
-    #[inline]
-    fn push(&mut self, node: NodeIndex, parent: u32, depth: u32) -> u32 {
-        let pos = self.nodes.len() as u32;
-        self.nodes.push(node);
-        self.parents.push(parent);
-        self.sizes.push(0);
-        self.depths.push(depth);
-        pos
     }
 }
 
