@@ -3,8 +3,7 @@ use scenewalk_core::{
     TraversalError, TraversalIterator,
 };
 
-/// Level order, each actor called once per batch of nodes instead of once per node
-/// (paper 3.3.3).
+/// Level order, each actor called once per batch of nodes, not per node (paper 3.3.3).
 ///
 /// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
 /// of it), an active list: an entry an actor deactivates is neither entered nor

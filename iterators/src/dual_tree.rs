@@ -167,8 +167,8 @@ pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    /// The revisions of graphs A and B at the last check; `None` after an `*_at` reset,
-    /// until the next call checks the roots (the [`Pending::Pair`] at the bottom).
+    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset, until
+    /// the next call checks the roots (the [`Pending::Pair`] at the bottom).
     seen: Option<(u64, u64)>,
     stats: DualTreeStats,
 }
@@ -189,9 +189,8 @@ impl DualTree {
     }
 
     /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
-    /// `graph_b`, which may be the same graph). With the same root twice this yields
-    /// ordered pairs, `(x, x)` included. Errors: [`GraphError::StaleNode`] when a root
-    /// is not live; the traversal is then empty.
+    /// `graph_b`); the same root twice yields ordered pairs, `(x, x)` included. Errors:
+    /// [`GraphError::StaleNode`] when a root is not live (the traversal is then empty).
     pub fn reset(
         &mut self,
         graph_a: &Graph,
@@ -207,8 +206,7 @@ impl DualTree {
         Ok(())
     }
 
-    /// Starts a self traversal: the unordered pairs of distinct leaves of `root`'s
-    /// subtree. Errors: as [`reset`](DualTree::reset).
+    /// Starts a self traversal of `root`'s subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.reset(graph, root, graph, root)?;
         self.within = true;
@@ -254,9 +252,8 @@ impl DualTree {
     }
 
     /// The next leaf pair, or `None` when the traversal is over (stop calling to pause
-    /// it). `graph_a` holds the first tree and `graph_b` the second (in self mode
-    /// `graph_b` is not read: pass the tree's graph twice). `filter` is called once per
-    /// candidate pair.
+    /// it). `graph_a` holds the first tree, `graph_b` the second (not read in self mode:
+    /// pass the tree's graph twice). `filter` is called once per candidate pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,

@@ -92,7 +92,7 @@ pub struct LengthMismatch {
 struct RunState {
     /// The next position to consider.
     pos: usize,
-    /// The position of the last entered node, until its commit.
+    /// The last entered position, until its commit.
     entered: Option<usize>,
     /// Deactivated children ahead, smallest on top: the walk jumps past their subtrees.
     skips: Vec<u32>,
@@ -113,8 +113,7 @@ impl Flattened {
         Self::default()
     }
 
-    /// Flattens the tree under `root`. Errors: [`GraphError::StaleNode`] if `root` is
-    /// not a live node of `graph`.
+    /// Flattens the tree under `root`. Errors: [`GraphError::StaleNode`] for a stale root.
     pub fn build(graph: &Graph, root: NodeId) -> Result<Self, GraphError> {
         let mut flat = Self::new();
         flat.rebuild(graph, root)?;

@@ -88,7 +88,7 @@ pub trait Walk: sealed::Sealed {
 
 impl Walk for Graph {}
 
-/// "No node" in [`BreadthFirstIter`]'s slot fields (never a slot).
+/// "No node" in [`BreadthFirstIter`]'s slot fields.
 const NONE: u32 = u32::MAX;
 
 /// Level order; see [`Walk::breadth_first`].
