@@ -1,25 +1,20 @@
-//! The breadth-first iterator (paper 3.3.3): whole levels as batches.
-
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
     TraversalError, TraversalIterator,
 };
 
-/// Level order, each actor called once per batch of nodes instead of once per node
-/// (paper 3.3.3).
+/// Level order, each actor called once per batch of nodes, not per node (paper 3.3.3).
 ///
 /// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
 /// of it), an active list: an entry an actor deactivates is neither entered nor
 /// expanded; [`Flow::Prune`] enters the active entries but expands none. With no current
-/// node, no leave events and no single path, the action refuses enter + leave actors,
-/// ordered-state actors, actors that dispatch on the node type, and actors without
-/// `enter_batch`.
+/// node, leave events or single path, the action refuses enter + leave, ordered-state
+/// and type-dispatching actors, and actors without `enter_batch`.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// use scenewalk_iterators::BreadthFirst;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// #[derive(Default)]
 /// struct LevelSizes(Vec<usize>);
 /// impl UnorderedActor for LevelSizes {
@@ -46,7 +41,7 @@ use scenewalk_core::{
 pub struct BreadthFirst {
     level: Vec<ActiveEntry>,
     next_level: Vec<ActiveEntry>,
-    /// Start of the batch being handed out within `level`.
+    /// The batch being handed out: `level[cursor..batch_end]`.
     cursor: usize,
     batch_end: usize,
     depth: u32,
@@ -66,12 +61,6 @@ impl BreadthFirst {
     pub fn with_max_batch(mut self, max: usize) -> Self {
         self.max_batch = Some(max.max(1));
         self
-    }
-
-    /// The positions in `level` of the batch being handed out.
-    fn batch(&self) -> std::ops::Range<usize> {
-        let end = self.batch_end.min(self.level.len());
-        self.cursor.min(end)..end
     }
 }
 
@@ -106,13 +95,13 @@ impl TraversalIterator for BreadthFirst {
     }
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
-        let batch = self.batch();
-        ActiveList::new(self.level.get_mut(batch).unwrap_or_default())
+        let batch = self.level.get_mut(self.cursor..self.batch_end);
+        ActiveList::new(batch.unwrap_or_default())
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let batch = self.batch();
-        self.cursor = batch.end;
+        let batch = self.cursor..self.batch_end;
+        self.cursor = self.batch_end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
             let batch = self.level.get(batch).unwrap_or_default();

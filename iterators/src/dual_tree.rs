@@ -1,6 +1,3 @@
-//! The dual-tree (pair) traversal of reference note 002.
-
-use crate::std_iter::live;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex};
 use std::fmt;
 use std::iter::FusedIterator;
@@ -8,11 +5,11 @@ use std::iter::FusedIterator;
 /// A pair of nodes: the first from tree `a`, the second from tree `b`.
 pub type NodePair = (NodeIndex, NodeIndex);
 
-/// Decides whether a candidate pair may be descended into (and, for a pair of leaves,
-/// whether it is reported). Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
+/// Decides whether a candidate pair is descended into (a pair of leaves: reported).
+/// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
     /// Whether the pair `(a, b)` (`a` from the first tree) can hold overlapping leaves:
-    /// `false` prunes it and every pair below it. Called once per candidate pair.
+    /// `false` prunes it and every pair below it.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -65,17 +62,8 @@ pub struct DualTreeStats {
     pub max_stack: usize,
 }
 
-/// Whether the roots have been checked against the graphs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Watch {
-    /// After an `*_at` reset: the next call checks the roots of trees A and B.
-    Unchecked(NodeIndex, NodeIndex),
-    /// The revisions of graphs A and B when the roots were checked.
-    Checked(u64, u64),
-}
-
 /// Pending work: a pair, or a run of sibling pairs handed out one at a time. In self
-/// mode a pair `(n, n)` stands for the pairs within `n`'s subtree.
+/// mode `(n, n)` stands for the pairs within `n`'s subtree.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
     /// The pair of roots (the root twice in self mode).
@@ -84,13 +72,9 @@ enum Pending {
     DownA(NodeIndex, NodeIndex),
     /// `(a, b)`, then `a` with `b`'s later siblings (B descends, A is a leaf).
     DownB(NodeIndex, NodeIndex),
-    /// Every child × child pair from `(a, b)` on: `b` runs over its siblings, then the
-    /// next `a` starts again from `first_b`.
-    Cross {
-        a: NodeIndex,
-        b: NodeIndex,
-        first_b: NodeIndex,
-    },
+    /// `(a, b, first_b)`: every child × child pair from `(a, b)` on; `b` runs over its
+    /// siblings, then the next `a` starts again from `first_b`.
+    Cross(NodeIndex, NodeIndex, NodeIndex),
     /// Self mode, siblings from `c` on: the pairs within `c` when `d == c`, else the
     /// pair `(c, d)`; `d` runs over `c`'s later siblings, then the next `c` starts with
     /// itself.
@@ -101,15 +85,13 @@ impl Pending {
     /// The next pair (`None` for a leaf within itself), and whether it was the last.
     #[inline]
     fn take(&mut self, graph_a: &Graph, graph_b: &Graph) -> (Option<NodePair>, bool) {
-        let (next_a, next_b) = (
-            |n: NodeIndex| graph_a.next_sibling_at(n),
-            |n: NodeIndex| graph_b.next_sibling_at(n),
-        );
+        let next_a = |n: NodeIndex| graph_a.next_sibling_at(n);
+        let next_b = |n: NodeIndex| graph_b.next_sibling_at(n);
         match self {
             Pending::Pair(a, b) => (Some((*a, *b)), true),
             Pending::DownA(a, b) => (Some((*a, *b)), next_a(*a).map(|n| *a = n).is_none()),
             Pending::DownB(a, b) => (Some((*a, *b)), next_b(*b).map(|n| *b = n).is_none()),
-            Pending::Cross { a, b, first_b } => {
+            Pending::Cross(a, b, first_b) => {
                 let pair = (*a, *b);
                 // Only once `b`'s run is done does `a` move on.
                 let done = next_b(*b).map(|n| *b = n).is_none()
@@ -128,9 +110,6 @@ impl Pending {
     }
 }
 
-/// The most pending entries [`DualTree::with_capacity`] reserves room for.
-const MAX_RESERVED: usize = 1 << 16;
-
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
 ///
@@ -144,10 +123,9 @@ const MAX_RESERVED: usize = 1 << 16;
 ///   `(x, x)`, and the filter is never asked about a node with itself.
 ///
 /// Pending work is a stack of runs of sibling pairs, at most one per level descended in
-/// each tree: nothing recurses, and memory grows with the depths, not the fan-out.
-/// [`next`](DualTree::next) runs to the next leaf pair; stop calling and the traversal
-/// is paused. Each call takes the graphs (the same ones throughout); a structural edit
-/// of either between calls ends the traversal. Nothing here panics.
+/// each tree, so memory grows with the depths, not the fan-out. Each call takes the
+/// graphs (the same ones throughout); a structural edit of either between calls ends
+/// the traversal.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -184,19 +162,15 @@ const MAX_RESERVED: usize = 1 << 16;
 /// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::same(&boxes)), None);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    watch: Watch,
+    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset, until
+    /// the next call checks the roots (the [`Pending::Pair`] at the bottom).
+    seen: Option<(u64, u64)>,
     stats: DualTreeStats,
-}
-
-impl Default for DualTree {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl DualTree {
@@ -209,19 +183,14 @@ impl DualTree {
     /// 65,536) before the stack grows.
     pub fn with_capacity(entries: usize) -> Self {
         Self {
-            stack: Vec::with_capacity(entries.min(MAX_RESERVED)),
-            within: false,
-            watch: Watch::Checked(0, 0),
-            stats: DualTreeStats::default(),
+            stack: Vec::with_capacity(entries.min(1 << 16)),
+            ..Self::default()
         }
     }
 
     /// Starts a two-tree traversal of `root_a` (in `graph_a`) against `root_b` (in
-    /// `graph_b`, which may be the same graph). With the same root twice this yields
-    /// ordered pairs, `(x, x)` included.
-    ///
-    /// Errors: [`GraphError::StaleNode`] when a root is not live; the traversal is then
-    /// empty.
+    /// `graph_b`); the same root twice yields ordered pairs, `(x, x)` included. Errors:
+    /// [`GraphError::StaleNode`] when a root is not live (the traversal is then empty).
     pub fn reset(
         &mut self,
         graph_a: &Graph,
@@ -230,15 +199,14 @@ impl DualTree {
         root_b: NodeId,
     ) -> Result<(), GraphError> {
         self.clear();
-        live(graph_a, root_a)?;
-        live(graph_b, root_b)?;
+        graph_a.node_type(root_a)?;
+        graph_b.node_type(root_b)?;
         self.reset_at(root_a.index(), root_b.index());
-        self.watch = Watch::Checked(graph_a.revision(), graph_b.revision());
+        self.seen = Some((graph_a.revision(), graph_b.revision()));
         Ok(())
     }
 
-    /// Starts a self traversal: the unordered pairs of distinct leaves of `root`'s
-    /// subtree. Errors: as [`reset`](DualTree::reset).
+    /// Starts a self traversal of `root`'s subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.reset(graph, root, graph, root)?;
         self.within = true;
@@ -252,7 +220,7 @@ impl DualTree {
         self.stack.push(Pending::Pair(root_a, root_b));
         self.stats.max_stack = 1;
         self.within = false;
-        self.watch = Watch::Unchecked(root_a, root_b);
+        self.seen = None;
     }
 
     /// As [`reset_self`](DualTree::reset_self) with a slot index, checked as by
@@ -266,7 +234,6 @@ impl DualTree {
     pub fn clear(&mut self) {
         self.stack.clear();
         self.stats = DualTreeStats::default();
-        self.watch = Watch::Checked(0, 0);
     }
 
     /// Whether the traversal is over: no pending pair is left.
@@ -284,27 +251,9 @@ impl DualTree {
         self.stats
     }
 
-    /// Checks the roots after an `*_at` reset and the revisions on every call; ends the
-    /// traversal when either fails.
-    fn guard(&mut self, graph_a: &Graph, graph_b: &Graph) -> bool {
-        let revisions = (graph_a.revision(), graph_b.revision());
-        let ok = match self.watch {
-            Watch::Checked(a, b) => (a, b) == revisions || self.stack.is_empty(),
-            Watch::Unchecked(a, b) => graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some(),
-        };
-        if ok {
-            self.watch = Watch::Checked(revisions.0, revisions.1);
-        } else {
-            self.stack.clear();
-        }
-        ok
-    }
-
-    /// The next leaf pair, or `None` when the traversal is over.
-    ///
-    /// `graph_a` holds the first tree and `graph_b` the second (in self mode `graph_b` is
-    /// not read: pass the tree's graph twice). `filter` is called once per candidate
-    /// pair.
+    /// The next leaf pair, or `None` when the traversal is over (stop calling to pause
+    /// it). `graph_a` holds the first tree, `graph_b` the second (not read in self mode:
+    /// pass the tree's graph twice). `filter` is called once per candidate pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -312,9 +261,19 @@ impl DualTree {
         filter: &mut F,
     ) -> Option<NodePair> {
         let graph_b = if self.within { graph_a } else { graph_b };
-        if !self.guard(graph_a, graph_b) {
-            return None;
+        // The roots after an `*_at` reset, the revisions on every call: a failed check
+        // ends the traversal.
+        let revisions = (graph_a.revision(), graph_b.revision());
+        let ok = match (self.seen, self.stack.first()) {
+            (None, Some(&Pending::Pair(a, b))) => {
+                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
+            }
+            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
+        };
+        if !ok {
+            self.stack.clear();
         }
+        self.seen = Some(revisions);
         while let Some(top) = self.stack.last_mut() {
             let (candidate, last) = top.take(graph_a, graph_b);
             if last {
@@ -324,9 +283,8 @@ impl DualTree {
                 continue;
             };
             let below = if self.within && a == b {
-                graph_a
-                    .first_child_at(a)
-                    .map(|c| Pending::Children { c, d: c })
+                let first = graph_a.first_child_at(a);
+                first.map(|c| Pending::Children { c, d: c })
             } else {
                 self.stats.pair_tests += 1;
                 if !filter.test(a, b) {
@@ -339,7 +297,7 @@ impl DualTree {
                     }
                     (Some(a), None) => Some(Pending::DownA(a, b)),
                     (None, Some(b)) => Some(Pending::DownB(a, b)),
-                    (Some(a), Some(b)) => Some(Pending::Cross { a, b, first_b: b }),
+                    (Some(a), Some(b)) => Some(Pending::Cross(a, b, b)),
                 }
             };
             self.stack.extend(below);

@@ -1,11 +1,6 @@
-//! The flattened tree: a subtree compiled into linear arrays in depth-first order.
+#![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
-#![allow(
-    clippy::indexing_slicing,
-    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
-)]
-
-use crate::std_iter::live;
+use crate::{Event, Walk};
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, GraphError, ListState, NodeId,
     NodeIndex, OrderedState, Step, TraversalError, TraversalIterator,
@@ -21,9 +16,8 @@ use std::ops::Range;
 /// the root ([`depths`](Self::depths)). A node's descendants are the positions
 /// `i + 1 .. i + sizes[i]`, and every parent lies before its children.
 ///
-/// The arrays describe the graph at the build, which walks the links without recursion
-/// or stack; [`refresh`](Self::refresh) rebuilds only after a structural edit (after a
-/// payload edit, [`gather`](Self::gather) again). As a
+/// The arrays describe the graph at the build; [`refresh`](Self::refresh) rebuilds only
+/// after a structural edit (after a payload edit, [`gather`](Self::gather) again). As a
 /// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
 /// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
 ///
@@ -31,14 +25,11 @@ use std::ops::Range;
 /// use scenewalk_core::glam::{Affine3A, Vec3};
 /// use scenewalk_core::{Action, Graph};
 /// use scenewalk_iterators::Flattened;
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// # #[derive(Clone, Debug)] struct Move(Affine3A);
-/// # impl scenewalk_core::NodeCore for Move {}
+/// use scenewalk_nodes::{Group, Transform};
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let arm = graph.append_child(root, Move(Affine3A::from_translation(Vec3::X)))?;
-/// let hand = graph.append_child(arm, Move(Affine3A::from_translation(Vec3::Y)))?;
+/// let arm = graph.append_child(root, Transform::from_translation(Vec3::X))?;
+/// let hand = graph.append_child(arm, Transform::from_translation(Vec3::Y))?;
 /// graph.append_child(root, Group)?;
 ///
 /// let mut flat = Flattened::build(&graph, root)?;
@@ -46,7 +37,7 @@ use std::ops::Range;
 /// assert_eq!(flat.parents(), [Flattened::NIL, 0, 1, 0]);
 ///
 /// // World transforms: gather the locals in flat order, then one linear pass.
-/// let locals = flat.gather(|n| graph.get_at::<Move>(n).map_or(Affine3A::IDENTITY, |m| m.0));
+/// let locals = flat.gather(|n| graph.get_at::<Transform>(n).map_or(Affine3A::IDENTITY, |t| *t.local()));
 /// let mut world = Vec::new();
 /// flat.propagate(Affine3A::IDENTITY, &locals, &mut world, |parent, local| *parent * *local)?;
 /// assert_eq!(world[2].translation, Vec3::new(1.0, 1.0, 0.0).into());
@@ -88,9 +79,7 @@ pub struct Flattened {
 
 /// A pass was given a different number of values than the flattening has positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "propagate needs one local value per flattened position: {positions} positions, {locals} values"
-)]
+#[error("a pass needs one value per flattened position: {positions} positions, {locals} values")]
 pub struct LengthMismatch {
     /// Positions in the flattening.
     pub positions: usize,
@@ -98,16 +87,14 @@ pub struct LengthMismatch {
     pub locals: usize,
 }
 
-/// What a run as a [`TraversalIterator`](scenewalk_core::TraversalIterator) keeps
-/// between steps; its buffers are reused by later runs.
+/// A run's state as a [`TraversalIterator`]; its buffers are reused by later runs.
 #[derive(Clone, Debug, Default)]
 struct RunState {
     /// The next position to consider.
     pos: usize,
-    /// The position of the last entered node, until its commit.
+    /// The last entered position, until its commit.
     entered: Option<usize>,
-    /// Positions of deactivated children still ahead, smallest on top: the walk jumps
-    /// past their subtrees.
+    /// Deactivated children ahead, smallest on top: the walk jumps past their subtrees.
     skips: Vec<u32>,
     /// Entered positions whose leave event is still due, innermost on top.
     open: Vec<u32>,
@@ -126,35 +113,44 @@ impl Flattened {
         Self::default()
     }
 
-    /// Flattens the tree under `root`.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    /// Flattens the tree under `root`. Errors: [`GraphError::StaleNode`] for a stale root.
     pub fn build(graph: &Graph, root: NodeId) -> Result<Self, GraphError> {
         let mut flat = Self::new();
         flat.rebuild(graph, root)?;
         Ok(flat)
     }
 
-    /// Flattens the tree under `root` again, reusing the arrays' memory.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`; the
-    /// flattening is then empty and not current.
+    /// Flattens the tree under `root` again, reusing the arrays' memory. Errors: as
+    /// [`build`](Self::build); the flattening is then empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        if let Err(stale) = live(graph, root) {
-            self.forget();
-            return Err(stale);
-        }
-        self.flatten(graph, root.index());
+        self.forget();
+        let mut walk = graph.depth_first(root)?;
         self.built = Some((root, graph.uid(), graph.revision()));
         self.rebuilds += 1;
+        // The innermost entered position: its size is known at its leave.
+        let mut pos = Self::NIL;
+        while let Some(event) = walk.next() {
+            let end = self.nodes.len() as u32;
+            match event {
+                Event::Enter(node) => {
+                    self.nodes.push(node);
+                    self.parents.push(pos);
+                    self.sizes.push(0);
+                    self.depths.push(walk.depth());
+                    pos = end;
+                }
+                Event::Leave(_) => {
+                    self.sizes[pos as usize] = end - pos;
+                    pos = self.parents[pos as usize];
+                }
+            }
+        }
         Ok(())
     }
 
     /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
     /// build or `root` is another root; another graph (a clone included) always counts
-    /// as changed.
-    ///
-    /// Errors: [`GraphError::StaleNode`] if `root` is not a live node of `graph`.
+    /// as changed. Errors: as [`build`](Self::build).
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
         if self.built == Some((root, graph.uid(), graph.revision())) && graph.contains(root) {
             return Ok(false);
@@ -250,10 +246,8 @@ impl Flattened {
     /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
     /// &locals[i])`, with `root_value` standing for the root's parent (world transforms,
     /// depths, accumulated opacity, inherited flags). `out` is cleared first and ends
-    /// with one value per position.
-    ///
-    /// Errors: [`LengthMismatch`] if `locals` does not hold exactly one value per
-    /// position (`out` is then left empty).
+    /// with one value per position. Errors: [`LengthMismatch`] if `locals` does not
+    /// hold exactly one value per position (`out` is then left empty).
     pub fn propagate<T: Copy>(
         &self,
         root_value: T,
@@ -280,11 +274,8 @@ impl Flattened {
 
     /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
     /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
-    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags). `out`
-    /// is cleared first and ends with one value per position.
-    ///
-    /// Errors: [`LengthMismatch`] if `own` does not hold one value per position (`out`
-    /// is then left empty).
+    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags).
+    /// `out` and errors as in [`propagate`](Self::propagate).
     pub fn accumulate<T: Copy>(
         &self,
         own: &[T],
@@ -328,62 +319,22 @@ impl Flattened {
         self.depths.clear();
         self.built = None;
     }
-
-    #[inline]
-    fn push(&mut self, node: NodeIndex, parent: u32, depth: u32) -> u32 {
-        let pos = self.nodes.len() as u32;
-        self.nodes.push(node);
-        self.parents.push(parent);
-        self.sizes.push(0);
-        self.depths.push(depth);
-        pos
-    }
-
-    /// The stackless first-child / next-sibling walk (reference note 000); a subtree's
-    /// size is known when the walk climbs out of it by the recorded parent positions.
-    fn flatten(&mut self, graph: &Graph, root: NodeIndex) {
-        self.forget();
-        let mut node = root;
-        let mut depth = 0;
-        let mut pos = self.push(root, Self::NIL, 0);
-        'walk: loop {
-            if let Some(child) = graph.first_child_at(node) {
-                depth += 1;
-                node = child;
-                pos = self.push(child, pos, depth);
-                continue;
-            }
-            loop {
-                let end = self.nodes.len() as u32;
-                self.sizes[pos as usize] = end - pos;
-                if node == root {
-                    break 'walk;
-                }
-                if let Some(sibling) = graph.next_sibling_at(node) {
-                    let parent = self.parents[pos as usize];
-                    node = sibling;
-                    pos = self.push(sibling, parent, depth);
-                    break;
-                }
-                pos = self.parents[pos as usize];
-                node = self.nodes[pos as usize];
-                depth -= 1;
-            }
-        }
-    }
 }
 
-/// The child-before-parent pass over one subtree range from position `base`: `parents`
-/// and `out` are the range's, and every parent but the range root's lies inside it.
+/// The child-before-parent pass over the positions from `start` that `parents` and `out`
+/// cover, last to first; a parent before `start` (or none) is left to the caller.
 pub(crate) fn accumulate_range<T: Copy>(
     parents: &[u32],
-    base: usize,
+    start: usize,
     out: &mut [T],
     combine: &impl Fn(&T, &T) -> T,
 ) {
-    for (i, &parent) in parents.iter().enumerate().skip(1).rev() {
-        let parent = parent as usize - base;
-        out[parent] = combine(&out[parent], &out[i]);
+    for (i, &parent) in parents.iter().enumerate().rev() {
+        if let Some(at) = (parent as usize).checked_sub(start)
+            && parent != Flattened::NIL
+        {
+            out[at] = combine(&out[at], &out[i]);
+        }
     }
 }
 
@@ -479,38 +430,29 @@ impl TraversalIterator for Flattened {
             let open = open as usize;
             if open + self.sizes[open] as usize <= run.pos {
                 run.open.pop();
-                return Some(Step::Leave {
-                    node: self.nodes[open],
-                    depth: self.depths[open],
-                    frame: Frame::ROOT,
-                });
+                let (node, depth, frame) = (self.nodes[open], self.depths[open], Frame::ROOT);
+                return Some(Step::Leave { node, depth, frame });
             }
         }
         let i = run.pos;
-        let node = *self.nodes.get(i)?;
+        let (node, depth, frame) = (*self.nodes.get(i)?, self.depths[i], Frame::ROOT);
         if run.leave_events {
             run.open.push(i as u32);
         }
         run.pos = i + 1;
         run.entered = Some(i);
         run.list_state = ListState::Untouched;
-        Some(Step::Enter {
-            node,
-            depth: self.depths[i],
-            frame: Frame::ROOT,
-        })
+        Some(Step::Enter { node, depth, frame })
     }
 
     #[inline]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        let run = &mut self.run;
-        run.active.clear();
-        let (node, depth) = match run.entered {
-            Some(i) => (self.nodes[i], self.depths[i] + 1),
-            // No node entered: an empty list.
-            None => return ActiveList::new(&mut run.active[..]),
-        };
-        ActiveList::lazy(graph, node, depth, &mut run.active, &mut run.list_state)
+        let (buf, state) = (&mut self.run.active, &mut self.run.list_state);
+        buf.clear();
+        match self.run.entered {
+            Some(i) => ActiveList::lazy(graph, self.nodes[i], self.depths[i] + 1, buf, state),
+            None => ActiveList::new(&mut buf[..]),
+        }
     }
 
     #[inline]
@@ -518,24 +460,21 @@ impl TraversalIterator for Flattened {
         let Some(i) = self.run.entered.take() else {
             return Ok(0);
         };
-        match flow {
-            Flow::Continue => match self.run.list_state {
-                ListState::Untouched => {}
-                ListState::Cleared => self.run.pos = i + self.sizes[i] as usize,
-                ListState::Filled => {
-                    // The entries are the children in order: the inactive ones become
-                    // jumps, smallest on top.
-                    let mut skips = std::mem::take(&mut self.run.skips);
-                    let first = skips.len();
-                    let children = self.children(i).zip(&self.run.active);
-                    let inactive = children.filter(|(_, entry)| !entry.is_active());
-                    skips.extend(inactive.map(|(child, _)| child as u32));
-                    skips[first..].reverse();
-                    self.run.skips = skips;
-                }
-            },
-            Flow::Prune => self.run.pos = i + self.sizes[i] as usize,
-            Flow::Stop => self.clear(),
+        match (flow, self.run.list_state) {
+            (Flow::Stop, _) => self.clear(),
+            (Flow::Prune, _) | (_, ListState::Cleared) => self.run.pos = i + self.sizes[i] as usize,
+            (_, ListState::Filled) => {
+                // The entries are the children in order: the inactive ones become
+                // jumps, smallest on top.
+                let mut skips = std::mem::take(&mut self.run.skips);
+                let first = skips.len();
+                let children = self.children(i).zip(&self.run.active);
+                let inactive = children.filter(|(_, entry)| !entry.is_active());
+                skips.extend(inactive.map(|(child, _)| child as u32));
+                skips[first..].reverse();
+                self.run.skips = skips;
+            }
+            (_, ListState::Untouched) => {}
         }
         Ok(0)
     }

@@ -1,17 +1,10 @@
-//! The flattened passes on all cores: the pre-order arrays cut into subtree ranges by
-//! size, so a long chain with a bushy end or one giant subtree is cut where the sizes
-//! say, not at a fixed depth.
+#![allow(clippy::indexing_slicing, reason = "len()-long arrays; checked slices")]
 
-#![allow(
-    clippy::indexing_slicing,
-    reason = "positions index the arrays of one flattening, which all have its node count as length; slices a caller passes are length-checked on entry (`LengthMismatch`)"
-)]
-
+use crate::flat::accumulate_range;
 use crate::{Flattened, LengthMismatch};
 use rayon::prelude::*;
-use std::fmt;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Below this many positions a pass runs sequentially.
 const PARALLEL_MIN: usize = 4096;
@@ -20,14 +13,13 @@ const RANGES_PER_THREAD: usize = 8;
 /// The smallest range worth a task of its own.
 const MIN_RANGE: usize = 512;
 
-/// The flattening cut for one parallel pass.
-///
-/// A position whose subtree holds more than `target` nodes is a *top*: fewer than
-/// `len / target` per level, done sequentially. Every other position lies in the
-/// subtree of a *chunk root*, a position that is no top but whose parent is (or that
-/// has none). A task is a run of consecutive chunk subtrees of about `target` nodes,
-/// which is one contiguous range of positions with no top inside: every parent in it
-/// lies before its child in the same range, or is a top.
+/// The flattening cut for one parallel pass, by subtree size (not at a fixed depth, so
+/// a long chain with a bushy end or one giant subtree still splits). A position whose
+/// subtree holds more than `target` nodes is a *top* (fewer than `len / target` per
+/// level, done sequentially). Every other position lies in the subtree of a *chunk
+/// root*: no top, but its parent is (or it has none). A task is a run of consecutive
+/// chunk subtrees of about `target` nodes: a range with no top inside, so every parent
+/// in it lies before its child in the same range, or is a top.
 #[derive(Debug)]
 pub(crate) struct Cut {
     /// The flattening's build count, its length and the target the cut was made for.
@@ -41,10 +33,9 @@ pub(crate) struct Cut {
     tasks: Vec<Range<usize>>,
 }
 
-/// The last cut a parallel pass made, kept for the next pass over the same flattening
-/// with as many threads: the scan costs about a millisecond per million positions on
-/// the calling thread, a fifth of a two-thread pass. A clone starts empty.
-#[derive(Default)]
+/// The last cut, kept for the next pass over the same flattening with as many threads
+/// (the scan costs a fifth of a two-thread pass). A clone starts empty.
+#[derive(Debug, Default)]
 pub(crate) struct CutCache(Mutex<Option<Arc<Cut>>>);
 
 impl Clone for CutCache {
@@ -53,15 +44,9 @@ impl Clone for CutCache {
     }
 }
 
-impl fmt::Debug for CutCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CutCache")
-    }
-}
-
 impl Flattened {
-    /// The cut for a parallel pass over `values`, with `out` sized to them (filled with
-    /// `fill` only if it had another length); `None` where the pass runs sequentially.
+    /// The cut for a pass over `values`, `out` sized to them (filled with `fill` only if
+    /// it had another length); `None` where the pass runs sequentially.
     fn parallel_cut<T: Copy, U>(
         &self,
         values: &[U],
@@ -79,19 +64,15 @@ impl Flattened {
         }
         let target = (self.len() / (threads * RANGES_PER_THREAD)).max(MIN_RANGE);
         let key = (self.rebuilds(), self.len(), target);
-        let Ok(mut kept) = self.cuts.0.lock() else {
-            return Ok(Some(Arc::new(self.cut(key))));
-        };
-        if let Some(cut) = kept.as_ref().filter(|cut| cut.key == key) {
-            return Ok(Some(Arc::clone(cut)));
+        // A cache: a panic elsewhere leaves it as valid as ever.
+        let mut kept = self.cuts.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.as_ref().is_none_or(|cut| cut.key != key) {
+            *kept = Some(Arc::new(self.cut(key)));
         }
-        let cut = Arc::new(self.cut(key));
-        *kept = Some(Arc::clone(&cut));
-        Ok(Some(cut))
+        Ok(kept.clone())
     }
 
-    /// The cut into tasks of about `target` nodes (`key.2`), from one scan that steps
-    /// over each chunk subtree whole.
+    /// The cut into tasks of about `key.2` nodes, stepping over each chunk subtree whole.
     fn cut(&self, key: (u64, usize, usize)) -> Cut {
         let target = key.2;
         let mut cut = Cut {
@@ -100,60 +81,47 @@ impl Flattened {
             roots: Vec::new(),
             tasks: Vec::new(),
         };
-        let (mut pos, mut start, mut open) = (0, 0, false);
+        // The start of the task being gathered, if any.
+        let (mut pos, mut start) = (0, None);
         while let Some(&size) = self.sizes.get(pos) {
             let size = (size as usize).max(1);
-            let top = size > target;
             cut.roots.push(pos);
-            if top {
-                if open {
-                    cut.tasks.push(start..pos);
-                    open = false;
-                }
+            if size > target {
+                cut.tasks.extend(start.take().map(|start| start..pos));
                 cut.tops.push(pos);
                 pos += 1;
             } else {
-                if !open {
-                    (start, open) = (pos, true);
-                }
+                let from = *start.get_or_insert(pos);
                 pos += size;
-                if pos - start >= target {
-                    cut.tasks.push(start..pos);
-                    open = false;
+                if pos - from >= target {
+                    cut.tasks.push(from..pos);
+                    start = None;
                 }
             }
         }
-        if open {
-            cut.tasks.push(start..pos);
-        }
+        cut.tasks.extend(start.map(|start| start..pos));
         cut
     }
 
     /// Splits `out` into one slice per task, with the position it starts at.
-    fn task_slices<'o, T>(cut: &Cut, out: &'o mut [T]) -> Vec<(usize, &'o mut [T])> {
-        let mut slices = Vec::with_capacity(cut.tasks.len());
-        let mut rest = out;
+    fn task_slices<'o, T>(cut: &Cut, mut rest: &'o mut [T]) -> Vec<(usize, &'o mut [T])> {
         let mut offset = 0;
-        for task in &cut.tasks {
-            let (_, tail) = rest.split_at_mut(task.start - offset);
+        let slice = |task: &Range<usize>| {
+            let (_, tail) = std::mem::take(&mut rest).split_at_mut(task.start - offset);
             let (mine, tail) = tail.split_at_mut(task.len());
-            slices.push((task.start, mine));
-            rest = tail;
-            offset = task.end;
-        }
-        slices
+            (rest, offset) = (tail, task.end);
+            (task.start, mine)
+        };
+        cut.tasks.iter().map(slice).collect()
     }
 
     /// [`propagate`](Self::propagate) on all threads of the current rayon pool (run it
-    /// inside [`rayon::ThreadPool::install`] to choose them); the result is bit for bit
-    /// the same, whatever the number of threads.
-    ///
-    /// Positions whose subtree holds more than about `len / (threads × 8)` nodes are
-    /// computed first, in order, on the calling thread; each smaller subtree is then a
-    /// range that needs only its parent's value, run as a rayon task. A buffer `out`
-    /// kept between passes is overwritten in place; a new one is first filled once.
-    ///
-    /// Errors: [`LengthMismatch`] as for `propagate`.
+    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same
+    /// whatever the number of threads. Positions whose subtree holds more than about
+    /// `len / (threads × 8)` nodes are computed first, in order, on the calling thread;
+    /// each smaller subtree is then a range that needs only its parent's value, run as a
+    /// rayon task. A buffer `out` kept between passes is overwritten in place; a new one
+    /// is first filled once. Errors: [`LengthMismatch`] as for `propagate`.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,
@@ -166,10 +134,7 @@ impl Flattened {
         };
         // Tops in pre-order: each one's parent is a top computed before it.
         for &top in &cut.tops {
-            let above = match self.parents[top] {
-                Flattened::NIL => root_value,
-                parent => out[parent as usize],
-            };
+            let above = self.parent(top).map_or(root_value, |parent| out[parent]);
             out[top] = combine(&above, &locals[top]);
         }
         let top_values: Vec<T> = cut.tops.iter().map(|&top| out[top]).collect();
@@ -200,9 +165,8 @@ impl Flattened {
     /// as [`propagate_parallel`](Self::propagate_parallel) is: the ranges first, in
     /// parallel, then the tops on the calling thread. Each value receives its children
     /// in the sequential pass's order, so the result is bit for bit the same.
-    /// `T: Default` fills a new `out` once; a kept one is overwritten in place.
-    ///
-    /// Errors: [`LengthMismatch`] as for `accumulate`.
+    /// `T: Default` fills a new `out` once; a kept one is overwritten in place. Errors:
+    /// [`LengthMismatch`] as for `accumulate`.
     pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],
@@ -217,15 +181,9 @@ impl Flattened {
             .for_each(|(start, slice)| {
                 // Each task starts its own range from `own`, while it is in cache.
                 slice.copy_from_slice(&own[start..start + slice.len()]);
+                // A chunk root's parent is a top, outside the range.
                 let parents = &self.parents[start..start + slice.len()];
-                // Last to first; a chunk root's parent is a top, outside the range.
-                for (i, &parent) in parents.iter().enumerate().rev() {
-                    if let Some(at) = (parent as usize).checked_sub(start)
-                        && parent != Flattened::NIL
-                    {
-                        slice[at] = combine(&slice[at], &slice[i]);
-                    }
-                }
+                accumulate_range(parents, start, slice, &combine);
             });
         // The tops start from `own` too.
         for &top in &cut.tops {

@@ -1,11 +1,8 @@
-//! The priority-queue iterator (paper 3.3.2) and its hybrid with depth-first (section 4).
-
-use crate::leaves::LeaveTracker;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
     Step, TraversalError, TraversalIterator,
 };
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// When a [`PriorityQueue`] stops ordering by key and goes depth-first inside a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,10 +18,10 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// The place of a pending node in every priority order here: larger key first, then
-/// the earlier arrival (`-0.0` equals `0.0`; a NaN key is reported before it is ranked).
-/// One `u64`, the key's bits made to sort as unsigned above the inverted arrival number
-/// (32 bits: a node arrives at most once per run), so the heap compares integers.
+/// A pending node's place in both priority orders: larger key first, then the earlier
+/// arrival (`-0.0` equals `0.0`; NaN is reported before ranking). One `u64`: the key's
+/// bits made to sort as unsigned above the inverted arrival number (32 bits: a node
+/// arrives at most once per run), so the heap compares integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -41,19 +38,15 @@ impl Rank {
     #[inline]
     fn key(self) -> f32 {
         let sortable = (self.0 >> 32) as u32;
-        let bits = if sortable & SIGN != 0 {
-            sortable & !SIGN
-        } else {
-            !sortable
-        };
-        f32::from_bits(bits)
+        // Undoes `new`: the sign bit flipped back, or every bit.
+        f32::from_bits(sortable ^ if sortable & SIGN != 0 { SIGN } else { u32::MAX })
     }
 }
 
 const SIGN: u32 = 0x8000_0000;
 
-/// A heap entry, ordered by its [`Rank`] alone (unique within a run): one integer
-/// comparison is measurably faster than a tuple's two.
+/// A heap entry, ordered by its [`Rank`] alone (unique within a run; one integer
+/// comparison is measurably faster than a tuple's two).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranked<T>(pub(crate) Rank, pub(crate) T);
 
@@ -87,9 +80,8 @@ struct Pending {
     frame: Frame,
 }
 
-/// A [`Pending`] node in the heap: with its rank 16 bytes (larger entries cost the heap
-/// a measured 15 %). Its frame, unless [`Frame::ROOT`], waits in
-/// `PriorityQueue::frames`, marked by [`HAS_FRAME`] in the depth.
+/// A [`Pending`] node in the heap, 16 bytes with its rank (larger entries cost 15 %):
+/// its frame, unless [`Frame::ROOT`], waits in `frames`, marked by [`HAS_FRAME`].
 #[derive(Clone, Copy, Debug)]
 struct Queued {
     node: NodeIndex,
@@ -98,18 +90,18 @@ struct Queued {
 
 const HAS_FRAME: u32 = 0x8000_0000;
 
+/// An entered node's kept children still open, traversal parent, depth and frame.
+type Open = (u32, Option<NodeIndex>, u32, Frame);
+
 /// Takes the pending node with the highest key next (paper 3.3.2); as a hybrid (paper
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
-/// - Keys come from the actors, through [`ActiveList::set_key`]; a child without a key
-///   inherits its parent's. Equal keys are taken in the order they arrived, so runs are
-///   deterministic. A NaN key is an error ([`TraversalError::NanKey`]).
-/// - Ordered-state actors work: each pending node carries a [`Frame`] of its parent's
-///   states, shared by siblings; an actor's state is copied only when it writes it
-///   ([`OrderedState::Copies`]).
-/// - Leave events work: a node's leave comes after all its descendants, in whatever
-///   order they were taken.
-/// - Depths are kept in 31 bits: a tree more than 2³¹ − 1 levels deep is beyond it.
+/// Keys come from the actors ([`ActiveList::set_key`]); a child without one inherits
+/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order, so runs
+/// are deterministic; a NaN key is an error ([`TraversalError::NanKey`]). Each pending
+/// node carries a [`Frame`] of its parent's states for ordered-state actors
+/// ([`OrderedState::Copies`]). A node's leave comes after all its descendants. Depths
+/// are kept in 31 bits.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
@@ -152,7 +144,10 @@ pub struct PriorityQueue {
     current: Option<(Ranked<Pending>, bool)>,
     seq: u64,
     leave_events: bool,
-    leaves: LeaveTracker,
+    /// With leave events, the entered nodes by slot (reused across runs); a node leaves,
+    /// into `ready`, once every child it kept has left.
+    open: Vec<Option<Open>>,
+    ready: VecDeque<(NodeIndex, u32, Frame)>,
 }
 
 impl PriorityQueue {
@@ -180,9 +175,8 @@ impl PriorityQueue {
         let rank = Rank::new(key, self.seq);
         self.seq += 1;
         if depth_first {
-            return self
-                .stack
-                .push(Ranked(rank, Pending { node, depth, frame }));
+            let pending = Pending { node, depth, frame };
+            return self.stack.push(Ranked(rank, pending));
         }
         let mut depth = depth & !HAS_FRAME;
         if frame != Frame::ROOT {
@@ -197,47 +191,101 @@ impl PriorityQueue {
         self.heap.push(Ranked(rank, Queued { node, depth }));
     }
 
-    /// The next node to enter (the hybrid's stack first), and whether it was stacked.
-    #[inline(always)]
-    fn take(&mut self) -> Option<(Ranked<Pending>, bool)> {
-        if let Some(pending) = self.stack.pop() {
-            return Some((pending, true));
+    /// Queues the leave of `node`, and of each ancestor it was the last open child of.
+    fn close(&mut self, mut node: NodeIndex) {
+        while let Some(&Some((_, parent, depth, frame))) = self.open.get(node.get()) {
+            self.ready.push_back((node, depth, frame));
+            let Some(parent) = parent else {
+                return;
+            };
+            let Some(Some((remaining, ..))) = self.open.get_mut(parent.get()) else {
+                return;
+            };
+            *remaining = remaining.saturating_sub(1);
+            if *remaining != 0 {
+                return;
+            }
+            node = parent;
         }
-        let Ranked(rank, Queued { node, depth }) = self.heap.pop()?;
-        let frame = match depth & HAS_FRAME {
-            0 => Frame::ROOT,
-            _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
-        };
-        let depth = depth & !HAS_FRAME;
-        Some((Ranked(rank, Pending { node, depth, frame }), false))
+    }
+}
+
+impl TraversalIterator for PriorityQueue {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            name: match self.rule {
+                SwitchRule::Never => "PriorityQueue",
+                _ => "PriorityQueue (hybrid)",
+            },
+            leave_events: true,
+            current_node: true,
+            ordered_state: OrderedState::Copies,
+        }
     }
 
-    fn depth_first_below(&self, current: &Pending, from_stack: bool) -> bool {
-        from_stack
+    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
+        self.clear();
+        self.leave_events = leave_events;
+        if leave_events && self.open.len() < graph.capacity() {
+            self.open.resize(graph.capacity(), None);
+        }
+        self.queue(false, 0.0, root, 0, Frame::ROOT);
+    }
+
+    #[inline]
+    fn next(&mut self, _graph: &Graph) -> Option<Step> {
+        if self.leave_events
+            && let Some((node, depth, frame)) = self.ready.pop_front()
+        {
+            return Some(Step::Leave { node, depth, frame });
+        }
+        // The hybrid's stack first.
+        self.current = match self.stack.pop() {
+            Some(pending) => Some((pending, true)),
+            None => self.heap.pop().map(|Ranked(rank, Queued { node, depth })| {
+                let frame = match depth & HAS_FRAME {
+                    0 => Frame::ROOT,
+                    _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
+                };
+                let depth = depth & !HAS_FRAME;
+                (Ranked(rank, Pending { node, depth, frame }), false)
+            }),
+        };
+        let (Ranked(_, Pending { node, depth, frame }), _) = self.current?;
+        self.list_state = ListState::Untouched;
+        Some(Step::Enter { node, depth, frame })
+    }
+
+    #[inline]
+    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
+        let (buf, state) = (&mut self.active, &mut self.list_state);
+        buf.clear();
+        match self.current {
+            Some((Ranked(_, p), _)) => ActiveList::lazy(graph, p.node, p.depth + 1, buf, state),
+            None => ActiveList::new(&mut buf[..]),
+        }
+    }
+
+    #[inline]
+    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
+        let Some((Ranked(rank, Pending { node, depth, .. }), from_stack)) = self.current.take()
+        else {
+            return Ok(0);
+        };
+        // Children of a stacked node, or below the switch, go depth-first.
+        let depth_first = from_stack
             || match self.rule {
                 SwitchRule::Never => false,
-                SwitchRule::AtDepth(d) => current.depth >= d,
+                SwitchRule::AtDepth(d) => depth >= d,
                 SwitchRule::FrontierAbove(n) => self.heap.len() > n,
-            }
-    }
-
-    /// Queues the children of `current` the actors kept, each with `frame`; returns how
-    /// many times `frame` was stored.
-    #[inline(always)]
-    fn keep(
-        &mut self,
-        graph: &Graph,
-        Ranked(rank, current): Ranked<Pending>,
-        from_stack: bool,
-        list: ListState,
-        frame: Frame,
-    ) -> Result<u32, TraversalError> {
-        let depth_first = self.depth_first_below(&current, from_stack);
+            };
+        // The children the actors kept are queued with `frame`; it is stored once for
+        // each, and once more for the node's leave.
         let key = rank.key();
         let start = self.stack.len();
         let mut kept = 0u32;
-        match list {
-            ListState::Filled => {
+        match (flow, self.list_state) {
+            (Flow::Continue, ListState::Filled) => {
                 let nan = self
                     .active
                     .iter()
@@ -254,100 +302,31 @@ impl PriorityQueue {
                 self.active = active;
             }
             // No actor looked: every child is kept and inherits the key.
-            ListState::Untouched => {
-                let first = graph.first_child_at(current.node);
+            (Flow::Continue, ListState::Untouched) => {
+                let first = graph.first_child_at(node);
                 for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
-                    self.queue(depth_first, key, c, current.depth + 1, frame);
+                    self.queue(depth_first, key, c, depth + 1, frame);
                     kept += 1;
                 }
             }
-            ListState::Cleared => {}
+            _ => {}
         }
         // The stack pops last-in first: reverse so children come in document order.
         if let Some(stacked) = self.stack.get_mut(start..) {
             stacked.reverse();
         }
-        let mut refs = kept;
         if self.leave_events {
             // The traversal parent is the graph parent below the traversal root.
-            let parent = (current.depth > 0)
-                .then(|| graph.parent_at(current.node))
-                .flatten();
-            self.leaves
-                .entered(current.node, parent, current.depth, kept, frame);
-            refs += 1;
+            let parent = graph.parent_at(node).filter(|_| depth > 0);
+            if let Some(open) = self.open.get_mut(node.get()) {
+                *open = Some((kept, parent, depth, frame));
+            }
+            // With no child kept, the node leaves at once.
+            if kept == 0 {
+                self.close(node);
+            }
         }
-        Ok(refs)
-    }
-}
-
-impl TraversalIterator for PriorityQueue {
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            name: if self.rule == SwitchRule::Never {
-                "PriorityQueue"
-            } else {
-                "PriorityQueue (hybrid)"
-            },
-            leave_events: true,
-            current_node: true,
-            ordered_state: OrderedState::Copies,
-        }
-    }
-
-    fn start(&mut self, graph: &Graph, root: NodeIndex, leave_events: bool) {
-        self.clear();
-        self.leave_events = leave_events;
-        if leave_events {
-            self.leaves.start(graph.capacity());
-        }
-        self.queue(false, 0.0, root, 0, Frame::ROOT);
-    }
-
-    #[inline]
-    fn next(&mut self, _graph: &Graph) -> Option<Step> {
-        if self.leave_events
-            && let Some((node, depth, frame)) = self.leaves.pop_ready()
-        {
-            return Some(Step::Leave { node, depth, frame });
-        }
-        self.current = self.take();
-        let (Ranked(_, pending), _) = self.current?;
-        self.list_state = ListState::Untouched;
-        Some(Step::Enter {
-            node: pending.node,
-            depth: pending.depth,
-            frame: pending.frame,
-        })
-    }
-
-    /// The entered node's children, built only if an actor looks at them.
-    #[inline]
-    fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        self.active.clear();
-        match self.current {
-            Some((Ranked(_, p), _)) => ActiveList::lazy(
-                graph,
-                p.node,
-                p.depth + 1,
-                &mut self.active,
-                &mut self.list_state,
-            ),
-            None => ActiveList::new(&mut self.active[..]),
-        }
-    }
-
-    #[inline]
-    fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
-        let Some((current, from_stack)) = self.current.take() else {
-            return Ok(0);
-        };
-        let list = if flow == Flow::Continue {
-            self.list_state
-        } else {
-            ListState::Cleared
-        };
-        self.keep(graph, current, from_stack, list, frame)
+        Ok(kept + u32::from(self.leave_events))
     }
 
     fn clear(&mut self) {
@@ -355,7 +334,7 @@ impl TraversalIterator for PriorityQueue {
         self.stack.clear();
         self.active.clear();
         self.current = None;
-        self.leaves.clear();
+        self.ready.clear();
         self.seq = 0;
     }
 }

@@ -1,5 +1,3 @@
-//! Std iterators over a graph's subtrees.
-
 use crate::DepthFirstIter;
 use crate::priority::{Rank, Ranked};
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex, TraversalError};
@@ -7,8 +5,9 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::iter::FusedIterator;
 
 mod sealed {
-    pub trait Sealed {}
-    impl Sealed for scenewalk_core::Graph {}
+    /// Only [`Graph`](super::Graph) walks; the provided methods borrow it.
+    pub trait Sealed: std::borrow::Borrow<super::Graph> {}
+    impl Sealed for super::Graph {}
 }
 
 /// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
@@ -19,8 +18,7 @@ mod sealed {
 /// ```
 /// use scenewalk_core::Graph;
 /// use scenewalk_iterators::{Event, Walk};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
@@ -43,40 +41,22 @@ mod sealed {
 pub trait Walk: sealed::Sealed {
     /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document
     /// order, properly nested: the [`DfsWalker`](crate::DfsWalker)'s steps.
-    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError>;
+    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
+        DepthFirstIter::new(self.borrow(), root)
+    }
 
     /// The nodes in depth-first pre-order: the same walk's enter events.
-    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError>;
+    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
+        DepthFirstIter::new(self.borrow(), root)
+    }
 
     /// `(node, depth)` in level order: the root, then its children, then its
     /// grandchildren, each level in document order.
-    fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError>;
-
-    /// The nodes best-first: among the nodes whose parent was already yielded, the one
-    /// with the highest key comes next; equal keys in the order they were pushed
-    /// (siblings in document order), `-0.0` equal to `0.0`, as in
-    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once for each node but
-    /// the root, when the iterator moves on from its parent (so
-    /// [`skip_subtree`](PriorityIter::skip_subtree) spares the children's keys). A NaN
-    /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
-    fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
-    where
-        F: FnMut(NodeIndex) -> f32;
-}
-
-impl Walk for Graph {
-    fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
-        DepthFirstIter::new(self, root)
-    }
-
-    fn preorder(&self, root: NodeId) -> Result<DepthFirstIter<'_, NodeIndex>, GraphError> {
-        DepthFirstIter::new(self, root)
-    }
-
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
-        live(self, root)?;
+        let graph = self.borrow();
+        graph.node_type(root)?;
         Ok(BreadthFirstIter {
-            graph: self,
+            graph,
             runs: VecDeque::new(),
             run: root.index().raw(),
             depth: 0,
@@ -84,13 +64,20 @@ impl Walk for Graph {
         })
     }
 
+    /// The nodes best-first: among the nodes whose parent was yielded, the highest key
+    /// next; ties in arrival order (siblings in document order), as in
+    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once per node but the
+    /// root, as the iterator moves on from its parent (so
+    /// [`skip_subtree`](PriorityIter::skip_subtree) spares the children's keys). A NaN
+    /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
         F: FnMut(NodeIndex) -> f32,
     {
-        live(self, root)?;
+        let graph = self.borrow();
+        graph.node_type(root)?;
         Ok(PriorityIter {
-            graph: self,
+            graph,
             key,
             heap: BinaryHeap::from([Ranked(Rank::new(0.0, 0), root.index())]),
             sequence: 1,
@@ -99,15 +86,9 @@ impl Walk for Graph {
     }
 }
 
-/// `Ok` if `node` is a live node of `graph`.
-pub(crate) fn live(graph: &Graph, node: NodeId) -> Result<(), GraphError> {
-    graph
-        .contains(node)
-        .then_some(())
-        .ok_or(GraphError::StaleNode(node))
-}
+impl Walk for Graph {}
 
-/// "No node" in [`BreadthFirstIter`]'s slot fields (never a slot).
+/// "No node" in [`BreadthFirstIter`]'s slot fields.
 const NONE: u32 = u32::MAX;
 
 /// Level order; see [`Walk::breadth_first`].
@@ -195,9 +176,8 @@ impl<F: FnMut(NodeIndex) -> f32> Iterator for PriorityIter<'_, F> {
             let key = (self.key)(c);
             if key.is_nan() {
                 self.heap.clear();
-                return graph
-                    .id_at(c)
-                    .map(|node| Err(TraversalError::NanKey { node }));
+                let node = graph.id_at(c)?;
+                return Some(Err(TraversalError::NanKey { node }));
             }
             self.heap.push(Ranked(Rank::new(key, self.sequence), c));
             self.sequence += 1;

@@ -1,7 +1,3 @@
-//! The depth-first walker, with no stack: on ids while the graph may change between
-//! steps, on slots while an iterator borrows it.
-
-use crate::std_iter::live;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
@@ -118,9 +114,7 @@ impl<N: Slot> Place<N> {
     }
 
     fn skip_subtree(&mut self) {
-        if self.phase == Phase::Entered {
-            self.skip = true;
-        }
+        self.skip |= self.phase == Phase::Entered;
     }
 
     /// One event from the current node, which is live.
@@ -240,8 +234,7 @@ impl<N: Slot> Place<N> {
 
 /// The depth-first walk: enter and leave events in document order, properly nested,
 /// with no stack and no allocation (reference note 000's first-child / next-sibling
-/// step, with parent links for the leaves). [`next_enter`](Self::next_enter) gives the
-/// enter events alone: the pre-order walk.
+/// step, parent links for the leaves); [`next_enter`](Self::next_enter) gives pre-order.
 ///
 /// Each step takes the graph, which may be edited between steps; the walk goes on from
 /// the current node's links as they are then. Children added under a node not yet left
@@ -251,15 +244,13 @@ impl<N: Slot> Place<N> {
 /// enters the moved subtree again if its new place lies ahead. Climbing follows the
 /// parent links as they are, never above the root's depth. If the current node, the
 /// node it was entered from or the root is removed (a reused slot is noticed), the walk
-/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). While
-/// [`Graph::uid`] and [`Graph::revision`] are those of the last step, a step checks
-/// nothing.
+/// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). Steps check nothing
+/// while [`Graph::uid`] and [`Graph::revision`] are those of the last step.
 ///
 /// ```
 /// use scenewalk_core::Graph;
 /// use scenewalk_iterators::{DfsWalker, Event};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
+/// use scenewalk_nodes::Group;
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
@@ -290,11 +281,10 @@ impl<N: Slot> Place<N> {
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
-    /// The graph state of the last check (see [`stamp`]).
     stamp: (u64, u64),
 }
 
-/// Two walkers are equal when they stand at the same place of the same walk.
+/// Equal when at the same place of the same walk.
 impl PartialEq for DfsWalker {
     fn eq(&self, other: &Self) -> bool {
         (self.root, self.place) == (other.root, other.place)
@@ -318,21 +308,14 @@ impl DfsWalker {
         *self = Self::new(root);
     }
 
-    /// Makes the next event enter `node`, continuing the walk of the same root from
-    /// there; `Ok(false)`, leaving the walker as it was, if `node` is not in the root's
-    /// subtree. Costs O(depth of `node`). Errors: [`GraphError::StaleNode`] if `node` or
-    /// the root was removed.
+    /// Makes the next event enter `node`, walking on from there; `Ok(false)`, leaving the
+    /// walker as it was, if `node` is not in the root's subtree. Costs O(depth of
+    /// `node`). Errors: [`GraphError::StaleNode`] if `node` or the root was removed.
     pub fn move_to(&mut self, graph: &Graph, node: NodeId) -> Result<bool, GraphError> {
-        live(graph, self.root)?;
-        live(graph, node)?;
-        let mut depth = 0;
-        let mut up = node.index();
-        while up != self.root.index() {
-            let Some(parent) = graph.parent_at(up) else {
-                return Ok(false);
-            };
-            (up, depth) = (parent, depth + 1);
+        if !graph.is_ancestor_or_self(self.root, node)? {
+            return Ok(false);
         }
+        let depth = (graph.depth(node)? - graph.depth(self.root)?) as u32;
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
         self.place = Place {
             parent: parent.filter(|_| depth > 0).unwrap_or(node),
@@ -345,9 +328,8 @@ impl DfsWalker {
         Ok(true)
     }
 
-    /// After an [`Event::Enter`] (or a node from [`next_enter`](Self::next_enter)): do
-    /// not descend into that node; its [`Event::Leave`] comes next. No effect at any
-    /// other time.
+    /// After an [`Event::Enter`] (or [`next_enter`](Self::next_enter)): do not descend
+    /// into that node; its [`Event::Leave`] comes next. No effect at any other time.
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -397,17 +379,10 @@ impl DfsWalker {
             return true;
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
-        let place = &mut self.place;
-        place.phase = check(
-            graph,
-            self.root,
-            place.current,
-            place.parent,
-            place.depth,
-            place.phase,
-        );
-        if place.phase == Phase::Done {
-            place.skip = false;
+        let p = &mut self.place;
+        p.phase = check(graph, self.root, p.current, p.parent, p.depth, p.phase);
+        if p.phase == Phase::Done {
+            p.skip = false;
             return false;
         }
         self.stamp = stamp(graph);
@@ -417,7 +392,7 @@ impl DfsWalker {
 
 /// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
 /// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
-/// `current` was moved to another parent (or back).
+/// `current` was moved to another parent.
 #[cold]
 #[inline(never)]
 fn check(
@@ -442,8 +417,8 @@ fn check(
     }
 }
 
-/// The graph state a walker last checked: while it matches, no node was removed or
-/// moved (every such edit moves the revision on; every other graph has another uid).
+/// While a walker's last stamp matches, no node was removed or moved (each such edit
+/// moves the revision on; another graph has another uid).
 #[inline(always)]
 fn stamp(graph: &Graph) -> (u64, u64) {
     (graph.uid(), graph.revision())
@@ -452,11 +427,9 @@ fn stamp(graph: &Graph) -> (u64, u64) {
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph: [`Event`]s from
-/// [`Walk::depth_first`](crate::Walk::depth_first), pre-order nodes (`T = NodeIndex`)
-/// from [`Walk::preorder`](crate::Walk::preorder). It steps on slot indices without the
-/// walker's checks; [`into_walker`](Self::into_walker) hands the walk back to edit the
-/// graph and walk on.
+/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph, on slots without the
+/// walker's checks: [`Event`]s from [`Walk::depth_first`](crate::Walk::depth_first),
+/// pre-order nodes from [`Walk::preorder`](crate::Walk::preorder).
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
@@ -466,9 +439,8 @@ pub struct DepthFirstIter<'g, T = Event> {
 }
 
 impl<'g, T> DepthFirstIter<'g, T> {
-    /// A walk of `root`'s subtree. Errors: [`GraphError::StaleNode`].
     pub(crate) fn new(graph: &'g Graph, root: NodeId) -> Result<Self, GraphError> {
-        live(graph, root)?;
+        graph.node_type(root)?;
         Ok(Self {
             graph,
             root,
@@ -490,23 +462,19 @@ impl<'g, T> DepthFirstIter<'g, T> {
     /// The walker at the same place, to edit the graph and walk on.
     pub fn into_walker(self) -> DfsWalker {
         let mut walker = DfsWalker::new(self.root);
-        let place = self.place;
+        let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        let ids = (
-            self.graph.id_at(place.current),
-            self.graph.id_at(place.parent),
-        );
-        let (Some(current), Some(parent)) = ids else {
+        let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) else {
             walker.place.finish::<()>();
             return walker;
         };
         walker.place = Place {
             current,
             parent,
-            resume: place.resume,
-            phase: place.phase,
-            depth: place.depth,
-            skip: place.skip,
+            resume: p.resume,
+            phase: p.phase,
+            depth: p.depth,
+            skip: p.skip,
         };
         walker
     }
