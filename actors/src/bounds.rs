@@ -250,8 +250,13 @@ impl OrderedActor for Bounds {
     #[inline(always)]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {
-            if let Some((node, own)) = fork.leave(visit) {
-                // The worker's table (a fork) keeps the finished box for the merge.
+            // The box is complete: into its parent's, open here unless the node is the
+            // subtree's root; the worker's table keeps it for the merge.
+            if let Some((node, own)) = fork.open.pop() {
+                match fork.open.last_mut() {
+                    Some((_, parent_box)) => *parent_box = parent_box.union(&own),
+                    None => fork.roots.push((visit.parent(), own)),
+                }
                 self.boxes.set(node, own);
             }
             return;
@@ -283,51 +288,25 @@ impl OrderedActor for Bounds {
         self.publish();
     }
 
+    /// Parallel runs: a worker per subtree computes its boxes on a stack; the merge
+    /// writes them into the run's table and unions the subtree root's box into its
+    /// parent's. A worker lists the skinned meshes it met and (when the graph has
+    /// skinned types) hands its matrices back: the run's root, left last, boxes them.
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
-        self.fork_worker(*state)
-    }
-    fn merge(&mut self, worker: Self) {
-        self.merge_worker(worker);
-    }
-}
-
-impl BoundsFork {
-    /// A node's box is complete: it goes into its parent's, which is open here unless
-    /// the node is the subtree's root. Returns the finished node and box.
-    #[inline(always)]
-    fn leave(&mut self, visit: &Visit<'_>) -> Option<(NodeIndex, Aabb)> {
-        let (node, own) = self.open.pop()?;
-        match self.open.last_mut() {
-            Some((_, parent_box)) => *parent_box = parent_box.union(&own),
-            None => self.roots.push((visit.parent(), own)),
-        }
-        Some((node, own))
-    }
-}
-
-/// Parallel runs: a worker per subtree computes its boxes on a stack; the merge writes
-/// them into the run's table and unions the subtree root's box into its parent's. A
-/// worker lists the skinned meshes it met and (when the graph has skinned types) hands
-/// its matrices back: the run's root, left last, boxes them all.
-impl Bounds {
-    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
-            matrices: self.matrices.fork_at(state),
+            matrices: self.matrices.fork_at(*state),
             geometry: self.geometry.clone(),
             skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
-            skins: Vec::new(),
             keep_matrices: self.keep_matrices,
-            scratch: Vec::new(),
-            shared: Arc::default(),
-            root: None,
             fork: Some(Box::default()),
+            ..Self::new()
         };
-        Some((worker, state))
+        Some((worker, *state))
     }
 
-    fn merge_worker(&mut self, worker: Self) {
+    fn merge(&mut self, worker: Self) {
         // The skinned meshes' joints may lie in any worker's subtrees.
         if self.keep_matrices {
             self.matrices.merge(worker.matrices);

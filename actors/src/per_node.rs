@@ -9,7 +9,6 @@
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 use std::sync::{Arc, Mutex};
 
-/// Entries per page: 2^8.
 const PAGE_BITS: usize = 8;
 const PAGE: usize = 1 << PAGE_BITS;
 
@@ -27,9 +26,8 @@ struct ForkPage<T> {
     count: usize,
 }
 
-/// A table of entries in pages, which a parallel run's workers write without sharing:
-/// a fork holds only the pages it writes; [`finish`](Self::finish) moves a page one
-/// fork filled whole into the table and copies the written entries of the others.
+/// A table of entries in pages: a parallel run's fork holds only the pages it writes,
+/// which [`finish`](Self::finish) puts in the table.
 #[derive(Clone, Debug)]
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
@@ -37,12 +35,10 @@ pub(crate) struct Pages<T> {
     /// In a fork: the pages it wrote, and which of them it wrote last.
     forked: Option<Vec<ForkPage<T>>>,
     last: usize,
-    /// In a fork: per page number, where that page is in `forked` (`NO_PAGE`: not
-    /// written), so a write far from the last one finds its page in one index.
+    /// In a fork: per page number, its position in `forked` (or `NO_PAGE`).
     index: Vec<u32>,
-    /// Forks merged by [`merge`](Self::merge), waiting for [`finish`](Self::finish).
+    /// Forks merged, waiting for [`finish`](Self::finish), and pages kept for forks.
     pending: Vec<Vec<ForkPage<T>>>,
-    /// Pages handed back by merges, for the next run's forks.
     spare: Spares<Page<T>>,
 }
 
@@ -76,7 +72,7 @@ impl<T: Copy> Pages<T> {
         }
     }
 
-    /// Forgets merges not finished (a new run starts), keeping their pages.
+    /// Forgets unfinished merges (a new run starts), keeping their pages.
     pub(crate) fn drop_pending(&mut self) {
         for fork in std::mem::take(&mut self.pending) {
             fork.into_iter().for_each(|p| self.spare.give(p.page));
@@ -120,7 +116,6 @@ impl<T: Copy> Pages<T> {
         Some(&page.page[i & (PAGE - 1)])
     }
 
-    /// A write in a fork: on the page it wrote last, else on another of its pages.
     #[inline]
     fn set_forked(&mut self, i: usize, value: T) {
         let (number, at) = (i >> PAGE_BITS, i & (PAGE - 1));
@@ -138,7 +133,7 @@ impl<T: Copy> Pages<T> {
         }
     }
 
-    /// The fork's page `number`, taken (a kept one if any) at its first write.
+    /// The fork's page `number`, taken at its first write.
     #[cold]
     fn fork_page(&mut self, number: usize) -> usize {
         let found = self.index.get(number).copied().filter(|&k| k != NO_PAGE);
@@ -170,8 +165,7 @@ impl<T: Copy> Pages<T> {
 }
 
 impl<T: Copy + Send + Sync> Pages<T> {
-    /// A table for a parallel worker: empty, taking a page (a kept one if any) at its
-    /// first write to it.
+    /// An empty table for a parallel worker.
     pub(crate) fn fork(&self) -> Self {
         Self {
             pages: Vec::new(),
@@ -196,10 +190,9 @@ impl<T: Copy + Send + Sync> Pages<T> {
         self.pending.push(worker.forked.take().unwrap_or_default());
     }
 
-    /// Puts the merged forks' writes in the table, on every thread. A page one fork
-    /// filled whole replaces the table's (which is kept for the next run's forks); the
-    /// written entries of the others are copied, the pieces of one page in merge order
-    /// (a later write wins).
+    /// Puts the merged forks' writes in the table, on every thread: a page one fork
+    /// filled whole replaces the table's; the written entries of the others are
+    /// copied in merge order (a later write wins).
     pub(crate) fn finish(&mut self) {
         let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
@@ -231,7 +224,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     }
 }
 
-/// One slot of a [`PerNode`] table: its value, and the run that wrote it.
+/// A [`PerNode`] slot: its value, and the run that wrote it.
 #[derive(Clone, Copy, Debug)]
 struct Entry<T> {
     value: T,
@@ -300,9 +293,8 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Continues the latest run over `graph` as it is now, keeping every value: for
-    /// incremental updates, which must have patched ([`set`](Self::set)) or
-    /// [`unset`](Self::unset) every slot the edits since touched.
+    /// Continues the latest run over `graph` as it is now, keeping every value (for a
+    /// patch, which sets or unsets every slot the edits touched).
     pub(crate) fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));
@@ -315,8 +307,7 @@ impl<T: Copy> PerNode<T> {
         self.stamp
     }
 
-    /// Forgets the value of slot `node`, so it reads as `None` (as if the latest run
-    /// had not reached it).
+    /// Forgets the value of slot `node`, so it reads as `None`.
     #[inline]
     pub(crate) fn unset(&mut self, node: NodeIndex) {
         if let Some(entry) = self.entries.get_mut(node.get()) {
@@ -339,16 +330,13 @@ impl<T: Copy> PerNode<T> {
         (entry.run == self.run).then_some(entry.value)
     }
 
-    /// The value held for slot `node`, whichever run wrote it: for a caller that
-    /// knows the latest run wrote it (an incremental update inside the span of its
-    /// last full run).
+    /// The value held for slot `node`, whichever run wrote it.
     #[inline]
     pub(crate) fn value_at(&self, node: NodeIndex) -> Option<T> {
         Some(self.entries.get(node.get())?.value)
     }
 
-    /// Replaces the value of slot `node`, keeping its stamp: as
-    /// [`value_at`](Self::value_at), for a slot the latest run wrote.
+    /// Replaces the value of slot `node`, keeping its stamp.
     #[inline]
     pub(crate) fn overwrite(&mut self, node: NodeIndex, value: T) {
         if let Some(entry) = self.entries.get_mut(node.get()) {
@@ -417,9 +405,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     }
 }
 
-/// Buffers kept from one parallel run's workers for the next run's: taken by a fork
-/// (which sees its parent only by `&`, hence the lock), given back by the merge. A
-/// clone starts with none.
+/// Buffers kept from one parallel run's workers for the next's: taken by a fork (which
+/// sees its parent by `&`, hence the lock), given back by the merge. A clone has none.
 #[derive(Debug)]
 pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 
@@ -436,7 +423,7 @@ impl<V> Clone for Spares<V> {
 }
 
 impl<V> Spares<V> {
-    /// A spare buffer, if one is left (and the lock is not poisoned).
+    /// A spare buffer, if one is left.
     pub(crate) fn take(&self) -> Option<V> {
         self.0.lock().ok()?.pop()
     }

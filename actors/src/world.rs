@@ -15,8 +15,7 @@ mod matrices;
 
 pub(crate) use matrices::WorldMatrices;
 
-/// The product of the local transforms strictly above `node` (naive walk to the root):
-/// the state above a traversal root that is not a root of the graph.
+/// The product of the local transforms strictly above `node` (naive walk to the root).
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     let mut world = Affine3A::IDENTITY;
     let mut up = graph.parent_at(node);
@@ -29,9 +28,8 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
-/// The world transforms of a run (per node the place of its world matrix, one matrix
-/// per transform node), stamped with what they describe: published behind an `Arc`
-/// after each run of [`WorldTransforms`] (or
+/// The world transforms of a run, stamped with what they describe: published behind an
+/// `Arc` after each run of [`WorldTransforms`] (or
 /// [`IncrementalUpdate`](crate::IncrementalUpdate)), for later passes
 /// ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
 #[derive(Clone, Debug)]
@@ -57,8 +55,7 @@ impl Stamped for WorldTable {
 
 impl WorldTable {
     /// The world transform of the node in slot `node`, unchecked (for a reader that
-    /// checked the table with [`RunContext::read`]); `None` if the run did not reach
-    /// the node.
+    /// checked the table with [`RunContext::read`]); `None` if the run did not reach it.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Affine3A> {
         let i = self.index.get_at(node)?;
@@ -128,8 +125,8 @@ impl WorldTransforms {
     }
 
     /// The transform nodes of the latest run whose world matrix came out NaN or
-    /// infinite, in traversal order (their subtrees inherit it); the run's root comes
-    /// first, whatever its type, when the matrix of its ancestors is already bad.
+    /// infinite, in traversal order (not their subtrees, which inherit it); the run's
+    /// root comes first, whatever its type, when its ancestors' matrix is already bad.
     ///
     /// ```
     /// use scenewalk_actors::WorldTransforms;
@@ -188,29 +185,18 @@ impl OrderedActor for WorldTransforms {
     }
 
     const FORKS: bool = true;
+    /// Places are the same in every worker: the state goes as it is.
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
-        self.fork_worker(*state)
-    }
-    fn merge(&mut self, worker: Self) {
-        self.merge_worker(worker);
-    }
-}
-
-impl WorldTransforms {
-    /// [`OrderedActor::fork`].
-    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
-            matrices: self.matrices.fork_at(state),
+            matrices: self.matrices.fork_at(*state),
             world: self.world.fork(),
             shared: Arc::default(),
         };
-        // Places are the same in every worker: the state goes as it is.
-        Some((worker, state))
+        Some((worker, *state))
     }
 
-    /// [`OrderedActor::merge`]: the worker's pages reach the tables at the end, all
-    /// workers' at once.
-    fn merge_worker(&mut self, worker: Self) {
+    /// The worker's pages reach the tables at the end, all workers' at once.
+    fn merge(&mut self, worker: Self) {
         self.matrices.merge(worker.matrices);
         self.world.merge(worker.world);
     }

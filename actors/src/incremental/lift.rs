@@ -1,6 +1,5 @@
-//! Ancestor boxes of a patch: a box is brought up to date from the old and new boxes
-//! of its changed children where that is exact, so the other children are read only
-//! when a changed child gave up a face it defined (or the children changed).
+//! Ancestor boxes of a patch, from the old and new boxes of the changed children where
+//! that is exact.
 
 use super::subtree::{Kinds, rebox};
 use crate::{PerNode, WorldTransforms};
@@ -19,14 +18,10 @@ pub(super) struct Lift {
 /// Ancestors warmed up together.
 const BATCH: usize = 16;
 
-/// `parent`'s box after one child's box went from `old` to `new`, when that can be
-/// told without the other contributors (the node's own geometry, the other
-/// children): on every face the child either lay strictly inside (another
-/// contributor defines the face, which the new box can only push out) or defined
-/// the face and did not retreat from it. Then the new box is `parent ∪ new`, the
-/// same numbers a full union gives. `None` otherwise, and for any NaN (a
-/// comparison with NaN is false), so the caller recomputes the box from all
-/// children.
+/// `parent`'s box after one child's went from `old` to `new`, when the other
+/// contributors need not be read: on every face the child lay strictly inside
+/// (another defines it) or defined it and did not retreat. Then it is `parent ∪ new`,
+/// as a full union gives. `None` otherwise and for any NaN (comparisons are false).
 #[inline]
 pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
     let min = old.min.cmpgt(parent.min) | (old.min.cmpeq(parent.min) & new.min.cmple(old.min));
@@ -35,8 +30,7 @@ pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
     ((min & max).all() && !nan.any()).then(|| parent.union(new))
 }
 
-/// The lists of a patch's ancestor boxes: the lifts by level, and emptied lists
-/// kept for the next patch.
+/// A patch's lifts by level, and emptied lists kept for the next patch.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Lifts {
     /// The lifts of each level (the parents' depth below the root).
@@ -59,8 +53,8 @@ impl Lifts {
         }
     }
 
-    /// Lists `node` itself, at its `level`, to be boxed again from its contributors
-    /// (its children changed): an old box of NaNs, which [`lift`] refuses.
+    /// Lists `node` itself at its `level`, to be boxed again from all contributors (a
+    /// NaN old box, which [`lift`] refuses).
     pub(super) fn rebox(&mut self, level: usize, node: NodeIndex) {
         let nan = Aabb {
             min: Vec3::NAN,
@@ -93,10 +87,8 @@ impl Lifts {
         }
     }
 
-    /// Brings the boxes of the listed ancestors up to date, level by level from the
-    /// deepest (children before parents), each level in slot order, and only while
-    /// they change: a deep tree costs its depth only as far as a change propagates.
-    /// Returns the boxes recomputed.
+    /// Brings the listed boxes up to date, level by level from the deepest, each level
+    /// in slot order, only while they change. Returns the boxes recomputed.
     pub(super) fn run(
         &mut self,
         graph: &Graph,
@@ -145,8 +137,7 @@ impl Lifts {
     }
 }
 
-/// Loads the boxes and links of the next ancestors before their updates, so their
-/// cache misses overlap.
+/// Loads the next ancestors' boxes and links first, so their cache misses overlap.
 fn warm(graph: &Graph, boxes: &PerNode<Aabb>, lifts: &[Lift]) {
     let mut sum = 0u32;
     for l in lifts {

@@ -1,6 +1,5 @@
-//! The patch plan: what a payload-only patch needs of every node of the last full
-//! run, in pre-order, so a changed subtree is re-walked as one contiguous stretch of
-//! it instead of by following links through scattered per-slot records.
+//! The patch plan: what a payload-only patch reads of every node of the last full
+//! run, in pre-order, so a changed subtree is one contiguous stretch of it.
 
 use super::spans::Spans;
 use super::subtree::Types;
@@ -9,15 +8,13 @@ use crate::{PerNode, WorldTransforms};
 use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads};
 use scenewalk_nodes::{Geometry, Transform};
 
-/// A node that is neither a transform nor geometry, or a skinned mesh (boxed after
-/// the passes, from its joints).
+/// Neither a transform nor geometry, or a skinned mesh (boxed after the passes).
 const OTHER: u8 = 0;
 /// A node that is exactly a [`Transform`].
 const TRANSFORM: u8 = 1;
 /// A node that is exactly a [`Geometry`].
 const GEOMETRY: u8 = 2;
-/// A node of a type extending either (but a skinned mesh): the plan does not cover
-/// it.
+/// A type extending either (but a skinned mesh): the plan does not cover it.
 const EXTENDED: u8 = 3;
 /// Depths are kept above the kind's two bits.
 const DEPTHS: u32 = 1 << 30;
@@ -26,7 +23,7 @@ const DEPTHS: u32 = 1 << 30;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Step {
     node: u32,
-    /// The depth below the run's root, shifted left by 2, and the kind.
+    /// The depth below the run's root << 2 | the kind.
     depth_kind: u32,
     /// The world state: the matrix a transform owns, the one any other node shares.
     state: u32,
@@ -51,21 +48,18 @@ impl Step {
     }
 }
 
-/// The plan of the latest full run, with the kind of each node type it is written
-/// with.
+/// The plan of the latest full run.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Plan {
     steps: Vec<Step>,
     /// The kind of each registered type.
     kinds: Vec<u8>,
-    /// Whether the plan covers every node of the run (no extended types, depths in
-    /// range).
+    /// Whether it covers every node of the run (see [`usable`](Self::usable)).
     usable: bool,
-    /// Whether the plan describes the latest full run.
+    /// Whether it describes the latest full run.
     built: bool,
-    /// The graph's revision when the plan was written: a structural edit since may
-    /// have moved payloads within their columns (removing a root logs no change, yet
-    /// moves the last payload of its column into its place).
+    /// The graph's revision when written: a structural edit since may have moved
+    /// payloads in their columns (removing a root logs no change, yet moves one).
     revision: u64,
 }
 
@@ -75,10 +69,8 @@ impl Plan {
         self.built = false;
     }
 
-    /// Writes the plan of the latest full run from its spans and world states, in
-    /// one pass over the slots: a patch builds it when patches repeat, so a full
-    /// run costs what it did and a run that is never patched never pays for it.
-    /// `kinds` are the node types, resolved for `graph`.
+    /// Writes the plan of the latest full run from its spans and world states, in one
+    /// pass over the slots; `kinds` are resolved for `graph`.
     pub(super) fn build(
         &mut self,
         graph: &Graph,
@@ -139,13 +131,9 @@ impl Plan {
         self.revision = graph.revision();
     }
 
-    /// The steps from pre-order number `pre` up to (not including) `end`, if the
-    /// plan covers the run.
+    /// The steps from pre-order number `pre` to `end` (excluded).
     #[inline]
     pub(super) fn steps(&self, pre: u32, end: u32) -> Option<&[Step]> {
-        if !self.usable || !self.built {
-            return None;
-        }
         self.steps.get(pre as usize..end as usize)
     }
 
@@ -188,13 +176,11 @@ pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -
     index.value_at(graph.parent_at(top.node())?)
 }
 
-/// Recomputes the world matrices and boxes of the subtree whose steps are `steps`
-/// (a node and its descendants, in pre-order) below state `above`: the update
-/// action's work, with every node's position in the plan, so the loop reads the
-/// steps one after another. Children's boxes are merged into their parent's in child
-/// order, as `Bounds` does on leave, so the boxes are a full run's bit for bit.
-/// Returns the top's box; `None` for a non-finite matrix or a plan that does not fit
-/// (the caller then recomputes everything).
+/// Recomputes the world matrices and boxes of the subtree `steps` (a node and its
+/// descendants, in pre-order) below state `above`, as `rewalk` does: children's
+/// boxes merged in child order, as `Bounds` does, so the boxes are a full run's bit
+/// for bit. Returns the top's box; `None` for a non-finite matrix or a plan that does
+/// not fit.
 pub(super) fn replay(
     steps: &[Step],
     above: u32,
@@ -242,8 +228,8 @@ pub(super) fn replay(
             });
             continue;
         }
-        // A leaf (most nodes) is finished at once: no frame written and read back
-        // right away, whose store-to-load forwarding stalled the loop.
+        // A leaf is finished at once: a frame pushed and popped at once stalled the
+        // loop on store-to-load forwarding.
         boxes.overwrite(step.node(), acc);
         match open.last_mut() {
             Some(parent) => parent.acc = parent.acc.union(&acc),
@@ -260,9 +246,8 @@ pub(super) fn replay(
     None
 }
 
-/// Loads what the replays of `subtrees` read, for all of them before the first: the
-/// loads of one round do not depend on each other, so their cache misses overlap,
-/// where replays one after the other would wait for each in turn.
+/// Loads what the replays of `subtrees` read, all before the first, so their
+/// independent cache misses overlap.
 pub(super) fn warm(
     subtrees: &[&[Step]],
     graph: &Graph,
@@ -356,10 +341,11 @@ mod tests {
         // The plan is built from the working tables, as a patch has them.
         update
             .action
+            .0
             .actor_mut::<crate::WorldTransforms>()
             .unwrap()
             .checkout(true);
-        let spans = update.action.actors().2.get();
+        let spans = update.action.0.actors().2.get();
         let world = update.transforms();
         assert!(!spans.plan.built());
         let mut plan = super::Plan::default();
@@ -412,7 +398,7 @@ mod tests {
         for _ in 0..100 {
             graph.append_child(root, Group).unwrap();
         }
-        let built = |u: &IncrementalUpdate| u.action.actors().2.get().plan.built();
+        let built = |u: &IncrementalUpdate| u.action.0.actors().2.get().plan.built();
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         let set = |graph: &mut Graph, node, x: f32| {
