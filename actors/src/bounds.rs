@@ -12,10 +12,9 @@ use scenewalk_core::{
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
-/// The world bounding boxes of a run's subtrees, stamped with what they describe, and
-/// each skinned mesh's own box, posed by its joints: published behind an `Arc` after
-/// each run of [`Bounds`] (or [`IncrementalUpdate`](crate::IncrementalUpdate)), for
-/// later passes ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
+/// The world bounding boxes of a run's subtrees and each skinned mesh's own box, posed
+/// by its joints: published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is by
+/// `WorldTransforms`.
 #[derive(Clone, Debug)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
@@ -39,24 +38,22 @@ impl Stamped for BoundsTable {
 }
 
 impl BoundsTable {
-    /// The world box of the subtree of the node in slot `node`, unchecked (for a reader
-    /// that checked the table with [`RunContext::read`]); `None` if the run did not
-    /// reach the node.
+    /// The world box of the subtree of the node in slot `node`, unchecked, as
+    /// [`WorldTable::at`](crate::WorldTable::at).
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Aabb> {
         self.boxes.get_at(node)
     }
 
-    /// The world box of `node`'s subtree, checked: refused once the graph changed since
-    /// the run, for another graph, a stale id or a node the run did not reach.
+    /// The world box of `node`'s subtree, checked as
+    /// [`WorldTable::world`](crate::WorldTable::world).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.boxes
             .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
     }
 
-    /// The own world box of the skinned mesh in slot `node` (without its children),
-    /// posed by its joints; `None` for a node that is no skinned mesh the run reached.
-    /// Unchecked, as [`at`](Self::at).
+    /// The own world box (without its children) of the skinned mesh in slot `node`,
+    /// unchecked; `None` for a node that is no skinned mesh the run reached.
     #[inline]
     pub fn skinned_at(&self, node: NodeIndex) -> Option<Aabb> {
         find(&self.skins, node)
@@ -77,23 +74,20 @@ impl BoundsTable {
 /// node only its own geometry.
 ///
 /// A [`SkinnedMesh`] is placed by its joints (glTF's rule): when the run's root is left,
-/// each gets the conservative union of its per-joint boxes posed by the joints' world
-/// matrices ([`SkinnedMesh::conservative_bounds`]), united into its ancestors' boxes up
-/// to the root. A joint outside the run's subtree is placed by the product of the
+/// each gets [`SkinnedMesh::conservative_bounds`] posed by the joints' world matrices,
+/// united into its ancestors' boxes. A joint outside the run's subtree is placed by the
 /// locals on its path; a skin naming a removed node gives an empty box; a run stopped
-/// early ([`Flow::Stop`]) leaves them unposed.
-///
-/// The results are a [`BoundsTable`], handed out by [`table`](Self::table).
+/// early ([`Flow::Stop`]) leaves them unposed. The results: [`table`](Self::table).
 #[derive(Clone, Debug)]
 pub struct Bounds {
     matrices: WorldMatrices,
     pub(crate) geometry: Typed<Geometry>,
     skinned: Typed<SkinnedMesh>,
     pub(crate) boxes: PerNode<Aabb>,
-    /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
+    /// The skinned meshes met, sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-    /// Whether the graph has a skinned type: a parallel run then keeps its workers'
-    /// matrices, which the joints are read from.
+    /// Whether the graph has a skinned type (a parallel run then keeps the workers'
+    /// matrices, for the joints).
     keep_matrices: bool,
     scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,
@@ -102,8 +96,7 @@ pub struct Bounds {
     fork: Option<Box<BoundsFork>>,
 }
 
-/// A parallel worker's boxes: it keeps no per-slot table (see `PerNode::fork`), so
-/// the boxes still open (the path from the subtree root) sit on a stack.
+/// A parallel worker's boxes still open, on a stack (its table holds finished ones).
 #[derive(Clone, Debug, Default)]
 struct BoundsFork {
     /// The nodes entered and not yet left, with their boxes so far.
@@ -135,8 +128,8 @@ impl Bounds {
         }
     }
 
-    /// The results of the latest run, shared (see
-    /// [`WorldTransforms::table`](crate::WorldTransforms::table)).
+    /// The results of the latest run, shared, as
+    /// [`WorldTransforms::table`](crate::WorldTransforms::table).
     pub fn table(&self) -> Arc<BoundsTable> {
         Arc::clone(&self.shared)
     }
@@ -153,8 +146,7 @@ impl Bounds {
         self.shared.at(node)
     }
 
-    /// The world matrix of the node in slot `node` after the walk, if the run reached
-    /// it: its nearest transform's below the root (itself included), else the root's.
+    /// The world matrix of the node in slot `node` after the walk, if the run reached it.
     fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
         self.boxes.get_at(node)?;
         let mut at = node;
@@ -172,8 +164,7 @@ impl Bounds {
         }
     }
 
-    /// Boxes the skinned meshes met, once the walk is done, into their own boxes and
-    /// their ancestors' up to the root.
+    /// Boxes the skinned meshes met into their own boxes and their ancestors'.
     fn pose_skins(&mut self, graph: &Graph) {
         let mut skins = std::mem::take(&mut self.skins);
         let mut scratch = std::mem::take(&mut self.scratch);

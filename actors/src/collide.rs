@@ -89,9 +89,8 @@ impl Placement {
     }
 }
 
-/// `b` grown by a few dozen ulps of its coordinates' magnitude: box tests prune with
-/// this, so the rounding of a transformed box never hides a contact the exact
-/// triangle test (on transformed corners, rounded differently) finds at the box's face.
+/// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
+/// never hides a contact the exact triangle test finds at the box's face.
 fn padded(b: &Aabb) -> Aabb {
     if b.is_empty() {
         return *b;
@@ -104,8 +103,8 @@ fn padded(b: &Aabb) -> Aabb {
     }
 }
 
-/// The pair filter of a mesh query: A's node box moved into the common frame
-/// overlaps B's (both padded against rounding).
+/// The pair filter of a mesh query: A's node box moved into the common frame overlaps
+/// B's (padded).
 struct MeshFilter<'m> {
     a: &'m [Aabb],
     b: &'m [Aabb],
@@ -126,8 +125,7 @@ impl PairFilter for MeshFilter<'_> {
     }
 }
 
-/// Runs the mesh query on `dual`, reporting each contact to `found`; returns how many
-/// were found.
+/// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.
 fn collide_meshes(
     dual: &mut DualTree,
     a: &Mesh,
@@ -181,11 +179,10 @@ fn collide_meshes(
 /// scene subtrees ([`subtrees`](Collide::subtrees)) or the leaves of one subtree
 /// against each other ([`within`](Collide::within)).
 ///
-/// This is not an actor in a chain: it is a query driven by the dual-tree iterator
-/// ([`DualTree`]), which descends the two hierarchies pair by pair under a box-overlap
-/// filter, with the exact [`triangles_intersect`] test at pairs of BVH leaves. It keeps
-/// its iterators' stacks and its result buffers between calls, so once they have grown
-/// to the size a scene needs, a call allocates nothing.
+/// Not an actor: a query driven by the dual-tree iterator ([`DualTree`]), which
+/// descends both hierarchies pair by pair under a box-overlap filter, with the exact
+/// [`triangles_intersect`] test at pairs of BVH leaves. Its stacks and buffers are
+/// kept between calls: once grown to a scene's size, a call allocates nothing.
 ///
 /// ```
 /// use scenewalk_actors::{Collide, ContactMode};
@@ -269,7 +266,6 @@ impl Collide {
         bounds: &Bounds,
         mode: ContactMode,
     ) -> Result<&[NodeContact], CollideError> {
-        self.nodes.clear();
         for id in [a, b] {
             check(graph, id, world, bounds)?;
         }
@@ -280,8 +276,7 @@ impl Collide {
         self.outer
             .reset(graph, a, graph, b)
             .map_err(|_| CollideError::StaleNode(a))?;
-        self.leaf_pairs(graph, world, bounds, mode)?;
-        Ok(&self.nodes)
+        self.leaf_pairs(graph, world, bounds, mode)
     }
 
     /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
@@ -298,13 +293,11 @@ impl Collide {
         bounds: &Bounds,
         mode: ContactMode,
     ) -> Result<&[NodeContact], CollideError> {
-        self.nodes.clear();
         check(graph, root, world, bounds)?;
         self.outer
             .reset_self(graph, root)
             .map_err(|_| CollideError::StaleNode(root))?;
-        self.leaf_pairs(graph, world, bounds, mode)?;
-        Ok(&self.nodes)
+        self.leaf_pairs(graph, world, bounds, mode)
     }
 
     /// Runs the (already reset) scene-level descent, testing each leaf pair.
@@ -314,22 +307,18 @@ impl Collide {
         world: &WorldTransforms,
         bounds: &Bounds,
         mode: ContactMode,
-    ) -> Result<(), CollideError> {
+    ) -> Result<&[NodeContact], CollideError> {
         let Self {
             outer,
             inner,
             nodes,
             ..
         } = self;
+        nodes.clear();
+        let boxes = |x, y| bounds.world_bounds_at(x).zip(bounds.world_bounds_at(y));
         // Padded, so meshes touching at a world box's face are still compared; box
         // contacts are decided on the exact boxes below.
-        let mut filter = |x: NodeIndex, y: NodeIndex| match (
-            bounds.world_bounds_at(x),
-            bounds.world_bounds_at(y),
-        ) {
-            (Some(p), Some(q)) => padded(&p).overlaps(&q),
-            _ => false,
-        };
+        let mut filter = |x, y| boxes(x, y).is_some_and(|(p, q)| padded(&p).overlaps(&q));
         while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
             let (Some(id_a), Some(id_b)) = (graph.id_at(x), graph.id_at(y)) else {
                 continue;
@@ -351,10 +340,7 @@ impl Collide {
                     })
                 }
                 _ => {
-                    let overlap = match (bounds.world_bounds_at(x), bounds.world_bounds_at(y)) {
-                        (Some(p), Some(q)) => p.overlaps(&q),
-                        _ => false,
-                    };
+                    let overlap = boxes(x, y).is_some_and(|(p, q)| p.overlaps(&q));
                     if overlap {
                         nodes.push(NodeContact {
                             a: id_a,
@@ -370,7 +356,7 @@ impl Collide {
                 break;
             }
         }
-        Ok(())
+        Ok(&self.nodes)
     }
 }
 

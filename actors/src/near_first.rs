@@ -6,8 +6,8 @@ use scenewalk_core::{ActiveList, Flow, RunContext, StaticActor, TraversalError, 
 use std::sync::Arc;
 
 /// Gives each active child the priority key −(distance from a viewer to the child's
-/// world box), so a priority iterator takes nearer subtrees first: front-to-back
-/// order for rendering, occlusion or nearest-first searches.
+/// world box), so a priority iterator takes nearer subtrees first (a static actor):
+/// front-to-back order for rendering, occlusion or nearest-first searches.
 ///
 /// The boxes are the update pass's [`BoundsTable`], handed to the run with
 /// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes refuse

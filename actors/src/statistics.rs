@@ -22,9 +22,9 @@ pub struct Statistics {
     type_names: Vec<&'static str>,
     type_ids: Vec<TypeId>,
     per_depth: Vec<u64>,
-    /// The depth `per_depth[0]` counts: 0, except in a fork of a parallel run, which
-    /// sees only subtrees deep down (a fork under a 100,000-node chain must not keep,
-    /// and merge, 100,000 empty levels). `usize::MAX` until the fork counts a node.
+    /// The depth `per_depth[0]` counts: 0, except in a parallel fork, which sees only
+    /// deep subtrees (and must not keep empty levels above them); `usize::MAX` until
+    /// the fork counts a node.
     depth_base: usize,
 }
 
@@ -79,9 +79,7 @@ impl Statistics {
     pub fn count_of_type(&self, ty: NodeType) -> u64 {
         self.per_type.get(ty.get()).copied().unwrap_or(0)
     }
-}
 
-impl Statistics {
     #[inline]
     fn count(&mut self, graph: &Graph, node: scenewalk_core::NodeIndex, depth: u32) {
         self.nodes += 1;
@@ -96,9 +94,7 @@ impl Statistics {
             self.leaves += 1;
         }
     }
-}
 
-impl Statistics {
     /// Adds `count` nodes at `depth` to the histogram.
     #[inline]
     fn add_at_depth(&mut self, depth: usize, count: u64) {

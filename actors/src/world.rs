@@ -77,12 +77,10 @@ impl WorldTable {
 }
 
 /// Computes every reached node's world transform: the product of the local transforms
-/// on its path from the root (an ordered-state actor: the matrix stack). A traversal
-/// root below the graph's root starts from the product of its ancestors.
-///
-/// A node that is a [`Transform`] gets `parent world × local` as its own state; every
-/// other node shares its parent's. The results are a [`WorldTable`], handed out by
-/// [`table`](Self::table).
+/// on its path from the root (an ordered-state actor: the matrix stack); a run's root
+/// below the graph's root starts from its ancestors' product. A [`Transform`] gets
+/// `parent world × local` as its own state; every other node shares its parent's. The
+/// results: [`table`](Self::table).
 #[derive(Clone, Debug)]
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,

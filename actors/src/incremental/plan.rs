@@ -2,10 +2,10 @@
 //! run, in pre-order, so a changed subtree is one contiguous stretch of it.
 
 use super::spans::Spans;
-use super::subtree::Types;
+use super::subtree::{Kinds, Types};
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
-use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads};
+use scenewalk_core::{Aabb, Graph, NodeIndex};
 use scenewalk_nodes::{Geometry, Transform};
 
 /// Neither a transform nor geometry, or a skinned mesh (boxed after the passes).
@@ -150,13 +150,6 @@ impl Plan {
     }
 }
 
-/// The payload columns the replay reads.
-#[derive(Clone, Copy)]
-pub(super) struct Columns<'g> {
-    pub(super) transforms: Option<Payloads<'g, Transform>>,
-    pub(super) geometries: Option<Payloads<'g, Geometry>>,
-}
-
 /// One open node of a replay: its state and its box so far.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Open {
@@ -184,11 +177,12 @@ pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -
 pub(super) fn replay(
     steps: &[Step],
     above: u32,
-    columns: Columns<'_>,
+    kinds: &Kinds<'_>,
     matrices: &mut WorldMatrices,
     boxes: &mut PerNode<Aabb>,
     open: &mut Vec<Open>,
 ) -> Option<Aabb> {
+    let (transforms, geometries) = (kinds.transform, kinds.geometry);
     open.clear();
     let base = steps.first()?.depth();
     for (i, &step) in steps.iter().enumerate() {
@@ -208,12 +202,12 @@ pub(super) fn replay(
         let parent = open.last().map_or(above, |o| o.state);
         let (state, acc) = match step.kind() {
             TRANSFORM => {
-                let local = columns.transforms?.at_slot(step.payload)?.local();
+                let local = transforms?.at_slot(step.payload)?.local();
                 matrices.write(step.state, parent, local)?;
                 (step.state, Aabb::EMPTY)
             }
             GEOMETRY => {
-                let geometry = columns.geometries?.at_slot(step.payload)?;
+                let geometry = geometries?.at_slot(step.payload)?;
                 let world = matrices.get(parent);
                 (parent, geometry.local_bounds().transformed(&world))
             }
@@ -251,7 +245,7 @@ pub(super) fn replay(
 pub(super) fn warm(
     subtrees: &[&[Step]],
     graph: &Graph,
-    columns: Columns<'_>,
+    kinds: &Kinds<'_>,
     world: &crate::WorldTransforms,
     boxes: &PerNode<Aabb>,
 ) {
@@ -268,12 +262,12 @@ pub(super) fn warm(
     for steps in subtrees {
         for step in steps.iter() {
             let bits = match step.kind() {
-                TRANSFORM => columns
-                    .transforms
+                TRANSFORM => kinds
+                    .transform
                     .and_then(|t| t.at_slot(step.payload))
                     .map_or(0, |t| ends(t.local())),
-                GEOMETRY => columns
-                    .geometries
+                GEOMETRY => kinds
+                    .geometry
                     .and_then(|g| g.at_slot(step.payload))
                     .map_or(0, |g| {
                         let b = g.local_bounds();

@@ -1,8 +1,8 @@
 //! Pre-order spans of the last full run, and the patch when only payloads changed.
 
 use super::IncrementalUpdate;
-use super::plan::{self, Columns, Plan};
-use super::subtree::{Kinds, rewalk, state_above};
+use super::plan::{self, Plan};
+use super::subtree::{Kinds, rewalk};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
@@ -209,10 +209,6 @@ impl IncrementalUpdate {
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
-        let columns = Columns {
-            transforms: graph.payloads(),
-            geometries: graph.payloads(),
-        };
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         for batch in self.tops.chunks(BATCH) {
             let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
@@ -225,7 +221,7 @@ impl IncrementalUpdate {
                         }
                     }
                     let subtrees = subtrees.get(..batch.len())?;
-                    plan::warm(subtrees, graph, columns, world, boxes);
+                    plan::warm(subtrees, graph, kinds, world, boxes);
                 }
                 None => warm(graph, kinds, world, boxes, batch),
             }
@@ -235,12 +231,18 @@ impl IncrementalUpdate {
                     let above = plan::state_above(steps, graph, &world.world)?;
                     let open = &mut self.open;
                     let after =
-                        plan::replay(steps, above, columns, &mut world.matrices, boxes, open)?;
+                        plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
                     (steps.len() as u64, after)
                 } else {
+                    // A transform's own state is the matrix it writes: its parent's is above.
                     let ty = graph.type_at(node)?;
                     let transform = kinds.local(graph, node, ty).is_some();
-                    let above = state_above(graph, &world.world, node, transform)?;
+                    let top = if transform {
+                        graph.parent_at(node)?
+                    } else {
+                        node
+                    };
+                    let above = world.world.value_at(top)?;
                     let (frames, found) = (&mut self.frames, &mut self.found);
                     rewalk::<true>(graph, kinds, world, boxes, frames, found, node, above)?
                 };

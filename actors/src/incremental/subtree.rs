@@ -37,8 +37,8 @@ pub(super) struct Kinds<'g> {
     types: &'g Types,
     skins: &'g [(NodeIndex, Aabb)],
     /// Exact-type columns: two loads where `get_at` also looks the column up.
-    transform: Option<Payloads<'g, Transform>>,
-    geometry: Option<Payloads<'g, Geometry>>,
+    pub(super) transform: Option<Payloads<'g, Transform>>,
+    pub(super) geometry: Option<Payloads<'g, Geometry>>,
 }
 
 impl<'g> Kinds<'g> {
@@ -94,22 +94,6 @@ impl<'g> Kinds<'g> {
 #[inline(never)]
 fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
     graph.get_at::<T>(node)
-}
-
-/// The state above `top` in a payload-only pass: its parent's for a transform, else
-/// its own.
-pub(super) fn state_above(
-    graph: &Graph,
-    index: &PerNode<u32>,
-    top: NodeIndex,
-    transform: bool,
-) -> Option<u32> {
-    let node = if transform {
-        graph.parent_at(top)?
-    } else {
-        top
-    };
-    index.value_at(node)
 }
 
 /// Recomputes the world matrices and boxes of `top`'s subtree below state `above`: the
