@@ -193,9 +193,12 @@ pub struct IncrementalUpdate {
     joints: Vec<Affine3A>,
 }
 
+/// The update action's chain.
+type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
+
 /// The update action.
 #[derive(Debug)]
-struct Update(Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>)>);
+struct Update(Action<DepthFirst, Chain>);
 
 impl Default for Update {
     #[allow(
