@@ -1,5 +1,4 @@
-//! Collision queries: mesh against mesh, and scene subtree against subtree, both driven
-//! by the dual-tree iterator.
+//! Collision queries, driven by the dual-tree iterator.
 
 use crate::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
@@ -26,8 +25,7 @@ pub struct TriangleContact {
     pub b: u32,
 }
 
-/// A contact between two scene nodes, `a` from the first subtree and `b` from the
-/// second.
+/// A contact between two scene nodes, `a` from the first subtree and `b` the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeContact {
     /// The node of the first subtree.
@@ -62,8 +60,8 @@ pub enum CollideError {
     NoResults(NodeId),
 }
 
-/// How two meshes are brought into one frame: A's local frame mapped by `a`, B's by
-/// `b` (`None`: B's local frame is the common one).
+/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's local
+/// frame is the common one).
 #[derive(Clone, Copy, Debug)]
 struct Placement {
     a: Affine3A,
@@ -71,8 +69,7 @@ struct Placement {
 }
 
 impl Placement {
-    /// B's frame (A moved by `world_b⁻¹ · world_a`) when that is finite, else the
-    /// world frame (when `world_b` is singular).
+    /// B's frame when `world_b⁻¹ · world_a` is finite, else the world frame.
     fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
         let relative = world_b.inverse() * *world_a;
         if relative.is_finite() {
@@ -253,10 +250,8 @@ impl Collide {
     /// nothing. Only leaves are tested: geometry on a node with children is not.
     ///
     /// # Errors
-    /// [`CollideError::StaleNode`] for a dead id, [`CollideError::Overlapping`] when
-    /// one root lies in the other's subtree, [`CollideError::NoResults`] when the
-    /// transforms or bounds are not from a run over this graph state that reached the
-    /// node.
+    /// [`CollideError::StaleNode`], [`CollideError::Overlapping`],
+    /// [`CollideError::NoResults`], each as its doc says.
     pub fn subtrees(
         &mut self,
         graph: &Graph,
@@ -283,8 +278,7 @@ impl Collide {
     /// once), found as [`subtrees`](Collide::subtrees) finds them between two.
     ///
     /// # Errors
-    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`], as for
-    /// [`subtrees`](Collide::subtrees).
+    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`].
     pub fn within(
         &mut self,
         graph: &Graph,

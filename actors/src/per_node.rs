@@ -1,5 +1,4 @@
-//! Per-node results of a run, indexed by slot and stamped by run, in pages that a
-//! parallel run's workers fill on their own and hand back whole.
+//! Per-node results of a run, by slot and stamped by run, in pages.
 
 #![allow(
     clippy::indexing_slicing,
@@ -233,11 +232,9 @@ struct Entry<T> {
 
 /// A value per node written during a run and read after it.
 ///
-/// A value counts only if it was written in the latest run: nodes the run did not
-/// reach read as `None`, with no clearing per run. Read by id ([`read`](Self::read)),
-/// values are checked against the run's [`Stamp`] and refused once the graph changed
-/// or for another graph; read by slot ([`get_at`](Self::get_at)), they are not (for
-/// readers that checked the stamp once per run).
+/// A value counts only if the latest run wrote it (no clearing per run). Read by id
+/// ([`read`](Self::read)), values are checked against the run's [`Stamp`]; read by
+/// slot ([`get_at`](Self::get_at)), they are not (for readers that checked it once).
 ///
 /// ```
 /// use scenewalk_actors::PerNode;
@@ -277,15 +274,14 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Starts a run over `graph` from `root`: grows the table and forgets earlier
-    /// runs' values.
+    /// Starts a run over `graph` from `root`, forgetting earlier runs' values.
     pub fn begin(&mut self, graph: &Graph, root: NodeIndex) {
         self.entries.drop_pending();
         self.stamp = Some(Stamp::new(graph, root));
         self.entries.grow(graph.capacity());
         self.run = self.run.wrapping_add(1);
         if self.run == 0 {
-            // After 2^32 runs the stamps wrap: clear them once so none looks current.
+            // The stamps wrap: clear them once so none looks current.
             for page in &mut self.entries.pages {
                 page.iter_mut().for_each(|e| e.run = 0);
             }
@@ -322,8 +318,7 @@ impl<T: Copy> PerNode<T> {
         self.entries.set(node.get(), Entry { value, run });
     }
 
-    /// The value written for slot `node` in the latest run (in a parallel worker's
-    /// table: by this worker).
+    /// The value written for slot `node` in the latest run (in a fork: by this worker).
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
         let entry = self.entries.get(node.get())?;
@@ -352,9 +347,9 @@ impl<T: Copy> PerNode<T> {
         (entry.run == run).then_some(&mut entry.value)
     }
 
-    /// The value for `id`, checked: the latest run was over `graph` as it is now (no
-    /// edit since, of structure or payloads) and reached the node. `reader` and
-    /// `results` name the accessor and its results in the error.
+    /// The value for `id`, checked: the latest run was over `graph` as it is now and
+    /// reached the node. `reader` and `results` name the accessor and its results in
+    /// the error.
     pub fn read(
         &self,
         reader: &'static str,
@@ -381,9 +376,9 @@ impl<T: Copy> PerNode<T> {
 
 /// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
-    /// A table for a parallel worker of the current run: its writes carry the run's
-    /// stamp and read back in the worker; they reach this table through
-    /// [`merge`](Self::merge) and [`finish_merges`](Self::finish_merges).
+    /// A table for a parallel worker of the current run: its writes read back in the
+    /// worker and reach this table by [`merge`](Self::merge) and
+    /// [`finish_merges`](Self::finish_merges).
     pub fn fork(&self) -> Self {
         Self {
             entries: self.entries.fork(),
@@ -392,9 +387,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         }
     }
 
-    /// Takes a fork's writes in; they reach the table at
-    /// [`finish_merges`](Self::finish_merges). A slot two forks wrote gets the later
-    /// merge's value.
+    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges); a slot two
+    /// forks wrote gets the later merge's value.
     pub fn merge(&mut self, worker: Self) {
         self.entries.merge(worker.entries);
     }

@@ -12,8 +12,7 @@ use std::sync::Arc;
 
 const NO_MATERIAL: u32 = u32::MAX;
 
-/// The render list's ordered state: what a node passes down to its subtree (world
-/// matrices come from the update pass's [`WorldTable`]).
+/// The render list's ordered state: what a node passes down to its subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderState {
     /// Index of the current material in the run's material table (`u32::MAX`: none).
@@ -84,8 +83,8 @@ pub struct CameraItem {
 }
 
 /// What the render list's functors work on: the current node, its world transform,
-/// its inherited material and the lists being built. A functor for a new node type
-/// calls [`draw`](RenderContext::draw) (or sets a material) as the built-in ones do.
+/// its inherited material and the lists being built (a new type's functor calls
+/// [`draw`](RenderContext::draw) or sets a material as the built-in ones do).
 #[derive(Clone, Debug)]
 pub struct RenderContext {
     view: Affine3A,
@@ -137,8 +136,8 @@ impl RenderContext {
         };
     }
 
-    /// The current node's world transform, from the update pass's [`WorldTable`] (the
-    /// identity for a node it did not reach).
+    /// The current node's world transform (the identity for a node the update pass did
+    /// not reach).
     #[inline]
     pub fn world(&self) -> Affine3A {
         self.world

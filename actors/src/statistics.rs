@@ -159,13 +159,11 @@ impl UnorderedActor for Statistics {
     /// Zero counts over the same type table.
     fn fork(&self) -> Option<Self> {
         Some(Self {
-            nodes: 0,
-            leaves: 0,
             per_type: vec![0; self.per_type.len()],
             type_names: self.type_names.clone(),
             type_ids: self.type_ids.clone(),
-            per_depth: Vec::new(),
             depth_base: usize::MAX,
+            ..Self::default()
         })
     }
 

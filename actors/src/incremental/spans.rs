@@ -114,12 +114,16 @@ impl IncrementalUpdate {
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let spans = self.action.0.actors().2.get();
-        self.tops.clear();
+        // Sorted as one integer each (pre-order number, then slot): a quarter of the
+        // moves and cheaper compares than sorting the records.
+        self.keys.clear();
         let mut outside = false;
         for change in changes {
             let node = change.node();
             match spans.get(node) {
-                Some(span) => self.tops.push((span, node)),
+                Some(span) => self
+                    .keys
+                    .push(u64::from(span.pre) << 32 | u64::from(node.raw())),
                 None => outside = true,
             }
         }
@@ -140,14 +144,6 @@ impl IncrementalUpdate {
                 return None;
             }
         }
-        // Sorted as one integer each (pre-order number, then slot): a quarter of
-        // the moves and cheaper compares than sorting the records.
-        self.keys.clear();
-        self.keys.extend(
-            self.tops
-                .iter()
-                .map(|(span, node)| u64::from(span.pre) << 32 | u64::from(node.raw())),
-        );
         self.keys.sort_unstable();
         self.tops.clear();
         self.tops.extend(self.keys.iter().filter_map(|&key| {
