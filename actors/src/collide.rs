@@ -3,7 +3,7 @@
 use crate::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
-use scenewalk_iterators::{DualTree, PairFilter};
+use scenewalk_iterators::DualTree;
 use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
 
 /// Whether a query stops at the first contact or finds them all.
@@ -100,28 +100,6 @@ fn padded(b: &Aabb) -> Aabb {
     }
 }
 
-/// The pair filter of a mesh query: A's node box moved into the common frame overlaps
-/// B's (padded).
-struct MeshFilter<'m> {
-    a: &'m [Aabb],
-    b: &'m [Aabb],
-    place: Placement,
-}
-
-impl PairFilter for MeshFilter<'_> {
-    #[inline]
-    fn test(&mut self, x: NodeIndex, y: NodeIndex) -> bool {
-        let (Some(bx), Some(by)) = (self.a.get(x.get()), self.b.get(y.get())) else {
-            return false;
-        };
-        let bx = padded(&bx.transformed(&self.place.a));
-        match &self.place.b {
-            None => bx.overlaps(by),
-            Some(m) => bx.overlaps(&padded(&by.transformed(m))),
-        }
-    }
-}
-
 /// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.
 fn collide_meshes(
     dual: &mut DualTree,
@@ -139,10 +117,17 @@ fn collide_meshes(
     {
         return 0;
     }
-    let mut filter = MeshFilter {
-        a: bvh_a.boxes(),
-        b: bvh_b.boxes(),
-        place,
+    // A's node box moved into the common frame overlaps B's (both padded).
+    let (boxes_a, boxes_b) = (bvh_a.boxes(), bvh_b.boxes());
+    let mut filter = |x: NodeIndex, y: NodeIndex| {
+        let (Some(bx), Some(by)) = (boxes_a.get(x.get()), boxes_b.get(y.get())) else {
+            return false;
+        };
+        let bx = padded(&bx.transformed(&place.a));
+        match &place.b {
+            None => bx.overlaps(by),
+            Some(m) => bx.overlaps(&padded(&by.transformed(m))),
+        }
     };
     let mut count = 0;
     while let Some((x, y)) = dual.next(graph_a, graph_b, &mut filter) {

@@ -697,3 +697,41 @@ proptest! {
         }
     }
 }
+
+/// Boxes on few distinct coordinates, so faces often coincide; sometimes empty.
+fn coinciding_box() -> impl Strategy<Value = Aabb> {
+    let c = || (-3i8..3).prop_map(|v| f32::from(v) * 0.5);
+    let corner = || (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+    prop_oneof![
+        8 => (corner(), corner()).prop_map(|(a, b)| Aabb::new(a, b)),
+        1 => Just(Aabb::EMPTY),
+    ]
+}
+
+proptest! {
+    /// When one child's box goes from `old` to `new`, the patch gives its parent (and
+    /// the root) the union of the other contributors (the parent's own geometry, the
+    /// other children) with `new`, whichever faces the child defined.
+    #[test]
+    fn a_changed_child_box_gives_the_union_of_the_other_contributors_and_the_new_box(
+        own in coinciding_box(),
+        others in prop::collection::vec(coinciding_box(), 0..4),
+        old in coinciding_box(),
+        new in coinciding_box(),
+    ) {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let parent = graph.append_child(root, Geometry::new(own)).unwrap();
+        for b in &others {
+            graph.append_child(parent, Geometry::new(*b)).unwrap();
+        }
+        let child = graph.append_child(parent, Geometry::new(old)).unwrap();
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        *graph.get_mut::<Geometry>(child).unwrap() = Geometry::new(new);
+        prop_assert!(!update.run(&graph, root).unwrap().full);
+        let want = others.iter().fold(own, |acc, b| acc.union(b)).union(&new);
+        prop_assert_eq!(update.world_bounds(&graph, parent).unwrap(), want);
+        prop_assert_eq!(update.world_bounds(&graph, root).unwrap(), want);
+    }
+}
