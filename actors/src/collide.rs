@@ -72,16 +72,10 @@ impl Placement {
     /// B's frame when `world_b⁻¹ · world_a` is finite, else the world frame.
     fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
         let relative = world_b.inverse() * *world_a;
-        if relative.is_finite() {
-            Self {
-                a: relative,
-                b: None,
-            }
-        } else {
-            Self {
-                a: *world_a,
-                b: Some(*world_b),
-            }
+        let finite = relative.is_finite();
+        Self {
+            a: if finite { relative } else { *world_a },
+            b: (!finite).then_some(*world_b),
         }
     }
 }

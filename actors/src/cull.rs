@@ -26,12 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///   planes its children still need. Also runs on breadth-first batches (each entry
 ///   tested as its parent tests it depth-first) and in parallel.
 ///
-/// Every order enters the same nodes and counts the same. The run's root has no
-/// parent to test it: when its own box lies outside, it is entered and prunes its
-/// children.
-///
-/// Counts, per run: [`tested`](FrustumCull::tested) child boxes and
-/// [`culled`](FrustumCull::culled) nodes (the children dropped, and a root outside).
+/// Every order enters the same nodes and gives the same counts per run
+/// ([`tested`](FrustumCull::tested), [`culled`](FrustumCull::culled)).
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, FrustumCull, Statistics};

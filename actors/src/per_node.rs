@@ -56,11 +56,9 @@ impl<T: Copy> Pages<T> {
     }
 
     fn page(&self) -> Page<T> {
-        match vec![self.fill; PAGE].into_boxed_slice().try_into() {
-            Ok(page) => page,
-            // A boxed slice of PAGE entries always converts.
-            Err(_) => Box::new([self.fill; PAGE]),
-        }
+        // A boxed slice of PAGE entries always converts (and is built on the heap).
+        let page = vec![self.fill; PAGE].into_boxed_slice().try_into();
+        page.unwrap_or_else(|_| Box::new([self.fill; PAGE]))
     }
 
     /// Grows the table to at least `len` entries.

@@ -128,11 +128,7 @@ impl RenderContext {
         self.cameras.clear();
         self.marks = [0; 3];
         self.state = RenderState {
-            material: if material_above.is_some() {
-                0
-            } else {
-                NO_MATERIAL
-            },
+            material: material_above.map_or(NO_MATERIAL, |_| 0),
         };
     }
 

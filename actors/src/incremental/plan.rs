@@ -83,19 +83,14 @@ impl Plan {
         let geometry = types.index_of::<Geometry>();
         let (transforms, geometries) = (&kinds.transforms, &kinds.geometries);
         self.kinds.clear();
-        self.kinds.extend(types.iter().map(|(ty, _)| {
-            if Some(ty) == transform {
-                TRANSFORM
-            } else if Some(ty) == geometry {
-                GEOMETRY
-            } else if kinds.skinned.contains(ty) && !transforms.contains(ty) {
-                OTHER
-            } else if transforms.contains(ty) || geometries.contains(ty) {
-                EXTENDED
-            } else {
-                OTHER
-            }
-        }));
+        self.kinds
+            .extend(types.iter().map(|(ty, _)| match Some(ty) {
+                t if t == transform => TRANSFORM,
+                t if t == geometry => GEOMETRY,
+                _ if kinds.skinned.contains(ty) && !transforms.contains(ty) => OTHER,
+                _ if transforms.contains(ty) || geometries.contains(ty) => EXTENDED,
+                _ => OTHER,
+            }));
         self.steps.clear();
         self.steps.resize(spans.count() as usize, Step::default());
         self.usable = true;
@@ -295,87 +290,14 @@ fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
     m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
 }
 
+// That the plan replays each node's own payload and place is checked through the
+// update in `tests/incremental.rs`; here, when it is built.
 #[cfg(test)]
 mod tests {
-    use super::Types;
     use crate::IncrementalUpdate;
-    use crate::shared::Published;
+    use scenewalk_core::Graph;
     use scenewalk_core::glam::{Affine3A, Vec3};
-    use scenewalk_core::{Aabb, Graph};
-    use scenewalk_nodes::{Geometry, Group, Transform};
-
-    /// The plan's states are the full run's world states and its payload positions
-    /// lead to the nodes' own payloads, node by node in pre-order, for a root below
-    /// the graph's root and after removals moved payloads within their columns.
-    #[test]
-    fn the_plan_holds_each_nodes_state_and_payload_in_pre_order() {
-        let mut graph = Graph::new();
-        let top = graph.add_root(Group);
-        let root = graph
-            .append_child(top, Transform::from_translation(Vec3::X))
-            .unwrap();
-        let mut parents = vec![root];
-        for i in 0..300u32 {
-            let parent = parents[(i as usize * 7) % parents.len()];
-            let node = match i % 3 {
-                0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
-                1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
-                _ => graph.append_child(parent, Group),
-            }
-            .unwrap();
-            parents.push(node);
-        }
-        for &gone in &parents[10..20] {
-            if graph.contains(gone) {
-                graph.remove_subtree(gone).unwrap();
-            }
-        }
-        let mut update = IncrementalUpdate::new();
-        update.run(&graph, root).unwrap();
-        // The plan is built from the working tables, as a patch has them.
-        update
-            .action
-            .0
-            .actor_mut::<crate::WorldTransforms>()
-            .unwrap()
-            .checkout(true);
-        let spans = update.action.0.actors().2.get();
-        let world = update.transforms();
-        assert!(!spans.plan.built());
-        let mut plan = super::Plan::default();
-        let mut types = Types::default();
-        types.resolve(&graph);
-        plan.build(&graph, spans, world, &types);
-        assert!(plan.built() && plan.usable(&graph));
-        let (transforms, geometries) = (
-            graph.payloads::<Transform>().unwrap(),
-            graph.payloads::<Geometry>().unwrap(),
-        );
-        let mut next = Some(root.index());
-        let mut pre = 0;
-        while let Some(node) = next {
-            let step = plan.steps[pre];
-            assert_eq!(step.node(), node);
-            assert_eq!(spans.get(node).unwrap().pre as usize, pre);
-            assert_eq!(Some(step.state), world.world.get_at(node));
-            let depth = graph.depth(graph.id_at(node).unwrap()).unwrap();
-            assert_eq!(step.depth() as usize, depth - 1);
-            match (transforms.get(node), geometries.get(node)) {
-                (Some(t), _) => {
-                    assert!(std::ptr::eq(transforms.at_slot(step.payload).unwrap(), t));
-                    let ty = graph.type_at(node).unwrap();
-                    assert_eq!(world.matrices.place(&graph, node, ty), Some(step.state));
-                }
-                (_, Some(g)) => {
-                    assert!(std::ptr::eq(geometries.at_slot(step.payload).unwrap(), g));
-                }
-                _ => assert_eq!(step.kind(), super::OTHER),
-            }
-            pre += 1;
-            next = graph.next_preorder_at(node, root.index());
-        }
-        assert_eq!(pre, plan.steps.len());
-    }
+    use scenewalk_nodes::{Group, Transform};
 
     /// Small patches after a full run do not pay for the plan; once the patches
     /// since the full run re-walk a third of the tree, one builds it; the next
