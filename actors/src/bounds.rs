@@ -115,7 +115,7 @@ impl Bounds {
     /// An actor with no results yet.
     pub fn new() -> Self {
         Self {
-            matrices: WorldMatrices::new(),
+            matrices: WorldMatrices::default(),
             geometry: Typed::new(),
             skinned: Typed::new(),
             boxes: PerNode::new(Aabb::EMPTY),

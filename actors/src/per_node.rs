@@ -161,17 +161,20 @@ impl<T: Copy> Pages<T> {
     }
 }
 
+/// Entries never written hold `T::default()`.
+impl<T: Copy + Default> Default for Pages<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}
+
 impl<T: Copy + Send + Sync> Pages<T> {
     /// An empty table for a parallel worker.
     pub(crate) fn fork(&self) -> Self {
         Self {
-            pages: Vec::new(),
-            fill: self.fill,
             forked: Some(Vec::new()),
-            last: 0,
-            index: Vec::new(),
-            pending: Vec::new(),
             spare: self.spare.share(),
+            ..Self::new(self.fill)
         }
     }
 

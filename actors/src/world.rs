@@ -98,7 +98,7 @@ impl WorldTransforms {
     /// An actor with no results yet.
     pub fn new() -> Self {
         Self {
-            matrices: WorldMatrices::new(),
+            matrices: WorldMatrices::default(),
             world: PerNode::new(0),
             shared: Arc::default(),
         }
@@ -214,32 +214,26 @@ mod tests {
         scenewalk_nodes::{Group, Transform},
     };
 
-    /// A complete 4-ary tree of `n` nodes, every third a transform, compacted into
-    /// depth-first slot order (a split run wants it).
+    /// A complete 4-ary tree of `n` nodes, every third a transform, built in
+    /// depth-first slot order (a split run wants it): node i's children are 4i+1..=4i+4.
     #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
-        // Breadth-first numbering gives the shape.
-        let mut stack = vec![(0usize, root)];
-        while let Some((i, id)) = stack.pop() {
-            let children: Vec<usize> = (1..=4).map(|k| 4 * i + k).filter(|&c| c < n).collect();
-            let mut added = Vec::new();
-            for c in children {
-                let child = if c % 3 == 0 {
-                    let t = Vec3::new(c as f32, 1.0, -(c as f32) * 0.5);
-                    graph
-                        .append_child(id, Transform::from_translation(t))
-                        .unwrap()
-                } else {
-                    graph.append_child(id, Group).unwrap()
-                };
-                added.push((c, child));
+        let mut stack: Vec<(usize, NodeId)> = (1..=4).rev().map(|c| (c, root)).collect();
+        while let Some((i, parent)) = stack.pop() {
+            if i >= n {
+                continue;
             }
-            stack.extend(added.into_iter().rev());
+            let node = if i % 3 == 0 {
+                let t = Vec3::new(i as f32, 1.0, -(i as f32) * 0.5);
+                graph.append_child(parent, Transform::from_translation(t))
+            } else {
+                graph.append_child(parent, Group)
+            };
+            let node = node.unwrap();
+            stack.extend((4 * i + 1..=4 * i + 4).rev().map(|c| (c, node)));
         }
-        let remap = graph.compact().unwrap();
-        let root = remap.get(root).unwrap();
         (graph, root)
     }
 

@@ -49,34 +49,23 @@ impl Lifts {
         new: Aabb,
     ) {
         if let Some(parent) = graph.parent_at(node) {
-            self.add(level, Lift { parent, old, new });
+            self.add(level, parent, old, new);
         }
     }
 
     /// Lists `node` itself at its `level`, to be boxed again from all contributors (a
     /// NaN old box, which [`lift`] refuses).
     pub(super) fn rebox(&mut self, level: usize, node: NodeIndex) {
-        let nan = Aabb {
-            min: Vec3::NAN,
-            max: Vec3::NAN,
-        };
-        let (old, new) = (nan, Aabb::EMPTY);
-        self.add(
-            level,
-            Lift {
-                parent: node,
-                old,
-                new,
-            },
-        );
+        let nan = Aabb::new(Vec3::NAN, Vec3::NAN);
+        self.add(level, node, nan, Aabb::EMPTY);
     }
 
-    fn add(&mut self, level: usize, lift: Lift) {
+    fn add(&mut self, level: usize, parent: NodeIndex, old: Aabb, new: Aabb) {
         let spare = &mut self.spare;
         self.levels
             .entry(level)
             .or_insert_with(|| spare.pop().unwrap_or_default())
-            .push(lift);
+            .push(Lift { parent, old, new });
     }
 
     /// Empties the lists (left over only if an earlier patch gave up half way).

@@ -36,7 +36,7 @@ pub(super) fn is_finite(world: &Affine3A) -> bool {
 /// The world matrices of a run, by place (the actors' ordered state; layout in
 /// `docs/architecture.md`), so a parallel worker writes at its own places and an
 /// incremental patch overwrites a changed transform's matrix where it is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct WorldMatrices {
     /// The types that are a transform, with the `Transform` column during a run.
     transforms: Typed<Transform>,
@@ -58,20 +58,6 @@ pub(crate) struct WorldMatrices {
 }
 
 impl WorldMatrices {
-    pub(crate) fn new() -> Self {
-        Self {
-            transforms: Typed::new(),
-            kind: Vec::new(),
-            kinds: 0,
-            matrices: Pages::new(Affine3A::IDENTITY),
-            non_finite: Vec::new(),
-            bad_root: None,
-            inherited: None,
-            mark: 0,
-            merged: 0,
-        }
-    }
-
     /// Numbers the transform types of `graph` (`Transform` first, present or not, so
     /// adding the first moves no place) and sizes the table for their payloads.
     pub(crate) fn layout(&mut self, graph: &Graph) {
@@ -192,11 +178,9 @@ impl WorldMatrices {
             kind: self.kind.clone(),
             kinds: self.kinds,
             matrices: self.matrices.fork(),
-            non_finite: Vec::new(),
-            bad_root: None,
             inherited: Some((state, self.get(state))),
             mark: self.non_finite.len(),
-            merged: 0,
+            ..Self::default()
         }
     }
 
