@@ -39,11 +39,8 @@ impl Spans {
 
     /// The slots of the latest run's nodes with their spans, in slot order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
-        let run = self.run;
-        (0u32..)
-            .zip(&self.spans)
-            .filter(move |(_, s)| s.run == run && run != 0)
-            .map(|(i, &s)| (NodeIndex::new(i), s))
+        let nodes = (0..self.spans.len() as u32).map(NodeIndex::new);
+        nodes.filter_map(|node| Some((node, self.get(node)?)))
     }
 
     /// The span of the node in slot `node` if the latest run reached it.
