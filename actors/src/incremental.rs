@@ -211,10 +211,7 @@ impl Default for Update {
             Ordered::new(Bounds::new()),
             Unordered::new(Spans::default()),
         );
-        match Action::new(DepthFirst::new(), chain) {
-            Ok(action) => Self(action),
-            Err(err) => unreachable!("{err}"),
-        }
+        Self(Action::new(DepthFirst::new(), chain).unwrap_or_else(|err| unreachable!("{err}")))
     }
 }
 
@@ -522,33 +519,24 @@ impl IncrementalUpdate {
         for &start in &self.dirty {
             let mut node = start;
             self.path.clear();
-            // (inside, covered, depth) of the first known node above the path.
-            let mut base: Option<(bool, bool, u32)> = None;
-            loop {
+            // (inside, covered, depth) of the node above the path: the first known one;
+            // above the root, whose depth 0 comes next; or none (outside).
+            let (inside, mut covered, mut depth) = loop {
                 let flags = marks.flags(node);
                 if flags & KNOWN != 0 {
-                    let depth = marks.depth(node);
-                    base = Some((flags & INSIDE != 0, flags & COVERED != 0, depth));
-                    break;
-                }
-                if node == root {
-                    let covered = flags & SUBTREE != 0;
-                    let bits = KNOWN | INSIDE | if covered { COVERED } else { 0 };
-                    if marks.mark(node, bits) {
-                        marks.set_depth(node, 0);
-                    }
-                    base = Some((true, covered, 0));
-                    break;
+                    break (flags & INSIDE != 0, flags & COVERED != 0, marks.depth(node));
                 }
                 self.path.push(node);
+                if node == root {
+                    break (true, false, u32::MAX);
+                }
                 match graph.parent_at(node) {
                     Some(parent) => node = parent,
-                    None => break,
+                    None => break (false, false, 0),
                 }
-            }
-            let (inside, mut covered, mut depth) = base.unwrap_or((false, false, 0));
+            };
             for &node in self.path.iter().rev() {
-                depth += 1;
+                depth = depth.wrapping_add(1);
                 covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
