@@ -86,8 +86,7 @@ pub struct Bounds {
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes met, sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-    /// Whether the graph has a skinned type (a parallel run then keeps the workers'
-    /// matrices, for the joints).
+    /// Whether the graph has a skinned type: workers' matrices are kept, for the joints.
     keep_matrices: bool,
     scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,

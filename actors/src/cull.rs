@@ -123,8 +123,7 @@ impl FrustumCull {
         }
     }
 
-    /// Deactivates the active entries outside a plane of their `mask_of`; returns
-    /// (tested, culled).
+    /// Deactivates the active entries outside a plane of `mask_of`; (tested, culled).
     #[inline]
     fn cull(
         &self,

@@ -172,8 +172,7 @@ pub struct IncrementalUpdate {
     next: Vec<NodeIndex>,
     frames: Vec<Frame>,
     open: Vec<plan::Open>,
-    /// Nodes re-walked by payload-only patches since the last full run, while the
-    /// plan is not built.
+    /// Nodes re-walked by payload-only patches without the plan since the full run.
     rewalked: u64,
     /// Whether the last full run's spans still hold (no structural patch since).
     spans_valid: bool,
@@ -186,8 +185,7 @@ pub struct IncrementalUpdate {
     /// the subtree passes met, and scratch for posing them.
     skins: Vec<(NodeIndex, Aabb)>,
     found: Vec<NodeIndex>,
-    /// Each skinned mesh's depth below the root, while `skins_known` (no structural
-    /// edit since they were found).
+    /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
     depths: Vec<u32>,
     skins_known: bool,
     joints: Vec<Affine3A>,
@@ -493,8 +491,7 @@ impl IncrementalUpdate {
         }
     }
 
-    /// Walks up from every changed node in lock step, one level per round, so a
-    /// round's independent cache misses overlap; `classify` then finds them in cache.
+    /// Walks up from the changed nodes in lock step, so a round's cache misses overlap.
     fn warm_up(&mut self, graph: &Graph) {
         self.frontier.clear();
         self.frontier.extend_from_slice(&self.dirty);
@@ -512,8 +509,7 @@ impl IncrementalUpdate {
         }
     }
 
-    /// Marks every changed node and its ancestors `KNOWN`, with `INSIDE`, `COVERED` and
-    /// the depth; each node is walked once per run.
+    /// Marks every changed node and its ancestors `KNOWN`, each walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
         let marks = &mut self.marks;
         for &start in &self.dirty {

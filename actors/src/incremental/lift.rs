@@ -53,8 +53,7 @@ impl Lifts {
         }
     }
 
-    /// Lists `node` itself at its `level`, to be boxed again from all contributors (a
-    /// NaN old box, which [`lift`] refuses).
+    /// Lists `node` at its `level`, to be boxed from all contributors ([`lift`] refuses NaN).
     pub(super) fn rebox(&mut self, level: usize, node: NodeIndex) {
         let nan = Aabb::new(Vec3::NAN, Vec3::NAN);
         self.add(level, node, nan, Aabb::EMPTY);

@@ -69,8 +69,7 @@ impl Plan {
         self.built = false;
     }
 
-    /// Writes the plan of the latest full run from its spans and world states, in one
-    /// pass over the slots; `kinds` are resolved for `graph`.
+    /// Writes the plan from the full run's spans and world states; `kinds` resolved.
     pub(super) fn build(
         &mut self,
         graph: &Graph,
@@ -153,8 +152,7 @@ pub(super) struct Open {
     acc: Aabb,
 }
 
-/// The state above the subtree that `steps` starts: a transform's parent's, any
-/// other node's own.
+/// The state above the subtree `steps`: a transform's parent's, another node's own.
 #[inline]
 pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -> Option<u32> {
     let top = steps.first()?;
@@ -235,8 +233,7 @@ pub(super) fn replay(
     None
 }
 
-/// Loads what the replays of `subtrees` read, all before the first, so their
-/// independent cache misses overlap.
+/// Loads what the replays of `subtrees` read, all first, so their cache misses overlap.
 pub(super) fn warm(
     subtrees: &[&[Step]],
     graph: &Graph,

@@ -255,8 +255,7 @@ impl IncrementalUpdate {
 /// Subtrees warmed up together.
 const BATCH: usize = 16;
 
-/// Loads what the subtree passes of `tops` start from, all before the first pass, so
-/// their independent cache misses overlap.
+/// Loads what the passes of `tops` start from, all first, so their cache misses overlap.
 fn warm(
     graph: &Graph,
     kinds: &Kinds<'_>,

@@ -118,8 +118,7 @@ impl WorldMatrices {
         self.transforms.release();
     }
 
-    /// At a transform node, makes `parent world × local` its own state; returns the
-    /// node's state.
+    /// At a transform node, makes `parent world × local` its own state; returns it.
     #[inline(always)]
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
         let above = *state.get();
