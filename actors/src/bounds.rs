@@ -133,14 +133,12 @@ impl Bounds {
         Arc::clone(&self.shared)
     }
 
-    /// The world box of `node`'s subtree from the latest run, checked as
-    /// [`BoundsTable::world_bounds`] does.
+    /// The world box of `node`'s subtree, checked ([`BoundsTable::world_bounds`]).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.shared.world_bounds(graph, node)
     }
 
-    /// The world box of the subtree of the node in slot `node` from the latest run,
-    /// unchecked (see [`BoundsTable::at`]).
+    /// The world box of the subtree of the node in slot `node`, unchecked ([`BoundsTable::at`]).
     pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
         self.shared.at(node)
     }

@@ -90,9 +90,8 @@ impl FrustumCull {
         self.tested.load(Ordering::Relaxed)
     }
 
-    /// Nodes culled in the latest run: the children dropped (their subtrees were not
-    /// entered), and the run's root if its box lies outside (entered, its children
-    /// pruned).
+    /// Nodes culled in the latest run: the children dropped (not entered), and the
+    /// run's root if its box lies outside (entered, its children pruned).
     pub fn culled(&self) -> u64 {
         self.culled.load(Ordering::Relaxed)
     }

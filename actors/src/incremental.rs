@@ -220,10 +220,8 @@ impl IncrementalUpdate {
     }
 
     /// Brings the world transforms and bounds of `root`'s subtree up to date with
-    /// `graph`: incrementally when the last run was over the same root of the same
-    /// graph and the graph's change log still reaches back to it, else by a full run.
-    ///
-    /// Errors: a stale `root`.
+    /// `graph`: a patch when the last run was over the same root of the same graph and
+    /// its change log still reaches back, else a full run. Errors: a stale `root`.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         if !graph.contains(root) {
             return Err(GraphError::StaleNode(root).into());
@@ -238,9 +236,7 @@ impl IncrementalUpdate {
         }
     }
 
-    /// Recomputes everything under `root`, whatever changed.
-    ///
-    /// Errors: a stale `root`.
+    /// Recomputes everything under `root`, whatever changed. Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
         self.skins_known = false;
@@ -266,19 +262,18 @@ impl IncrementalUpdate {
             .with(self.bounds().table())
     }
 
-    /// The world transform of `node`, checked as [`WorldTable::world`](crate::WorldTable::world) does.
+    /// The world transform of `node`, checked ([`WorldTable::world`](crate::WorldTable::world)).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         self.transforms().world(graph, node)
     }
 
-    /// The world box of `node`'s subtree, checked as
-    /// [`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds) does.
+    /// The world box of `node`'s subtree, checked
+    /// ([`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.bounds().world_bounds(graph, node)
     }
 
-    /// The transform nodes whose world matrix came out NaN or infinite, as
-    /// [`WorldTransforms::non_finite`] says.
+    /// The transform nodes whose world matrix is not finite ([`WorldTransforms::non_finite`]).
     pub fn non_finite(&self) -> &[NodeIndex] {
         self.transforms().non_finite()
     }

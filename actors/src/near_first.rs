@@ -11,9 +11,8 @@ use std::sync::Arc;
 ///
 /// The boxes are the update pass's [`BoundsTable`], handed to the run with
 /// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes refuse
-/// the run). A viewer inside a box is at distance 0; a child with no box (not reached
-/// by that run, or empty), and one whose distance is NaN (a NaN viewer or box), goes
-/// last.
+/// the run). A viewer inside a box is at distance 0; a child with no box (unreached,
+/// or empty) or a NaN distance goes last.
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, NearFirst, RenderList, Sorting};

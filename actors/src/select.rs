@@ -49,8 +49,7 @@ pub struct LodSelect {
 }
 
 impl LodSelect {
-    /// Selects by distance from `viewer` (world space), placing centres with the world
-    /// transforms each run is given.
+    /// Selects by distance from `viewer` (world space).
     pub fn new(viewer: Vec3) -> Self {
         Self {
             viewer,

@@ -8,12 +8,10 @@ use std::any::TypeId;
 /// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
-/// Counts are per run: each run starts from zero. It also counts batches
-/// (breadth-first iterators): every entry of a batch still active when it runs
-/// counts as reached, so after a culling actor it counts what depth-first counts. It
-/// forks and merges, so it runs in parallel runs
-/// ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) with the same
-/// counts.
+/// Counts are per run. It also counts batches (breadth-first iterators): every entry
+/// still active when its batch runs counts as reached, as depth-first would count it.
+/// Parallel runs ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) give
+/// the same counts.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
@@ -22,9 +20,8 @@ pub struct Statistics {
     type_names: Vec<&'static str>,
     type_ids: Vec<TypeId>,
     per_depth: Vec<u64>,
-    /// The depth `per_depth[0]` counts: 0, except in a parallel fork, which sees only
-    /// deep subtrees (and must not keep empty levels above them); `usize::MAX` until
-    /// the fork counts a node.
+    /// The depth `per_depth[0]` counts: 0, but in a parallel fork (which must not keep
+    /// empty levels above its deep subtrees) `usize::MAX` until it counts a node.
     depth_base: usize,
 }
 

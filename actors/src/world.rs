@@ -110,14 +110,12 @@ impl WorldTransforms {
         Arc::clone(&self.shared)
     }
 
-    /// The world transform of `node` from the latest run, checked as
-    /// [`WorldTable::world`] does.
+    /// The world transform of `node` from the latest run, checked ([`WorldTable::world`]).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         self.shared.world(graph, node)
     }
 
-    /// The world transform of the node in slot `node` from the latest run, unchecked
-    /// (see [`WorldTable::at`]).
+    /// The world transform of the node in slot `node`, unchecked ([`WorldTable::at`]).
     pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
         self.shared.at(node)
     }
@@ -237,9 +235,8 @@ mod tests {
         (graph, root)
     }
 
-    /// A split run writes every transform's matrix at the place its payload fixes,
-    /// and every node's state names its nearest transform's place, as a sequential
-    /// run does.
+    /// A split run writes every transform's matrix at the place its payload fixes, and
+    /// every node's state names its nearest transform's place, as a sequential run.
     #[cfg(feature = "parallel")]
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {
