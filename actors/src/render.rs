@@ -441,11 +441,8 @@ impl OrderedActor for RenderList {
         cx.world.clone_from(&self.cx.world);
         cx.bounds.clone_from(&self.cx.bounds);
         cx.reset(material);
-        cx.marks = [
-            self.cx.items.len(),
-            self.cx.lights.len(),
-            self.cx.cameras.len(),
-        ];
+        let lists = &self.cx;
+        cx.marks = [lists.items.len(), lists.lights.len(), lists.cameras.len()];
         let start = cx.state;
         let worker = Self {
             methods,

@@ -52,8 +52,6 @@ impl Step {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Plan {
     steps: Vec<Step>,
-    /// The kind of each registered type.
-    kinds: Vec<u8>,
     /// Whether it covers every node of the run (see [`usable`](Self::usable)).
     usable: bool,
     /// Whether it describes the latest full run.
@@ -81,15 +79,17 @@ impl Plan {
         let transform = types.index_of::<Transform>();
         let geometry = types.index_of::<Geometry>();
         let (transforms, geometries) = (&kinds.transforms, &kinds.geometries);
-        self.kinds.clear();
-        self.kinds
-            .extend(types.iter().map(|(ty, _)| match Some(ty) {
+        // The kind of each registered type.
+        let kind_of: Vec<u8> = types
+            .iter()
+            .map(|(ty, _)| match Some(ty) {
                 t if t == transform => TRANSFORM,
                 t if t == geometry => GEOMETRY,
                 _ if kinds.skinned.contains(ty) && !transforms.contains(ty) => OTHER,
                 _ if transforms.contains(ty) || geometries.contains(ty) => EXTENDED,
                 _ => OTHER,
-            }));
+            })
+            .collect();
         self.steps.clear();
         self.steps.resize(spans.count() as usize, Step::default());
         self.usable = true;
@@ -97,7 +97,7 @@ impl Plan {
         for (node, span) in spans.iter() {
             let kind = graph
                 .type_at(node)
-                .and_then(|ty| self.kinds.get(ty.get()).copied())
+                .and_then(|ty| kind_of.get(ty.get()).copied())
                 .unwrap_or(EXTENDED);
             let payload = match kind {
                 TRANSFORM | GEOMETRY => graph.payload_slot_at(node),
