@@ -15,20 +15,11 @@ use std::sync::Arc;
 /// The world bounding boxes of a run's subtrees and each skinned mesh's own box, posed
 /// by its joints: published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is by
 /// `WorldTransforms`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes reached, sorted by slot, with their own world boxes.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-}
-
-impl Default for BoundsTable {
-    fn default() -> Self {
-        Self {
-            boxes: PerNode::new(Aabb::EMPTY),
-            skins: Vec::new(),
-        }
-    }
 }
 
 impl Stamped for BoundsTable {
@@ -78,7 +69,7 @@ impl BoundsTable {
 /// united into its ancestors' boxes. A joint outside the run's subtree is placed by the
 /// locals on its path; a skin naming a removed node gives an empty box; a run stopped
 /// early ([`Flow::Stop`]) leaves them unposed. The results: [`table`](Self::table).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Bounds {
     matrices: WorldMatrices,
     pub(crate) geometry: Typed<Geometry>,
@@ -104,27 +95,10 @@ struct BoundsFork {
     roots: Vec<(Option<NodeIndex>, Aabb)>,
 }
 
-impl Default for Bounds {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Bounds {
     /// An actor with no results yet.
     pub fn new() -> Self {
-        Self {
-            matrices: WorldMatrices::default(),
-            geometry: Typed::new(),
-            skinned: Typed::new(),
-            boxes: PerNode::new(Aabb::EMPTY),
-            skins: Vec::new(),
-            keep_matrices: false,
-            scratch: Vec::new(),
-            shared: Arc::default(),
-            root: None,
-            fork: None,
-        }
+        Self::default()
     }
 
     /// The results of the latest run, shared, as

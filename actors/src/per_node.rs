@@ -375,6 +375,13 @@ impl<T: Copy> PerNode<T> {
     }
 }
 
+/// An empty table whose unreached nodes hold `T::default()` internally.
+impl<T: Copy + Default> Default for PerNode<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}
+
 /// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
     /// A table for a parallel worker of the current run: its writes read back in the

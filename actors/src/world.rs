@@ -32,19 +32,10 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
 /// `Arc` after each run of [`WorldTransforms`] (or
 /// [`IncrementalUpdate`](crate::IncrementalUpdate)), for later passes
 /// ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WorldTable {
     pub(crate) index: PerNode<u32>,
     pub(crate) matrices: Pages<Affine3A>,
-}
-
-impl Default for WorldTable {
-    fn default() -> Self {
-        Self {
-            index: PerNode::new(0),
-            matrices: Pages::new(Affine3A::IDENTITY),
-        }
-    }
 }
 
 impl Stamped for WorldTable {
@@ -81,27 +72,17 @@ impl WorldTable {
 /// below the graph's root starts from its ancestors' product. A [`Transform`] gets
 /// `parent world × local` as its own state; every other node shares its parent's. The
 /// results: [`table`](Self::table).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,
     pub(crate) world: PerNode<u32>,
     shared: Arc<WorldTable>,
 }
 
-impl Default for WorldTransforms {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl WorldTransforms {
     /// An actor with no results yet.
     pub fn new() -> Self {
-        Self {
-            matrices: WorldMatrices::default(),
-            world: PerNode::new(0),
-            shared: Arc::default(),
-        }
+        Self::default()
     }
 
     /// The results of the latest run, shared: a handle, nothing copied. Let go of it
