@@ -56,14 +56,9 @@ impl WorldTable {
     /// The world transform of `node`, checked: refused once the graph changed since
     /// the run, for another graph, a stale id or a node the run did not reach.
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
-        let i = self
-            .index
-            .read("WorldTable::world", "WorldTable", graph, node)?;
-        Ok(self
-            .matrices
-            .get(i as usize)
-            .copied()
-            .unwrap_or(Affine3A::IDENTITY))
+        let (index, matrices) = (&self.index, &self.matrices);
+        let i = index.read("WorldTable::world", "WorldTable", graph, node)?;
+        Ok(matrices.get(i as usize).copied().unwrap_or_default())
     }
 }
 
