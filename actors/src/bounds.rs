@@ -12,24 +12,14 @@ use scenewalk_core::{
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
-/// The world bounding boxes of a run's subtrees, stamped with what they describe, and
-/// each skinned mesh's own box, posed by its joints: published behind an `Arc` after
-/// each run of [`Bounds`] (or [`IncrementalUpdate`](crate::IncrementalUpdate)), for
-/// later passes ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
-#[derive(Clone, Debug)]
+/// The world bounding boxes of a run's subtrees and each skinned mesh's own box, posed
+/// by its joints: published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is by
+/// `WorldTransforms`.
+#[derive(Clone, Debug, Default)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes reached, sorted by slot, with their own world boxes.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-}
-
-impl Default for BoundsTable {
-    fn default() -> Self {
-        Self {
-            boxes: PerNode::new(Aabb::EMPTY),
-            skins: Vec::new(),
-        }
-    }
 }
 
 impl Stamped for BoundsTable {
@@ -39,24 +29,22 @@ impl Stamped for BoundsTable {
 }
 
 impl BoundsTable {
-    /// The world box of the subtree of the node in slot `node`, unchecked (for a reader
-    /// that checked the table with [`RunContext::read`]); `None` if the run did not
-    /// reach the node.
+    /// The world box of the subtree of the node in slot `node`, unchecked, as
+    /// [`WorldTable::at`](crate::WorldTable::at).
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Aabb> {
         self.boxes.get_at(node)
     }
 
-    /// The world box of `node`'s subtree, checked: refused once the graph changed since
-    /// the run, for another graph, a stale id or a node the run did not reach.
+    /// The world box of `node`'s subtree, checked as
+    /// [`WorldTable::world`](crate::WorldTable::world).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.boxes
             .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
     }
 
-    /// The own world box of the skinned mesh in slot `node` (without its children),
-    /// posed by its joints; `None` for a node that is no skinned mesh the run reached.
-    /// Unchecked, as [`at`](Self::at).
+    /// The own world box (without its children) of the skinned mesh in slot `node`,
+    /// unchecked; `None` for a node that is no skinned mesh the run reached.
     #[inline]
     pub fn skinned_at(&self, node: NodeIndex) -> Option<Aabb> {
         find(&self.skins, node)
@@ -77,23 +65,19 @@ impl BoundsTable {
 /// node only its own geometry.
 ///
 /// A [`SkinnedMesh`] is placed by its joints (glTF's rule): when the run's root is left,
-/// each gets the conservative union of its per-joint boxes posed by the joints' world
-/// matrices ([`SkinnedMesh::conservative_bounds`]), united into its ancestors' boxes up
-/// to the root. A joint outside the run's subtree is placed by the product of the
+/// each gets [`SkinnedMesh::conservative_bounds`] posed by the joints' world matrices,
+/// united into its ancestors' boxes. A joint outside the run's subtree is placed by the
 /// locals on its path; a skin naming a removed node gives an empty box; a run stopped
-/// early ([`Flow::Stop`]) leaves them unposed.
-///
-/// The results are a [`BoundsTable`], handed out by [`table`](Self::table).
-#[derive(Clone, Debug)]
+/// early ([`Flow::Stop`]) leaves them unposed. The results: [`table`](Self::table).
+#[derive(Clone, Debug, Default)]
 pub struct Bounds {
     matrices: WorldMatrices,
     pub(crate) geometry: Typed<Geometry>,
     skinned: Typed<SkinnedMesh>,
     pub(crate) boxes: PerNode<Aabb>,
-    /// The skinned meshes met (boxed when the root is left), sorted by slot at the end.
+    /// The skinned meshes met, sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-    /// Whether the graph has a skinned type: a parallel run then keeps its workers'
-    /// matrices, which the joints are read from.
+    /// Whether the graph has a skinned type: workers' matrices are kept, for the joints.
     keep_matrices: bool,
     scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,
@@ -102,8 +86,7 @@ pub struct Bounds {
     fork: Option<Box<BoundsFork>>,
 }
 
-/// A parallel worker's boxes: it keeps no per-slot table (see `PerNode::fork`), so
-/// the boxes still open (the path from the subtree root) sit on a stack.
+/// A parallel worker's boxes still open, on a stack (its table holds finished ones).
 #[derive(Clone, Debug, Default)]
 struct BoundsFork {
     /// The nodes entered and not yet left, with their boxes so far.
@@ -112,49 +95,29 @@ struct BoundsFork {
     roots: Vec<(Option<NodeIndex>, Aabb)>,
 }
 
-impl Default for Bounds {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Bounds {
     /// An actor with no results yet.
     pub fn new() -> Self {
-        Self {
-            matrices: WorldMatrices::new(),
-            geometry: Typed::new(),
-            skinned: Typed::new(),
-            boxes: PerNode::new(Aabb::EMPTY),
-            skins: Vec::new(),
-            keep_matrices: false,
-            scratch: Vec::new(),
-            shared: Arc::default(),
-            root: None,
-            fork: None,
-        }
+        Self::default()
     }
 
-    /// The results of the latest run, shared (see
-    /// [`WorldTransforms::table`](crate::WorldTransforms::table)).
+    /// The results of the latest run, shared, as
+    /// [`WorldTransforms::table`](crate::WorldTransforms::table).
     pub fn table(&self) -> Arc<BoundsTable> {
         Arc::clone(&self.shared)
     }
 
-    /// The world box of `node`'s subtree from the latest run, checked as
-    /// [`BoundsTable::world_bounds`] does.
+    /// The world box of `node`'s subtree, checked ([`BoundsTable::world_bounds`]).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.shared.world_bounds(graph, node)
     }
 
-    /// The world box of the subtree of the node in slot `node` from the latest run,
-    /// unchecked (see [`BoundsTable::at`]).
+    /// The world box of the subtree of the node in slot `node`, unchecked ([`BoundsTable::at`]).
     pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
         self.shared.at(node)
     }
 
-    /// The world matrix of the node in slot `node` after the walk, if the run reached
-    /// it: its nearest transform's below the root (itself included), else the root's.
+    /// The world matrix of the node in slot `node` after the walk, if the run reached it.
     fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
         self.boxes.get_at(node)?;
         let mut at = node;
@@ -172,8 +135,7 @@ impl Bounds {
         }
     }
 
-    /// Boxes the skinned meshes met, once the walk is done, into their own boxes and
-    /// their ancestors' up to the root.
+    /// Boxes the skinned meshes met into their own boxes and their ancestors'.
     fn pose_skins(&mut self, graph: &Graph) {
         let mut skins = std::mem::take(&mut self.skins);
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -250,8 +212,13 @@ impl OrderedActor for Bounds {
     #[inline(always)]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
         if let Some(fork) = &mut self.fork {
-            if let Some((node, own)) = fork.leave(visit) {
-                // The worker's table (a fork) keeps the finished box for the merge.
+            // The box is complete: into its parent's, open here unless the node is the
+            // subtree's root; the worker's table keeps it for the merge.
+            if let Some((node, own)) = fork.open.pop() {
+                match fork.open.last_mut() {
+                    Some((_, parent_box)) => *parent_box = parent_box.union(&own),
+                    None => fork.roots.push((visit.parent(), own)),
+                }
                 self.boxes.set(node, own);
             }
             return;
@@ -283,51 +250,25 @@ impl OrderedActor for Bounds {
         self.publish();
     }
 
+    /// Parallel runs: a worker per subtree computes its boxes on a stack; the merge
+    /// writes them into the run's table and unions the subtree root's box into its
+    /// parent's. A worker lists the skinned meshes it met and (when the graph has
+    /// skinned types) hands its matrices back: the run's root, left last, boxes them.
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
-        self.fork_worker(*state)
-    }
-    fn merge(&mut self, worker: Self) {
-        self.merge_worker(worker);
-    }
-}
-
-impl BoundsFork {
-    /// A node's box is complete: it goes into its parent's, which is open here unless
-    /// the node is the subtree's root. Returns the finished node and box.
-    #[inline(always)]
-    fn leave(&mut self, visit: &Visit<'_>) -> Option<(NodeIndex, Aabb)> {
-        let (node, own) = self.open.pop()?;
-        match self.open.last_mut() {
-            Some((_, parent_box)) => *parent_box = parent_box.union(&own),
-            None => self.roots.push((visit.parent(), own)),
-        }
-        Some((node, own))
-    }
-}
-
-/// Parallel runs: a worker per subtree computes its boxes on a stack; the merge writes
-/// them into the run's table and unions the subtree root's box into its parent's. A
-/// worker lists the skinned meshes it met and (when the graph has skinned types) hands
-/// its matrices back: the run's root, left last, boxes them all.
-impl Bounds {
-    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
-            matrices: self.matrices.fork_at(state),
+            matrices: self.matrices.fork_at(*state),
             geometry: self.geometry.clone(),
             skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
-            skins: Vec::new(),
             keep_matrices: self.keep_matrices,
-            scratch: Vec::new(),
-            shared: Arc::default(),
-            root: None,
             fork: Some(Box::default()),
+            ..Self::new()
         };
-        Some((worker, state))
+        Some((worker, *state))
     }
 
-    fn merge_worker(&mut self, worker: Self) {
+    fn merge(&mut self, worker: Self) {
         // The skinned meshes' joints may lie in any worker's subtrees.
         if self.keep_matrices {
             self.matrices.merge(worker.matrices);

@@ -1,10 +1,9 @@
-//! Collision queries: mesh against mesh, and scene subtree against subtree, both driven
-//! by the dual-tree iterator.
+//! Collision queries, driven by the dual-tree iterator.
 
 use crate::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
-use scenewalk_iterators::{DualTree, PairFilter};
+use scenewalk_iterators::DualTree;
 use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
 
 /// Whether a query stops at the first contact or finds them all.
@@ -26,8 +25,7 @@ pub struct TriangleContact {
     pub b: u32,
 }
 
-/// A contact between two scene nodes, `a` from the first subtree and `b` from the
-/// second.
+/// A contact between two scene nodes, `a` from the first subtree and `b` the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeContact {
     /// The node of the first subtree.
@@ -62,8 +60,8 @@ pub enum CollideError {
     NoResults(NodeId),
 }
 
-/// How two meshes are brought into one frame: A's local frame mapped by `a`, B's by
-/// `b` (`None`: B's local frame is the common one).
+/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's local
+/// frame is the common one).
 #[derive(Clone, Copy, Debug)]
 struct Placement {
     a: Affine3A,
@@ -71,27 +69,19 @@ struct Placement {
 }
 
 impl Placement {
-    /// B's frame (A moved by `world_b⁻¹ · world_a`) when that is finite, else the
-    /// world frame (when `world_b` is singular).
+    /// B's frame when `world_b⁻¹ · world_a` is finite, else the world frame.
     fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
         let relative = world_b.inverse() * *world_a;
-        if relative.is_finite() {
-            Self {
-                a: relative,
-                b: None,
-            }
-        } else {
-            Self {
-                a: *world_a,
-                b: Some(*world_b),
-            }
+        let finite = relative.is_finite();
+        Self {
+            a: if finite { relative } else { *world_a },
+            b: (!finite).then_some(*world_b),
         }
     }
 }
 
-/// `b` grown by a few dozen ulps of its coordinates' magnitude: box tests prune with
-/// this, so the rounding of a transformed box never hides a contact the exact
-/// triangle test (on transformed corners, rounded differently) finds at the box's face.
+/// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
+/// never hides a contact the exact triangle test finds at the box's face.
 fn padded(b: &Aabb) -> Aabb {
     if b.is_empty() {
         return *b;
@@ -104,30 +94,7 @@ fn padded(b: &Aabb) -> Aabb {
     }
 }
 
-/// The pair filter of a mesh query: A's node box moved into the common frame
-/// overlaps B's (both padded against rounding).
-struct MeshFilter<'m> {
-    a: &'m [Aabb],
-    b: &'m [Aabb],
-    place: Placement,
-}
-
-impl PairFilter for MeshFilter<'_> {
-    #[inline]
-    fn test(&mut self, x: NodeIndex, y: NodeIndex) -> bool {
-        let (Some(bx), Some(by)) = (self.a.get(x.get()), self.b.get(y.get())) else {
-            return false;
-        };
-        let bx = padded(&bx.transformed(&self.place.a));
-        match &self.place.b {
-            None => bx.overlaps(by),
-            Some(m) => bx.overlaps(&padded(&by.transformed(m))),
-        }
-    }
-}
-
-/// Runs the mesh query on `dual`, reporting each contact to `found`; returns how many
-/// were found.
+/// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.
 fn collide_meshes(
     dual: &mut DualTree,
     a: &Mesh,
@@ -144,10 +111,17 @@ fn collide_meshes(
     {
         return 0;
     }
-    let mut filter = MeshFilter {
-        a: bvh_a.boxes(),
-        b: bvh_b.boxes(),
-        place,
+    // A's node box moved into the common frame overlaps B's (both padded).
+    let (boxes_a, boxes_b) = (bvh_a.boxes(), bvh_b.boxes());
+    let mut filter = |x: NodeIndex, y: NodeIndex| {
+        let (Some(bx), Some(by)) = (boxes_a.get(x.get()), boxes_b.get(y.get())) else {
+            return false;
+        };
+        let bx = padded(&bx.transformed(&place.a));
+        match &place.b {
+            None => bx.overlaps(by),
+            Some(m) => bx.overlaps(&padded(&by.transformed(m))),
+        }
     };
     let mut count = 0;
     while let Some((x, y)) = dual.next(graph_a, graph_b, &mut filter) {
@@ -181,11 +155,10 @@ fn collide_meshes(
 /// scene subtrees ([`subtrees`](Collide::subtrees)) or the leaves of one subtree
 /// against each other ([`within`](Collide::within)).
 ///
-/// This is not an actor in a chain: it is a query driven by the dual-tree iterator
-/// ([`DualTree`]), which descends the two hierarchies pair by pair under a box-overlap
-/// filter, with the exact [`triangles_intersect`] test at pairs of BVH leaves. It keeps
-/// its iterators' stacks and its result buffers between calls, so once they have grown
-/// to the size a scene needs, a call allocates nothing.
+/// Not an actor: a query driven by the dual-tree iterator ([`DualTree`]), which
+/// descends both hierarchies pair by pair under a box-overlap filter, with the exact
+/// [`triangles_intersect`] test at pairs of BVH leaves. Its stacks and buffers are
+/// kept between calls: once grown to a scene's size, a call allocates nothing.
 ///
 /// ```
 /// use scenewalk_actors::{Collide, ContactMode};
@@ -256,10 +229,8 @@ impl Collide {
     /// nothing. Only leaves are tested: geometry on a node with children is not.
     ///
     /// # Errors
-    /// [`CollideError::StaleNode`] for a dead id, [`CollideError::Overlapping`] when
-    /// one root lies in the other's subtree, [`CollideError::NoResults`] when the
-    /// transforms or bounds are not from a run over this graph state that reached the
-    /// node.
+    /// [`CollideError::StaleNode`], [`CollideError::Overlapping`],
+    /// [`CollideError::NoResults`], each as its doc says.
     pub fn subtrees(
         &mut self,
         graph: &Graph,
@@ -269,7 +240,6 @@ impl Collide {
         bounds: &Bounds,
         mode: ContactMode,
     ) -> Result<&[NodeContact], CollideError> {
-        self.nodes.clear();
         for id in [a, b] {
             check(graph, id, world, bounds)?;
         }
@@ -280,16 +250,14 @@ impl Collide {
         self.outer
             .reset(graph, a, graph, b)
             .map_err(|_| CollideError::StaleNode(a))?;
-        self.leaf_pairs(graph, world, bounds, mode)?;
-        Ok(&self.nodes)
+        self.leaf_pairs(graph, world, bounds, mode)
     }
 
     /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
     /// once), found as [`subtrees`](Collide::subtrees) finds them between two.
     ///
     /// # Errors
-    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`], as for
-    /// [`subtrees`](Collide::subtrees).
+    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`].
     pub fn within(
         &mut self,
         graph: &Graph,
@@ -298,13 +266,11 @@ impl Collide {
         bounds: &Bounds,
         mode: ContactMode,
     ) -> Result<&[NodeContact], CollideError> {
-        self.nodes.clear();
         check(graph, root, world, bounds)?;
         self.outer
             .reset_self(graph, root)
             .map_err(|_| CollideError::StaleNode(root))?;
-        self.leaf_pairs(graph, world, bounds, mode)?;
-        Ok(&self.nodes)
+        self.leaf_pairs(graph, world, bounds, mode)
     }
 
     /// Runs the (already reset) scene-level descent, testing each leaf pair.
@@ -314,22 +280,18 @@ impl Collide {
         world: &WorldTransforms,
         bounds: &Bounds,
         mode: ContactMode,
-    ) -> Result<(), CollideError> {
+    ) -> Result<&[NodeContact], CollideError> {
         let Self {
             outer,
             inner,
             nodes,
             ..
         } = self;
+        nodes.clear();
+        let boxes = |x, y| bounds.world_bounds_at(x).zip(bounds.world_bounds_at(y));
         // Padded, so meshes touching at a world box's face are still compared; box
         // contacts are decided on the exact boxes below.
-        let mut filter = |x: NodeIndex, y: NodeIndex| match (
-            bounds.world_bounds_at(x),
-            bounds.world_bounds_at(y),
-        ) {
-            (Some(p), Some(q)) => padded(&p).overlaps(&q),
-            _ => false,
-        };
+        let mut filter = |x, y| boxes(x, y).is_some_and(|(p, q)| padded(&p).overlaps(&q));
         while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
             let (Some(id_a), Some(id_b)) = (graph.id_at(x), graph.id_at(y)) else {
                 continue;
@@ -351,10 +313,7 @@ impl Collide {
                     })
                 }
                 _ => {
-                    let overlap = match (bounds.world_bounds_at(x), bounds.world_bounds_at(y)) {
-                        (Some(p), Some(q)) => p.overlaps(&q),
-                        _ => false,
-                    };
+                    let overlap = boxes(x, y).is_some_and(|(p, q)| p.overlaps(&q));
                     if overlap {
                         nodes.push(NodeContact {
                             a: id_a,
@@ -370,7 +329,7 @@ impl Collide {
                 break;
             }
         }
-        Ok(())
+        Ok(&self.nodes)
     }
 }
 

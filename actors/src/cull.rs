@@ -12,32 +12,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Deactivates the children whose world bounding box lies outside a view frustum, so
 /// nothing below them is entered (paper 3.1: an actor choosing the active list).
 ///
-/// The boxes are the subtree boxes of the update pass, a [`BoundsTable`] handed to the
-/// run with [`Action::run_with`](scenewalk_core::Action::run_with) and checked once at
-/// its start: missing or stale boxes refuse the run
-/// ([`TraversalError::Results`](scenewalk_core::TraversalError::Results)), so a node is
-/// never culled by the boxes of another state of the graph. The test is
-/// **conservative**: a child
-/// is dropped only when its whole box lies beyond one plane, so a visible node is
-/// never dropped; a NaN box, an empty box (a subtree without geometry, such as a
-/// light) and a node the update did not reach all count as visible.
+/// The boxes are the update pass's [`BoundsTable`], handed to the run with
+/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes
+/// refuse the run). The test is **conservative**: a child is dropped only when its
+/// whole box lies beyond one plane; a NaN box, an empty box (a subtree without
+/// geometry) and a node the update did not reach count as visible.
 ///
-/// Two classes, one actor — wrap it as the traversal needs:
-/// - `Ordered::new(cull)`: the ordered state is a [`PlaneMask`]: a box fully inside a
-///   plane passes that plane down, so its subtree is never tested against it again.
-///   Runs under depth-first, priority, hybrid and flattened orders, and in parallel
-///   (each subtree starts from the mask at its root).
-/// - `Static::new(cull)`: no state: each node first classifies its own box to find
-///   the planes its children still need (the same mask, found again). Read-only, so it
-///   also runs on breadth-first batches (one call per level) and in parallel.
+/// Two classes, one actor:
+/// - `Ordered::new(cull)`: the state is a [`PlaneMask`]: a box fully inside a plane
+///   passes that plane down, so its subtree is never tested against it again. Runs
+///   under depth-first, priority, hybrid and flattened orders, and in parallel.
+/// - `Static::new(cull)`: no state: each node classifies its own box to find the
+///   planes its children still need. Also runs on breadth-first batches (each entry
+///   tested as its parent tests it depth-first) and in parallel.
 ///
-/// The run's root has no parent to test it: when its own box lies outside, it is
-/// entered and prunes its children. Under breadth-first batches every entry is tested
-/// as its parent tests it depth-first, against the planes the parent's box is not
-/// wholly inside, so every order enters the same nodes and counts the same.
-///
-/// Counts, per run: [`tested`](FrustumCull::tested) child boxes and
-/// [`culled`](FrustumCull::culled) nodes (the children dropped, and a root outside).
+/// Every order enters the same nodes and gives the same counts per run
+/// ([`tested`](FrustumCull::tested), [`culled`](FrustumCull::culled)).
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, FrustumCull, Statistics};
@@ -100,14 +90,12 @@ impl FrustumCull {
         self.tested.load(Ordering::Relaxed)
     }
 
-    /// Nodes culled in the latest run: the children dropped (their subtrees were not
-    /// entered), and the run's root if its box lies outside (entered, its children
-    /// pruned).
+    /// Nodes culled in the latest run: the children dropped (not entered), and the
+    /// run's root if its box lies outside (entered, its children pruned).
     pub fn culled(&self) -> u64 {
         self.culled.load(Ordering::Relaxed)
     }
 
-    /// Starts a run: zero counts, the boxes of the run's results.
     fn start(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         *self.tested.get_mut() = 0;
         *self.culled.get_mut() = 0;
@@ -120,10 +108,9 @@ impl FrustumCull {
         self.bounds.as_deref()?.at(node)
     }
 
-    /// The planes the node's children still need, of `inherited`: those its own box
-    /// is not wholly inside. `None` for the run's root (`depth` 0) when its box lies
-    /// outside; a deeper node outside (a box not inside its parent's, which a bounds
-    /// run never gives) passes `inherited` on, so its children are tested.
+    /// The planes of `inherited` the node's children still need (those its box is not
+    /// wholly inside). `None` for the run's root (`depth` 0) outside; a deeper node
+    /// outside (which a bounds run never gives) passes `inherited` on.
     #[inline]
     fn mask_at(&self, node: NodeIndex, depth: u32, inherited: PlaneMask) -> Option<PlaneMask> {
         let Some(b) = self.box_at(node) else {
@@ -135,8 +122,7 @@ impl FrustumCull {
         }
     }
 
-    /// Deactivates the active entries outside a plane of their mask (`mask_of`; an
-    /// empty mask tests nothing); returns (tested, culled).
+    /// Deactivates the active entries outside a plane of `mask_of`; (tested, culled).
     #[inline]
     fn cull(
         &self,
@@ -201,8 +187,8 @@ impl StaticActor for FrustumCull {
         Flow::Continue
     }
 
-    /// Tests each entry as its parent's `enter` would test it as a child; the root's
-    /// batch (depth 0) is the root alone, pruned if outside.
+    /// Tests each entry as its parent's `enter` would; the root's batch is the root
+    /// alone, pruned if outside.
     fn enter_batch(&self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         if depth == 0 {
             let mut roots = batch.active_nodes();
@@ -250,8 +236,6 @@ impl OrderedActor for FrustumCull {
         if inherited.is_empty() || (visit.depth() > 0 && visit.is_leaf()) {
             return Flow::Continue;
         }
-        // A node is entered only if its parent found it visible against `inherited`;
-        // classifying it again tells which of those planes it is fully inside of.
         let Some(mask) = self.mask_at(visit.node(), visit.depth(), inherited) else {
             *self.culled.get_mut() += 1;
             return Flow::Prune;
@@ -268,8 +252,6 @@ impl OrderedActor for FrustumCull {
         Flow::Continue
     }
 
-    /// Parallel runs: the plane mask is a value, so a subtree's worker starts from it
-    /// as it is; the merge adds the counts.
     const FORKS: bool = true;
     fn fork(&self, state: &PlaneMask) -> Option<(Self, PlaneMask)> {
         let mut worker = FrustumCull::new(self.frustum);

@@ -1,5 +1,4 @@
-//! The incremental update pass: world transforms and bounds brought up to date after
-//! edits by re-traversing only what the edits reach.
+//! The incremental update pass (`docs/architecture.md`, "Incremental update").
 
 use crate::shared::Published;
 use crate::skinned::skinned_box;
@@ -18,17 +17,13 @@ mod plan;
 mod spans;
 mod subtree;
 
-/// The update action's chain.
-type UpdateAction =
-    Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>)>;
-
 /// What one [`IncrementalUpdate::run`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct UpdateStats {
     /// Whether it recomputed everything (first run, another root or graph, a log
-    /// that no longer reaches back, a change above the root, non-finite matrices, or
-    /// too many matrices left over from earlier patches).
+    /// that no longer reaches back, a change at or above the root, non-finite
+    /// matrices, or a new type extending `Transform`).
     pub full: bool,
     /// Changes read from the graph's log.
     pub changes: usize,
@@ -52,10 +47,8 @@ fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
     Some(depth)
 }
 
-/// Per-slot bookkeeping of one incremental run: 4 bytes a slot (the run's epoch in
-/// the high 24 bits, flags in the low 8), so the scattered reads of the walk up
-/// touch a third of the memory a separate depth field would; depths live apart, as
-/// they are read only for nodes met earlier in the same run.
+/// Per-slot marks of one run, 4 bytes a slot (epoch in the high 24 bits, flags in the
+/// low 8) to keep the walk up's scattered reads small; depths apart.
 #[derive(Clone, Debug, Default)]
 struct Marks {
     marks: Vec<u32>,
@@ -64,11 +57,10 @@ struct Marks {
     epoch: u32,
 }
 
-/// Epochs wrap here (24 bits); the marks are then cleared once.
+/// Epochs wrap here; the marks are then cleared once.
 const EPOCHS: u32 = 1 << 24;
 
 impl Marks {
-    /// Starts a run's marks, sized for `slots`.
     fn begin(&mut self, slots: usize) {
         if self.marks.len() < slots {
             self.marks.resize(slots, 0);
@@ -127,7 +119,7 @@ const INSIDE: u8 = 8;
 const COVERED: u8 = 16;
 /// The node was added or moved: it has no earlier box of its own to compare with.
 const PLACED: u8 = 32;
-/// Met by the lock-step walk up (`warm_up`).
+/// Met by `warm_up`.
 const SEEN: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
@@ -135,13 +127,11 @@ const SEEN: u8 = 64;
 ///
 /// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
 /// under `DepthFirst`). Later runs read the graph's change log
-/// ([`Graph::changes_since`]): the subtrees of the topmost nodes whose payload
-/// changed or that were added or moved are recomputed in one loop from their parent's
-/// stored world, then their ancestors' boxes bottom-up, only while they change.
-/// Skinned meshes are boxed again in every run, as [`Bounds`] boxes them (their joints
-/// may move while the mesh lies in no changed subtree). Edit through the graph
-/// (`get_mut`, or any structural edit); a payload changed without a mutable borrow
-/// needs [`Graph::mark_changed`].
+/// ([`Graph::changes_since`]): the subtrees of the topmost changed, added or moved
+/// nodes are recomputed from their parent's stored world, then their ancestors' boxes
+/// bottom-up while they change; skinned meshes are boxed again every run (their joints
+/// may move). Edit through the graph (`get_mut`, or any structural edit); a payload
+/// changed without a mutable borrow needs [`Graph::mark_changed`].
 ///
 /// ```
 /// use scenewalk_actors::IncrementalUpdate;
@@ -176,39 +166,37 @@ pub struct IncrementalUpdate {
     marks: Marks,
     /// Nodes named by this run's changes.
     dirty: Vec<NodeIndex>,
-    /// Scratch for the walk up, the lock-step walk up and the subtree pass.
+    /// Scratch of the walks up and the subtree passes.
     path: Vec<NodeIndex>,
     frontier: Vec<NodeIndex>,
     next: Vec<NodeIndex>,
     frames: Vec<Frame>,
     open: Vec<plan::Open>,
-    /// Nodes re-walked by payload-only patches since the last full run, while the
-    /// plan is not built.
+    /// Nodes re-walked by payload-only patches without the plan since the full run.
     rewalked: u64,
-    /// Whether the spans of the last full run still describe the tree (no patch
-    /// with a structural edit since).
+    /// Whether the last full run's spans still hold (no structural patch since).
     spans_valid: bool,
-    /// Changed nodes with their spans, and the boxes to recompute by depth, for
-    /// payload-only patches.
+    /// Payload-only patches: the changed nodes with their spans, and sort keys.
     tops: Vec<(spans::Span, NodeIndex)>,
     keys: Vec<u64>,
     lifts: lift::Lifts,
-    /// Transform, geometry and skinned mesh types (with the types extending them).
     types: Types,
-    /// During a patch: the skinned meshes' own boxes (taken from the bounds), the
-    /// skinned meshes the subtree passes met, and scratch for posing them.
+    /// During a patch: the skinned meshes' own boxes (taken from the bounds), those
+    /// the subtree passes met, and scratch for posing them.
     skins: Vec<(NodeIndex, Aabb)>,
     found: Vec<NodeIndex>,
-    /// The depth of each skinned mesh below the root, while `skins_known` (no
-    /// structural edit since they were found).
+    /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
     depths: Vec<u32>,
     skins_known: bool,
     joints: Vec<Affine3A>,
 }
 
-/// The update action, built with the update.
+/// The update action's chain.
+type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
+
+/// The update action.
 #[derive(Debug)]
-struct Update(UpdateAction);
+struct Update(Action<DepthFirst, Chain>);
 
 impl Default for Update {
     #[allow(
@@ -221,23 +209,7 @@ impl Default for Update {
             Ordered::new(Bounds::new()),
             Unordered::new(Spans::default()),
         );
-        match Action::new(DepthFirst::new(), chain) {
-            Ok(action) => Self(action),
-            Err(err) => unreachable!("{err}"),
-        }
-    }
-}
-
-impl std::ops::Deref for Update {
-    type Target = UpdateAction;
-    fn deref(&self) -> &UpdateAction {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Update {
-    fn deref_mut(&mut self) -> &mut UpdateAction {
-        &mut self.0
+        Self(Action::new(DepthFirst::new(), chain).unwrap_or_else(|err| unreachable!("{err}")))
     }
 }
 
@@ -248,10 +220,8 @@ impl IncrementalUpdate {
     }
 
     /// Brings the world transforms and bounds of `root`'s subtree up to date with
-    /// `graph`: incrementally when the last run was over the same root of the same
-    /// graph and the graph's change log still reaches back to it, else by a full run.
-    ///
-    /// Errors: a stale `root`.
+    /// `graph`: a patch when the last run was over the same root of the same graph and
+    /// its change log still reaches back, else a full run. Errors: a stale `root`.
     pub fn run(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         if !graph.contains(root) {
             return Err(GraphError::StaleNode(root).into());
@@ -260,23 +230,18 @@ impl IncrementalUpdate {
             Some((seen_root, cursor)) if seen_root == root => graph.changes_since(cursor),
             _ => None,
         };
-        let Some(changes) = changes else {
-            return self.run_full(graph, root);
-        };
-        match self.patch(graph, root, changes) {
+        match changes.and_then(|changes| self.patch(graph, root, changes)) {
             Some(stats) => Ok(stats),
             None => self.run_full(graph, root),
         }
     }
 
-    /// Recomputes everything under `root`, whatever changed.
-    ///
-    /// Errors: a stale `root`.
+    /// Recomputes everything under `root`, whatever changed. Errors: a stale `root`.
     pub fn run_full(&mut self, graph: &Graph, root: NodeId) -> Result<UpdateStats, TraversalError> {
         self.spans_valid = false;
         self.skins_known = false;
         self.rewalked = 0;
-        let stats = self.action.run(graph, root)?;
+        let stats = self.action.0.run(graph, root)?;
         self.spans_valid = true;
         self.seen = Some((root, graph.change_cursor()));
         Ok(UpdateStats {
@@ -286,40 +251,39 @@ impl IncrementalUpdate {
         })
     }
 
-    /// The results of the latest run, shared with later passes at no copy: the world
-    /// transforms ([`WorldTable`](crate::WorldTable)) and the world boxes ([`BoundsTable`](crate::BoundsTable)), each stamped
-    /// with the state of the graph they describe. Hand them to the view and pick
-    /// passes with [`Action::run_with`](scenewalk_core::Action::run_with), and drop them before the next `run`, which
-    /// then patches them in place (a handle still held costs the next run a copy).
+    /// The results of the latest run, shared at no copy: the world transforms
+    /// ([`WorldTable`](crate::WorldTable)) and boxes ([`BoundsTable`](crate::BoundsTable)),
+    /// stamped with the graph state they describe, for
+    /// [`Action::run_with`](scenewalk_core::Action::run_with). Drop them before the next
+    /// `run`, which then patches them in place (a handle still held costs it a copy).
     pub fn results(&self) -> Results {
         Results::new()
             .with(self.transforms().table())
             .with(self.bounds().table())
     }
 
-    /// The world transform of `node`, checked as [`WorldTable::world`](crate::WorldTable::world) does.
+    /// The world transform of `node`, checked ([`WorldTable::world`](crate::WorldTable::world)).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         self.transforms().world(graph, node)
     }
 
-    /// The world box of `node`'s subtree, checked as
-    /// [`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds) does.
+    /// The world box of `node`'s subtree, checked
+    /// ([`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.bounds().world_bounds(graph, node)
     }
 
-    /// The transform nodes whose world matrix came out NaN or infinite, as
-    /// [`WorldTransforms::non_finite`] says.
+    /// The transform nodes whose world matrix is not finite ([`WorldTransforms::non_finite`]).
     pub fn non_finite(&self) -> &[NodeIndex] {
         self.transforms().non_finite()
     }
 
     pub(crate) fn transforms(&self) -> &WorldTransforms {
-        self.action.actors().0.get()
+        self.action.0.actors().0.get()
     }
 
     pub(crate) fn bounds(&self) -> &Bounds {
-        self.action.actors().1.get()
+        self.action.0.actors().1.get()
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.
@@ -345,13 +309,13 @@ impl IncrementalUpdate {
 
         // Keep every result; the passes below overwrite what changed. The published
         // tables come back for that (copied only if a reader still holds them).
-        let world = self.action.actor_mut::<WorldTransforms>()?;
+        let world = self.action.0.actor_mut::<WorldTransforms>()?;
         world.checkout(true);
         world.world.resume(graph);
         if !world.matrices.relayout(graph) {
             return None;
         }
-        let bounds = self.action.actor_mut::<Bounds>()?;
+        let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);
         // The boxes leave the actor for the patch, so that they and the world
@@ -366,20 +330,19 @@ impl IncrementalUpdate {
             self.patch_boxes(graph, root, &mut boxes, &mut stats)
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut boxes, &mut stats));
-        if let Some(bounds) = self.action.actor_mut::<Bounds>() {
+        if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
             bounds.boxes = boxes;
             bounds.skins = std::mem::take(&mut self.skins);
         }
         posed?;
-        self.action.actor_mut::<WorldTransforms>()?.publish();
-        self.action.actor_mut::<Bounds>()?.publish();
+        self.action.0.actor_mut::<WorldTransforms>()?.publish();
+        self.action.0.actor_mut::<Bounds>()?.publish();
         self.seen = Some((root_id, graph.change_cursor()));
         Some(stats)
     }
 
-    /// Marks the changed nodes and walks up from each to learn which lie inside the
-    /// root's subtree, at which depth, and which are covered by another; `None`
-    /// for a change at or above the root.
+    /// Marks the changed nodes, and which lie inside the root's subtree, how deep, and
+    /// covered by another; `None` for a change at or above the root.
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
         self.dirty.clear();
@@ -388,23 +351,19 @@ impl IncrementalUpdate {
         // first): the passes below then sweep the arrays forward instead of jumping.
         self.dirty.sort_unstable();
         self.warm_up(graph);
-        // A change above the root changes everything below it.
-        let mut up = graph.parent_at(root);
+        // A change at or above the root changes everything below it.
+        let mut up = Some(root);
         while let Some(p) = up {
             if self.marks.flags(p) & SUBTREE != 0 {
                 return None;
             }
             up = graph.parent_at(p);
         }
-        if self.marks.flags(root) & SUBTREE != 0 {
-            return None;
-        }
         self.classify(graph, root);
         Some(())
     }
 
-    /// The subtree passes, then the boxes on the way up (`Lifts::run`), after
-    /// `walk_up`: a node whose children changed is boxed again, at its level.
+    /// The subtree passes after `walk_up`, then the ancestors' boxes (`Lifts::run`).
     fn patch_boxes(
         &mut self,
         graph: &Graph,
@@ -413,7 +372,7 @@ impl IncrementalUpdate {
         stats: &mut UpdateStats,
     ) -> Option<()> {
         let kinds = Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.actor_mut::<WorldTransforms>()?;
+        let world = self.action.0.actor_mut::<WorldTransforms>()?;
         self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
         for &node in &self.dirty {
@@ -451,11 +410,9 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// Boxes every skinned mesh under the root again after the subtree passes (its
-    /// joints may have moved though the mesh lies in no changed subtree): the skinned
-    /// meshes of the last run and those the passes met, each boxed from its joints'
-    /// world matrices as `Bounds` does; a mesh's box is then recomputed with its new
-    /// own box, and a box that changed is lifted to the ancestors (`Lifts::run`).
+    /// Boxes the skinned meshes under the root again after the subtree passes (those
+    /// of the last run and those the passes met) as `Bounds` does, and lifts the boxes
+    /// that changed to the ancestors.
     fn pose_skins(
         &mut self,
         graph: &Graph,
@@ -469,7 +426,7 @@ impl IncrementalUpdate {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
-        let world = self.action.actors().0.get();
+        let world = self.action.0.actors().0.get();
         let world_at = |j| world.world.get_at(j).map(|s| world.matrices.get(s));
         if self.skins_known {
             // No structural edit since they were listed: the same meshes, as deep.
@@ -529,10 +486,7 @@ impl IncrementalUpdate {
         }
     }
 
-    /// Walks up from every changed node in lock step, one level per round, marking
-    /// each node once: the loads of one round do not depend on each other, so their
-    /// cache misses overlap, where walks one after the other wait for each miss in
-    /// turn. `classify` then finds the same links and marks in cache.
+    /// Walks up from the changed nodes in lock step, so a round's cache misses overlap.
     fn warm_up(&mut self, graph: &Graph) {
         self.frontier.clear();
         self.frontier.extend_from_slice(&self.dirty);
@@ -550,41 +504,30 @@ impl IncrementalUpdate {
         }
     }
 
-    /// Finds, for every changed node and its ancestors, whether it lies inside the
-    /// root's subtree, its depth and whether it is covered by a changed subtree. Each
-    /// node is walked once per run.
+    /// Marks every changed node and its ancestors `KNOWN`, each walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
         let marks = &mut self.marks;
         for &start in &self.dirty {
             let mut node = start;
             self.path.clear();
-            // (inside, covered, depth) of the first known node above the path.
-            let mut base: Option<(bool, bool, u32)> = None;
-            loop {
+            // (inside, covered, depth) of the node above the path: the first known one;
+            // above the root, whose depth 0 comes next; or none (outside).
+            let (inside, mut covered, mut depth) = loop {
                 let flags = marks.flags(node);
                 if flags & KNOWN != 0 {
-                    let depth = marks.depth(node);
-                    base = Some((flags & INSIDE != 0, flags & COVERED != 0, depth));
-                    break;
-                }
-                if node == root {
-                    let covered = flags & SUBTREE != 0;
-                    let bits = KNOWN | INSIDE | if covered { COVERED } else { 0 };
-                    if marks.mark(node, bits) {
-                        marks.set_depth(node, 0);
-                    }
-                    base = Some((true, covered, 0));
-                    break;
+                    break (flags & INSIDE != 0, flags & COVERED != 0, marks.depth(node));
                 }
                 self.path.push(node);
+                if node == root {
+                    break (true, false, u32::MAX);
+                }
                 match graph.parent_at(node) {
                     Some(parent) => node = parent,
-                    None => break,
+                    None => break (false, false, 0),
                 }
-            }
-            let (inside, mut covered, mut depth) = base.unwrap_or((false, false, 0));
+            };
             for &node in self.path.iter().rev() {
-                depth += 1;
+                depth = depth.wrapping_add(1);
                 covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };

@@ -1,26 +1,13 @@
 //! # scenewalk-actors: ready-made actors
 //!
-//! Each actor does one job at a node and is classified by the paper's three criteria,
-//! which the [`Action`](scenewalk_core::Action) checks against its iterator:
-//!
-//! | actor | events | state | dispatch |
-//! |---|---|---|---|
-//! | [`WorldTransforms`] | enter | ordered (the matrix stack) | uniform; composes at types that are a [`Transform`](scenewalk_nodes::Transform) |
-//! | [`Statistics`] | enter | unordered | uniform |
-//! | [`Bounds`] | enter + leave | ordered (the matrix stack) | uniform; reads types that are a [`Geometry`](scenewalk_nodes::Geometry), boxes a [`SkinnedMesh`](scenewalk_nodes::SkinnedMesh) from its joints |
-//! | [`FrustumCull`] | enter | ordered (plane mask) or static | uniform |
-//! | [`LodSelect`] | enter | static | single: [`Lod`](scenewalk_nodes::Lod) |
-//! | [`SwitchSelect`] | enter | static | single: [`Switch`](scenewalk_nodes::Switch) |
-//! | [`RenderList`] | enter | ordered (material) | per type ([`MethodTable`](scenewalk_core::MethodTable)) |
-//! | [`NearFirst`] | enter | static (sets priority keys) | uniform |
-//! | [`Pick`] | enter | unordered (the best hit) | uniform |
-//!
-//! The first three make the **update pass**; the view actors ([`FrustumCull`],
-//! [`LodSelect`], [`RenderList`], [`Pick`], [`NearFirst`]) read its results
-//! ([`WorldTable`], [`BoundsTable`]), handed to their run without copying.
-//! [`IncrementalUpdate`] keeps the update pass up to date across edits, at a cost that
-//! follows the edits. [`Collide`] is a query on the update's results, driven by the
-//! dual-tree iterator. Results stay in the actor after the run, read through the action
+//! Each actor does one job at a node; its doc gives its class by the paper's criteria
+//! (events, state, dispatch), which the [`Action`](scenewalk_core::Action) checks
+//! against its iterator. [`WorldTransforms`], [`Bounds`] and [`Statistics`] make the
+//! **update pass**; the view actors ([`FrustumCull`], [`LodSelect`], [`SwitchSelect`],
+//! [`RenderList`], [`NearFirst`], [`Pick`]) read its results ([`WorldTable`],
+//! [`BoundsTable`]), handed to their run without copying. [`IncrementalUpdate`] keeps
+//! the update pass up to date at a cost that follows the edits. [`Collide`] is a query
+//! on the update's results. Results stay in the actor after the run
 //! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
 //! extend `Transform` or `Geometry`.
 //!

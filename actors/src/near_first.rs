@@ -6,14 +6,13 @@ use scenewalk_core::{ActiveList, Flow, RunContext, StaticActor, TraversalError, 
 use std::sync::Arc;
 
 /// Gives each active child the priority key −(distance from a viewer to the child's
-/// world box), so a priority iterator takes nearer subtrees first: front-to-back
-/// order for rendering, occlusion or nearest-first searches.
+/// world box), so a priority iterator takes nearer subtrees first (a static actor):
+/// front-to-back order for rendering, occlusion or nearest-first searches.
 ///
 /// The boxes are the update pass's [`BoundsTable`], handed to the run with
 /// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes refuse
-/// the run). A viewer inside a box is at distance 0; a child with no box (not reached
-/// by that run, or empty), and one whose distance is NaN (a NaN viewer or box), goes
-/// last.
+/// the run). A viewer inside a box is at distance 0; a child with no box (unreached,
+/// or empty) or a NaN distance goes last.
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, NearFirst, RenderList, Sorting};

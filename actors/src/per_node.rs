@@ -1,5 +1,4 @@
-//! Per-node results of a run, indexed by slot and stamped by run, in pages that a
-//! parallel run's workers fill on their own and hand back whole.
+//! Per-node results of a run, by slot and stamped by run, in pages.
 
 #![allow(
     clippy::indexing_slicing,
@@ -9,7 +8,6 @@
 use scenewalk_core::{Graph, NodeId, NodeIndex, ResultsError, Stamp};
 use std::sync::{Arc, Mutex};
 
-/// Entries per page: 2^8.
 const PAGE_BITS: usize = 8;
 const PAGE: usize = 1 << PAGE_BITS;
 
@@ -27,9 +25,8 @@ struct ForkPage<T> {
     count: usize,
 }
 
-/// A table of entries in pages, which a parallel run's workers write without sharing:
-/// a fork holds only the pages it writes; [`finish`](Self::finish) moves a page one
-/// fork filled whole into the table and copies the written entries of the others.
+/// A table of entries in pages: a parallel run's fork holds only the pages it writes,
+/// which [`finish`](Self::finish) puts in the table.
 #[derive(Clone, Debug)]
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
@@ -37,12 +34,10 @@ pub(crate) struct Pages<T> {
     /// In a fork: the pages it wrote, and which of them it wrote last.
     forked: Option<Vec<ForkPage<T>>>,
     last: usize,
-    /// In a fork: per page number, where that page is in `forked` (`NO_PAGE`: not
-    /// written), so a write far from the last one finds its page in one index.
+    /// In a fork: per page number, its position in `forked` (or `NO_PAGE`).
     index: Vec<u32>,
-    /// Forks merged by [`merge`](Self::merge), waiting for [`finish`](Self::finish).
+    /// Forks merged, waiting for [`finish`](Self::finish), and pages kept for forks.
     pending: Vec<Vec<ForkPage<T>>>,
-    /// Pages handed back by merges, for the next run's forks.
     spare: Spares<Page<T>>,
 }
 
@@ -61,11 +56,9 @@ impl<T: Copy> Pages<T> {
     }
 
     fn page(&self) -> Page<T> {
-        match vec![self.fill; PAGE].into_boxed_slice().try_into() {
-            Ok(page) => page,
-            // A boxed slice of PAGE entries always converts.
-            Err(_) => Box::new([self.fill; PAGE]),
-        }
+        // A boxed slice of PAGE entries always converts (and is built on the heap).
+        let page = vec![self.fill; PAGE].into_boxed_slice().try_into();
+        page.unwrap_or_else(|_| Box::new([self.fill; PAGE]))
     }
 
     /// Grows the table to at least `len` entries.
@@ -76,7 +69,7 @@ impl<T: Copy> Pages<T> {
         }
     }
 
-    /// Forgets merges not finished (a new run starts), keeping their pages.
+    /// Forgets unfinished merges (a new run starts), keeping their pages.
     pub(crate) fn drop_pending(&mut self) {
         for fork in std::mem::take(&mut self.pending) {
             fork.into_iter().for_each(|p| self.spare.give(p.page));
@@ -120,7 +113,6 @@ impl<T: Copy> Pages<T> {
         Some(&page.page[i & (PAGE - 1)])
     }
 
-    /// A write in a fork: on the page it wrote last, else on another of its pages.
     #[inline]
     fn set_forked(&mut self, i: usize, value: T) {
         let (number, at) = (i >> PAGE_BITS, i & (PAGE - 1));
@@ -138,7 +130,7 @@ impl<T: Copy> Pages<T> {
         }
     }
 
-    /// The fork's page `number`, taken (a kept one if any) at its first write.
+    /// The fork's page `number`, taken at its first write.
     #[cold]
     fn fork_page(&mut self, number: usize) -> usize {
         let found = self.index.get(number).copied().filter(|&k| k != NO_PAGE);
@@ -169,18 +161,20 @@ impl<T: Copy> Pages<T> {
     }
 }
 
+/// Entries never written hold `T::default()`.
+impl<T: Copy + Default> Default for Pages<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}
+
 impl<T: Copy + Send + Sync> Pages<T> {
-    /// A table for a parallel worker: empty, taking a page (a kept one if any) at its
-    /// first write to it.
+    /// An empty table for a parallel worker.
     pub(crate) fn fork(&self) -> Self {
         Self {
-            pages: Vec::new(),
-            fill: self.fill,
             forked: Some(Vec::new()),
-            last: 0,
-            index: Vec::new(),
-            pending: Vec::new(),
             spare: self.spare.share(),
+            ..Self::new(self.fill)
         }
     }
 
@@ -196,10 +190,9 @@ impl<T: Copy + Send + Sync> Pages<T> {
         self.pending.push(worker.forked.take().unwrap_or_default());
     }
 
-    /// Puts the merged forks' writes in the table, on every thread. A page one fork
-    /// filled whole replaces the table's (which is kept for the next run's forks); the
-    /// written entries of the others are copied, the pieces of one page in merge order
-    /// (a later write wins).
+    /// Puts the merged forks' writes in the table, on every thread: a page one fork
+    /// filled whole replaces the table's; the written entries of the others are
+    /// copied in merge order (a later write wins).
     pub(crate) fn finish(&mut self) {
         let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
@@ -231,7 +224,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     }
 }
 
-/// One slot of a [`PerNode`] table: its value, and the run that wrote it.
+/// A [`PerNode`] slot: its value, and the run that wrote it.
 #[derive(Clone, Copy, Debug)]
 struct Entry<T> {
     value: T,
@@ -240,11 +233,9 @@ struct Entry<T> {
 
 /// A value per node written during a run and read after it.
 ///
-/// A value counts only if it was written in the latest run: nodes the run did not
-/// reach read as `None`, with no clearing per run. Read by id ([`read`](Self::read)),
-/// values are checked against the run's [`Stamp`] and refused once the graph changed
-/// or for another graph; read by slot ([`get_at`](Self::get_at)), they are not (for
-/// readers that checked the stamp once per run).
+/// A value counts only if the latest run wrote it (no clearing per run). Read by id
+/// ([`read`](Self::read)), values are checked against the run's [`Stamp`]; read by
+/// slot ([`get_at`](Self::get_at)), they are not (for readers that checked it once).
 ///
 /// ```
 /// use scenewalk_actors::PerNode;
@@ -284,15 +275,14 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Starts a run over `graph` from `root`: grows the table and forgets earlier
-    /// runs' values.
+    /// Starts a run over `graph` from `root`, forgetting earlier runs' values.
     pub fn begin(&mut self, graph: &Graph, root: NodeIndex) {
         self.entries.drop_pending();
         self.stamp = Some(Stamp::new(graph, root));
         self.entries.grow(graph.capacity());
         self.run = self.run.wrapping_add(1);
         if self.run == 0 {
-            // After 2^32 runs the stamps wrap: clear them once so none looks current.
+            // The stamps wrap: clear them once so none looks current.
             for page in &mut self.entries.pages {
                 page.iter_mut().for_each(|e| e.run = 0);
             }
@@ -300,9 +290,8 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Continues the latest run over `graph` as it is now, keeping every value: for
-    /// incremental updates, which must have patched ([`set`](Self::set)) or
-    /// [`unset`](Self::unset) every slot the edits since touched.
+    /// Continues the latest run over `graph` as it is now, keeping every value (for a
+    /// patch, which sets or unsets every slot the edits touched).
     pub(crate) fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));
@@ -315,8 +304,7 @@ impl<T: Copy> PerNode<T> {
         self.stamp
     }
 
-    /// Forgets the value of slot `node`, so it reads as `None` (as if the latest run
-    /// had not reached it).
+    /// Forgets the value of slot `node`, so it reads as `None`.
     #[inline]
     pub(crate) fn unset(&mut self, node: NodeIndex) {
         if let Some(entry) = self.entries.get_mut(node.get()) {
@@ -331,24 +319,20 @@ impl<T: Copy> PerNode<T> {
         self.entries.set(node.get(), Entry { value, run });
     }
 
-    /// The value written for slot `node` in the latest run (in a parallel worker's
-    /// table: by this worker).
+    /// The value written for slot `node` in the latest run (in a fork: by this worker).
     #[inline]
     pub fn get_at(&self, node: NodeIndex) -> Option<T> {
         let entry = self.entries.get(node.get())?;
         (entry.run == self.run).then_some(entry.value)
     }
 
-    /// The value held for slot `node`, whichever run wrote it: for a caller that
-    /// knows the latest run wrote it (an incremental update inside the span of its
-    /// last full run).
+    /// The value held for slot `node`, whichever run wrote it.
     #[inline]
     pub(crate) fn value_at(&self, node: NodeIndex) -> Option<T> {
         Some(self.entries.get(node.get())?.value)
     }
 
-    /// Replaces the value of slot `node`, keeping its stamp: as
-    /// [`value_at`](Self::value_at), for a slot the latest run wrote.
+    /// Replaces the value of slot `node`, keeping its stamp.
     #[inline]
     pub(crate) fn overwrite(&mut self, node: NodeIndex, value: T) {
         if let Some(entry) = self.entries.get_mut(node.get()) {
@@ -364,9 +348,9 @@ impl<T: Copy> PerNode<T> {
         (entry.run == run).then_some(&mut entry.value)
     }
 
-    /// The value for `id`, checked: the latest run was over `graph` as it is now (no
-    /// edit since, of structure or payloads) and reached the node. `reader` and
-    /// `results` name the accessor and its results in the error.
+    /// The value for `id`, checked: the latest run was over `graph` as it is now and
+    /// reached the node. `reader` and `results` name the accessor and its results in
+    /// the error.
     pub fn read(
         &self,
         reader: &'static str,
@@ -391,11 +375,18 @@ impl<T: Copy> PerNode<T> {
     }
 }
 
+/// An empty table whose unreached nodes hold `T::default()` internally.
+impl<T: Copy + Default> Default for PerNode<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}
+
 /// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
-    /// A table for a parallel worker of the current run: its writes carry the run's
-    /// stamp and read back in the worker; they reach this table through
-    /// [`merge`](Self::merge) and [`finish_merges`](Self::finish_merges).
+    /// A table for a parallel worker of the current run: its writes read back in the
+    /// worker and reach this table by [`merge`](Self::merge) and
+    /// [`finish_merges`](Self::finish_merges).
     pub fn fork(&self) -> Self {
         Self {
             entries: self.entries.fork(),
@@ -404,9 +395,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         }
     }
 
-    /// Takes a fork's writes in; they reach the table at
-    /// [`finish_merges`](Self::finish_merges). A slot two forks wrote gets the later
-    /// merge's value.
+    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges); a slot two
+    /// forks wrote gets the later merge's value.
     pub fn merge(&mut self, worker: Self) {
         self.entries.merge(worker.entries);
     }
@@ -417,9 +407,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     }
 }
 
-/// Buffers kept from one parallel run's workers for the next run's: taken by a fork
-/// (which sees its parent only by `&`, hence the lock), given back by the merge. A
-/// clone starts with none.
+/// Buffers kept from one parallel run's workers for the next's: taken by a fork (which
+/// sees its parent by `&`, hence the lock), given back by the merge. A clone has none.
 #[derive(Debug)]
 pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 
@@ -436,7 +425,7 @@ impl<V> Clone for Spares<V> {
 }
 
 impl<V> Spares<V> {
-    /// A spare buffer, if one is left (and the lock is not poisoned).
+    /// A spare buffer, if one is left.
     pub(crate) fn take(&self) -> Option<V> {
         self.0.lock().ok()?.pop()
     }

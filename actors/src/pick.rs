@@ -17,34 +17,30 @@ pub struct PickHit {
     pub distance: f32,
     /// The hit point in world space.
     pub point: Vec3,
-    /// The triangle hit, for a [`Mesh`]; `None` for a plain [`Geometry`], whose own box
-    /// (placed by its world transform) counts as solid, and for a [`SkinnedMesh`],
-    /// whose own world box from its joints counts as solid.
+    /// The triangle hit, for a [`Mesh`] (its BVH walked, placed by the node's world
+    /// transform); `None` for a plain [`Geometry`], whose world box counts as solid,
+    /// and for a [`SkinnedMesh`], whose own world box from its joints
+    /// ([`BoundsTable::skinned_at`]) counts as solid.
     pub triangle: Option<u32>,
 }
 
 /// Finds the nearest hit of a world-space ray (an unordered actor: the nearest hit
 /// does not depend on the order nodes come in).
 ///
-/// It reads the update pass's results, a [`BoundsTable`] and a [`WorldTable`] handed
-/// to the run with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or
-/// stale results refuse the run). At each node it drops the children whose world box
-/// the ray misses or enters beyond the best hit so far, and keys the others by
-/// −(entry distance), so a priority iterator takes the nearest box first. At a
-/// [`Mesh`] it walks the mesh's BVH for the nearest triangle (placed by the node's
-/// world transform); at any other [`Geometry`] the world box itself is the surface.
-/// A [`SkinnedMesh`] is its own world box from its joints
-/// ([`BoundsTable::skinned_at`]): its BVH holds the bind pose, which a ray would hit
-/// where nothing is drawn.
+/// It reads the update pass's [`BoundsTable`] and [`WorldTable`], handed to the run
+/// with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale
+/// results refuse the run). At each node it drops the children whose world box the
+/// ray misses or enters beyond the best hit so far, and keys the others by −(entry
+/// distance), so a priority iterator takes the nearest box first. The surfaces are
+/// as [`PickHit::triangle`] says (a skinned mesh's BVH holds the bind pose, which a
+/// ray would hit where nothing is drawn).
 ///
-/// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) (pure
-/// priority order) the boxes come out nearest entry first, and a box is never entered
-/// before its parent's; so once the next box starts beyond the best hit, no pending
-/// box can hold a nearer one and the actor returns [`Flow::Stop`]. Under any other
-/// order it prunes instead, with the same result. For a user iterator that also pops
-/// by key, say so with [`assume_key_order`](Pick::assume_key_order)`(true)`. The early
-/// stop relies on the keys being Pick's own: if an actor after it in the chain sets
-/// other keys, pass `assume_key_order(false)`, and it prunes instead of stopping.
+/// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) boxes
+/// come out nearest entry first, a child after its parent; so once the next box
+/// starts beyond the best hit, the actor returns [`Flow::Stop`]. Under any other order
+/// it prunes instead, with the same result. See
+/// [`assume_key_order`](Pick::assume_key_order) for other iterators and for chains
+/// where another actor sets the keys.
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
@@ -106,8 +102,8 @@ impl Pick {
 
     /// Declares whether the iterator takes nodes in the order of Pick's keys (largest
     /// first), so the actor may stop the run early: `true` for a user iterator that
-    /// does, `false` when another actor of the chain overrides the keys. Without this
-    /// call, Pick stops early under the pure
+    /// does, `false` when an actor after Pick in the chain sets other keys (it then
+    /// prunes instead). Without this call, Pick stops early under the pure
     /// [`PriorityQueue`](scenewalk_iterators::PriorityQueue) only.
     #[must_use]
     pub fn assume_key_order(mut self, yes: bool) -> Self {
@@ -133,18 +129,6 @@ impl Pick {
     #[inline]
     fn limit(&self) -> f32 {
         self.best.map_or(f32::INFINITY, |b| b.distance)
-    }
-
-    fn offer(best: &mut Option<PickHit>, hit: PickHit) {
-        let better = match *best {
-            None => true,
-            Some(b) => {
-                hit.distance < b.distance || (hit.distance == b.distance && hit.node < b.node)
-            }
-        };
-        if better {
-            *best = Some(hit);
-        }
     }
 }
 
@@ -186,20 +170,10 @@ impl UnorderedActor for Pick {
         }
         let ty = visit.node_type();
         let skinned = self.skinned.contains(ty);
-        if self.meshes.contains(ty) && !skinned {
-            if let (Some(mesh), Some(world)) = (visit.get::<Mesh>(), world.at(node))
-                && let Some(hit) = mesh.ray_hit_world(&self.ray, &world, limit)
-            {
-                Self::offer(
-                    &mut self.best,
-                    PickHit {
-                        node,
-                        distance: hit.distance,
-                        point: hit.point,
-                        triangle: Some(hit.triangle),
-                    },
-                );
-            }
+        let hit = if self.meshes.contains(ty) && !skinned {
+            let mesh = visit.get::<Mesh>().zip(world.at(node));
+            let hit = mesh.and_then(|(mesh, world)| mesh.ray_hit_world(&self.ray, &world, limit));
+            hit.map(|hit| (hit.distance, hit.point, Some(hit.triangle)))
         } else {
             // A box that counts as solid: a skinned mesh's posed box, else the world
             // box of plain geometry.
@@ -212,19 +186,21 @@ impl UnorderedActor for Pick {
             } else {
                 None
             };
-            if let Some(solid) = solid
-                && let Some(t) = ray_aabb(&self.ray, &solid, limit)
-            {
-                Self::offer(
-                    &mut self.best,
-                    PickHit {
-                        node,
-                        distance: t,
-                        point: self.ray.at(t),
-                        triangle: None,
-                    },
-                );
-            }
+            let t = solid.and_then(|solid| ray_aabb(&self.ray, &solid, limit));
+            t.map(|t| (t, self.ray.at(t), None))
+        };
+        // The nearest hit wins, ties by slot.
+        if let Some((distance, point, triangle)) = hit
+            && self
+                .best
+                .is_none_or(|b| (distance, node) < (b.distance, b.node))
+        {
+            self.best = Some(PickHit {
+                node,
+                distance,
+                point,
+                triangle,
+            });
         }
         let limit = self.limit();
         for mut child in active.iter_mut() {

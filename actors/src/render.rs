@@ -1,5 +1,6 @@
 //! The render list: per-type functors collecting draw items with inherited state.
 
+use crate::shared::put;
 use crate::{BoundsTable, WorldTable};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
@@ -11,8 +12,7 @@ use std::sync::Arc;
 
 const NO_MATERIAL: u32 = u32::MAX;
 
-/// The render list's ordered state: what a node passes down to its subtree (world
-/// matrices come from the update pass's [`WorldTable`]).
+/// The render list's ordered state: what a node passes down to its subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderState {
     /// Index of the current material in the run's material table (`u32::MAX`: none).
@@ -83,8 +83,8 @@ pub struct CameraItem {
 }
 
 /// What the render list's functors work on: the current node, its world transform,
-/// its inherited material and the lists being built. A functor for a new node type
-/// calls [`draw`](RenderContext::draw) (or sets a material) as the built-in ones do.
+/// its inherited material and the lists being built (a new type's functor calls
+/// [`draw`](RenderContext::draw) or sets a material as the built-in ones do).
 #[derive(Clone, Debug)]
 pub struct RenderContext {
     view: Affine3A,
@@ -97,8 +97,8 @@ pub struct RenderContext {
     items: Vec<DrawItem>,
     lights: Vec<LightItem>,
     cameras: Vec<CameraItem>,
-    /// Parallel runs, in a worker: the lengths of the parent's lists at the fork
-    /// (where this worker's entries go). In the parent: entries merges inserted.
+    /// In a parallel worker: the parent's list lengths at the fork. In the parent:
+    /// the entries merges inserted.
     marks: [usize; 3],
 }
 
@@ -128,16 +128,12 @@ impl RenderContext {
         self.cameras.clear();
         self.marks = [0; 3];
         self.state = RenderState {
-            material: if material_above.is_some() {
-                0
-            } else {
-                NO_MATERIAL
-            },
+            material: material_above.map_or(NO_MATERIAL, |_| 0),
         };
     }
 
-    /// The current node's world transform, from the update pass's [`WorldTable`] (the
-    /// identity for a node it did not reach).
+    /// The current node's world transform (the identity for a node the update pass did
+    /// not reach).
     #[inline]
     pub fn world(&self) -> Affine3A {
         self.world
@@ -213,8 +209,7 @@ impl RenderContext {
     }
 }
 
-/// The nearest `Material` strictly above `node`: the state a run from a subtree root
-/// inherits.
+/// The nearest `Material` strictly above `node`.
 fn material_above(graph: &scenewalk_core::Graph, node: NodeIndex) -> Option<(NodeIndex, bool)> {
     let mut up = graph.parent_at(node);
     while let Some(p) = up {
@@ -409,20 +404,12 @@ impl OrderedActor for RenderList {
         flow
     }
 
-    const FORKS: bool = true;
-    fn fork(&self, state: &RenderState) -> Option<(Self, RenderState)> {
-        self.fork_worker(state)
-    }
-    fn merge(&mut self, worker: Self) {
-        self.merge_worker(worker);
-    }
-
     fn end(&mut self) {
         // Let go of the results, so the next update writes them in place.
         self.cx.world = None;
         self.cx.bounds = None;
-        // Stable (ties by arrival), by positions in a kept buffer: no allocation,
-        // where the standard stable sort allocates half the list each run.
+        // Stable (ties by arrival) by positions in a kept buffer: the standard stable
+        // sort allocates.
         let items = &self.cx.items;
         self.order.clear();
         self.order.extend(0..items.len() as u32);
@@ -442,24 +429,20 @@ impl OrderedActor for RenderList {
         std::mem::swap(&mut self.cx.items, &mut self.sorted);
         self.opaque = self.cx.items.partition_point(|i| !i.transparent);
     }
-}
 
-/// Parallel runs: a worker per subtree starts from the material at its root (as entry
-/// 0 of its own table); its lists go where the subtree's nodes come in document order.
-impl RenderList {
-    /// `None` (the run is refused) when a functor cannot be copied for a worker.
-    fn fork_worker(&self, state: &RenderState) -> Option<(Self, RenderState)> {
+    /// Parallel runs: a worker per subtree starts from the material at its root (as
+    /// entry 0 of its own table); its lists go where the subtree's nodes come in
+    /// document order. `None` (the run is refused) when a functor cannot be copied.
+    const FORKS: bool = true;
+    fn fork(&self, state: &RenderState) -> Option<(Self, RenderState)> {
         let methods = self.methods.try_clone()?;
         let material = self.cx.materials.get(state.material as usize).copied();
         let mut cx = RenderContext::new(self.cx.view);
         cx.world.clone_from(&self.cx.world);
         cx.bounds.clone_from(&self.cx.bounds);
         cx.reset(material);
-        cx.marks = [
-            self.cx.items.len(),
-            self.cx.lights.len(),
-            self.cx.cameras.len(),
-        ];
+        let lists = &self.cx;
+        cx.marks = [lists.items.len(), lists.lights.len(), lists.cameras.len()];
         let start = cx.state;
         let worker = Self {
             methods,
@@ -472,12 +455,7 @@ impl RenderList {
         Some((worker, start))
     }
 
-    fn merge_worker(&mut self, worker: Self) {
-        fn put<T>(list: &mut Vec<T>, mark: usize, inserted: &mut usize, from: Vec<T>) {
-            let at = (mark + *inserted).min(list.len());
-            *inserted += from.len();
-            list.splice(at..at, from);
-        }
+    fn merge(&mut self, worker: Self) {
         let [items, lights, cameras] = worker.cx.marks;
         let [mut i, mut l, mut c] = self.cx.marks;
         put(&mut self.cx.items, items, &mut i, worker.cx.items);

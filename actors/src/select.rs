@@ -1,4 +1,4 @@
-//! Level-of-detail and switch selection: single-type actors choosing active children.
+//! Level-of-detail and switch selection.
 
 use crate::WorldTable;
 use scenewalk_core::glam::Vec3;
@@ -10,11 +10,11 @@ use std::sync::Arc;
 /// the viewer's distance to the node's centre (single-type dispatch: no other node
 /// reaches it; static state).
 ///
-/// The centre is placed in world space by the node's world transform from the update
-/// pass, a [`WorldTable`] handed to the run with
+/// The centre is placed by the node's world transform from the update pass's
+/// [`WorldTable`], handed to the run with
 /// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale transforms
-/// refuse the run). A node that pass did not reach, or a NaN distance, selects child 0,
-/// the most detailed: wrong only in cost, never in what is seen.
+/// refuse the run). An unreached node or a NaN distance selects child 0, the most
+/// detailed: wrong only in cost, never in what is seen.
 ///
 /// ```
 /// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};
@@ -49,8 +49,7 @@ pub struct LodSelect {
 }
 
 impl LodSelect {
-    /// Selects by distance from `viewer` (world space), placing centres with the world
-    /// transforms each run is given.
+    /// Selects by distance from `viewer` (world space).
     pub fn new(viewer: Vec3) -> Self {
         Self {
             viewer,
@@ -61,15 +60,6 @@ impl LodSelect {
     /// Moves the viewer.
     pub fn set_viewer(&mut self, viewer: Vec3) {
         self.viewer = viewer;
-    }
-
-    /// The viewer's distance to `lod`'s centre when `lod` is the node in `visit`
-    /// (NaN when unknown).
-    fn distance(&self, lod: &Lod, visit: &Visit<'_>) -> f32 {
-        match self.world.as_deref().and_then(|w| w.at(visit.node())) {
-            Some(world) => (world.transform_point3(lod.center()) - self.viewer).length(),
-            None => f32::NAN,
-        }
     }
 }
 
@@ -92,7 +82,10 @@ impl StaticActor for LodSelect {
         let Some(lod) = visit.get::<Lod>() else {
             return Flow::Continue;
         };
-        let distance = self.distance(lod, visit);
+        let distance = match self.world.as_deref().and_then(|w| w.at(visit.node())) {
+            Some(world) => (world.transform_point3(lod.center()) - self.viewer).length(),
+            None => f32::NAN,
+        };
         for (i, mut child) in active.iter_mut().enumerate() {
             if !lod.shows(i, distance) {
                 child.deactivate();

@@ -1,18 +1,14 @@
-//! Skinned meshes' world boxes, computed after a walk from their joints' world
-//! matrices (a joint may come after its mesh in any order, so the walk cannot box the
-//! mesh when it enters it).
+//! Skinned meshes' world boxes, computed after a walk (a joint may come after its mesh).
 
 use crate::world::world_above;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
 use scenewalk_nodes::{SkinnedMesh, Transform};
 
-/// The world box of the skinned mesh in slot `node`: the conservative union of its
-/// per-joint boxes ([`SkinnedMesh::conservative_bounds`]) posed by the joints' world
-/// matrices. `world_at` gives a joint's world matrix where the run computed it; a
-/// joint it does not know (outside the run's subtree) takes the product of the locals
-/// on its path. Empty when the node is no skinned mesh or a joint is no longer in the
-/// graph (the mesh cannot be posed). `matrices` is scratch space.
+/// The world box of the skinned mesh in slot `node` ([`SkinnedMesh::conservative_bounds`]
+/// posed by its joints): `world_at` gives a joint's world matrix where the run computed
+/// it, else the locals on its path are multiplied. Empty when the node is no skinned
+/// mesh or a joint is gone. `matrices` is scratch.
 pub(crate) fn skinned_box(
     graph: &Graph,
     node: NodeIndex,

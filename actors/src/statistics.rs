@@ -8,12 +8,10 @@ use std::any::TypeId;
 /// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
 /// unordered-state actor: the counts do not depend on the order nodes come in).
 ///
-/// Counts are per run: each run starts from zero. It also counts batches
-/// (breadth-first iterators): every entry of a batch still active when it runs
-/// counts as reached, so after a culling actor it counts what depth-first counts. It
-/// forks and merges, so it runs in parallel runs
-/// ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) with the same
-/// counts.
+/// Counts are per run. It also counts batches (breadth-first iterators): every entry
+/// still active when its batch runs counts as reached, as depth-first would count it.
+/// Parallel runs ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) give
+/// the same counts.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
@@ -22,9 +20,8 @@ pub struct Statistics {
     type_names: Vec<&'static str>,
     type_ids: Vec<TypeId>,
     per_depth: Vec<u64>,
-    /// The depth `per_depth[0]` counts: 0, except in a fork of a parallel run, which
-    /// sees only subtrees deep down (a fork under a 100,000-node chain must not keep,
-    /// and merge, 100,000 empty levels). `usize::MAX` until the fork counts a node.
+    /// The depth `per_depth[0]` counts: 0, but in a parallel fork (which must not keep
+    /// empty levels above its deep subtrees) `usize::MAX` until it counts a node.
     depth_base: usize,
 }
 
@@ -79,9 +76,7 @@ impl Statistics {
     pub fn count_of_type(&self, ty: NodeType) -> u64 {
         self.per_type.get(ty.get()).copied().unwrap_or(0)
     }
-}
 
-impl Statistics {
     #[inline]
     fn count(&mut self, graph: &Graph, node: scenewalk_core::NodeIndex, depth: u32) {
         self.nodes += 1;
@@ -96,9 +91,7 @@ impl Statistics {
             self.leaves += 1;
         }
     }
-}
 
-impl Statistics {
     /// Adds `count` nodes at `depth` to the histogram.
     #[inline]
     fn add_at_depth(&mut self, depth: usize, count: u64) {
@@ -163,13 +156,11 @@ impl UnorderedActor for Statistics {
     /// Zero counts over the same type table.
     fn fork(&self) -> Option<Self> {
         Some(Self {
-            nodes: 0,
-            leaves: 0,
             per_type: vec![0; self.per_type.len()],
             type_names: self.type_names.clone(),
             type_ids: self.type_ids.clone(),
-            per_depth: Vec::new(),
             depth_base: usize::MAX,
+            ..Self::default()
         })
     }
 

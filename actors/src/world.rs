@@ -15,8 +15,7 @@ mod matrices;
 
 pub(crate) use matrices::WorldMatrices;
 
-/// The product of the local transforms strictly above `node` (naive walk to the root):
-/// the state above a traversal root that is not a root of the graph.
+/// The product of the local transforms strictly above `node` (naive walk to the root).
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     let mut world = Affine3A::IDENTITY;
     let mut up = graph.parent_at(node);
@@ -29,24 +28,14 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
-/// The world transforms of a run (per node the place of its world matrix, one matrix
-/// per transform node), stamped with what they describe: published behind an `Arc`
-/// after each run of [`WorldTransforms`] (or
+/// The world transforms of a run, stamped with what they describe: published behind an
+/// `Arc` after each run of [`WorldTransforms`] (or
 /// [`IncrementalUpdate`](crate::IncrementalUpdate)), for later passes
 /// ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WorldTable {
     pub(crate) index: PerNode<u32>,
     pub(crate) matrices: Pages<Affine3A>,
-}
-
-impl Default for WorldTable {
-    fn default() -> Self {
-        Self {
-            index: PerNode::new(0),
-            matrices: Pages::new(Affine3A::IDENTITY),
-        }
-    }
 }
 
 impl Stamped for WorldTable {
@@ -57,8 +46,7 @@ impl Stamped for WorldTable {
 
 impl WorldTable {
     /// The world transform of the node in slot `node`, unchecked (for a reader that
-    /// checked the table with [`RunContext::read`]); `None` if the run did not reach
-    /// the node.
+    /// checked the table with [`RunContext::read`]); `None` if the run did not reach it.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Affine3A> {
         let i = self.index.get_at(node)?;
@@ -68,45 +56,28 @@ impl WorldTable {
     /// The world transform of `node`, checked: refused once the graph changed since
     /// the run, for another graph, a stale id or a node the run did not reach.
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
-        let i = self
-            .index
-            .read("WorldTable::world", "WorldTable", graph, node)?;
-        Ok(self
-            .matrices
-            .get(i as usize)
-            .copied()
-            .unwrap_or(Affine3A::IDENTITY))
+        let (index, matrices) = (&self.index, &self.matrices);
+        let i = index.read("WorldTable::world", "WorldTable", graph, node)?;
+        Ok(matrices.get(i as usize).copied().unwrap_or_default())
     }
 }
 
 /// Computes every reached node's world transform: the product of the local transforms
-/// on its path from the root (an ordered-state actor: the matrix stack). A traversal
-/// root below the graph's root starts from the product of its ancestors.
-///
-/// A node that is a [`Transform`] gets `parent world × local` as its own state; every
-/// other node shares its parent's. The results are a [`WorldTable`], handed out by
-/// [`table`](Self::table).
-#[derive(Clone, Debug)]
+/// on its path from the root (an ordered-state actor: the matrix stack); a run's root
+/// below the graph's root starts from its ancestors' product. A [`Transform`] gets
+/// `parent world × local` as its own state; every other node shares its parent's. The
+/// results: [`table`](Self::table).
+#[derive(Clone, Debug, Default)]
 pub struct WorldTransforms {
     pub(crate) matrices: WorldMatrices,
     pub(crate) world: PerNode<u32>,
     shared: Arc<WorldTable>,
 }
 
-impl Default for WorldTransforms {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl WorldTransforms {
     /// An actor with no results yet.
     pub fn new() -> Self {
-        Self {
-            matrices: WorldMatrices::new(),
-            world: PerNode::new(0),
-            shared: Arc::default(),
-        }
+        Self::default()
     }
 
     /// The results of the latest run, shared: a handle, nothing copied. Let go of it
@@ -115,21 +86,19 @@ impl WorldTransforms {
         Arc::clone(&self.shared)
     }
 
-    /// The world transform of `node` from the latest run, checked as
-    /// [`WorldTable::world`] does.
+    /// The world transform of `node` from the latest run, checked ([`WorldTable::world`]).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         self.shared.world(graph, node)
     }
 
-    /// The world transform of the node in slot `node` from the latest run, unchecked
-    /// (see [`WorldTable::at`]).
+    /// The world transform of the node in slot `node`, unchecked ([`WorldTable::at`]).
     pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
         self.shared.at(node)
     }
 
     /// The transform nodes of the latest run whose world matrix came out NaN or
-    /// infinite, in traversal order (their subtrees inherit it); the run's root comes
-    /// first, whatever its type, when the matrix of its ancestors is already bad.
+    /// infinite, in traversal order (not their subtrees, which inherit it); the run's
+    /// root comes first, whatever its type, when its ancestors' matrix is already bad.
     ///
     /// ```
     /// use scenewalk_actors::WorldTransforms;
@@ -188,29 +157,18 @@ impl OrderedActor for WorldTransforms {
     }
 
     const FORKS: bool = true;
+    /// Places are the same in every worker: the state goes as it is.
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
-        self.fork_worker(*state)
-    }
-    fn merge(&mut self, worker: Self) {
-        self.merge_worker(worker);
-    }
-}
-
-impl WorldTransforms {
-    /// [`OrderedActor::fork`].
-    fn fork_worker(&self, state: u32) -> Option<(Self, u32)> {
         let worker = Self {
-            matrices: self.matrices.fork_at(state),
+            matrices: self.matrices.fork_at(*state),
             world: self.world.fork(),
             shared: Arc::default(),
         };
-        // Places are the same in every worker: the state goes as it is.
-        Some((worker, state))
+        Some((worker, *state))
     }
 
-    /// [`OrderedActor::merge`]: the worker's pages reach the tables at the end, all
-    /// workers' at once.
-    fn merge_worker(&mut self, worker: Self) {
+    /// The worker's pages reach the tables at the end, all workers' at once.
+    fn merge(&mut self, worker: Self) {
         self.matrices.merge(worker.matrices);
         self.world.merge(worker.world);
     }
@@ -230,38 +188,31 @@ mod tests {
         scenewalk_nodes::{Group, Transform},
     };
 
-    /// A complete 4-ary tree of `n` nodes, every third a transform, compacted into
-    /// depth-first slot order (a split run wants it).
+    /// A complete 4-ary tree of `n` nodes, every third a transform, built in
+    /// depth-first slot order (a split run wants it): node i's children are 4i+1..=4i+4.
     #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
-        // Breadth-first numbering gives the shape.
-        let mut stack = vec![(0usize, root)];
-        while let Some((i, id)) = stack.pop() {
-            let children: Vec<usize> = (1..=4).map(|k| 4 * i + k).filter(|&c| c < n).collect();
-            let mut added = Vec::new();
-            for c in children {
-                let child = if c % 3 == 0 {
-                    let t = Vec3::new(c as f32, 1.0, -(c as f32) * 0.5);
-                    graph
-                        .append_child(id, Transform::from_translation(t))
-                        .unwrap()
-                } else {
-                    graph.append_child(id, Group).unwrap()
-                };
-                added.push((c, child));
+        let mut stack: Vec<(usize, NodeId)> = (1..=4).rev().map(|c| (c, root)).collect();
+        while let Some((i, parent)) = stack.pop() {
+            if i >= n {
+                continue;
             }
-            stack.extend(added.into_iter().rev());
+            let node = if i % 3 == 0 {
+                let t = Vec3::new(i as f32, 1.0, -(i as f32) * 0.5);
+                graph.append_child(parent, Transform::from_translation(t))
+            } else {
+                graph.append_child(parent, Group)
+            };
+            let node = node.unwrap();
+            stack.extend((4 * i + 1..=4 * i + 4).rev().map(|c| (c, node)));
         }
-        let remap = graph.compact().unwrap();
-        let root = remap.get(root).unwrap();
         (graph, root)
     }
 
-    /// A split run writes every transform's matrix at the place its payload fixes,
-    /// and every node's state names its nearest transform's place, as a sequential
-    /// run does.
+    /// A split run writes every transform's matrix at the place its payload fixes, and
+    /// every node's state names its nearest transform's place, as a sequential run.
     #[cfg(feature = "parallel")]
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {

@@ -697,3 +697,96 @@ proptest! {
         }
     }
 }
+
+/// Boxes on few distinct coordinates, so faces often coincide; sometimes empty.
+fn coinciding_box() -> impl Strategy<Value = Aabb> {
+    let c = || (-3i8..3).prop_map(|v| f32::from(v) * 0.5);
+    let corner = || (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+    prop_oneof![
+        8 => (corner(), corner()).prop_map(|(a, b)| Aabb::new(a, b)),
+        1 => Just(Aabb::EMPTY),
+    ]
+}
+
+proptest! {
+    /// When one child's box goes from `old` to `new`, the patch gives its parent (and
+    /// the root) the union of the other contributors (the parent's own geometry, the
+    /// other children) with `new`, whichever faces the child defined.
+    #[test]
+    fn a_changed_child_box_gives_the_union_of_the_other_contributors_and_the_new_box(
+        own in coinciding_box(),
+        others in prop::collection::vec(coinciding_box(), 0..4),
+        old in coinciding_box(),
+        new in coinciding_box(),
+    ) {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let parent = graph.append_child(root, Geometry::new(own)).unwrap();
+        for b in &others {
+            graph.append_child(parent, Geometry::new(*b)).unwrap();
+        }
+        let child = graph.append_child(parent, Geometry::new(old)).unwrap();
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        *graph.get_mut::<Geometry>(child).unwrap() = Geometry::new(new);
+        prop_assert!(!update.run(&graph, root).unwrap().full);
+        let want = others.iter().fold(own, |acc, b| acc.union(b)).union(&new);
+        prop_assert_eq!(update.world_bounds(&graph, parent).unwrap(), want);
+        prop_assert_eq!(update.world_bounds(&graph, root).unwrap(), want);
+    }
+}
+
+/// A payload patch that re-walks a third of the tree builds the patch plan and
+/// replays it: every node's world and box equal a full run's, for a root below the
+/// graph's root and after removals moved payloads within their columns (each payload
+/// distinct, so a step reading another node's payload or matrix place shows).
+#[test]
+fn the_plan_replays_each_nodes_own_payload_after_removals() {
+    let mut graph = Graph::new();
+    let top = graph.add_root(Group);
+    let root = graph
+        .append_child(top, Transform::from_translation(Vec3::X))
+        .unwrap();
+    let mut parents = vec![root];
+    for i in 0..300u32 {
+        let parent = parents[(i as usize * 7) % parents.len()];
+        let node = match i % 3 {
+            0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
+            1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
+            _ => graph.append_child(parent, Group),
+        }
+        .unwrap();
+        parents.push(node);
+    }
+    for &gone in &parents[10..20] {
+        if graph.contains(gone) {
+            graph.remove_subtree(gone).unwrap();
+        }
+    }
+    let mut update = IncrementalUpdate::new();
+    update.run(&graph, root).unwrap();
+    let nodes: Vec<NodeId> = all_nodes(&graph)
+        .into_iter()
+        .filter(|&n| n != root && graph.is_ancestor_or_self(root, n).unwrap())
+        .collect();
+    for (i, &node) in nodes.iter().enumerate() {
+        let x = i as f32;
+        if let Ok(t) = graph.get_mut::<Transform>(node) {
+            t.set_local(Affine3A::from_translation(Vec3::new(x, 1.0, -x)));
+        } else if let Ok(g) = graph.get_mut::<Geometry>(node) {
+            *g = Geometry::new(Aabb::new(Vec3::splat(-x), Vec3::new(x, 1.0, 2.0)));
+        }
+    }
+    let stats = update.run(&graph, root).unwrap();
+    assert!(!stats.full);
+    assert_eq!(stats.entered as usize, nodes.len());
+    let mut fresh = IncrementalUpdate::new();
+    fresh.run(&graph, root).unwrap();
+    for id in all_nodes(&graph) {
+        assert_eq!(update.world(&graph, id).ok(), fresh.world(&graph, id).ok());
+        assert_eq!(
+            update.world_bounds(&graph, id).ok(),
+            fresh.world_bounds(&graph, id).ok()
+        );
+    }
+}

@@ -1,23 +1,20 @@
-//! The patch plan: what a payload-only patch needs of every node of the last full
-//! run, in pre-order, so a changed subtree is re-walked as one contiguous stretch of
-//! it instead of by following links through scattered per-slot records.
+//! The patch plan: what a payload-only patch reads of every node of the last full
+//! run, in pre-order, so a changed subtree is one contiguous stretch of it.
 
 use super::spans::Spans;
-use super::subtree::Types;
+use super::subtree::{Kinds, Types};
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
-use scenewalk_core::{Aabb, Graph, NodeIndex, Payloads};
+use scenewalk_core::{Aabb, Graph, NodeIndex};
 use scenewalk_nodes::{Geometry, Transform};
 
-/// A node that is neither a transform nor geometry, or a skinned mesh (boxed after
-/// the passes, from its joints).
+/// Neither a transform nor geometry, or a skinned mesh (boxed after the passes).
 const OTHER: u8 = 0;
 /// A node that is exactly a [`Transform`].
 const TRANSFORM: u8 = 1;
 /// A node that is exactly a [`Geometry`].
 const GEOMETRY: u8 = 2;
-/// A node of a type extending either (but a skinned mesh): the plan does not cover
-/// it.
+/// A type extending either (but a skinned mesh): the plan does not cover it.
 const EXTENDED: u8 = 3;
 /// Depths are kept above the kind's two bits.
 const DEPTHS: u32 = 1 << 30;
@@ -26,7 +23,7 @@ const DEPTHS: u32 = 1 << 30;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Step {
     node: u32,
-    /// The depth below the run's root, shifted left by 2, and the kind.
+    /// The depth below the run's root << 2 | the kind.
     depth_kind: u32,
     /// The world state: the matrix a transform owns, the one any other node shares.
     state: u32,
@@ -51,21 +48,16 @@ impl Step {
     }
 }
 
-/// The plan of the latest full run, with the kind of each node type it is written
-/// with.
+/// The plan of the latest full run.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Plan {
     steps: Vec<Step>,
-    /// The kind of each registered type.
-    kinds: Vec<u8>,
-    /// Whether the plan covers every node of the run (no extended types, depths in
-    /// range).
+    /// Whether it covers every node of the run (see [`usable`](Self::usable)).
     usable: bool,
-    /// Whether the plan describes the latest full run.
+    /// Whether it describes the latest full run.
     built: bool,
-    /// The graph's revision when the plan was written: a structural edit since may
-    /// have moved payloads within their columns (removing a root logs no change, yet
-    /// moves the last payload of its column into its place).
+    /// The graph's revision when written: a structural edit since may have moved
+    /// payloads in their columns (removing a root logs no change, yet moves one).
     revision: u64,
 }
 
@@ -75,10 +67,7 @@ impl Plan {
         self.built = false;
     }
 
-    /// Writes the plan of the latest full run from its spans and world states, in
-    /// one pass over the slots: a patch builds it when patches repeat, so a full
-    /// run costs what it did and a run that is never patched never pays for it.
-    /// `kinds` are the node types, resolved for `graph`.
+    /// Writes the plan from the full run's spans and world states; `kinds` resolved.
     pub(super) fn build(
         &mut self,
         graph: &Graph,
@@ -90,20 +79,17 @@ impl Plan {
         let transform = types.index_of::<Transform>();
         let geometry = types.index_of::<Geometry>();
         let (transforms, geometries) = (&kinds.transforms, &kinds.geometries);
-        self.kinds.clear();
-        self.kinds.extend(types.iter().map(|(ty, _)| {
-            if Some(ty) == transform {
-                TRANSFORM
-            } else if Some(ty) == geometry {
-                GEOMETRY
-            } else if kinds.skinned.contains(ty) && !transforms.contains(ty) {
-                OTHER
-            } else if transforms.contains(ty) || geometries.contains(ty) {
-                EXTENDED
-            } else {
-                OTHER
-            }
-        }));
+        // The kind of each registered type.
+        let kind_of: Vec<u8> = types
+            .iter()
+            .map(|(ty, _)| match Some(ty) {
+                t if t == transform => TRANSFORM,
+                t if t == geometry => GEOMETRY,
+                _ if kinds.skinned.contains(ty) && !transforms.contains(ty) => OTHER,
+                _ if transforms.contains(ty) || geometries.contains(ty) => EXTENDED,
+                _ => OTHER,
+            })
+            .collect();
         self.steps.clear();
         self.steps.resize(spans.count() as usize, Step::default());
         self.usable = true;
@@ -111,7 +97,7 @@ impl Plan {
         for (node, span) in spans.iter() {
             let kind = graph
                 .type_at(node)
-                .and_then(|ty| self.kinds.get(ty.get()).copied())
+                .and_then(|ty| kind_of.get(ty.get()).copied())
                 .unwrap_or(EXTENDED);
             let payload = match kind {
                 TRANSFORM | GEOMETRY => graph.payload_slot_at(node),
@@ -139,13 +125,9 @@ impl Plan {
         self.revision = graph.revision();
     }
 
-    /// The steps from pre-order number `pre` up to (not including) `end`, if the
-    /// plan covers the run.
+    /// The steps from pre-order number `pre` to `end` (excluded).
     #[inline]
     pub(super) fn steps(&self, pre: u32, end: u32) -> Option<&[Step]> {
-        if !self.usable || !self.built {
-            return None;
-        }
         self.steps.get(pre as usize..end as usize)
     }
 
@@ -162,13 +144,6 @@ impl Plan {
     }
 }
 
-/// The payload columns the replay reads.
-#[derive(Clone, Copy)]
-pub(super) struct Columns<'g> {
-    pub(super) transforms: Option<Payloads<'g, Transform>>,
-    pub(super) geometries: Option<Payloads<'g, Geometry>>,
-}
-
 /// One open node of a replay: its state and its box so far.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Open {
@@ -177,8 +152,7 @@ pub(super) struct Open {
     acc: Aabb,
 }
 
-/// The state above the subtree that `steps` starts: a transform's parent's, any
-/// other node's own.
+/// The state above the subtree `steps`: a transform's parent's, another node's own.
 #[inline]
 pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -> Option<u32> {
     let top = steps.first()?;
@@ -188,21 +162,20 @@ pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -
     index.value_at(graph.parent_at(top.node())?)
 }
 
-/// Recomputes the world matrices and boxes of the subtree whose steps are `steps`
-/// (a node and its descendants, in pre-order) below state `above`: the update
-/// action's work, with every node's position in the plan, so the loop reads the
-/// steps one after another. Children's boxes are merged into their parent's in child
-/// order, as `Bounds` does on leave, so the boxes are a full run's bit for bit.
-/// Returns the top's box; `None` for a non-finite matrix or a plan that does not fit
-/// (the caller then recomputes everything).
+/// Recomputes the world matrices and boxes of the subtree `steps` (a node and its
+/// descendants, in pre-order) below state `above`, as `rewalk` does: children's
+/// boxes merged in child order, as `Bounds` does, so the boxes are a full run's bit
+/// for bit. Returns the top's box; `None` for a non-finite matrix or a plan that does
+/// not fit.
 pub(super) fn replay(
     steps: &[Step],
     above: u32,
-    columns: Columns<'_>,
+    kinds: &Kinds<'_>,
     matrices: &mut WorldMatrices,
     boxes: &mut PerNode<Aabb>,
     open: &mut Vec<Open>,
 ) -> Option<Aabb> {
+    let (transforms, geometries) = (kinds.transform, kinds.geometry);
     open.clear();
     let base = steps.first()?.depth();
     for (i, &step) in steps.iter().enumerate() {
@@ -222,12 +195,12 @@ pub(super) fn replay(
         let parent = open.last().map_or(above, |o| o.state);
         let (state, acc) = match step.kind() {
             TRANSFORM => {
-                let local = columns.transforms?.at_slot(step.payload)?.local();
+                let local = transforms?.at_slot(step.payload)?.local();
                 matrices.write(step.state, parent, local)?;
                 (step.state, Aabb::EMPTY)
             }
             GEOMETRY => {
-                let geometry = columns.geometries?.at_slot(step.payload)?;
+                let geometry = geometries?.at_slot(step.payload)?;
                 let world = matrices.get(parent);
                 (parent, geometry.local_bounds().transformed(&world))
             }
@@ -242,8 +215,8 @@ pub(super) fn replay(
             });
             continue;
         }
-        // A leaf (most nodes) is finished at once: no frame written and read back
-        // right away, whose store-to-load forwarding stalled the loop.
+        // A leaf is finished at once: a frame pushed and popped at once stalled the
+        // loop on store-to-load forwarding.
         boxes.overwrite(step.node(), acc);
         match open.last_mut() {
             Some(parent) => parent.acc = parent.acc.union(&acc),
@@ -260,13 +233,11 @@ pub(super) fn replay(
     None
 }
 
-/// Loads what the replays of `subtrees` read, for all of them before the first: the
-/// loads of one round do not depend on each other, so their cache misses overlap,
-/// where replays one after the other would wait for each in turn.
+/// Loads what the replays of `subtrees` read, all first, so their cache misses overlap.
 pub(super) fn warm(
     subtrees: &[&[Step]],
     graph: &Graph,
-    columns: Columns<'_>,
+    kinds: &Kinds<'_>,
     world: &crate::WorldTransforms,
     boxes: &PerNode<Aabb>,
 ) {
@@ -283,12 +254,12 @@ pub(super) fn warm(
     for steps in subtrees {
         for step in steps.iter() {
             let bits = match step.kind() {
-                TRANSFORM => columns
-                    .transforms
+                TRANSFORM => kinds
+                    .transform
                     .and_then(|t| t.at_slot(step.payload))
                     .map_or(0, |t| ends(t.local())),
-                GEOMETRY => columns
-                    .geometries
+                GEOMETRY => kinds
+                    .geometry
                     .and_then(|g| g.at_slot(step.payload))
                     .map_or(0, |g| {
                         let b = g.local_bounds();
@@ -316,86 +287,14 @@ fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
     m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
 }
 
+// That the plan replays each node's own payload and place is checked through the
+// update in `tests/incremental.rs`; here, when it is built.
 #[cfg(test)]
 mod tests {
-    use super::Types;
     use crate::IncrementalUpdate;
-    use crate::shared::Published;
+    use scenewalk_core::Graph;
     use scenewalk_core::glam::{Affine3A, Vec3};
-    use scenewalk_core::{Aabb, Graph};
-    use scenewalk_nodes::{Geometry, Group, Transform};
-
-    /// The plan's states are the full run's world states and its payload positions
-    /// lead to the nodes' own payloads, node by node in pre-order, for a root below
-    /// the graph's root and after removals moved payloads within their columns.
-    #[test]
-    fn the_plan_holds_each_nodes_state_and_payload_in_pre_order() {
-        let mut graph = Graph::new();
-        let top = graph.add_root(Group);
-        let root = graph
-            .append_child(top, Transform::from_translation(Vec3::X))
-            .unwrap();
-        let mut parents = vec![root];
-        for i in 0..300u32 {
-            let parent = parents[(i as usize * 7) % parents.len()];
-            let node = match i % 3 {
-                0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
-                1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
-                _ => graph.append_child(parent, Group),
-            }
-            .unwrap();
-            parents.push(node);
-        }
-        for &gone in &parents[10..20] {
-            if graph.contains(gone) {
-                graph.remove_subtree(gone).unwrap();
-            }
-        }
-        let mut update = IncrementalUpdate::new();
-        update.run(&graph, root).unwrap();
-        // The plan is built from the working tables, as a patch has them.
-        update
-            .action
-            .actor_mut::<crate::WorldTransforms>()
-            .unwrap()
-            .checkout(true);
-        let spans = update.action.actors().2.get();
-        let world = update.transforms();
-        assert!(!spans.plan.built());
-        let mut plan = super::Plan::default();
-        let mut types = Types::default();
-        types.resolve(&graph);
-        plan.build(&graph, spans, world, &types);
-        assert!(plan.built() && plan.usable(&graph));
-        let (transforms, geometries) = (
-            graph.payloads::<Transform>().unwrap(),
-            graph.payloads::<Geometry>().unwrap(),
-        );
-        let mut next = Some(root.index());
-        let mut pre = 0;
-        while let Some(node) = next {
-            let step = plan.steps[pre];
-            assert_eq!(step.node(), node);
-            assert_eq!(spans.get(node).unwrap().pre as usize, pre);
-            assert_eq!(Some(step.state), world.world.get_at(node));
-            let depth = graph.depth(graph.id_at(node).unwrap()).unwrap();
-            assert_eq!(step.depth() as usize, depth - 1);
-            match (transforms.get(node), geometries.get(node)) {
-                (Some(t), _) => {
-                    assert!(std::ptr::eq(transforms.at_slot(step.payload).unwrap(), t));
-                    let ty = graph.type_at(node).unwrap();
-                    assert_eq!(world.matrices.place(&graph, node, ty), Some(step.state));
-                }
-                (_, Some(g)) => {
-                    assert!(std::ptr::eq(geometries.at_slot(step.payload).unwrap(), g));
-                }
-                _ => assert_eq!(step.kind(), super::OTHER),
-            }
-            pre += 1;
-            next = graph.next_preorder_at(node, root.index());
-        }
-        assert_eq!(pre, plan.steps.len());
-    }
+    use scenewalk_nodes::{Group, Transform};
 
     /// Small patches after a full run do not pay for the plan; once the patches
     /// since the full run re-walk a third of the tree, one builds it; the next
@@ -412,7 +311,7 @@ mod tests {
         for _ in 0..100 {
             graph.append_child(root, Group).unwrap();
         }
-        let built = |u: &IncrementalUpdate| u.action.actors().2.get().plan.built();
+        let built = |u: &IncrementalUpdate| u.action.0.actors().2.get().plan.built();
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         let set = |graph: &mut Graph, node, x: f32| {

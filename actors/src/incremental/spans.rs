@@ -1,9 +1,8 @@
-//! Pre-order spans of the last full run, and the patch they allow when only payloads
-//! changed: no walk up to learn what lies inside what.
+//! Pre-order spans of the last full run, and the patch when only payloads changed.
 
 use super::IncrementalUpdate;
-use super::plan::{self, Columns, Plan};
-use super::subtree::{Kinds, rewalk, state_above};
+use super::plan::{self, Plan};
+use super::subtree::{Kinds, rewalk};
 use crate::PerNode;
 use crate::WorldTransforms;
 use scenewalk_core::{
@@ -11,9 +10,8 @@ use scenewalk_core::{
     UnorderedActor, Visit,
 };
 
-/// A node's pre-order number in the full run, the number after its subtree and its
-/// depth below the run's root, with the run that wrote them: value and stamp in one
-/// 16-byte record, so a lookup is one miss.
+/// A node's pre-order number in the full run, the number after its subtree, its depth
+/// below the run's root, and the run that wrote them (one 16-byte record, one miss).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Span {
     run: u32,
@@ -22,15 +20,14 @@ pub(super) struct Span {
     pub(super) depth: u32,
 }
 
-/// Numbers the nodes of a full run in pre-order. Node `b` lies in `a`'s subtree exactly when
-/// `a.pre <= b.pre < a.end`, which the update reads instead of walking up.
+/// Numbers the nodes of a full run in pre-order: `b` lies in `a`'s subtree exactly
+/// when `a.pre <= b.pre < a.end`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
     next: u32,
-    /// The same run's nodes in pre-order, with what a patch reads of each: written
-    /// from the spans by the patches, not by the run (see `Plan::build`).
+    /// The same run's patch plan, built by the patches (`Plan::build`).
     pub(super) plan: Plan,
 }
 
@@ -42,11 +39,8 @@ impl Spans {
 
     /// The slots of the latest run's nodes with their spans, in slot order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
-        let run = self.run;
-        (0u32..)
-            .zip(&self.spans)
-            .filter(move |(_, s)| s.run == run && run != 0)
-            .map(|(i, &s)| (NodeIndex::new(i), s))
+        let nodes = (0..self.spans.len() as u32).map(NodeIndex::new);
+        nodes.filter_map(|node| Some((node, self.get(node)?)))
     }
 
     /// The span of the node in slot `node` if the latest run reached it.
@@ -59,10 +53,9 @@ impl Spans {
     }
 }
 
-// Unordered in the trait's terms (no state handed down), though the numbers follow
-// the traversal's order: the update runs it under `DepthFirst` only, one node after
-// another, and as an ordered actor (with a `()` state) it made the full run 6–30 %
-// slower in three back-to-back pairs; unordered, no slowdown showed.
+// Unordered in the trait's terms though the numbers follow the traversal's order: the
+// update runs it under `DepthFirst` only, and as an ordered actor (a `()` state) it
+// slowed the full run by 6–30 %.
 impl UnorderedActor for Spans {
     const EVENTS: Events = Events::EnterLeave;
 
@@ -103,19 +96,11 @@ impl UnorderedActor for Spans {
 }
 
 impl IncrementalUpdate {
-    /// The patch when every change is a payload change and the spans of the last
-    /// full run still describe the tree (no structural edit since): a changed node is
-    /// inside the root's subtree when the full run numbered it, and covered when it
-    /// lies in the span of an earlier one in pre-order, so the changed nodes are
-    /// sorted once instead of each walking up to the root. No node's state changes,
-    /// so the subtrees rewrite only matrices and boxes: replayed from the patch plan
-    /// once it is built (`plan::replay`), else by following the links (`rewalk`).
-    /// Boxes on the way up are brought up to date level by level from the deepest
-    /// (children before parents), each level in slot order, and only while they
-    /// change (`Lifts::run`).
-    ///
-    /// `None` when a full run is needed (a change at or above the root, a non-finite
-    /// matrix).
+    /// The patch when every change is a payload change and the spans still hold: a
+    /// changed node is inside when the full run numbered it and covered when it lies
+    /// in an earlier one's span, so the changes are sorted instead of walked up. No
+    /// state changes: only matrices and boxes are rewritten, replayed from the plan
+    /// once built, else by `rewalk`. `None` when a full run is needed.
     #[inline(never)] // one call per update; kept apart for profiles
     pub(super) fn patch_payloads(
         &mut self,
@@ -125,13 +110,17 @@ impl IncrementalUpdate {
         boxes: &mut PerNode<Aabb>,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
-        let spans = self.action.actors().2.get();
-        self.tops.clear();
+        let spans = self.action.0.actors().2.get();
+        // Sorted as one integer each (pre-order number, then slot): a quarter of the
+        // moves and cheaper compares than sorting the records.
+        self.keys.clear();
         let mut outside = false;
         for change in changes {
             let node = change.node();
             match spans.get(node) {
-                Some(span) => self.tops.push((span, node)),
+                Some(span) => self
+                    .keys
+                    .push(u64::from(span.pre) << 32 | u64::from(node.raw())),
                 None => outside = true,
             }
         }
@@ -152,14 +141,6 @@ impl IncrementalUpdate {
                 return None;
             }
         }
-        // Sorted as one integer each (pre-order number, then slot): a quarter of
-        // the moves and cheaper compares than sorting the records.
-        self.keys.clear();
-        self.keys.extend(
-            self.tops
-                .iter()
-                .map(|(span, node)| u64::from(span.pre) << 32 | u64::from(node.raw())),
-        );
         self.keys.sort_unstable();
         self.tops.clear();
         self.tops.extend(self.keys.iter().filter_map(|&key| {
@@ -182,15 +163,12 @@ impl IncrementalUpdate {
         self.lifts.clear();
         // The plan leaves the `Spans` actor for the pass, so that it and the world
         // matrices can be used side by side; it goes back whatever happens.
-        let mut plan = std::mem::take(&mut self.action.actor_mut::<Spans>()?.plan);
+        let mut plan = std::mem::take(&mut self.action.0.actor_mut::<Spans>()?.plan);
         if !plan.built() {
-            // A pass over every node (about 40 % of a full run on the 1M-node
-            // bench), built once the patches since the full run have re-walked a
-            // third of the tree without it: about what the plan would have saved
-            // them (60 ns a node there), so whatever follows, building costs at most
-            // twice the best choice made in hindsight (rent, then buy). A few small
-            // patches after each full run never pay for it.
-            let spans = self.action.actors().2.get();
+            // Building costs about 40 % of a full run: built once the patches have
+            // re-walked a third of the tree without it, about what it would have
+            // saved them, so it costs at most twice the best choice in hindsight.
+            let spans = self.action.0.actors().2.get();
             let nodes: u64 = self
                 .tops
                 .iter()
@@ -198,26 +176,24 @@ impl IncrementalUpdate {
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count() / 3) {
-                plan.build(graph, spans, self.action.actors().0.get(), &self.types);
+                plan.build(graph, spans, self.action.0.actors().0.get(), &self.types);
             }
         }
         let usable = plan.built() && plan.usable(graph);
         let patched = self.patch_tops(graph, usable.then_some(&plan), boxes, stats);
-        if let Some(spans) = self.action.actor_mut::<Spans>() {
+        if let Some(spans) = self.action.0.actor_mut::<Spans>() {
             spans.plan = plan;
         }
         patched?;
 
         let kinds = Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.actors().0.get();
+        let world = self.action.0.actors().0.get();
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
 
-    /// The subtree passes of a payload-only patch, 16 warmed at a time: each a
-    /// stretch of the plan if it covers the run, else by following the links (while
-    /// the plan is not built, or when a type extends `Transform` or `Geometry` other
-    /// than a skinned mesh). The parents of subtrees whose box changed go to `lifts`.
+    /// The subtree passes of a payload-only patch, `BATCH` warmed at a time, from the
+    /// plan if given, else by `rewalk`; parents of changed boxes go to `lifts`.
     fn patch_tops(
         &mut self,
         graph: &Graph,
@@ -226,11 +202,7 @@ impl IncrementalUpdate {
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
-        let columns = Columns {
-            transforms: graph.payloads(),
-            geometries: graph.payloads(),
-        };
-        let world = self.action.actor_mut::<WorldTransforms>()?;
+        let world = self.action.0.actor_mut::<WorldTransforms>()?;
         for batch in self.tops.chunks(BATCH) {
             let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
             match plan {
@@ -242,7 +214,7 @@ impl IncrementalUpdate {
                         }
                     }
                     let subtrees = subtrees.get(..batch.len())?;
-                    plan::warm(subtrees, graph, columns, world, boxes);
+                    plan::warm(subtrees, graph, kinds, world, boxes);
                 }
                 None => warm(graph, kinds, world, boxes, batch),
             }
@@ -252,12 +224,18 @@ impl IncrementalUpdate {
                     let above = plan::state_above(steps, graph, &world.world)?;
                     let open = &mut self.open;
                     let after =
-                        plan::replay(steps, above, columns, &mut world.matrices, boxes, open)?;
+                        plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
                     (steps.len() as u64, after)
                 } else {
+                    // A transform's own state is the matrix it writes: its parent's is above.
                     let ty = graph.type_at(node)?;
                     let transform = kinds.local(graph, node, ty).is_some();
-                    let above = state_above(graph, &world.world, node, transform)?;
+                    let top = if transform {
+                        graph.parent_at(node)?
+                    } else {
+                        node
+                    };
+                    let above = world.world.value_at(top)?;
                     let (frames, found) = (&mut self.frames, &mut self.found);
                     rewalk::<true>(graph, kinds, world, boxes, frames, found, node, above)?
                 };
@@ -274,13 +252,10 @@ impl IncrementalUpdate {
     }
 }
 
-/// Subtrees warmed up together by [`warm`].
+/// Subtrees warmed up together.
 const BATCH: usize = 16;
 
-/// Loads what the subtree passes of `tops` start from, for all of them before the
-/// first pass: the loads of one round do not depend on each other, so their cache
-/// misses overlap, where passes one after the other would wait for each in turn.
-/// The passes then find these lines in cache.
+/// Loads what the passes of `tops` start from, all first, so their cache misses overlap.
 fn warm(
     graph: &Graph,
     kinds: &Kinds<'_>,

@@ -1,5 +1,4 @@
-//! The subtree pass of an incremental update: the update action's work in one tight
-//! loop, and the box of one ancestor from its children's.
+//! The subtree pass of an incremental update, and one node's box from its children's.
 
 use crate::skinned::find;
 use crate::{PerNode, WorldTransforms};
@@ -33,19 +32,17 @@ impl Types {
     }
 }
 
-/// The node types the subtree pass reads, resolved once per update, and the skinned
-/// meshes' own boxes as the patch has them.
+/// The node types the subtree pass reads, and the skinned meshes' own boxes.
 pub(super) struct Kinds<'g> {
     types: &'g Types,
     skins: &'g [(NodeIndex, Aabb)],
     /// Exact-type columns: two loads where `get_at` also looks the column up.
-    transform: Option<Payloads<'g, Transform>>,
-    geometry: Option<Payloads<'g, Geometry>>,
+    pub(super) transform: Option<Payloads<'g, Transform>>,
+    pub(super) geometry: Option<Payloads<'g, Geometry>>,
 }
 
 impl<'g> Kinds<'g> {
-    /// The kinds of `graph`'s nodes by `types` (resolved), with the skinned meshes'
-    /// own boxes `skins` (sorted by slot).
+    /// `types` resolved for `graph`; `skins` sorted by slot.
     pub(super) fn new(graph: &'g Graph, types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
         Self {
             types,
@@ -72,8 +69,7 @@ impl<'g> Kinds<'g> {
             .map(Transform::local)
     }
 
-    /// The node's geometry, placed by its world matrix; `None` for a skinned mesh,
-    /// which its joints place (see [`IncrementalUpdate`](crate::IncrementalUpdate)).
+    /// The node's geometry; `None` for a skinned mesh, which its joints place.
     #[inline(always)]
     pub(super) fn geometry(
         &self,
@@ -92,40 +88,19 @@ impl<'g> Kinds<'g> {
     }
 }
 
-/// A payload of a type extending `T` (rare): kept out of line so the exact-type
-/// lookups inline into the subtree pass.
+/// A payload of a type extending `T` (rare), out of line so the exact-type lookups
+/// inline.
 #[cold]
 #[inline(never)]
 fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
     graph.get_at::<T>(node)
 }
 
-/// The state above `top` before a payload-only pass: its parent's when it is a
-/// transform (whose own state is the matrix it writes), else its own.
-pub(super) fn state_above(
-    graph: &Graph,
-    index: &PerNode<u32>,
-    top: NodeIndex,
-    transform: bool,
-) -> Option<u32> {
-    let node = if transform {
-        graph.parent_at(top)?
-    } else {
-        top
-    };
-    index.value_at(node)
-}
-
-/// Recomputes the world matrices and boxes of `top`'s subtree below a parent whose
-/// state is `above`: the update action's work (`WorldTransforms` and `Bounds` under
-/// `DepthFirst`) in one tight loop, without an action run's setup per subtree.
-/// Returns the nodes entered and `top`'s new box; `None` for a non-finite matrix.
-///
-/// Structural patches (`PAYLOADS` false) write every node's state and list the
-/// skinned meshes met in `skins` (boxed after the walks). In a patch where only
-/// payloads changed since the last full run (which reached every node of the
-/// subtree) no state changes: only the matrices of transform nodes and the boxes are
-/// written, and no stamp is read.
+/// Recomputes the world matrices and boxes of `top`'s subtree below state `above`: the
+/// update action's work in one tight loop. Returns the nodes entered and `top`'s new
+/// box; `None` for a non-finite matrix. Structural patches (`PAYLOADS` false) write
+/// every node's state and list the skinned meshes met in `skins`; payload-only ones
+/// (states unchanged since the full run) write only matrices and boxes.
 #[allow(clippy::too_many_arguments, reason = "the pass's tables, side by side")]
 pub(super) fn rewalk<const PAYLOADS: bool>(
     graph: &Graph,
@@ -164,8 +139,7 @@ pub(super) fn rewalk<const PAYLOADS: bool>(
     None
 }
 
-/// Enters one node of a subtree pass (see [`rewalk`]): its world state and its own
-/// box.
+/// Enters one node of [`rewalk`]: its world state and its own box.
 #[inline]
 fn enter<const PAYLOADS: bool>(
     graph: &Graph,
@@ -205,9 +179,9 @@ fn enter<const PAYLOADS: bool>(
     })
 }
 
-/// Recomputes one box in place from the node's geometry (a skinned mesh's own box from
-/// `kinds.skins`) and its children's boxes. Values are read without their stamps:
-/// every node inside the root's subtree has values from the last full run or a patch.
+/// Recomputes one box in place from the node's own box (a skinned mesh's from
+/// `kinds.skins`) and its children's, read without stamps (inside the root's subtree
+/// every node has values from the last full run or a patch).
 pub(super) fn rebox(
     graph: &Graph,
     kinds: &Kinds<'_>,
@@ -238,8 +212,7 @@ pub(super) fn rebox(
     boxes.overwrite(node, own);
 }
 
-/// Forgets the results of a subtree that left the root's subtree, so they read as
-/// `None`, as after a full run.
+/// Forgets the results of a subtree that left the root's subtree.
 pub(super) fn forget_subtree(
     graph: &Graph,
     world: &mut WorldTransforms,

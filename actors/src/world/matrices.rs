@@ -1,5 +1,4 @@
-//! The world matrices of the matrix-stack actors: one per transform node, at a place
-//! fixed by the node's payload position.
+//! The world matrices of the matrix-stack actors.
 
 use crate::per_node::Pages;
 use scenewalk_core::glam::{Affine3A, Mat3A};
@@ -8,9 +7,8 @@ use scenewalk_nodes::Transform;
 
 use super::world_above;
 
-/// `parent × local`, bit for bit glam's `Affine3A * Affine3A` (the same column
-/// products in the same order), but always inlined: in the fused run loop the
-/// compiler kept glam's operator out of line, a call per transform node.
+/// `parent × local`, bit for bit glam's `Affine3A * Affine3A`, but always inlined
+/// (the compiler kept glam's operator out of line in the run loop).
 #[inline(always)]
 pub(super) fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
     let m = &parent.matrix3;
@@ -24,8 +22,7 @@ pub(super) fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
     }
 }
 
-/// Whether every number of `world` is finite, as `Affine3A::is_finite`, with the four
-/// columns' masks combined before the one test (inlined, one branch).
+/// `Affine3A::is_finite`, with the columns' masks combined before one test.
 #[inline(always)]
 pub(super) fn is_finite(world: &Affine3A) -> bool {
     let m = &world.matrix3;
@@ -36,17 +33,12 @@ pub(super) fn is_finite(world: &Affine3A) -> bool {
     .all()
 }
 
-/// The world matrices of a run. The ordered state of the matrix-stack actors is a
-/// place in this table (4 bytes where a matrix is 64): 0 for the matrix above the
-/// run's root, and for a transform node `1 + slot × kinds + kind` (its payload's
-/// position in its type's column, `kind` numbering the types that are a
-/// [`Transform`]). So a parallel worker writes at its own places and an incremental
-/// patch overwrites a changed transform's matrix where it is.
-#[derive(Clone, Debug)]
+/// The world matrices of a run, by place (the actors' ordered state; layout in
+/// `docs/architecture.md`), so a parallel worker writes at its own places and an
+/// incremental patch overwrites a changed transform's matrix where it is.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct WorldMatrices {
-    /// The types that are a transform, and the graph's `Transform` column, kept for a
-    /// run (released by [`end`](Self::end)) so a transform node's local costs no
-    /// downcast.
+    /// The types that are a transform, with the `Transform` column during a run.
     transforms: Typed<Transform>,
     /// Per type index: 1 + the type's number among the transform types, or 0.
     kind: Vec<u32>,
@@ -57,33 +49,17 @@ pub(crate) struct WorldMatrices {
     non_finite: Vec<NodeIndex>,
     /// The run's root, when the matrix above it is already bad (listed once).
     bad_root: Option<NodeIndex>,
-    /// In a parallel worker: the place and the matrix of the state it starts from
-    /// (a place outside its own pages), and how long its parent's `non_finite` was at
-    /// the fork (where this worker's entries go). In the parent: how many entries
-    /// merges have put in `non_finite` since.
+    /// In a parallel worker: the place and matrix it starts from (outside its own
+    /// pages), and its parent's `non_finite` length at the fork. In the parent: the
+    /// entries merges have put in `non_finite` since.
     inherited: Option<(u32, Affine3A)>,
     mark: usize,
     merged: usize,
 }
 
 impl WorldMatrices {
-    pub(crate) fn new() -> Self {
-        Self {
-            transforms: Typed::new(),
-            kind: Vec::new(),
-            kinds: 0,
-            matrices: Pages::new(Affine3A::IDENTITY),
-            non_finite: Vec::new(),
-            bad_root: None,
-            inherited: None,
-            mark: 0,
-            merged: 0,
-        }
-    }
-
-    /// Numbers the transform types of `graph` (`Transform` itself first, whether or
-    /// not the graph has one yet, so the first transform added moves no place) and
-    /// sizes the table for its transform payloads.
+    /// Numbers the transform types of `graph` (`Transform` first, present or not, so
+    /// adding the first moves no place) and sizes the table for their payloads.
     pub(crate) fn layout(&mut self, graph: &Graph) {
         let types = graph.types();
         self.transforms.resolve(types);
@@ -107,9 +83,8 @@ impl WorldMatrices {
         self.matrices.grow(1 + longest * self.kinds as usize);
     }
 
-    /// [`layout`](Self::layout) again for an incremental patch; false when the
-    /// transform types were numbered anew (a new type extending `Transform` was
-    /// registered), which moves every place, so the patch must give way to a full run.
+    /// [`layout`](Self::layout) for a patch; false when a new type extending `Transform`
+    /// moved every place (a full run is needed).
     pub(crate) fn relayout(&mut self, graph: &Graph) -> bool {
         let kinds = self.kinds;
         self.layout(graph);
@@ -137,15 +112,13 @@ impl WorldMatrices {
         0
     }
 
-    /// Ends a run: puts the merged workers' matrices in the table, lets go of the
-    /// graph's `Transform` column.
+    /// Ends a run: the merged workers' matrices go in, the `Transform` column goes.
     pub(crate) fn end(&mut self) {
         self.matrices.finish();
         self.transforms.release();
     }
 
-    /// At a transform node, makes `parent world × local` the node's own state.
-    /// Returns the node's state, so the caller need not read the cell again.
+    /// At a transform node, makes `parent world × local` its own state; returns it.
     #[inline(always)]
     pub(crate) fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
         let above = *state.get();
@@ -180,9 +153,8 @@ impl WorldMatrices {
         }
     }
 
-    /// Overwrites the matrix at `place` with `above × local`, for an incremental patch
-    /// (the table grows if the place is new); `None` when the product is not finite
-    /// (the caller then recomputes everything, which lists it).
+    /// Overwrites the matrix at `place` with `above × local` (a patch; the table grows
+    /// as needed); `None` when it is not finite.
     #[inline]
     pub(crate) fn write(&mut self, place: u32, above: u32, local: &Affine3A) -> Option<u32> {
         let world = product(&self.get(above), local);
@@ -195,9 +167,8 @@ impl WorldMatrices {
     }
 }
 
-/// Parallel runs: a worker per subtree writes its transforms' matrices at their places
-/// (the same products in the same order as a sequential run); the merge hands its
-/// pages to this table.
+/// Parallel runs: a worker writes its transforms' matrices at their places; the merge
+/// hands its pages over.
 impl WorldMatrices {
     /// A worker's matrices, starting from `state`.
     pub(crate) fn fork_at(&self, state: u32) -> Self {
@@ -206,11 +177,9 @@ impl WorldMatrices {
             kind: self.kind.clone(),
             kinds: self.kinds,
             matrices: self.matrices.fork(),
-            non_finite: Vec::new(),
-            bad_root: None,
             inherited: Some((state, self.get(state))),
             mark: self.non_finite.len(),
-            merged: 0,
+            ..Self::default()
         }
     }
 
@@ -219,12 +188,10 @@ impl WorldMatrices {
         self.matrices.recycle(worker.matrices);
     }
 
-    /// Takes a worker's matrices, and puts its non-finite nodes where they come in
-    /// traversal order.
+    /// Takes a worker's matrices, its non-finite nodes where they come in order.
     pub(crate) fn merge(&mut self, worker: Self) {
-        let at = (worker.mark + self.merged).min(self.non_finite.len());
-        self.merged += worker.non_finite.len();
-        self.non_finite.splice(at..at, worker.non_finite);
+        let list = &mut self.non_finite;
+        crate::shared::put(list, worker.mark, &mut self.merged, worker.non_finite);
         self.matrices.merge(worker.matrices);
     }
 }
