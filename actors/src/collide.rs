@@ -155,10 +155,9 @@ fn collide_meshes(
 /// scene subtrees ([`subtrees`](Collide::subtrees)) or the leaves of one subtree
 /// against each other ([`within`](Collide::within)).
 ///
-/// Not an actor: a query driven by the dual-tree iterator ([`DualTree`]), which
-/// descends both hierarchies pair by pair under a box-overlap filter, with the exact
-/// [`triangles_intersect`] test at pairs of BVH leaves. Its stacks and buffers are
-/// kept between calls: once grown to a scene's size, a call allocates nothing.
+/// Not an actor: a query driven by [`DualTree`], which descends both hierarchies pair
+/// by pair under a box-overlap filter, with the exact [`triangles_intersect`] test at
+/// pairs of BVH leaves. Its buffers are kept: once grown, a call allocates nothing.
 ///
 /// ```
 /// use scenewalk_actors::{Collide, ContactMode};
@@ -227,10 +226,7 @@ impl Collide {
     /// [`meshes`](Collide::meshes)); two other [`Geometry`] nodes (or a mesh and a plain
     /// geometry) whose world boxes overlap give a box contact; anything else gives
     /// nothing. Only leaves are tested: geometry on a node with children is not.
-    ///
-    /// # Errors
-    /// [`CollideError::StaleNode`], [`CollideError::Overlapping`],
-    /// [`CollideError::NoResults`], each as its doc says.
+    /// Errors: any [`CollideError`].
     pub fn subtrees(
         &mut self,
         graph: &Graph,
@@ -254,9 +250,7 @@ impl Collide {
     }
 
     /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
-    /// once), found as [`subtrees`](Collide::subtrees) finds them between two.
-    ///
-    /// # Errors
+    /// once), found as [`subtrees`](Collide::subtrees) finds them between two. Errors:
     /// [`CollideError::StaleNode`] and [`CollideError::NoResults`].
     pub fn within(
         &mut self,
@@ -293,33 +287,26 @@ impl Collide {
         // contacts are decided on the exact boxes below.
         let mut filter = |x, y| boxes(x, y).is_some_and(|(p, q)| padded(&p).overlaps(&q));
         while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
-            let (Some(id_a), Some(id_b)) = (graph.id_at(x), graph.id_at(y)) else {
+            let (Some(a), Some(b)) = (graph.id_at(x), graph.id_at(y)) else {
                 continue;
             };
             if graph.get_at::<Geometry>(x).is_none() || graph.get_at::<Geometry>(y).is_none() {
                 continue;
             }
+            let contact = |triangles| NodeContact { a, b, triangles };
             let found = match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
                 (Some(mesh_a), Some(mesh_b)) => {
-                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(id_a))?;
-                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(id_b))?;
+                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(a))?;
+                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(b))?;
                     let place = Placement::new(&world_a, &world_b);
                     collide_meshes(inner, mesh_a, mesh_b, place, mode, |c| {
-                        nodes.push(NodeContact {
-                            a: id_a,
-                            b: id_b,
-                            triangles: Some(c),
-                        });
+                        nodes.push(contact(Some(c)));
                     })
                 }
                 _ => {
                     let overlap = boxes(x, y).is_some_and(|(p, q)| p.overlaps(&q));
                     if overlap {
-                        nodes.push(NodeContact {
-                            a: id_a,
-                            b: id_b,
-                            triangles: None,
-                        });
+                        nodes.push(contact(None));
                     }
                     usize::from(overlap)
                 }

@@ -191,12 +191,10 @@ pub struct IncrementalUpdate {
     joints: Vec<Affine3A>,
 }
 
-/// The update action's chain.
-type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
-
-/// The update action.
+/// The update action, with its chain.
 #[derive(Debug)]
 struct Update(Action<DepthFirst, Chain>);
+type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
 
 impl Default for Update {
     #[allow(
@@ -251,11 +249,9 @@ impl IncrementalUpdate {
         })
     }
 
-    /// The results of the latest run, shared at no copy: the world transforms
-    /// ([`WorldTable`](crate::WorldTable)) and boxes ([`BoundsTable`](crate::BoundsTable)),
-    /// stamped with the graph state they describe, for
-    /// [`Action::run_with`](scenewalk_core::Action::run_with). Drop them before the next
-    /// `run`, which then patches them in place (a handle still held costs it a copy).
+    /// The latest run's [`WorldTable`](crate::WorldTable) and [`BoundsTable`](crate::BoundsTable)
+    /// (handles, no copy) for [`Action::run_with`](scenewalk_core::Action::run_with). Drop
+    /// them before the next `run`, which then patches in place (a held handle costs a copy).
     pub fn results(&self) -> Results {
         Results::new()
             .with(self.transforms().table())
@@ -307,8 +303,7 @@ impl IncrementalUpdate {
             self.walk_up(graph, root, changes)?;
         }
 
-        // Keep every result; the passes below overwrite what changed. The published
-        // tables come back for that (copied only if a reader still holds them).
+        // Keep every result (copied if a reader holds them); the passes overwrite the changes.
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         world.checkout(true);
         world.world.resume(graph);
@@ -318,8 +313,7 @@ impl IncrementalUpdate {
         let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);
-        // The boxes leave the actor for the patch, so that they and the world
-        // matrices can be written side by side; they go back whatever happens.
+        // The boxes leave the actor, to be written beside the matrices, and always go back.
         let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
         self.skins = std::mem::take(&mut bounds.skins);
         self.found.clear();
@@ -347,8 +341,7 @@ impl IncrementalUpdate {
         self.marks.begin(graph.capacity());
         self.dirty.clear();
         self.collect(graph, changes);
-        // Slot order is memory order (and document order for a graph built depth
-        // first): the passes below then sweep the arrays forward instead of jumping.
+        // In slot order the passes sweep the arrays forward instead of jumping.
         self.dirty.sort_unstable();
         self.warm_up(graph);
         // A change at or above the root changes everything below it.
@@ -410,9 +403,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// Boxes the skinned meshes under the root again after the subtree passes (those
-    /// of the last run and those the passes met) as `Bounds` does, and lifts the boxes
-    /// that changed to the ancestors.
+    /// Boxes the skinned meshes under the root again (the last run's and those the passes
+    /// met) as `Bounds` does, and lifts the changed boxes to the ancestors.
     fn pose_skins(
         &mut self,
         graph: &Graph,

@@ -25,8 +25,7 @@ struct ForkPage<T> {
     count: usize,
 }
 
-/// A table of entries in pages: a parallel run's fork holds only the pages it writes,
-/// which [`finish`](Self::finish) puts in the table.
+/// A table of entries in pages: a parallel run's fork holds only the pages it writes.
 #[derive(Clone, Debug)]
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
@@ -173,7 +172,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     pub(crate) fn fork(&self) -> Self {
         Self {
             forked: Some(Vec::new()),
-            spare: self.spare.share(),
+            spare: Spares(Arc::clone(&self.spare.0)),
             ..Self::new(self.fill)
         }
     }
@@ -349,8 +348,7 @@ impl<T: Copy> PerNode<T> {
     }
 
     /// The value for `id`, checked: the latest run was over `graph` as it is now and
-    /// reached the node. `reader` and `results` name the accessor and its results in
-    /// the error.
+    /// reached the node. `reader` and `results` name the accessor and table in errors.
     pub fn read(
         &self,
         reader: &'static str,
@@ -385,8 +383,7 @@ impl<T: Copy + Default> Default for PerNode<T> {
 /// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
     /// A table for a parallel worker of the current run: its writes read back in the
-    /// worker and reach this table by [`merge`](Self::merge) and
-    /// [`finish_merges`](Self::finish_merges).
+    /// worker and reach this table by [`merge`](Self::merge).
     pub fn fork(&self) -> Self {
         Self {
             entries: self.entries.fork(),
@@ -395,8 +392,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         }
     }
 
-    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges); a slot two
-    /// forks wrote gets the later merge's value.
+    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges) (a slot two
+    /// forks wrote gets the later merge's value).
     pub fn merge(&mut self, worker: Self) {
         self.entries.merge(worker.entries);
     }
@@ -407,8 +404,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     }
 }
 
-/// Buffers kept from one parallel run's workers for the next's: taken by a fork (which
-/// sees its parent by `&`, hence the lock), given back by the merge. A clone has none.
+/// Buffers kept from one parallel run's workers for the next's (a fork sees its parent
+/// by `&`, hence the lock). A clone has none.
 #[derive(Debug)]
 pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 
@@ -425,20 +422,13 @@ impl<V> Clone for Spares<V> {
 }
 
 impl<V> Spares<V> {
-    /// A spare buffer, if one is left.
     pub(crate) fn take(&self) -> Option<V> {
         self.0.lock().ok()?.pop()
     }
 
-    /// Keeps `buffer` for a later fork.
     pub(crate) fn give(&self, buffer: V) {
         if let Ok(mut spares) = self.0.lock() {
             spares.push(buffer);
         }
-    }
-
-    /// The same store (for a fork).
-    fn share(&self) -> Self {
-        Self(Arc::clone(&self.0))
     }
 }

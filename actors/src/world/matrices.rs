@@ -46,7 +46,7 @@ pub(crate) struct WorldMatrices {
     kinds: u32,
     pub(crate) matrices: Pages<Affine3A>,
     /// Transform nodes whose world matrix came out NaN or infinite.
-    non_finite: Vec<NodeIndex>,
+    pub(super) non_finite: Vec<NodeIndex>,
     /// The run's root, when the matrix above it is already bad (listed once).
     bad_root: Option<NodeIndex>,
     /// In a parallel worker: the place and matrix it starts from (outside its own
@@ -137,10 +137,6 @@ impl WorldMatrices {
         own
     }
 
-    pub(crate) fn non_finite(&self) -> &[NodeIndex] {
-        &self.non_finite
-    }
-
     #[inline(always)]
     pub(crate) fn get(&self, place: u32) -> Affine3A {
         match self.inherited {
@@ -181,11 +177,6 @@ impl WorldMatrices {
             mark: self.non_finite.len(),
             ..Self::default()
         }
-    }
-
-    /// Drops a worker's matrices, keeping its pages for later workers.
-    pub(crate) fn recycle(&mut self, worker: Self) {
-        self.matrices.recycle(worker.matrices);
     }
 
     /// Takes a worker's matrices, its non-finite nodes where they come in order.
