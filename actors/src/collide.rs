@@ -60,8 +60,7 @@ pub enum CollideError {
     NoResults(NodeId),
 }
 
-/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's local
-/// frame is the common one).
+/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's own).
 #[derive(Clone, Copy, Debug)]
 struct Placement {
     a: Affine3A,
@@ -177,9 +176,8 @@ fn collide_meshes(
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Collide {
-    /// The scene-level descent.
+    /// The scene-level descent, and the mesh-level one nested inside it.
     outer: DualTree,
-    /// The mesh-level descent (nested inside the scene-level one).
     inner: DualTree,
     triangles: Vec<TriangleContact>,
     nodes: Vec<NodeContact>,
@@ -192,13 +190,10 @@ impl Collide {
     }
 
     /// The intersecting triangle pairs of mesh `a` placed by `world_a` and mesh `b`
-    /// placed by `world_b` (any affine transforms, scaled and sheared included).
-    ///
-    /// Triangles are compared in B's local frame, A's corners mapped by
-    /// `world_b⁻¹ · world_a` (in the world frame if `world_b` is singular). In
-    /// [`ContactMode::All`] the result is every pair that [`triangles_intersect`]
-    /// accepts there, in the order the descent finds them; in
-    /// [`ContactMode::First`] it is one such pair, or empty when there is none.
+    /// placed by `world_b` (any affine transforms, scaled and sheared included): every
+    /// pair [`triangles_intersect`] accepts in B's local frame, A's corners mapped by
+    /// `world_b⁻¹ · world_a` (in the world frame if `world_b` is singular), in the order
+    /// the descent finds them ([`ContactMode::First`]: one such pair, or none).
     pub fn meshes(
         &mut self,
         a: &Mesh,
@@ -220,12 +215,10 @@ impl Collide {
     /// `a` and `b`.
     ///
     /// The descent prunes with the world boxes of the latest [`Bounds`] run and places
-    /// meshes with the [`WorldTransforms`] run (both over `graph` as it is now, having
-    /// reached both roots; one action can run both). At a pair of leaves: two
-    /// [`Mesh`]es give one contact per intersecting triangle pair (as
-    /// [`meshes`](Collide::meshes)); two other [`Geometry`] nodes (or a mesh and a plain
-    /// geometry) whose world boxes overlap give a box contact; anything else gives
-    /// nothing. Only leaves are tested: geometry on a node with children is not.
+    /// meshes with the [`WorldTransforms`] run (both over `graph` as it is now). At a
+    /// pair of leaves (geometry on a node with children is not tested): two [`Mesh`]es
+    /// give one contact per intersecting triangle pair (as [`meshes`](Collide::meshes));
+    /// two other [`Geometry`] nodes whose world boxes overlap give a box contact.
     /// Errors: any [`CollideError`].
     pub fn subtrees(
         &mut self,

@@ -92,13 +92,6 @@ impl FrustumCull {
         self.culled.load(Ordering::Relaxed)
     }
 
-    fn start(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        *self.tested.get_mut() = 0;
-        *self.culled.get_mut() = 0;
-        self.bounds = Some(run.read::<BoundsTable>("FrustumCull")?);
-        Ok(())
-    }
-
     #[inline]
     fn box_at(&self, node: NodeIndex) -> Option<scenewalk_core::Aabb> {
         self.bounds.as_deref()?.at(node)
@@ -159,7 +152,10 @@ impl StaticActor for FrustumCull {
     const BATCHES: bool = true;
 
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        self.start(run)
+        *self.tested.get_mut() = 0;
+        *self.culled.get_mut() = 0;
+        self.bounds = Some(run.read::<BoundsTable>("FrustumCull")?);
+        Ok(())
     }
 
     fn end(&mut self) {
@@ -213,7 +209,7 @@ impl OrderedActor for FrustumCull {
     type State = PlaneMask;
 
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<PlaneMask, TraversalError> {
-        self.start(run)?;
+        StaticActor::begin(self, run)?;
         Ok(PlaneMask::ALL)
     }
 

@@ -27,7 +27,7 @@ pub struct UpdateStats {
     pub full: bool,
     /// Changes read from the graph's log.
     pub changes: usize,
-    /// Subtrees traversed again (the topmost changed nodes; nested ones are inside).
+    /// Subtrees traversed again (those of the topmost changed nodes).
     pub subtrees: usize,
     /// Nodes entered by those traversals (or by the full one).
     pub entered: u64,
@@ -181,8 +181,7 @@ pub struct IncrementalUpdate {
     keys: Vec<u64>,
     lifts: lift::Lifts,
     types: Types,
-    /// During a patch: the skinned meshes' own boxes (taken from the bounds), those
-    /// the subtree passes met, and scratch for posing them.
+    /// During a patch: the skinned meshes' own boxes, those the passes met, scratch.
     skins: Vec<(NodeIndex, Aabb)>,
     found: Vec<NodeIndex>,
     /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
@@ -335,8 +334,8 @@ impl IncrementalUpdate {
         Some(stats)
     }
 
-    /// Marks the changed nodes, and which lie inside the root's subtree, how deep, and
-    /// covered by another; `None` for a change at or above the root.
+    /// Marks the changed nodes: inside the root's subtree, how deep, covered by another;
+    /// `None` for a change at or above the root.
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
         self.dirty.clear();

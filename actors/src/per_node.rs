@@ -190,8 +190,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     }
 
     /// Puts the merged forks' writes in the table, on every thread: a page one fork
-    /// filled whole replaces the table's; the written entries of the others are
-    /// copied in merge order (a later write wins).
+    /// filled replaces the table's; others' written entries are copied in merge order.
     pub(crate) fn finish(&mut self) {
         let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
@@ -230,11 +229,9 @@ struct Entry<T> {
     run: u32,
 }
 
-/// A value per node written during a run and read after it.
-///
-/// A value counts only if the latest run wrote it (no clearing per run). Read by id
-/// ([`read`](Self::read)), values are checked against the run's [`Stamp`]; read by
-/// slot ([`get_at`](Self::get_at)), they are not (for readers that checked it once).
+/// A value per node written during a run and read after it; it counts only if the
+/// latest run wrote it. Read by id ([`read`](Self::read)), values are checked against
+/// the run's [`Stamp`]; by slot ([`get_at`](Self::get_at)), not (for checked readers).
 ///
 /// ```
 /// use scenewalk_actors::PerNode;
@@ -289,8 +286,8 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Continues the latest run over `graph` as it is now, keeping every value (for a
-    /// patch, which sets or unsets every slot the edits touched).
+    /// Continues the latest run over `graph` as it is now, keeping every value (a patch
+    /// sets or unsets every slot the edits touched).
     pub(crate) fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));

@@ -53,9 +53,8 @@ impl Spans {
     }
 }
 
-// Unordered in the trait's terms though the numbers follow the traversal's order: the
-// update runs it under `DepthFirst` only, and as an ordered actor (a `()` state) it
-// slowed the full run by 6–30 %.
+// Unordered in the trait's terms though the numbers follow the order: the update runs
+// it under `DepthFirst` only (as an ordered actor, with a `()` state, it was slower).
 impl UnorderedActor for Spans {
     const EVENTS: Events = Events::EnterLeave;
 
@@ -69,7 +68,7 @@ impl UnorderedActor for Spans {
             self.run = 1;
         }
         self.next = 0;
-        self.plan.clear();
+        self.plan.built = false;
         Ok(())
     }
 
@@ -161,13 +160,11 @@ impl IncrementalUpdate {
             top
         });
         self.lifts.clear();
-        // The plan leaves the `Spans` actor for the pass, so that it and the world
-        // matrices can be used side by side; it goes back whatever happens.
+        // The plan leaves the `Spans` actor, to be read beside the matrices; it always goes back.
         let mut plan = std::mem::take(&mut self.action.0.actor_mut::<Spans>()?.plan);
-        if !plan.built() {
-            // Building costs about 40 % of a full run: built once the patches have
-            // re-walked a third of the tree without it, about what it would have
-            // saved them, so it costs at most twice the best choice in hindsight.
+        if !plan.built {
+            // Building costs about 40 % of a full run: built once the patches re-walked a
+            // third of the tree, it costs at most twice the best choice in hindsight.
             let spans = self.action.0.actors().2.get();
             let nodes: u64 = self
                 .tops
@@ -179,8 +176,8 @@ impl IncrementalUpdate {
                 plan.build(graph, spans, self.action.0.actors().0.get(), &self.types);
             }
         }
-        let usable = plan.built() && plan.usable(graph);
-        let patched = self.patch_tops(graph, usable.then_some(&plan), boxes, stats);
+        let usable = plan.usable(graph).then_some(&plan);
+        let patched = self.patch_tops(graph, usable, boxes, stats);
         if let Some(spans) = self.action.0.actor_mut::<Spans>() {
             spans.plan = plan;
         }
