@@ -60,25 +60,6 @@ pub enum CollideError {
     NoResults(NodeId),
 }
 
-/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's own).
-#[derive(Clone, Copy, Debug)]
-struct Placement {
-    a: Affine3A,
-    b: Option<Affine3A>,
-}
-
-impl Placement {
-    /// B's frame when `world_b⁻¹ · world_a` is finite, else the world frame.
-    fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
-        let relative = world_b.inverse() * *world_a;
-        let finite = relative.is_finite();
-        Self {
-            a: if finite { relative } else { *world_a },
-            b: (!finite).then_some(*world_b),
-        }
-    }
-}
-
 /// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
 /// never hides a contact the exact triangle test finds at the box's face.
 fn padded(b: &Aabb) -> Aabb {
@@ -96,12 +77,16 @@ fn padded(b: &Aabb) -> Aabb {
 /// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.
 fn collide_meshes(
     dual: &mut DualTree,
-    a: &Mesh,
-    b: &Mesh,
-    place: Placement,
+    (a, world_a): (&Mesh, &Affine3A),
+    (b, world_b): (&Mesh, &Affine3A),
     mode: ContactMode,
     mut found: impl FnMut(TriangleContact),
 ) -> usize {
+    // In B's frame (`to_b` none) when `world_b⁻¹ · world_a` is finite, else the world's.
+    let relative = world_b.inverse() * *world_a;
+    let finite = relative.is_finite();
+    let to_a = if finite { relative } else { *world_a };
+    let to_b = (!finite).then_some(*world_b);
     let (bvh_a, bvh_b) = (a.bvh(), b.bvh());
     let (graph_a, graph_b) = (bvh_a.graph(), bvh_b.graph());
     if dual
@@ -116,8 +101,8 @@ fn collide_meshes(
         let (Some(bx), Some(by)) = (boxes_a.get(x.get()), boxes_b.get(y.get())) else {
             return false;
         };
-        let bx = padded(&bx.transformed(&place.a));
-        match &place.b {
+        let bx = padded(&bx.transformed(&to_a));
+        match &to_b {
             None => bx.overlaps(by),
             Some(m) => bx.overlaps(&padded(&by.transformed(m))),
         }
@@ -128,12 +113,12 @@ fn collide_meshes(
             let Some(corners_a) = a.triangle(ta) else {
                 continue;
             };
-            let corners_a = corners_a.map(|p| place.a.transform_point3(p));
+            let corners_a = corners_a.map(|p| to_a.transform_point3(p));
             for &tb in bvh_b.leaf_triangles(y) {
                 let Some(mut corners_b) = b.triangle(tb) else {
                     continue;
                 };
-                if let Some(m) = &place.b {
+                if let Some(m) = &to_b {
                     corners_b = corners_b.map(|p| m.transform_point3(p));
                 }
                 if triangles_intersect(&corners_a, &corners_b) {
@@ -203,11 +188,12 @@ impl Collide {
         mode: ContactMode,
     ) -> &[TriangleContact] {
         self.triangles.clear();
-        let place = Placement::new(world_a, world_b);
         let Self {
             inner, triangles, ..
         } = self;
-        collide_meshes(inner, a, b, place, mode, |c| triangles.push(c));
+        collide_meshes(inner, (a, world_a), (b, world_b), mode, |c| {
+            triangles.push(c)
+        });
         &self.triangles
     }
 
@@ -291,8 +277,7 @@ impl Collide {
                 (Some(mesh_a), Some(mesh_b)) => {
                     let world_a = world.world_at(x).ok_or(CollideError::NoResults(a))?;
                     let world_b = world.world_at(y).ok_or(CollideError::NoResults(b))?;
-                    let place = Placement::new(&world_a, &world_b);
-                    collide_meshes(inner, mesh_a, mesh_b, place, mode, |c| {
+                    collide_meshes(inner, (mesh_a, &world_a), (mesh_b, &world_b), mode, |c| {
                         nodes.push(contact(Some(c)));
                     })
                 }

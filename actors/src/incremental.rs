@@ -98,13 +98,6 @@ impl Marks {
     fn depth(&self, node: NodeIndex) -> u32 {
         self.depths.get(node.get()).copied().unwrap_or(0)
     }
-
-    #[inline]
-    fn set_depth(&mut self, node: NodeIndex, depth: u32) {
-        if let Some(d) = self.depths.get_mut(node.get()) {
-            *d = depth;
-        }
-    }
 }
 
 /// The node's world changed: its subtree is traversed again.
@@ -306,7 +299,7 @@ impl IncrementalUpdate {
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         world.checkout(true);
         world.world.resume(graph);
-        if !world.matrices.relayout(graph) {
+        if !world.matrices.layout(graph) {
             return None;
         }
         let bounds = self.action.0.actor_mut::<Bounds>()?;
@@ -316,7 +309,10 @@ impl IncrementalUpdate {
         let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
         self.skins = std::mem::take(&mut bounds.skins);
         self.found.clear();
-        self.types.resolve(graph);
+        let (types, registry) = (&mut self.types, graph.types());
+        types.transforms.resolve(registry);
+        types.geometries.resolve(registry);
+        types.skinned.resolve(registry);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut boxes, &mut stats)
         } else {
@@ -522,8 +518,9 @@ impl IncrementalUpdate {
                 covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
-                if marks.mark(node, bits) {
-                    marks.set_depth(node, depth);
+                marks.mark(node, bits);
+                if let Some(d) = marks.depths.get_mut(node.get()) {
+                    *d = depth;
                 }
             }
         }

@@ -86,7 +86,7 @@ impl Plan {
             })
             .collect();
         self.steps.clear();
-        self.steps.resize(spans.count() as usize, Step::default());
+        self.steps.resize(spans.count as usize, Step::default());
         self.usable = true;
         let mut placed = 0usize;
         for (node, span) in spans.iter() {

@@ -26,17 +26,13 @@ pub(super) struct Span {
 pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
-    next: u32,
+    /// The next pre-order number: how many nodes the latest run numbered.
+    pub(super) count: u32,
     /// The same run's patch plan, built by the patches (`Plan::build`).
     pub(super) plan: Plan,
 }
 
 impl Spans {
-    /// How many nodes the latest run numbered.
-    pub(super) fn count(&self) -> u32 {
-        self.next
-    }
-
     /// The slots of the latest run's nodes with their spans, in slot order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
         let nodes = (0..self.spans.len() as u32).map(NodeIndex::new);
@@ -67,7 +63,7 @@ impl UnorderedActor for Spans {
             self.spans.iter_mut().for_each(|s| s.run = 0);
             self.run = 1;
         }
-        self.next = 0;
+        self.count = 0;
         self.plan.built = false;
         Ok(())
     }
@@ -77,19 +73,19 @@ impl UnorderedActor for Spans {
         if let Some(s) = self.spans.get_mut(visit.node().get()) {
             *s = Span {
                 run: self.run,
-                pre: self.next,
-                end: self.next,
+                pre: self.count,
+                end: self.count,
                 depth: visit.depth(),
             };
         }
-        self.next = self.next.wrapping_add(1);
+        self.count = self.count.wrapping_add(1);
         Flow::Continue
     }
 
     #[inline]
     fn leave(&mut self, visit: &Visit<'_>) {
         if let Some(s) = self.spans.get_mut(visit.node().get()) {
-            s.end = self.next;
+            s.end = self.count;
         }
     }
 }
@@ -172,7 +168,7 @@ impl IncrementalUpdate {
                 .map(|(s, _)| u64::from(s.end.saturating_sub(s.pre)))
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
-            if self.rewalked >= u64::from(spans.count() / 3) {
+            if self.rewalked >= u64::from(spans.count / 3) {
                 plan.build(graph, spans, self.action.0.actors().0.get(), &self.types);
             }
         }

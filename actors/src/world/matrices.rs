@@ -59,9 +59,10 @@ pub(crate) struct WorldMatrices {
 
 impl WorldMatrices {
     /// Numbers the transform types of `graph` (`Transform` first, present or not, so
-    /// adding the first moves no place) and sizes the table for their payloads.
-    pub(crate) fn layout(&mut self, graph: &Graph) {
-        let types = graph.types();
+    /// adding the first moves no place) and sizes the table for their payloads; false
+    /// when a new type extending `Transform` moved every place (a patch cannot go on).
+    pub(crate) fn layout(&mut self, graph: &Graph) -> bool {
+        let (types, before) = (graph.types(), self.kinds);
         self.transforms.resolve(types);
         self.kind.clear();
         self.kinds = 1;
@@ -81,14 +82,7 @@ impl WorldMatrices {
             self.kind.push(kind);
         }
         self.matrices.grow(1 + longest * self.kinds as usize);
-    }
-
-    /// [`layout`](Self::layout) for a patch; false when a new type extending `Transform`
-    /// moved every place (a full run is needed).
-    pub(crate) fn relayout(&mut self, graph: &Graph) -> bool {
-        let kinds = self.kinds;
-        self.layout(graph);
-        self.kinds == kinds
+        self.kinds == before
     }
 
     /// The place of the matrix of the transform node in slot `node` (of type `ty`).
