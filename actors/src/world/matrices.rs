@@ -155,12 +155,8 @@ impl WorldMatrices {
         self.matrices.set(place as usize, world);
         Some(place)
     }
-}
 
-/// Parallel runs: a worker writes its transforms' matrices at their places; the merge
-/// hands its pages over.
-impl WorldMatrices {
-    /// A worker's matrices, starting from `state`.
+    /// A parallel worker's matrices, starting from `state` (written at their places).
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
