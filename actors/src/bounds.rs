@@ -12,9 +12,8 @@ use scenewalk_core::{
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
-/// The world bounding boxes of a run's subtrees and each skinned mesh's own box, posed
-/// by its joints: published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is by
-/// `WorldTransforms`.
+/// The world boxes of a run's subtrees and each skinned mesh's own box posed by its
+/// joints, published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is.
 #[derive(Clone, Debug, Default)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,

@@ -275,7 +275,7 @@ impl IncrementalUpdate {
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.
-    fn patch(&mut self, graph: &Graph, root: NodeId, changes: &[Change]) -> Option<UpdateStats> {
+    fn patch(&mut self, graph: &Graph, root_id: NodeId, changes: &[Change]) -> Option<UpdateStats> {
         if !self.transforms().non_finite().is_empty() {
             // The list of bad matrices is in traversal order; rebuild it whole.
             return None;
@@ -284,8 +284,7 @@ impl IncrementalUpdate {
             changes: changes.len(),
             ..UpdateStats::default()
         };
-        let root_id = root;
-        let root = root.index();
+        let root = root_id.index();
         // Payload changes alone leave the tree as the last full run numbered it.
         let payloads_only =
             self.spans_valid && changes.iter().all(|c| matches!(c, Change::Payload(_)));

@@ -18,9 +18,8 @@ pub struct PickHit {
     /// The hit point in world space.
     pub point: Vec3,
     /// The triangle hit, for a [`Mesh`] (its BVH walked, placed by the node's world
-    /// transform); `None` for a plain [`Geometry`], whose world box counts as solid,
-    /// and for a [`SkinnedMesh`], whose own world box from its joints
-    /// ([`BoundsTable::skinned_at`]) counts as solid.
+    /// transform); `None` where a world box counts as solid: a plain [`Geometry`]'s, or
+    /// a [`SkinnedMesh`]'s own from its joints ([`BoundsTable::skinned_at`]).
     pub triangle: Option<u32>,
 }
 
