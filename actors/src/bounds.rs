@@ -12,9 +12,8 @@ use scenewalk_core::{
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::sync::Arc;
 
-/// The world bounding boxes of a run's subtrees and each skinned mesh's own box, posed
-/// by its joints: published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is by
-/// `WorldTransforms`.
+/// The world boxes of a run's subtrees and each skinned mesh's own box posed by its
+/// joints, published by [`Bounds`] as [`WorldTable`](crate::WorldTable) is.
 #[derive(Clone, Debug, Default)]
 pub struct BoundsTable {
     pub(crate) boxes: PerNode<Aabb>,
@@ -29,15 +28,13 @@ impl Stamped for BoundsTable {
 }
 
 impl BoundsTable {
-    /// The world box of the subtree of the node in slot `node`, unchecked, as
-    /// [`WorldTable::at`](crate::WorldTable::at).
+    /// The world box of the subtree of the node in slot `node`, unchecked.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Aabb> {
         self.boxes.get_at(node)
     }
 
-    /// The world box of `node`'s subtree, checked as
-    /// [`WorldTable::world`](crate::WorldTable::world).
+    /// The world box of `node`'s subtree, checked ([`WorldTable::world`](crate::WorldTable::world)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
         self.boxes
             .read("BoundsTable::world_bounds", "BoundsTable", graph, node)
@@ -56,18 +53,15 @@ impl BoundsTable {
     }
 }
 
-/// Computes each reached node's world bounding box: the union of its own geometry's box
-/// (if it is a [`Geometry`]) and its children's boxes, in world coordinates; empty
-/// ([`Aabb::EMPTY`]) for a subtree with no geometry.
-///
-/// A visit actor (enter + leave) with ordered state (the world matrix). The boxes
-/// cover what the run entered: a deactivated child contributes nothing, a pruned
-/// node only its own geometry.
+/// Computes each reached node's world bounding box: its own [`Geometry`]'s box united
+/// with its children's, in world coordinates; [`Aabb::EMPTY`] for a subtree without
+/// geometry. A visit actor (enter + leave) with ordered state (the world matrix); the
+/// boxes cover what the run entered (a pruned node: only its own geometry).
 ///
 /// A [`SkinnedMesh`] is placed by its joints (glTF's rule): when the run's root is left,
-/// each gets [`SkinnedMesh::conservative_bounds`] posed by the joints' world matrices,
-/// united into its ancestors' boxes. A joint outside the run's subtree is placed by the
-/// locals on its path; a skin naming a removed node gives an empty box; a run stopped
+/// each gets [`SkinnedMesh::conservative_bounds`] posed by the joints' world matrices
+/// (a joint outside the run's subtree by the locals on its path), united into its
+/// ancestors' boxes; a skin naming a removed node gives an empty box; a run stopped
 /// early ([`Flow::Stop`]) leaves them unposed. The results: [`table`](Self::table).
 #[derive(Clone, Debug, Default)]
 pub struct Bounds {
@@ -101,8 +95,7 @@ impl Bounds {
         Self::default()
     }
 
-    /// The results of the latest run, shared, as
-    /// [`WorldTransforms::table`](crate::WorldTransforms::table).
+    /// The latest run's results, shared ([`WorldTransforms::table`](crate::WorldTransforms::table)).
     pub fn table(&self) -> Arc<BoundsTable> {
         Arc::clone(&self.shared)
     }
@@ -112,7 +105,7 @@ impl Bounds {
         self.shared.world_bounds(graph, node)
     }
 
-    /// The world box of the subtree of the node in slot `node`, unchecked ([`BoundsTable::at`]).
+    /// The world box of the subtree in slot `node`, unchecked ([`BoundsTable::at`]).
     pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
         self.shared.at(node)
     }
@@ -250,10 +243,9 @@ impl OrderedActor for Bounds {
         self.publish();
     }
 
-    /// Parallel runs: a worker per subtree computes its boxes on a stack; the merge
-    /// writes them into the run's table and unions the subtree root's box into its
-    /// parent's. A worker lists the skinned meshes it met and (when the graph has
-    /// skinned types) hands its matrices back: the run's root, left last, boxes them.
+    /// Parallel runs: a worker's boxes, on a stack, are merged into the table and its
+    /// root's into its parent's; it hands its skinned meshes (and, when the graph has
+    /// skinned types, its matrices) back: the run's root, left last, boxes them.
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
         let worker = Self {
@@ -273,14 +265,13 @@ impl OrderedActor for Bounds {
         if self.keep_matrices {
             self.matrices.merge(worker.matrices);
         } else {
-            self.matrices.recycle(worker.matrices);
+            self.matrices.matrices.recycle(worker.matrices.matrices);
         }
         self.skins.extend(worker.skins);
         let Some(fork) = worker.fork else {
             return;
         };
-        // Boxes below the split points are not read back during the run: all forks'
-        // copies happen at once, at the end.
+        // Boxes below the split points are not read during the run: copied at the end.
         self.boxes.merge(worker.boxes);
         for (parent, own) in fork.roots {
             if let Some(parent) = parent

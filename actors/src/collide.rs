@@ -60,26 +60,6 @@ pub enum CollideError {
     NoResults(NodeId),
 }
 
-/// How two meshes are brought into one frame: A's by `a`, B's by `b` (`None`: B's local
-/// frame is the common one).
-#[derive(Clone, Copy, Debug)]
-struct Placement {
-    a: Affine3A,
-    b: Option<Affine3A>,
-}
-
-impl Placement {
-    /// B's frame when `world_b⁻¹ · world_a` is finite, else the world frame.
-    fn new(world_a: &Affine3A, world_b: &Affine3A) -> Self {
-        let relative = world_b.inverse() * *world_a;
-        let finite = relative.is_finite();
-        Self {
-            a: if finite { relative } else { *world_a },
-            b: (!finite).then_some(*world_b),
-        }
-    }
-}
-
 /// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
 /// never hides a contact the exact triangle test finds at the box's face.
 fn padded(b: &Aabb) -> Aabb {
@@ -97,12 +77,16 @@ fn padded(b: &Aabb) -> Aabb {
 /// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.
 fn collide_meshes(
     dual: &mut DualTree,
-    a: &Mesh,
-    b: &Mesh,
-    place: Placement,
+    (a, world_a): (&Mesh, &Affine3A),
+    (b, world_b): (&Mesh, &Affine3A),
     mode: ContactMode,
     mut found: impl FnMut(TriangleContact),
 ) -> usize {
+    // In B's frame (`to_b` none) when `world_b⁻¹ · world_a` is finite, else the world's.
+    let relative = world_b.inverse() * *world_a;
+    let finite = relative.is_finite();
+    let to_a = if finite { relative } else { *world_a };
+    let to_b = (!finite).then_some(*world_b);
     let (bvh_a, bvh_b) = (a.bvh(), b.bvh());
     let (graph_a, graph_b) = (bvh_a.graph(), bvh_b.graph());
     if dual
@@ -117,8 +101,8 @@ fn collide_meshes(
         let (Some(bx), Some(by)) = (boxes_a.get(x.get()), boxes_b.get(y.get())) else {
             return false;
         };
-        let bx = padded(&bx.transformed(&place.a));
-        match &place.b {
+        let bx = padded(&bx.transformed(&to_a));
+        match &to_b {
             None => bx.overlaps(by),
             Some(m) => bx.overlaps(&padded(&by.transformed(m))),
         }
@@ -129,12 +113,12 @@ fn collide_meshes(
             let Some(corners_a) = a.triangle(ta) else {
                 continue;
             };
-            let corners_a = corners_a.map(|p| place.a.transform_point3(p));
+            let corners_a = corners_a.map(|p| to_a.transform_point3(p));
             for &tb in bvh_b.leaf_triangles(y) {
                 let Some(mut corners_b) = b.triangle(tb) else {
                     continue;
                 };
-                if let Some(m) = &place.b {
+                if let Some(m) = &to_b {
                     corners_b = corners_b.map(|p| m.transform_point3(p));
                 }
                 if triangles_intersect(&corners_a, &corners_b) {
@@ -155,10 +139,9 @@ fn collide_meshes(
 /// scene subtrees ([`subtrees`](Collide::subtrees)) or the leaves of one subtree
 /// against each other ([`within`](Collide::within)).
 ///
-/// Not an actor: a query driven by the dual-tree iterator ([`DualTree`]), which
-/// descends both hierarchies pair by pair under a box-overlap filter, with the exact
-/// [`triangles_intersect`] test at pairs of BVH leaves. Its stacks and buffers are
-/// kept between calls: once grown to a scene's size, a call allocates nothing.
+/// Not an actor: a query driven by [`DualTree`], which descends both hierarchies pair
+/// by pair under a box-overlap filter, with the exact [`triangles_intersect`] test at
+/// pairs of BVH leaves. Its buffers are kept: once grown, a call allocates nothing.
 ///
 /// ```
 /// use scenewalk_actors::{Collide, ContactMode};
@@ -178,9 +161,8 @@ fn collide_meshes(
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Collide {
-    /// The scene-level descent.
+    /// The scene-level descent, and the mesh-level one nested inside it.
     outer: DualTree,
-    /// The mesh-level descent (nested inside the scene-level one).
     inner: DualTree,
     triangles: Vec<TriangleContact>,
     nodes: Vec<NodeContact>,
@@ -193,13 +175,10 @@ impl Collide {
     }
 
     /// The intersecting triangle pairs of mesh `a` placed by `world_a` and mesh `b`
-    /// placed by `world_b` (any affine transforms, scaled and sheared included).
-    ///
-    /// Triangles are compared in B's local frame, A's corners mapped by
-    /// `world_b⁻¹ · world_a` (in the world frame if `world_b` is singular). In
-    /// [`ContactMode::All`] the result is every pair that [`triangles_intersect`]
-    /// accepts there, in the order the descent finds them; in
-    /// [`ContactMode::First`] it is one such pair, or empty when there is none.
+    /// placed by `world_b` (any affine transforms, scaled and sheared included): every
+    /// pair [`triangles_intersect`] accepts in B's local frame, A's corners mapped by
+    /// `world_b⁻¹ · world_a` (in the world frame if `world_b` is singular), in the order
+    /// the descent finds them ([`ContactMode::First`]: one such pair, or none).
     pub fn meshes(
         &mut self,
         a: &Mesh,
@@ -209,11 +188,12 @@ impl Collide {
         mode: ContactMode,
     ) -> &[TriangleContact] {
         self.triangles.clear();
-        let place = Placement::new(world_a, world_b);
         let Self {
             inner, triangles, ..
         } = self;
-        collide_meshes(inner, a, b, place, mode, |c| triangles.push(c));
+        collide_meshes(inner, (a, world_a), (b, world_b), mode, |c| {
+            triangles.push(c)
+        });
         &self.triangles
     }
 
@@ -221,16 +201,11 @@ impl Collide {
     /// `a` and `b`.
     ///
     /// The descent prunes with the world boxes of the latest [`Bounds`] run and places
-    /// meshes with the [`WorldTransforms`] run (both over `graph` as it is now, having
-    /// reached both roots; one action can run both). At a pair of leaves: two
-    /// [`Mesh`]es give one contact per intersecting triangle pair (as
-    /// [`meshes`](Collide::meshes)); two other [`Geometry`] nodes (or a mesh and a plain
-    /// geometry) whose world boxes overlap give a box contact; anything else gives
-    /// nothing. Only leaves are tested: geometry on a node with children is not.
-    ///
-    /// # Errors
-    /// [`CollideError::StaleNode`], [`CollideError::Overlapping`],
-    /// [`CollideError::NoResults`], each as its doc says.
+    /// meshes with the [`WorldTransforms`] run (both over `graph` as it is now). At a
+    /// pair of leaves (geometry on a node with children is not tested): two [`Mesh`]es
+    /// give one contact per intersecting triangle pair (as [`meshes`](Collide::meshes));
+    /// two other [`Geometry`] nodes whose world boxes overlap give a box contact.
+    /// Errors: any [`CollideError`].
     pub fn subtrees(
         &mut self,
         graph: &Graph,
@@ -254,9 +229,7 @@ impl Collide {
     }
 
     /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
-    /// once), found as [`subtrees`](Collide::subtrees) finds them between two.
-    ///
-    /// # Errors
+    /// once), found as [`subtrees`](Collide::subtrees) finds them between two. Errors:
     /// [`CollideError::StaleNode`] and [`CollideError::NoResults`].
     pub fn within(
         &mut self,
@@ -293,33 +266,25 @@ impl Collide {
         // contacts are decided on the exact boxes below.
         let mut filter = |x, y| boxes(x, y).is_some_and(|(p, q)| padded(&p).overlaps(&q));
         while let Some((x, y)) = outer.next(graph, graph, &mut filter) {
-            let (Some(id_a), Some(id_b)) = (graph.id_at(x), graph.id_at(y)) else {
+            let (Some(a), Some(b)) = (graph.id_at(x), graph.id_at(y)) else {
                 continue;
             };
             if graph.get_at::<Geometry>(x).is_none() || graph.get_at::<Geometry>(y).is_none() {
                 continue;
             }
+            let contact = |triangles| NodeContact { a, b, triangles };
             let found = match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
                 (Some(mesh_a), Some(mesh_b)) => {
-                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(id_a))?;
-                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(id_b))?;
-                    let place = Placement::new(&world_a, &world_b);
-                    collide_meshes(inner, mesh_a, mesh_b, place, mode, |c| {
-                        nodes.push(NodeContact {
-                            a: id_a,
-                            b: id_b,
-                            triangles: Some(c),
-                        });
+                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(a))?;
+                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(b))?;
+                    collide_meshes(inner, (mesh_a, &world_a), (mesh_b, &world_b), mode, |c| {
+                        nodes.push(contact(Some(c)));
                     })
                 }
                 _ => {
                     let overlap = boxes(x, y).is_some_and(|(p, q)| p.overlaps(&q));
                     if overlap {
-                        nodes.push(NodeContact {
-                            a: id_a,
-                            b: id_b,
-                            triangles: None,
-                        });
+                        nodes.push(contact(None));
                     }
                     usize::from(overlap)
                 }

@@ -12,19 +12,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Deactivates the children whose world bounding box lies outside a view frustum, so
 /// nothing below them is entered (paper 3.1: an actor choosing the active list).
 ///
-/// The boxes are the update pass's [`BoundsTable`], handed to the run with
-/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes
-/// refuse the run). The test is **conservative**: a child is dropped only when its
-/// whole box lies beyond one plane; a NaN box, an empty box (a subtree without
-/// geometry) and a node the update did not reach count as visible.
+/// It reads the update pass's [`BoundsTable`] ([`Action::run_with`](scenewalk_core::Action::run_with)).
+/// The test is **conservative**: a child is dropped only when its whole box lies beyond
+/// one plane; a NaN or empty box and a node the update did not reach count as visible.
 ///
 /// Two classes, one actor:
 /// - `Ordered::new(cull)`: the state is a [`PlaneMask`]: a box fully inside a plane
-///   passes that plane down, so its subtree is never tested against it again. Runs
-///   under depth-first, priority, hybrid and flattened orders, and in parallel.
+///   passes that plane down, so its subtree is never tested against it again.
 /// - `Static::new(cull)`: no state: each node classifies its own box to find the
-///   planes its children still need. Also runs on breadth-first batches (each entry
-///   tested as its parent tests it depth-first) and in parallel.
+///   planes its children still need. Also runs on breadth-first batches.
 ///
 /// Every order enters the same nodes and gives the same counts per run
 /// ([`tested`](FrustumCull::tested), [`culled`](FrustumCull::culled)).
@@ -65,7 +61,7 @@ pub struct FrustumCull {
 }
 
 impl FrustumCull {
-    /// Culls against `frustum`, with the world boxes each run is given.
+    /// Culls against `frustum`.
     pub fn new(frustum: Frustum) -> Self {
         Self {
             frustum,
@@ -94,13 +90,6 @@ impl FrustumCull {
     /// run's root if its box lies outside (entered, its children pruned).
     pub fn culled(&self) -> u64 {
         self.culled.load(Ordering::Relaxed)
-    }
-
-    fn start(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        *self.tested.get_mut() = 0;
-        *self.culled.get_mut() = 0;
-        self.bounds = Some(run.read::<BoundsTable>("FrustumCull")?);
-        Ok(())
     }
 
     #[inline]
@@ -163,7 +152,10 @@ impl StaticActor for FrustumCull {
     const BATCHES: bool = true;
 
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        self.start(run)
+        *self.tested.get_mut() = 0;
+        *self.culled.get_mut() = 0;
+        self.bounds = Some(run.read::<BoundsTable>("FrustumCull")?);
+        Ok(())
     }
 
     fn end(&mut self) {
@@ -217,7 +209,7 @@ impl OrderedActor for FrustumCull {
     type State = PlaneMask;
 
     fn root_state(&mut self, run: &RunContext<'_>) -> Result<PlaneMask, TraversalError> {
-        self.start(run)?;
+        StaticActor::begin(self, run)?;
         Ok(PlaneMask::ALL)
     }
 

@@ -27,7 +27,7 @@ pub struct UpdateStats {
     pub full: bool,
     /// Changes read from the graph's log.
     pub changes: usize,
-    /// Subtrees traversed again (the topmost changed nodes; nested ones are inside).
+    /// Subtrees traversed again (those of the topmost changed nodes).
     pub subtrees: usize,
     /// Nodes entered by those traversals (or by the full one).
     pub entered: u64,
@@ -97,13 +97,6 @@ impl Marks {
     #[inline]
     fn depth(&self, node: NodeIndex) -> u32 {
         self.depths.get(node.get()).copied().unwrap_or(0)
-    }
-
-    #[inline]
-    fn set_depth(&mut self, node: NodeIndex, depth: u32) {
-        if let Some(d) = self.depths.get_mut(node.get()) {
-            *d = depth;
-        }
     }
 }
 
@@ -181,8 +174,7 @@ pub struct IncrementalUpdate {
     keys: Vec<u64>,
     lifts: lift::Lifts,
     types: Types,
-    /// During a patch: the skinned meshes' own boxes (taken from the bounds), those
-    /// the subtree passes met, and scratch for posing them.
+    /// During a patch: the skinned meshes' own boxes, those the passes met, scratch.
     skins: Vec<(NodeIndex, Aabb)>,
     found: Vec<NodeIndex>,
     /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
@@ -191,12 +183,10 @@ pub struct IncrementalUpdate {
     joints: Vec<Affine3A>,
 }
 
-/// The update action's chain.
-type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
-
-/// The update action.
+/// The update action, with its chain.
 #[derive(Debug)]
 struct Update(Action<DepthFirst, Chain>);
+type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
 
 impl Default for Update {
     #[allow(
@@ -251,11 +241,9 @@ impl IncrementalUpdate {
         })
     }
 
-    /// The results of the latest run, shared at no copy: the world transforms
-    /// ([`WorldTable`](crate::WorldTable)) and boxes ([`BoundsTable`](crate::BoundsTable)),
-    /// stamped with the graph state they describe, for
-    /// [`Action::run_with`](scenewalk_core::Action::run_with). Drop them before the next
-    /// `run`, which then patches them in place (a handle still held costs it a copy).
+    /// The latest run's [`WorldTable`](crate::WorldTable) and [`BoundsTable`](crate::BoundsTable)
+    /// (handles, no copy) for [`Action::run_with`](scenewalk_core::Action::run_with). Drop
+    /// them before the next `run`, which then patches in place (a held handle costs a copy).
     pub fn results(&self) -> Results {
         Results::new()
             .with(self.transforms().table())
@@ -287,7 +275,7 @@ impl IncrementalUpdate {
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.
-    fn patch(&mut self, graph: &Graph, root: NodeId, changes: &[Change]) -> Option<UpdateStats> {
+    fn patch(&mut self, graph: &Graph, root_id: NodeId, changes: &[Change]) -> Option<UpdateStats> {
         if !self.transforms().non_finite().is_empty() {
             // The list of bad matrices is in traversal order; rebuild it whole.
             return None;
@@ -296,8 +284,7 @@ impl IncrementalUpdate {
             changes: changes.len(),
             ..UpdateStats::default()
         };
-        let root_id = root;
-        let root = root.index();
+        let root = root_id.index();
         // Payload changes alone leave the tree as the last full run numbered it.
         let payloads_only =
             self.spans_valid && changes.iter().all(|c| matches!(c, Change::Payload(_)));
@@ -307,23 +294,24 @@ impl IncrementalUpdate {
             self.walk_up(graph, root, changes)?;
         }
 
-        // Keep every result; the passes below overwrite what changed. The published
-        // tables come back for that (copied only if a reader still holds them).
+        // Keep every result (copied if a reader holds them); the passes overwrite the changes.
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         world.checkout(true);
         world.world.resume(graph);
-        if !world.matrices.relayout(graph) {
+        if !world.matrices.layout(graph) {
             return None;
         }
         let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);
-        // The boxes leave the actor for the patch, so that they and the world
-        // matrices can be written side by side; they go back whatever happens.
+        // The boxes leave the actor, to be written beside the matrices, and always go back.
         let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
         self.skins = std::mem::take(&mut bounds.skins);
         self.found.clear();
-        self.types.resolve(graph);
+        let (types, registry) = (&mut self.types, graph.types());
+        types.transforms.resolve(registry);
+        types.geometries.resolve(registry);
+        types.skinned.resolve(registry);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut boxes, &mut stats)
         } else {
@@ -341,14 +329,13 @@ impl IncrementalUpdate {
         Some(stats)
     }
 
-    /// Marks the changed nodes, and which lie inside the root's subtree, how deep, and
-    /// covered by another; `None` for a change at or above the root.
+    /// Marks the changed nodes: inside the root's subtree, how deep, covered by another;
+    /// `None` for a change at or above the root.
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
         self.dirty.clear();
         self.collect(graph, changes);
-        // Slot order is memory order (and document order for a graph built depth
-        // first): the passes below then sweep the arrays forward instead of jumping.
+        // In slot order the passes sweep the arrays forward instead of jumping.
         self.dirty.sort_unstable();
         self.warm_up(graph);
         // A change at or above the root changes everything below it.
@@ -410,9 +397,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// Boxes the skinned meshes under the root again after the subtree passes (those
-    /// of the last run and those the passes met) as `Bounds` does, and lifts the boxes
-    /// that changed to the ancestors.
+    /// Boxes the skinned meshes under the root again (the last run's and those the passes
+    /// met) as `Bounds` does, and lifts the changed boxes to the ancestors.
     fn pose_skins(
         &mut self,
         graph: &Graph,
@@ -531,8 +517,9 @@ impl IncrementalUpdate {
                 covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
-                if marks.mark(node, bits) {
-                    marks.set_depth(node, depth);
+                marks.mark(node, bits);
+                if let Some(d) = marks.depths.get_mut(node.get()) {
+                    *d = depth;
                 }
             }
         }

@@ -9,10 +9,9 @@ use std::sync::Arc;
 /// world box), so a priority iterator takes nearer subtrees first (a static actor):
 /// front-to-back order for rendering, occlusion or nearest-first searches.
 ///
-/// The boxes are the update pass's [`BoundsTable`], handed to the run with
-/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale boxes refuse
-/// the run). A viewer inside a box is at distance 0; a child with no box (unreached,
-/// or empty) or a NaN distance goes last.
+/// It reads the update pass's [`BoundsTable`] ([`Action::run_with`](scenewalk_core::Action::run_with)).
+/// A viewer inside a box is at distance 0; a child with no box (unreached, or empty) or
+/// a NaN distance goes last.
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, NearFirst, RenderList, Sorting};
@@ -62,19 +61,16 @@ impl NearFirst {
         self.viewer = viewer;
     }
 
-    /// Distance from the viewer to the world box of the node in slot `node` during a
-    /// run (`f32::INFINITY` without a box, or when it would be NaN).
+    /// Distance from the viewer to the world box of slot `node` (infinite without a
+    /// box, or when NaN: it goes last rather than failing the run).
     #[inline]
     fn distance(&self, node: scenewalk_core::NodeIndex) -> f32 {
-        let distance = match self.bounds.as_deref().and_then(|b| b.at(node)) {
-            Some(b) if !b.is_empty() => (self.viewer.clamp(b.min, b.max) - self.viewer).length(),
+        match self.bounds.as_deref().and_then(|b| b.at(node)) {
+            Some(b) if !b.is_empty() => {
+                let d = (self.viewer.clamp(b.min, b.max) - self.viewer).length();
+                if d.is_nan() { f32::INFINITY } else { d }
+            }
             _ => f32::INFINITY,
-        };
-        // A NaN (a NaN viewer or box) goes last rather than failing the whole run.
-        if distance.is_nan() {
-            f32::INFINITY
-        } else {
-            distance
         }
     }
 }

@@ -25,8 +25,7 @@ struct ForkPage<T> {
     count: usize,
 }
 
-/// A table of entries in pages: a parallel run's fork holds only the pages it writes,
-/// which [`finish`](Self::finish) puts in the table.
+/// A table of entries in pages: a parallel run's fork holds only the pages it writes.
 #[derive(Clone, Debug)]
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
@@ -173,7 +172,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     pub(crate) fn fork(&self) -> Self {
         Self {
             forked: Some(Vec::new()),
-            spare: self.spare.share(),
+            spare: Spares(Arc::clone(&self.spare.0)),
             ..Self::new(self.fill)
         }
     }
@@ -191,8 +190,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
     }
 
     /// Puts the merged forks' writes in the table, on every thread: a page one fork
-    /// filled whole replaces the table's; the written entries of the others are
-    /// copied in merge order (a later write wins).
+    /// filled replaces the table's; others' written entries are copied in merge order.
     pub(crate) fn finish(&mut self) {
         let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
@@ -231,11 +229,9 @@ struct Entry<T> {
     run: u32,
 }
 
-/// A value per node written during a run and read after it.
-///
-/// A value counts only if the latest run wrote it (no clearing per run). Read by id
-/// ([`read`](Self::read)), values are checked against the run's [`Stamp`]; read by
-/// slot ([`get_at`](Self::get_at)), they are not (for readers that checked it once).
+/// A value per node written during a run and read after it; it counts only if the
+/// latest run wrote it. Read by id ([`read`](Self::read)), values are checked against
+/// the run's [`Stamp`]; by slot ([`get_at`](Self::get_at)), not (for checked readers).
 ///
 /// ```
 /// use scenewalk_actors::PerNode;
@@ -290,8 +286,8 @@ impl<T: Copy> PerNode<T> {
         }
     }
 
-    /// Continues the latest run over `graph` as it is now, keeping every value (for a
-    /// patch, which sets or unsets every slot the edits touched).
+    /// Continues the latest run over `graph` as it is now, keeping every value (a patch
+    /// sets or unsets every slot the edits touched).
     pub(crate) fn resume(&mut self, graph: &Graph) {
         if let Some(stamp) = self.stamp {
             self.stamp = Some(Stamp::new(graph, stamp.root()));
@@ -349,8 +345,7 @@ impl<T: Copy> PerNode<T> {
     }
 
     /// The value for `id`, checked: the latest run was over `graph` as it is now and
-    /// reached the node. `reader` and `results` name the accessor and its results in
-    /// the error.
+    /// reached the node. `reader` and `results` name the accessor and table in errors.
     pub fn read(
         &self,
         reader: &'static str,
@@ -385,8 +380,7 @@ impl<T: Copy + Default> Default for PerNode<T> {
 /// Parallel runs: a worker's table holds only the pages it writes.
 impl<T: Copy + Send + Sync> PerNode<T> {
     /// A table for a parallel worker of the current run: its writes read back in the
-    /// worker and reach this table by [`merge`](Self::merge) and
-    /// [`finish_merges`](Self::finish_merges).
+    /// worker and reach this table by [`merge`](Self::merge).
     pub fn fork(&self) -> Self {
         Self {
             entries: self.entries.fork(),
@@ -395,8 +389,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
         }
     }
 
-    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges); a slot two
-    /// forks wrote gets the later merge's value.
+    /// Takes a fork's writes in, for [`finish_merges`](Self::finish_merges) (a slot two
+    /// forks wrote gets the later merge's value).
     pub fn merge(&mut self, worker: Self) {
         self.entries.merge(worker.entries);
     }
@@ -407,8 +401,8 @@ impl<T: Copy + Send + Sync> PerNode<T> {
     }
 }
 
-/// Buffers kept from one parallel run's workers for the next's: taken by a fork (which
-/// sees its parent by `&`, hence the lock), given back by the merge. A clone has none.
+/// Buffers kept from one parallel run's workers for the next's (a fork sees its parent
+/// by `&`, hence the lock). A clone has none.
 #[derive(Debug)]
 pub(crate) struct Spares<V>(Arc<Mutex<Vec<V>>>);
 
@@ -425,20 +419,13 @@ impl<V> Clone for Spares<V> {
 }
 
 impl<V> Spares<V> {
-    /// A spare buffer, if one is left.
     pub(crate) fn take(&self) -> Option<V> {
         self.0.lock().ok()?.pop()
     }
 
-    /// Keeps `buffer` for a later fork.
     pub(crate) fn give(&self, buffer: V) {
         if let Ok(mut spares) = self.0.lock() {
             spares.push(buffer);
         }
-    }
-
-    /// The same store (for a fork).
-    fn share(&self) -> Self {
-        Self(Arc::clone(&self.0))
     }
 }

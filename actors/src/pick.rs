@@ -18,29 +18,24 @@ pub struct PickHit {
     /// The hit point in world space.
     pub point: Vec3,
     /// The triangle hit, for a [`Mesh`] (its BVH walked, placed by the node's world
-    /// transform); `None` for a plain [`Geometry`], whose world box counts as solid,
-    /// and for a [`SkinnedMesh`], whose own world box from its joints
-    /// ([`BoundsTable::skinned_at`]) counts as solid.
+    /// transform); `None` where a world box counts as solid: a plain [`Geometry`]'s, or
+    /// a [`SkinnedMesh`]'s own from its joints ([`BoundsTable::skinned_at`]).
     pub triangle: Option<u32>,
 }
 
-/// Finds the nearest hit of a world-space ray (an unordered actor: the nearest hit
-/// does not depend on the order nodes come in).
+/// Finds the nearest hit of a world-space ray (an unordered actor).
 ///
-/// It reads the update pass's [`BoundsTable`] and [`WorldTable`], handed to the run
-/// with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale
-/// results refuse the run). At each node it drops the children whose world box the
-/// ray misses or enters beyond the best hit so far, and keys the others by −(entry
-/// distance), so a priority iterator takes the nearest box first. The surfaces are
-/// as [`PickHit::triangle`] says (a skinned mesh's BVH holds the bind pose, which a
-/// ray would hit where nothing is drawn).
+/// It reads the update pass's [`BoundsTable`] and [`WorldTable`]
+/// ([`Action::run_with`](scenewalk_core::Action::run_with)). At each node it drops the
+/// children whose world box the ray misses or enters beyond the best hit so far, and
+/// keys the others by −(entry distance), so a priority iterator takes the nearest box
+/// first. The surfaces are as [`PickHit::triangle`] says (a skinned mesh's BVH holds
+/// the bind pose, which a ray would hit where nothing is drawn).
 ///
 /// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) boxes
-/// come out nearest entry first, a child after its parent; so once the next box
-/// starts beyond the best hit, the actor returns [`Flow::Stop`]. Under any other order
-/// it prunes instead, with the same result. See
-/// [`assume_key_order`](Pick::assume_key_order) for other iterators and for chains
-/// where another actor sets the keys.
+/// come out nearest entry first, so once the next box starts beyond the best hit the
+/// actor returns [`Flow::Stop`]; under any other order it prunes instead, with the
+/// same result ([`assume_key_order`](Pick::assume_key_order) changes which).
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
@@ -85,7 +80,7 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// Picks along `ray`, with the world transforms and boxes each run is given.
+    /// Picks along `ray`.
     pub fn new(ray: Ray) -> Self {
         Self {
             ray,
@@ -101,10 +96,9 @@ impl Pick {
     }
 
     /// Declares whether the iterator takes nodes in the order of Pick's keys (largest
-    /// first), so the actor may stop the run early: `true` for a user iterator that
-    /// does, `false` when an actor after Pick in the chain sets other keys (it then
-    /// prunes instead). Without this call, Pick stops early under the pure
-    /// [`PriorityQueue`](scenewalk_iterators::PriorityQueue) only.
+    /// first), so the actor may stop early: `true` for a user iterator that does,
+    /// `false` when an actor after Pick sets other keys. Without this call, Pick stops
+    /// early under the pure [`PriorityQueue`](scenewalk_iterators::PriorityQueue) only.
     #[must_use]
     pub fn assume_key_order(mut self, yes: bool) -> Self {
         self.assume_key_order = Some(yes);

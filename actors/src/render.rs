@@ -19,11 +19,9 @@ pub struct RenderState {
     pub material: u32,
 }
 
-/// One thing to draw, at `geometry.local_bounds().transformed(&world)`.
-///
-/// A skinned mesh is drawn at its world box from its joints
-/// ([`BoundsTable::skinned_at`]): `world` is the identity and `geometry` that box (an
-/// empty box if it is not finite) with the mesh's primitive count.
+/// One thing to draw, at `geometry.local_bounds().transformed(&world)`; a skinned mesh
+/// at its world box from its joints ([`BoundsTable::skinned_at`]; empty if not finite)
+/// with the mesh's primitive count, `world` the identity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawItem {
     /// The node that asked for it.
@@ -97,8 +95,7 @@ pub struct RenderContext {
     items: Vec<DrawItem>,
     lights: Vec<LightItem>,
     cameras: Vec<CameraItem>,
-    /// In a parallel worker: the parent's list lengths at the fork. In the parent:
-    /// the entries merges inserted.
+    /// In a worker: the parent's list lengths at the fork; in the parent: entries merged.
     marks: [usize; 3],
 }
 
@@ -158,8 +155,7 @@ impl RenderContext {
         self.state.material = (self.materials.len() - 1) as u32;
     }
 
-    /// Adds a draw item for the current node with its world transform and the
-    /// inherited material (a skinned mesh at its world box: [`DrawItem`]).
+    /// Adds a draw item for the current node, with its world transform and material.
     #[inline]
     pub fn draw(&mut self, geometry: Geometry) {
         let skinned = self.bounds.as_deref().and_then(|b| b.skinned_at(self.node));
@@ -235,14 +231,13 @@ pub enum Sorting {
 /// Builds a draw list with per-type dispatch (a [`MethodTable`] of functors, with
 /// fallback to parent types and a default) and ordered state (the material).
 ///
-/// It reads the update pass's [`WorldTable`] and [`BoundsTable`], handed to the run
-/// with [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale
-/// results refuse the run). Built-in functors: a [`Material`] becomes the subtree's
-/// material, a [`Geometry`] (and so a `Mesh`) adds a [`DrawItem`], a [`Light`] a
-/// [`LightItem`], a [`Camera`] a [`CameraItem`]; [`on`](RenderList::on) adds or
-/// replaces one. Runs under every pre-order and priority iterator; put it after
-/// culling actors. Parallel runs give the sequential lists, and are refused (naming
-/// the actor) when a functor holds state ([`Functor::closure`], [`Functor::any`]).
+/// It reads the update pass's [`WorldTable`] and [`BoundsTable`]
+/// ([`Action::run_with`](scenewalk_core::Action::run_with)). Built-in functors: a
+/// [`Material`] becomes the subtree's material, a [`Geometry`] (and so a `Mesh`) adds a
+/// [`DrawItem`], a [`Light`] a [`LightItem`], a [`Camera`] a [`CameraItem`];
+/// [`on`](RenderList::on) adds or replaces one. Put it after culling actors. Parallel
+/// runs give the sequential lists, and are refused (naming the actor) when a functor
+/// holds state ([`Functor::closure`], [`Functor::any`]).
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, RenderList};
@@ -408,8 +403,7 @@ impl OrderedActor for RenderList {
         // Let go of the results, so the next update writes them in place.
         self.cx.world = None;
         self.cx.bounds = None;
-        // Stable (ties by arrival) by positions in a kept buffer: the standard stable
-        // sort allocates.
+        // Stable (ties by arrival) by positions in a kept buffer: `sort_by` allocates.
         let items = &self.cx.items;
         self.order.clear();
         self.order.extend(0..items.len() as u32);
@@ -430,9 +424,8 @@ impl OrderedActor for RenderList {
         self.opaque = self.cx.items.partition_point(|i| !i.transparent);
     }
 
-    /// Parallel runs: a worker per subtree starts from the material at its root (as
-    /// entry 0 of its own table); its lists go where the subtree's nodes come in
-    /// document order. `None` (the run is refused) when a functor cannot be copied.
+    /// Parallel runs: a worker starts from the material at its root (its entry 0); its
+    /// lists go where its nodes come in document order. `None` for a functor not copied.
     const FORKS: bool = true;
     fn fork(&self, state: &RenderState) -> Option<(Self, RenderState)> {
         let methods = self.methods.try_clone()?;

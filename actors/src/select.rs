@@ -11,10 +11,8 @@ use std::sync::Arc;
 /// reaches it; static state).
 ///
 /// The centre is placed by the node's world transform from the update pass's
-/// [`WorldTable`], handed to the run with
-/// [`Action::run_with`](scenewalk_core::Action::run_with) (missing or stale transforms
-/// refuse the run). An unreached node or a NaN distance selects child 0, the most
-/// detailed: wrong only in cost, never in what is seen.
+/// [`WorldTable`] ([`Action::run_with`](scenewalk_core::Action::run_with)). An unreached
+/// node or a NaN distance selects child 0, the most detailed: wrong only in cost.
 ///
 /// ```
 /// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};

@@ -5,20 +5,16 @@ use scenewalk_core::{
 };
 use std::any::TypeId;
 
-/// Counts what a traversal reached: nodes per type, nodes per depth, leaves (an
-/// unordered-state actor: the counts do not depend on the order nodes come in).
-///
-/// Counts are per run. It also counts batches (breadth-first iterators): every entry
-/// still active when its batch runs counts as reached, as depth-first would count it.
-/// Parallel runs ([`Action::run_parallel`](scenewalk_core::Action::run_parallel)) give
-/// the same counts.
+/// Counts what a traversal reached, per run: nodes per type, nodes per depth, leaves (an
+/// unordered-state actor). It also counts breadth-first batches (every entry still
+/// active when its batch runs counts as reached); parallel runs give the same counts.
 #[derive(Clone, Debug, Default)]
 pub struct Statistics {
     nodes: u64,
     leaves: u64,
     per_type: Vec<u64>,
-    type_names: Vec<&'static str>,
-    type_ids: Vec<TypeId>,
+    /// The registry's name and id of each type index.
+    types: Vec<(&'static str, TypeId)>,
     per_depth: Vec<u64>,
     /// The depth `per_depth[0]` counts: 0, but in a parallel fork (which must not keep
     /// empty levels above its deep subtrees) `usize::MAX` until it counts a node.
@@ -54,21 +50,17 @@ impl Statistics {
     /// Nodes reached of exactly type `T` (not counting types that extend it).
     pub fn count_of<T: 'static>(&self) -> u64 {
         let id = TypeId::of::<T>();
-        self.type_ids
-            .iter()
-            .position(|&t| t == id)
-            .and_then(|i| self.per_type.get(i).copied())
-            .unwrap_or(0)
+        let i = self.types.iter().position(|t| t.1 == id);
+        i.and_then(|i| self.per_type.get(i).copied()).unwrap_or(0)
     }
 
     /// `(type name, count)` for every type reached at least once, in type index order;
     /// the names are the registry's ([`short_type_name`](scenewalk_core::short_type_name)).
     pub fn counts_by_type(&self) -> Vec<(&'static str, u64)> {
-        self.type_names
-            .iter()
-            .zip(&self.per_type)
+        let counts = self.types.iter().zip(&self.per_type);
+        counts
             .filter(|(_, n)| **n > 0)
-            .map(|(name, n)| (*name, *n))
+            .map(|(t, n)| (t.0, *n))
             .collect()
     }
 
@@ -129,12 +121,9 @@ impl UnorderedActor for Statistics {
         self.depth_base = 0;
         self.per_type.clear();
         self.per_type.resize(types.len(), 0);
-        self.type_names.clear();
-        self.type_ids.clear();
-        for (_, info) in types.iter() {
-            self.type_names.push(info.name);
-            self.type_ids.push(info.type_id);
-        }
+        self.types.clear();
+        self.types
+            .extend(types.iter().map(|(_, info)| (info.name, info.type_id)));
         Ok(())
     }
 
@@ -144,8 +133,7 @@ impl UnorderedActor for Statistics {
         Flow::Continue
     }
 
-    /// Counts the batch's active entries: an entry an earlier actor deactivated was
-    /// dropped, not entered.
+    /// Counts the batch's active entries (a deactivated one was dropped, not entered).
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         for node in batch.active_nodes() {
             self.count(graph, node, depth);
@@ -157,8 +145,7 @@ impl UnorderedActor for Statistics {
     fn fork(&self) -> Option<Self> {
         Some(Self {
             per_type: vec![0; self.per_type.len()],
-            type_names: self.type_names.clone(),
-            type_ids: self.type_ids.clone(),
+            types: self.types.clone(),
             depth_base: usize::MAX,
             ..Self::default()
         })

@@ -28,10 +28,9 @@ pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
     world
 }
 
-/// The world transforms of a run, stamped with what they describe: published behind an
-/// `Arc` after each run of [`WorldTransforms`] (or
-/// [`IncrementalUpdate`](crate::IncrementalUpdate)), for later passes
-/// ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
+/// The world transforms of a run, stamped with what they describe: published by
+/// [`WorldTransforms`] (or [`IncrementalUpdate`](crate::IncrementalUpdate)) for later
+/// passes ([`Results`](scenewalk_core::Results), [`RunContext::read`]).
 #[derive(Clone, Debug, Default)]
 pub struct WorldTable {
     pub(crate) index: PerNode<u32>,
@@ -46,7 +45,7 @@ impl Stamped for WorldTable {
 
 impl WorldTable {
     /// The world transform of the node in slot `node`, unchecked (for a reader that
-    /// checked the table with [`RunContext::read`]); `None` if the run did not reach it.
+    /// checked the table: [`RunContext::read`]); `None` if the run did not reach it.
     #[inline]
     pub fn at(&self, node: NodeIndex) -> Option<Affine3A> {
         let i = self.index.get_at(node)?;
@@ -99,22 +98,8 @@ impl WorldTransforms {
     /// The transform nodes of the latest run whose world matrix came out NaN or
     /// infinite, in traversal order (not their subtrees, which inherit it); the run's
     /// root comes first, whatever its type, when its ancestors' matrix is already bad.
-    ///
-    /// ```
-    /// use scenewalk_actors::WorldTransforms;
-    /// use scenewalk_core::{Action, Graph, Ordered, glam::{Affine3A, Vec3}};
-    /// use scenewalk_iterators::DepthFirst;
-    /// use scenewalk_nodes::{Group, Transform};
-    /// let mut graph = Graph::new();
-    /// let root = graph.add_root(Group);
-    /// let bad = graph.append_child(root, Transform::from_translation(Vec3::NAN))?;
-    /// let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))?;
-    /// action.run(&graph, root)?;
-    /// assert_eq!(action.actor::<WorldTransforms>().unwrap().non_finite(), [bad.index()]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn non_finite(&self) -> &[NodeIndex] {
-        self.matrices.non_finite()
+        &self.matrices.non_finite
     }
 }
 

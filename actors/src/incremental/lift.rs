@@ -1,5 +1,4 @@
-//! Ancestor boxes of a patch, from the old and new boxes of the changed children where
-//! that is exact.
+//! Ancestor boxes of a patch, from the changed children's old and new boxes where exact.
 
 use super::subtree::{Kinds, rebox};
 use crate::{PerNode, WorldTransforms};

@@ -54,19 +54,14 @@ pub(super) struct Plan {
     steps: Vec<Step>,
     /// Whether it covers every node of the run (see [`usable`](Self::usable)).
     usable: bool,
-    /// Whether it describes the latest full run.
-    built: bool,
+    /// Whether it describes the latest full run (a full run renumbers the nodes).
+    pub(super) built: bool,
     /// The graph's revision when written: a structural edit since may have moved
     /// payloads in their columns (removing a root logs no change, yet moves one).
     revision: u64,
 }
 
 impl Plan {
-    /// Forgets the plan: a full run renumbers the nodes.
-    pub(super) fn clear(&mut self) {
-        self.built = false;
-    }
-
     /// Writes the plan from the full run's spans and world states; `kinds` resolved.
     pub(super) fn build(
         &mut self,
@@ -91,7 +86,7 @@ impl Plan {
             })
             .collect();
         self.steps.clear();
-        self.steps.resize(spans.count() as usize, Step::default());
+        self.steps.resize(spans.count as usize, Step::default());
         self.usable = true;
         let mut placed = 0usize;
         for (node, span) in spans.iter() {
@@ -131,16 +126,11 @@ impl Plan {
         self.steps.get(pre as usize..end as usize)
     }
 
-    /// Whether the plan was written since the last full run.
-    pub(super) fn built(&self) -> bool {
-        self.built
-    }
-
-    /// Whether the plan covers every node of the run (no type extending
+    /// Whether the plan is built, covers every node of the run (no type extending
     /// `Transform` or `Geometry` but skinned meshes, depths in range) and its payload
     /// positions still hold for `graph` (no structural edit since it was written).
     pub(super) fn usable(&self, graph: &Graph) -> bool {
-        self.usable && self.revision == graph.revision()
+        self.built && self.usable && self.revision == graph.revision()
     }
 }
 
@@ -287,8 +277,7 @@ fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
     m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
 }
 
-// That the plan replays each node's own payload and place is checked through the
-// update in `tests/incremental.rs`; here, when it is built.
+// That the plan replays each node's own payload and place: `tests/incremental.rs`.
 #[cfg(test)]
 mod tests {
     use crate::IncrementalUpdate;
@@ -311,7 +300,7 @@ mod tests {
         for _ in 0..100 {
             graph.append_child(root, Group).unwrap();
         }
-        let built = |u: &IncrementalUpdate| u.action.0.actors().2.get().plan.built();
+        let built = |u: &IncrementalUpdate| u.action.0.actors().2.get().plan.built;
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         let set = |graph: &mut Graph, node, x: f32| {

@@ -26,17 +26,13 @@ pub(super) struct Span {
 pub(super) struct Spans {
     spans: Vec<Span>,
     run: u32,
-    next: u32,
+    /// The next pre-order number: how many nodes the latest run numbered.
+    pub(super) count: u32,
     /// The same run's patch plan, built by the patches (`Plan::build`).
     pub(super) plan: Plan,
 }
 
 impl Spans {
-    /// How many nodes the latest run numbered.
-    pub(super) fn count(&self) -> u32 {
-        self.next
-    }
-
     /// The slots of the latest run's nodes with their spans, in slot order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (NodeIndex, Span)> + '_ {
         let nodes = (0..self.spans.len() as u32).map(NodeIndex::new);
@@ -53,9 +49,8 @@ impl Spans {
     }
 }
 
-// Unordered in the trait's terms though the numbers follow the traversal's order: the
-// update runs it under `DepthFirst` only, and as an ordered actor (a `()` state) it
-// slowed the full run by 6–30 %.
+// Unordered in the trait's terms though the numbers follow the order: the update runs
+// it under `DepthFirst` only (as an ordered actor, with a `()` state, it was slower).
 impl UnorderedActor for Spans {
     const EVENTS: Events = Events::EnterLeave;
 
@@ -68,8 +63,8 @@ impl UnorderedActor for Spans {
             self.spans.iter_mut().for_each(|s| s.run = 0);
             self.run = 1;
         }
-        self.next = 0;
-        self.plan.clear();
+        self.count = 0;
+        self.plan.built = false;
         Ok(())
     }
 
@@ -78,19 +73,19 @@ impl UnorderedActor for Spans {
         if let Some(s) = self.spans.get_mut(visit.node().get()) {
             *s = Span {
                 run: self.run,
-                pre: self.next,
-                end: self.next,
+                pre: self.count,
+                end: self.count,
                 depth: visit.depth(),
             };
         }
-        self.next = self.next.wrapping_add(1);
+        self.count = self.count.wrapping_add(1);
         Flow::Continue
     }
 
     #[inline]
     fn leave(&mut self, visit: &Visit<'_>) {
         if let Some(s) = self.spans.get_mut(visit.node().get()) {
-            s.end = self.next;
+            s.end = self.count;
         }
     }
 }
@@ -161,13 +156,11 @@ impl IncrementalUpdate {
             top
         });
         self.lifts.clear();
-        // The plan leaves the `Spans` actor for the pass, so that it and the world
-        // matrices can be used side by side; it goes back whatever happens.
+        // The plan leaves the `Spans` actor, to be read beside the matrices; it always goes back.
         let mut plan = std::mem::take(&mut self.action.0.actor_mut::<Spans>()?.plan);
-        if !plan.built() {
-            // Building costs about 40 % of a full run: built once the patches have
-            // re-walked a third of the tree without it, about what it would have
-            // saved them, so it costs at most twice the best choice in hindsight.
+        if !plan.built {
+            // Building costs about 40 % of a full run: built once the patches re-walked a
+            // third of the tree, it costs at most twice the best choice in hindsight.
             let spans = self.action.0.actors().2.get();
             let nodes: u64 = self
                 .tops
@@ -175,12 +168,12 @@ impl IncrementalUpdate {
                 .map(|(s, _)| u64::from(s.end.saturating_sub(s.pre)))
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
-            if self.rewalked >= u64::from(spans.count() / 3) {
+            if self.rewalked >= u64::from(spans.count / 3) {
                 plan.build(graph, spans, self.action.0.actors().0.get(), &self.types);
             }
         }
-        let usable = plan.built() && plan.usable(graph);
-        let patched = self.patch_tops(graph, usable.then_some(&plan), boxes, stats);
+        let usable = plan.usable(graph).then_some(&plan);
+        let patched = self.patch_tops(graph, usable, boxes, stats);
         if let Some(spans) = self.action.0.actor_mut::<Spans>() {
             spans.plan = plan;
         }

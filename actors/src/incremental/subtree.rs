@@ -23,15 +23,6 @@ pub(super) struct Types {
     pub(super) skinned: Typed<SkinnedMesh>,
 }
 
-impl Types {
-    /// Resolves the sets for `graph`'s types.
-    pub(super) fn resolve(&mut self, graph: &Graph) {
-        self.transforms.resolve(graph.types());
-        self.geometries.resolve(graph.types());
-        self.skinned.resolve(graph.types());
-    }
-}
-
 /// The node types the subtree pass reads, and the skinned meshes' own boxes.
 pub(super) struct Kinds<'g> {
     types: &'g Types,

@@ -46,7 +46,7 @@ pub(crate) struct WorldMatrices {
     kinds: u32,
     pub(crate) matrices: Pages<Affine3A>,
     /// Transform nodes whose world matrix came out NaN or infinite.
-    non_finite: Vec<NodeIndex>,
+    pub(super) non_finite: Vec<NodeIndex>,
     /// The run's root, when the matrix above it is already bad (listed once).
     bad_root: Option<NodeIndex>,
     /// In a parallel worker: the place and matrix it starts from (outside its own
@@ -59,9 +59,10 @@ pub(crate) struct WorldMatrices {
 
 impl WorldMatrices {
     /// Numbers the transform types of `graph` (`Transform` first, present or not, so
-    /// adding the first moves no place) and sizes the table for their payloads.
-    pub(crate) fn layout(&mut self, graph: &Graph) {
-        let types = graph.types();
+    /// adding the first moves no place) and sizes the table for their payloads; false
+    /// when a new type extending `Transform` moved every place (a patch cannot go on).
+    pub(crate) fn layout(&mut self, graph: &Graph) -> bool {
+        let (types, before) = (graph.types(), self.kinds);
         self.transforms.resolve(types);
         self.kind.clear();
         self.kinds = 1;
@@ -81,14 +82,7 @@ impl WorldMatrices {
             self.kind.push(kind);
         }
         self.matrices.grow(1 + longest * self.kinds as usize);
-    }
-
-    /// [`layout`](Self::layout) for a patch; false when a new type extending `Transform`
-    /// moved every place (a full run is needed).
-    pub(crate) fn relayout(&mut self, graph: &Graph) -> bool {
-        let kinds = self.kinds;
-        self.layout(graph);
-        self.kinds == kinds
+        self.kinds == before
     }
 
     /// The place of the matrix of the transform node in slot `node` (of type `ty`).
@@ -137,10 +131,6 @@ impl WorldMatrices {
         own
     }
 
-    pub(crate) fn non_finite(&self) -> &[NodeIndex] {
-        &self.non_finite
-    }
-
     #[inline(always)]
     pub(crate) fn get(&self, place: u32) -> Affine3A {
         match self.inherited {
@@ -165,12 +155,8 @@ impl WorldMatrices {
         self.matrices.set(place as usize, world);
         Some(place)
     }
-}
 
-/// Parallel runs: a worker writes its transforms' matrices at their places; the merge
-/// hands its pages over.
-impl WorldMatrices {
-    /// A worker's matrices, starting from `state`.
+    /// A parallel worker's matrices, starting from `state` (written at their places).
     pub(crate) fn fork_at(&self, state: u32) -> Self {
         Self {
             transforms: self.transforms.clone(),
@@ -181,11 +167,6 @@ impl WorldMatrices {
             mark: self.non_finite.len(),
             ..Self::default()
         }
-    }
-
-    /// Drops a worker's matrices, keeping its pages for later workers.
-    pub(crate) fn recycle(&mut self, worker: Self) {
-        self.matrices.recycle(worker.matrices);
     }
 
     /// Takes a worker's matrices, its non-finite nodes where they come in order.
