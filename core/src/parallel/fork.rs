@@ -23,10 +23,10 @@ pub const PARALLEL: Capabilities = Capabilities {
 /// unordered and ordered ones if `merges` says they have a fork/merge hook
 /// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
 pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
-    match class.state {
-        StateKind::Static => Ok(()),
-        StateKind::Unordered | StateKind::Ordered if merges => Ok(()),
-        StateKind::Unordered | StateKind::Ordered => Err(refusal(class)),
+    if merges || class.state == StateKind::Static {
+        Ok(())
+    } else {
+        Err(refusal(class))
     }
 }
 
@@ -223,18 +223,12 @@ pub struct UnorderedAbove<'a, A: UnorderedActor> {
 impl<A: UnorderedActor> Walker for UnorderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if self.current.is_none() {
-            match self.main.worker() {
-                Ok(worker) => self.current = Some(worker),
-                Err(error) => {
-                    self.error = Some(error);
-                    return Flow::Stop;
-                }
+        match self.current.take().map_or_else(|| self.main.worker(), Ok) {
+            Ok(worker) => Actor::enter(self.current.insert(worker), visit, active),
+            Err(error) => {
+                self.error = Some(error);
+                Flow::Stop
             }
-        }
-        match &mut self.current {
-            Some(worker) => Actor::enter(worker, visit, active),
-            None => Flow::Stop,
         }
     }
     fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {
