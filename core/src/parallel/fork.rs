@@ -1,8 +1,9 @@
-//! Forking a chain into workers for a parallel run, and merging them back.
+//! Forking a chain into workers for a parallel run, and merging them back; the public
+//! name of a chain that can.
 
 use crate::actor::{
-    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, Unordered,
-    UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
+    ActiveList, Actor, ActorChain, ActorClass, Events, Flow, StateKind, Static, StaticActor,
+    Unordered, UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -294,3 +295,17 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
         Actor::leave(self, visit);
     }
 }
+
+/// An [`ActorChain`] that [`Action::run_parallel`](crate::Action::run_parallel) can
+/// split into workers: every tuple of up to eight adapters; a `Vec<Box<dyn Actor>>`
+/// runs sequentially only. Sealed: actors take part through the fork/merge hooks of
+/// their kind, checked when the run starts ([`check_parallel`](crate::check_parallel)).
+///
+/// The glue behind it is not public:
+///
+/// ```compile_fail
+/// use scenewalk_core::{Fork, Walker};
+/// ```
+pub trait ParallelChain: ActorChain + Fork {}
+
+impl<C: ActorChain + Fork> ParallelChain for C {}

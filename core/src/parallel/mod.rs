@@ -9,15 +9,13 @@ use crate::run::{Action, DepthFirst, RunStats, StepSink};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-mod chain;
 mod fork;
 mod fork_ordered;
 mod subtree_sizes;
 #[cfg(test)]
 mod tests;
 
-pub use chain::ParallelChain;
-pub use fork::{PARALLEL, check_parallel};
+pub use fork::{PARALLEL, ParallelChain, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
 use fork::Walker;
