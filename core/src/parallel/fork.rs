@@ -202,14 +202,7 @@ impl<A: StaticActor> Fork for Static<A> {
 }
 
 impl<A: UnorderedActor> Walker for Unordered<A> {
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        Actor::enter(self, visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        Actor::leave(self, visit);
-    }
+    filtered_calls!();
 }
 
 /// The walk above the split points for an [`Unordered`] actor: a fork per stretch of
