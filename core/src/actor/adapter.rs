@@ -68,7 +68,7 @@ macro_rules! wrapper_access {
 }
 
 /// `enter` and `leave` that pass the nodes the type filter admits on to the wrapped
-/// actor: an adapter's, and a parallel run's walker of a shared [`Static`].
+/// actor: an adapter's, and a parallel run's walkers of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
         #[inline(always)]
@@ -93,7 +93,7 @@ pub(crate) use filtered_calls;
 /// the single-type filter and the calls.
 macro_rules! plain_adapter {
     (
-        $(#[$doc:meta])* $adapter:ident, $bound:ident, $state:expr, |$this:ident| $end:expr,
+        $(#[$doc:meta])* $adapter:ident, $bound:ident, $state:expr,
         context: |$actor:ident| $context:expr, $context_mut:expr
     ) => {
         $(#[$doc])*
@@ -133,8 +133,7 @@ macro_rules! plain_adapter {
                 self.actor.enter_batch(graph, depth, batch)
             }
             fn end(&mut self, _stats: &mut RunStats) {
-                let $this = &mut self.actor;
-                $end
+                self.actor.end();
             }
         }
 
@@ -162,7 +161,6 @@ plain_adapter!(
     Static,
     StaticActor,
     StateKind::Static,
-    |actor| actor.end(),
     context: |_actor| None, None
 );
 
@@ -171,7 +169,6 @@ plain_adapter!(
     Unordered,
     UnorderedActor,
     StateKind::Unordered,
-    |actor| actor.end(),
     context: |actor| actor.dispatch_context(Sealed), actor.dispatch_context_mut(Sealed)
 );
 

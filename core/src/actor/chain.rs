@@ -37,15 +37,9 @@ pub trait ActorChain: Chain {
     /// A run begins: every actor's `begin`, in order, even after one refused the run;
     /// the first refusal is returned.
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
-        let (mut outcome, mut i) = (Ok(()), 0);
-        while let Some(actor) = self.nth_mut(i) {
-            let begun = actor.begin(run);
-            if outcome.is_ok() {
-                outcome = begun;
-            }
-            i += 1;
-        }
-        outcome
+        (0..)
+            .map_while(|i| Some(self.nth_mut(i)?.begin(run)))
+            .fold(Ok(()), Result::and)
     }
     /// Enters a node with every actor, combining their flows (see [`Flow`]).
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
@@ -54,10 +48,9 @@ pub trait ActorChain: Chain {
     /// Enters a batch with every actor (see [`Actor::enter_batch`]).
     fn enter_batch(&mut self, graph: &Graph, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         let (mut flow, mut i) = (Flow::Continue, 0);
-        while let Some(actor) = self.nth_mut(i) {
-            if !fold(actor.enter_batch(graph, depth, batch), None, &mut flow) {
-                break;
-            }
+        while let Some(actor) = self.nth_mut(i)
+            && fold(actor.enter_batch(graph, depth, batch), None, &mut flow)
+        {
             i += 1;
         }
         flow

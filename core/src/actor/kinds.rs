@@ -1,7 +1,8 @@
-//! Actors (paper 3.1): the three user-facing kinds and the element trait the action runs.
+//! Actors (paper 3.1): the three user-facing kinds, the element trait the action runs,
+//! and the [`Flow`] they answer with.
 
 use crate::actor::sealed::{Adapter, Sealed};
-use crate::actor::{ActiveList, ActorClass, Dispatch, Events, Flow, RunContext, StateCell, Visit};
+use crate::actor::{ActiveList, ActorClass, Dispatch, Events, RunContext, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::Graph;
 use crate::run::RunStats;
@@ -267,4 +268,19 @@ pub trait OrderedActor: Any + Send {
         Self: Sized,
     {
     }
+}
+
+/// The control flow an actor returns from `enter`, combined along the chain: all
+/// `Continue`, the still-active children are traversed; a `Prune` deactivates every
+/// child, and the rest of the chain still enters (and leaves) the node; a `Stop` ends
+/// the traversal at once, with no more enter or leave calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Flow {
+    /// Go on with the active children.
+    #[default]
+    Continue,
+    /// Skip this node's children (the node itself is entered, and left).
+    Prune,
+    /// End the traversal now.
+    Stop,
 }

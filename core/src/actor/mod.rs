@@ -7,7 +7,6 @@ mod active;
 mod adapter;
 mod chain;
 mod class;
-mod flow;
 mod frame;
 mod kinds;
 mod sealed;
@@ -18,9 +17,8 @@ pub use active::{ActiveEntry, ActiveList, Candidate, ListState};
 pub use adapter::{Ordered, Static, Unordered};
 pub use chain::ActorChain;
 pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
-pub use flow::Flow;
 pub use frame::Frame;
-pub use kinds::{Actor, OrderedActor, StaticActor, UnorderedActor};
+pub use kinds::{Actor, Flow, OrderedActor, StaticActor, UnorderedActor};
 pub use state::StateCell;
 pub use visit::{RunContext, Visit};
 

@@ -10,38 +10,6 @@ struct Level<S> {
     state: S,
 }
 
-/// One ordered actor's states along the current path of a pre-order traversal.
-#[derive(Clone, Debug)]
-struct DepthStates<S> {
-    levels: Vec<Level<S>>,
-}
-
-impl<S: Clone> DepthStates<S> {
-    fn reset(&mut self, root: S) {
-        self.levels.clear();
-        self.levels.push(Level {
-            owner: 0,
-            state: root,
-        });
-    }
-
-    /// Drops the states of nodes deeper than `depth`, and also at `depth` unless
-    /// `at_leave` (where the top is then the node's own).
-    #[inline]
-    fn pop_below(&mut self, depth: u32, at_leave: bool) -> Option<&S> {
-        let min = depth.saturating_add(1 + u32::from(at_leave));
-        while self.levels.len() > 1 && self.levels.last().is_some_and(|l| l.owner >= min) {
-            self.levels.pop();
-        }
-        self.top()
-    }
-
-    #[inline]
-    fn top(&self) -> Option<&S> {
-        self.levels.last().map(|l| &l.state)
-    }
-}
-
 const NONE: u32 = u32::MAX;
 
 /// One ordered actor's state versions, shared between frames by reference count.
@@ -150,7 +118,8 @@ impl<S> VersionStates<S> {
 #[derive(Clone, Debug)]
 pub(crate) struct OrderedStates<S> {
     mode: OrderedState,
-    depth: DepthStates<S>,
+    /// The states along the current path of a pre-order traversal.
+    depth: Vec<Level<S>>,
     /// The state versions of [`OrderedState::Copies`] runs, the only ones with frames.
     pub(crate) versions: VersionStates<S>,
     pub(crate) copies: u64,
@@ -160,7 +129,7 @@ impl<S> Default for OrderedStates<S> {
     fn default() -> Self {
         Self {
             mode: OrderedState::DepthStack,
-            depth: DepthStates { levels: Vec::new() },
+            depth: Vec::new(),
             versions: VersionStates::EMPTY,
             copies: 0,
         }
@@ -172,14 +141,15 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn reset(&mut self, mode: OrderedState, root: S) {
         self.mode = mode;
         self.copies = 0;
+        self.depth.clear();
         match mode {
-            OrderedState::Copies => {
-                self.depth.levels.clear();
-                self.versions.reset(Some(root));
-            }
+            OrderedState::Copies => self.versions.reset(Some(root)),
             _ => {
                 self.versions.reset(None);
-                self.depth.reset(root);
+                self.depth.push(Level {
+                    owner: 0,
+                    state: root,
+                });
             }
         }
     }
@@ -187,7 +157,7 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     pub(crate) fn before_enter(&mut self, depth: u32) {
         if self.mode != OrderedState::Copies {
-            self.depth.pop_below(depth, false);
+            self.pop_below(depth, false);
         }
     }
 
@@ -204,8 +174,19 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => self.depth.pop_below(depth, true),
+            _ => self.pop_below(depth, true),
         }
+    }
+
+    /// Drops the states of nodes deeper than `depth`, and also at `depth` unless
+    /// `at_leave` (where the top is then the node's own).
+    #[inline]
+    fn pop_below(&mut self, depth: u32, at_leave: bool) -> Option<&S> {
+        let min = depth.saturating_add(1 + u32::from(at_leave));
+        while self.depth.len() > 1 && self.depth.last().is_some_and(|l| l.owner >= min) {
+            self.depth.pop();
+        }
+        self.depth.last().map(|l| &l.state)
     }
 
     /// The copies of the run.
@@ -218,7 +199,7 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn current(&self) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => self.depth.top(),
+            _ => self.depth.last().map(|l| &l.state),
         }
     }
 
@@ -239,7 +220,7 @@ impl<S: Clone> OrderedStates<S> {
     fn is_own(&self, owner: u32) -> bool {
         match self.mode {
             OrderedState::Copies => self.versions.own.is_some(),
-            _ => self.depth.levels.last().is_some_and(|l| l.owner == owner),
+            _ => self.depth.last().is_some_and(|l| l.owner == owner),
         }
     }
 
@@ -249,7 +230,7 @@ impl<S: Clone> OrderedStates<S> {
         self.copies += 1;
         match self.mode {
             OrderedState::Copies => self.versions.own = Some(self.versions.store(state)),
-            _ => self.depth.levels.push(Level { owner, state }),
+            _ => self.depth.push(Level { owner, state }),
         }
     }
 
@@ -261,7 +242,7 @@ impl<S: Clone> OrderedStates<S> {
                 let own = self.versions.own.unwrap_or(NONE) as usize;
                 self.versions.slots.get_mut(own).and_then(Option::as_mut)
             }
-            _ => self.depth.levels.last_mut().map(|l| &mut l.state),
+            _ => self.depth.last_mut().map(|l| &mut l.state),
         };
         match state {
             Some(state) => state,

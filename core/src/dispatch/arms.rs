@@ -34,7 +34,6 @@ mod sealed {
 
 /// The typed arms of an [`Arms`] actor as one nested list, `(((), arm 0), arm 1)...`,
 /// one pair per [`Arms::on`], so the call on an arm number inlines every closure.
-/// Sealed.
 pub trait ArmList<Cx>: sealed::Sealed + Send {
     /// How many arms the list holds; arm `k` is the `k`-th added.
     const LEN: usize;
@@ -319,7 +318,10 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
     }
 
     /// Keeps the arms' columns of `graph` and builds the code table, unless done for
-    /// the graph as it is; resolves the default.
+    /// the graph as it is; resolves the default. Cold: `enter` calls it only for a
+    /// hand-driven enter on another graph than `begin` saw, or after `end`.
+    #[cold]
+    #[inline(never)]
     fn resolve(&mut self, graph: &Graph)
     where
         D: DefaultArm<Cx>,
@@ -343,16 +345,6 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
         }
         self.stamp = Some(types.stamp());
         self.key = graph.column_key;
-    }
-
-    /// A hand-driven enter on another graph than `begin` saw, or after `end`.
-    #[cold]
-    #[inline(never)]
-    fn resolve_cold(&mut self, graph: &Graph)
-    where
-        D: DefaultArm<Cx>,
-    {
-        self.resolve(graph);
     }
 }
 
@@ -390,7 +382,7 @@ where
         // One compare for all arms: while the column key is the one the arms kept their
         // columns at, each is the graph's column of its type.
         if visit.graph().column_key != self.key {
-            self.resolve_cold(visit.graph());
+            self.resolve(visit.graph());
         }
         if L::LEN == 0 {
             return self.default.call(visit, &mut self.context);

@@ -179,14 +179,10 @@ impl<T: NodeCore> Kept<T> {
 
     /// Keeps the graph's column of type index `ty` if it is a column of `T`.
     pub(crate) fn keep(&mut self, graph: &Graph, ty: u32) -> bool {
-        let column = Self::typed_column(graph, ty);
-        let kept = column.is_some();
-        self.column = column;
-        (self.ty, self.key) = if kept {
-            (ty, graph.column_key)
-        } else {
-            (u32::MAX, 0)
-        };
+        self.column = Self::typed_column(graph, ty);
+        let kept = self.column.is_some();
+        // Key 0 names no graph's columns: nothing kept matches.
+        (self.ty, self.key) = (ty, if kept { graph.column_key } else { 0 });
         kept
     }
 

@@ -82,13 +82,8 @@ impl Graph {
         }
         let (column_orders, payload_slots) = self.column_orders(&order);
 
-        let map = |raw: u32| {
-            if raw == NIL {
-                NIL
-            } else {
-                new_of[raw as usize]
-            }
-        };
+        // `NIL` lies past every slot.
+        let map = |raw: u32| new_of.get(raw as usize).copied().unwrap_or(NIL);
         let mut hot = Vec::with_capacity(len);
         let mut cold = Vec::with_capacity(len);
         for (k, &old) in order.iter().enumerate() {
@@ -119,16 +114,11 @@ impl Graph {
             .iter()
             .enumerate()
             .map(|(old, &new)| {
-                if new == NIL {
-                    return NodeId {
-                        index: NIL,
-                        generation: 0,
-                    };
-                }
-                moved += usize::from(new as usize != old);
+                moved += usize::from(new != NIL && new as usize != old);
+                let generation = generations.get(new as usize).copied().unwrap_or(0);
                 NodeId {
                     index: new,
-                    generation: generations[new as usize],
+                    generation,
                 }
             })
             .collect();

@@ -103,13 +103,8 @@ impl Graph {
         }
         let old_parent = self.hot[n as usize].parent;
         self.unlink(n);
-        if p != NIL {
-            self.link(n, p, b);
-        }
-        self.revision += 1;
-        if old_parent != NIL {
-            self.record(Change::Children(NodeIndex(old_parent)));
-        }
+        self.link(n, p, b);
+        self.restructured(old_parent);
         self.record(Change::Placed(NodeIndex(n)));
         Ok(())
     }
@@ -129,19 +124,14 @@ impl Graph {
         while child != NIL {
             let following = self.hot[child as usize].next_sibling;
             self.unlink(child);
-            if parent != NIL {
-                self.link(child, parent, next);
-            }
+            self.link(child, parent, next);
             // Its path lost the removed node (perhaps a transform).
             self.record(Change::Placed(NodeIndex(child)));
             child = following;
         }
         self.unlink(n);
         self.release(n);
-        self.revision += 1;
-        if parent != NIL {
-            self.record(Change::Children(NodeIndex(parent)));
-        }
+        self.restructured(parent);
         Ok(())
     }
 
@@ -168,10 +158,7 @@ impl Graph {
             }
             current = hot.parent;
         }
-        self.revision += 1;
-        if parent != NIL {
-            self.record(Change::Children(NodeIndex(parent)));
-        }
+        self.restructured(parent);
         Ok(removed)
     }
 
@@ -183,9 +170,7 @@ impl Graph {
         before: u32,
     ) -> Result<NodeId, GraphError> {
         let index = self.allocate(payload)?;
-        if parent != NIL {
-            self.link(index, parent, before);
-        }
+        self.link(index, parent, before);
         self.revision += 1;
         self.record(Change::Placed(NodeIndex(index)));
         Ok(self.id_of(index))
@@ -263,8 +248,20 @@ impl Graph {
         self.live -= 1;
     }
 
-    /// Links an unlinked node under `parent`, before `before` (or last).
+    /// A structural edit changed the child list of `parent` (`NIL`: none).
+    fn restructured(&mut self, parent: u32) {
+        self.revision += 1;
+        if parent != NIL {
+            self.record(Change::Children(NodeIndex(parent)));
+        }
+    }
+
+    /// Links an unlinked node under `parent` (`NIL`: leaves it a root), before
+    /// `before` (or last).
     fn link(&mut self, n: u32, parent: u32, before: u32) {
+        if parent == NIL {
+            return;
+        }
         let prev = if before == NIL {
             self.cold[parent as usize].last_child
         } else {

@@ -289,13 +289,10 @@ impl TypeSet {
         if self.stamp == Some(types.stamp()) {
             return;
         }
+        let target = types.index_of_id(self.target);
         self.members.clear();
-        match types.index_of_id(self.target) {
-            Some(target) => self
-                .members
-                .extend(types.iter().map(|(ty, _)| types.is_a(ty, target))),
-            None => self.members.resize(types.len(), false),
-        }
+        let is_a = |(ty, _)| target.is_some_and(|t| types.is_a(ty, t));
+        self.members.extend(types.iter().map(is_a));
         self.stamp = Some(types.stamp());
     }
 

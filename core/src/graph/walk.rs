@@ -17,9 +17,8 @@ impl Graph {
     /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
     /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let n = self.check(node)?;
-        let r = self.check(root)?;
-        if !self.is_ancestor_or_self(root, node)? {
+        let (n, r) = (self.check(node)?, self.check(root)?);
+        if !self.path_up(NodeIndex(n)).any(|up| up.0 == r) {
             return Err(GraphError::NotInSubtree { node, root });
         }
         Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))

@@ -1,8 +1,9 @@
-//! Forking a chain into workers for a parallel run, and merging them back.
+//! Forking a chain into workers for a parallel run, and merging them back; the public
+//! name of a chain that can.
 
 use crate::actor::{
-    ActiveList, Actor, ActorClass, Events, Flow, StateKind, Static, StaticActor, Unordered,
-    UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
+    ActiveList, Actor, ActorChain, ActorClass, Events, Flow, StateKind, Static, StaticActor,
+    Unordered, UnorderedActor, Visit, filtered_calls, fold, for_tuples, tuple_calls,
 };
 use crate::error::ActionError;
 use crate::run::{Capabilities, OrderedState};
@@ -23,10 +24,10 @@ pub const PARALLEL: Capabilities = Capabilities {
 /// unordered and ordered ones if `merges` says they have a fork/merge hook
 /// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
 pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
-    match class.state {
-        StateKind::Static => Ok(()),
-        StateKind::Unordered | StateKind::Ordered if merges => Ok(()),
-        StateKind::Unordered | StateKind::Ordered => Err(refusal(class)),
+    if merges || class.state == StateKind::Static {
+        Ok(())
+    } else {
+        Err(refusal(class))
     }
 }
 
@@ -201,14 +202,7 @@ impl<A: StaticActor> Fork for Static<A> {
 }
 
 impl<A: UnorderedActor> Walker for Unordered<A> {
-    #[inline(always)]
-    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        Actor::enter(self, visit, active)
-    }
-    #[inline]
-    fn leave(&mut self, visit: &Visit<'_>) {
-        Actor::leave(self, visit);
-    }
+    filtered_calls!();
 }
 
 /// The walk above the split points for an [`Unordered`] actor: a fork per stretch of
@@ -223,18 +217,12 @@ pub struct UnorderedAbove<'a, A: UnorderedActor> {
 impl<A: UnorderedActor> Walker for UnorderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if self.current.is_none() {
-            match self.main.worker() {
-                Ok(worker) => self.current = Some(worker),
-                Err(error) => {
-                    self.error = Some(error);
-                    return Flow::Stop;
-                }
+        match self.current.take().map_or_else(|| self.main.worker(), Ok) {
+            Ok(worker) => Actor::enter(self.current.insert(worker), visit, active),
+            Err(error) => {
+                self.error = Some(error);
+                Flow::Stop
             }
-        }
-        match &mut self.current {
-            Some(worker) => Actor::enter(worker, visit, active),
-            None => Flow::Stop,
         }
     }
     fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {
@@ -300,3 +288,17 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
         Actor::leave(self, visit);
     }
 }
+
+/// An [`ActorChain`] that [`Action::run_parallel`](crate::Action::run_parallel) can
+/// split into workers: every tuple of up to eight adapters; a `Vec<Box<dyn Actor>>`
+/// runs sequentially only. Sealed: actors take part through the fork/merge hooks of
+/// their kind, checked when the run starts ([`check_parallel`](crate::check_parallel)).
+///
+/// The glue behind it is not public:
+///
+/// ```compile_fail
+/// use scenewalk_core::{Fork, Walker};
+/// ```
+pub trait ParallelChain: ActorChain + Fork {}
+
+impl<C: ActorChain + Fork> ParallelChain for C {}

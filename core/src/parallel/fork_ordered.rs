@@ -66,14 +66,12 @@ impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
             }
             self.top.forks.push(fork);
         }
-        // A sibling of the previous subtree with nothing above in between shares its fork.
-        let fork = self.top.forks.len().saturating_sub(1);
-        if self.top.fork_of.len() <= found {
-            self.top.fork_of.resize(found + 1, fork);
-        }
-        if let Some(slot) = self.top.fork_of.get_mut(found) {
-            *slot = fork;
-        }
+        // A sibling of the previous subtree with nothing above in between shares its
+        // fork. Subtrees are handed off in number order: `found` is the next number.
+        debug_assert_eq!(self.top.fork_of.len(), found);
+        self.top
+            .fork_of
+            .push(self.top.forks.len().saturating_sub(1));
     }
 }
 

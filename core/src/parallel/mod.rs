@@ -9,15 +9,13 @@ use crate::run::{Action, DepthFirst, RunStats, StepSink};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-mod chain;
 mod fork;
 mod fork_ordered;
 mod subtree_sizes;
 #[cfg(test)]
 mod tests;
 
-pub use chain::ParallelChain;
-pub use fork::{PARALLEL, check_parallel};
+pub use fork::{PARALLEL, ParallelChain, check_parallel};
 pub(crate) use subtree_sizes::SubtreeSizes;
 
 use fork::Walker;
@@ -180,8 +178,8 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         }
         for piece in plan.order {
             match piece {
-                Piece::Above => self.actors.merge_above(&mut top_part),
-                Piece::Subtree(task) => {
+                None => self.actors.merge_above(&mut top_part),
+                Some(task) => {
                     if let Some((part, part_stats)) = parts.get_mut(task).and_then(Option::take) {
                         self.actors.merge(&mut top_part, part);
                         add(stats, &part_stats);
@@ -209,13 +207,6 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     }
 }
 
-/// One piece of a split run, in document order: a stretch of nodes above the split
-/// points, or a task (its number in `Plan::tasks`).
-enum Piece {
-    Above,
-    Subtree(usize),
-}
-
 /// The walk above the split points, as the depth-first loop's sink: it defers the
 /// leaves, hands subtrees off and groups them into tasks of about `target` nodes.
 struct Above<'a, C: ParallelChain + 'a> {
@@ -240,7 +231,9 @@ struct Plan {
     /// The depth of the last subtree handed off, while no node above was entered.
     last_depth: Option<u32>,
     tasks: Vec<std::ops::Range<usize>>,
-    order: Vec<Piece>,
+    /// The pieces of the run in document order: a stretch of nodes above the split
+    /// points (`None`), or a task (its number in `tasks`).
+    order: Vec<Option<usize>>,
 }
 
 impl<C: ParallelChain> StepSink for Above<'_, C> {
@@ -258,7 +251,7 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
         if !self.plan.stretch_open {
             self.plan.stretch_open = true;
             self.plan.task_open = false;
-            self.plan.order.push(Piece::Above);
+            self.plan.order.push(None);
         }
         self.plan.last_depth = None;
         enter(
@@ -295,9 +288,7 @@ impl<C: ParallelChain> Above<'_, C> {
             }
             _ => {
                 self.plan.tasks.push(found..found + 1);
-                self.plan
-                    .order
-                    .push(Piece::Subtree(self.plan.tasks.len() - 1));
+                self.plan.order.push(Some(self.plan.tasks.len() - 1));
                 self.plan.nodes = 0;
                 self.plan.task_open = true;
                 true

@@ -126,23 +126,15 @@ impl SubtreeSizes {
         if size > self.target {
             return None;
         }
-        let run = by_links
-            .then(|| {
-                let i = self.runs.partition_point(|r| r.0 < node.raw());
-                self.runs.get(i).filter(|r| r.0 == node.raw())
-            })
-            .flatten();
-        Some(match run {
-            Some(&(_, last, nodes)) => Handoff {
-                first: node,
-                last: NodeIndex::new(last),
-                nodes,
-            },
-            None => Handoff {
-                first: node,
-                last: node,
-                nodes: size,
-            },
+        let i = self.runs.partition_point(|r| r.0 < node.raw());
+        let run = self.runs.get(i).filter(|r| by_links && r.0 == node.raw());
+        let (last, nodes) = run.map_or((node, size), |&(_, last, nodes)| {
+            (NodeIndex::new(last), nodes)
+        });
+        Some(Handoff {
+            first: node,
+            last,
+            nodes,
         })
     }
 

@@ -128,8 +128,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         root: NodeId,
         results: &Results,
     ) -> Result<RunStats, TraversalError> {
-        let root = graph.check(root)?;
-        let root = crate::graph::NodeIndex(root);
+        let root = NodeIndex(graph.check(root)?);
         let capabilities = self.iterator.capabilities();
         self.actors.check(&capabilities)?;
         let run = RunContext {

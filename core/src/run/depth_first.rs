@@ -28,6 +28,16 @@ enum Todo {
     Done,
 }
 
+/// Where the walk goes after a node's subtree is done.
+enum After {
+    /// To this next sibling (`true`: from its parent's built active list).
+    Sibling(NodeIndex, bool),
+    /// Up to this parent, whose subtree is then done too.
+    Parent(NodeIndex),
+    /// Nowhere: the traversal root is done.
+    End,
+}
+
 /// Depth-first, pre-order, in document order (paper 3.3.1), with nested leave events
 /// when an actor wants them. It moves along the links like a hand-written walk: only a
 /// node whose active list an actor looked at keeps a frame on a small stack. Nothing
@@ -152,19 +162,7 @@ impl DepthFirst {
             }
         }
     }
-}
 
-/// Where the walk goes after a node's subtree is done.
-enum After {
-    /// To this next sibling (`true`: from its parent's built active list).
-    Sibling(NodeIndex, bool),
-    /// Up to this parent, whose subtree is then done too.
-    Parent(NodeIndex),
-    /// Nowhere: the traversal root is done.
-    End,
-}
-
-impl DepthFirst {
     /// One step after `node`'s subtree is done: its next sibling (from its parent's
     /// built list, if any), else its parent.
     #[inline(always)]
@@ -199,9 +197,7 @@ impl DepthFirst {
             None => After::End,
         }
     }
-}
 
-impl DepthFirst {
     /// The loop of every depth-first run: the siblings `first` to `last` at `depth` and
     /// their subtrees, in document order, into `sink`. Below the starting level,
     /// `handoff(sink, node, depth, by_links)` may hand `node` and a run of its next

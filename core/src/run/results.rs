@@ -186,13 +186,11 @@ impl Results {
         root: NodeIndex,
     ) -> Result<Arc<T>, ResultsError> {
         let results = crate::graph::short_type_name::<T>();
-        let missing = ResultsError::Missing { reader, results };
-        let (_, shared, stamp) = self
-            .entries
-            .iter()
-            .find(|e| e.0 == TypeId::of::<T>())
-            .ok_or(missing.clone())?;
-        let stamp = stamp.ok_or(missing)?;
+        let missing = || ResultsError::Missing { reader, results };
+        let found = self.entries.iter().find(|e| e.0 == TypeId::of::<T>());
+        let Some((_, shared, Some(stamp))) = found else {
+            return Err(missing());
+        };
         stamp
             .check(graph, root)
             .map_err(|why| ResultsError::Stale {
@@ -200,9 +198,7 @@ impl Results {
                 results,
                 why,
             })?;
-        Arc::clone(shared)
-            .downcast::<T>()
-            .map_err(|_| ResultsError::Missing { reader, results })
+        Arc::clone(shared).downcast::<T>().map_err(|_| missing())
     }
 }
 
