@@ -55,8 +55,7 @@ impl BreadthFirst {
         Self::default()
     }
 
-    /// Hands a level over in batches of at most `max` nodes (at least 1), bounding
-    /// the active list's size.
+    /// Hands a level over in batches of at most `max` nodes (at least 1).
     #[must_use]
     pub fn with_max_batch(mut self, max: usize) -> Self {
         self.max_batch = Some(max.max(1));

@@ -46,8 +46,7 @@ enum Phase {
     Done,
 }
 
-/// Where a walk goes on if its current node is moved away: the sibling that followed it
-/// when the walk reached it.
+/// Where a walk goes on if its current node is moved away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resume {
     /// The node was its parent's first child: the parent's first child now.
@@ -58,8 +57,7 @@ enum Resume {
     At(Option<NodeIndex>),
 }
 
-/// How a walk holds a node: an id when the graph may change between steps, a slot while
-/// the walk borrows the graph.
+/// How a walk holds a node: an id (the graph may change between steps) or a slot.
 trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
@@ -169,8 +167,7 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// The next enter event's node, leaves dropped: the common phases without the
-    /// events' dispatch (measurably faster), the rest by [`step`](Self::step).
+    /// The next enter's node: the common phases inline (measurably faster), else `step`.
     #[inline(always)]
     fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if self.phase == Phase::Entered && !self.skip {
@@ -281,6 +278,8 @@ impl<N: Slot> Place<N> {
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
+    /// The graph's uid and revision at the last step: while they match, no node was
+    /// removed or moved (each such edit moves the revision on).
     stamp: (u64, u64),
 }
 
@@ -328,8 +327,7 @@ impl DfsWalker {
         Ok(true)
     }
 
-    /// After an [`Event::Enter`] (or [`next_enter`](Self::next_enter)): do not descend
-    /// into that node; its [`Event::Leave`] comes next. No effect at any other time.
+    /// After an enter (or [`next_enter`](Self::next_enter)): skip its subtree; else no effect.
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -375,7 +373,8 @@ impl DfsWalker {
     /// Whether the walk goes on in `graph`: checked only after a structural edit.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
-        if self.stamp == stamp(graph) {
+        let stamp = (graph.uid(), graph.revision());
+        if self.stamp == stamp {
             return true;
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
@@ -385,14 +384,13 @@ impl DfsWalker {
             p.skip = false;
             return false;
         }
-        self.stamp = stamp(graph);
+        self.stamp = stamp;
         true
     }
 }
 
-/// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
-/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
-/// `current` was moved to another parent.
+/// The phase a walk at `current` (entered from `parent`) goes on with in `graph`: `Done`
+/// if a node it holds was removed; a moved phase if `current` was moved.
 #[cold]
 #[inline(never)]
 fn check(
@@ -417,19 +415,11 @@ fn check(
     }
 }
 
-/// While a walker's last stamp matches, no node was removed or moved (each such edit
-/// moves the revision on; another graph has another uid).
-#[inline(always)]
-fn stamp(graph: &Graph) -> (u64, u64) {
-    (graph.uid(), graph.revision())
-}
-
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph, on slots without the
-/// walker's checks: [`Event`]s from [`Walk::depth_first`](crate::Walk::depth_first),
-/// pre-order nodes from [`Walk::preorder`](crate::Walk::preorder).
+/// The [`DfsWalker`]'s walk borrowing the graph, on slots without its checks; see
+/// [`Walk::depth_first`](crate::Walk::depth_first) and [`Walk::preorder`](crate::Walk::preorder).
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
@@ -449,7 +439,7 @@ impl<'g, T> DepthFirstIter<'g, T> {
         })
     }
 
-    /// After an enter: do not descend into that node (its leave comes next).
+    /// As [`DfsWalker::skip_subtree`].
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -464,18 +454,16 @@ impl<'g, T> DepthFirstIter<'g, T> {
         let mut walker = DfsWalker::new(self.root);
         let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) else {
-            walker.place.finish::<()>();
-            return walker;
-        };
-        walker.place = Place {
-            current,
-            parent,
-            resume: p.resume,
-            phase: p.phase,
-            depth: p.depth,
-            skip: p.skip,
-        };
+        if let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) {
+            walker.place = Place {
+                current,
+                parent,
+                resume: p.resume,
+                phase: p.phase,
+                depth: p.depth,
+                skip: p.skip,
+            };
+        }
         walker
     }
 }
@@ -498,6 +486,4 @@ impl Iterator for DepthFirstIter<'_, NodeIndex> {
     }
 }
 
-impl FusedIterator for DepthFirstIter<'_, Event> {}
-
-impl FusedIterator for DepthFirstIter<'_, NodeIndex> {}
+impl<T> FusedIterator for DepthFirstIter<'_, T> where Self: Iterator {}
