@@ -140,15 +140,14 @@ impl Flattened {
         Ok(())
     }
 
-    /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
-    /// build or `root` is another root; another graph (a clone included) always counts
-    /// as changed. Errors: as [`build`](Self::build).
+    /// Rebuilds, returning `true`, unless [current](Self::is_current) for `root`; another
+    /// graph (a clone included) is never current. Errors: as [`build`](Self::build).
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
-        if self.built == Some((root, graph.uid(), graph.revision())) && graph.contains(root) {
-            return Ok(false);
+        let stale = !self.is_current(graph) || self.root() != Some(root);
+        if stale {
+            self.rebuild(graph, root)?;
         }
-        self.rebuild(graph, root)?;
-        Ok(true)
+        Ok(stale)
     }
 
     /// Whether the arrays still describe `graph`: built, and no structural edit since.

@@ -85,11 +85,10 @@ type Open = (u32, Option<NodeIndex>, u32, Frame);
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
 /// Keys come from the actors ([`ActiveList::set_key`]); a child without one inherits
-/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order, so runs
-/// are deterministic; a NaN key is an error ([`TraversalError::NanKey`]). Each pending
-/// node carries a [`Frame`] of its parent's states for ordered-state actors
-/// ([`OrderedState::Copies`]). A node's leave comes after all its descendants. Depths
-/// are kept in 31 bits.
+/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order; a NaN key
+/// is an error ([`TraversalError::NanKey`]). Each pending node carries a [`Frame`] of its
+/// parent's states ([`OrderedState::Copies`]). A node leaves after all its descendants.
+/// Depths are kept in 31 bits.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
@@ -180,21 +179,17 @@ impl PriorityQueue {
     }
 
     /// Queues the leave of `node`, and of each ancestor it was the last open child of.
-    fn close(&mut self, mut node: NodeIndex) {
+    fn close(&mut self, mut node: NodeIndex) -> Option<()> {
         while let Some(&Some((_, parent, depth, frame))) = self.open.get(node.get()) {
             self.ready.push_back((node, depth, frame));
-            let Some(parent) = parent else {
-                return;
-            };
-            let Some(Some((remaining, ..))) = self.open.get_mut(parent.get()) else {
-                return;
-            };
+            node = parent?;
+            let (remaining, ..) = self.open.get_mut(node.get())?.as_mut()?;
             *remaining = remaining.saturating_sub(1);
             if *remaining != 0 {
-                return;
+                return None;
             }
-            node = parent;
         }
+        None
     }
 }
 
