@@ -5,7 +5,7 @@ use scenewalk_core::{
 
 /// Level order, each actor called once per batch of nodes, not per node (paper 3.3.3).
 ///
-/// A batch, an active list, is one level (or at most [`with_max_batch`](Self::with_max_batch)
+/// A batch, an active list, is a level (at most [`with_max_batch`](Self::with_max_batch)
 /// of it): an entry an actor deactivates is neither entered nor expanded; [`Flow::Prune`]
 /// expands none. With no current node, leave events or single path, the action refuses
 /// enter + leave, ordered-state, type-dispatching and non-batch actors.

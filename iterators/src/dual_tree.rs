@@ -8,7 +8,7 @@ pub type NodePair = (NodeIndex, NodeIndex);
 /// Decides whether a candidate pair is descended into (a pair of leaves: reported).
 /// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
-    /// Whether `(a, b)` (`a` from the first tree) may hold overlapping leaves; `false` prunes.
+    /// Whether `(a, b)` (`a` from tree A) may hold overlapping leaves; `false` prunes.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -20,8 +20,7 @@ impl<F: FnMut(NodeIndex, NodeIndex) -> bool> PairFilter for F {
 }
 
 /// The bounding-box filter: a pair passes when the nodes' boxes overlap (touching
-/// counts). The boxes come from per-node tables indexed by [`NodeIndex::get`] (each
-/// node's box typically the union of its leaves'); a node outside its table fails.
+/// counts), from per-node tables indexed by [`NodeIndex::get`] (a node outside fails).
 #[derive(Clone, Copy, Debug)]
 pub struct AabbOverlap<'t> {
     a: &'t [Aabb],
@@ -260,9 +259,7 @@ impl DualTree {
             if last {
                 self.stack.pop();
             }
-            let Some((a, b)) = candidate else {
-                continue;
-            };
+            let Some((a, b)) = candidate else { continue };
             let below = if self.within && a == b {
                 let first = graph_a.first_child_at(a);
                 first.map(|c| Pending::Children { c, d: c })

@@ -16,12 +16,10 @@ use std::ops::Range;
 ///
 /// The arrays describe the graph at the build; [`refresh`](Self::refresh) rebuilds only
 /// after a structural edit (after a payload edit, [`gather`](Self::gather) again). As a
-/// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
-/// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
+/// [`TraversalIterator`] it runs [`Action`](scenewalk_core::Action)s in depth-first order.
 ///
 /// ```
-/// use scenewalk_core::glam::{Affine3A, Vec3};
-/// use scenewalk_core::{Action, Graph};
+/// use scenewalk_core::{Action, Graph, glam::{Affine3A, Vec3}};
 /// use scenewalk_iterators::Flattened;
 /// use scenewalk_nodes::{Group, Transform};
 /// let mut graph = Graph::new();

@@ -179,7 +179,6 @@ impl Flattened {
                 let parents = &self.parents[start..start + slice.len()];
                 accumulate_range(parents, start, slice, &combine);
             });
-        // The tops start from `own` too.
         for &top in &cut.tops {
             out[top] = own[top];
         }

@@ -18,10 +18,9 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// A pending node's place in both priority orders: larger key first, then the earlier
-/// arrival (`-0.0` equals `0.0`; NaN is reported before ranking). One `u64`: the key's
-/// bits made to sort as unsigned above the inverted arrival number (32 bits: a node
-/// arrives at most once per run), so the heap compares integers.
+/// A pending node's place in both priority orders (larger key, then earlier arrival;
+/// NaN is reported before): one `u64`, the key's bits made to sort as unsigned above the
+/// inverted arrival number (32 bits: a node arrives once per run), compared as integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -75,7 +74,7 @@ impl<T> Ord for Ranked<T> {
 /// A node waiting to be entered: depth and the frame of its parent's states.
 type Pending = (NodeIndex, u32, Frame);
 
-/// In a heap entry's depth: the node's frame waits in `frames` (else it is [`Frame::ROOT`]).
+/// In a heap entry's depth: its frame waits in `frames` (else it is [`Frame::ROOT`]).
 const HAS_FRAME: u32 = 0x8000_0000;
 
 /// An entered node's kept children still open, traversal parent, depth and frame.

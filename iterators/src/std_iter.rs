@@ -10,10 +10,9 @@ mod sealed {
     impl Sealed for super::Graph {}
 }
 
-/// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
-/// the graph (a [`DfsWalker`](crate::DfsWalker) leaves it free to edit), refuses a stale
-/// root ([`GraphError::StaleNode`]), and has a `skip_subtree` that drops the
-/// descendants of the node it yielded last.
+/// Lazy std iterators over a root's subtree, as methods of [`Graph`]. Each borrows the
+/// graph (a [`DfsWalker`](crate::DfsWalker) leaves it free to edit), refuses a stale root
+/// ([`GraphError::StaleNode`]); its `skip_subtree` drops the last node's descendants.
 ///
 /// ```
 /// use scenewalk_core::Graph;

@@ -233,14 +233,13 @@ impl<N: Slot> Place<N> {
 /// with no stack and no allocation (reference note 000's first-child / next-sibling
 /// step, parent links for the leaves); [`next_enter`](Self::next_enter) gives pre-order.
 ///
-/// Each step takes the graph, which may be edited between steps; the walk goes on from
-/// the current node's links as they are then. Children added under a node not yet left
-/// are entered, and so are siblings inserted after the current node; nodes added before
-/// it are not. A current node moved to another parent is left where the walk found it,
-/// without descending; the walk goes on with the sibling that followed it there, and
-/// enters the moved subtree again if its new place lies ahead. Climbing follows the
-/// parent links as they are, never above the root's depth. If the current node, the
-/// node it was entered from or the root is removed (a reused slot is noticed), the walk
+/// Each step takes the graph, which may be edited between steps; the walk goes on from the
+/// links as they are then: children added under a node not yet left are entered, as are
+/// siblings inserted after the current node, not nodes added before it. A current node
+/// moved to another parent is left where the walk found it, without descending; the walk
+/// goes on at the sibling that followed it there, and enters the moved subtree again if its
+/// new place lies ahead. Climbing never goes above the root's depth. If the current node,
+/// the node it was entered from or the root is removed (a reused slot is noticed), the walk
 /// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). Steps check nothing
 /// while [`Graph::uid`] and [`Graph::revision`] are those of the last step.
 ///
@@ -327,7 +326,7 @@ impl DfsWalker {
         Ok(true)
     }
 
-    /// After an enter (or [`next_enter`](Self::next_enter)): skip its subtree; else no effect.
+    /// After an enter or [`next_enter`](Self::next_enter): skip its subtree (else no-op).
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -418,8 +417,8 @@ fn check(
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-/// The [`DfsWalker`]'s walk borrowing the graph, on slots without its checks; see
-/// [`Walk::depth_first`](crate::Walk::depth_first) and [`Walk::preorder`](crate::Walk::preorder).
+/// The [`DfsWalker`]'s walk borrowing the graph, on slots without its checks: see
+/// [`depth_first`](crate::Walk::depth_first) and [`preorder`](crate::Walk::preorder).
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
