@@ -114,10 +114,9 @@ impl Pending {
 ///   leaves of one tree, each once: within a node, each pair of distinct children as a
 ///   two-tree pair, and each child within itself (never the filter on a node and itself).
 ///
-/// Pending work is a stack of runs of sibling pairs, at most one per level descended in
-/// each tree, so memory grows with the depths, not the fan-out. Each call takes the
-/// graphs (the same ones throughout); a structural edit of either between calls ends
-/// the traversal.
+/// Pending work is a stack of sibling-pair runs, at most one per level descended in each
+/// tree: memory grows with the depths, not the fan-out. Each call takes the graphs (the
+/// same throughout); a structural edit of either between calls ends the traversal.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -191,9 +190,8 @@ impl DualTree {
 
     /// Starts a self traversal of `root`'s subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        self.reset(graph, root, graph, root)?;
-        self.within = true;
-        Ok(())
+        self.reset(graph, root, graph, root)
+            .map(|()| self.within = true)
     }
 
     /// As [`reset`](DualTree::reset) with slot indices, checked by the next call

@@ -79,25 +79,24 @@ impl Flattened {
             key,
             ..Cut::default()
         };
-        // The start of the task being gathered, if any.
-        let (mut pos, mut start) = (0, None);
+        let (mut pos, mut task_start) = (0, None);
         while let Some(&size) = self.sizes.get(pos) {
             let size = (size as usize).max(1);
             cut.roots.push(pos);
             if size > target {
-                cut.tasks.extend(start.take().map(|start| start..pos));
+                cut.tasks.extend(task_start.take().map(|start| start..pos));
                 cut.tops.push(pos);
                 pos += 1;
             } else {
-                let from = *start.get_or_insert(pos);
+                let from = *task_start.get_or_insert(pos);
                 pos += size;
                 if pos - from >= target {
                     cut.tasks.push(from..pos);
-                    start = None;
+                    task_start = None;
                 }
             }
         }
-        cut.tasks.extend(start.map(|start| start..pos));
+        cut.tasks.extend(task_start.map(|start| start..pos));
         cut
     }
 
@@ -114,11 +113,10 @@ impl Flattened {
     }
 
     /// [`propagate`](Self::propagate) on all threads of the current rayon pool (run it
-    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same
-    /// whatever the number of threads. Positions whose subtree holds more than about
-    /// `len / (threads × 8)` nodes are computed first, on the calling thread; each
-    /// smaller subtree is then a rayon task. A buffer `out` kept between passes is
-    /// overwritten in place; a new one is first filled once.
+    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same whatever
+    /// their number. Positions whose subtree holds more than about `len / (threads × 8)`
+    /// nodes are computed first on the calling thread, then each smaller subtree as a rayon
+    /// task; a kept `out` is overwritten in place, a new one filled first.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,
@@ -158,9 +156,8 @@ impl Flattened {
         Ok(())
     }
 
-    /// [`accumulate`](Self::accumulate) on all threads, cut as
-    /// [`propagate_parallel`](Self::propagate_parallel) is (the large subtrees last) and
-    /// bit for bit the same; `T: Default` fills a new `out` once.
+    /// [`accumulate`](Self::accumulate) on all threads, cut as [`Self::propagate_parallel`]
+    /// (large subtrees last), bit for bit the same; `T: Default` fills a new `out`.
     pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],

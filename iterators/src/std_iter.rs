@@ -61,10 +61,10 @@ pub trait Walk: sealed::Sealed {
         })
     }
 
-    /// The nodes best-first, as [`PriorityQueue`](crate::PriorityQueue) takes them. `key`
+    /// The nodes best-first, as [`PriorityQueue`](crate::PriorityQueue) takes them; `key`
     /// is called once per node but the root, as the iterator moves on from its parent
     /// ([`skip_subtree`](PriorityIter::skip_subtree) spares the children's). A NaN key
-    /// yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
+    /// yields `Err(TraversalError::NanKey)` for that node and ends the iterator.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
         F: FnMut(NodeIndex) -> f32,
