@@ -215,9 +215,8 @@ impl Flattened {
     /// The positions of `pos`'s children, in order (none if `pos` is out of range).
     pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.subtree(pos).end;
-        let first = pos.saturating_add(1);
-        std::iter::successors(Some(first), |&child| Some(self.subtree(child).end))
-            .take_while(move |&child| child < end)
+        std::iter::successors(Some(pos.saturating_add(1)), |&c| Some(self.subtree(c).end))
+            .take_while(move |&c| c < end)
     }
 
     /// One value per position, in order: `f(nodes[i])`.
