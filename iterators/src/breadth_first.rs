@@ -5,11 +5,10 @@ use scenewalk_core::{
 
 /// Level order, each actor called once per batch of nodes, not per node (paper 3.3.3).
 ///
-/// A batch is one level (or at most [`with_max_batch`](BreadthFirst::with_max_batch)
-/// of it), an active list: an entry an actor deactivates is neither entered nor
-/// expanded; [`Flow::Prune`] enters the active entries but expands none. With no current
-/// node, leave events or single path, the action refuses enter + leave, ordered-state
-/// and type-dispatching actors, and actors without `enter_batch`.
+/// A batch, an active list, is a level (at most [`with_max_batch`](Self::with_max_batch)
+/// of it): an entry an actor deactivates is neither entered nor expanded; [`Flow::Prune`]
+/// expands none. With no current node, leave events or single path, the action refuses
+/// enter + leave, ordered-state, type-dispatching and non-batch actors.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -55,8 +54,7 @@ impl BreadthFirst {
         Self::default()
     }
 
-    /// Hands a level over in batches of at most `max` nodes (at least 1), bounding
-    /// the active list's size.
+    /// Hands a level over in batches of at most `max` nodes (at least 1).
     #[must_use]
     pub fn with_max_batch(mut self, max: usize) -> Self {
         self.max_batch = Some(max.max(1));

@@ -8,8 +8,7 @@ pub type NodePair = (NodeIndex, NodeIndex);
 /// Decides whether a candidate pair is descended into (a pair of leaves: reported).
 /// Every closure `FnMut(NodeIndex, NodeIndex) -> bool` is one.
 pub trait PairFilter {
-    /// Whether the pair `(a, b)` (`a` from the first tree) can hold overlapping leaves:
-    /// `false` prunes it and every pair below it.
+    /// Whether `(a, b)` (`a` from tree A) may hold overlapping leaves; `false` prunes.
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool;
 }
 
@@ -21,8 +20,7 @@ impl<F: FnMut(NodeIndex, NodeIndex) -> bool> PairFilter for F {
 }
 
 /// The bounding-box filter: a pair passes when the nodes' boxes overlap (touching
-/// counts). The boxes come from per-node tables indexed by [`NodeIndex::get`] (each
-/// node's box typically the union of its leaves'); a node outside its table fails.
+/// counts), from per-node tables indexed by [`NodeIndex::get`] (a node outside fails).
 #[derive(Clone, Copy, Debug)]
 pub struct AabbOverlap<'t> {
     a: &'t [Aabb],
@@ -44,10 +42,8 @@ impl<'t> AabbOverlap<'t> {
 impl PairFilter for AabbOverlap<'_> {
     #[inline]
     fn test(&mut self, a: NodeIndex, b: NodeIndex) -> bool {
-        match (self.a.get(a.get()), self.b.get(b.get())) {
-            (Some(x), Some(y)) => x.overlaps(y),
-            _ => false,
-        }
+        let boxes = self.a.get(a.get()).zip(self.b.get(b.get()));
+        boxes.is_some_and(|(x, y)| x.overlaps(y))
     }
 }
 
@@ -75,9 +71,8 @@ enum Pending {
     /// `(a, b, first_b)`: every child × child pair from `(a, b)` on; `b` runs over its
     /// siblings, then the next `a` starts again from `first_b`.
     Cross(NodeIndex, NodeIndex, NodeIndex),
-    /// Self mode, siblings from `c` on: the pairs within `c` when `d == c`, else the
-    /// pair `(c, d)`; `d` runs over `c`'s later siblings, then the next `c` starts with
-    /// itself.
+    /// Self mode, from `c` on: the pairs within `c` when `d == c`, else `(c, d)`; `d`
+    /// runs over `c`'s later siblings, then the next `c` starts with itself.
     Children { c: NodeIndex, d: NodeIndex },
 }
 
@@ -113,47 +108,36 @@ impl Pending {
 /// The dual-tree traversal: yields every pair of leaves `(a, b)` such that the filter
 /// passes for `(a, b)` and for every pair of their ancestors visited on the way down.
 ///
-/// - **Two trees** ([`reset`](DualTree::reset)): a node of tree A with a node of tree B,
-///   in two graphs or one. A passing pair is yielded when both nodes are leaves,
-///   descends on the internal side when the other is a leaf, and into every
-///   child × child pair when both are internal.
+/// - **Two trees** ([`reset`](DualTree::reset)), in two graphs or one: a passing pair of
+///   leaves is yielded, else the internal side descends (both: every child × child pair).
 /// - **Self** ([`reset_self`](DualTree::reset_self)): the unordered pairs of distinct
-///   leaves of one tree: within a node, each unordered pair of distinct children as a
-///   two-tree pair, and each child within itself. No pair comes twice, none is
-///   `(x, x)`, and the filter is never asked about a node with itself.
+///   leaves of one tree, each once: within a node, each pair of distinct children as a
+///   two-tree pair, and each child within itself (never the filter on a node and itself).
 ///
-/// Pending work is a stack of runs of sibling pairs, at most one per level descended in
-/// each tree, so memory grows with the depths, not the fan-out. Each call takes the
-/// graphs (the same ones throughout); a structural edit of either between calls ends
-/// the traversal.
+/// Pending work is a stack of sibling-pair runs, at most one per level descended in each
+/// tree: memory grows with the depths, not the fan-out. Each call takes the graphs (the
+/// same throughout); a structural edit of either between calls ends the traversal.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
 /// use scenewalk_iterators::{AabbOverlap, DualTree};
-/// use scenewalk_nodes::{Geometry, Group};
-///
+/// use scenewalk_nodes::Group;
 /// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
 /// let mut graph = Graph::new();
-/// // Tree A: leaves at x = 0 and x = 5; tree B: leaves at x = 0.5 and x = 9.
-/// let a = graph.add_root(Group);
-/// let a0 = graph.append_child(a, Geometry::new(unit(0.0)))?;
-/// let a5 = graph.append_child(a, Geometry::new(unit(5.0)))?;
-/// let b = graph.add_root(Group);
-/// let b0 = graph.append_child(b, Geometry::new(unit(0.5)))?;
-/// let b9 = graph.append_child(b, Geometry::new(unit(9.0)))?;
-///
-/// // Per-node boxes: leaves their own, groups the union of their leaves.
-/// let mut boxes = vec![Aabb::EMPTY; graph.capacity()];
-/// for (leaf, x) in [(a0, 0.0), (a5, 5.0), (b0, 0.5), (b9, 9.0)] {
-///     boxes[leaf.index().get()] = unit(x);
+/// let [a, b] = [graph.add_root(Group), graph.add_root(Group)];
+/// // Boxes by slot: A's leaves at x = 0 and 5, B's at 0.5 and 9; a root's, its leaves'.
+/// let (mut boxes, mut leaves) = (vec![Aabb::EMPTY; 6], Vec::new());
+/// for (root, x) in [(a, 0.0), (a, 5.0), (b, 0.5), (b, 9.0)] {
+///     let leaf = graph.append_child(root, Group)?.index();
+///     boxes[leaf.get()] = unit(x);
+///     boxes[root.index().get()] = boxes[root.index().get()].union(&unit(x));
+///     leaves.push(leaf);
 /// }
-/// boxes[a.index().get()] = unit(0.0).union(&unit(5.0));
-/// boxes[b.index().get()] = unit(0.5).union(&unit(9.0));
 ///
 /// let mut dual = DualTree::new();
 /// dual.reset(&graph, a, &graph, b)?;
 /// let hits = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&boxes));
-/// assert_eq!(hits, [(a0.index(), b0.index())]);
+/// assert_eq!(hits, [(leaves[0], leaves[2])]);
 /// // (a, b), then the four leaf pairs.
 /// assert_eq!(dual.stats().pair_tests, 5);
 ///
@@ -167,8 +151,7 @@ pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset, until
-    /// the next call checks the roots (the [`Pending::Pair`] at the bottom).
+    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset.
     seen: Option<(u64, u64)>,
     stats: DualTreeStats,
 }
@@ -179,8 +162,7 @@ impl DualTree {
         Self::with_capacity(0)
     }
 
-    /// As [`new`](DualTree::new), with room for `entries` pending entries (at most
-    /// 65,536) before the stack grows.
+    /// As [`new`](DualTree::new), with room for `entries` (at most 65,536) pending entries.
     pub fn with_capacity(entries: usize) -> Self {
         Self {
             stack: Vec::with_capacity(entries.min(1 << 16)),
@@ -208,9 +190,8 @@ impl DualTree {
 
     /// Starts a self traversal of `root`'s subtree. Errors: as [`reset`](DualTree::reset).
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
-        self.reset(graph, root, graph, root)?;
-        self.within = true;
-        Ok(())
+        self.reset(graph, root, graph, root)
+            .map(|()| self.within = true)
     }
 
     /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
@@ -223,8 +204,7 @@ impl DualTree {
         self.seen = None;
     }
 
-    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked as by
-    /// [`reset_at`](DualTree::reset_at).
+    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next call.
     pub fn reset_self_at(&mut self, root: NodeIndex) {
         self.reset_at(root, root);
         self.within = true;
@@ -246,14 +226,13 @@ impl DualTree {
         self.stack.capacity()
     }
 
-    /// Pair tests, pairs found and the stack's high-water mark since the last reset.
+    /// The statistics since the last reset.
     pub fn stats(&self) -> DualTreeStats {
         self.stats
     }
 
-    /// The next leaf pair, or `None` when the traversal is over (stop calling to pause
-    /// it). `graph_a` holds the first tree, `graph_b` the second (not read in self mode:
-    /// pass the tree's graph twice). `filter` is called once per candidate pair.
+    /// The next leaf pair, or `None` when over. `graph_a` holds the first tree, `graph_b`
+    /// the second (not read in self mode); `filter` is called once per candidate pair.
     pub fn next<F: PairFilter + ?Sized>(
         &mut self,
         graph_a: &Graph,
@@ -261,8 +240,7 @@ impl DualTree {
         filter: &mut F,
     ) -> Option<NodePair> {
         let graph_b = if self.within { graph_a } else { graph_b };
-        // The roots after an `*_at` reset, the revisions on every call: a failed check
-        // ends the traversal.
+        // The roots after an `*_at` reset, the revisions on every call: failing ends it.
         let revisions = (graph_a.revision(), graph_b.revision());
         let ok = match (self.seen, self.stack.first()) {
             (None, Some(&Pending::Pair(a, b))) => {
@@ -279,9 +257,7 @@ impl DualTree {
             if last {
                 self.stack.pop();
             }
-            let Some((a, b)) = candidate else {
-                continue;
-            };
+            let Some((a, b)) = candidate else { continue };
             let below = if self.within && a == b {
                 let first = graph_a.first_child_at(a);
                 first.map(|c| Pending::Children { c, d: c })

@@ -10,20 +10,16 @@ use std::ops::Range;
 /// The tree under a root compiled into arrays in depth-first (document) order, so a
 /// parent-before-child pass is one linear loop (reference note "Flattening trees").
 ///
-/// Position `i` holds the node ([`nodes`](Self::nodes)), its parent's position
-/// ([`parents`](Self::parents), [`Flattened::NIL`] for the root at position 0), the
-/// size of its subtree counting itself ([`sizes`](Self::sizes)) and its depth below
-/// the root ([`depths`](Self::depths)). A node's descendants are the positions
-/// `i + 1 .. i + sizes[i]`, and every parent lies before its children.
+/// Position `i` holds a node, its parent's position, its subtree's size (itself counted)
+/// and its depth below the root (the accessors below); a node's descendants are the
+/// positions `i + 1 .. i + sizes[i]`, and every parent lies before its children.
 ///
 /// The arrays describe the graph at the build; [`refresh`](Self::refresh) rebuilds only
 /// after a structural edit (after a payload edit, [`gather`](Self::gather) again). As a
-/// [`TraversalIterator`](scenewalk_core::TraversalIterator) it runs an
-/// [`Action`](scenewalk_core::Action) in [`DepthFirst`](crate::DepthFirst)'s order.
+/// [`TraversalIterator`] it runs [`Action`](scenewalk_core::Action)s in depth-first order.
 ///
 /// ```
-/// use scenewalk_core::glam::{Affine3A, Vec3};
-/// use scenewalk_core::{Action, Graph};
+/// use scenewalk_core::{Action, Graph, glam::{Affine3A, Vec3}};
 /// use scenewalk_iterators::Flattened;
 /// use scenewalk_nodes::{Group, Transform};
 /// let mut graph = Graph::new();
@@ -71,7 +67,18 @@ pub struct Flattened {
     /// The root, the graph's uid and its revision at the last build.
     built: Option<(NodeId, u64, u64)>,
     rebuilds: u64,
-    run: RunState,
+    /// A run's next position to consider (the rest of a run's state follows).
+    pos: usize,
+    /// The last entered position, until its commit.
+    entered: Option<usize>,
+    /// Deactivated children ahead, smallest on top: the walk jumps past their subtrees.
+    skips: Vec<u32>,
+    /// Entered positions whose leave event is still due, innermost on top.
+    open: Vec<u32>,
+    /// The active list of the last entered node (its children), if an actor built it.
+    active: Vec<ActiveEntry>,
+    list_state: ListState,
+    leave_events: bool,
     /// The parallel passes' last cut.
     #[cfg(feature = "parallel")]
     pub(crate) cuts: crate::flat_par::CutCache,
@@ -85,23 +92,6 @@ pub struct LengthMismatch {
     pub positions: usize,
     /// Values given.
     pub locals: usize,
-}
-
-/// A run's state as a [`TraversalIterator`]; its buffers are reused by later runs.
-#[derive(Clone, Debug, Default)]
-struct RunState {
-    /// The next position to consider.
-    pos: usize,
-    /// The last entered position, until its commit.
-    entered: Option<usize>,
-    /// Deactivated children ahead, smallest on top: the walk jumps past their subtrees.
-    skips: Vec<u32>,
-    /// Entered positions whose leave event is still due, innermost on top.
-    open: Vec<u32>,
-    /// The active list of the last entered node (its children), if an actor built it.
-    active: Vec<ActiveEntry>,
-    list_state: ListState,
-    leave_events: bool,
 }
 
 impl Flattened {
@@ -120,8 +110,8 @@ impl Flattened {
         Ok(flat)
     }
 
-    /// Flattens the tree under `root` again, reusing the arrays' memory. Errors: as
-    /// [`build`](Self::build); the flattening is then empty and not current.
+    /// Flattens the tree under `root` again, reusing the arrays' memory; on error (as
+    /// [`build`](Self::build)'s) it is empty and not current.
     pub fn rebuild(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.forget();
         let mut walk = graph.depth_first(root)?;
@@ -148,15 +138,14 @@ impl Flattened {
         Ok(())
     }
 
-    /// Rebuilds, and returns `true`, if the graph had a structural edit since the last
-    /// build or `root` is another root; another graph (a clone included) always counts
-    /// as changed. Errors: as [`build`](Self::build).
+    /// Rebuilds, returning `true`, unless [current](Self::is_current) for `root`; another
+    /// graph (a clone included) is never current. Errors: as [`build`](Self::build).
     pub fn refresh(&mut self, graph: &Graph, root: NodeId) -> Result<bool, GraphError> {
-        if self.built == Some((root, graph.uid(), graph.revision())) && graph.contains(root) {
-            return Ok(false);
+        let stale = !self.is_current(graph) || self.root() != Some(root);
+        if stale {
+            self.rebuild(graph, root)?;
         }
-        self.rebuild(graph, root)?;
-        Ok(true)
+        Ok(stale)
     }
 
     /// Whether the arrays still describe `graph`: built, and no structural edit since.
@@ -196,7 +185,7 @@ impl Flattened {
         &self.nodes
     }
 
-    /// The parent position of each position ([`Flattened::NIL`] for the root).
+    /// The parent position of each position ([`Flattened::NIL`] for the root, at 0).
     pub fn parents(&self) -> &[u32] {
         &self.parents
     }
@@ -223,13 +212,11 @@ impl Flattened {
         pos..pos + size
     }
 
-    /// The positions of `pos`'s children, in order: from `pos + 1`, each past the
-    /// previous one's subtree. Empty if `pos` is out of range.
+    /// The positions of `pos`'s children, in order (none if `pos` is out of range).
     pub fn children(&self, pos: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.subtree(pos).end;
-        let first = pos.saturating_add(1);
-        std::iter::successors(Some(first), |&child| Some(self.subtree(child).end))
-            .take_while(move |&child| child < end)
+        std::iter::successors(Some(pos.saturating_add(1)), |&c| Some(self.subtree(c).end))
+            .take_while(move |&c| c < end)
     }
 
     /// One value per position, in order: `f(nodes[i])`.
@@ -243,11 +230,9 @@ impl Flattened {
         out.extend(self.nodes.iter().copied().map(f));
     }
 
-    /// The parent-before-child pass as one linear loop: `out[i] = combine(&out[parent],
-    /// &locals[i])`, with `root_value` standing for the root's parent (world transforms,
-    /// depths, accumulated opacity, inherited flags). `out` is cleared first and ends
-    /// with one value per position. Errors: [`LengthMismatch`] if `locals` does not
-    /// hold exactly one value per position (`out` is then left empty).
+    /// The parent-before-child pass, one linear loop: `out[i] = combine(&out[parent],
+    /// &locals[i])`, `root_value` standing for the root's parent (world transforms,
+    /// opacity, inherited flags). `out` is refilled, or left empty on [`LengthMismatch`].
     pub fn propagate<T: Copy>(
         &self,
         root_value: T,
@@ -272,9 +257,8 @@ impl Flattened {
         Ok(())
     }
 
-    /// The child-before-parent pass: `out[i]` is `own[i]` combined with the `out` of
-    /// each child, `out[i] = combine(&out[i], &out[child])`, children taken last to
-    /// first (subtree bounds, sizes, counts, "any descendant is selected" flags).
+    /// The child-before-parent pass: `out[i] = own[i]`, then `out[i] = combine(&out[i],
+    /// &out[child])` for each child, last to first (subtree bounds, sizes, counts, flags).
     /// `out` and errors as in [`propagate`](Self::propagate).
     pub fn accumulate<T: Copy>(
         &self,
@@ -289,8 +273,7 @@ impl Flattened {
         Ok(())
     }
 
-    /// The nodes in flattened (depth-first) order, as built, with
-    /// [`skip_subtree`](FlatIter::skip_subtree).
+    /// The nodes in flattened order, with [`skip_subtree`](FlatIter::skip_subtree).
     pub fn iter(&self) -> FlatIter<'_> {
         FlatIter {
             flat: self,
@@ -390,9 +373,8 @@ impl ExactSizeIterator for FlatIter<'_> {}
 
 impl std::iter::FusedIterator for FlatIter<'_> {}
 
-/// Pre-order over the flattened arrays, [refreshed](Flattened::refresh) at the start of
-/// each run: a deactivated child or [`Flow::Prune`] is a jump past the subtree. The
-/// active list is built only if an actor looks at it.
+/// Pre-order over the arrays, [refreshed](Flattened::refresh) at each run's start; a
+/// deactivated child or [`Flow::Prune`] jumps past the subtree.
 impl TraversalIterator for Flattened {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -409,47 +391,46 @@ impl TraversalIterator for Flattened {
             None => self.forget(),
         }
         self.clear();
-        self.run.pos = 0;
-        self.run.leave_events = leave_events;
+        self.pos = 0;
+        self.leave_events = leave_events;
     }
 
     #[inline]
     fn next(&mut self, _graph: &Graph) -> Option<Step> {
-        let run = &mut self.run;
-        while let Some(&skip) = run.skips.last() {
+        while let Some(&skip) = self.skips.last() {
             let skip = skip as usize;
-            if skip > run.pos {
+            if skip > self.pos {
                 break;
             }
-            run.skips.pop();
-            if skip == run.pos {
-                run.pos += self.sizes[skip] as usize;
+            self.skips.pop();
+            if skip == self.pos {
+                self.pos += self.sizes[skip] as usize;
             }
         }
-        if let Some(&open) = run.open.last() {
+        if let Some(&open) = self.open.last() {
             let open = open as usize;
-            if open + self.sizes[open] as usize <= run.pos {
-                run.open.pop();
+            if open + self.sizes[open] as usize <= self.pos {
+                self.open.pop();
                 let (node, depth, frame) = (self.nodes[open], self.depths[open], Frame::ROOT);
                 return Some(Step::Leave { node, depth, frame });
             }
         }
-        let i = run.pos;
+        let i = self.pos;
         let (node, depth, frame) = (*self.nodes.get(i)?, self.depths[i], Frame::ROOT);
-        if run.leave_events {
-            run.open.push(i as u32);
+        if self.leave_events {
+            self.open.push(i as u32);
         }
-        run.pos = i + 1;
-        run.entered = Some(i);
-        run.list_state = ListState::Untouched;
+        self.pos = i + 1;
+        self.entered = Some(i);
+        self.list_state = ListState::Untouched;
         Some(Step::Enter { node, depth, frame })
     }
 
     #[inline]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        let (buf, state) = (&mut self.run.active, &mut self.run.list_state);
+        let (buf, state) = (&mut self.active, &mut self.list_state);
         buf.clear();
-        match self.run.entered {
+        match self.entered {
             Some(i) => ActiveList::lazy(graph, self.nodes[i], self.depths[i] + 1, buf, state),
             None => ActiveList::new(&mut buf[..]),
         }
@@ -457,22 +438,21 @@ impl TraversalIterator for Flattened {
 
     #[inline]
     fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
-        let Some(i) = self.run.entered.take() else {
+        let Some(i) = self.entered.take() else {
             return Ok(0);
         };
-        match (flow, self.run.list_state) {
+        match (flow, self.list_state) {
             (Flow::Stop, _) => self.clear(),
-            (Flow::Prune, _) | (_, ListState::Cleared) => self.run.pos = i + self.sizes[i] as usize,
+            (Flow::Prune, _) | (_, ListState::Cleared) => self.pos = i + self.sizes[i] as usize,
             (_, ListState::Filled) => {
-                // The entries are the children in order: the inactive ones become
-                // jumps, smallest on top.
-                let mut skips = std::mem::take(&mut self.run.skips);
+                // The entries are the children in order: inactive ones become jumps.
+                let mut skips = std::mem::take(&mut self.skips);
                 let first = skips.len();
-                let children = self.children(i).zip(&self.run.active);
+                let children = self.children(i).zip(&self.active);
                 let inactive = children.filter(|(_, entry)| !entry.is_active());
                 skips.extend(inactive.map(|(child, _)| child as u32));
                 skips[first..].reverse();
-                self.run.skips = skips;
+                self.skips = skips;
             }
             (_, ListState::Untouched) => {}
         }
@@ -480,12 +460,11 @@ impl TraversalIterator for Flattened {
     }
 
     fn clear(&mut self) {
-        let run = &mut self.run;
-        run.pos = self.nodes.len();
-        run.entered = None;
-        run.skips.clear();
-        run.open.clear();
-        run.active.clear();
-        run.list_state = ListState::Untouched;
+        self.pos = self.nodes.len();
+        self.entered = None;
+        self.skips.clear();
+        self.open.clear();
+        self.active.clear();
+        self.list_state = ListState::Untouched;
     }
 }

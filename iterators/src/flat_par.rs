@@ -20,7 +20,7 @@ const MIN_RANGE: usize = 512;
 /// root*: no top, but its parent is (or it has none). A task is a run of consecutive
 /// chunk subtrees of about `target` nodes: a range with no top inside, so every parent
 /// in it lies before its child in the same range, or is a top.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Cut {
     /// The flattening's build count, its length and the target the cut was made for.
     key: (u64, usize, usize),
@@ -77,29 +77,26 @@ impl Flattened {
         let target = key.2;
         let mut cut = Cut {
             key,
-            tops: Vec::new(),
-            roots: Vec::new(),
-            tasks: Vec::new(),
+            ..Cut::default()
         };
-        // The start of the task being gathered, if any.
-        let (mut pos, mut start) = (0, None);
+        let (mut pos, mut task_start) = (0, None);
         while let Some(&size) = self.sizes.get(pos) {
             let size = (size as usize).max(1);
             cut.roots.push(pos);
             if size > target {
-                cut.tasks.extend(start.take().map(|start| start..pos));
+                cut.tasks.extend(task_start.take().map(|start| start..pos));
                 cut.tops.push(pos);
                 pos += 1;
             } else {
-                let from = *start.get_or_insert(pos);
+                let from = *task_start.get_or_insert(pos);
                 pos += size;
                 if pos - from >= target {
                     cut.tasks.push(from..pos);
-                    start = None;
+                    task_start = None;
                 }
             }
         }
-        cut.tasks.extend(start.map(|start| start..pos));
+        cut.tasks.extend(task_start.map(|start| start..pos));
         cut
     }
 
@@ -116,12 +113,10 @@ impl Flattened {
     }
 
     /// [`propagate`](Self::propagate) on all threads of the current rayon pool (run it
-    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same
-    /// whatever the number of threads. Positions whose subtree holds more than about
-    /// `len / (threads × 8)` nodes are computed first, in order, on the calling thread;
-    /// each smaller subtree is then a range that needs only its parent's value, run as a
-    /// rayon task. A buffer `out` kept between passes is overwritten in place; a new one
-    /// is first filled once. Errors: [`LengthMismatch`] as for `propagate`.
+    /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same whatever
+    /// their number. Positions whose subtree holds more than about `len / (threads × 8)`
+    /// nodes are computed first on the calling thread, then each smaller subtree as a rayon
+    /// task; a kept `out` is overwritten in place, a new one filled first.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,
@@ -161,12 +156,8 @@ impl Flattened {
         Ok(())
     }
 
-    /// [`accumulate`](Self::accumulate) on all threads of the current rayon pool, cut
-    /// as [`propagate_parallel`](Self::propagate_parallel) is: the ranges first, in
-    /// parallel, then the tops on the calling thread. Each value receives its children
-    /// in the sequential pass's order, so the result is bit for bit the same.
-    /// `T: Default` fills a new `out` once; a kept one is overwritten in place. Errors:
-    /// [`LengthMismatch`] as for `accumulate`.
+    /// [`accumulate`](Self::accumulate) on all threads, cut as [`Self::propagate_parallel`]
+    /// (large subtrees last), bit for bit the same; `T: Default` fills a new `out`.
     pub fn accumulate_parallel<T: Copy + Default + Send + Sync>(
         &self,
         own: &[T],
@@ -185,12 +176,10 @@ impl Flattened {
                 let parents = &self.parents[start..start + slice.len()];
                 accumulate_range(parents, start, slice, &combine);
             });
-        // The tops start from `own` too.
         for &top in &cut.tops {
             out[top] = own[top];
         }
-        // Last to first: each parent receives its children in the sequential pass's
-        // order (descending position).
+        // Last to first, as the sequential pass.
         for &pos in cut.roots.iter().rev() {
             if let Some(parent) = self.parent(pos) {
                 out[parent] = combine(&out[parent], &out[pos]);

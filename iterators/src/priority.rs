@@ -18,10 +18,9 @@ pub enum SwitchRule {
     FrontierAbove(usize),
 }
 
-/// A pending node's place in both priority orders: larger key first, then the earlier
-/// arrival (`-0.0` equals `0.0`; NaN is reported before ranking). One `u64`: the key's
-/// bits made to sort as unsigned above the inverted arrival number (32 bits: a node
-/// arrives at most once per run), so the heap compares integers.
+/// A pending node's place in both priority orders (larger key, then earlier arrival;
+/// NaN is reported before): one `u64`, the key's bits made to sort as unsigned above the
+/// inverted arrival number (32 bits: a node arrives once per run), compared as integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank(u64);
 
@@ -72,22 +71,10 @@ impl<T> Ord for Ranked<T> {
     }
 }
 
-/// A node waiting to be entered, with the frame of its parent's states.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    node: NodeIndex,
-    depth: u32,
-    frame: Frame,
-}
+/// A node waiting to be entered: depth and the frame of its parent's states.
+type Pending = (NodeIndex, u32, Frame);
 
-/// A [`Pending`] node in the heap, 16 bytes with its rank (larger entries cost 15 %):
-/// its frame, unless [`Frame::ROOT`], waits in `frames`, marked by [`HAS_FRAME`].
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    node: NodeIndex,
-    depth: u32,
-}
-
+/// In a heap entry's depth: its frame waits in `frames` (else it is [`Frame::ROOT`]).
 const HAS_FRAME: u32 = 0x8000_0000;
 
 /// An entered node's kept children still open, traversal parent, depth and frame.
@@ -97,11 +84,10 @@ type Open = (u32, Option<NodeIndex>, u32, Frame);
 /// section 4), goes depth-first inside subtrees by a [`SwitchRule`].
 ///
 /// Keys come from the actors ([`ActiveList::set_key`]); a child without one inherits
-/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order, so runs
-/// are deterministic; a NaN key is an error ([`TraversalError::NanKey`]). Each pending
-/// node carries a [`Frame`] of its parent's states for ordered-state actors
-/// ([`OrderedState::Copies`]). A node's leave comes after all its descendants. Depths
-/// are kept in 31 bits.
+/// its parent's. Equal keys (`-0.0` equals `0.0`) are taken in arrival order; a NaN key
+/// is an error ([`TraversalError::NanKey`]). Each pending node carries a [`Frame`] of its
+/// parent's states ([`OrderedState::Copies`]). A node leaves after all its descendants.
+/// Depths are kept in 31 bits.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
@@ -132,7 +118,8 @@ type Open = (u32, Option<NodeIndex>, u32, Frame);
 #[derive(Clone, Debug, Default)]
 pub struct PriorityQueue {
     rule: SwitchRule,
-    heap: BinaryHeap<Ranked<Queued>>,
+    /// Node and depth, 16 bytes with the rank (larger entries cost 15 %).
+    heap: BinaryHeap<Ranked<(NodeIndex, u32)>>,
     /// The frames of queued nodes marked [`HAS_FRAME`], by slot.
     frames: Vec<Frame>,
     /// Pending nodes of subtrees being traversed depth-first (hybrid).
@@ -147,7 +134,7 @@ pub struct PriorityQueue {
     /// With leave events, the entered nodes by slot (reused across runs); a node leaves,
     /// into `ready`, once every child it kept has left.
     open: Vec<Option<Open>>,
-    ready: VecDeque<(NodeIndex, u32, Frame)>,
+    ready: VecDeque<Pending>,
 }
 
 impl PriorityQueue {
@@ -175,8 +162,7 @@ impl PriorityQueue {
         let rank = Rank::new(key, self.seq);
         self.seq += 1;
         if depth_first {
-            let pending = Pending { node, depth, frame };
-            return self.stack.push(Ranked(rank, pending));
+            return self.stack.push(Ranked(rank, (node, depth, frame)));
         }
         let mut depth = depth & !HAS_FRAME;
         if frame != Frame::ROOT {
@@ -188,25 +174,21 @@ impl PriorityQueue {
             }
             depth |= HAS_FRAME;
         }
-        self.heap.push(Ranked(rank, Queued { node, depth }));
+        self.heap.push(Ranked(rank, (node, depth)));
     }
 
     /// Queues the leave of `node`, and of each ancestor it was the last open child of.
-    fn close(&mut self, mut node: NodeIndex) {
+    fn close(&mut self, mut node: NodeIndex) -> Option<()> {
         while let Some(&Some((_, parent, depth, frame))) = self.open.get(node.get()) {
             self.ready.push_back((node, depth, frame));
-            let Some(parent) = parent else {
-                return;
-            };
-            let Some(Some((remaining, ..))) = self.open.get_mut(parent.get()) else {
-                return;
-            };
+            node = parent?;
+            let (remaining, ..) = self.open.get_mut(node.get())?.as_mut()?;
             *remaining = remaining.saturating_sub(1);
             if *remaining != 0 {
-                return;
+                return None;
             }
-            node = parent;
         }
+        None
     }
 }
 
@@ -239,19 +221,18 @@ impl TraversalIterator for PriorityQueue {
         {
             return Some(Step::Leave { node, depth, frame });
         }
-        // The hybrid's stack first.
         self.current = match self.stack.pop() {
             Some(pending) => Some((pending, true)),
-            None => self.heap.pop().map(|Ranked(rank, Queued { node, depth })| {
+            None => self.heap.pop().map(|Ranked(rank, (node, depth))| {
                 let frame = match depth & HAS_FRAME {
                     0 => Frame::ROOT,
                     _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
                 };
                 let depth = depth & !HAS_FRAME;
-                (Ranked(rank, Pending { node, depth, frame }), false)
+                (Ranked(rank, (node, depth, frame)), false)
             }),
         };
-        let (Ranked(_, Pending { node, depth, frame }), _) = self.current?;
+        let (Ranked(_, (node, depth, frame)), _) = self.current?;
         self.list_state = ListState::Untouched;
         Some(Step::Enter { node, depth, frame })
     }
@@ -261,15 +242,14 @@ impl TraversalIterator for PriorityQueue {
         let (buf, state) = (&mut self.active, &mut self.list_state);
         buf.clear();
         match self.current {
-            Some((Ranked(_, p), _)) => ActiveList::lazy(graph, p.node, p.depth + 1, buf, state),
+            Some((Ranked(_, (n, d, _)), _)) => ActiveList::lazy(graph, n, d + 1, buf, state),
             None => ActiveList::new(&mut buf[..]),
         }
     }
 
     #[inline]
     fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
-        let Some((Ranked(rank, Pending { node, depth, .. }), from_stack)) = self.current.take()
-        else {
+        let Some((Ranked(rank, (node, depth, _)), from_stack)) = self.current.take() else {
             return Ok(0);
         };
         // Children of a stacked node, or below the switch, go depth-first.
@@ -279,8 +259,7 @@ impl TraversalIterator for PriorityQueue {
                 SwitchRule::AtDepth(d) => depth >= d,
                 SwitchRule::FrontierAbove(n) => self.heap.len() > n,
             };
-        // The children the actors kept are queued with `frame`; it is stored once for
-        // each, and once more for the node's leave.
+        // The kept children are queued with `frame` (stored once each, once more to leave).
         let key = rank.key();
         let start = self.stack.len();
         let mut kept = 0u32;
@@ -316,12 +295,10 @@ impl TraversalIterator for PriorityQueue {
             stacked.reverse();
         }
         if self.leave_events {
-            // The traversal parent is the graph parent below the traversal root.
             let parent = graph.parent_at(node).filter(|_| depth > 0);
             if let Some(open) = self.open.get_mut(node.get()) {
                 *open = Some((kept, parent, depth, frame));
             }
-            // With no child kept, the node leaves at once.
             if kept == 0 {
                 self.close(node);
             }

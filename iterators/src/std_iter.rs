@@ -10,10 +10,9 @@ mod sealed {
     impl Sealed for super::Graph {}
 }
 
-/// Lazy std iterators over the subtree of a root, as methods of [`Graph`]. Each borrows
-/// the graph (a [`DfsWalker`](crate::DfsWalker) leaves it free to edit), refuses a stale
-/// root ([`GraphError::StaleNode`]), and has a `skip_subtree` that drops the
-/// descendants of the node it yielded last.
+/// Lazy std iterators over a root's subtree, as methods of [`Graph`]. Each borrows the
+/// graph (a [`DfsWalker`](crate::DfsWalker) leaves it free to edit), refuses a stale root
+/// ([`GraphError::StaleNode`]); its `skip_subtree` drops the last node's descendants.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -39,8 +38,7 @@ mod sealed {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Walk: sealed::Sealed {
-    /// Enter and leave [`Event`](crate::Event)s of the depth-first walk in document
-    /// order, properly nested: the [`DfsWalker`](crate::DfsWalker)'s steps.
+    /// The [`DfsWalker`](crate::DfsWalker)'s enter and leave [`Event`](crate::Event)s.
     fn depth_first(&self, root: NodeId) -> Result<DepthFirstIter<'_>, GraphError> {
         DepthFirstIter::new(self.borrow(), root)
     }
@@ -50,8 +48,7 @@ pub trait Walk: sealed::Sealed {
         DepthFirstIter::new(self.borrow(), root)
     }
 
-    /// `(node, depth)` in level order: the root, then its children, then its
-    /// grandchildren, each level in document order.
+    /// `(node, depth)` in level order, each level in document order.
     fn breadth_first(&self, root: NodeId) -> Result<BreadthFirstIter<'_>, GraphError> {
         let graph = self.borrow();
         graph.node_type(root)?;
@@ -64,12 +61,10 @@ pub trait Walk: sealed::Sealed {
         })
     }
 
-    /// The nodes best-first: among the nodes whose parent was yielded, the highest key
-    /// next; ties in arrival order (siblings in document order), as in
-    /// [`PriorityQueue`](crate::PriorityQueue). `key` is called once per node but the
-    /// root, as the iterator moves on from its parent (so
-    /// [`skip_subtree`](PriorityIter::skip_subtree) spares the children's keys). A NaN
-    /// key yields `Err(TraversalError::NanKey)` for that node, and the iterator ends.
+    /// The nodes best-first, as [`PriorityQueue`](crate::PriorityQueue) takes them; `key`
+    /// is called once per node but the root, as the iterator moves on from its parent
+    /// ([`skip_subtree`](PriorityIter::skip_subtree) spares the children's). A NaN key
+    /// yields `Err(TraversalError::NanKey)` for that node and ends the iterator.
     fn by_priority<F>(&self, root: NodeId, key: F) -> Result<PriorityIter<'_, F>, GraphError>
     where
         F: FnMut(NodeIndex) -> f32,
@@ -97,8 +92,7 @@ pub struct BreadthFirstIter<'g> {
     graph: &'g Graph,
     /// The first child and depth of each run of siblings still to come.
     runs: VecDeque<(u32, u32)>,
-    /// The next node of the run being yielded, or [`NONE`] (plain `u32`s keep the
-    /// state in the caller's registers).
+    /// The run's next node, or [`NONE`] (plain `u32`s stay in the caller's registers).
     run: u32,
     /// The depth of the run being yielded (and of the node yielded last).
     depth: u32,

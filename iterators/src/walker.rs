@@ -46,8 +46,7 @@ enum Phase {
     Done,
 }
 
-/// Where a walk goes on if its current node is moved away: the sibling that followed it
-/// when the walk reached it.
+/// Where a walk goes on if its current node is moved away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resume {
     /// The node was its parent's first child: the parent's first child now.
@@ -58,8 +57,7 @@ enum Resume {
     At(Option<NodeIndex>),
 }
 
-/// How a walk holds a node: an id when the graph may change between steps, a slot while
-/// the walk borrows the graph.
+/// How a walk holds a node: an id (the graph may change between steps) or a slot.
 trait Slot: Copy + Eq {
     fn slot(self) -> NodeIndex;
     /// The walk's handle of the live node in slot `node`.
@@ -169,8 +167,7 @@ impl<N: Slot> Place<N> {
         }
     }
 
-    /// The next enter event's node, leaves dropped: the common phases without the
-    /// events' dispatch (measurably faster), the rest by [`step`](Self::step).
+    /// The next enter's node: the common phases inline (measurably faster), else `step`.
     #[inline(always)]
     fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
         if self.phase == Phase::Entered && !self.skip {
@@ -236,14 +233,13 @@ impl<N: Slot> Place<N> {
 /// with no stack and no allocation (reference note 000's first-child / next-sibling
 /// step, parent links for the leaves); [`next_enter`](Self::next_enter) gives pre-order.
 ///
-/// Each step takes the graph, which may be edited between steps; the walk goes on from
-/// the current node's links as they are then. Children added under a node not yet left
-/// are entered, and so are siblings inserted after the current node; nodes added before
-/// it are not. A current node moved to another parent is left where the walk found it,
-/// without descending; the walk goes on with the sibling that followed it there, and
-/// enters the moved subtree again if its new place lies ahead. Climbing follows the
-/// parent links as they are, never above the root's depth. If the current node, the
-/// node it was entered from or the root is removed (a reused slot is noticed), the walk
+/// Each step takes the graph, which may be edited between steps; the walk goes on from the
+/// links as they are then: children added under a node not yet left are entered, as are
+/// siblings inserted after the current node, not nodes added before it. A current node
+/// moved to another parent is left where the walk found it, without descending; the walk
+/// goes on at the sibling that followed it there, and enters the moved subtree again if its
+/// new place lies ahead. Climbing never goes above the root's depth. If the current node,
+/// the node it was entered from or the root is removed (a reused slot is noticed), the walk
 /// ends until [`reset`](Self::reset) or [`move_to`](Self::move_to). Steps check nothing
 /// while [`Graph::uid`] and [`Graph::revision`] are those of the last step.
 ///
@@ -281,6 +277,8 @@ impl<N: Slot> Place<N> {
 pub struct DfsWalker {
     root: NodeId,
     place: Place<NodeId>,
+    /// The graph's uid and revision at the last step: while they match, no node was
+    /// removed or moved (each such edit moves the revision on).
     stamp: (u64, u64),
 }
 
@@ -328,8 +326,7 @@ impl DfsWalker {
         Ok(true)
     }
 
-    /// After an [`Event::Enter`] (or [`next_enter`](Self::next_enter)): do not descend
-    /// into that node; its [`Event::Leave`] comes next. No effect at any other time.
+    /// After an enter or [`next_enter`](Self::next_enter): skip its subtree (else no-op).
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -375,7 +372,8 @@ impl DfsWalker {
     /// Whether the walk goes on in `graph`: checked only after a structural edit.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
-        if self.stamp == stamp(graph) {
+        let stamp = (graph.uid(), graph.revision());
+        if self.stamp == stamp {
             return true;
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
@@ -385,14 +383,13 @@ impl DfsWalker {
             p.skip = false;
             return false;
         }
-        self.stamp = stamp(graph);
+        self.stamp = stamp;
         true
     }
 }
 
-/// The phase a walk at `current` (entered from `parent`, `depth` below `root`) goes on
-/// with in `graph`: [`Phase::Done`] if a node it holds was removed; a moved phase if
-/// `current` was moved to another parent.
+/// The phase a walk at `current` (entered from `parent`) goes on with in `graph`: `Done`
+/// if a node it holds was removed; a moved phase if `current` was moved.
 #[cold]
 #[inline(never)]
 fn check(
@@ -417,19 +414,11 @@ fn check(
     }
 }
 
-/// While a walker's last stamp matches, no node was removed or moved (each such edit
-/// moves the revision on; another graph has another uid).
-#[inline(always)]
-fn stamp(graph: &Graph) -> (u64, u64) {
-    (graph.uid(), graph.revision())
-}
-
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).
 const NO_STAMP: (u64, u64) = (0, u64::MAX);
 
-/// The [`DfsWalker`]'s walk as a std iterator borrowing the graph, on slots without the
-/// walker's checks: [`Event`]s from [`Walk::depth_first`](crate::Walk::depth_first),
-/// pre-order nodes from [`Walk::preorder`](crate::Walk::preorder).
+/// The [`DfsWalker`]'s walk borrowing the graph, on slots without its checks: see
+/// [`depth_first`](crate::Walk::depth_first) and [`preorder`](crate::Walk::preorder).
 #[derive(Clone, Debug)]
 pub struct DepthFirstIter<'g, T = Event> {
     graph: &'g Graph,
@@ -449,7 +438,7 @@ impl<'g, T> DepthFirstIter<'g, T> {
         })
     }
 
-    /// After an enter: do not descend into that node (its leave comes next).
+    /// As [`DfsWalker::skip_subtree`].
     pub fn skip_subtree(&mut self) {
         self.place.skip_subtree();
     }
@@ -464,18 +453,16 @@ impl<'g, T> DepthFirstIter<'g, T> {
         let mut walker = DfsWalker::new(self.root);
         let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) else {
-            walker.place.finish::<()>();
-            return walker;
-        };
-        walker.place = Place {
-            current,
-            parent,
-            resume: p.resume,
-            phase: p.phase,
-            depth: p.depth,
-            skip: p.skip,
-        };
+        if let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) {
+            walker.place = Place {
+                current,
+                parent,
+                resume: p.resume,
+                phase: p.phase,
+                depth: p.depth,
+                skip: p.skip,
+            };
+        }
         walker
     }
 }
@@ -498,6 +485,4 @@ impl Iterator for DepthFirstIter<'_, NodeIndex> {
     }
 }
 
-impl FusedIterator for DepthFirstIter<'_, Event> {}
-
-impl FusedIterator for DepthFirstIter<'_, NodeIndex> {}
+impl<T> FusedIterator for DepthFirstIter<'_, T> where Self: Iterator {}
