@@ -1,6 +1,4 @@
-//! Keyframe animation of [`Transform`] nodes: a [`Channel`] samples one property of one
-//! node as glTF 2.0 (Appendix C) says, an [`Animation`] groups channels, an
-//! [`AnimationPlayer`] writes the poses.
+//! Keyframe animation of [`Transform`] nodes, sampled as glTF 2.0 (Appendix C) says.
 
 use crate::Transform;
 use scenewalk_core::glam::{Quat, Vec3};
@@ -114,9 +112,8 @@ pub enum AnimationError {
     },
 }
 
-/// One animated property of one node: key times and a flat list of values,
-/// [`width`](Channel::width) numbers each (three per key for a cubic spline), shared by
-/// clones.
+/// One animated property of one node: key times and [`values`](Channel::values), shared
+/// by clones.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -229,23 +226,20 @@ impl Channel {
         &self.keys.values
     }
 
-    /// Numbers per value: 3 for translation and scale, 4 for rotation, the morph
-    /// target count for weights.
+    /// Numbers per value: [`Property::width`], or the morph target count for weights.
     pub fn width(&self) -> usize {
         self.keys.width
     }
 
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
-    /// `out`), by binary search: O(log keys). Times outside the keys clamp to the first
-    /// or last value (NaN to the first), a time on a key gives its value as stored, and
-    /// a rotation is normalized.
+    /// `out`), O(log keys). Times outside the keys clamp (NaN to the first key), a time
+    /// on a key gives the stored value, and a rotation is normalized.
     pub fn sample(&self, time: f32, out: &mut [f32]) {
         self.sample_from(time, &mut { usize::MAX }, out);
     }
 
-    /// As [`sample`](Channel::sample), trying key `*key` and the next before a binary
-    /// search and leaving the key found there: O(1) per frame while time moves forward.
-    /// Any `*key` gives the same value.
+    /// As [`sample`](Channel::sample), trying key `*key` and the next first and leaving
+    /// the key found there (O(1) while time moves forward); any `*key` gives one value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
@@ -301,8 +295,7 @@ impl Channel {
         self.keys.values.get(start..start + w).unwrap_or_default()
     }
 
-    /// The value at fraction `s` between keys `k` and `k + 1`, linear or cubic: a sum of
-    /// the two values and the tangents between them, weighted.
+    /// The value at fraction `s` between keys `k` and `k + 1`: values and tangents, weighted.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
         let (v0, v1) = (self.part(k, 1), self.part(k + 1, 1));
         let weights = match self.keys.interpolation {
@@ -374,8 +367,7 @@ impl fmt::Debug for Channel {
     }
 }
 
-/// How an animation poses one node: its rest pose and its translation, rotation and
-/// scale channels.
+/// How an animation poses one node: its rest pose and its T, R, S channel indices.
 #[derive(Clone, Debug)]
 struct Pose {
     rest: Trs,
@@ -407,11 +399,9 @@ impl Animation {
         let mut poses: Vec<Pose> = Vec::new();
         let mut target_of = HashMap::new();
         for (c, channel) in channels.iter().enumerate() {
-            let slot = match channel.keys.property {
-                Property::Translation => 0,
-                Property::Rotation => 1,
-                Property::Scale => 2,
-                Property::Weights => continue,
+            let trs = [Property::Translation, Property::Rotation, Property::Scale];
+            let Some(slot) = trs.iter().position(|&p| p == channel.keys.property) else {
+                continue;
             };
             let t = *target_of.entry(channel.target).or_insert_with(|| {
                 targets.push(channel.target);
@@ -470,11 +460,9 @@ impl Animation {
     }
 }
 
-/// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
-/// target's [`Transform`] through a mutable borrow ([`Graph::payload_mut`]), so the
-/// change log names exactly those nodes. It keeps a key index per channel, so forward
-/// time costs O(1) per channel. With one player per animation, a node two of them
-/// target takes the pose of the last applied.
+/// Plays an [`Animation`] on a graph, keeping a key index per channel
+/// ([`Channel::sample_from`]). With one player per animation, a node two of them target
+/// takes the pose of the last applied.
 ///
 /// ```
 /// use scenewalk_core::{Graph, glam::Vec3};
@@ -521,10 +509,9 @@ impl AnimationPlayer {
         &self.animation
     }
 
-    /// Writes the pose at `time` into every targeted node, properties without a channel
-    /// from the rest pose; weights channels are not applied. Errors: a target that is
-    /// not a live [`Transform`] node of `graph` (the [`GraphError`] of
-    /// [`Graph::get_mut`]); then nothing was written.
+    /// Writes the pose at `time` into every target through [`Graph::payload_mut`] (the
+    /// change log names exactly those nodes). Errors: a target that is not a live
+    /// [`Transform`] of `graph` ([`Graph::get_mut`]'s error); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {

@@ -3,8 +3,7 @@
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
 
-/// The planes of a [`Frustum`] a box still has to be tested against: a box inside a
-/// plane clears its bit for the subtree (the inherited plane mask).
+/// The planes of a [`Frustum`] a subtree still has to be tested against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlaneMask(u8);
 
@@ -38,7 +37,7 @@ impl PlaneMask {
 pub enum Containment {
     /// Entirely outside one plane: nothing in the box can be seen.
     Outside,
-    /// Possibly visible; the planes the box is not entirely inside of, for its subtree.
+    /// Possibly visible; the planes the box is not wholly inside, for its subtree.
     Visible(PlaneMask),
 }
 
@@ -113,9 +112,8 @@ impl Frustum {
         }
     }
 
-    /// A frustum from six planes `(n, d)`, `n` pointing inwards (need not be unit
-    /// length; they are normalized). A plane with a zero normal holds every point when
-    /// `d >= 0` and none otherwise.
+    /// A frustum from six planes `(n, d)`, `n` pointing inwards (normalized here); a zero
+    /// normal holds every point when `d >= 0` and none otherwise.
     pub fn from_planes(planes: [Vec4; 6]) -> Frustum {
         Frustum {
             planes: planes.map(|p| {
@@ -138,8 +136,7 @@ impl Frustum {
             .all(|d| d.is_nan() || d >= 0.0)
     }
 
-    /// Tests a world box against the planes left in `mask`: outside one of them, or
-    /// visible with the planes it is not entirely inside of.
+    /// Tests a world box against the planes left in `mask`.
     #[inline]
     pub fn classify(&self, b: &Aabb, mask: PlaneMask) -> Containment {
         if mask.is_empty() {

@@ -9,12 +9,9 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
-/// A triangle mesh in its node's local frame: vertex positions, triangles as index
-/// triples and a [`MeshBvh`] over them, shared by clones.
-///
-/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) and
-/// [`parent_type`](NodeCore::parent_type)), so every actor that handles geometry
-/// handles meshes unchanged.
+/// A triangle mesh in its node's local frame: positions, index triples and a [`MeshBvh`],
+/// shared by clones. It extends [`Geometry`] (its [`base`](NodeCore::base)), so actors
+/// that handle geometry handle meshes unchanged.
 ///
 /// ```
 /// use scenewalk_core::{Aabb, Graph, glam::Vec3};
@@ -95,8 +92,7 @@ pub struct TriangleHit {
 
 impl Mesh {
     /// A mesh of `triangles` (index triples into `positions`), with its BVH built.
-    /// Degenerate triangles are kept (they bound but are never hit); an empty mesh has
-    /// an empty box. Errors: [`MeshError`].
+    /// Degenerate triangles are kept (they bound but are never hit).
     pub fn new(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Mesh, MeshError> {
         if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite())
         {
@@ -165,8 +161,7 @@ impl Mesh {
         &self.geometry
     }
 
-    /// The node's local box (the geometry's: computed, or widened by
-    /// [`with_declared_bounds`](Mesh::with_declared_bounds)).
+    /// The geometry's local box (maybe widened by [`Mesh::with_declared_bounds`]).
     pub fn local_bounds(&self) -> &Aabb {
         self.geometry.local_bounds()
     }
@@ -186,10 +181,9 @@ impl Mesh {
         Arc::ptr_eq(&self.data, &other.data)
     }
 
-    /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
-    /// frame; ties go to the lowest triangle index, so the answer equals a loop over
-    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first with a stack
-    /// its thread keeps, so it allocates only when deeper than any walk before it.
+    /// The nearest triangle `ray` hits within `max_distance`, in the mesh's local frame;
+    /// ties go to the lowest index, so it equals a loop with [`ray_triangle`]. Its stack is
+    /// kept per thread: it allocates only when deeper than any walk before.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
@@ -251,9 +245,8 @@ impl Mesh {
         best
     }
 
-    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world`: the
-    /// distance is along the world ray and the point in world coordinates. `None` as
-    /// well when `world` is singular.
+    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world` (distance
+    /// and point in world terms); `None` as well when `world` is singular.
     pub fn ray_hit_world(
         &self,
         ray: &Ray,
@@ -272,8 +265,7 @@ impl Mesh {
 }
 
 thread_local! {
-    /// The pending (node, entry distance) pairs of a ray walk: kept between walks, so a
-    /// thread allocates only for a walk deeper than any before it.
+    /// The pending (node, entry distance) pairs of [`Mesh::ray_hit`].
     static PENDING: Cell<Vec<(NodeIndex, f32)>> = const { Cell::new(Vec::new()) };
 }
 

@@ -104,31 +104,19 @@ pub(crate) fn primitives(
 /// Triangles as index triples: lists in threes, strips alternating their winding so
 /// every triangle faces the same way, fans around the first vertex.
 fn assemble(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
-    // Slice patterns rather than indexing: the windows have the stated lengths.
+    // Corners `i`, `i + 1` and `i + 2` as a zip, without indexing.
+    let next = || indices.iter().skip(1).zip(indices.iter().skip(2));
+    let first = indices.first().copied().unwrap_or(0);
+    let runs = indices.iter().zip(next()).enumerate();
     match mode {
-        Mode::Triangles => indices
-            .chunks_exact(3)
-            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
+        Mode::Triangles => runs
+            .step_by(3)
+            .map(|(_, (&a, (&b, &c)))| [a, b, c])
             .collect(),
-        Mode::TriangleStrip => indices
-            .windows(3)
-            .enumerate()
-            .filter_map(|(i, t)| match (i % 2, t) {
-                (0, &[a, b, c]) => Some([a, b, c]),
-                (_, &[a, b, c]) => Some([b, a, c]),
-                _ => None,
-            })
+        Mode::TriangleStrip => runs
+            .map(|(i, (&a, (&b, &c)))| if i % 2 == 0 { [a, b, c] } else { [b, a, c] })
             .collect(),
-        Mode::TriangleFan => match indices.split_first() {
-            Some((&first, rest)) => rest
-                .windows(2)
-                .filter_map(|t| match *t {
-                    [b, c] => Some([first, b, c]),
-                    _ => None,
-                })
-                .collect(),
-            None => Vec::new(),
-        },
+        Mode::TriangleFan => next().map(|(&b, &c)| [first, b, c]).collect(),
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
     }
 }
