@@ -146,8 +146,7 @@ struct Keys {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`, its keys checked. Errors:
-    /// [`AnimationError`], naming the first key or value at fault.
+    /// A channel of `property` of node `target`; the first bad key or value is refused.
     pub fn new(
         target: NodeId,
         property: Property,

@@ -29,7 +29,6 @@ pub struct Lod {
 
 impl Lod {
     /// A node showing child `i` in `ranges[i]`, checked (an end may be `f32::INFINITY`).
-    /// Errors: [`BadLod`], naming the first bad range.
     pub fn new(center: Vec3, ranges: Vec<Range<f32>>) -> Result<Lod, BadLod> {
         if !center.is_finite() {
             return Err(BadLod::Center);
