@@ -366,22 +366,14 @@ impl fmt::Debug for Channel {
     }
 }
 
-/// How an animation poses one node: its rest pose and its T, R, S channel indices.
-#[derive(Clone, Debug)]
-struct Pose {
-    rest: Trs,
-    channels: [Option<usize>; 3],
-}
-
 /// Channels played together (a glTF animation: "walk", "run"); a posed node takes the
 /// properties no channel animates from its rest pose.
 #[derive(Clone, Debug)]
 pub struct Animation {
     name: Option<String>,
     channels: Vec<Channel>,
-    /// The nodes it poses, and how (shared by retargeted copies).
-    targets: Vec<NodeId>,
-    poses: Arc<[Pose]>,
+    /// Each node it poses, its rest pose and its translation, rotation, scale channels.
+    poses: Vec<(NodeId, Trs, [Option<usize>; 3])>,
     duration: f32,
 }
 
@@ -394,8 +386,7 @@ impl Animation {
         channels: Vec<Channel>,
         mut rest: impl FnMut(NodeId) -> Trs,
     ) -> Animation {
-        let mut targets: Vec<NodeId> = Vec::new();
-        let mut poses: Vec<Pose> = Vec::new();
+        let mut poses: Vec<(NodeId, Trs, [Option<usize>; 3])> = Vec::new();
         let mut target_of = HashMap::new();
         for (c, channel) in channels.iter().enumerate() {
             let trs = [Property::Translation, Property::Rotation, Property::Scale];
@@ -403,14 +394,10 @@ impl Animation {
                 continue;
             };
             let t = *target_of.entry(channel.target).or_insert_with(|| {
-                targets.push(channel.target);
-                poses.push(Pose {
-                    rest: rest(channel.target),
-                    channels: [None; 3],
-                });
-                targets.len() - 1
+                poses.push((channel.target, rest(channel.target), [None; 3]));
+                poses.len() - 1
             });
-            if let Some(entry) = poses.get_mut(t).and_then(|p| p.channels.get_mut(slot)) {
+            if let Some(entry) = poses.get_mut(t).and_then(|p| p.2.get_mut(slot)) {
                 *entry = Some(c);
             }
         }
@@ -419,8 +406,7 @@ impl Animation {
         Animation {
             name,
             channels,
-            targets,
-            poses: poses.into(),
+            poses,
             duration,
         }
     }
@@ -438,7 +424,7 @@ impl Animation {
     /// The nodes whose transform it writes (those a translation, rotation or scale
     /// channel targets), each once.
     pub fn targets(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.targets.iter().copied()
+        self.poses.iter().map(|p| p.0)
     }
 
     /// The last key time of any channel (0 without channels).
@@ -454,7 +440,7 @@ impl Animation {
         copy.channels
             .iter_mut()
             .for_each(|c| c.target = map(c.target));
-        copy.targets.iter_mut().for_each(|t| *t = map(*t));
+        copy.poses.iter_mut().for_each(|p| p.0 = map(p.0));
         copy
     }
 }
@@ -515,7 +501,7 @@ impl AnimationPlayer {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {
             let transform = graph.types().index_of::<Transform>();
-            for &target in &self.animation.targets {
+            for target in self.animation.targets() {
                 // `get_mut` refuses a wrong type before it records a change.
                 if Some(graph.node_type(target)?) != transform {
                     graph.get_mut::<Transform>(target)?;
@@ -525,9 +511,9 @@ impl AnimationPlayer {
         }
         let mut value = [0.0; 4];
         let animation = &self.animation;
-        for (&target, how) in animation.targets.iter().zip(animation.poses.iter()) {
-            let mut pose = how.rest;
-            for &c in how.channels.iter().flatten() {
+        for &(target, rest, slots) in &animation.poses {
+            let mut pose = rest;
+            for &c in slots.iter().flatten() {
                 let (Some(channel), Some(key)) = (animation.channels.get(c), self.keys.get_mut(c))
                 else {
                     continue;
