@@ -52,41 +52,35 @@ impl Camera {
     /// A camera with a checked projection: the first value out of its range is refused.
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
-        let (near, far, near_ok) = match projection {
+        // The checks in the order of the fields; the first that fails is the error.
+        let faults = match projection {
             Projection::Perspective {
                 yfov,
                 aspect,
                 near,
                 far,
-            } => {
-                if !(positive(yfov) && yfov < std::f32::consts::PI) {
-                    return Err(BadCamera::FieldOfView(yfov));
-                }
-                if let Some(a) = aspect.filter(|&a| !positive(a)) {
-                    return Err(BadCamera::Aspect(a));
-                }
-                (near, far, positive(near))
-            }
+            } => [
+                (!(positive(yfov) && yfov < std::f32::consts::PI))
+                    .then_some(BadCamera::FieldOfView(yfov)),
+                aspect.filter(|&a| !positive(a)).map(BadCamera::Aspect),
+                (!positive(near)).then_some(BadCamera::Near(near)),
+                far.filter(|&f| !(f.is_finite() && f > near))
+                    .map(BadCamera::Far),
+            ],
             Projection::Orthographic {
                 xmag,
                 ymag,
                 near,
                 far,
-            } => {
-                let bad = |m: &f32| !m.is_finite() || *m == 0.0;
-                if let Some(m) = [xmag, ymag].into_iter().find(bad) {
-                    return Err(BadCamera::Magnification(m));
-                }
-                (near, Some(far), near.is_finite() && near >= 0.0)
-            }
+            } => [
+                (!xmag.is_finite() || xmag == 0.0).then_some(BadCamera::Magnification(xmag)),
+                (!ymag.is_finite() || ymag == 0.0).then_some(BadCamera::Magnification(ymag)),
+                (!(near.is_finite() && near >= 0.0)).then_some(BadCamera::Near(near)),
+                (!(far.is_finite() && far > near)).then_some(BadCamera::Far(far)),
+            ],
         };
-        if !near_ok {
-            return Err(BadCamera::Near(near));
-        }
-        match far.filter(|&f| !(f.is_finite() && f > near)) {
-            Some(f) => Err(BadCamera::Far(f)),
-            None => Ok(Camera { projection }),
-        }
+        let fault = faults.into_iter().flatten().next();
+        fault.map_or(Ok(Camera { projection }), Err)
     }
 
     /// A perspective camera with a finite far plane, checked as by [`Camera::try_new`].

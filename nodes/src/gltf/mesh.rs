@@ -59,10 +59,9 @@ pub(crate) fn primitives(
             let declared = declared_bounds(position, a)?;
             let positions = read_vec3(root, buffers, position, a)?;
             let index_at = || format!("{at}.indices");
-            let index = match indices {
-                Some(i) => Some((i, get(&root.accessors, i, "accessor", index_at)?)),
-                None => None,
-            };
+            let index =
+                indices.map(|i| get(&root.accessors, i, "accessor", index_at).map(|a| (i, a)));
+            let index = index.transpose()?;
             let order = match (index, &positions) {
                 _ if !triangles => None,
                 (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
