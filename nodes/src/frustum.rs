@@ -66,11 +66,10 @@ pub struct Frustum {
 }
 
 impl Frustum {
-    /// The planes with (about) these inward normals holding the hull of `points`,
-    /// stretched to infinity along `rays`: normals rounded to f32, offsets rounded
-    /// outwards, and with rays each normal first tilted towards `forward` (dot product
-    /// 1 with every ray) by more than rounding can turn it back. A zero normal gives a
-    /// plane holding everything; a non-finite input, NaN planes.
+    /// The planes with (about) these inward normals holding the hull of `points` stretched
+    /// along `rays`, offsets rounded outwards; with rays, each normal is first tilted
+    /// towards `forward` (dot 1 with every ray) by more than rounding can turn it back.
+    /// A zero normal holds everything; a non-finite input gives NaN planes.
     pub(crate) fn enclosing(
         normals: [DVec3; 6],
         points: &[DVec3],
