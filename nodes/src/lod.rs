@@ -16,9 +16,6 @@ use std::ops::Range;
 /// assert_eq!(lod.selected(49.9).collect::<Vec<_>>(), [0]);
 /// assert_eq!(lod.selected(50.0).collect::<Vec<_>>(), [1]);
 /// assert_eq!(lod.selected(200.0).count(), 0);
-/// // The usual form: thresholds, the last child showing beyond the last one.
-/// let lod = Lod::from_thresholds(Vec3::ZERO, &[50.0, 200.0])?;
-/// assert_eq!(lod.selected(1e6).collect::<Vec<_>>(), [2]);
 /// # Ok::<(), scenewalk_nodes::BadLod>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]

@@ -14,9 +14,8 @@ use std::sync::Arc;
 /// that handle geometry handle meshes unchanged.
 ///
 /// ```
-/// use scenewalk_core::{Aabb, Graph, glam::Vec3};
-/// use scenewalk_nodes::{Geometry, Group, Mesh, Ray};
-///
+/// use scenewalk_core::{Aabb, glam::Vec3};
+/// use scenewalk_nodes::{Mesh, Ray};
 /// let quad = Mesh::new(
 ///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
 ///     vec![[0, 1, 2], [0, 2, 3]],
@@ -27,11 +26,6 @@ use std::sync::Arc;
 /// let ray = Ray::new(Vec3::new(0.25, 0.75, 2.0), -Vec3::Z)?;
 /// let hit = quad.ray_hit(&ray, f32::INFINITY).unwrap();
 /// assert_eq!((hit.triangle, hit.distance), (1, 2.0));
-///
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let node = graph.append_child(root, quad)?;
-/// assert_eq!(graph.get::<Geometry>(node)?.primitives(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]

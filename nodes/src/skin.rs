@@ -171,8 +171,6 @@ impl Skin {
 /// let up = Affine3A::from_translation(Vec3::Z * 2.0);
 /// let exact = skinned.exact_bounds(&[Affine3A::IDENTITY, up]).unwrap();
 /// assert_eq!(exact, Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 2.0)));
-/// let conservative = skinned.conservative_bounds(&[Affine3A::IDENTITY, up]).unwrap();
-/// assert!(conservative.min.cmple(exact.min).all() && conservative.max.cmpge(exact.max).all());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
