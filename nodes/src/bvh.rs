@@ -109,10 +109,7 @@ impl MeshBvh {
                 stack.push((Some(id), start, start + mid));
             }
         }
-        let root = match root {
-            Some(root) => root,
-            None => graph.try_add_root(BvhNode::default())?,
-        };
+        let root = root.map_or_else(|| graph.try_add_root(BvhNode::default()), Ok)?;
         Ok(Self {
             graph,
             root,
