@@ -478,10 +478,9 @@ pub struct AnimationPlayer {
 impl AnimationPlayer {
     /// A player of `animation`.
     pub fn new(animation: Animation) -> Self {
-        let keys = vec![0; animation.channels.len()];
         Self {
+            keys: vec![0; animation.channels.len()],
             animation,
-            keys,
             checked: None,
         }
     }

@@ -239,15 +239,10 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
         let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
         (parts.next().flatten(), parts.next().flatten())
     };
-    if parse(&asset.version).0 != Some(2) {
-        return Err(GltfError::UnsupportedVersion(asset.version.clone()));
-    }
-    if let Some(min) = &asset.min_version
-        && parse(min) != (Some(2), Some(0))
-    {
-        return Err(GltfError::UnsupportedVersion(min.clone()));
-    }
-    Ok(())
+    let major = Some(&asset.version).filter(|v| parse(v).0 != Some(2));
+    let min = (asset.min_version.as_ref()).filter(|m| parse(m) != (Some(2), Some(0)));
+    let bad = major.or(min).cloned();
+    bad.map_or(Ok(()), |v| Err(GltfError::UnsupportedVersion(v)))
 }
 
 /// Every node's mesh, skin and camera index is in range.
