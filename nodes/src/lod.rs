@@ -30,10 +30,8 @@ impl Lod {
         if !center.is_finite() {
             return Err(BadLod::Center);
         }
-        if let Some(child) = ranges
-            .iter()
-            .position(|r| !(r.start >= 0.0 && r.start.is_finite() && r.end >= r.start))
-        {
+        let bad = |r: &Range<f32>| !(r.start >= 0.0 && r.start.is_finite() && r.end >= r.start);
+        if let Some(child) = ranges.iter().position(bad) {
             return Err(BadLod::Range(child));
         }
         Ok(Lod { center, ranges })
