@@ -223,10 +223,9 @@ fn split(
     let used = n.min(BINS);
     let scale = Vec3::select(extent.cmpgt(Vec3::ZERO), used as f32 / extent, Vec3::ZERO);
     // All three axes binned in one pass over the triangles.
-    let cleared = bins
-        .iter_mut()
-        .flat_map(|axis_bins| axis_bins.iter_mut().take(used));
-    cleared.for_each(|bin| *bin = (Aabb::EMPTY, 0));
+    for bin in bins.iter_mut().flat_map(|axis| axis.iter_mut().take(used)) {
+        *bin = (Aabb::EMPTY, 0);
+    }
     for &t in span.iter() {
         let (b, c) = tris
             .get(t as usize)
