@@ -1,6 +1,4 @@
-//! Keyframe animation of [`Transform`] nodes: a [`Channel`] samples one property of one
-//! node as glTF 2.0 (Appendix C) says, an [`Animation`] groups channels, an
-//! [`AnimationPlayer`] writes the poses.
+//! Keyframe animation of [`Transform`] nodes, sampled as glTF 2.0 (Appendix C) says.
 
 use crate::Transform;
 use scenewalk_core::glam::{Quat, Vec3};
@@ -114,9 +112,8 @@ pub enum AnimationError {
     },
 }
 
-/// One animated property of one node: key times and a flat list of values,
-/// [`width`](Channel::width) numbers each (three per key for a cubic spline), shared by
-/// clones.
+/// One animated property of one node: key times and [`values`](Channel::values), shared
+/// by clones.
 ///
 /// ```
 /// use scenewalk_core::Graph;
@@ -129,8 +126,6 @@ pub enum AnimationError {
 /// let mut at = [0.0; 3];
 /// channel.sample(2.0, &mut at);
 /// assert_eq!(at, [2.0, 1.0, 0.0]);
-/// channel.sample(-5.0, &mut at); // before the first key: the first value
-/// assert_eq!(at, [0.0, 0.0, 0.0]);
 /// # Ok::<(), scenewalk_nodes::AnimationError>(())
 /// ```
 #[derive(Clone)]
@@ -149,8 +144,7 @@ struct Keys {
 }
 
 impl Channel {
-    /// A channel of `property` of node `target`, its keys checked. Errors:
-    /// [`AnimationError`], naming the first key or value at fault.
+    /// A channel of `property` of node `target`; the first bad key or value is refused.
     pub fn new(
         target: NodeId,
         property: Property,
@@ -229,23 +223,20 @@ impl Channel {
         &self.keys.values
     }
 
-    /// Numbers per value: 3 for translation and scale, 4 for rotation, the morph
-    /// target count for weights.
+    /// Numbers per value: [`Property::width`], or the morph target count for weights.
     pub fn width(&self) -> usize {
         self.keys.width
     }
 
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
-    /// `out`), by binary search: O(log keys). Times outside the keys clamp to the first
-    /// or last value (NaN to the first), a time on a key gives its value as stored, and
-    /// a rotation is normalized.
+    /// `out`), O(log keys). Times outside the keys clamp (NaN to the first key), a time
+    /// on a key gives the stored value, and a rotation is normalized.
     pub fn sample(&self, time: f32, out: &mut [f32]) {
         self.sample_from(time, &mut { usize::MAX }, out);
     }
 
-    /// As [`sample`](Channel::sample), trying key `*key` and the next before a binary
-    /// search and leaving the key found there: O(1) per frame while time moves forward.
-    /// Any `*key` gives the same value.
+    /// As [`sample`](Channel::sample), trying key `*key` and the next first and leaving
+    /// the key found there (O(1) while time moves forward); any `*key` gives one value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).unwrap_or_default();
@@ -301,8 +292,7 @@ impl Channel {
         self.keys.values.get(start..start + w).unwrap_or_default()
     }
 
-    /// The value at fraction `s` between keys `k` and `k + 1`, linear or cubic: a sum of
-    /// the two values and the tangents between them, weighted.
+    /// The value at fraction `s` between keys `k` and `k + 1`: values and tangents, weighted.
     fn interpolate(&self, k: usize, s: f32, out: &mut [f32]) {
         let (v0, v1) = (self.part(k, 1), self.part(k + 1, 1));
         let weights = match self.keys.interpolation {
@@ -374,23 +364,14 @@ impl fmt::Debug for Channel {
     }
 }
 
-/// How an animation poses one node: its rest pose and its translation, rotation and
-/// scale channels.
-#[derive(Clone, Debug)]
-struct Pose {
-    rest: Trs,
-    channels: [Option<usize>; 3],
-}
-
 /// Channels played together (a glTF animation: "walk", "run"); a posed node takes the
 /// properties no channel animates from its rest pose.
 #[derive(Clone, Debug)]
 pub struct Animation {
     name: Option<String>,
     channels: Vec<Channel>,
-    /// The nodes it poses, and how (shared by retargeted copies).
-    targets: Vec<NodeId>,
-    poses: Arc<[Pose]>,
+    /// Each node it poses, its rest pose and its translation, rotation, scale channels.
+    poses: Vec<(NodeId, Trs, [Option<usize>; 3])>,
     duration: f32,
 }
 
@@ -403,25 +384,18 @@ impl Animation {
         channels: Vec<Channel>,
         mut rest: impl FnMut(NodeId) -> Trs,
     ) -> Animation {
-        let mut targets: Vec<NodeId> = Vec::new();
-        let mut poses: Vec<Pose> = Vec::new();
+        let mut poses: Vec<(NodeId, Trs, [Option<usize>; 3])> = Vec::new();
         let mut target_of = HashMap::new();
         for (c, channel) in channels.iter().enumerate() {
-            let slot = match channel.keys.property {
-                Property::Translation => 0,
-                Property::Rotation => 1,
-                Property::Scale => 2,
-                Property::Weights => continue,
+            let trs = [Property::Translation, Property::Rotation, Property::Scale];
+            let Some(slot) = trs.iter().position(|&p| p == channel.keys.property) else {
+                continue;
             };
             let t = *target_of.entry(channel.target).or_insert_with(|| {
-                targets.push(channel.target);
-                poses.push(Pose {
-                    rest: rest(channel.target),
-                    channels: [None; 3],
-                });
-                targets.len() - 1
+                poses.push((channel.target, rest(channel.target), [None; 3]));
+                poses.len() - 1
             });
-            if let Some(entry) = poses.get_mut(t).and_then(|p| p.channels.get_mut(slot)) {
+            if let Some(entry) = poses.get_mut(t).and_then(|p| p.2.get_mut(slot)) {
                 *entry = Some(c);
             }
         }
@@ -430,8 +404,7 @@ impl Animation {
         Animation {
             name,
             channels,
-            targets,
-            poses: poses.into(),
+            poses,
             duration,
         }
     }
@@ -449,7 +422,7 @@ impl Animation {
     /// The nodes whose transform it writes (those a translation, rotation or scale
     /// channel targets), each once.
     pub fn targets(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.targets.iter().copied()
+        self.poses.iter().map(|p| p.0)
     }
 
     /// The last key time of any channel (0 without channels).
@@ -465,16 +438,14 @@ impl Animation {
         copy.channels
             .iter_mut()
             .for_each(|c| c.target = map(c.target));
-        copy.targets.iter_mut().for_each(|t| *t = map(*t));
+        copy.poses.iter_mut().for_each(|p| p.0 = map(p.0));
         copy
     }
 }
 
-/// Plays an [`Animation`] on a graph: [`apply`](AnimationPlayer::apply) writes each
-/// target's [`Transform`] through a mutable borrow ([`Graph::payload_mut`]), so the
-/// change log names exactly those nodes. It keeps a key index per channel, so forward
-/// time costs O(1) per channel. With one player per animation, a node two of them
-/// target takes the pose of the last applied.
+/// Plays an [`Animation`] on a graph, keeping a key index per channel
+/// ([`Channel::sample_from`]). With one player per animation, a node two of them target
+/// takes the pose of the last applied.
 ///
 /// ```
 /// use scenewalk_core::{Graph, glam::Vec3};
@@ -485,7 +456,6 @@ impl Animation {
 ///     vec![0.0, 2.0].into(), vec![0.0, 0.0, 0.0, 0.0, 4.0, 0.0].into())?;
 /// let rest = Trs { scale: Vec3::splat(2.0), ..Trs::IDENTITY };
 /// let animation = Animation::new(Some("lift".into()), vec![lift], |_| rest);
-/// assert_eq!(animation.duration(), 2.0);
 ///
 /// let mut player = AnimationPlayer::new(animation);
 /// let seen = graph.change_cursor();
@@ -508,10 +478,9 @@ pub struct AnimationPlayer {
 impl AnimationPlayer {
     /// A player of `animation`.
     pub fn new(animation: Animation) -> Self {
-        let keys = vec![0; animation.channels.len()];
         Self {
+            keys: vec![0; animation.channels.len()],
             animation,
-            keys,
             checked: None,
         }
     }
@@ -521,15 +490,14 @@ impl AnimationPlayer {
         &self.animation
     }
 
-    /// Writes the pose at `time` into every targeted node, properties without a channel
-    /// from the rest pose; weights channels are not applied. Errors: a target that is
-    /// not a live [`Transform`] node of `graph` (the [`GraphError`] of
-    /// [`Graph::get_mut`]); then nothing was written.
+    /// Writes the pose at `time` into every target through [`Graph::payload_mut`] (the
+    /// change log names exactly those nodes). Errors: a target that is not a live
+    /// [`Transform`] of `graph` ([`Graph::get_mut`]'s error); then nothing was written.
     pub fn apply(&mut self, graph: &mut Graph, time: f32) -> Result<(), GraphError> {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {
             let transform = graph.types().index_of::<Transform>();
-            for &target in &self.animation.targets {
+            for target in self.animation.targets() {
                 // `get_mut` refuses a wrong type before it records a change.
                 if Some(graph.node_type(target)?) != transform {
                     graph.get_mut::<Transform>(target)?;
@@ -539,9 +507,9 @@ impl AnimationPlayer {
         }
         let mut value = [0.0; 4];
         let animation = &self.animation;
-        for (&target, how) in animation.targets.iter().zip(animation.poses.iter()) {
-            let mut pose = how.rest;
-            for &c in how.channels.iter().flatten() {
+        for &(target, rest, slots) in &animation.poses {
+            let mut pose = rest;
+            for &c in slots.iter().flatten() {
                 let (Some(channel), Some(key)) = (animation.channels.get(c), self.keys.get_mut(c))
                 else {
                     continue;

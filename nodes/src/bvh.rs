@@ -1,5 +1,4 @@
-//! A mesh's bounding-volume hierarchy, built as a scenewalk [`Graph`] so the framework's
-//! iterators (the dual-tree one above all) walk it like any other tree.
+//! A mesh's bounding-volume hierarchy, a [`Graph`] the framework's iterators walk.
 
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeCore, NodeId, NodeIndex};
@@ -7,12 +6,10 @@ use scenewalk_core::{Aabb, Graph, GraphError, NodeCore, NodeId, NodeIndex};
 /// The most triangles a leaf of a [`MeshBvh`] holds.
 pub const MAX_LEAF_TRIANGLES: usize = 4;
 
-/// Bins per axis of the SAH split search: 16 is within a few percent of a full sweep
-/// at a fraction of its cost.
+/// Bins per axis of the SAH split search (within a few percent of a full sweep).
 const BINS: usize = 16;
 
-/// The payload of a BVH node: the range of [`MeshBvh::triangle_order`] holding the
-/// triangles of its subtree (for a leaf, its own triangles).
+/// The payload of a BVH node: its subtree's range of [`MeshBvh::triangle_order`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BvhNode {
     first: u32,
@@ -62,8 +59,8 @@ pub struct MeshBvh {
 }
 
 impl MeshBvh {
-    /// Builds the hierarchy of `triangles` over `positions`. Indices must be in range
-    /// and there must be fewer than `u32::MAX` triangles (the mesh checks both).
+    /// Builds the hierarchy; indices in range and fewer than `u32::MAX` triangles (the
+    /// mesh checks both).
     pub(crate) fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<Self, GraphError> {
         let corner = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
         // Each triangle's box and centroid.
@@ -112,10 +109,7 @@ impl MeshBvh {
                 stack.push((Some(id), start, start + mid));
             }
         }
-        let root = match root {
-            Some(root) => root,
-            None => graph.try_add_root(BvhNode::default())?,
-        };
+        let root = root.map_or_else(|| graph.try_add_root(BvhNode::default()), Ok)?;
         Ok(Self {
             graph,
             root,
@@ -150,14 +144,12 @@ impl MeshBvh {
         self.graph.len()
     }
 
-    /// Every triangle index once, in leaf order: each node's triangles are a
-    /// contiguous range of it.
+    /// Every triangle index once, in leaf order: each node's triangles are a range of it.
     pub fn triangle_order(&self) -> &[u32] {
         &self.order
     }
 
-    /// The triangles of a leaf; empty for an internal node or a slot outside the
-    /// hierarchy.
+    /// The triangles of a leaf; empty for an internal node or a slot outside.
     pub fn leaf_triangles(&self, node: NodeIndex) -> &[u32] {
         match self.ranges.get(node.get()) {
             Some(&(first, count, true)) => self.span(first, count),
@@ -184,8 +176,7 @@ impl MeshBvh {
     }
 }
 
-/// Per axis, per bin: the box of the triangles whose centroids fall in it, and
-/// their count.
+/// Per axis, per bin: the box and count of the triangles whose centroids fall in it.
 type Bins = [[(Aabb, u32); BINS]; 3];
 
 /// Half the surface area of a box (the SAH only compares ratios).
@@ -194,8 +185,8 @@ fn half_area(b: &Aabb) -> f32 {
     s.x * s.y + s.y * s.z + s.z * s.x
 }
 
-/// The SAH costs of the first bins of `bins`: entry `i` holds the half area of the
-/// first `i + 1` bins' box times their triangles, infinite while they hold none.
+/// Entry `i`: the half area of the first `i + 1` bins' box times their triangles
+/// (infinite while they hold none).
 fn sweep<'a>(bins: impl Iterator<Item = &'a (Aabb, u32)>) -> [f32; BINS] {
     let mut costs = [f32::INFINITY; BINS];
     let (mut bounds, mut count) = (Aabb::EMPTY, 0u32);
@@ -213,9 +204,8 @@ fn bin_of(c: f32, min: f32, scale: f32, bins: usize) -> usize {
     (((c - min) * scale) as usize).min(bins - 1)
 }
 
-/// Chooses how to split `span` (triangle indices) whose centroids lie in `cb`:
-/// `None` for a leaf, else the position where the right half starts after `span` was
-/// partitioned in place.
+/// How to split `span` (centroids in `cb`): `None` for a leaf, else where the right
+/// half starts once `span` is partitioned in place.
 fn split(
     span: &mut [u32],
     tris: &[(Aabb, Vec3)],
@@ -233,10 +223,9 @@ fn split(
     let used = n.min(BINS);
     let scale = Vec3::select(extent.cmpgt(Vec3::ZERO), used as f32 / extent, Vec3::ZERO);
     // All three axes binned in one pass over the triangles.
-    let cleared = bins
-        .iter_mut()
-        .flat_map(|axis_bins| axis_bins.iter_mut().take(used));
-    cleared.for_each(|bin| *bin = (Aabb::EMPTY, 0));
+    for bin in bins.iter_mut().flat_map(|axis| axis.iter_mut().take(used)) {
+        *bin = (Aabb::EMPTY, 0);
+    }
     for &t in span.iter() {
         let (b, c) = tris
             .get(t as usize)

@@ -49,49 +49,41 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// A camera with a checked projection: the form for untrusted input. Errors:
-    /// [`BadCamera`], naming the first value out of its [`Projection`] range.
+    /// A camera with a checked projection: the first value out of its range is refused.
     pub fn try_new(projection: Projection) -> Result<Camera, BadCamera> {
         let positive = |v: f32| v.is_finite() && v > 0.0;
-        let (near, far, near_ok) = match projection {
+        // The checks in the order of the fields; the first that fails is the error.
+        let faults = match projection {
             Projection::Perspective {
                 yfov,
                 aspect,
                 near,
                 far,
-            } => {
-                if !(positive(yfov) && yfov < std::f32::consts::PI) {
-                    return Err(BadCamera::FieldOfView(yfov));
-                }
-                if let Some(a) = aspect.filter(|&a| !positive(a)) {
-                    return Err(BadCamera::Aspect(a));
-                }
-                (near, far, positive(near))
-            }
+            } => [
+                (!(positive(yfov) && yfov < std::f32::consts::PI))
+                    .then_some(BadCamera::FieldOfView(yfov)),
+                aspect.filter(|&a| !positive(a)).map(BadCamera::Aspect),
+                (!positive(near)).then_some(BadCamera::Near(near)),
+                far.filter(|&f| !(f.is_finite() && f > near))
+                    .map(BadCamera::Far),
+            ],
             Projection::Orthographic {
                 xmag,
                 ymag,
                 near,
                 far,
-            } => {
-                let bad = |m: &f32| !m.is_finite() || *m == 0.0;
-                if let Some(m) = [xmag, ymag].into_iter().find(bad) {
-                    return Err(BadCamera::Magnification(m));
-                }
-                (near, Some(far), near.is_finite() && near >= 0.0)
-            }
+            } => [
+                (!xmag.is_finite() || xmag == 0.0).then_some(BadCamera::Magnification(xmag)),
+                (!ymag.is_finite() || ymag == 0.0).then_some(BadCamera::Magnification(ymag)),
+                (!(near.is_finite() && near >= 0.0)).then_some(BadCamera::Near(near)),
+                (!(far.is_finite() && far > near)).then_some(BadCamera::Far(far)),
+            ],
         };
-        if !near_ok {
-            return Err(BadCamera::Near(near));
-        }
-        match far.filter(|&f| !(f.is_finite() && f > near)) {
-            Some(f) => Err(BadCamera::Far(f)),
-            None => Ok(Camera { projection }),
-        }
+        let fault = faults.into_iter().flatten().next();
+        fault.map_or(Ok(Camera { projection }), Err)
     }
 
-    /// A perspective camera with a finite far plane (checked as in
-    /// [`try_new`](Camera::try_new)).
+    /// A perspective camera with a finite far plane, checked as by [`Camera::try_new`].
     pub fn perspective(yfov: f32, aspect: f32, near: f32, far: f32) -> Result<Camera, BadCamera> {
         Camera::try_new(Projection::Perspective {
             yfov,
@@ -157,10 +149,8 @@ impl Camera {
             .then(|| Affine3A::from_cols(right.into(), up.into(), back.into(), eye.into()))
     }
 
-    /// The view transform for a camera node with world transform `world`: world space
-    /// into the camera's frame (the inverse of `world`), as `RenderList::new` takes it;
-    /// `Mat4::from` of it for a clip-space product with
-    /// [`projection_matrix`](Self::projection_matrix).
+    /// World space into the frame of a camera placed by `world` (its inverse), as
+    /// `RenderList::new` takes it.
     pub fn view_matrix(world: &Affine3A) -> Affine3A {
         world.inverse()
     }
@@ -198,10 +188,9 @@ impl Camera {
         finite.then(|| corners.map(|c| (m * c + t).as_vec3()))
     }
 
-    /// The view volume in the camera's frame, in f64: its planes' inward normals (left,
-    /// right, bottom, top, near, far), its corners as [`corners`](Camera::corners) gives
-    /// them, and whether the far plane is finite. If not, the far normal is zero and the
-    /// far "corners" are the side edges' directions (z = −1).
+    /// The view volume in the camera's frame, in f64: inward plane normals (as in
+    /// [`Frustum`]), [`corners`](Camera::corners), and whether the far plane is finite (if
+    /// not, its normal is zero and the far "corners" are the side edges' directions).
     fn local_volume(&self) -> ([DVec3; 6], [DVec3; 8], bool) {
         // Half-extents at depth s: half + slope · s.
         let (half, slope, near, far) = match self.projection {

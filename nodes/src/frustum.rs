@@ -3,8 +3,7 @@
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{DVec3, Vec3, Vec3A, Vec4};
 
-/// The planes of a [`Frustum`] a box still has to be tested against: a box inside a
-/// plane clears its bit for the subtree (the inherited plane mask).
+/// The planes of a [`Frustum`] a subtree still has to be tested against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlaneMask(u8);
 
@@ -38,7 +37,7 @@ impl PlaneMask {
 pub enum Containment {
     /// Entirely outside one plane: nothing in the box can be seen.
     Outside,
-    /// Possibly visible; the planes the box is not entirely inside of, for its subtree.
+    /// Possibly visible; the planes the box is not wholly inside, for its subtree.
     Visible(PlaneMask),
 }
 
@@ -67,11 +66,10 @@ pub struct Frustum {
 }
 
 impl Frustum {
-    /// The planes with (about) these inward normals holding the hull of `points`,
-    /// stretched to infinity along `rays`: normals rounded to f32, offsets rounded
-    /// outwards, and with rays each normal first tilted towards `forward` (dot product
-    /// 1 with every ray) by more than rounding can turn it back. A zero normal gives a
-    /// plane holding everything; a non-finite input, NaN planes.
+    /// The planes with (about) these inward normals holding the hull of `points` stretched
+    /// along `rays`, offsets rounded outwards; with rays, each normal is first tilted
+    /// towards `forward` (dot 1 with every ray) by more than rounding can turn it back.
+    /// A zero normal holds everything; a non-finite input gives NaN planes.
     pub(crate) fn enclosing(
         normals: [DVec3; 6],
         points: &[DVec3],
@@ -113,9 +111,8 @@ impl Frustum {
         }
     }
 
-    /// A frustum from six planes `(n, d)`, `n` pointing inwards (need not be unit
-    /// length; they are normalized). A plane with a zero normal holds every point when
-    /// `d >= 0` and none otherwise.
+    /// A frustum from six planes `(n, d)`, `n` pointing inwards (normalized here); a zero
+    /// normal holds every point when `d >= 0` and none otherwise.
     pub fn from_planes(planes: [Vec4; 6]) -> Frustum {
         Frustum {
             planes: planes.map(|p| {
@@ -138,8 +135,7 @@ impl Frustum {
             .all(|d| d.is_nan() || d >= 0.0)
     }
 
-    /// Tests a world box against the planes left in `mask`: outside one of them, or
-    /// visible with the planes it is not entirely inside of.
+    /// Tests a world box against the planes left in `mask`.
     #[inline]
     pub fn classify(&self, b: &Aabb, mask: PlaneMask) -> Containment {
         if mask.is_empty() {

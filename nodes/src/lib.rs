@@ -1,15 +1,12 @@
 //! # scenewalk-nodes: the basic scene vocabulary
 //!
-//! Node types are plain data implementing [`NodeCore`](scenewalk_core::NodeCore); core
-//! knows none of them. Structure and state: [`Group`], [`Transform`], [`Switch`],
-//! [`Lod`], [`Material`], [`Light`] and [`Camera`], whose [`Frustum`] culls with
-//! inherited [`PlaneMask`]s. Geometry: [`Geometry`], a leaf with a local box; [`Mesh`]
-//! (which extends it), triangles with a [`MeshBvh`] (itself a graph, for the dual-tree
-//! iterator), ray queries, procedural shapes and [`load_obj`] (cargo feature `obj`, on
-//! by default); [`SkinnedMesh`], posed by a [`Skin`]. Motion: keyframe [`Animation`]s
-//! of transforms, played by an [`AnimationPlayer`]. The exact tests meshes use are
-//! public too: [`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]. The `gltf`
-//! feature (on by default) adds [`gltf`], which imports glTF 2.0 scenes into these types.
+//! Node types are plain data implementing [`NodeCore`](scenewalk_core::NodeCore), which
+//! core knows nothing of: structure and state ([`Group`], [`Transform`], [`Switch`],
+//! [`Lod`], [`Material`], [`Light`], [`Camera`] with its culling [`Frustum`]), geometry
+//! ([`Geometry`]; [`Mesh`] with its [`MeshBvh`], ray queries, shapes and [`load_obj`];
+//! [`SkinnedMesh`]) and keyframe [`Animation`]s. The exact tests meshes use are public
+//! ([`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]). Features `obj` and `gltf`
+//! (the glTF 2.0 importer [`gltf`]) are on by default.
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as

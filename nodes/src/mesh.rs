@@ -9,17 +9,13 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
-/// A triangle mesh in its node's local frame: vertex positions, triangles as index
-/// triples and a [`MeshBvh`] over them, shared by clones.
-///
-/// A `Mesh` extends [`Geometry`] (its [`base`](NodeCore::base) and
-/// [`parent_type`](NodeCore::parent_type)), so every actor that handles geometry
-/// handles meshes unchanged.
+/// A triangle mesh in its node's local frame: positions, index triples and a [`MeshBvh`],
+/// shared by clones. It extends [`Geometry`] (its [`base`](NodeCore::base)), so actors
+/// that handle geometry handle meshes unchanged.
 ///
 /// ```
-/// use scenewalk_core::{Aabb, Graph, glam::Vec3};
-/// use scenewalk_nodes::{Geometry, Group, Mesh, Ray};
-///
+/// use scenewalk_core::{Aabb, glam::Vec3};
+/// use scenewalk_nodes::{Mesh, Ray};
 /// let quad = Mesh::new(
 ///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
 ///     vec![[0, 1, 2], [0, 2, 3]],
@@ -30,11 +26,6 @@ use std::sync::Arc;
 /// let ray = Ray::new(Vec3::new(0.25, 0.75, 2.0), -Vec3::Z)?;
 /// let hit = quad.ray_hit(&ray, f32::INFINITY).unwrap();
 /// assert_eq!((hit.triangle, hit.distance), (1, 2.0));
-///
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let node = graph.append_child(root, quad)?;
-/// assert_eq!(graph.get::<Geometry>(node)?.primitives(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
@@ -95,8 +86,7 @@ pub struct TriangleHit {
 
 impl Mesh {
     /// A mesh of `triangles` (index triples into `positions`), with its BVH built.
-    /// Degenerate triangles are kept (they bound but are never hit); an empty mesh has
-    /// an empty box. Errors: [`MeshError`].
+    /// Degenerate triangles are kept (they bound but are never hit).
     pub fn new(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Mesh, MeshError> {
         if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite())
         {
@@ -165,8 +155,7 @@ impl Mesh {
         &self.geometry
     }
 
-    /// The node's local box (the geometry's: computed, or widened by
-    /// [`with_declared_bounds`](Mesh::with_declared_bounds)).
+    /// The geometry's local box (maybe widened by [`Mesh::with_declared_bounds`]).
     pub fn local_bounds(&self) -> &Aabb {
         self.geometry.local_bounds()
     }
@@ -186,10 +175,9 @@ impl Mesh {
         Arc::ptr_eq(&self.data, &other.data)
     }
 
-    /// The nearest triangle `ray` hits within `max_distance`, all in the mesh's local
-    /// frame; ties go to the lowest triangle index, so the answer equals a loop over
-    /// every triangle with [`ray_triangle`]. Walks the BVH nearer child first with a stack
-    /// its thread keeps, so it allocates only when deeper than any walk before it.
+    /// The nearest triangle `ray` hits within `max_distance`, in the mesh's local frame;
+    /// ties go to the lowest index, so it equals a loop with [`ray_triangle`]. Its stack is
+    /// kept per thread: it allocates only when deeper than any walk before.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
@@ -251,9 +239,8 @@ impl Mesh {
         best
     }
 
-    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world`: the
-    /// distance is along the world ray and the point in world coordinates. `None` as
-    /// well when `world` is singular.
+    /// As [`ray_hit`](Mesh::ray_hit) for a world ray, the mesh placed by `world` (distance
+    /// and point in world terms); `None` as well when `world` is singular.
     pub fn ray_hit_world(
         &self,
         ray: &Ray,
@@ -272,8 +259,7 @@ impl Mesh {
 }
 
 thread_local! {
-    /// The pending (node, entry distance) pairs of a ray walk: kept between walks, so a
-    /// thread allocates only for a walk deeper than any before it.
+    /// The pending (node, entry distance) pairs of [`Mesh::ray_hit`].
     static PENDING: Cell<Vec<(NodeIndex, f32)>> = const { Cell::new(Vec::new()) };
 }
 

@@ -39,7 +39,6 @@ pub enum ObjError {
 
 /// Loads every model (`o` / `g` block) of the OBJ file at `path` as a `(name, mesh)`
 /// pair, polygons triangulated. Only positions are read; materials are not loaded.
-/// Errors: [`ObjError`], naming the file.
 pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
     let file = crate::open_regular(path).map_err(|e| ObjError::Open {
         file: path.to_path_buf(),

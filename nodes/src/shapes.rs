@@ -11,12 +11,9 @@ pub const MAX_SHAPE_TRIANGLES: u64 = 1 << 26;
 
 /// Refuses shapes past [`MAX_SHAPE_TRIANGLES`] (the counts are computed saturating).
 fn check_size(vertices: u64, triangles: u64) -> Result<(), MeshError> {
-    if vertices > MAX_SHAPE_TRIANGLES || triangles > MAX_SHAPE_TRIANGLES {
-        return Err(MeshError::TooManyTriangles(
-            usize::try_from(triangles).unwrap_or(usize::MAX),
-        ));
-    }
-    Ok(())
+    let count = usize::try_from(triangles).unwrap_or(usize::MAX);
+    let fits = vertices <= MAX_SHAPE_TRIANGLES && triangles <= MAX_SHAPE_TRIANGLES;
+    fits.then_some(()).ok_or(MeshError::TooManyTriangles(count))
 }
 
 /// Two triangles for each quad `a b c d` (counter-clockwise).
@@ -34,8 +31,7 @@ fn patch(rows: Range<u32>, cols: u32) -> impl Iterator<Item = (u32, u32)> {
 impl Mesh {
     /// A sphere of `radius` around the origin, with `segments` (at least 3) around the
     /// Y axis and `rings` (at least 2) from pole to pole: `2 · segments · (rings − 1)`
-    /// triangles. Errors: [`MeshError::NotFinite`] for a NaN or infinite radius,
-    /// [`MeshError::TooManyTriangles`] past [`MAX_SHAPE_TRIANGLES`].
+    /// triangles, at most [`MAX_SHAPE_TRIANGLES`]. All shapes refuse NaN and infinity.
     pub fn uv_sphere(radius: f32, segments: u32, rings: u32) -> Result<Mesh, MeshError> {
         let (segments, rings) = (segments.max(3), rings.max(2));
         let (s, r) = (u64::from(segments), u64::from(rings));
@@ -63,8 +59,7 @@ impl Mesh {
         Mesh::new(positions, triangles)
     }
 
-    /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles. Errors:
-    /// [`MeshError::NotFinite`] for a NaN or infinite extent.
+    /// A box from `-half_extents` to `half_extents`: 8 vertices, 12 triangles.
     pub fn cuboid(half_extents: Vec3) -> Result<Mesh, MeshError> {
         // Corner `i` takes the upper bound on axis `k` where bit `k` of `i` is set.
         let corner = |i: u32| BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0);
@@ -83,8 +78,7 @@ impl Mesh {
 
     /// A torus around the Y axis: a tube of radius `minor` whose centre circles at
     /// radius `major`, with `segments` (at least 3) around the axis and `sides` (at
-    /// least 3) around the tube: `2 · segments · sides` triangles. Errors: as
-    /// [`uv_sphere`](Mesh::uv_sphere).
+    /// least 3) around the tube: `2 · segments · sides` triangles.
     pub fn torus(major: f32, minor: f32, segments: u32, sides: u32) -> Result<Mesh, MeshError> {
         let (segments, sides) = (segments.max(3), sides.max(3));
         let (s, k) = (u64::from(segments), u64::from(sides));
@@ -104,8 +98,7 @@ impl Mesh {
     }
 
     /// A flat grid in the XZ plane (y = 0), centred on the origin, `size` across, of
-    /// `cells.0 × cells.1` squares (each at least 1), two triangles each. Errors: as
-    /// [`uv_sphere`](Mesh::uv_sphere).
+    /// `cells.0 × cells.1` squares (each at least 1), two triangles each.
     pub fn grid(size: Vec2, cells: (u32, u32)) -> Result<Mesh, MeshError> {
         let (nx, nz) = (cells.0.max(1), cells.1.max(1));
         let (x, z) = (u64::from(nx), u64::from(nz));

@@ -39,8 +39,7 @@ impl Transform {
         Ok(Self::from_affine(Affine3A::from_mat4(m)))
     }
 
-    /// From translation, rotation (normalized first) and scale, checked: the form for
-    /// untrusted input. Errors: [`BadTransform::NotFinite`].
+    /// From translation, rotation (normalized first) and scale, checked (NaN, infinity).
     pub fn try_from_trs(
         translation: Vec3,
         rotation: Quat,
@@ -94,9 +93,8 @@ pub enum BadTransform {
     Projective,
 }
 
-/// `q` scaled to unit length, computed in f64 so that a finite quaternion with very
-/// large or very small components neither overflows nor underflows to zero length;
-/// `None` for a zero or non-finite length.
+/// `q` scaled to unit length in f64 (huge or tiny finite components neither overflow
+/// nor underflow); `None` for a zero or non-finite length.
 pub(crate) fn normalized(q: Quat) -> Option<Quat> {
     let q = q.to_array().map(f64::from);
     let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();

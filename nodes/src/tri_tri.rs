@@ -91,9 +91,8 @@ pub fn triangles_intersect(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
     !axes.any(separates)
 }
 
-/// `x × y` with each component rounded once (Kahan's difference of products, on
-/// fused multiply-adds): the product of nearly parallel edges keeps its direction,
-/// which the plain formula, off by an ulp of the terms, loses.
+/// `x × y`, each component rounded once (Kahan's difference of products on fused
+/// multiply-adds): nearly parallel edges keep the direction the plain formula loses.
 fn cross(x: DVec3, y: DVec3) -> DVec3 {
     let ab_cd = |a: f64, b: f64, c: f64, d: f64| {
         let cd = c * d;

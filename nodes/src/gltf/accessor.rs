@@ -10,8 +10,8 @@ use scenewalk_core::glam::Vec3;
 /// Component types [`read_numbers`] accepts for floats only.
 pub(crate) const FLOAT: &[(ComponentType, bool)] = &[(ComponentType::F32, false)];
 
-/// The elements of a dense accessor, `size` bytes each, after checking the whole range
-/// lies in the view; `None` for sparse values or no buffer view.
+/// The elements of a dense accessor, `size` bytes each, range checked; `None` for
+/// sparse values or no buffer view.
 fn elements<'b>(
     root: &json::Root,
     buffers: &'b [Vec<u8>],
@@ -49,8 +49,8 @@ fn elements<'b>(
             length: bytes.len() as u64,
         });
     }
-    // Every element ends at or before `end`, which fits in the slice: the `get`s
-    // below cannot fail, and `count` elements fit in memory since the view does.
+    // Every element ends by `end`, inside the slice: the `get`s cannot fail, and
+    // `count` elements fit in memory since the view does.
     let start = |i: u64| usize::try_from(offset + i * stride).ok();
     let out = (0..count).filter_map(|i| bytes.get(start(i)?..)?.get(..size as usize));
     Ok(Some(out.collect()))

@@ -27,9 +27,8 @@ const FLOAT_OR_NORMALIZED: &[(ComponentType, bool)] = &[
 /// Accessors already read, by index and the property read for (`None`: key times).
 type Read = HashMap<(usize, Option<Property>), Arc<[f32]>>;
 
-/// Every animation of the file, in order. Channels whose node is not in the imported
-/// scene are dropped (after the checks that need no keys); each target's rest pose is
-/// its node's, the rotation normalized as [`Transform`](crate::Transform) does.
+/// Every animation, channels whose node is not in the scene dropped (after the checks
+/// that need no keys); rest poses are the nodes', rotations normalized.
 pub(crate) fn animations(
     root: &json::Root,
     buffers: &[Vec<u8>],

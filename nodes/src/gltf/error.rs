@@ -78,12 +78,10 @@ pub enum GltfError {
         #[source]
         source: BadTransform,
     },
-    /// A buffer holds fewer bytes than its `byteLength`, a buffer view's byte range ends
-    /// past its buffer, or an accessor's past its view.
+    /// A buffer shorter than its `byteLength`, a view past its buffer or an accessor past its view.
     #[error("{at}: bytes up to {end} are needed, but {container} holds only {length}")]
     OutOfBounds {
-        /// The item whose range is too long (`buffers[0]`, `bufferViews[2]`,
-        /// `accessors[5]`).
+        /// The item whose range is too long (`buffers[0]`, `accessors[5]`).
         at: String,
         /// The container (`its data`, `buffer 0`, `bufferViews[2]`).
         container: String,
@@ -92,8 +90,7 @@ pub enum GltfError {
         /// The container's length.
         length: u64,
     },
-    /// Any other value the importer cannot use (a buffer without data, a bad camera, a
-    /// bad enum value, a malformed POSITION min/max, an unsupported accessor layout).
+    /// Any other value the importer cannot use (a bad camera, enum, min/max, layout...).
     #[error("{at}: {reason}")]
     Invalid {
         /// Where, as a JSON path.
@@ -123,7 +120,7 @@ pub enum GltfError {
         #[source]
         source: SkinError,
     },
-    /// Building the graph failed (a bug in the importer: every edit it makes is valid).
+    /// Building the graph failed (an importer bug: every edit it makes is valid).
     #[error("building the graph failed: {0}")]
     Graph(#[from] scenewalk_core::GraphError),
 }
@@ -132,7 +129,7 @@ pub enum GltfError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnimationFault {
-    /// The channel targets a node given by a matrix, not translation, rotation, scale.
+    /// The target node has a matrix, not translation, rotation and scale.
     #[error(
         "target node {node} has a matrix: animated nodes must use translation, rotation and scale"
     )]
@@ -149,7 +146,7 @@ pub enum AnimationFault {
         /// The sampler.
         sampler: usize,
     },
-    /// An earlier channel of the same animation targets the same node and path.
+    /// An earlier channel targets the same node and path.
     #[error("channel {first} already animates the same node and path")]
     DuplicateTarget {
         /// The earlier channel.

@@ -1,5 +1,4 @@
-//! The node hierarchy (glTF requires disjoint strict trees), checked in linear time
-//! without recursion.
+//! The node hierarchy (disjoint strict trees), checked in linear time without recursion.
 
 use super::GltfError;
 use super::error::get;
@@ -72,9 +71,8 @@ pub(crate) fn scene_roots(
     Ok(roots)
 }
 
-/// The nodes under `roots` in depth-first pre-order (roots in order, children in the
-/// node's order), each with its depth (0 for a root). The hierarchy must have been
-/// checked by [`parents`].
+/// The nodes under `roots` (checked by [`parents`]) in depth-first pre-order, each with
+/// its depth (0 for a root).
 pub(crate) fn preorder(nodes: &[json::Node], roots: &[usize]) -> Vec<(usize, u32)> {
     let mut order = Vec::new();
     let mut stack: Vec<(usize, u32)> = roots.iter().rev().map(|&r| (r, 0)).collect();

@@ -9,13 +9,13 @@ use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-/// What to import: [`ImportOptions::default`] and its `with_` methods, so options can
-/// be added without breaking callers.
+/// What to import: [`ImportOptions::default`] and its `with_` methods.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
@@ -87,8 +87,7 @@ impl Imported {
     }
 }
 
-/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder. Errors:
-/// [`GltfError`], naming the node or index at fault.
+/// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
     let mut bytes = Vec::new();
     let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
@@ -99,9 +98,8 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfErro
     import_slice(&bytes, path.parent(), options)
 }
 
-/// Imports glTF or GLB bytes. External buffer files are looked up in `base` (the folder
-/// of the glTF file); with `None`, only embedded buffers can be read. Errors:
-/// [`GltfError`], naming the node or index at fault.
+/// Imports glTF or GLB bytes, external buffer files from the folder `base` (with `None`,
+/// only embedded buffers can be read).
 pub fn import_slice(
     bytes: &[u8],
     base: Option<&Path>,
@@ -216,12 +214,10 @@ pub(crate) fn cached<K: Hash + Eq, T: Clone, E>(
     key: K,
     make: impl FnOnce() -> Result<T, E>,
 ) -> Result<T, E> {
-    if let Some(done) = cache.get(&key) {
-        return Ok(done.clone());
+    match cache.entry(key) {
+        Entry::Occupied(done) => Ok(done.get().clone()),
+        Entry::Vacant(slot) => Ok(slot.insert(make()?).clone()),
     }
-    let made = make()?;
-    cache.insert(key, made.clone());
-    Ok(made)
 }
 
 /// Adds `payload` below `parent`: before `before`, else last.
@@ -243,15 +239,10 @@ fn check_version(asset: &json::Asset) -> Result<(), GltfError> {
         let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
         (parts.next().flatten(), parts.next().flatten())
     };
-    if parse(&asset.version).0 != Some(2) {
-        return Err(GltfError::UnsupportedVersion(asset.version.clone()));
-    }
-    if let Some(min) = &asset.min_version
-        && parse(min) != (Some(2), Some(0))
-    {
-        return Err(GltfError::UnsupportedVersion(min.clone()));
-    }
-    Ok(())
+    let major = Some(&asset.version).filter(|v| parse(v).0 != Some(2));
+    let min = (asset.min_version.as_ref()).filter(|m| parse(m) != (Some(2), Some(0)));
+    let bad = major.or(min).cloned();
+    bad.map_or(Ok(()), |v| Err(GltfError::UnsupportedVersion(v)))
 }
 
 /// Every node's mesh, skin and camera index is in range.

@@ -59,10 +59,9 @@ pub(crate) fn primitives(
             let declared = declared_bounds(position, a)?;
             let positions = read_vec3(root, buffers, position, a)?;
             let index_at = || format!("{at}.indices");
-            let index = match indices {
-                Some(i) => Some((i, get(&root.accessors, i, "accessor", index_at)?)),
-                None => None,
-            };
+            let index =
+                indices.map(|i| get(&root.accessors, i, "accessor", index_at).map(|a| (i, a)));
+            let index = index.transpose()?;
             let order = match (index, &positions) {
                 _ if !triangles => None,
                 (Some((i, acc)), _) => read_indices(root, buffers, acc, i)?,
@@ -104,31 +103,19 @@ pub(crate) fn primitives(
 /// Triangles as index triples: lists in threes, strips alternating their winding so
 /// every triangle faces the same way, fans around the first vertex.
 fn assemble(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
-    // Slice patterns rather than indexing: the windows have the stated lengths.
+    // Corners `i`, `i + 1` and `i + 2` as a zip, without indexing.
+    let next = || indices.iter().skip(1).zip(indices.iter().skip(2));
+    let first = indices.first().copied().unwrap_or(0);
+    let runs = indices.iter().zip(next()).enumerate();
     match mode {
-        Mode::Triangles => indices
-            .chunks_exact(3)
-            .filter_map(|t| <[u32; 3]>::try_from(t).ok())
+        Mode::Triangles => runs
+            .step_by(3)
+            .map(|(_, (&a, (&b, &c)))| [a, b, c])
             .collect(),
-        Mode::TriangleStrip => indices
-            .windows(3)
-            .enumerate()
-            .filter_map(|(i, t)| match (i % 2, t) {
-                (0, &[a, b, c]) => Some([a, b, c]),
-                (_, &[a, b, c]) => Some([b, a, c]),
-                _ => None,
-            })
+        Mode::TriangleStrip => runs
+            .map(|(i, (&a, (&b, &c)))| if i % 2 == 0 { [a, b, c] } else { [b, a, c] })
             .collect(),
-        Mode::TriangleFan => match indices.split_first() {
-            Some((&first, rest)) => rest
-                .windows(2)
-                .filter_map(|t| match *t {
-                    [b, c] => Some([first, b, c]),
-                    _ => None,
-                })
-                .collect(),
-            None => Vec::new(),
-        },
+        Mode::TriangleFan => next().map(|(&b, &c)| [first, b, c]).collect(),
         Mode::Points | Mode::Lines | Mode::LineLoop | Mode::LineStrip => Vec::new(),
     }
 }

@@ -65,9 +65,8 @@ pub(crate) fn skin(
         .map_err(bad)
 }
 
-/// Mesh `m`'s primitives posed by skin `s`: each triangle mesh becomes a
-/// [`SkinnedMesh`] with its `JOINTS_0` and `WEIGHTS_0`; other primitives (points,
-/// lines, positions not decoded) stay as they were, unskinned.
+/// Mesh `m`'s primitives posed by skin `s`: each triangle mesh becomes a [`SkinnedMesh`]
+/// with its `JOINTS_0` and `WEIGHTS_0`; other primitives stay unskinned.
 pub(crate) fn skinned(
     root: &json::Root,
     buffers: &[Vec<u8>],
