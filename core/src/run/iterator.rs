@@ -76,8 +76,8 @@ pub enum Step {
 ///
 /// ```
 /// use scenewalk_core::{
-///     Action, ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex,
-///     OrderedState, Step, TraversalError, TraversalIterator, Unordered, UnorderedActor, Visit,
+///     Action, ActiveEntry, ActiveList, Arms, Capabilities, Flow, Frame, Graph, NodeIndex,
+///     OrderedState, Step, TraversalError, TraversalIterator, Unordered,
 /// };
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
@@ -101,12 +101,9 @@ pub enum Step {
 ///     }
 ///     fn next(&mut self, graph: &Graph) -> Option<Step> {
 ///         let (node, depth) = self.pending.pop()?;
+///         let kids = std::iter::successors(graph.first_child_at(node), |&c| graph.next_sibling_at(c));
 ///         self.children.clear();
-///         let mut child = graph.first_child_at(node);
-///         while let Some(c) = child {
-///             self.children.push(ActiveEntry::new(c, depth + 1));
-///             child = graph.next_sibling_at(c);
-///         }
+///         self.children.extend(kids.map(|c| ActiveEntry::new(c, depth + 1)));
 ///         Some(Step::Enter { node, depth, frame: Frame::ROOT })
 ///     }
 ///     fn active<'a>(&'a mut self, _: &'a Graph) -> ActiveList<'a> {
@@ -126,23 +123,15 @@ pub enum Step {
 ///     }
 /// }
 ///
-/// #[derive(Default)]
-/// struct Order(Vec<NodeIndex>);
-/// impl UnorderedActor for Order {
-///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(visit.node());
-///         Flow::Continue
-///     }
-/// }
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
 /// let a1 = graph.append_child(a, Group)?;
 /// let b = graph.append_child(root, Group)?;
-/// let mut action = Action::new(Stack::default(), (Unordered::new(Order::default()),))?;
+/// let order = Arms::new(Vec::new()).otherwise(|v, cx: &mut Vec<NodeIndex>| { cx.push(v.node()); Flow::Continue });
+/// let mut action = Action::new(Stack::default(), (Unordered::new(order),))?;
 /// action.run(&graph, root)?;
-/// let pre_order = [root, a, a1, b].map(|id| id.index());
-/// assert_eq!(action.actor::<Order>().unwrap().0, pre_order);
+/// assert_eq!(action.context::<Vec<NodeIndex>>().unwrap(), &[root, a, a1, b].map(|id| id.index()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait TraversalIterator {
