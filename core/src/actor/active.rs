@@ -135,7 +135,7 @@ struct Lazy<'a> {
 /// children in document order (paper 3.1). An actor may deactivate entries and give
 /// them priority keys (ignored by depth-first); indices out of range are ignored.
 /// Depth-first hands it out lazily: built only when an actor changes it or reads
-/// entries by index (`len`, `is_empty`, `active_nodes`, `active_count` read the links).
+/// entries by index (`len`, `is_empty` and `active_nodes` read the links).
 ///
 /// ```
 /// use scenewalk_core::{ActiveEntry, ActiveList, NodeIndex};
@@ -261,11 +261,6 @@ impl<'a> ActiveList<'a> {
         self.peek()
             .filter(|(_, active, _)| *active)
             .map(|(node, _, _)| node)
-    }
-
-    /// How many candidates are still active.
-    pub fn active_count(&self) -> usize {
-        self.active_nodes().count()
     }
 
     /// Whether the `i`th candidate is active (builds a lazy list).

@@ -317,7 +317,7 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
     fn batch(&mut self, depth: u32, batch: &mut ActiveList<'_>) -> Flow {
         let flow = self.actors.enter_batch(self.graph, depth, batch);
         // Entered: what the actors kept of the batch.
-        let entered = batch.active_count() as u64;
+        let entered = batch.active_nodes().count() as u64;
         self.stats.batches += 1;
         self.stats.count(entered, flow);
         self.batch_entries += entered;

@@ -330,7 +330,7 @@ impl Trace {
         let look = !self.opts.lazy || self.opts.deactivate_parents.contains(&id);
         let seen = look.then(|| {
             let nodes = active.entries().iter().map(|e| e.node()).collect();
-            (nodes, active.active_count() == active.len())
+            (nodes, active.active_nodes().count() == active.len())
         });
         self.shown.push(Shown {
             id,
@@ -488,7 +488,7 @@ impl UnorderedActor for SeesActive {
     const EVENTS: Events = Events::EnterLeave;
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.seen
-            .push((visit.id(), active.active_count(), active.len()));
+            .push((visit.id(), active.active_nodes().count(), active.len()));
         Flow::Continue
     }
     fn leave(&mut self, visit: &Visit<'_>) {
