@@ -104,7 +104,7 @@ fn apply(graph: &mut Graph, root: NodeId, edit: &Edit) {
         Edit::Reparent(a, b) if pick(a) != root => {
             let _ = graph.set_parent(pick(a), Some(pick(b)), None);
         }
-        Edit::Detach(n) if pick(n) != root => graph.detach(pick(n)).unwrap(),
+        Edit::Detach(n) if pick(n) != root => graph.set_parent(pick(n), None, None).unwrap(),
         Edit::AppendSkinned(n, a, b) if graph.get::<Geometry>(pick(n)).is_err() => {
             let binds = vec![
                 Affine3A::from_translation(Vec3::new(1.0, -2.0, 0.5)),

@@ -29,7 +29,7 @@ fn every_edit_is_recorded_with_what_it_changed() {
     graph.get_mut::<Group>(d).unwrap();
     graph.get_mut::<Group>(d).unwrap(); // a second borrow is recorded again
     graph.remove(c).unwrap(); // d moves up under b
-    graph.detach(a).unwrap();
+    graph.set_parent(a, None, None).unwrap();
     graph.remove_subtree(b).unwrap();
     assert!(
         graph.get_mut::<Other>(d).is_err(),

@@ -305,7 +305,7 @@ impl Run {
                 let Some(n) = self.key_of(pick) else {
                     return Ok(Bump::No);
                 };
-                let got = self.graph.detach(self.ids[n]);
+                let got = self.graph.set_parent(self.ids[n], None, None);
                 if let Err(want) = self.live(n) {
                     return expect_err(got, want);
                 }

@@ -257,7 +257,7 @@ fn set_parent_within_same_parent() {
 }
 
 #[test]
-fn set_parent_none_and_detach_make_roots() {
+fn set_parent_none_makes_roots() {
     let (mut g, [root, a, a1, a2, b, c]) = sample();
     g.set_parent(a, None, None).unwrap();
     assert_forest(
@@ -267,8 +267,8 @@ fn set_parent_none_and_detach_make_roots() {
             E(a, vec![leaf(a1), leaf(a2)]),
         ],
     );
-    g.detach(a2).unwrap();
-    g.detach(c).unwrap();
+    g.set_parent(a2, None, None).unwrap();
+    g.set_parent(c, None, None).unwrap();
     assert_forest(
         &g,
         &[
@@ -278,8 +278,8 @@ fn set_parent_none_and_detach_make_roots() {
             leaf(c),
         ],
     );
-    // Detaching a root is allowed and changes nothing.
-    g.detach(root).unwrap();
+    // Moving a root to no parent is allowed and changes nothing.
+    g.set_parent(root, None, None).unwrap();
     assert_forest(
         &g,
         &[
@@ -397,7 +397,7 @@ fn stale_ids_after_remove_and_slot_reuse() {
     assert_eq!(g.set_parent(b, Some(root), None), stale);
     assert_eq!(g.set_parent(a, Some(b), None), stale);
     assert_eq!(g.set_parent(a, Some(root), Some(b)), stale);
-    assert_eq!(g.detach(b), stale);
+    assert_eq!(g.set_parent(b, None, None), stale);
     assert_eq!(g.remove(b), stale);
     assert_eq!(g.remove_subtree(b), stale.clone().map(|()| 0));
     assert!(matches!(g.get_mut::<Mesh>(b), Err(GraphError::StaleNode(x)) if x == b));
@@ -517,8 +517,8 @@ fn revision_counts_structural_edits_only() {
     bumped(&g, "insert_before");
     g.set_parent(b, Some(a), None).unwrap();
     bumped(&g, "set_parent");
-    g.detach(b).unwrap();
-    bumped(&g, "detach");
+    g.set_parent(b, None, None).unwrap();
+    bumped(&g, "set_parent to no parent");
     let c = g.append_child(b, Mesh(3)).unwrap();
     bumped(&g, "append_child");
     g.remove(b).unwrap();

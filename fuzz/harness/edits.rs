@@ -189,7 +189,7 @@ impl State {
                 let Some(node) = self.pick(a) else {
                     return true;
                 };
-                let got = self.graph.detach(node);
+                let got = self.graph.set_parent(node, None, None);
                 if got.is_ok() {
                     assert_eq!(self.graph.parent(node), Ok(None));
                 }

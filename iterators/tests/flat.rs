@@ -309,11 +309,11 @@ fn rebuilt_after_an_edit_and_not_before() {
     assert!(flat.nodes().contains(&added.index()));
     assert_eq!(flat.nodes(), preorder(&graph, root));
 
-    // Other edits: remove, move, detach.
+    // Other edits: remove, move, make a root.
     graph.remove(added).unwrap();
     assert!(flat.refresh(&graph, root).unwrap());
     assert_eq!(flat.len(), 60);
-    graph.detach(ids[5]).unwrap();
+    graph.set_parent(ids[5], None, None).unwrap();
     assert!(flat.refresh(&graph, root).unwrap());
     assert_eq!(flat.nodes(), preorder(&graph, root));
 

@@ -58,7 +58,7 @@ impl ColdLinks {
 /// document order. A node costs 32 bytes in three arrays (16 bytes of hot links every walk reads, a
 /// 4-byte generation, 12 bytes of cold links only edits read), plus its payload and a
 /// 4-byte back link in its type's column unless the type is zero-sized. Appending,
-/// inserting before a sibling and detaching are O(1); [`set_parent`](Graph::set_parent)
+/// inserting before a sibling and making a node a root are O(1); [`set_parent`](Graph::set_parent)
 /// adds an O(depth) cycle check; [`remove`](Graph::remove) is O(children). Every call
 /// with an invalid id (one of another graph included, as [`NodeId`] says) returns a
 /// [`GraphError`]. Walks are many times faster over records in depth-first order, as a

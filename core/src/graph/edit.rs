@@ -1,4 +1,4 @@
-//! Structural edits: add, insert, reparent (with cycle check), detach, remove.
+//! Structural edits: add, insert, reparent (with cycle check), remove.
 
 #![allow(
     clippy::indexing_slicing,
@@ -107,11 +107,6 @@ impl Graph {
         self.restructured(old_parent);
         self.record(Change::Placed(NodeIndex(n)));
         Ok(())
-    }
-
-    /// Makes `node` a root, keeping its subtree.
-    pub fn detach(&mut self, node: NodeId) -> Result<(), GraphError> {
-        self.set_parent(node, None, None)
     }
 
     /// Removes one node; its children take its place in its parent's child list, in
