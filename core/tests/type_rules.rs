@@ -139,7 +139,7 @@ fn a_looping_declaration_is_refused() {
     let narrow = g.node_type(root).unwrap();
     let light = types.index_of::<Light>().unwrap();
     assert_eq!(types.chain(narrow).count(), 3);
-    assert!(types.is_a(narrow, light));
+    assert!(types.chain(narrow).any(|t| t == light));
 }
 
 /// `C0` declares nothing; every `Cn` extends `Cn-1`.
@@ -180,7 +180,7 @@ fn a_chain_of_max_base_chain_types_is_the_longest_accepted() {
     let c63 = g.register_type::<C63>().unwrap();
     let c0 = g.types().index_of::<C0>().unwrap();
     assert_eq!(g.types().chain(c63).count(), MAX_BASE_CHAIN);
-    assert!(g.types().is_a(c63, c0));
+    assert!(g.types().chain(c63).any(|t| t == c0));
     // The value view reaches as far as the declaration.
     let id = g.add_root(C63::default());
     assert!(g.get::<C0>(id).is_ok());
@@ -256,7 +256,7 @@ fn every_reader_agrees_on_is_a() {
     let mut lights = 0;
     for &id in &ids {
         let ty = g.node_type(id).unwrap();
-        let is_a = types.is_a(ty, light);
+        let is_a = types.chain(ty).any(|t| t == light);
         lights += usize::from(is_a);
         let visit = Visit::new(&g, id.index(), 0).unwrap();
         let payload = g.payload(id).unwrap();

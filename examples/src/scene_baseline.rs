@@ -50,7 +50,7 @@ fn kinds(graph: &Graph) -> Vec<Kind> {
         .map(|(ty, _)| {
             known
                 .iter()
-                .find(|(base, _)| base.is_some_and(|base| types.is_a(ty, base)))
+                .find(|(base, _)| base.is_some_and(|base| types.chain(ty).any(|t| t == base)))
                 .map_or(Kind::Other, |(_, kind)| *kind)
         })
         .collect()

@@ -11,7 +11,7 @@ use std::fmt::Debug;
 /// **Extending a type** (Coin3D's parent type) is said twice, and the two must agree:
 /// [`parent_type`](NodeCore::parent_type) declares the parent type, and
 /// [`base`](NodeCore::base) returns the embedded value of it. The declaration is the one
-/// source of "is-a" ([`TypeRegistry::is_a`](crate::TypeRegistry::is_a),
+/// source of "is-a" ([`TypeRegistry::chain`](crate::TypeRegistry::chain),
 /// [`Typed`](crate::Typed), [`Arms`](crate::Arms), [`MethodTable`](crate::MethodTable),
 /// single-type actors, [`Graph::get`](crate::Graph::get)); adding a node whose `base`
 /// chain does not give exactly the declared parent types is refused with
@@ -35,7 +35,7 @@ use std::fmt::Debug;
 /// let spot = graph.add_root(Spotlight { light: Light { intensity: 2.0 }, cone: 0.5 });
 /// assert_eq!(graph.get::<Light>(spot)?.intensity, 2.0);
 /// let light = graph.types().index_of::<Light>().unwrap();
-/// assert!(graph.types().is_a(graph.node_type(spot)?, light));
+/// assert!(graph.types().chain(graph.node_type(spot)?).any(|t| t == light));
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 pub trait NodeCore: Downcast + DynClone + Debug + Send + Sync {

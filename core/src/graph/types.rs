@@ -206,14 +206,10 @@ impl TypeRegistry {
         self.info(ty).map_or("<unknown type>", |info| info.name)
     }
 
-    /// The type itself, then its parent, grandparent and so on.
+    /// The type itself, then its parent, grandparent and so on: `ty` is-a `t` when `t`
+    /// is in its chain.
     pub fn chain(&self, ty: NodeType) -> impl std::iter::Iterator<Item = NodeType> + '_ {
         std::iter::successors(Some(ty), |&t| self.info(t)?.parent)
-    }
-
-    /// Whether `ty` is `ancestor` or extends it (directly or through its parents).
-    pub fn is_a(&self, ty: NodeType, ancestor: NodeType) -> bool {
-        self.chain(ty).any(|t| t == ancestor)
     }
 
     /// How many types are registered.
@@ -291,7 +287,7 @@ impl TypeSet {
         }
         let target = types.index_of_id(self.target);
         self.members.clear();
-        let is_a = |(ty, _)| target.is_some_and(|t| types.is_a(ty, t));
+        let is_a = |(ty, _)| target.is_some_and(|t| types.chain(ty).any(|c| c == t));
         self.members.extend(types.iter().map(is_a));
         self.stamp = Some(types.stamp());
     }
