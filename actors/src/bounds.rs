@@ -210,7 +210,9 @@ impl OrderedActor for Bounds {
             if let Some((node, own)) = fork.open.pop() {
                 match fork.open.last_mut() {
                     Some((_, parent_box)) => *parent_box = parent_box.union(&own),
-                    None => fork.roots.push((visit.parent(), own)),
+                    None => fork
+                        .roots
+                        .push((visit.graph().parent_at(visit.node()), own)),
                 }
                 self.boxes.set(node, own);
             }
@@ -228,7 +230,7 @@ impl OrderedActor for Bounds {
         let Some(own) = self.boxes.get_at(visit.node()) else {
             return;
         };
-        if let Some(parent) = visit.parent()
+        if let Some(parent) = visit.graph().parent_at(visit.node())
             && let Some(parent_box) = self.boxes.get_mut_at(parent)
         {
             *parent_box = parent_box.union(&own);

@@ -164,7 +164,7 @@ impl StaticActor for FrustumCull {
 
     #[inline]
     fn enter(&self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-        if visit.depth() > 0 && visit.is_leaf() {
+        if visit.depth() > 0 && visit.graph().first_child_at(visit.node()).is_none() {
             return Flow::Continue;
         }
         let Some(mask) = self.mask_at(visit.node(), visit.depth(), PlaneMask::ALL) else {
@@ -225,7 +225,9 @@ impl OrderedActor for FrustumCull {
         active: &mut ActiveList<'_>,
     ) -> Flow {
         let inherited = *state.get();
-        if inherited.is_empty() || (visit.depth() > 0 && visit.is_leaf()) {
+        if inherited.is_empty()
+            || (visit.depth() > 0 && visit.graph().first_child_at(visit.node()).is_none())
+        {
             return Flow::Continue;
         }
         let Some(mask) = self.mask_at(visit.node(), visit.depth(), inherited) else {

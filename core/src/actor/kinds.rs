@@ -109,7 +109,7 @@ pub trait StaticActor: Any + Sync {
 /// struct Leaves(u32);
 /// impl UnorderedActor for Leaves {
 ///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0 += u32::from(visit.is_leaf());
+///         self.0 += u32::from(visit.graph().first_child_at(visit.node()).is_none());
 ///         Flow::Continue
 ///     }
 ///     // Parallel runs: each worker counts its part, the parts add up.

@@ -65,18 +65,6 @@ impl<'g> Visit<'g> {
     pub fn get<T: NodeCore>(&self) -> Option<&'g T> {
         self.graph.get_typed_raw::<T>(self.node.raw(), self.ty.0)
     }
-
-    /// Whether the node has no children in the graph (whatever the active list says).
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.graph.first_child_at(self.node).is_none()
-    }
-
-    /// The node's parent slot (`None` for a root of the graph).
-    #[inline]
-    pub fn parent(&self) -> Option<NodeIndex> {
-        self.graph.parent_at(self.node)
-    }
 }
 
 /// What actors learn when a run begins.

@@ -335,8 +335,8 @@ impl Trace {
         self.shown.push(Shown {
             id,
             active: seen,
-            is_leaf: visit.is_leaf(),
-            parent: visit.parent(),
+            is_leaf: visit.graph().first_child_at(visit.node()).is_none(),
+            parent: visit.graph().parent_at(visit.node()),
             value: (visit.get::<Item>().map(|x| x.0))
                 .or_else(|| visit.get::<Base>().map(|x| x.0))
                 .or_else(|| visit.get::<Other>().map(|x| x.0)),
