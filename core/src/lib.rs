@@ -28,11 +28,9 @@
 //!
 //! ```
 //! use scenewalk_core::prelude::*;
-//!
 //! #[derive(Clone, Debug)]
 //! struct Group;
 //! impl NodeCore for Group {}
-//!
 //! /// Culls everything deeper than one level.
 //! struct Shallow;
 //! impl StaticActor for Shallow {
@@ -40,12 +38,10 @@
 //!         if visit.depth() == 1 { Flow::Prune } else { Flow::Continue }
 //!     }
 //! }
-//!
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
 //! let child = graph.append_child(root, Group)?;
 //! graph.append_child(child, Group)?;
-//!
 //! let mut action = Action::new(DepthFirst::new(), (Static::new(Shallow),))?;
 //! let stats = action.run(&graph, root)?;
 //! assert_eq!((stats.entered, stats.pruned), (2, 1));

@@ -104,9 +104,7 @@ pub trait StaticActor: Any + Sync {
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
-/// /// Counts the leaves.
-/// #[derive(Default)]
-/// struct Leaves(u32);
+/// struct Leaves(u32); // counts the leaves
 /// impl UnorderedActor for Leaves {
 ///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
 ///         self.0 += u32::from(visit.graph().first_child_at(visit.node()).is_none());
@@ -121,7 +119,7 @@ pub trait StaticActor: Any + Sync {
 /// let child = graph.append_child(root, Group)?;
 /// graph.append_child(child, Group)?;
 /// graph.append_child(root, Group)?;
-/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Leaves::default()),))?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Leaves(0)),))?;
 /// action.run(&graph, root)?;
 /// assert_eq!(action.actor::<Leaves>().unwrap().0, 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -188,10 +186,8 @@ pub trait UnorderedActor: Any + Send {
 ///     Action, ActiveList, DepthFirst, Flow, Graph, NodeCore, Ordered, OrderedActor,
 ///     RunContext, StateCell, TraversalError, Visit,
 /// };
-/// #[derive(Clone, Debug)]
-/// struct Weight(u32);
-/// impl NodeCore for Weight {}
-///
+/// # #[derive(Clone, Debug)] struct Weight(u32);
+/// # impl NodeCore for Weight {}
 /// /// Records, per node, the sum of the weights on its path from the root.
 /// #[derive(Default)]
 /// struct PathSum { seen: Vec<u32> }
@@ -202,9 +198,8 @@ pub trait UnorderedActor: Any + Send {
 ///         Ok(0)
 ///     }
 ///     fn enter(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         let weight = visit.get::<Weight>().map_or(0, |w| w.0);
-///         if weight != 0 {
-///             *state.make_mut() += weight; // a copy only where the state changes
+///         if let Some(w) = visit.get::<Weight>().filter(|w| w.0 != 0) {
+///             *state.make_mut() += w.0; // a copy only where the state changes
 ///         }
 ///         self.seen.push(*state.get());
 ///         Flow::Continue

@@ -187,7 +187,6 @@ impl<Cx: 'static> DefaultArm<Cx> for MethodTable<Cx> {
 /// graph.append_child(root, Mesh { triangles: 12 })?;
 /// graph.append_child(root, Mesh { triangles: 30 })?;
 /// graph.append_child(root, Light)?;
-///
 /// // (triangles, lights, other nodes)
 /// type Counts = (u64, u32, u32);
 /// let count = Arms::new((0, 0, 0))
@@ -201,8 +200,7 @@ impl<Cx: 'static> DefaultArm<Cx> for MethodTable<Cx> {
 /// // Functors chosen at run time, one added between runs.
 /// let mut table = MethodTable::new();
 /// table.add::<Mesh>(Functor::function(|mesh: &Mesh, _, cx: &mut Counts| { cx.0 += mesh.triangles; Flow::Continue }));
-/// let count = Arms::new((0, 0, 0)).otherwise_table(table);
-/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Arms::new((0, 0, 0)).otherwise_table(table)),))?;
 /// action.run(&graph, root)?;
 /// assert_eq!(action.context::<Counts>(), Some(&(42, 0, 0)));
 /// let arms = action.actor_mut::<Arms<Counts, (), MethodTable<Counts>>>().unwrap();

@@ -22,12 +22,10 @@ use std::sync::Arc;
 /// use scenewalk_core::{Graph, NodeCore, ParentType, Typed, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl NodeCore for Group {}
+/// # #[derive(Clone, Debug)] struct Mass(f32);
+/// # impl NodeCore for Mass {}
 /// #[derive(Clone, Debug)]
-/// struct Mass(f32);
-/// impl NodeCore for Mass {}
-/// /// Extends `Mass`.
-/// #[derive(Clone, Debug)]
-/// struct Ball(Mass);
+/// struct Ball(Mass); // extends `Mass`
 /// impl NodeCore for Ball {
 ///     fn base(&self) -> Option<&dyn NodeCore> { Some(&self.0) }
 ///     fn parent_type() -> Option<ParentType> { Some(ParentType::of::<Mass>()) }
@@ -36,7 +34,6 @@ use std::sync::Arc;
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Mass(2.0))?;
 /// let b = graph.append_child(root, Ball(Mass(3.0)))?;
-///
 /// let mut masses = Typed::<Mass>::new();
 /// masses.resolve(graph.types());
 /// let mut total = 0.0;

@@ -96,8 +96,7 @@ pub enum Step {
 ///         }
 ///     }
 ///     fn start(&mut self, _: &Graph, root: NodeIndex, _leave_events: bool) {
-///         self.clear();
-///         self.pending.push((root, 0));
+///         self.pending = vec![(root, 0)];
 ///     }
 ///     fn next(&mut self, graph: &Graph) -> Option<Step> {
 ///         let (node, depth) = self.pending.pop()?;
@@ -118,11 +117,9 @@ pub enum Step {
 ///         Ok(0)
 ///     }
 ///     fn clear(&mut self) {
-///         self.pending.clear();
-///         self.children.clear();
+///         self.pending.clear(); // `next` refills the children
 ///     }
 /// }
-///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Group)?;
