@@ -20,7 +20,6 @@ pub(crate) const NIL: u32 = u32::MAX;
 /// let reused = graph.add_root(Group);
 /// assert_eq!(root.index(), reused.index()); // same slot …
 /// assert!(matches!(graph.parent(root), Err(GraphError::StaleNode(_)))); // … old id is stale
-///
 /// let other = Graph::new().add_root(Group); // the same slot in another graph
 /// assert!(!graph.contains(other) && graph.clone().contains(reused));
 /// # Ok::<(), GraphError>(())

@@ -56,25 +56,16 @@ impl RunStats {
 /// buffers; a stopped run leaves nothing behind for the next one.
 ///
 /// ```
-/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Unordered, UnorderedActor, Visit};
+/// use scenewalk_core::{Action, Arms, DepthFirst, Flow, Graph, Unordered};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
-/// #[derive(Default)]
-/// struct Count(u64);
-/// impl UnorderedActor for Count {
-///     fn enter(&mut self, _: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         self.0 += 1;
-///         Flow::Continue
-///     }
-/// }
-///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// for _ in 0..3 { graph.append_child(root, Group)?; }
-///
-/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Count::default()),))?;
+/// let count = Arms::new(0u64).otherwise(|_, n| { *n += 1; Flow::Continue });
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(count),))?;
 /// action.run(&graph, root)?;
-/// assert_eq!(action.actor::<Count>().unwrap().0, 4);
+/// assert_eq!(action.context::<u64>(), Some(&4));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]

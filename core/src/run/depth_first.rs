@@ -47,7 +47,6 @@ enum After {
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
 /// # #[derive(Clone, Debug)] struct Group;
 /// # impl scenewalk_core::NodeCore for Group {}
-/// #[derive(Default)]
 /// struct Trace(Vec<String>);
 /// impl UnorderedActor for Trace {
 ///     const EVENTS: Events = Events::EnterLeave;
@@ -64,7 +63,7 @@ enum After {
 /// let a = graph.append_child(root, Group)?;
 /// graph.append_child(a, Group)?;
 /// graph.append_child(root, Group)?;
-/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Trace::default()),))?;
+/// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Trace(Vec::new())),))?;
 /// action.run(&graph, root)?;
 /// assert_eq!(action.actor::<Trace>().unwrap().0, ["+0", "+1", "+2", "-2", "-1", "+3", "-3", "-0"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

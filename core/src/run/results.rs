@@ -120,7 +120,6 @@ pub trait Stamped: Any + Send + Sync {
 /// impl Stamped for Heights {
 ///     fn stamp(&self) -> Option<Stamp> { Some(self.0) }
 /// }
-///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let results = Results::new().with(Arc::new(Heights(Stamp::new(&graph, root.index()))));
