@@ -61,7 +61,7 @@ struct Shuffle;
 impl StaticActor for Shuffle {
     fn enter(&self, _visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         for i in 0..active.len() {
-            let node = active.node(i).map_or(0, |n| n.get());
+            let node = active.entries()[i].node().get();
             active.set_key(i, ((node * 7919) % 1013) as f32);
         }
         Flow::Continue

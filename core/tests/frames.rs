@@ -234,7 +234,7 @@ impl UnorderedActor for Cut {
             return Flow::Stop;
         }
         for i in 0..active.len() {
-            let id = visit.graph().id_at(active.node(i).unwrap()).unwrap();
+            let id = visit.graph().id_at(active.entries()[i].node()).unwrap();
             if self.deactivate.contains(&id) {
                 active.deactivate(i);
             }

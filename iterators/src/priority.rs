@@ -101,7 +101,7 @@ type Open = (u32, Option<NodeIndex>, u32, Frame);
 ///     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
 ///         self.0.push(visit.get::<Item>().unwrap().0);
 ///         for i in 0..active.len() {
-///             let value = active.node(i).and_then(|n| visit.graph().get_at::<Item>(n)).map_or(0.0, |v| v.0);
+///             let value = visit.graph().get_at::<Item>(active.entries()[i].node()).map_or(0.0, |v| v.0);
 ///             active.set_key(i, value);
 ///         }
 ///         Flow::Continue

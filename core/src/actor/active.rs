@@ -244,13 +244,7 @@ impl<'a> ActiveList<'a> {
         self.peek().next().is_none()
     }
 
-    /// The `i`th candidate's node (builds a lazy list, so indexed loops stay linear).
-    #[inline]
-    pub fn node(&mut self, i: usize) -> Option<NodeIndex> {
-        self.slice().get(i).map(|e| e.node)
-    }
-
-    /// The entries, read-only (builds a lazy list).
+    /// The entries, read-only (builds a lazy list, so indexed loops stay linear).
     #[inline]
     pub fn entries(&mut self) -> &[ActiveEntry] {
         self.slice()
@@ -261,12 +255,6 @@ impl<'a> ActiveList<'a> {
         self.peek()
             .filter(|(_, active, _)| *active)
             .map(|(node, _, _)| node)
-    }
-
-    /// Whether the `i`th candidate is active (builds a lazy list).
-    #[inline]
-    pub fn is_active(&mut self, i: usize) -> bool {
-        self.slice().get(i).is_some_and(|e| e.is_active())
     }
 
     /// Drops the `i`th candidate from the traversal.
@@ -306,12 +294,6 @@ impl<'a> ActiveList<'a> {
         if let Some(e) = self.slice().get_mut(i) {
             e.set_key(key);
         }
-    }
-
-    /// The `i`th candidate's key, if one was set (builds a lazy list).
-    #[inline]
-    pub fn key(&mut self, i: usize) -> Option<f32> {
-        self.slice().get(i).and_then(|e| e.key())
     }
 
     /// Every candidate, to set keys or activity in one pass.

@@ -346,7 +346,7 @@ impl Trace {
         }
         if look {
             for i in 0..active.len() {
-                let child = visit.graph().id_at(active.node(i).unwrap()).unwrap();
+                let child = visit.graph().id_at(active.entries()[i].node()).unwrap();
                 if self.opts.deactivate.contains(&child) {
                     active.deactivate(i);
                 }
