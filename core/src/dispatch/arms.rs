@@ -17,12 +17,6 @@ const FALLBACK: u8 = u8::MAX;
 /// types no arm handles.
 pub struct Otherwise<F>(F);
 
-impl<F> std::fmt::Debug for Otherwise<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Otherwise").finish_non_exhaustive()
-    }
-}
-
 mod sealed {
     /// Only the lists [`Arms`](crate::Arms) builds are arm lists.
     pub trait Sealed {}

@@ -24,15 +24,6 @@ pub struct Arm<T, F> {
     pub(crate) column: Kept<T>,
 }
 
-impl<T, F> std::fmt::Debug for Arm<T, F> {
-    /// The arm's node type (a closure has nothing else to show).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Arm")
-            .field("type", &std::any::type_name::<T>())
-            .finish_non_exhaustive()
-    }
-}
-
 impl<T: NodeCore, F> Arm<T, F> {
     pub(crate) fn new(f: F) -> Self {
         Self {
