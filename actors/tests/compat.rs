@@ -97,7 +97,7 @@ fn the_library_actors_in_parallel_runs() {
         (A,): scenewalk_core::ParallelChain,
     {
         let action = Action::new(DepthFirst::new(), (actor,)).unwrap();
-        scenewalk_core::ParallelChain::check_parallel(action.actors()).map_err(|e| e.to_string())
+        action.check_parallel().map_err(|e| e.to_string())
     }
     let frustum = Camera::perspective(1.0, 1.0, 0.1, 10.0)
         .unwrap()

@@ -331,7 +331,7 @@ fn actors_that_cannot_run_in_parallel_are_named() {
     let (actor, reason) = incompatible(action.run_parallel(&graph, root).unwrap_err());
     assert!(actor.ends_with("NoHook"), "{actor}");
     assert!(reason.contains("fork/merge hook"), "{reason}");
-    assert!(scenewalk_core::ParallelChain::check_parallel(action.actors()).is_err());
+    assert!(action.check_parallel().is_err());
     // The sequential run still works.
     assert_eq!(action.run(&graph, root).unwrap().entered, 100);
 

@@ -519,7 +519,7 @@ fn an_ordered_actor_without_a_hook_is_named() {
         reason.contains("ordered state") && reason.contains("fork/merge hook"),
         "{reason}"
     );
-    assert!(scenewalk_core::ParallelChain::check_parallel(action.actors()).is_err());
+    assert!(action.check_parallel().is_err());
     // Nothing ran, and the sequential run still works.
     assert_eq!(action.actor::<NoHookOrdered>().unwrap().0, 0);
     assert_eq!(action.run(&graph, root).unwrap().entered, 10_000);

@@ -41,6 +41,12 @@ fn add(total: &mut RunStats, part: &RunStats) {
 }
 
 impl<C: ParallelChain> Action<DepthFirst, C> {
+    /// Checks that every actor can take part in a parallel run
+    /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
+    pub fn check_parallel(&self) -> Result<(), crate::error::ActionError> {
+        self.actors.check_parallel()
+    }
+
     /// Traverses the tree under `root` on all threads of the current rayon pool (choose
     /// them with [`rayon::ThreadPool::install`]), with the results of a sequential
     /// depth-first run for actors whose merge is exact, whatever the thread count.
