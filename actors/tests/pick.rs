@@ -19,7 +19,7 @@ fn brute_force(graph: &Graph, ids: &[NodeId], ray: &Ray) -> Option<(f32, NodeId)
     for &id in ids {
         let world = naive_world(graph, id);
         let hit = if let Ok(mesh) = graph.get::<Mesh>(id) {
-            (0..mesh.triangle_count())
+            (0..mesh.geometry().primitives())
                 .filter_map(|k| {
                     let corners = mesh.triangle(k)?.map(|p| world.transform_point3(p));
                     ray_triangle(ray, &corners).map(|(t, _, _)| t)

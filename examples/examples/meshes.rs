@@ -43,7 +43,7 @@ fn run() -> Result<(), Box<dyn Error>> {
             .ok_or("the file holds no model")?;
         println!(
             "loaded {name:?} from {path}: {}, a BVH of {}, in {:.1} ms",
-            counted(mesh.triangle_count(), "triangle", "triangles"),
+            counted(mesh.geometry().primitives(), "triangle", "triangles"),
             counted(mesh.bvh().node_count(), "node", "nodes"),
             started.elapsed().as_secs_f64() * 1e3
         );

@@ -141,7 +141,11 @@ impl CityScene {
                 Vec3::ONE,
             ),
         );
-        append(&mut graph, sun, Light::sun(100_000.0));
+        append(
+            &mut graph,
+            sun,
+            Light::new(LightKind::Directional, Vec3::ONE, 100_000.0),
+        );
 
         let eye = Vec3::new(0.3 * size, 30.0, 0.25 * size);
         let target = Vec3::new(0.6 * size, 0.0, 0.55 * size);

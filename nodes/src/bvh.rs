@@ -44,8 +44,8 @@ impl NodeCore for BvhNode {}
 /// let mesh = Mesh::uv_sphere(1.0, 16, 8)?;
 /// let bvh = mesh.bvh();
 /// let root = bvh.root().index();
-/// assert_eq!(bvh.boxes()[root.get()], *mesh.local_bounds());
-/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.triangle_count() as usize);
+/// assert_eq!(bvh.boxes()[root.get()], *mesh.geometry().local_bounds());
+/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.geometry().primitives() as usize);
 /// # Ok::<(), scenewalk_nodes::MeshError>(())
 /// ```
 #[derive(Clone, Debug)]

@@ -163,10 +163,4 @@ impl Frustum {
         }
         Containment::Visible(PlaneMask(left))
     }
-
-    /// Whether a box may be visible (conservative, see the type's doc).
-    #[inline]
-    pub fn intersects(&self, b: &Aabb) -> bool {
-        self.classify(b, PlaneMask::ALL) != Containment::Outside
-    }
 }

@@ -137,6 +137,7 @@ fn skinned_samples_at_rest_sit_where_their_bind_pose_does() {
                 let skinned = mesh.exact_bounds(&matrices).unwrap();
                 let placed = mesh
                     .mesh()
+                    .geometry()
                     .local_bounds()
                     .transformed(&world(node.id).unwrap());
                 let tolerance = 1e-5 * (1.0 + placed.size().max_element());
