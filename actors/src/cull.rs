@@ -124,7 +124,7 @@ impl FrustumCull {
                 continue;
             }
             let mask = mask_of(child.node());
-            if mask.is_empty() {
+            if mask == PlaneMask::NONE {
                 continue;
             }
             tested += 1;
@@ -171,7 +171,7 @@ impl StaticActor for FrustumCull {
             self.count(0, 1);
             return Flow::Prune;
         };
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Flow::Continue;
         }
         let (tested, culled) = self.cull(active, |_| mask);
@@ -225,7 +225,7 @@ impl OrderedActor for FrustumCull {
         active: &mut ActiveList<'_>,
     ) -> Flow {
         let inherited = *state.get();
-        if inherited.is_empty() || (visit.depth() > 0 && visit.is_leaf()) {
+        if inherited == PlaneMask::NONE || (visit.depth() > 0 && visit.is_leaf()) {
             return Flow::Continue;
         }
         let Some(mask) = self.mask_at(visit.node(), visit.depth(), inherited) else {
@@ -235,7 +235,7 @@ impl OrderedActor for FrustumCull {
         if mask != inherited {
             state.set(mask);
         }
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Flow::Continue;
         }
         let (tested, culled) = self.cull(active, |_| mask);

@@ -44,7 +44,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         println!(
             "loaded {name:?} from {path}: {}, a BVH of {}, in {:.1} ms",
             counted(mesh.geometry().primitives(), "triangle", "triangles"),
-            counted(mesh.bvh().node_count(), "node", "nodes"),
+            counted(mesh.bvh().graph().len(), "node", "nodes"),
             started.elapsed().as_secs_f64() * 1e3
         );
         pool.push(("obj", mesh));

@@ -372,7 +372,12 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
         });
     }
     let worlds: HashMap<NodeId, Affine3A> = (nodes.iter())
-        .filter_map(|n| Some((imported.node_id(n.index)?, Affine3A::from_mat4(n.world))))
+        .filter_map(|n| {
+            Some((
+                imported.node(n.index).map(|n| n.id)?,
+                Affine3A::from_mat4(n.world),
+            ))
+        })
         .collect();
     let mut matrices = Vec::new();
     for (at, primitive) in poses {

@@ -139,11 +139,6 @@ impl MeshBvh {
         self.boxes.get(node.get()).copied().unwrap_or(Aabb::EMPTY)
     }
 
-    /// How many nodes the hierarchy has.
-    pub fn node_count(&self) -> usize {
-        self.graph.len()
-    }
-
     /// Every triangle index once, in leaf order: each node's triangles are a range of it.
     pub fn triangle_order(&self) -> &[u32] {
         &self.order

@@ -19,12 +19,6 @@ impl PlaneMask {
         i < 6 && self.0 & (1 << i) != 0
     }
 
-    /// Whether no plane is left to test.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
     /// The raw bits, plane `i` at bit `i`.
     #[inline]
     pub fn bits(self) -> u8 {
@@ -138,7 +132,7 @@ impl Frustum {
     /// Tests a world box against the planes left in `mask`.
     #[inline]
     pub fn classify(&self, b: &Aabb, mask: PlaneMask) -> Containment {
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Containment::Visible(mask);
         }
         let min = Vec3A::from(b.min);

@@ -269,7 +269,7 @@ impl fmt::Debug for Mesh {
             .field("geometry", &self.geometry)
             .field("positions", &self.data.positions.len())
             .field("triangles", &self.data.triangles.len())
-            .field("bvh_nodes", &self.data.bvh.node_count())
+            .field("bvh_nodes", &self.data.bvh.graph().len())
             .finish()
     }
 }

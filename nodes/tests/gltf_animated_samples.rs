@@ -86,7 +86,7 @@ fn every_animated_sample_plays_with_finite_poses_and_logs_its_targets() {
                 assert_eq!(changed, targets, "{name} at {t}");
                 for target in animation.targets() {
                     assert!(
-                        graph.get::<Transform>(target).unwrap().is_finite(),
+                        graph.get::<Transform>(target).unwrap().local().is_finite(),
                         "{name} at {t}"
                     );
                 }

@@ -67,7 +67,7 @@ fn check_bvh(mesh: &Mesh) {
             assert_eq!(below, bvh.subtree_triangles(i).len());
         }
     }
-    assert_eq!(expected_slot, bvh.node_count());
+    assert_eq!(expected_slot, bvh.graph().len());
     assert!(
         seen.iter().all(|&n| n == 1),
         "a triangle is in {seen:?} leaves"
@@ -174,7 +174,7 @@ fn empty_mesh_has_one_empty_leaf() {
     let mesh = Mesh::new(vec![], vec![]).unwrap();
     assert_eq!(mesh.geometry().primitives(), 0);
     assert_eq!(*mesh.geometry().local_bounds(), Aabb::EMPTY);
-    assert_eq!(mesh.bvh().node_count(), 1);
+    assert_eq!(mesh.bvh().graph().len(), 1);
     assert!(mesh.bvh().is_leaf(mesh.bvh().root().index()));
     let ray = Ray::new(Vec3::ZERO, Vec3::X).unwrap();
     assert_eq!(mesh.ray_hit(&ray, f32::INFINITY), None);
@@ -301,7 +301,7 @@ fn shapes_are_closed_and_sized() {
             .preorder(grid.bvh().root())
             .unwrap()
             .count(),
-        grid.bvh().node_count()
+        grid.bvh().graph().len()
     );
 }
 

@@ -183,7 +183,7 @@ fn shared_meshes_load_with_valid_bvhs() {
                 "{} {name}: {} triangles, {} BVH nodes, depth {depth_max}; load {loaded:?}, build {build:?}, ray_hit {per_ray:?} per ray ({} of {} hit)",
                 path.file_name().unwrap().to_string_lossy(),
                 rebuilt.geometry().primitives(),
-                bvh.node_count(),
+                bvh.graph().len(),
                 hits.iter().flatten().count(),
                 rays.len(),
             );

@@ -208,7 +208,11 @@ fn degenerate_and_nan_input_stays_conservative() {
 #[test]
 fn lod_ranges_include_their_start_and_exclude_their_end() {
     let lod = Lod::from_thresholds(Vec3::ZERO, &[10.0, 20.0]).unwrap();
-    let pick = |d: f32| lod.selected(d).collect::<Vec<_>>();
+    let pick = |d: f32| {
+        (0..lod.ranges().len())
+            .filter(|&i| lod.shows(i, d))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(pick(0.0), [0]);
     assert_eq!(pick(10.0f32.next_down()), [0]);
     assert_eq!(pick(10.0), [1]);
