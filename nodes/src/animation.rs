@@ -452,14 +452,10 @@ impl Animation {
 ///     vec![0.0, 2.0].into(), vec![0.0, 0.0, 0.0, 0.0, 4.0, 0.0].into())?;
 /// let rest = Trs { scale: Vec3::splat(2.0), ..Trs::IDENTITY };
 /// let animation = Animation::new(Some("lift".into()), vec![lift], |_| rest);
-///
-/// let mut player = AnimationPlayer::new(animation);
-/// let seen = graph.change_cursor();
-/// player.apply(&mut graph, 0.5)?;
+/// AnimationPlayer::new(animation).apply(&mut graph, 0.5)?;
 /// let local = graph.get::<Transform>(node)?.local();
 /// assert_eq!(local.translation, Vec3::new(0.0, 1.0, 0.0).into());
 /// assert_eq!(local.matrix3.x_axis.x, 2.0); // the scale comes from the rest pose
-/// assert_eq!(graph.changes_since(seen).map(<[_]>::len), Some(1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
