@@ -125,7 +125,10 @@ fn custom_node_type_is_handled_by_existing_actors() {
         )
         .unwrap();
     let leaf = graph
-        .append_child(spin, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
+        .append_child(
+            spin,
+            Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
+        )
         .unwrap();
     let mut action = Action::new(
         DepthFirst::new(),
