@@ -122,11 +122,9 @@ impl Mesh {
     /// corner, or `min` above `max`, is ignored.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let computed = self.data.bvh.node_box(self.data.bvh.root().index());
-        let union = match bounds.is_finite() && !bounds.is_empty() {
-            true => computed.union(&bounds),
-            false => computed,
-        };
+        let own = self.data.bvh.node_box(self.data.bvh.root().index());
+        let declared = bounds.is_finite() && !bounds.is_empty();
+        let union = if declared { own.union(&bounds) } else { own };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
             data: self.data,
