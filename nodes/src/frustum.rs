@@ -13,13 +13,7 @@ impl PlaneMask {
     /// No plane left: the box and everything below it is inside.
     pub const NONE: PlaneMask = PlaneMask(0);
 
-    /// Whether plane `i` (0..6: left, right, bottom, top, near, far) is still tested.
-    #[inline]
-    pub fn has(self, i: usize) -> bool {
-        i < 6 && self.0 & (1 << i) != 0
-    }
-
-    /// The raw bits, plane `i` at bit `i`.
+    /// The raw bits: plane `i` (left, right, bottom, top, near, far) at bit `i`.
     #[inline]
     pub fn bits(self) -> u8 {
         self.0
