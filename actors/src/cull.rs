@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let unit = |z: f32| Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)));
+/// let unit = |z: f32| Geometry::with_primitives(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)), 0);
 /// graph.append_child(root, unit(-10.0))?; // ahead of the camera
 /// graph.append_child(root, unit(10.0))?;  // behind it
 ///
@@ -124,7 +124,7 @@ impl FrustumCull {
                 continue;
             }
             let mask = mask_of(child.node());
-            if mask.is_empty() {
+            if mask == PlaneMask::NONE {
                 continue;
             }
             tested += 1;
@@ -171,7 +171,7 @@ impl StaticActor for FrustumCull {
             self.count(0, 1);
             return Flow::Prune;
         };
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Flow::Continue;
         }
         let (tested, culled) = self.cull(active, |_| mask);
@@ -225,7 +225,7 @@ impl OrderedActor for FrustumCull {
         active: &mut ActiveList<'_>,
     ) -> Flow {
         let inherited = *state.get();
-        if inherited.is_empty()
+        if inherited == PlaneMask::NONE
             || (visit.depth() > 0 && visit.graph().first_child_at(visit.node()).is_none())
         {
             return Flow::Continue;
@@ -237,7 +237,7 @@ impl OrderedActor for FrustumCull {
         if mask != inherited {
             state.set(mask);
         }
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Flow::Continue;
         }
         let (tested, culled) = self.cull(active, |_| mask);

@@ -22,9 +22,9 @@ fn relative(world_a: &Affine3A, world_b: &Affine3A) -> Affine3A {
 fn brute_pairs(a: &Mesh, world_a: &Affine3A, b: &Mesh, world_b: &Affine3A) -> Vec<TriangleContact> {
     let rel = relative(world_a, world_b);
     let mut out = Vec::new();
-    for i in 0..a.triangle_count() {
+    for i in 0..a.geometry().primitives() {
         let ta = a.triangle(i).unwrap().map(|p| rel.transform_point3(p));
-        for j in 0..b.triangle_count() {
+        for j in 0..b.geometry().primitives() {
             if triangles_intersect(&ta, &b.triangle(j).unwrap()) {
                 out.push(TriangleContact { a: i, b: j });
             }
@@ -183,7 +183,8 @@ fn scene(seed: u64) -> (Graph, NodeId, NodeId, NodeId) {
                 rng.range(-1.0, 0.5),
                 rng.range(-1.0, 0.5),
             );
-            let boxed = Geometry::new(Aabb::new(lo, lo + Vec3::splat(rng.range(0.1, 0.8))));
+            let boxed =
+                Geometry::with_primitives(Aabb::new(lo, lo + Vec3::splat(rng.range(0.1, 0.8))), 0);
             match rng.next() % 3 {
                 0 => {
                     graph.append_child(t, mesh).unwrap();
@@ -383,7 +384,7 @@ fn meshes_work_under_bounds_and_statistics() {
         .ok()
         .unwrap();
     let bounds = action.actor::<Bounds>().unwrap();
-    let expected = ball.local_bounds().transformed(&world);
+    let expected = ball.geometry().local_bounds().transformed(&world);
     assert_eq!(bounds.world_bounds(&graph, node).ok(), Some(expected));
     assert_eq!(bounds.world_bounds(&graph, moved).ok(), Some(expected));
     assert_eq!(

@@ -125,20 +125,25 @@ struct Shape {
 /// leaf a unit box. Built in pre-order, so slot order is pre-order.
 fn chain(n: usize) -> Shape {
     let mut graph = Graph::with_capacity(n);
-    let root = graph.add_root(Transform::from_translation(Vec3::X));
+    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
     let mut last = root;
     let mut transforms = 1usize;
     for i in 1..n - 1 {
         last = if i % TRANSFORM_EVERY == 0 {
             transforms += 1;
-            graph.append_child(last, Transform::from_translation(Vec3::X))
+            graph.append_child(
+                last,
+                Transform::from_affine(Affine3A::from_translation(Vec3::X)),
+            )
         } else {
             graph.append_child(last, Group)
         }
         .unwrap();
     }
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    let leaf = graph.append_child(last, Geometry::new(unit)).unwrap();
+    let leaf = graph
+        .append_child(last, Geometry::with_primitives(unit, 0))
+        .unwrap();
     // Sums of 1.0 are exact in f32 up to 2^24, beyond every count here.
     let at = Vec3::X * transforms as f32;
     Shape {
@@ -153,12 +158,14 @@ fn chain(n: usize) -> Shape {
 /// A transform root with `n - 1` box children in a row along x.
 fn fan(n: usize) -> Shape {
     let mut graph = Graph::with_capacity(n);
-    let root = graph.add_root(Transform::from_translation(Vec3::X));
+    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
     let mut last = root;
     for i in 0..n - 1 {
         let x = i as f32;
         let b = Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
-        last = graph.append_child(root, Geometry::new(b)).unwrap();
+        last = graph
+            .append_child(root, Geometry::with_primitives(b, 0))
+            .unwrap();
     }
     Shape {
         graph,

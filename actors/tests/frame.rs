@@ -16,10 +16,10 @@ use scenewalk_nodes::{Camera, Geometry, Group, Lod, Ray, Transform};
 
 /// A box one unit wide around `(0, 0, z)`.
 fn unit(z: f32) -> Geometry {
-    Geometry::new(Aabb::new(
-        Vec3::new(-0.5, -0.5, z - 0.5),
-        Vec3::new(0.5, 0.5, z + 0.5),
-    ))
+    Geometry::with_primitives(
+        Aabb::new(Vec3::new(-0.5, -0.5, z - 0.5), Vec3::new(0.5, 0.5, z + 0.5)),
+        0,
+    )
 }
 
 /// A root with a transform holding a box ahead of the camera (at -z), a box behind it,
@@ -30,7 +30,7 @@ fn scene() -> (Graph, NodeId, NodeId, NodeId) {
     let moved = graph
         .append_child(
             root,
-            Transform::from_translation(Vec3::new(0.0, 0.0, -10.0)),
+            Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))),
         )
         .unwrap();
     graph.append_child(moved, unit(0.0)).unwrap();

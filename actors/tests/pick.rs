@@ -19,7 +19,7 @@ fn brute_force(graph: &Graph, ids: &[NodeId], ray: &Ray) -> Option<(f32, NodeId)
     for &id in ids {
         let world = naive_world(graph, id);
         let hit = if let Ok(mesh) = graph.get::<Mesh>(id) {
-            (0..mesh.triangle_count())
+            (0..mesh.geometry().primitives())
                 .filter_map(|k| {
                     let corners = mesh.triangle(k)?.map(|p| world.transform_point3(p));
                     ray_triangle(ray, &corners).map(|(t, _, _)| t)
@@ -153,7 +153,9 @@ fn another_actor_setting_keys_turns_the_early_stop_off_when_told() {
     let root = graph.add_root(Group);
     for z in [-10.0f32, -20.0, -5.0] {
         let b = Aabb::new(Vec3::new(-1.0, -1.0, z - 1.0), Vec3::new(1.0, 1.0, z));
-        graph.append_child(root, Geometry::new(b)).unwrap();
+        graph
+            .append_child(root, Geometry::with_primitives(b, 0))
+            .unwrap();
     }
     let mut update = Action::new(
         DepthFirst::new(),

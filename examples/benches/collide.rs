@@ -90,7 +90,7 @@ fn bench(c: &mut Criterion) {
     assert_eq!(by_collide, by_hand, "the two descents disagree");
     eprintln!(
         "{} triangles each, {} contacts",
-        sphere.triangle_count(),
+        sphere.geometry().primitives(),
         by_hand.len()
     );
 

@@ -6,7 +6,7 @@
 //! (with `--obj`, the file's first model is scattered too).
 
 use scenewalk_actors::{Bounds, Collide, ContactMode, Statistics, WorldTransforms};
-use scenewalk_core::glam::{Quat, Vec3};
+use scenewalk_core::glam::{Affine3A, Quat, Vec3};
 use scenewalk_core::{Action, NodeId, Ordered, Unordered};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
@@ -43,8 +43,8 @@ fn run() -> Result<(), Box<dyn Error>> {
             .ok_or("the file holds no model")?;
         println!(
             "loaded {name:?} from {path}: {}, a BVH of {}, in {:.1} ms",
-            counted(mesh.triangle_count(), "triangle", "triangles"),
-            counted(mesh.bvh().node_count(), "node", "nodes"),
+            counted(mesh.geometry().primitives(), "triangle", "triangles"),
+            counted(mesh.bvh().graph().len(), "node", "nodes"),
             started.elapsed().as_secs_f64() * 1e3
         );
         pool.push(("obj", mesh));
@@ -64,7 +64,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let (ring, ball) = (&pool[1].1, &pool[0].1);
     let left = graph.append_child(
         root,
-        Transform::from_translation(Vec3::new(50.0, 5.0, 50.0)),
+        Transform::from_affine(Affine3A::from_translation(Vec3::new(50.0, 5.0, 50.0))),
     )?;
     graph.append_child(left, ring.clone())?;
     let right = graph.append_child(

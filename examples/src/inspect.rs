@@ -352,7 +352,7 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
                 }
                 // At rest, the report keeps a skinned mesh's bind-pose box placed by
                 // its node, as before skins were read (the update poses it).
-                Ok(mesh) => Ok(mesh.mesh().local_bounds().transformed(&world)),
+                Ok(mesh) => Ok(mesh.mesh().geometry().local_bounds().transformed(&world)),
                 Err(_) => bounds.world_bounds(graph, primitive),
             };
             mesh_aabb = mesh_aabb.union(&b.map_err(|_| InspectError::NotReached(index))?);
@@ -372,7 +372,12 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
         });
     }
     let worlds: HashMap<NodeId, Affine3A> = (nodes.iter())
-        .filter_map(|n| Some((imported.node_id(n.index)?, Affine3A::from_mat4(n.world))))
+        .filter_map(|n| {
+            Some((
+                imported.node(n.index).map(|n| n.id)?,
+                Affine3A::from_mat4(n.world),
+            ))
+        })
         .collect();
     let mut matrices = Vec::new();
     for (at, primitive) in poses {

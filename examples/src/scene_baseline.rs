@@ -208,7 +208,7 @@ impl HandView {
             let kind = kind_of(&kinds, graph.type_at(node));
             let own = bounds.get(node.get()).copied().unwrap_or(Aabb::EMPTY);
             let mut cull_children = true;
-            if graph.first_child_at(node).is_some() && !at.mask.is_empty() {
+            if graph.first_child_at(node).is_some() && at.mask != PlaneMask::NONE {
                 match frustum.classify(&own, at.mask) {
                     Containment::Outside => cull_children = false,
                     Containment::Visible(mask) => at.mask = mask,
@@ -274,7 +274,7 @@ impl HandView {
                     _ => true,
                 };
                 let outside = shown
-                    && !at.mask.is_empty()
+                    && at.mask != PlaneMask::NONE
                     && bounds
                         .get(c.get())
                         .is_some_and(|b| frustum.classify(b, at.mask) == Containment::Outside);

@@ -265,7 +265,7 @@ mod tests {
             if graph.get::<Group>(id).is_ok() {
                 groups += 1;
             } else if let Ok(t) = graph.get::<Transform>(id) {
-                assert!(t.is_finite());
+                assert!(t.local().is_finite());
                 transforms += 1;
             } else {
                 let g = graph.get::<Geometry>(id).unwrap();

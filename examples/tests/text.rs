@@ -11,10 +11,15 @@ fn update_statistics_read_as_words() {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let arm = graph
-        .append_child(root, Transform::from_translation(Vec3::X))
+        .append_child(
+            root,
+            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
+        )
         .unwrap();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    graph.append_child(arm, Geometry::new(unit)).unwrap();
+    graph
+        .append_child(arm, Geometry::with_primitives(unit, 0))
+        .unwrap();
     let mut update = IncrementalUpdate::new();
     let full = update_stats(&update.run(&graph, root).unwrap());
     assert_eq!(full, "a full run: 3 nodes entered");

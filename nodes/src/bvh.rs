@@ -44,8 +44,8 @@ impl NodeCore for BvhNode {}
 /// let mesh = Mesh::uv_sphere(1.0, 16, 8)?;
 /// let bvh = mesh.bvh();
 /// let root = bvh.root().index();
-/// assert_eq!(bvh.boxes()[root.get()], *mesh.local_bounds());
-/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.triangle_count() as usize);
+/// assert_eq!(bvh.boxes()[root.get()], *mesh.geometry().local_bounds());
+/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.geometry().primitives() as usize);
 /// # Ok::<(), scenewalk_nodes::MeshError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -137,11 +137,6 @@ impl MeshBvh {
     /// The box of `node` (empty for a slot outside the hierarchy).
     pub fn node_box(&self, node: NodeIndex) -> Aabb {
         self.boxes.get(node.get()).copied().unwrap_or(Aabb::EMPTY)
-    }
-
-    /// How many nodes the hierarchy has.
-    pub fn node_count(&self) -> usize {
-        self.graph.len()
     }
 
     /// Every triangle index once, in leaf order: each node's triangles are a range of it.

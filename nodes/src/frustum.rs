@@ -13,19 +13,7 @@ impl PlaneMask {
     /// No plane left: the box and everything below it is inside.
     pub const NONE: PlaneMask = PlaneMask(0);
 
-    /// Whether plane `i` (0..6: left, right, bottom, top, near, far) is still tested.
-    #[inline]
-    pub fn has(self, i: usize) -> bool {
-        i < 6 && self.0 & (1 << i) != 0
-    }
-
-    /// Whether no plane is left to test.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The raw bits, plane `i` at bit `i`.
+    /// The raw bits: plane `i` (left, right, bottom, top, near, far) at bit `i`.
     #[inline]
     pub fn bits(self) -> u8 {
         self.0
@@ -138,7 +126,7 @@ impl Frustum {
     /// Tests a world box against the planes left in `mask`.
     #[inline]
     pub fn classify(&self, b: &Aabb, mask: PlaneMask) -> Containment {
-        if mask.is_empty() {
+        if mask == PlaneMask::NONE {
             return Containment::Visible(mask);
         }
         let min = Vec3A::from(b.min);
@@ -162,11 +150,5 @@ impl Frustum {
             }
         }
         Containment::Visible(PlaneMask(left))
-    }
-
-    /// Whether a box may be visible (conservative, see the type's doc).
-    #[inline]
-    pub fn intersects(&self, b: &Aabb) -> bool {
-        self.classify(b, PlaneMask::ALL) != Containment::Outside
     }
 }

@@ -51,11 +51,6 @@ impl Light {
         }
     }
 
-    /// A white directional light.
-    pub fn sun(intensity: f32) -> Light {
-        Light::new(LightKind::Directional, Vec3::ONE, intensity)
-    }
-
     /// The kind.
     pub fn kind(&self) -> &LightKind {
         &self.kind

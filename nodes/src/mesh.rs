@@ -20,8 +20,8 @@ use std::sync::Arc;
 ///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
 ///     vec![[0, 1, 2], [0, 2, 3]],
 /// )?;
-/// assert_eq!(quad.triangle_count(), 2);
-/// assert_eq!(*quad.local_bounds(), Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0)));
+/// assert_eq!(quad.geometry().primitives(), 2);
+/// assert_eq!(*quad.geometry().local_bounds(), Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0)));
 ///
 /// let ray = Ray::new(Vec3::new(0.25, 0.75, 2.0), -Vec3::Z)?;
 /// let hit = quad.ray_hit(&ray, f32::INFINITY).unwrap();
@@ -122,11 +122,9 @@ impl Mesh {
     /// corner, or `min` above `max`, is ignored.
     #[must_use]
     pub fn with_declared_bounds(self, bounds: Aabb) -> Mesh {
-        let computed = self.data.bvh.node_box(self.data.bvh.root().index());
-        let union = match bounds.is_finite() && !bounds.is_empty() {
-            true => computed.union(&bounds),
-            false => computed,
-        };
+        let own = self.data.bvh.node_box(self.data.bvh.root().index());
+        let declared = bounds.is_finite() && !bounds.is_empty();
+        let union = if declared { own.union(&bounds) } else { own };
         Mesh {
             geometry: Geometry::with_primitives(union, self.geometry.primitives()),
             data: self.data,
@@ -153,16 +151,6 @@ impl Mesh {
     /// The geometry this mesh extends.
     pub fn geometry(&self) -> &Geometry {
         &self.geometry
-    }
-
-    /// The geometry's local box (maybe widened by [`Mesh::with_declared_bounds`]).
-    pub fn local_bounds(&self) -> &Aabb {
-        self.geometry.local_bounds()
-    }
-
-    /// How many triangles.
-    pub fn triangle_count(&self) -> u32 {
-        self.geometry.primitives()
     }
 
     /// The bounding-volume hierarchy over the triangles.
@@ -279,7 +267,7 @@ impl fmt::Debug for Mesh {
             .field("geometry", &self.geometry)
             .field("positions", &self.data.positions.len())
             .field("triangles", &self.data.triangles.len())
-            .field("bvh_nodes", &self.data.bvh.node_count())
+            .field("bvh_nodes", &self.data.bvh.graph().len())
             .finish()
     }
 }

@@ -55,7 +55,7 @@ pub fn load_obj(path: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
 /// let meshes = load_obj_from(&mut text.as_bytes())?;
 /// assert_eq!(meshes.len(), 1);
 /// assert_eq!(meshes[0].0, "quad");
-/// assert_eq!(meshes[0].1.triangle_count(), 2);
+/// assert_eq!(meshes[0].1.geometry().primitives(), 2);
 /// # Ok::<(), scenewalk_nodes::ObjError>(())
 /// ```
 pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, ObjError> {

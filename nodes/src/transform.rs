@@ -47,7 +47,7 @@ impl Transform {
     ) -> Result<Self, BadTransform> {
         let rotation = normalized(rotation).ok_or(BadTransform::NotFinite)?;
         let transform = Self::from_trs(translation, rotation, scale);
-        (translation.is_finite() && scale.is_finite() && transform.is_finite())
+        (translation.is_finite() && scale.is_finite() && transform.local.is_finite())
             .then_some(transform)
             .ok_or(BadTransform::NotFinite)
     }
@@ -59,11 +59,6 @@ impl Transform {
         }
     }
 
-    /// A translation.
-    pub fn from_translation(translation: Vec3) -> Self {
-        Self::from_affine(Affine3A::from_translation(translation))
-    }
-
     /// The local transform.
     pub fn local(&self) -> &Affine3A {
         &self.local
@@ -72,11 +67,6 @@ impl Transform {
     /// Replaces the local transform.
     pub fn set_local(&mut self, local: Affine3A) {
         self.local = local;
-    }
-
-    /// Whether every entry is a finite number.
-    pub fn is_finite(&self) -> bool {
-        self.local.is_finite()
     }
 }
 

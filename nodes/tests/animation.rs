@@ -193,7 +193,7 @@ fn check(doc: &Value, specs: &[Spec], tolerance: f64) -> Imported {
         assert_eq!(channel.width(), spec.width());
         let mut out = vec![0.0f32; spec.width()];
         for t in probe_times(&spec.times) {
-            channel.sample(t, &mut out);
+            channel.sample_from(t, &mut 0, &mut out);
             let expected = reference(spec, f64::from(t));
             for (got, want) in out.iter().zip(&expected) {
                 assert!(
@@ -227,9 +227,9 @@ fn linear_translation_and_scale() {
     let imported = check(&animated(json!({}), &specs), &specs, 1e-6);
     let mut out = [0.0; 3];
     // At a key, the stored value as is; halfway, the mean.
-    imported.animations[0].channels()[0].sample(1.0, &mut out);
+    imported.animations[0].channels()[0].sample_from(1.0, &mut 0, &mut out);
     assert_eq!(out, [2.0, -4.0, 1.0]);
-    imported.animations[0].channels()[0].sample(2.0, &mut out);
+    imported.animations[0].channels()[0].sample_from(2.0, &mut 0, &mut out);
     assert_eq!(out, [2.0, 1.0, 0.0]);
 }
 
@@ -243,7 +243,7 @@ fn linear_rotation_is_slerp_along_the_shorter_arc() {
     let specs = [Spec::new("rotation", "LINEAR", &[0.0, 1.0, 1.5], &values)];
     let imported = check(&animated(json!({}), &specs), &specs, 2e-6);
     let mut out = [0.0; 4];
-    imported.animations[0].channels()[0].sample(0.5, &mut out);
+    imported.animations[0].channels()[0].sample_from(0.5, &mut 0, &mut out);
     let halfway = Quat::from_array(out);
     let expected = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
     assert!(halfway.angle_between(expected) < 1e-5, "{halfway:?}");
@@ -267,7 +267,7 @@ fn step_holds_the_earlier_key() {
     ];
     let imported = check(&animated(json!({}), &specs), &specs, 0.0);
     let mut out = [0.0; 3];
-    imported.animations[0].channels()[0].sample(1.999, &mut out);
+    imported.animations[0].channels()[0].sample_from(1.999, &mut 0, &mut out);
     assert_eq!(out, [4.0, 5.0, 6.0]);
 }
 
@@ -294,7 +294,7 @@ fn cubic_spline_scales_tangents_by_the_key_interval() {
     let imported = check(&animated(json!({}), &specs), &specs, 2e-6);
     // Halfway through the first interval, the tangents' share is 2.5 × 1/8.
     let mut out = [0.0; 3];
-    imported.animations[0].channels()[0].sample(1.25, &mut out);
+    imported.animations[0].channels()[0].sample_from(1.25, &mut 0, &mut out);
     let expected = [
         0.5 * 0.0 + 0.5 * 4.0 + 2.5 * 0.125 * (1.0 - 3.0),
         0.5 + 2.5 * 0.125 * -2.0,
@@ -333,7 +333,7 @@ fn quantized_rotations_are_dequantized_as_the_specification_says() {
         // Key 1 of the signed cases holds the type's minimum, which decodes to -1
         // (not a little less): halfway from the identity lies a quarter turn about x.
         let mut out = [0.0; 4];
-        imported.animations[0].channels()[0].sample(0.5, &mut out);
+        imported.animations[0].channels()[0].sample_from(0.5, &mut 0, &mut out);
         if component == 5120 || component == 5122 {
             let h = std::f32::consts::FRAC_1_SQRT_2;
             let turn = Quat::from_array(out).angle_between(Quat::from_xyzw(-h, 0.0, 0.0, h));
@@ -361,7 +361,7 @@ fn every_sampled_rotation_is_unit_length() {
         let imported = check(&animated(json!({}), &specs), &specs, 2e-6);
         let mut out = [0.0f32; 4];
         for t in probe_times(&specs[0].times) {
-            imported.animations[0].channels()[0].sample(t, &mut out);
+            imported.animations[0].channels()[0].sample_from(t, &mut 0, &mut out);
             let length = out.iter().map(|c| c * c).sum::<f32>().sqrt();
             assert!(
                 (length - 1.0).abs() < 1e-6,
@@ -388,7 +388,7 @@ fn weights_are_read_and_kept_not_applied() {
         (Property::Weights, 2)
     );
     let mut out = [0.0; 2];
-    channel.sample(1.5, &mut out);
+    channel.sample_from(1.5, &mut 0, &mut out);
     assert_eq!(out, [0.75, 0.25]);
     // The player writes no node for a weights channel.
     let mut graph = imported.graph.clone();
@@ -412,7 +412,7 @@ fn the_player_writes_sampled_and_rest_properties_and_logs_exactly_the_targets() 
     )];
     let imported = import(&animated(rest, &specs)).unwrap();
     let mut graph = imported.graph.clone();
-    let (target, child) = (imported.node_id(0).unwrap(), imported.node_id(1).unwrap());
+    let (target, child) = (imported.node(0).unwrap().id, imported.node(1).unwrap().id);
     let mut player = AnimationPlayer::new(imported.animations[0].clone());
     assert_eq!(player.animation().duration(), 4.0);
     assert_eq!(player.animation().name(), Some("test"));
@@ -575,7 +575,7 @@ proptest! {
         for step in steps {
             t += step;
             channel.sample_from(t, &mut key, &mut cursor);
-            channel.sample(t, &mut search);
+            channel.sample_from(t, &mut { usize::MAX }, &mut search);
             prop_assert_eq!(cursor.map(f32::to_bits), search.map(f32::to_bits), "at t = {}", t);
         }
     }
@@ -591,7 +591,7 @@ fn a_retargeted_animation_moves_the_copy_only() {
     )];
     let imported = import(&animated(json!({"scale": [3, 3, 3]}), &specs)).unwrap();
     let mut graph = imported.graph.clone();
-    let original = imported.node_id(0).unwrap();
+    let original = imported.node(0).unwrap().id;
     let copy = graph.add_root(Transform::IDENTITY);
     let animation = imported.animations[0].retarget(|n| if n == original { copy } else { n });
     assert_eq!(animation.targets().collect::<Vec<_>>(), [copy]);

@@ -86,7 +86,7 @@ fn every_animated_sample_plays_with_finite_poses_and_logs_its_targets() {
                 assert_eq!(changed, targets, "{name} at {t}");
                 for target in animation.targets() {
                     assert!(
-                        graph.get::<Transform>(target).unwrap().is_finite(),
+                        graph.get::<Transform>(target).unwrap().local().is_finite(),
                         "{name} at {t}"
                     );
                 }
@@ -137,6 +137,7 @@ fn skinned_samples_at_rest_sit_where_their_bind_pose_does() {
                 let skinned = mesh.exact_bounds(&matrices).unwrap();
                 let placed = mesh
                     .mesh()
+                    .geometry()
                     .local_bounds()
                     .transformed(&world(node.id).unwrap());
                 let tolerance = 1e-5 * (1.0 + placed.size().max_element());

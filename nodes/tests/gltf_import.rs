@@ -26,7 +26,7 @@ fn expected_box() -> Aabb {
 }
 
 fn local(imported: &Imported, index: usize) -> Mat4 {
-    let id = imported.node_id(index).unwrap();
+    let id = imported.node(index).unwrap().id;
     Mat4::from(*imported.graph.get::<Transform>(id).unwrap().local())
 }
 
@@ -93,7 +93,7 @@ fn hierarchy_order_parents_names_and_locals() {
     assert_eq!(imported.order, [2, 0, 3, 4, 1]);
     assert_eq!(
         imported.roots,
-        [imported.node_id(2).unwrap(), imported.node_id(0).unwrap()]
+        [imported.node(2).unwrap().id, imported.node(0).unwrap().id]
     );
     let parents: Vec<_> = imported
         .order
@@ -115,7 +115,7 @@ fn hierarchy_order_parents_names_and_locals() {
     for &n in &imported.order {
         let node = imported.node(n).unwrap();
         let up = graph.parent(node.id).unwrap();
-        assert_eq!(up, node.parent.map(|p| imported.node_id(p).unwrap()));
+        assert_eq!(up, node.parent.map(|p| imported.node(p).unwrap().id));
         let children: Vec<_> = graph.children(node.id).unwrap().collect();
         assert_eq!(children[..node.primitives.len()], node.primitives[..]);
     }
@@ -152,7 +152,7 @@ fn scene_choice() {
         (imported.scene, imported.order.clone()),
         (Some(1), vec![1, 2])
     );
-    assert_eq!(imported.node_id(0), None);
+    assert_eq!(imported.node(0).map(|n| n.id), None);
     let imported = import_with(&d, &ImportOptions::default().with_scene(Some(0))).unwrap();
     assert_eq!((imported.scene, imported.order.clone()), (Some(0), vec![0]));
     assert_eq!(imported.graph.len(), 1);

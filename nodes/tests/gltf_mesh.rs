@@ -137,7 +137,10 @@ fn cameras() {
     let imported = import(&d).unwrap();
     let camera = |n: usize| {
         let c = imported.node(n).unwrap().camera.unwrap();
-        assert_eq!(imported.graph.parent(c).unwrap(), imported.node_id(n));
+        assert_eq!(
+            imported.graph.parent(c).unwrap(),
+            imported.node(n).map(|n| n.id)
+        );
         *imported.graph.get::<Camera>(c).unwrap().projection()
     };
     assert_eq!(

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// The nearest hit by testing every triangle; ties go to the lowest index.
 fn brute_hit(mesh: &Mesh, ray: &Ray, max: f32) -> Option<(u32, f32)> {
     let mut best: Option<(u32, f32)> = None;
-    for i in 0..mesh.triangle_count() {
+    for i in 0..mesh.geometry().primitives() {
         if let Some((t, _, _)) = ray_triangle(ray, &mesh.triangle(i).unwrap())
             && t <= max
             && best.is_none_or(|(_, b)| t < b)
@@ -33,7 +33,7 @@ fn check_bvh(mesh: &Mesh) {
     let bvh = mesh.bvh();
     let graph = bvh.graph();
     let root = bvh.root();
-    let mut seen = vec![0u32; mesh.triangle_count() as usize];
+    let mut seen = vec![0u32; mesh.geometry().primitives() as usize];
     let mut expected_slot = 0;
     for i in graph.preorder(root).unwrap() {
         // Added in depth-first order: pre-order visits slots 0, 1, 2, ...
@@ -67,7 +67,7 @@ fn check_bvh(mesh: &Mesh) {
             assert_eq!(below, bvh.subtree_triangles(i).len());
         }
     }
-    assert_eq!(expected_slot, bvh.node_count());
+    assert_eq!(expected_slot, bvh.graph().len());
     assert!(
         seen.iter().all(|&n| n == 1),
         "a triangle is in {seen:?} leaves"
@@ -79,7 +79,7 @@ fn check_bvh(mesh: &Mesh) {
             .map(|&i| mesh.positions()[i as usize]),
     );
     assert_eq!(bvh.boxes()[root.index().get()], all);
-    assert_eq!(*mesh.local_bounds(), all);
+    assert_eq!(*mesh.geometry().local_bounds(), all);
 }
 
 /// A triangle soup of `n` triangles, some of them degenerate, some duplicated.
@@ -127,8 +127,8 @@ proptest! {
     ) {
         for (k, ray) in rays.iter().enumerate() {
             // Every other ray is aimed at a triangle's centroid, so hits are common.
-            let ray = if k % 2 == 1 && mesh.triangle_count() > 0 {
-                let t = mesh.triangle((aim.wrapping_add(k as u32)) % mesh.triangle_count()).unwrap();
+            let ray = if k % 2 == 1 && mesh.geometry().primitives() > 0 {
+                let t = mesh.triangle((aim.wrapping_add(k as u32)) % mesh.geometry().primitives()).unwrap();
                 let c = (t[0] + t[1] + t[2]) / 3.0;
                 Ray::new(ray.origin(), c - ray.origin()).unwrap_or(*ray)
             } else {
@@ -154,7 +154,7 @@ proptest! {
         );
         // Brute force in the world frame: every triangle mapped by `world`.
         let mut best: Option<f32> = None;
-        for i in 0..mesh.triangle_count() {
+        for i in 0..mesh.geometry().primitives() {
             let t = mesh.triangle(i).unwrap().map(|p| world.transform_point3(p));
             if let Some((d, _, _)) = ray_triangle(&ray, &t) && best.is_none_or(|b| d < b) {
                 best = Some(d);
@@ -172,9 +172,9 @@ proptest! {
 #[test]
 fn empty_mesh_has_one_empty_leaf() {
     let mesh = Mesh::new(vec![], vec![]).unwrap();
-    assert_eq!(mesh.triangle_count(), 0);
-    assert_eq!(*mesh.local_bounds(), Aabb::EMPTY);
-    assert_eq!(mesh.bvh().node_count(), 1);
+    assert_eq!(mesh.geometry().primitives(), 0);
+    assert_eq!(*mesh.geometry().local_bounds(), Aabb::EMPTY);
+    assert_eq!(mesh.bvh().graph().len(), 1);
     assert!(mesh.bvh().is_leaf(mesh.bvh().root().index()));
     let ray = Ray::new(Vec3::ZERO, Vec3::X).unwrap();
     assert_eq!(mesh.ray_hit(&ray, f32::INFINITY), None);
@@ -220,12 +220,12 @@ fn declared_bounds_widen_the_geometry_only() {
         .clone()
         .with_declared_bounds(Aabb::new(Vec3::ZERO, Vec3::splat(3.0)));
     assert_eq!(
-        *wide.local_bounds(),
+        *wide.geometry().local_bounds(),
         Aabb::new(-Vec3::ONE, Vec3::splat(3.0))
     );
     assert_eq!(
         wide.bvh().boxes()[wide.bvh().root().index().get()],
-        *mesh.local_bounds()
+        *mesh.geometry().local_bounds()
     );
     assert!(wide.shares_data(&mesh));
     // Unusable declarations change nothing.
@@ -240,8 +240,11 @@ fn declared_bounds_widen_the_geometry_only() {
     let infinite = Aabb::new(Vec3::ZERO, Vec3::INFINITY);
     for bad in [nan, inverted, infinite] {
         assert_eq!(
-            mesh.clone().with_declared_bounds(bad).local_bounds(),
-            mesh.local_bounds()
+            mesh.clone()
+                .with_declared_bounds(bad)
+                .geometry()
+                .local_bounds(),
+            mesh.geometry().local_bounds()
         );
     }
     fn shareable<T: Send + Sync + Clone>() {}
@@ -266,8 +269,8 @@ fn assert_closed(mesh: &Mesh) {
 fn shapes_are_closed_and_sized() {
     let sphere = Mesh::uv_sphere(2.0, 12, 6).unwrap();
     assert_closed(&sphere);
-    assert_eq!(sphere.triangle_count(), 2 * 12 * 5);
-    assert!((sphere.local_bounds().max.y - 2.0).abs() < 1e-6);
+    assert_eq!(sphere.geometry().primitives(), 2 * 12 * 5);
+    assert!((sphere.geometry().local_bounds().max.y - 2.0).abs() < 1e-6);
     assert!(
         sphere
             .positions()
@@ -277,18 +280,18 @@ fn shapes_are_closed_and_sized() {
     check_bvh(&sphere);
     let torus = Mesh::torus(3.0, 1.0, 16, 8).unwrap();
     assert_closed(&torus);
-    assert_eq!(torus.triangle_count(), 2 * 16 * 8);
+    assert_eq!(torus.geometry().primitives(), 2 * 16 * 8);
     let cube = Mesh::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
     assert_closed(&cube);
-    assert_eq!(cube.triangle_count(), 12);
+    assert_eq!(cube.geometry().primitives(), 12);
     let half = Vec3::new(1.0, 2.0, 3.0);
-    assert_eq!(*cube.local_bounds(), Aabb::new(-half, half));
+    assert_eq!(*cube.geometry().local_bounds(), Aabb::new(-half, half));
     // Outward-facing: a ray from outside hits the face nearest it first.
     let ray = Ray::new(Vec3::new(0.0, 0.0, 10.0), -Vec3::Z).unwrap();
     assert_eq!(cube.ray_hit(&ray, f32::INFINITY).unwrap().distance, 7.0);
     let grid = Mesh::grid(Vec2::new(2.0, 2.0), (4, 4)).unwrap();
-    assert_eq!(grid.triangle_count(), 32);
-    assert_eq!(grid.local_bounds().max.x, 1.0);
+    assert_eq!(grid.geometry().primitives(), 32);
+    assert_eq!(grid.geometry().local_bounds().max.x, 1.0);
     let down = Ray::new(Vec3::new(0.3, 5.0, -0.2), -Vec3::Y).unwrap();
     assert_eq!(grid.ray_hit(&down, f32::INFINITY).unwrap().distance, 5.0);
     // Walks of the BVH graph see every node once.
@@ -298,7 +301,7 @@ fn shapes_are_closed_and_sized() {
             .preorder(grid.bvh().root())
             .unwrap()
             .count(),
-        grid.bvh().node_count()
+        grid.bvh().graph().len()
     );
 }
 
@@ -395,5 +398,8 @@ fn a_mesh_reads_as_geometry_but_is_written_only_as_a_mesh() {
         graph.get_mut::<Geometry>(node),
         Err(GraphError::WrongType { .. })
     ));
-    assert_eq!(graph.get_mut::<Mesh>(node).unwrap().triangle_count(), 2);
+    assert_eq!(
+        graph.get_mut::<Mesh>(node).unwrap().geometry().primitives(),
+        2
+    );
 }

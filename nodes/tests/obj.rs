@@ -31,14 +31,14 @@ fn quads_are_triangulated_and_objects_kept_apart() {
     let names: Vec<&str> = meshes.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["quad", "tri"]);
     let (quad, tri) = (&meshes[0].1, &meshes[1].1);
-    assert_eq!(quad.triangle_count(), 2);
-    assert_eq!(tri.triangle_count(), 1);
+    assert_eq!(quad.geometry().primitives(), 2);
+    assert_eq!(tri.geometry().primitives(), 1);
     assert_eq!(
-        *quad.local_bounds(),
+        *quad.geometry().local_bounds(),
         Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0))
     );
     assert_eq!(
-        *tri.local_bounds(),
+        *tri.geometry().local_bounds(),
         Aabb::new(Vec3::Z, Vec3::new(1.0, 1.0, 1.0))
     );
     // The two triangles cover the quad: both diagonal halves are hit.
@@ -125,7 +125,7 @@ fn shared_meshes_load_with_valid_bvhs() {
                 build = build.min(start.elapsed());
             }
             let bvh = rebuilt.bvh();
-            let mut seen = vec![0u8; rebuilt.triangle_count() as usize];
+            let mut seen = vec![0u8; rebuilt.geometry().primitives() as usize];
             let mut depth_max = 0;
             for i in bvh.graph().preorder(bvh.root()).unwrap() {
                 let own = bvh.boxes()[i.get()];
@@ -149,7 +149,7 @@ fn shared_meshes_load_with_valid_bvhs() {
             }
             assert!(seen.iter().all(|&n| n == 1));
             // Rays from around the mesh at its centre, against brute force.
-            let b = rebuilt.local_bounds();
+            let b = rebuilt.geometry().local_bounds();
             let centre = b.center();
             let reach = b.size().length();
             let rays: Vec<Ray> = (0..1000)
@@ -172,7 +172,7 @@ fn shared_meshes_load_with_valid_bvhs() {
                 per_ray = per_ray.min(start.elapsed() / rays.len() as u32);
             }
             for (ray, hit) in rays.iter().zip(&hits).take(50) {
-                let brute = (0..rebuilt.triangle_count())
+                let brute = (0..rebuilt.geometry().primitives())
                     .filter_map(|t| {
                         ray_triangle(ray, &rebuilt.triangle(t).unwrap()).map(|h| (h.0, t))
                     })
@@ -182,8 +182,8 @@ fn shared_meshes_load_with_valid_bvhs() {
             eprintln!(
                 "{} {name}: {} triangles, {} BVH nodes, depth {depth_max}; load {loaded:?}, build {build:?}, ray_hit {per_ray:?} per ray ({} of {} hit)",
                 path.file_name().unwrap().to_string_lossy(),
-                rebuilt.triangle_count(),
-                bvh.node_count(),
+                rebuilt.geometry().primitives(),
+                bvh.graph().len(),
                 hits.iter().flatten().count(),
                 rays.len(),
             );

@@ -78,7 +78,10 @@ pub fn build_with(spec: &[(usize, Kind)], meshes: bool) -> (Graph, Vec<NodeId>) 
                 .append_child(ids[*parent], tetrahedron(*a, *b))
                 .unwrap(),
             (_, Kind::Geometry(a, b)) => graph
-                .append_child(ids[*parent], Geometry::new(Aabb::new(*a, *b)))
+                .append_child(
+                    ids[*parent],
+                    Geometry::with_primitives(Aabb::new(*a, *b), 0),
+                )
                 .unwrap(),
         };
         ids.push(id);

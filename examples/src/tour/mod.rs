@@ -386,8 +386,8 @@ fn jobs(
                 out,
                 "{}. collide: ring ({}) against ball ({}), dual-tree over their BVHs",
                 section + 3,
-                counted(a.triangle_count(), "triangle", "triangles"),
-                counted(b.triangle_count(), "triangle", "triangles"),
+                counted(a.geometry().primitives(), "triangle", "triangles"),
+                counted(b.geometry().primitives(), "triangle", "triangles"),
             )?;
             let first_text = match first {
                 Some(c) => format!("ring triangle {} against ball triangle {}", c.a, c.b),
@@ -484,6 +484,7 @@ fn drawables(
                         .ok_or("the update did not box a skinned mesh")?,
                     bind_pose: Some(
                         mesh.mesh()
+                            .geometry()
                             .local_bounds()
                             .transformed(&world.world(graph, node)?),
                     ),
@@ -552,7 +553,7 @@ fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene,
     let mut meshes = CityMeshes::generated()?;
     if let Some(path) = obj {
         let (name, mesh) = first_mesh(path)?;
-        if mesh.triangle_count() == 0 {
+        if mesh.geometry().primitives() == 0 {
             return Err(format!(
                 "{}: its first mesh, {name:?}, has no triangles; the ball needs at least one",
                 path.display()
@@ -563,7 +564,7 @@ fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene,
             out,
             "using {name:?} from {} ({}) as the ball",
             path.display(),
-            counted(mesh.triangle_count(), "triangle", "triangles")
+            counted(mesh.geometry().primitives(), "triangle", "triangles")
         )?;
         meshes.ball = fit(&mesh, 2.4)?;
     }
@@ -668,8 +669,8 @@ fn brute_force_pick(
             tested += 1;
             ray_aabb(ray, &posed, f32::INFINITY)
         } else if let Some(mesh) = graph.get_at::<Mesh>(node) {
-            tested += u64::from(mesh.triangle_count());
-            (0..mesh.triangle_count())
+            tested += u64::from(mesh.geometry().primitives());
+            (0..mesh.geometry().primitives())
                 .filter_map(|k| {
                     let corners = mesh.triangle(k)?.map(|p| placed.transform_point3(p));
                     ray_triangle(ray, &corners).map(|(t, _, _)| t)
@@ -690,7 +691,7 @@ fn brute_force_pick(
 
 /// The mesh scaled and centred to fit a cube of side `size`.
 fn fit(mesh: &Mesh, size: f32) -> Result<Mesh, Box<dyn Error>> {
-    let b = mesh.local_bounds();
+    let b = mesh.geometry().local_bounds();
     let scale = size / b.size().max_element().max(f32::MIN_POSITIVE);
     let to = Affine3A::from_scale(Vec3::splat(scale)) * Affine3A::from_translation(-b.center());
     let positions = mesh

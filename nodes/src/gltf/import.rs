@@ -76,11 +76,6 @@ pub struct Imported {
 }
 
 impl Imported {
-    /// The graph node of glTF node `index` (`None` if it is not in the scene).
-    pub fn node_id(&self, index: usize) -> Option<NodeId> {
-        self.nodes.get(index)?.as_ref().map(|n| n.id)
-    }
-
     /// The imported glTF node `index` (`None` if it is not in the scene).
     pub fn node(&self, index: usize) -> Option<&ImportedNode> {
         self.nodes.get(index)?.as_ref()

@@ -21,7 +21,7 @@
 //! }"#;
 //! let imported = import_slice(file, None, &ImportOptions::default())?;
 //! assert_eq!(imported.order, [0, 1]);
-//! let child = imported.node_id(1).unwrap();
+//! let child = imported.node(1).unwrap().id;
 //! let t = imported.graph.get::<Transform>(child).unwrap();
 //! assert_eq!(t.local().matrix3.x_axis.x, 2.0);
 //! # Ok::<(), scenewalk_nodes::gltf::GltfError>(())
