@@ -133,7 +133,7 @@ const SEEN: u8 = 64;
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let arm = graph.append_child(root, Transform::from_affine(Affine3A::from_translation(Vec3::X)))?;
+/// let arm = graph.append_child(root, Transform::from_translation(Vec3::X))?;
 /// let hand = graph.append_child(arm, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
 /// graph.append_child(root, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
 ///

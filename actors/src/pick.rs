@@ -39,13 +39,13 @@ pub struct PickHit {
 ///
 /// ```
 /// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::{Affine3A, Vec3}};
+/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::Vec3};
 /// use scenewalk_iterators::{DepthFirst, PriorityQueue};
 /// use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform};
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let near = graph.append_child(root, Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -5.0))))?;
+/// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
 /// let ball = graph.append_child(near, Mesh::uv_sphere(1.0, 16, 8)?)?;
 /// graph.append_child(root, Geometry::with_primitives(Aabb::new(Vec3::new(-1.0, -1.0, -21.0), Vec3::new(1.0, 1.0, -20.0)), 0))?;
 ///

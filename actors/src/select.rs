@@ -16,12 +16,12 @@ use std::sync::Arc;
 ///
 /// ```
 /// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};
-/// use scenewalk_core::{Action, Graph, Ordered, Results, Static, Unordered, glam::{Affine3A, Vec3}};
+/// use scenewalk_core::{Action, Graph, Ordered, Results, Static, Unordered, glam::Vec3};
 /// use scenewalk_iterators::DepthFirst;
 /// use scenewalk_nodes::{Group, Lod, Transform};
 ///
 /// let mut graph = Graph::new();
-/// let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, 100.0))));
+/// let root = graph.add_root(Transform::from_translation(Vec3::new(0.0, 0.0, 100.0)));
 /// let lod = graph.append_child(root, Lod::from_thresholds(Vec3::ZERO, &[50.0])?)?;
 /// let fine = graph.append_child(lod, Group)?;
 /// let coarse = graph.append_child(lod, Group)?;

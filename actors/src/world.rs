@@ -186,10 +186,7 @@ mod tests {
             }
             let node = if i % 3 == 0 {
                 let t = Vec3::new(i as f32, 1.0, -(i as f32) * 0.5);
-                graph.append_child(
-                    parent,
-                    Transform::from_affine(Affine3A::from_translation(t)),
-                )
+                graph.append_child(parent, Transform::from_translation(t))
             } else {
                 graph.append_child(parent, Group)
             };

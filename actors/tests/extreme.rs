@@ -125,16 +125,13 @@ struct Shape {
 /// leaf a unit box. Built in pre-order, so slot order is pre-order.
 fn chain(n: usize) -> Shape {
     let mut graph = Graph::with_capacity(n);
-    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
+    let root = graph.add_root(Transform::from_translation(Vec3::X));
     let mut last = root;
     let mut transforms = 1usize;
     for i in 1..n - 1 {
         last = if i % TRANSFORM_EVERY == 0 {
             transforms += 1;
-            graph.append_child(
-                last,
-                Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-            )
+            graph.append_child(last, Transform::from_translation(Vec3::X))
         } else {
             graph.append_child(last, Group)
         }
@@ -158,7 +155,7 @@ fn chain(n: usize) -> Shape {
 /// A transform root with `n - 1` box children in a row along x.
 fn fan(n: usize) -> Shape {
     let mut graph = Graph::with_capacity(n);
-    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
+    let root = graph.add_root(Transform::from_translation(Vec3::X));
     let mut last = root;
     for i in 0..n - 1 {
         let x = i as f32;

@@ -30,7 +30,7 @@ fn scene() -> (Graph, NodeId, NodeId, NodeId) {
     let moved = graph
         .append_child(
             root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))),
+            Transform::from_translation(Vec3::new(0.0, 0.0, -10.0)),
         )
         .unwrap();
     graph.append_child(moved, unit(0.0)).unwrap();

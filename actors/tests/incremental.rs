@@ -254,16 +254,10 @@ fn chain() -> (Graph, [NodeId; 5]) {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let a = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-        )
+        .append_child(root, Transform::from_translation(Vec3::X))
         .unwrap();
     let b = graph
-        .append_child(
-            a,
-            Transform::from_affine(Affine3A::from_translation(Vec3::Y)),
-        )
+        .append_child(a, Transform::from_translation(Vec3::Y))
         .unwrap();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
     let leaf = graph
@@ -411,10 +405,7 @@ fn compaction_makes_the_next_update_a_full_one_with_the_new_ids() {
     let mut moved = Vec::new();
     for k in 0..20 {
         let t = graph
-            .append_child(
-                root,
-                Transform::from_affine(Affine3A::from_translation(Vec3::X * k as f32)),
-            )
+            .append_child(root, Transform::from_translation(Vec3::X * k as f32))
             .unwrap();
         moved.push(graph.append_child(t, Transform::IDENTITY).unwrap());
     }
@@ -463,16 +454,11 @@ fn types_extending_transform_and_geometry_are_patched_like_a_full_run() {
     let mut parent = root;
     for k in 0..4 {
         let joint = Joint {
-            transform: Transform::from_affine(Affine3A::from_translation(
-                Vec3::X * (k as f32 + 1.0),
-            )),
+            transform: Transform::from_translation(Vec3::X * (k as f32 + 1.0)),
         };
         let j = graph.append_child(parent, joint).unwrap();
         let t = graph
-            .append_child(
-                j,
-                Transform::from_affine(Affine3A::from_translation(Vec3::Y)),
-            )
+            .append_child(j, Transform::from_translation(Vec3::Y))
             .unwrap();
         let mesh = Mesh::uv_sphere(0.5 + k as f32, 6, 4).unwrap();
         graph.append_child(t, mesh).unwrap();
@@ -557,7 +543,7 @@ fn nested_and_sibling_changes_in_one_update_equal_a_full_run() {
             let t = graph
                 .append_child(
                     parent,
-                    Transform::from_affine(Affine3A::from_translation(Vec3::X * (k + d) as f32)),
+                    Transform::from_translation(Vec3::X * (k + d) as f32),
                 )
                 .unwrap();
             leaves.push(
@@ -770,19 +756,13 @@ fn the_plan_replays_each_nodes_own_payload_after_removals() {
     let mut graph = Graph::new();
     let top = graph.add_root(Group);
     let root = graph
-        .append_child(
-            top,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-        )
+        .append_child(top, Transform::from_translation(Vec3::X))
         .unwrap();
     let mut parents = vec![root];
     for i in 0..300u32 {
         let parent = parents[(i as usize * 7) % parents.len()];
         let node = match i % 3 {
-            0 => graph.append_child(
-                parent,
-                Transform::from_affine(Affine3A::from_translation(Vec3::Y)),
-            ),
+            0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
             1 => graph.append_child(
                 parent,
                 Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),

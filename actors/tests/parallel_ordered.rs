@@ -304,11 +304,7 @@ fn chain_with_bush(chain: usize, bush: usize, seed: u64) -> (Graph, NodeId) {
     let root = graph.add_root(Group);
     let mut end = root;
     for i in 0..chain {
-        let t = Transform::from_affine(Affine3A::from_translation(Vec3::new(
-            0.001 * i as f32,
-            1.0,
-            0.0,
-        )));
+        let t = Transform::from_translation(Vec3::new(0.001 * i as f32, 1.0, 0.0));
         end = graph.append_child(end, t).unwrap();
     }
     graph.set_parent(bush_root, Some(end), None).unwrap();
@@ -423,10 +419,8 @@ fn edits_after_a_compaction_fall_back_to_the_merge_order() {
             0 => drop(graph.set_parent(node, Some(target), None)),
             1 => drop(graph.remove(node)),
             _ => {
-                if let Ok(child) = graph.append_child(
-                    target,
-                    Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-                ) {
+                if let Ok(child) = graph.append_child(target, Transform::from_translation(Vec3::X))
+                {
                     ids.push(child);
                 }
             }

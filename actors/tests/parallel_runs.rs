@@ -97,10 +97,7 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
     let small = |graph: &mut Graph, parent: NodeId, next: &mut dyn FnMut() -> u64| {
         let t = Vec3::new((next() % 100) as f32, 1.0, -((next() % 50) as f32));
         let top = graph
-            .append_child(
-                parent,
-                Transform::from_affine(Affine3A::from_translation(t)),
-            )
+            .append_child(parent, Transform::from_translation(t))
             .unwrap();
         for _ in 0..next() % 6 {
             let a = Vec3::splat((next() % 10) as f32);
@@ -138,10 +135,7 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
         let a = Vec3::splat((next() % 7) as f32);
         let id = match next() % 3 {
             0 => graph
-                .append_child(
-                    parent,
-                    Transform::from_affine(Affine3A::from_translation(a)),
-                )
+                .append_child(parent, Transform::from_translation(a))
                 .unwrap(),
             1 => graph
                 .append_child(parent, Geometry::with_primitives(Aabb::new(a, a + 2.0), 0))

@@ -83,10 +83,7 @@ fn add(graph: &mut Graph, parent: NodeId, c: &Character, skinned: Option<&Skinne
     let figure = graph.append_child(parent, Group).unwrap();
     let holder = |graph: &mut Graph| {
         graph
-            .append_child(
-                figure,
-                Transform::from_affine(Affine3A::from_translation(Vec3::splat(100.0))),
-            )
+            .append_child(figure, Transform::from_translation(Vec3::splat(100.0)))
             .unwrap()
     };
     let early = c.mesh_first.then(|| holder(graph));
@@ -353,14 +350,11 @@ fn cube_on_a_joint(z: f32) -> (Graph, NodeId, NodeId, NodeId) {
     let holder = graph
         .append_child(
             root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0))),
+            Transform::from_translation(Vec3::new(0.0, 0.0, -10.0)),
         )
         .unwrap();
     let joint = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, z))),
-        )
+        .append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, z)))
         .unwrap();
     let skin = Arc::new(Skin::new(vec![joint], None, None).unwrap());
     let cube = Mesh::cuboid(Vec3::splat(0.5)).unwrap();

@@ -4,7 +4,7 @@
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 
 use scenewalk_actors::{Bounds, Statistics, WorldTransforms};
-use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Action, Graph, NodeId, Ordered, Unordered};
 use scenewalk_iterators::{DepthFirst, PriorityQueue};
 use scenewalk_nodes::{Geometry, Group, Transform};
@@ -23,10 +23,7 @@ fn scene(levels: usize) -> (Graph, NodeId) {
                         Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
                     )
                 } else {
-                    graph.append_child(
-                        parent,
-                        Transform::from_affine(Affine3A::from_translation(Vec3::X * i as f32)),
-                    )
+                    graph.append_child(parent, Transform::from_translation(Vec3::X * i as f32))
                 };
                 next.push(id.unwrap());
             }

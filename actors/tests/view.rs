@@ -153,9 +153,7 @@ fn unit_box() -> Geometry {
 fn lod_picks_the_child_whose_range_holds_the_distance() {
     // A Lod 5 m from the viewer (a 3-4-5 triangle), thresholds around 5.
     let mut graph = Graph::new();
-    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(
-        Vec3::new(3.0, 4.0, 0.0),
-    )));
+    let root = graph.add_root(Transform::from_translation(Vec3::new(3.0, 4.0, 0.0)));
     let pick = |graph: &mut Graph, thresholds: &[f32]| -> Vec<usize> {
         let lod = graph
             .append_child(root, Lod::from_thresholds(Vec3::ZERO, thresholds).unwrap())
@@ -193,9 +191,7 @@ fn lod_picks_the_child_whose_range_holds_the_distance() {
 #[test]
 fn lod_centres_move_with_their_transforms_and_ranges_may_leave_gaps() {
     let mut graph = Graph::new();
-    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(
-        Vec3::new(0.0, 0.0, 100.0),
-    )));
+    let root = graph.add_root(Transform::from_translation(Vec3::new(0.0, 0.0, 100.0)));
     let lod = graph
         .append_child(
             root,
@@ -268,10 +264,7 @@ fn render_items_inherit_the_nearest_material_and_transparent_ones_sort_back_to_f
         .unwrap();
     let mut at = |parent: NodeId, z: f32| {
         let t = graph
-            .append_child(
-                parent,
-                Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, z))),
-            )
+            .append_child(parent, Transform::from_translation(Vec3::new(0.0, 0.0, z)))
             .unwrap();
         graph.append_child(t, unit_box()).unwrap()
     };
@@ -347,10 +340,7 @@ fn the_depth_sort_is_draw_order_on_the_arrival_order() {
         for parent in [root, glass] {
             let x = k as f32 * 0.25;
             let t = graph
-                .append_child(
-                    parent,
-                    Transform::from_affine(Affine3A::from_translation(Vec3::new(x, 0.0, z))),
-                )
+                .append_child(parent, Transform::from_translation(Vec3::new(x, 0.0, z)))
                 .unwrap();
             graph.append_child(t, unit_box()).unwrap();
         }

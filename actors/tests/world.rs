@@ -119,7 +119,7 @@ fn custom_node_type_is_handled_by_existing_actors() {
         .append_child(
             root,
             Spinner {
-                transform: Transform::from_affine(Affine3A::from_translation(Vec3::Y * 3.0)),
+                transform: Transform::from_translation(Vec3::Y * 3.0),
                 speed: 1.0,
             },
         )
@@ -183,9 +183,7 @@ fn a_transform_view_without_a_declared_parent_is_refused() {
     // starts.
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
-    let half = HalfDeclared(Transform::from_affine(Affine3A::from_translation(
-        Vec3::X * 5.0,
-    )));
+    let half = HalfDeclared(Transform::from_translation(Vec3::X * 5.0));
     assert!(graph.append_child(root, half.clone()).is_err());
     assert!(graph.try_add_root(half).is_err());
     assert_eq!(graph.len(), 1);
@@ -194,7 +192,7 @@ fn a_transform_view_without_a_declared_parent_is_refused() {
 #[test]
 fn world_transforms_before_any_run_skip_the_node() {
     let mut graph = Graph::new();
-    let root = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
+    let root = graph.add_root(Transform::from_translation(Vec3::X));
     let mut actor = Ordered::new(WorldTransforms::new());
     let visit = scenewalk_core::Visit::new(&graph, root.index(), 0).unwrap();
     let mut entries = [];
@@ -209,10 +207,7 @@ fn results_of_unreached_and_removed_nodes_are_none() {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let a = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-        )
+        .append_child(root, Transform::from_translation(Vec3::X))
         .unwrap();
     let other_root = graph.add_root(Group);
     let mut action =
@@ -252,10 +247,7 @@ fn a_reused_slot_does_not_show_the_old_nodes_value() {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let moved = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X * 7.0)),
-        )
+        .append_child(root, Transform::from_translation(Vec3::X * 7.0))
         .unwrap();
     let mut action =
         Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
@@ -291,17 +283,12 @@ fn a_reused_slot_does_not_show_the_old_nodes_value() {
 #[test]
 fn non_finite_world_matrices_are_listed_once() {
     let mut graph = Graph::new();
-    let top = graph.add_root(Transform::from_affine(Affine3A::from_translation(
-        Vec3::NAN,
-    )));
+    let top = graph.add_root(Transform::from_translation(Vec3::NAN));
     let inner = graph
-        .append_child(
-            top,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-        )
+        .append_child(top, Transform::from_translation(Vec3::X))
         .unwrap();
     let leaf = graph.append_child(inner, Group).unwrap();
-    let fine = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
+    let fine = graph.add_root(Transform::from_translation(Vec3::X));
     let mut action =
         Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
     action.run(&graph, inner).unwrap();

@@ -196,8 +196,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let mut reached: Vec<(NodeIndex, f32, u32)> = Vec::new();
     for _ in 0..400 {
         let at = Vec3::new(random(-60.0, 60.0), random(-5.0, 5.0), random(-90.0, 30.0));
-        let block =
-            graph.append_child(root, Transform::from_affine(Affine3A::from_translation(at)))?;
+        let block = graph.append_child(root, Transform::from_translation(at))?;
         let mut boxes = Vec::new();
         for _ in 0..3 {
             let min = Vec3::new(random(-2.0, 1.0), random(-2.0, 1.0), random(-2.0, 1.0));

@@ -126,7 +126,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     for i in 0..4 {
         let seat = graph.append_child(
             carousel,
-            Transform::from_affine(Affine3A::from_translation(Vec3::new(2.0, 0.0, i as f32))),
+            Transform::from_translation(Vec3::new(2.0, 0.0, i as f32)),
         )?;
         graph.append_child(
             seat,
@@ -138,13 +138,11 @@ fn run() -> Result<(), Box<dyn Error>> {
     // Two fountains of particles: one ahead of the camera, one behind it.
     let ahead = graph.append_child(
         root,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, -30.0))),
+        Transform::from_translation(Vec3::new(0.0, 0.0, -30.0)),
     )?;
     let front = graph.append_child(ahead, Emitter::new(2.0, 5_000))?;
-    let behind = graph.append_child(
-        root,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.0, 30.0))),
-    )?;
+    let behind =
+        graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, 30.0)))?;
     let back = graph.append_child(behind, Emitter::new(2.0, 5_000))?;
 
     let power = Arms::new(Power::default())

@@ -39,10 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let m = Affine3A::from_translation(Vec3::new(rng.range_f32(-1.0, 1.0), 0.0, 0.0));
         graph.get_mut::<Transform>(id)?.set_local(m);
     }
-    let arm = graph.append_child(
-        root,
-        Transform::from_affine(Affine3A::from_translation(Vec3::Y * 50.0)),
-    )?;
+    let arm = graph.append_child(root, Transform::from_translation(Vec3::Y * 50.0))?;
     graph.append_child(
         arm,
         Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),

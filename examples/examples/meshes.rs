@@ -6,7 +6,7 @@
 //! (with `--obj`, the file's first model is scattered too).
 
 use scenewalk_actors::{Bounds, Collide, ContactMode, Statistics, WorldTransforms};
-use scenewalk_core::glam::{Affine3A, Quat, Vec3};
+use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Action, NodeId, Ordered, Unordered};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
@@ -64,7 +64,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let (ring, ball) = (&pool[1].1, &pool[0].1);
     let left = graph.append_child(
         root,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(50.0, 5.0, 50.0))),
+        Transform::from_translation(Vec3::new(50.0, 5.0, 50.0)),
     )?;
     graph.append_child(left, ring.clone())?;
     let right = graph.append_child(

@@ -2,7 +2,7 @@
 //! level and geometry at the leaves.
 
 use crate::rng::SplitMix64;
-use scenewalk_core::glam::{Affine3A, Quat, Vec3};
+use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Aabb, Graph, NodeId};
 use scenewalk_nodes::{Geometry, Group, Transform};
 
@@ -50,11 +50,7 @@ pub fn city(blocks_x: usize, blocks_y: usize, seed: u64) -> (Graph, NodeId) {
     for bx in 0..blocks_x {
         for by in 0..blocks_y {
             let at = Vec3::new(bx as f32 * BLOCK_SIZE, 0.0, by as f32 * BLOCK_SIZE);
-            let block = append(
-                &mut graph,
-                root,
-                Transform::from_affine(Affine3A::from_translation(at)),
-            );
+            let block = append(&mut graph, root, Transform::from_translation(at));
             for _ in 0..rng.between(2, 6) {
                 add_building(&mut graph, block, &mut rng);
             }
@@ -118,11 +114,7 @@ fn add_building(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
     let building = append(graph, block, place);
     for floor in 0..rng.between(1, 8) {
         let up = Vec3::new(0.0, floor as f32 * FLOOR_HEIGHT, 0.0);
-        let level = append(
-            graph,
-            building,
-            Transform::from_affine(Affine3A::from_translation(up)),
-        );
+        let level = append(graph, building, Transform::from_translation(up));
         add_floor(graph, level, width, depth, rng);
     }
 }

@@ -159,18 +159,10 @@ impl CityScene {
         for bx in 0..blocks {
             for bz in 0..blocks {
                 let at = Vec3::new(bx as f32 * BLOCK_SIZE, 0.0, bz as f32 * BLOCK_SIZE);
-                let block = append(
-                    &mut graph,
-                    root,
-                    Transform::from_affine(Affine3A::from_translation(at)),
-                );
+                let block = append(&mut graph, root, Transform::from_translation(at));
                 add_lamps(&mut graph, block, &mut rng);
                 let tree = Vec3::new(rng.range_f32(3.0, 97.0), 4.0, 1.5);
-                let tree = append(
-                    &mut graph,
-                    block,
-                    Transform::from_affine(Affine3A::from_translation(tree)),
-                );
+                let tree = append(&mut graph, block, Transform::from_translation(tree));
                 append(&mut graph, tree, meshes.tree.clone());
                 if sculpture.is_none() {
                     sculpture = Some(add_sculpture(&mut graph, block, meshes));
@@ -198,11 +190,7 @@ impl CityScene {
 fn add_lamps(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
     for _ in 0..rng.between(1, 2) {
         let at = Vec3::new(rng.range_f32(2.0, 98.0), 0.0, 98.5);
-        let lamp = append(
-            graph,
-            block,
-            Transform::from_affine(Affine3A::from_translation(at)),
-        );
+        let lamp = append(graph, block, Transform::from_translation(at));
         let light = Light::new(
             LightKind::Point { range: Some(25.0) },
             Vec3::new(1.0, 0.9, 0.7),
@@ -211,7 +199,7 @@ fn add_lamps(graph: &mut Graph, block: NodeId, rng: &mut SplitMix64) {
         let bulb = append(
             graph,
             lamp,
-            Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 6.0, 0.0))),
+            Transform::from_translation(Vec3::new(0.0, 6.0, 0.0)),
         );
         append(graph, bulb, light);
         let pole = Aabb::new(Vec3::new(-0.1, 0.0, -0.1), Vec3::new(0.1, 6.0, 0.1));
@@ -223,14 +211,14 @@ fn add_sculpture(graph: &mut Graph, block: NodeId, meshes: &CityMeshes) -> (Node
     let plinth = append(
         graph,
         block,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(50.0, 5.0, 1.5))),
+        Transform::from_translation(Vec3::new(50.0, 5.0, 1.5)),
     );
     let ring = append(graph, plinth, meshes.ring.clone());
     // On the ring's core circle, bigger than its tube: the surfaces cross.
     let lodged = append(
         graph,
         plinth,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(4.0, 0.3, 0.0))),
+        Transform::from_translation(Vec3::new(4.0, 0.3, 0.0)),
     );
     let ball = append(graph, lodged, meshes.ball.clone());
     (ring, ball)
@@ -261,11 +249,7 @@ fn add_building(
     let detailed = append(graph, lod, facade);
     for floor in 0..floors {
         let up = Vec3::new(0.0, floor as f32 * FLOOR_HEIGHT, 0.0);
-        let level = append(
-            graph,
-            detailed,
-            Transform::from_affine(Affine3A::from_translation(up)),
-        );
+        let level = append(graph, detailed, Transform::from_translation(up));
         add_floor(graph, level, width, depth, rng);
         let glass = append(
             graph,
@@ -288,7 +272,7 @@ fn add_building(
     let roof = append(
         graph,
         building,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, height, 0.0))),
+        Transform::from_translation(Vec3::new(0.0, height, 0.0)),
     );
     let sign = append(graph, roof, Switch::new(Selection::One(rng.below(3))));
     let antenna = Aabb::new(Vec3::new(-0.1, 0.0, -0.1), Vec3::new(0.1, 4.0, 0.1));
@@ -296,7 +280,7 @@ fn add_building(
     let tank = append(
         graph,
         sign,
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(0.0, 0.6, 0.0))),
+        Transform::from_translation(Vec3::new(0.0, 0.6, 0.0)),
     );
     append(graph, tank, meshes.tank.clone());
     append(graph, sign, Group);

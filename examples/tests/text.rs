@@ -11,10 +11,7 @@ fn update_statistics_read_as_words() {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let arm = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::X)),
-        )
+        .append_child(root, Transform::from_translation(Vec3::X))
         .unwrap();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
     graph

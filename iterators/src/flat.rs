@@ -24,8 +24,8 @@ use std::ops::Range;
 /// use scenewalk_nodes::{Group, Transform};
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let arm = graph.append_child(root, Transform::from_affine(Affine3A::from_translation(Vec3::X)))?;
-/// let hand = graph.append_child(arm, Transform::from_affine(Affine3A::from_translation(Vec3::Y)))?;
+/// let arm = graph.append_child(root, Transform::from_translation(Vec3::X))?;
+/// let hand = graph.append_child(arm, Transform::from_translation(Vec3::Y))?;
 /// graph.append_child(root, Group)?;
 ///
 /// let mut flat = Flattened::build(&graph, root)?;

@@ -13,12 +13,12 @@
 //! given ([`Geometry::with_primitives`] panics on a non-finite corner).
 //!
 //! ```
-//! use scenewalk_core::{Graph, glam::{Affine3A, Vec3}, Aabb};
+//! use scenewalk_core::{Graph, glam::Vec3, Aabb};
 //! use scenewalk_nodes::{Geometry, Group, Transform};
 //!
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
-//! let moved = graph.append_child(root, Transform::from_affine(Affine3A::from_translation(Vec3::X)))?;
+//! let moved = graph.append_child(root, Transform::from_translation(Vec3::X))?;
 //! graph.append_child(moved, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
 //! assert_eq!(graph.get::<Transform>(moved)?.local().translation.x, 1.0);
 //! # Ok::<(), scenewalk_core::GraphError>(())

@@ -64,7 +64,7 @@ pub enum SkinError {
 /// use scenewalk_core::{Graph, glam::{Affine3A, Vec3}};
 /// use scenewalk_nodes::{Skin, Transform};
 /// let mut graph = Graph::new();
-/// let bone = graph.add_root(Transform::from_affine(Affine3A::from_translation(Vec3::X)));
+/// let bone = graph.add_root(Transform::from_translation(Vec3::X));
 /// let bind = Affine3A::from_translation(-Vec3::Y);
 /// let skin = Skin::new(vec![bone], Some(vec![bind]), None)?;
 /// let mut matrices = Vec::new();

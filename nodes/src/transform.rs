@@ -59,6 +59,11 @@ impl Transform {
         }
     }
 
+    /// A translation.
+    pub fn from_translation(translation: Vec3) -> Self {
+        Self::from_affine(Affine3A::from_translation(translation))
+    }
+
     /// The local transform.
     pub fn local(&self) -> &Affine3A {
         &self.local

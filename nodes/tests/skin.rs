@@ -75,10 +75,7 @@ fn build(c: &Character) -> (Graph, SkinnedMesh, AnimationPlayer) {
     }
     // A moved mesh node: glTF skinning ignores it.
     let holder = graph
-        .append_child(
-            root,
-            Transform::from_affine(Affine3A::from_translation(Vec3::splat(100.0))),
-        )
+        .append_child(root, Transform::from_translation(Vec3::splat(100.0)))
         .unwrap();
     let channels = joints
         .iter()
@@ -454,8 +451,7 @@ fn a_skin_follows_its_joints_through_a_compaction() {
     let gap = graph.append_child(root, Transform::IDENTITY).unwrap();
     let joints: Vec<NodeId> = (0..4)
         .map(|k| {
-            let t =
-                Transform::from_affine(Affine3A::from_translation(Vec3::new(k as f32, 0.0, 0.0)));
+            let t = Transform::from_translation(Vec3::new(k as f32, 0.0, 0.0));
             graph.append_child(holder, t).unwrap()
         })
         .collect();

@@ -44,7 +44,7 @@ fn from_mat4_refuses_projective_and_non_finite_matrices() {
     let m = Mat4::from_translation(Vec3::new(1.0, 2.0, 3.0));
     assert_eq!(
         Transform::from_mat4(m).unwrap(),
-        Transform::from_affine(Affine3A::from_translation(Vec3::new(1.0, 2.0, 3.0)))
+        Transform::from_translation(Vec3::new(1.0, 2.0, 3.0))
     );
     let mut projective = m;
     projective.x_axis = Vec4::new(1.0, 0.0, 0.0, 0.5);
