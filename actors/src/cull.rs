@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let unit = |z: f32| Geometry::with_primitives(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)), 0);
+/// let unit = |z: f32| Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)));
 /// graph.append_child(root, unit(-10.0))?; // ahead of the camera
 /// graph.append_child(root, unit(10.0))?;  // behind it
 ///

@@ -134,8 +134,8 @@ const SEEN: u8 = 64;
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
 /// let arm = graph.append_child(root, Transform::from_translation(Vec3::X))?;
-/// let hand = graph.append_child(arm, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
-/// graph.append_child(root, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
+/// let hand = graph.append_child(arm, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
+/// graph.append_child(root, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
 ///
 /// let mut update = IncrementalUpdate::new();
 /// assert!(update.run(&graph, root)?.full);

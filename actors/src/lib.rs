@@ -25,7 +25,7 @@
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
 //! let arm = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -10.0)))?;
-//! let ball = graph.append_child(arm, Geometry::with_primitives(Aabb::new(Vec3::splat(-1.0), Vec3::ONE), 0))?;
+//! let ball = graph.append_child(arm, Geometry::new(Aabb::new(Vec3::splat(-1.0), Vec3::ONE)))?;
 //!
 //! // The passes, built once: a camera at the origin looking down -z.
 //! let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);

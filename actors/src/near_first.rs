@@ -21,7 +21,7 @@ use std::sync::Arc;
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Group);
-/// let at = |x: f32| Geometry::with_primitives(Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)), 0);
+/// let at = |x: f32| Geometry::new(Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)));
 /// let far = graph.append_child(root, at(50.0))?;
 /// let near = graph.append_child(root, at(5.0))?;
 /// let mut update = IncrementalUpdate::new();

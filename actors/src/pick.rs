@@ -47,7 +47,7 @@ pub struct PickHit {
 /// let root = graph.add_root(Group);
 /// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
 /// let ball = graph.append_child(near, Mesh::uv_sphere(1.0, 16, 8)?)?;
-/// graph.append_child(root, Geometry::with_primitives(Aabb::new(Vec3::new(-1.0, -1.0, -21.0), Vec3::new(1.0, 1.0, -20.0)), 0))?;
+/// graph.append_child(root, Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, -21.0), Vec3::new(1.0, 1.0, -20.0))))?;
 ///
 /// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())))?;
 /// update.run(&graph, root)?;

@@ -247,7 +247,7 @@ pub enum Sorting {
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Material::new("red", Vec4::new(1.0, 0.0, 0.0, 1.0)));
-/// let unit = Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0);
+/// let unit = Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE));
 /// let far = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -20.0)))?;
 /// graph.append_child(far, unit)?;
 /// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;

@@ -1,5 +1,5 @@
 //! Bad numbers in a scene: NaN and infinite transforms, huge and inverted boxes (NaN
-//! boxes come from NaN transforms: `Geometry::with_primitives` refuses a NaN corner), zero and negative
+//! boxes come from NaN transforms: `Geometry::new` refuses a NaN corner), zero and negative
 //! scales, degenerate frustums, NaN priority keys. The behaviour this checks is the one
 //! `docs/reliability.md` documents:
 //!
@@ -64,7 +64,7 @@ fn kind() -> BoxedStrategy<Kind> {
         1 => Just(Kind::Group),
         3 => (vec3(), vec3()).prop_map(|(s, t)| Kind::Transform(s, t)),
         2 => (ordinary.clone(), ordinary).prop_map(|(s, t)| Kind::Transform(s + Vec3::splat(5.0), t)),
-        // Boxes taken as given (`Geometry::with_primitives`): huge and inverted corners; it refuses
+        // Boxes taken as given (`Geometry::new`): huge and inverted corners; it refuses
         // NaN and infinite ones, so those become zero here.
         3 => (vec3(), vec3()).prop_map(|(a, b)| {
             let finite = |v: Vec3| Vec3::select(v.is_finite_mask(), v, Vec3::ZERO);
@@ -140,7 +140,7 @@ fn build(nodes: &[(usize, Kind)]) -> Scene {
             match kind {
                 Kind::Group => add!(Group),
                 Kind::Transform(s, t) => add!(Transform::from_trs(*t, Default::default(), *s)),
-                Kind::Geometry(b) => add!(Geometry::with_primitives(*b, 0)),
+                Kind::Geometry(b) => add!(Geometry::new(*b)),
             }
         };
         let id = put(&mut graph);

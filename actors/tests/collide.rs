@@ -183,8 +183,7 @@ fn scene(seed: u64) -> (Graph, NodeId, NodeId, NodeId) {
                 rng.range(-1.0, 0.5),
                 rng.range(-1.0, 0.5),
             );
-            let boxed =
-                Geometry::with_primitives(Aabb::new(lo, lo + Vec3::splat(rng.range(0.1, 0.8))), 0);
+            let boxed = Geometry::new(Aabb::new(lo, lo + Vec3::splat(rng.range(0.1, 0.8))));
             match rng.next() % 3 {
                 0 => {
                     graph.append_child(t, mesh).unwrap();

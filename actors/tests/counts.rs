@@ -245,7 +245,7 @@ fn a_root_outside_the_frustum_is_culled_under_every_order() {
         Quat::IDENTITY,
         Vec3::ONE,
     ));
-    let unit = Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0);
+    let unit = Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE));
     graph.append_child(root, unit).unwrap();
     graph.append_child(root, unit).unwrap();
     let (_, bounds, results) = update(&graph, root);

@@ -138,9 +138,7 @@ fn chain(n: usize) -> Shape {
         .unwrap();
     }
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    let leaf = graph
-        .append_child(last, Geometry::with_primitives(unit, 0))
-        .unwrap();
+    let leaf = graph.append_child(last, Geometry::new(unit)).unwrap();
     // Sums of 1.0 are exact in f32 up to 2^24, beyond every count here.
     let at = Vec3::X * transforms as f32;
     Shape {
@@ -160,9 +158,7 @@ fn fan(n: usize) -> Shape {
     for i in 0..n - 1 {
         let x = i as f32;
         let b = Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
-        last = graph
-            .append_child(root, Geometry::with_primitives(b, 0))
-            .unwrap();
+        last = graph.append_child(root, Geometry::new(b)).unwrap();
     }
     Shape {
         graph,

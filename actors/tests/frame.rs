@@ -16,10 +16,10 @@ use scenewalk_nodes::{Camera, Geometry, Group, Lod, Ray, Transform};
 
 /// A box one unit wide around `(0, 0, z)`.
 fn unit(z: f32) -> Geometry {
-    Geometry::with_primitives(
-        Aabb::new(Vec3::new(-0.5, -0.5, z - 0.5), Vec3::new(0.5, 0.5, z + 0.5)),
-        0,
-    )
+    Geometry::new(Aabb::new(
+        Vec3::new(-0.5, -0.5, z - 0.5),
+        Vec3::new(0.5, 0.5, z + 0.5),
+    ))
 }
 
 /// A root with a transform holding a box ahead of the camera (at -z), a box behind it,

@@ -61,7 +61,7 @@ fn payload(kind: &Kind) -> Result<Transform, Geometry> {
             Quat::from_euler(EulerRot::XYZ, r.x, r.y, r.z),
             Vec3::splat(*s),
         )),
-        Kind::Geometry(a, b) => Err(Geometry::with_primitives(Aabb::new(*a, *b), 0)),
+        Kind::Geometry(a, b) => Err(Geometry::new(Aabb::new(*a, *b))),
         Kind::Group => Ok(Transform::IDENTITY),
     }
 }
@@ -85,7 +85,7 @@ fn apply(graph: &mut Graph, root: NodeId, edit: &Edit) {
         }
         Edit::SetBox(n, a, b) => {
             if let Ok(g) = graph.get_mut::<Geometry>(pick(n)) {
-                *g = Geometry::with_primitives(Aabb::new(*a, *b), 0);
+                *g = Geometry::new(Aabb::new(*a, *b));
             }
         }
         Edit::Append(n, k) => {
@@ -260,12 +260,8 @@ fn chain() -> (Graph, [NodeId; 5]) {
         .append_child(a, Transform::from_translation(Vec3::Y))
         .unwrap();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    let leaf = graph
-        .append_child(b, Geometry::with_primitives(unit, 0))
-        .unwrap();
-    let side = graph
-        .append_child(root, Geometry::with_primitives(unit, 0))
-        .unwrap();
+    let leaf = graph.append_child(b, Geometry::new(unit)).unwrap();
+    let side = graph.append_child(root, Geometry::new(unit)).unwrap();
     (graph, [root, a, b, leaf, side])
 }
 
@@ -463,10 +459,7 @@ fn types_extending_transform_and_geometry_are_patched_like_a_full_run() {
         let mesh = Mesh::uv_sphere(0.5 + k as f32, 6, 4).unwrap();
         graph.append_child(t, mesh).unwrap();
         graph
-            .append_child(
-                j,
-                Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-            )
+            .append_child(j, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
             .unwrap();
         joints.push(j);
         parent = j;
@@ -548,10 +541,7 @@ fn nested_and_sibling_changes_in_one_update_equal_a_full_run() {
                 .unwrap();
             leaves.push(
                 graph
-                    .append_child(
-                        t,
-                        Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-                    )
+                    .append_child(t, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
                     .unwrap(),
             );
             transforms.push(t);
@@ -567,7 +557,7 @@ fn nested_and_sibling_changes_in_one_update_equal_a_full_run() {
             .set_local(Affine3A::from_translation(Vec3::new(0.0, 2.0, -1.0)));
     }
     *graph.get_mut::<Geometry>(leaves[6]).unwrap() =
-        Geometry::with_primitives(Aabb::new(Vec3::splat(-5.0), Vec3::ZERO), 0);
+        Geometry::new(Aabb::new(Vec3::splat(-5.0), Vec3::ZERO));
     graph.remove(leaves[11]).unwrap();
     let stats = update.run(&graph, root).unwrap();
     assert!(!stats.full);
@@ -649,8 +639,7 @@ fn a_payload_change_above_the_root_is_a_full_run_outside_it_nothing() {
     let mut update = IncrementalUpdate::new();
     update.run(&graph, b).unwrap();
     // Outside the update's subtree and not above it: nothing to do.
-    *graph.get_mut::<Geometry>(side).unwrap() =
-        Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::X), 0);
+    *graph.get_mut::<Geometry>(side).unwrap() = Geometry::new(Aabb::new(Vec3::ZERO, Vec3::X));
     let stats = update.run(&graph, b).unwrap();
     assert_eq!((stats.full, stats.subtrees, stats.entered), (false, 0, 0));
     // Above it: everything below changes.
@@ -732,14 +721,14 @@ proptest! {
     ) {
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
-        let parent = graph.append_child(root, Geometry::with_primitives(own, 0)).unwrap();
+        let parent = graph.append_child(root, Geometry::new(own)).unwrap();
         for b in &others {
-            graph.append_child(parent, Geometry::with_primitives(*b, 0)).unwrap();
+            graph.append_child(parent, Geometry::new(*b)).unwrap();
         }
-        let child = graph.append_child(parent, Geometry::with_primitives(old, 0)).unwrap();
+        let child = graph.append_child(parent, Geometry::new(old)).unwrap();
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
-        *graph.get_mut::<Geometry>(child).unwrap() = Geometry::with_primitives(new, 0);
+        *graph.get_mut::<Geometry>(child).unwrap() = Geometry::new(new);
         prop_assert!(!update.run(&graph, root).unwrap().full);
         let want = others.iter().fold(own, |acc, b| acc.union(b)).union(&new);
         prop_assert_eq!(update.world_bounds(&graph, parent).unwrap(), want);
@@ -763,10 +752,7 @@ fn the_plan_replays_each_nodes_own_payload_after_removals() {
         let parent = parents[(i as usize * 7) % parents.len()];
         let node = match i % 3 {
             0 => graph.append_child(parent, Transform::from_translation(Vec3::Y)),
-            1 => graph.append_child(
-                parent,
-                Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-            ),
+            1 => graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE))),
             _ => graph.append_child(parent, Group),
         }
         .unwrap();
@@ -788,7 +774,7 @@ fn the_plan_replays_each_nodes_own_payload_after_removals() {
         if let Ok(t) = graph.get_mut::<Transform>(node) {
             t.set_local(Affine3A::from_translation(Vec3::new(x, 1.0, -x)));
         } else if let Ok(g) = graph.get_mut::<Geometry>(node) {
-            *g = Geometry::with_primitives(Aabb::new(Vec3::splat(-x), Vec3::new(x, 1.0, 2.0)), 0);
+            *g = Geometry::new(Aabb::new(Vec3::splat(-x), Vec3::new(x, 1.0, 2.0)));
         }
     }
     let stats = update.run(&graph, root).unwrap();

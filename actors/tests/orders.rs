@@ -47,10 +47,7 @@ fn random_scene(n: usize, seed: u64) -> (Graph, Vec<NodeId>) {
             }
             _ => {
                 let a = Vec3::new(rng.unit(), rng.unit(), rng.unit());
-                graph.append_child(
-                    parent,
-                    Geometry::with_primitives(Aabb::new(a, a + Vec3::ONE), 0),
-                )
+                graph.append_child(parent, Geometry::new(Aabb::new(a, a + Vec3::ONE)))
             }
         };
         ids.push(id.unwrap());

@@ -288,7 +288,7 @@ fn random_scene(n: usize, seed: u64, bad: u64) -> (Graph, NodeId) {
                 let a = Vec3::new(unit(next()), unit(next()), unit(next()));
                 let b = a + Vec3::new(unit(next()).abs(), unit(next()).abs(), 0.5);
                 graph
-                    .append_child(parent, Geometry::with_primitives(Aabb::new(a, b), 0))
+                    .append_child(parent, Geometry::new(Aabb::new(a, b)))
                     .unwrap()
             }
             _ => graph.append_child(parent, Group).unwrap(),

@@ -104,7 +104,7 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
             let leaf = if next().is_multiple_of(3) {
                 graph.append_child(top, Group).unwrap()
             } else {
-                let b = Geometry::with_primitives(Aabb::new(a, a + Vec3::ONE), 0);
+                let b = Geometry::new(Aabb::new(a, a + Vec3::ONE));
                 graph.append_child(top, b).unwrap()
             };
             if next().is_multiple_of(4) {
@@ -138,7 +138,7 @@ fn wide_scene(wide: usize, seed: u64) -> (Graph, NodeId) {
                 .append_child(parent, Transform::from_translation(a))
                 .unwrap(),
             1 => graph
-                .append_child(parent, Geometry::with_primitives(Aabb::new(a, a + 2.0), 0))
+                .append_child(parent, Geometry::new(Aabb::new(a, a + 2.0)))
                 .unwrap(),
             _ => graph.append_child(parent, Group).unwrap(),
         };

@@ -153,9 +153,7 @@ fn another_actor_setting_keys_turns_the_early_stop_off_when_told() {
     let root = graph.add_root(Group);
     for z in [-10.0f32, -20.0, -5.0] {
         let b = Aabb::new(Vec3::new(-1.0, -1.0, z - 1.0), Vec3::new(1.0, 1.0, z));
-        graph
-            .append_child(root, Geometry::with_primitives(b, 0))
-            .unwrap();
+        graph.append_child(root, Geometry::new(b)).unwrap();
     }
     let mut update = Action::new(
         DepthFirst::new(),

@@ -18,10 +18,7 @@ fn scene(levels: usize) -> (Graph, NodeId) {
         for &parent in &frontier {
             for i in 0..3 {
                 let id = if level + 1 == levels {
-                    graph.append_child(
-                        parent,
-                        Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-                    )
+                    graph.append_child(parent, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
                 } else {
                     graph.append_child(parent, Transform::from_translation(Vec3::X * i as f32))
                 };

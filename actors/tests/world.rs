@@ -125,10 +125,7 @@ fn custom_node_type_is_handled_by_existing_actors() {
         )
         .unwrap();
     let leaf = graph
-        .append_child(
-            spin,
-            Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-        )
+        .append_child(spin, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))
         .unwrap();
     let mut action = Action::new(
         DepthFirst::new(),

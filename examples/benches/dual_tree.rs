@@ -75,7 +75,7 @@ fn build(
     table: &mut Vec<Aabb>,
 ) -> NodeId {
     if let [leaf] = items {
-        let payload = Geometry::with_primitives(*leaf, 0);
+        let payload = Geometry::new(*leaf);
         let node = match parent {
             Some(p) => graph.append_child(p, payload).expect("parent is live"),
             None => graph.add_root(payload),

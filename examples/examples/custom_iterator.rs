@@ -201,7 +201,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         for _ in 0..3 {
             let min = Vec3::new(random(-2.0, 1.0), random(-2.0, 1.0), random(-2.0, 1.0));
             let local = Aabb::new(min, min + Vec3::splat(random(0.2, 1.0)));
-            let leaf = graph.append_child(block, Geometry::with_primitives(local, 0))?;
+            let leaf = graph.append_child(block, Geometry::new(local))?;
             boxes.push((leaf.index(), Aabb::new(local.min + at, local.max + at)));
         }
         let block_box = boxes.iter().fold(Aabb::EMPTY, |b, (_, l)| b.union(l));

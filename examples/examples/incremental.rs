@@ -40,10 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         graph.get_mut::<Transform>(id)?.set_local(m);
     }
     let arm = graph.append_child(root, Transform::from_translation(Vec3::Y * 50.0))?;
-    graph.append_child(
-        arm,
-        Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0),
-    )?;
+    graph.append_child(arm, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
     let gone = transforms[rng.below(transforms.len())];
     if gone != root {
         graph.remove_subtree(gone)?;

@@ -76,7 +76,7 @@ fn apply(city: &mut CityScene, edit: &Edit) {
         }
         Edit::Add(k, p) => {
             let p = Vec3::from(p);
-            let geometry = Geometry::with_primitives(Aabb::new(p, p + Vec3::splat(3.0)), 0);
+            let geometry = Geometry::new(Aabb::new(p, p + Vec3::splat(3.0)));
             graph.append_child(pick(k), geometry).unwrap();
         }
         Edit::Remove(k) => {

@@ -14,9 +14,7 @@ fn update_statistics_read_as_words() {
         .append_child(root, Transform::from_translation(Vec3::X))
         .unwrap();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    graph
-        .append_child(arm, Geometry::with_primitives(unit, 0))
-        .unwrap();
+    graph.append_child(arm, Geometry::new(unit)).unwrap();
     let mut update = IncrementalUpdate::new();
     let full = update_stats(&update.run(&graph, root).unwrap());
     assert_eq!(full, "a full run: 3 nodes entered");

@@ -69,9 +69,9 @@ fn add(
         _ => put(
             graph,
             at,
-            // `Geometry::with_primitives` refuses a NaN or infinite corner: the empty box instead.
+            // `Geometry::new` refuses a NaN or infinite corner: the empty box instead.
             Geometry::try_new(Aabb::new(Vec3::splat(-1.0), Vec3::new(v, 1.0, 1.0)), 0)
-                .unwrap_or(Geometry::with_primitives(Aabb::EMPTY, 0)),
+                .unwrap_or(Geometry::new(Aabb::EMPTY)),
         ),
     }
 }

@@ -49,7 +49,7 @@ fn random_box(rng: &mut Rng, shape: Shape) -> Aabb {
 /// A random tree: fan-out 1-4, leaves at random depths up to `shape.max_depth`.
 fn random_tree(graph: &mut Graph, rng: &mut Rng, shape: Shape) -> NodeId {
     if shape.max_depth == 0 {
-        return graph.add_root(Geometry::with_primitives(random_box(rng, shape), 0));
+        return graph.add_root(Geometry::new(random_box(rng, shape)));
     }
     let root = graph.add_root(Group);
     grow(graph, rng, shape, root, shape.max_depth - 1);
@@ -59,7 +59,7 @@ fn random_tree(graph: &mut Graph, rng: &mut Rng, shape: Shape) -> NodeId {
 fn grow(graph: &mut Graph, rng: &mut Rng, shape: Shape, parent: NodeId, depth_left: u32) {
     for _ in 0..1 + rng.below(4) {
         if depth_left == 0 || rng.below(4) == 0 {
-            let leaf = Geometry::with_primitives(random_box(rng, shape), 0);
+            let leaf = Geometry::new(random_box(rng, shape));
             graph.append_child(parent, leaf).expect("parent is live");
         } else {
             let group = graph.append_child(parent, Group).expect("parent is live");
@@ -416,8 +416,8 @@ fn accept_all_yields_every_leaf_pair_and_reject_all_tests_only_the_roots() {
 fn leaf_roots() {
     let mut graph = Graph::new();
     let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-    let a = graph.add_root(Geometry::with_primitives(unit, 0));
-    let b = graph.add_root(Geometry::with_primitives(unit, 0));
+    let a = graph.add_root(Geometry::new(unit));
+    let b = graph.add_root(Geometry::new(unit));
     let table = box_table(&graph);
     let mut dual = DualTree::new();
     dual.reset(&graph, a, &graph, b).unwrap();
@@ -485,9 +485,7 @@ fn chain(graph: &mut Graph, leaf: Aabb) -> NodeId {
     for _ in 1..CHAIN {
         tip = graph.append_child(tip, Group).unwrap();
     }
-    graph
-        .append_child(tip, Geometry::with_primitives(leaf, 0))
-        .unwrap();
+    graph.append_child(tip, Geometry::new(leaf)).unwrap();
     root
 }
 
@@ -509,10 +507,7 @@ fn deep_chain_against_a_big_tree() {
             for _ in 0..4 {
                 next.push(
                     if depth == shape.max_depth {
-                        big.append_child(
-                            parent,
-                            Geometry::with_primitives(random_box(&mut rng, shape), 0),
-                        )
+                        big.append_child(parent, Geometry::new(random_box(&mut rng, shape)))
                     } else {
                         big.append_child(parent, Group)
                     }
@@ -587,7 +582,7 @@ fn deep_comb_against_itself() {
     for i in 0..CHAIN {
         leaf_ids.push(
             graph
-                .append_child(spine, Geometry::with_primitives(leaf_box(i), 0))
+                .append_child(spine, Geometry::new(leaf_box(i)))
                 .unwrap(),
         );
         if i + 1 < CHAIN {
@@ -699,7 +694,7 @@ fn a_structural_edit_between_calls_ends_the_traversal() {
     dual.reset(&graph, root_a, &graph, root_b).unwrap();
     assert!(dual.next(&graph, &graph, &mut |_, _| true).is_some());
     let leaf = graph.id_at(leaves(&graph, root_a.index())[0]).unwrap();
-    *graph.get_mut::<Geometry>(leaf).unwrap() = Geometry::with_primitives(Aabb::EMPTY, 0);
+    *graph.get_mut::<Geometry>(leaf).unwrap() = Geometry::new(Aabb::EMPTY);
     assert!(dual.next(&graph, &graph, &mut |_, _| true).is_some());
 }
 

@@ -8,7 +8,7 @@ use scenewalk_core::{Aabb, NodeCore};
 /// use scenewalk_core::{Aabb, glam::Vec3};
 /// use scenewalk_nodes::Geometry;
 /// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-/// assert_eq!(Geometry::with_primitives(unit, 0).local_bounds(), &unit);
+/// assert_eq!(Geometry::new(unit).local_bounds(), &unit);
 /// assert!(Geometry::try_new(Aabb::new(Vec3::ZERO, Vec3::NAN), 0).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,12 +18,17 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Geometry with this local box and primitive (triangle) count, for boxes the program
-    /// made: an inverted box is taken as given ([`try_new`](Geometry::try_new) checks).
+    /// Geometry with this local box and no primitives, for boxes the program made: an
+    /// inverted box is taken as given ([`try_new`](Geometry::try_new) checks).
     ///
     /// # Panics
     /// If a corner holds a NaN or an infinity ([`Aabb::EMPTY`] excepted), which would
     /// make every ancestor's box NaN.
+    pub fn new(bounds: Aabb) -> Self {
+        Self::with_primitives(bounds, 0)
+    }
+
+    /// As [`new`](Geometry::new), with a primitive (triangle) count; panics alike.
     pub fn with_primitives(bounds: Aabb, primitives: u32) -> Self {
         assert!(
             bounds.is_finite() || bounds == Aabb::EMPTY,

@@ -10,7 +10,7 @@
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as
-//! given ([`Geometry::with_primitives`] panics on a non-finite corner).
+//! given ([`Geometry::new`] panics on a non-finite corner).
 //!
 //! ```
 //! use scenewalk_core::{Graph, glam::Vec3, Aabb};
@@ -19,7 +19,7 @@
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
 //! let moved = graph.append_child(root, Transform::from_translation(Vec3::X))?;
-//! graph.append_child(moved, Geometry::with_primitives(Aabb::new(Vec3::ZERO, Vec3::ONE), 0))?;
+//! graph.append_child(moved, Geometry::new(Aabb::new(Vec3::ZERO, Vec3::ONE)))?;
 //! assert_eq!(graph.get::<Transform>(moved)?.local().translation.x, 1.0);
 //! # Ok::<(), scenewalk_core::GraphError>(())
 //! ```

@@ -101,13 +101,10 @@ fn geometry_try_new_refuses_an_inverted_box() {
 #[test]
 #[should_panic(expected = "is not a box")]
 fn geometry_new_refuses_a_nan_box() {
-    Geometry::with_primitives(
-        Aabb {
-            min: Vec3::ZERO,
-            max: Vec3::new(1.0, f32::NAN, 1.0),
-        },
-        0,
-    );
+    Geometry::new(Aabb {
+        min: Vec3::ZERO,
+        max: Vec3::new(1.0, f32::NAN, 1.0),
+    });
 }
 
 #[test]
@@ -118,16 +115,10 @@ fn geometry_with_primitives_refuses_an_infinite_box() {
 
 #[test]
 fn geometry_new_takes_the_empty_and_inverted_boxes() {
-    assert_eq!(
-        Geometry::with_primitives(Aabb::EMPTY, 0).local_bounds(),
-        &Aabb::EMPTY
-    );
+    assert_eq!(Geometry::new(Aabb::EMPTY).local_bounds(), &Aabb::EMPTY);
     let inverted = Aabb {
         min: Vec3::ONE,
         max: Vec3::ZERO,
     };
-    assert_eq!(
-        Geometry::with_primitives(inverted, 0).local_bounds(),
-        &inverted
-    );
+    assert_eq!(Geometry::new(inverted).local_bounds(), &inverted);
 }

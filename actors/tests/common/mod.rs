@@ -78,10 +78,7 @@ pub fn build_with(spec: &[(usize, Kind)], meshes: bool) -> (Graph, Vec<NodeId>) 
                 .append_child(ids[*parent], tetrahedron(*a, *b))
                 .unwrap(),
             (_, Kind::Geometry(a, b)) => graph
-                .append_child(
-                    ids[*parent],
-                    Geometry::with_primitives(Aabb::new(*a, *b), 0),
-                )
+                .append_child(ids[*parent], Geometry::new(Aabb::new(*a, *b)))
                 .unwrap(),
         };
         ids.push(id);

@@ -41,9 +41,9 @@ fn build(
 ) -> NodeId {
     let add = |graph: &mut Graph, leaf: Option<Aabb>| {
         let added = match (parent, leaf) {
-            (Some(p), Some(b)) => graph.append_child(p, Geometry::with_primitives(b, 0)),
+            (Some(p), Some(b)) => graph.append_child(p, Geometry::new(b)),
             (Some(p), None) => graph.append_child(p, Group),
-            (None, Some(b)) => Ok(graph.add_root(Geometry::with_primitives(b, 0))),
+            (None, Some(b)) => Ok(graph.add_root(Geometry::new(b))),
             (None, None) => Ok(graph.add_root(Group)),
         };
         added.expect("parent is live")

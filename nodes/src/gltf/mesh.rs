@@ -44,10 +44,7 @@ pub(crate) fn primitives(
             .get(&Checked::Valid(Semantic::Positions));
         let Some(a) = position.map(|a| a.value()) else {
             // Nothing to draw (the spec says to skip it): an empty box.
-            nodes.push(PrimitiveNode::Geometry(Geometry::with_primitives(
-                Aabb::EMPTY,
-                0,
-            )));
+            nodes.push(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
             continue;
         };
         let triangles = matches!(
