@@ -286,7 +286,8 @@ fn suite(label: &str, s: Shape) {
             .map(|i| i.get())
             .eq(0..n)
     );
-    let flat = Flattened::build(g, s.root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(g, s.root).unwrap();
     assert!(flat.iter().map(|i| i.get()).eq(0..n));
     assert_eq!(flat.depths().iter().max(), Some(&s.deepest));
 

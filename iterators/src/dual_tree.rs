@@ -136,7 +136,7 @@ impl Pending {
 ///
 /// let mut dual = DualTree::new();
 /// dual.reset(&graph, a, &graph, b)?;
-/// let hits = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&boxes));
+/// let hits = dual.iter(&graph, &graph, &mut AabbOverlap::same(&boxes)).collect::<Vec<_>>();
 /// assert_eq!(hits, [(leaves[0], leaves[2])]);
 /// // (a, b), then the four leaf pairs.
 /// assert_eq!(dual.stats().pair_tests, 5);
@@ -151,7 +151,7 @@ pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset.
+    /// Graphs A and B's revisions at the last check.
     seen: Option<(u64, u64)>,
     stats: DualTreeStats,
 }
@@ -183,7 +183,10 @@ impl DualTree {
         self.clear();
         graph_a.node_type(root_a)?;
         graph_b.node_type(root_b)?;
-        self.reset_at(root_a.index(), root_b.index());
+        self.stack
+            .push(Pending::Pair(root_a.index(), root_b.index()));
+        self.stats.max_stack = 1;
+        self.within = false;
         self.seen = Some((graph_a.revision(), graph_b.revision()));
         Ok(())
     }
@@ -192,22 +195,6 @@ impl DualTree {
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.reset(graph, root, graph, root)
             .map(|()| self.within = true)
-    }
-
-    /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
-    /// instead (the traversal is empty if a root names no live node then).
-    pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
-        self.clear();
-        self.stack.push(Pending::Pair(root_a, root_b));
-        self.stats.max_stack = 1;
-        self.within = false;
-        self.seen = None;
-    }
-
-    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next call.
-    pub fn reset_self_at(&mut self, root: NodeIndex) {
-        self.reset_at(root, root);
-        self.within = true;
     }
 
     /// Ends the traversal (keeping the buffer) and zeroes the statistics.
@@ -240,15 +227,9 @@ impl DualTree {
         filter: &mut F,
     ) -> Option<NodePair> {
         let graph_b = if self.within { graph_a } else { graph_b };
-        // The roots after an `*_at` reset, the revisions on every call: failing ends it.
+        // A structural edit of either graph since the last call ends the traversal.
         let revisions = (graph_a.revision(), graph_b.revision());
-        let ok = match (self.seen, self.stack.first()) {
-            (None, Some(&Pending::Pair(a, b))) => {
-                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
-            }
-            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
-        };
-        if !ok {
+        if self.seen != Some(revisions) {
             self.stack.clear();
         }
         self.seen = Some(revisions);
@@ -294,17 +275,8 @@ impl DualTree {
         hit
     }
 
-    /// Find-all mode: every remaining leaf pair, in traversal order.
-    pub fn find_all<F: PairFilter + ?Sized>(
-        &mut self,
-        graph_a: &Graph,
-        graph_b: &Graph,
-        filter: &mut F,
-    ) -> Vec<NodePair> {
-        self.iter(graph_a, graph_b, filter).collect()
-    }
-
-    /// The remaining leaf pairs, lazily; dropping the iterator pauses the traversal.
+    /// The remaining leaf pairs in traversal order, lazily (`.collect()` for all of them);
+    /// dropping the iterator pauses the traversal.
     pub fn iter<'a, F: PairFilter + ?Sized>(
         &'a mut self,
         graph_a: &'a Graph,

@@ -88,7 +88,8 @@ fn every_order_visits_the_depth_first_node_set() {
             while let Some(event) = walker.next(&graph) {
                 by_walker.push(event);
             }
-            let flat = Flattened::build(&graph, top).unwrap();
+            let mut flat = Flattened::new();
+            flat.rebuild(&graph, top).unwrap();
             let orders = [
                 entered(&graph.depth_first(top).unwrap().collect::<Vec<_>>()),
                 entered(&by_walker),
