@@ -125,18 +125,17 @@ impl Pending {
 /// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
 /// let mut graph = Graph::new();
 /// let [a, b] = [graph.add_root(Group), graph.add_root(Group)];
-/// // Boxes by slot: A's leaves at x = 0 and 5, B's at 0.5 and 9; a root's, its leaves'.
-/// let (mut boxes, mut leaves) = (vec![Aabb::EMPTY; 6], Vec::new());
+/// // Boxes by slot: A's leaves at x = 0 and 5, B's at 0.5 and 9; a root's holds all.
+/// let (mut boxes, mut leaves) = (vec![unit(0.0).union(&unit(9.0)); 6], Vec::new());
 /// for (root, x) in [(a, 0.0), (a, 5.0), (b, 0.5), (b, 9.0)] {
 ///     let leaf = graph.append_child(root, Group)?.index();
 ///     boxes[leaf.get()] = unit(x);
-///     boxes[root.index().get()] = boxes[root.index().get()].union(&unit(x));
 ///     leaves.push(leaf);
 /// }
 ///
 /// let mut dual = DualTree::new();
 /// dual.reset(&graph, a, &graph, b)?;
-/// let hits = dual.iter(&graph, &graph, &mut AabbOverlap::same(&boxes)).collect::<Vec<_>>();
+/// let hits: Vec<_> = dual.iter(&graph, &graph, &mut AabbOverlap::same(&boxes)).collect();
 /// assert_eq!(hits, [(leaves[0], leaves[2])]);
 /// // (a, b), then the four leaf pairs.
 /// assert_eq!(dual.stats().pair_tests, 5);
