@@ -563,7 +563,7 @@ fn reset_and_move_to() {
     for _ in 0..30 {
         walker.next(&graph);
     }
-    walker.reset(root);
+    walker = DfsWalker::new(root);
     assert_eq!(events(walker, &graph), expected);
 
     // move_to: continue from any node of the subtree as if the walk had got there.
@@ -581,7 +581,7 @@ fn reset_and_move_to() {
         }
         assert_eq!(rest, expected[from..], "from {target:?}");
         let id = graph.id_at(target.index()).unwrap();
-        copy.reset(root);
+        copy = DfsWalker::new(root);
         assert!(copy.move_to(&graph, id).unwrap());
         copy.next(&graph);
         assert_eq!(copy.depth() as usize, graph.depth(id).unwrap());
