@@ -28,14 +28,10 @@ pub struct AabbOverlap<'t> {
 }
 
 impl<'t> AabbOverlap<'t> {
-    /// A filter with box table `a` for the first tree's graph and `b` for the second's.
+    /// A filter with box table `a` for the first tree's graph and `b` for the second's
+    /// (the same table twice for one graph).
     pub fn new(a: &'t [Aabb], b: &'t [Aabb]) -> Self {
         Self { a, b }
-    }
-
-    /// A filter for pairs within one graph (self mode, or two trees of one graph).
-    pub fn same(table: &'t [Aabb]) -> Self {
-        Self { a: table, b: table }
     }
 }
 
@@ -135,14 +131,14 @@ impl Pending {
 ///
 /// let mut dual = DualTree::new();
 /// dual.reset(&graph, a, &graph, b)?;
-/// let hits: Vec<_> = dual.iter(&graph, &graph, &mut AabbOverlap::same(&boxes)).collect();
+/// let hits: Vec<_> = dual.iter(&graph, &graph, &mut AabbOverlap::new(&boxes, &boxes)).collect();
 /// assert_eq!(hits, [(leaves[0], leaves[2])]);
 /// // (a, b), then the four leaf pairs.
 /// assert_eq!(dual.stats().pair_tests, 5);
 ///
 /// // One tree against itself: a's two leaves are apart, so nothing.
 /// dual.reset_self(&graph, a)?;
-/// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::same(&boxes)), None);
+/// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::new(&boxes, &boxes)), None);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -228,10 +224,9 @@ impl DualTree {
         let graph_b = if self.within { graph_a } else { graph_b };
         // A structural edit of either graph since the last call ends the traversal.
         let revisions = (graph_a.revision(), graph_b.revision());
-        if self.seen != Some(revisions) {
+        if self.seen.replace(revisions) != Some(revisions) {
             self.stack.clear();
         }
-        self.seen = Some(revisions);
         while let Some(top) = self.stack.last_mut() {
             let (candidate, last) = top.take(graph_a, graph_b);
             if last {

@@ -231,7 +231,7 @@ fn check_self(graph: &Graph, root: NodeId) {
     let expected = brute_self(&leaves(graph, root.index()), &table);
     let mut dual = DualTree::new();
     dual.reset_self(graph, root).unwrap();
-    let mut filter = Counting::logged(AabbOverlap::same(&table));
+    let mut filter = Counting::logged(AabbOverlap::new(&table, &table));
     let found = dual.iter(graph, graph, &mut filter).collect::<Vec<_>>();
     assert_eq!(to_unordered_set(&found), expected);
     assert_eq!(dual.stats().pair_tests, filter.calls);
@@ -257,7 +257,7 @@ proptest! {
         let nodes_a: BTreeSet<_> = preorder(&graph, root_a.index()).into_iter().collect();
         let nodes_b: BTreeSet<_> = preorder(&graph, root_b.index()).into_iter().collect();
         let table = box_table(&graph);
-        let mut filter = Counting::logged(AabbOverlap::same(&table));
+        let mut filter = Counting::logged(AabbOverlap::new(&table, &table));
         let mut dual = DualTree::new();
         dual.reset(&graph, root_a, &graph, root_b).unwrap();
         dual.iter(&graph, &graph, &mut filter).for_each(drop);
@@ -300,7 +300,7 @@ proptest! {
         let table = table_a;
         let expected = brute_self(&leaves(&graph_a, root_a.index()), &table);
         dual.reset_self(&graph_a, root_a).unwrap();
-        match dual.first_hit(&graph_a, &graph_a, &mut AabbOverlap::same(&table)) {
+        match dual.first_hit(&graph_a, &graph_a, &mut AabbOverlap::new(&table, &table)) {
             Some((a, b)) => prop_assert!(expected.contains(&(a.min(b), a.max(b)))),
             None => prop_assert!(expected.is_empty()),
         }
@@ -338,7 +338,7 @@ proptest! {
 
         // Self mode, paused after k.
         let table = table_a;
-        let mut filter = AabbOverlap::same(&table);
+        let mut filter = AabbOverlap::new(&table, &table);
         dual.reset_self(&graph_a, root_a).unwrap();
         let all = dual.iter(&graph_a, &graph_a, &mut filter).collect::<Vec<_>>();
         dual.reset_self(&graph_a, root_a).unwrap();
@@ -434,7 +434,7 @@ fn leaf_roots() {
     let mut dual = DualTree::new();
     dual.reset(&graph, a, &graph, b).unwrap();
     let found = dual
-        .iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
         .collect::<Vec<_>>();
     assert_eq!(found, [(a.index(), b.index())]);
     assert_eq!(dual.stats().pair_tests, 1);
@@ -442,13 +442,13 @@ fn leaf_roots() {
     // The same leaf twice in two-tree mode is an ordered pair (x, x) …
     dual.reset(&graph, a, &graph, a).unwrap();
     let found = dual
-        .iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
         .collect::<Vec<_>>();
     assert_eq!(found, [(a.index(), a.index())]);
     // … and in self mode nothing: no self pairs, and no test.
     dual.reset_self(&graph, a).unwrap();
     assert_eq!(
-        dual.iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        dual.iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
             .next(),
         None
     );
@@ -464,7 +464,7 @@ fn same_root_twice_gives_ordered_pairs() {
     dual.reset(&graph, root, &graph, root).unwrap();
     let found = to_set(
         &dual
-            .iter(&graph, &graph, &mut AabbOverlap::same(&table))
+            .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
             .collect::<Vec<_>>(),
     );
     assert_eq!(found, brute_pairs(&leaves, &table, &leaves, &table));
@@ -584,7 +584,7 @@ fn deep_chain_against_a_deep_chain_and_itself() {
     let mut dual = DualTree::new();
     dual.reset(&graph, a, &graph, b).unwrap();
     let found = dual
-        .iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
         .collect::<Vec<_>>();
     let (leaf_a, leaf_b) = (leaves(&graph, a.index()), leaves(&graph, b.index()));
     assert_eq!(found, [(leaf_a[0], leaf_b[0])]);
@@ -592,7 +592,7 @@ fn deep_chain_against_a_deep_chain_and_itself() {
 
     dual.reset_self(&graph, a).unwrap();
     assert_eq!(
-        dual.iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        dual.iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
             .next(),
         None
     );
@@ -623,7 +623,7 @@ fn deep_comb_against_itself() {
     let mut dual = DualTree::new();
     dual.reset_self(&graph, root).unwrap();
     let found = dual
-        .iter(&graph, &graph, &mut AabbOverlap::same(&table))
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
         .collect::<Vec<_>>();
     let expected: BTreeSet<_> = leaf_ids
         .windows(2)
@@ -644,7 +644,7 @@ fn deep_comb_against_itself() {
 fn stale_roots_are_rejected_and_garbage_indices_give_nothing() {
     let (mut graph, root_a, root_b) = one_graph(5);
     let table = box_table(&graph);
-    let mut filter = AabbOverlap::same(&table);
+    let mut filter = AabbOverlap::new(&table, &table);
     let mut dual = DualTree::new();
 
     // Never reset: nothing.
@@ -711,7 +711,7 @@ fn a_structural_edit_between_calls_ends_the_traversal() {
     graph.remove_subtree(child).unwrap();
     let table = box_table(&graph);
     assert_eq!(
-        dual.next(&graph, &graph, &mut AabbOverlap::same(&table)),
+        dual.next(&graph, &graph, &mut AabbOverlap::new(&table, &table)),
         None
     );
     assert!(dual.is_done());
