@@ -260,7 +260,7 @@ fn suite(label: &str, s: Shape) {
     let (mut enters, mut leaves) = (0usize, 0usize);
     for e in g.depth_first(s.root).unwrap() {
         enters += usize::from(e.is_enter());
-        leaves += usize::from(e.is_leave());
+        leaves += usize::from(!e.is_enter());
     }
     assert_eq!((enters, leaves), (n, n), "depth_first events");
     let mut level_order = g.breadth_first(s.root).unwrap();
@@ -280,13 +280,14 @@ fn suite(label: &str, s: Shape) {
     assert!(by_priority.unwrap().into_iter().map(|i| i.get()).eq(0..n));
     let mut walker = DfsWalker::new(s.root);
     assert_eq!(std::iter::from_fn(|| walker.next(g)).count(), 2 * n);
-    walker.reset(s.root);
+    walker = DfsWalker::new(s.root);
     assert!(
         std::iter::from_fn(|| walker.next_enter(g))
             .map(|i| i.get())
             .eq(0..n)
     );
-    let flat = Flattened::build(g, s.root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(g, s.root).unwrap();
     assert!(flat.iter().map(|i| i.get()).eq(0..n));
     assert_eq!(flat.depths().iter().max(), Some(&s.deepest));
 

@@ -275,7 +275,8 @@ fn a_subtree_root_below_the_graph_root() {
 #[test]
 fn stop_ends_every_worker_and_is_reported() {
     let (graph, root) = random_tree(50_000, 21);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     for (at, threads) in [(100, 2), (25_000, 2), (49_999, 4), (0, 2)] {
         let target = flat.nodes()[at];
         let stopper = StopAt(target, AtomicU64::new(0));

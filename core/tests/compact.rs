@@ -147,7 +147,8 @@ fn seen(graph: &Graph) -> Seen {
                 .map(|n| desc(graph, n.unwrap()))
                 .collect(),
         );
-        let flat = Flattened::build(graph, root).unwrap();
+        let mut flat = Flattened::new();
+        flat.rebuild(graph, root).unwrap();
         s.flattened
             .push(flat.nodes().iter().map(|&n| desc(graph, n)).collect());
     }

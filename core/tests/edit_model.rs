@@ -564,7 +564,8 @@ impl Run {
             let walked: Vec<NodeIndex> = g.preorder(root).map_err(|e| e.to_string())?.collect();
             let mut walker = DfsWalker::new(root);
             let stackless: Vec<NodeIndex> = std::iter::from_fn(|| walker.next_enter(g)).collect();
-            let flat = Flattened::build(g, root).map_err(|e| e.to_string())?;
+            let mut flat = Flattened::new();
+            flat.rebuild(g, root).map_err(|e| e.to_string())?;
             let walked_events: Vec<(bool, NodeIndex)> = g
                 .depth_first(root)
                 .map_err(|e| e.to_string())?

@@ -178,7 +178,9 @@ fn dual_tree(c: &mut Criterion) {
     // Both ways must do the same work, or the comparison means nothing.
     dual.reset(&graph_a, root_a, &graph_b, root_b)
         .expect("roots are live");
-    let all = dual.find_all(&graph_a, &graph_b, &mut filter);
+    let all = dual
+        .iter(&graph_a, &graph_b, &mut filter)
+        .collect::<Vec<_>>();
     let stats = dual.stats();
     let (mut tests, mut found) = (0u64, 0u64);
     let mut order = Vec::new();

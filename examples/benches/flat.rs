@@ -66,7 +66,8 @@ fn flat(c: &mut Criterion) {
     }
     let root = ids[0];
 
-    let flat = Flattened::build(&graph, root).expect("root is live");
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).expect("root is live");
     assert_eq!(flat.len(), NODES);
     assert_eq!(
         flat.parents(),

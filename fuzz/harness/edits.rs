@@ -325,7 +325,8 @@ impl State {
             }
             let got: Vec<_> = g.preorder(root).expect("live").collect();
             assert_eq!(got, want, "pre-order");
-            let flat = Flattened::build(g, root).expect("live");
+            let mut flat = Flattened::new();
+            flat.rebuild(g, root).expect("live");
             assert_eq!(flat.nodes(), &want[..], "flattened order");
             let mut level: Vec<_> = g
                 .breadth_first(root)

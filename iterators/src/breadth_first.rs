@@ -31,9 +31,8 @@ use scenewalk_core::{
 ///     graph.append_child(child, Group)?;
 /// }
 /// let mut action = Action::new(BreadthFirst::new(), (Unordered::new(LevelSizes::default()),))?;
-/// let stats = action.run(&graph, root)?;
+/// assert_eq!(action.run(&graph, root)?.batches, 3);
 /// assert_eq!(action.actor::<LevelSizes>().unwrap().0, [1, 3, 3]);
-/// assert_eq!(stats.batches, 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]

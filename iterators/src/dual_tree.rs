@@ -28,14 +28,10 @@ pub struct AabbOverlap<'t> {
 }
 
 impl<'t> AabbOverlap<'t> {
-    /// A filter with box table `a` for the first tree's graph and `b` for the second's.
+    /// A filter with box table `a` for the first tree's graph and `b` for the second's
+    /// (the same table twice for one graph).
     pub fn new(a: &'t [Aabb], b: &'t [Aabb]) -> Self {
         Self { a, b }
-    }
-
-    /// A filter for pairs within one graph (self mode, or two trees of one graph).
-    pub fn same(table: &'t [Aabb]) -> Self {
-        Self { a: table, b: table }
     }
 }
 
@@ -125,25 +121,24 @@ impl Pending {
 /// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
 /// let mut graph = Graph::new();
 /// let [a, b] = [graph.add_root(Group), graph.add_root(Group)];
-/// // Boxes by slot: A's leaves at x = 0 and 5, B's at 0.5 and 9; a root's, its leaves'.
-/// let (mut boxes, mut leaves) = (vec![Aabb::EMPTY; 6], Vec::new());
+/// // Boxes by slot: A's leaves at x = 0 and 5, B's at 0.5 and 9; a root's holds all.
+/// let (mut boxes, mut leaves) = (vec![unit(0.0).union(&unit(9.0)); 6], Vec::new());
 /// for (root, x) in [(a, 0.0), (a, 5.0), (b, 0.5), (b, 9.0)] {
 ///     let leaf = graph.append_child(root, Group)?.index();
 ///     boxes[leaf.get()] = unit(x);
-///     boxes[root.index().get()] = boxes[root.index().get()].union(&unit(x));
 ///     leaves.push(leaf);
 /// }
 ///
 /// let mut dual = DualTree::new();
 /// dual.reset(&graph, a, &graph, b)?;
-/// let hits = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&boxes));
+/// let hits: Vec<_> = dual.iter(&graph, &graph, &mut AabbOverlap::new(&boxes, &boxes)).collect();
 /// assert_eq!(hits, [(leaves[0], leaves[2])]);
 /// // (a, b), then the four leaf pairs.
 /// assert_eq!(dual.stats().pair_tests, 5);
 ///
 /// // One tree against itself: a's two leaves are apart, so nothing.
 /// dual.reset_self(&graph, a)?;
-/// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::same(&boxes)), None);
+/// assert_eq!(dual.first_hit(&graph, &graph, &mut AabbOverlap::new(&boxes, &boxes)), None);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -151,7 +146,7 @@ pub struct DualTree {
     /// Pending work, the next on top.
     stack: Vec<Pending>,
     within: bool,
-    /// Graphs A and B's revisions at the last check; `None` after an `*_at` reset.
+    /// Graphs A and B's revisions at the last check.
     seen: Option<(u64, u64)>,
     stats: DualTreeStats,
 }
@@ -183,7 +178,10 @@ impl DualTree {
         self.clear();
         graph_a.node_type(root_a)?;
         graph_b.node_type(root_b)?;
-        self.reset_at(root_a.index(), root_b.index());
+        self.stack
+            .push(Pending::Pair(root_a.index(), root_b.index()));
+        self.stats.max_stack = 1;
+        self.within = false;
         self.seen = Some((graph_a.revision(), graph_b.revision()));
         Ok(())
     }
@@ -192,22 +190,6 @@ impl DualTree {
     pub fn reset_self(&mut self, graph: &Graph, root: NodeId) -> Result<(), GraphError> {
         self.reset(graph, root, graph, root)
             .map(|()| self.within = true)
-    }
-
-    /// As [`reset`](DualTree::reset) with slot indices, checked by the next call
-    /// instead (the traversal is empty if a root names no live node then).
-    pub fn reset_at(&mut self, root_a: NodeIndex, root_b: NodeIndex) {
-        self.clear();
-        self.stack.push(Pending::Pair(root_a, root_b));
-        self.stats.max_stack = 1;
-        self.within = false;
-        self.seen = None;
-    }
-
-    /// As [`reset_self`](DualTree::reset_self) with a slot index, checked by the next call.
-    pub fn reset_self_at(&mut self, root: NodeIndex) {
-        self.reset_at(root, root);
-        self.within = true;
     }
 
     /// Ends the traversal (keeping the buffer) and zeroes the statistics.
@@ -240,18 +222,11 @@ impl DualTree {
         filter: &mut F,
     ) -> Option<NodePair> {
         let graph_b = if self.within { graph_a } else { graph_b };
-        // The roots after an `*_at` reset, the revisions on every call: failing ends it.
+        // A structural edit of either graph since the last call ends the traversal.
         let revisions = (graph_a.revision(), graph_b.revision());
-        let ok = match (self.seen, self.stack.first()) {
-            (None, Some(&Pending::Pair(a, b))) => {
-                graph_a.type_at(a).is_some() && graph_b.type_at(b).is_some()
-            }
-            (seen, _) => seen == Some(revisions) || self.stack.is_empty(),
-        };
-        if !ok {
+        if self.seen.replace(revisions) != Some(revisions) {
             self.stack.clear();
         }
-        self.seen = Some(revisions);
         while let Some(top) = self.stack.last_mut() {
             let (candidate, last) = top.take(graph_a, graph_b);
             if last {
@@ -294,17 +269,8 @@ impl DualTree {
         hit
     }
 
-    /// Find-all mode: every remaining leaf pair, in traversal order.
-    pub fn find_all<F: PairFilter + ?Sized>(
-        &mut self,
-        graph_a: &Graph,
-        graph_b: &Graph,
-        filter: &mut F,
-    ) -> Vec<NodePair> {
-        self.iter(graph_a, graph_b, filter).collect()
-    }
-
-    /// The remaining leaf pairs, lazily; dropping the iterator pauses the traversal.
+    /// The remaining leaf pairs in traversal order, lazily (`.collect()` for all of them);
+    /// dropping the iterator pauses the traversal.
     pub fn iter<'a, F: PairFilter + ?Sized>(
         &'a mut self,
         graph_a: &'a Graph,

@@ -92,27 +92,26 @@ type Open = (u32, Option<NodeIndex>, u32, Frame);
 /// ```
 /// use scenewalk_core::{Action, ActiveList, Flow, Graph, Visit, Unordered, UnorderedActor};
 /// use scenewalk_iterators::PriorityQueue;
-/// # #[derive(Clone, Debug)] struct Item(f32);
-/// # impl scenewalk_core::NodeCore for Item {}
-/// /// Records each node's value and keys its children by theirs.
+/// use scenewalk_nodes::Group;
+/// /// Records the entered slots and keys each child by its slot: the highest first.
 /// #[derive(Default)]
-/// struct ByValue(Vec<f32>);
-/// impl UnorderedActor for ByValue {
+/// struct BySlot(Vec<usize>);
+/// impl UnorderedActor for BySlot {
 ///     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-///         self.0.push(visit.get::<Item>().unwrap().0);
+///         self.0.push(visit.node().get());
 ///         for i in 0..active.len() {
-///             let value = visit.graph().get_at::<Item>(active.entries()[i].node()).map_or(0.0, |v| v.0);
-///             active.set_key(i, value);
+///             let slot = active.entries()[i].node().get();
+///             active.set_key(i, slot as f32);
 ///         }
 ///         Flow::Continue
 ///     }
 /// }
 /// let mut graph = Graph::new();
-/// let root = graph.add_root(Item(100.0));
-/// for v in [2.0, 7.0, 5.0] { graph.append_child(root, Item(v))?; }
-/// let mut action = Action::new(PriorityQueue::new(), (Unordered::new(ByValue::default()),))?;
+/// let root = graph.add_root(Group);
+/// let [a, b] = [root, root].map(|r| graph.append_child(r, Group).unwrap().index().get());
+/// let mut action = Action::new(PriorityQueue::new(), (Unordered::new(BySlot::default()),))?;
 /// action.run(&graph, root)?;
-/// assert_eq!(action.actor::<ByValue>().unwrap().0, [100.0, 7.0, 5.0, 2.0]);
+/// assert_eq!(action.actor::<BySlot>().unwrap().0, [root.index().get(), b, a]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]

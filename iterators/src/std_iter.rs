@@ -29,8 +29,7 @@ mod sealed {
 /// assert_eq!(entered, [r, a, a1, b]);
 /// assert!(graph.preorder(root)?.eq(entered));
 ///
-/// let levels: Vec<_> = graph.breadth_first(root)?.collect();
-/// assert_eq!(levels, [(r, 0), (a, 1), (b, 1), (a1, 2)]);
+/// assert!(graph.breadth_first(root)?.eq([(r, 0), (a, 1), (b, 1), (a1, 2)]));
 ///
 /// // Highest key first: b (2.0) before a (1.0), and a1 only once a is out.
 /// let by_key = graph.by_priority(root, |n| if n == b { 2.0 } else { 1.0 })?;

@@ -216,7 +216,7 @@ fn check_two_trees(graph_a: &Graph, root_a: NodeId, graph_b: &Graph, root_b: Nod
     let mut dual = DualTree::new();
     dual.reset(graph_a, root_a, graph_b, root_b).unwrap();
     let mut filter = Counting::new(AabbOverlap::new(&table_a, &table_b));
-    let found = dual.find_all(graph_a, graph_b, &mut filter);
+    let found = dual.iter(graph_a, graph_b, &mut filter).collect::<Vec<_>>();
     assert_eq!(to_set(&found), expected);
     let stats = dual.stats();
     assert_eq!(stats.pair_tests, filter.calls);
@@ -231,8 +231,8 @@ fn check_self(graph: &Graph, root: NodeId) {
     let expected = brute_self(&leaves(graph, root.index()), &table);
     let mut dual = DualTree::new();
     dual.reset_self(graph, root).unwrap();
-    let mut filter = Counting::logged(AabbOverlap::same(&table));
-    let found = dual.find_all(graph, graph, &mut filter);
+    let mut filter = Counting::logged(AabbOverlap::new(&table, &table));
+    let found = dual.iter(graph, graph, &mut filter).collect::<Vec<_>>();
     assert_eq!(to_unordered_set(&found), expected);
     assert_eq!(dual.stats().pair_tests, filter.calls);
     for (a, b) in filter.log.unwrap() {
@@ -257,10 +257,10 @@ proptest! {
         let nodes_a: BTreeSet<_> = preorder(&graph, root_a.index()).into_iter().collect();
         let nodes_b: BTreeSet<_> = preorder(&graph, root_b.index()).into_iter().collect();
         let table = box_table(&graph);
-        let mut filter = Counting::logged(AabbOverlap::same(&table));
+        let mut filter = Counting::logged(AabbOverlap::new(&table, &table));
         let mut dual = DualTree::new();
         dual.reset(&graph, root_a, &graph, root_b).unwrap();
-        dual.find_all(&graph, &graph, &mut filter);
+        dual.iter(&graph, &graph, &mut filter).for_each(drop);
         let log = filter.log.unwrap();
         prop_assert_eq!(log[0], (root_a.index(), root_b.index()));
         for (a, b) in log {
@@ -300,7 +300,7 @@ proptest! {
         let table = table_a;
         let expected = brute_self(&leaves(&graph_a, root_a.index()), &table);
         dual.reset_self(&graph_a, root_a).unwrap();
-        match dual.first_hit(&graph_a, &graph_a, &mut AabbOverlap::same(&table)) {
+        match dual.first_hit(&graph_a, &graph_a, &mut AabbOverlap::new(&table, &table)) {
             Some((a, b)) => prop_assert!(expected.contains(&(a.min(b), a.max(b)))),
             None => prop_assert!(expected.is_empty()),
         }
@@ -313,7 +313,7 @@ proptest! {
         let mut filter = AabbOverlap::new(&table_a, &table_b);
         let mut dual = DualTree::new();
         dual.reset(&graph_a, root_a, &graph_b, root_b).unwrap();
-        let all = dual.find_all(&graph_a, &graph_b, &mut filter);
+        let all = dual.iter(&graph_a, &graph_b, &mut filter).collect::<Vec<_>>();
         let all_tests = dual.stats().pair_tests;
 
         dual.reset(&graph_a, root_a, &graph_b, root_b).unwrap();
@@ -326,7 +326,7 @@ proptest! {
         }
         // Paused: a clone carries on exactly like the original.
         let mut copy = dual.clone();
-        let rest_of_copy = copy.find_all(&graph_a, &graph_b, &mut filter);
+        let rest_of_copy = copy.iter(&graph_a, &graph_b, &mut filter).collect::<Vec<_>>();
         // Some more through the lazy iterator, then the rest through `next`.
         parts.extend(dual.iter(&graph_a, &graph_b, &mut filter).take(k));
         while let Some(pair) = dual.next(&graph_a, &graph_b, &mut filter) {
@@ -338,9 +338,9 @@ proptest! {
 
         // Self mode, paused after k.
         let table = table_a;
-        let mut filter = AabbOverlap::same(&table);
+        let mut filter = AabbOverlap::new(&table, &table);
         dual.reset_self(&graph_a, root_a).unwrap();
-        let all = dual.find_all(&graph_a, &graph_a, &mut filter);
+        let all = dual.iter(&graph_a, &graph_a, &mut filter).collect::<Vec<_>>();
         dual.reset_self(&graph_a, root_a).unwrap();
         let mut parts: Vec<_> = dual.iter(&graph_a, &graph_a, &mut filter).take(k).collect();
         parts.extend(dual.iter(&graph_a, &graph_a, &mut filter));
@@ -380,17 +380,25 @@ fn accept_all_yields_every_leaf_pair_and_reject_all_tests_only_the_roots() {
     let mut dual = DualTree::new();
 
     dual.reset(&graph, root_a, &graph, root_b).unwrap();
-    let all = dual.find_all(&graph, &graph, &mut |_, _| true);
+    let all = dual
+        .iter(&graph, &graph, &mut |_, _| true)
+        .collect::<Vec<_>>();
     assert_eq!(all.len(), leaves_a.len() * leaves_b.len());
     assert_eq!(to_set(&all).len(), all.len());
 
     dual.reset(&graph, root_a, &graph, root_b).unwrap();
-    assert_eq!(dual.find_all(&graph, &graph, &mut |_, _| false), []);
+    assert_eq!(
+        dual.iter(&graph, &graph, &mut |_, _| false)
+            .collect::<Vec<_>>(),
+        []
+    );
     assert_eq!(dual.stats().pair_tests, 1);
 
     // Self: every unordered pair of distinct leaves.
     dual.reset_self(&graph, root_a).unwrap();
-    let all = dual.find_all(&graph, &graph, &mut |_, _| true);
+    let all = dual
+        .iter(&graph, &graph, &mut |_, _| true)
+        .collect::<Vec<_>>();
     let n = leaves_a.len();
     assert_eq!(to_unordered_set(&all).len(), n * (n - 1) / 2);
 
@@ -408,7 +416,11 @@ fn accept_all_yields_every_leaf_pair_and_reject_all_tests_only_the_roots() {
         })
         .sum();
     dual.reset_self(&graph, root_a).unwrap();
-    assert_eq!(dual.find_all(&graph, &graph, &mut |_, _| false), []);
+    assert_eq!(
+        dual.iter(&graph, &graph, &mut |_, _| false)
+            .collect::<Vec<_>>(),
+        []
+    );
     assert_eq!(dual.stats().pair_tests, sibling_pairs as u64);
 }
 
@@ -421,19 +433,24 @@ fn leaf_roots() {
     let table = box_table(&graph);
     let mut dual = DualTree::new();
     dual.reset(&graph, a, &graph, b).unwrap();
-    let found = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table));
+    let found = dual
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+        .collect::<Vec<_>>();
     assert_eq!(found, [(a.index(), b.index())]);
     assert_eq!(dual.stats().pair_tests, 1);
 
     // The same leaf twice in two-tree mode is an ordered pair (x, x) …
     dual.reset(&graph, a, &graph, a).unwrap();
-    let found = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table));
+    let found = dual
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+        .collect::<Vec<_>>();
     assert_eq!(found, [(a.index(), a.index())]);
     // … and in self mode nothing: no self pairs, and no test.
     dual.reset_self(&graph, a).unwrap();
     assert_eq!(
-        dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table)),
-        []
+        dual.iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+            .next(),
+        None
     );
     assert_eq!(dual.stats().pair_tests, 0);
 }
@@ -445,7 +462,11 @@ fn same_root_twice_gives_ordered_pairs() {
     let leaves = leaves(&graph, root.index());
     let mut dual = DualTree::new();
     dual.reset(&graph, root, &graph, root).unwrap();
-    let found = to_set(&dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table)));
+    let found = to_set(
+        &dual
+            .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+            .collect::<Vec<_>>(),
+    );
     assert_eq!(found, brute_pairs(&leaves, &table, &leaves, &table));
 }
 
@@ -455,13 +476,15 @@ fn the_buffer_is_reused_across_resets() {
     let mut dual = DualTree::with_capacity(4);
     assert!(dual.stack_capacity() >= 4);
     dual.reset(&graph_a, root_a, &graph_b, root_b).unwrap();
-    dual.find_all(&graph_a, &graph_b, &mut |_, _| true);
+    dual.iter(&graph_a, &graph_b, &mut |_, _| true)
+        .for_each(drop);
     let capacity = dual.stack_capacity();
     let stats = dual.stats();
     assert!(capacity >= stats.max_stack);
     dual.reset(&graph_a, root_a, &graph_b, root_b).unwrap();
     assert_eq!(dual.stats().pair_tests, 0);
-    dual.find_all(&graph_a, &graph_b, &mut |_, _| true);
+    dual.iter(&graph_a, &graph_b, &mut |_, _| true)
+        .for_each(drop);
     assert_eq!(dual.stack_capacity(), capacity);
     assert_eq!(dual.stats(), stats);
 }
@@ -534,7 +557,9 @@ fn deep_chain_against_a_big_tree() {
 
     let mut dual = DualTree::new();
     dual.reset(&deep, deep_root, &big, big_root).unwrap();
-    let found = dual.find_all(&deep, &big, &mut AabbOverlap::new(&table_deep, &table_big));
+    let found = dual
+        .iter(&deep, &big, &mut AabbOverlap::new(&table_deep, &table_big))
+        .collect::<Vec<_>>();
     assert_eq!(to_set(&found), expected);
     let stats = dual.stats();
     assert!(stats.pair_tests > CHAIN as u64, "{stats:?}");
@@ -542,7 +567,9 @@ fn deep_chain_against_a_big_tree() {
 
     // The other way round.
     dual.reset(&big, big_root, &deep, deep_root).unwrap();
-    let found = dual.find_all(&big, &deep, &mut AabbOverlap::new(&table_big, &table_deep));
+    let found = dual
+        .iter(&big, &deep, &mut AabbOverlap::new(&table_big, &table_deep))
+        .collect::<Vec<_>>();
     let swapped: BTreeSet<_> = expected.iter().map(|&(a, b)| (b, a)).collect();
     assert_eq!(to_set(&found), swapped);
 }
@@ -556,15 +583,18 @@ fn deep_chain_against_a_deep_chain_and_itself() {
     let table = box_table(&graph);
     let mut dual = DualTree::new();
     dual.reset(&graph, a, &graph, b).unwrap();
-    let found = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table));
+    let found = dual
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+        .collect::<Vec<_>>();
     let (leaf_a, leaf_b) = (leaves(&graph, a.index()), leaves(&graph, b.index()));
     assert_eq!(found, [(leaf_a[0], leaf_b[0])]);
     assert_eq!(dual.stats().pair_tests, CHAIN as u64 + 1);
 
     dual.reset_self(&graph, a).unwrap();
     assert_eq!(
-        dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table)),
-        []
+        dual.iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+            .next(),
+        None
     );
 }
 
@@ -592,7 +622,9 @@ fn deep_comb_against_itself() {
     let table = box_table(&graph);
     let mut dual = DualTree::new();
     dual.reset_self(&graph, root).unwrap();
-    let found = dual.find_all(&graph, &graph, &mut AabbOverlap::same(&table));
+    let found = dual
+        .iter(&graph, &graph, &mut AabbOverlap::new(&table, &table))
+        .collect::<Vec<_>>();
     let expected: BTreeSet<_> = leaf_ids
         .windows(2)
         .map(|w| {
@@ -612,7 +644,7 @@ fn deep_comb_against_itself() {
 fn stale_roots_are_rejected_and_garbage_indices_give_nothing() {
     let (mut graph, root_a, root_b) = one_graph(5);
     let table = box_table(&graph);
-    let mut filter = AabbOverlap::same(&table);
+    let mut filter = AabbOverlap::new(&table, &table);
     let mut dual = DualTree::new();
 
     // Never reset: nothing.
@@ -640,28 +672,23 @@ fn stale_roots_are_rejected_and_garbage_indices_give_nothing() {
         assert!(dual.reset(&graph, root_a, &graph, foreign).is_err());
     }
 
-    // Unchecked indices: out of range, or a free slot, end the traversal at once.
+    // Slot indices reach a traversal through `Graph::id_at`, which rejects an index out
+    // of range or of a free slot; a live one traverses as its id.
     let mut far = Graph::new();
     let mut far_node = far.add_root(Group);
     while far_node.index().get() < graph.capacity() + 10 {
         far_node = far.add_root(Group);
     }
-    let mut always = |_: NodeIndex, _: NodeIndex| -> bool { panic!("not called") };
-    dual.reset_at(root_a.index(), far_node.index());
-    assert_eq!(dual.next(&graph, &graph, &mut always), None);
-    dual.reset_at(far_node.index(), root_b.index());
-    assert_eq!(dual.next(&graph, &graph, &mut always), None);
-    dual.reset_self_at(far_node.index());
-    assert_eq!(dual.next(&graph, &graph, &mut always), None);
-    dual.reset_at(removed.index(), root_b.index());
-    assert_eq!(dual.next(&graph, &graph, &mut always), None);
-    assert_eq!(dual.stats().pair_tests, 0);
-
-    // Valid indices work through `reset_at` too.
-    dual.reset_at(root_a.index(), root_b.index());
-    let by_index = dual.find_all(&graph, &graph, &mut filter);
+    assert_eq!(graph.id_at(far_node.index()), None);
+    assert_eq!(graph.id_at(removed.index()), None);
+    let (a, b) = (graph.id_at(root_a.index()), graph.id_at(root_b.index()));
+    dual.reset(&graph, a.unwrap(), &graph, b.unwrap()).unwrap();
+    let by_index = dual.iter(&graph, &graph, &mut filter).collect::<Vec<_>>();
     dual.reset(&graph, root_a, &graph, root_b).unwrap();
-    assert_eq!(dual.find_all(&graph, &graph, &mut filter), by_index);
+    assert_eq!(
+        dual.iter(&graph, &graph, &mut filter).collect::<Vec<_>>(),
+        by_index
+    );
 }
 
 #[test]
@@ -684,7 +711,7 @@ fn a_structural_edit_between_calls_ends_the_traversal() {
     graph.remove_subtree(child).unwrap();
     let table = box_table(&graph);
     assert_eq!(
-        dual.next(&graph, &graph, &mut AabbOverlap::same(&table)),
+        dual.next(&graph, &graph, &mut AabbOverlap::new(&table, &table)),
         None
     );
     assert!(dual.is_done());

@@ -81,7 +81,8 @@ fn arrays_describe_the_subtree() {
         // The whole tree and a random inner subtree.
         let inner = ids[Rng(seed ^ 0xABCD).below(ids.len())];
         for top in [root, inner] {
-            let flat = Flattened::build(&graph, top).unwrap();
+            let mut flat = Flattened::new();
+            flat.rebuild(&graph, top).unwrap();
             let order = preorder(&graph, top);
             assert_eq!(flat.nodes(), order, "seed {seed}");
             assert_eq!(flat.iter().collect::<Vec<_>>(), order);
@@ -114,7 +115,8 @@ fn arrays_describe_the_subtree() {
 fn preorder_equals_depth_first_action() {
     for seed in 0..30 {
         let (graph, root, _) = random_graph(200, seed);
-        let flat = Flattened::build(&graph, root).unwrap();
+        let mut flat = Flattened::new();
+        flat.rebuild(&graph, root).unwrap();
         let entered: Vec<_> = trace(&graph, root, DepthFirst::new(), false)
             .into_iter()
             .filter(|e| e.0)
@@ -209,7 +211,8 @@ fn close(a: &Affine3A, b: &Affine3A) -> bool {
 fn propagate_equals_world_transforms_actor() {
     for seed in 0..30 {
         let (graph, root, _) = random_graph(400, seed + 1_000);
-        let flat = Flattened::build(&graph, root).unwrap();
+        let mut flat = Flattened::new();
+        flat.rebuild(&graph, root).unwrap();
         let world = flat_world(&graph, &flat);
         let mut action =
             Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
@@ -234,7 +237,8 @@ fn propagate_equals_world_transforms_actor() {
 #[test]
 fn propagate_runs_any_combination() {
     let (graph, root, _) = random_graph(300, 77);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     // Depth by propagation: 1 per node, root value -1.
     let ones = vec![1i64; flat.len()];
     let mut depth = Vec::new();
@@ -255,7 +259,8 @@ fn propagate_runs_any_combination() {
 #[test]
 fn propagate_checks_the_locals_length() {
     let (graph, root, _) = random_graph(10, 1);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     let mut out = vec![7];
     let err = flat
         .propagate(0, &[1, 2], &mut out, |p, l| p + l)
@@ -327,7 +332,8 @@ fn rebuilt_after_an_edit_and_not_before() {
 #[test]
 fn a_clone_of_the_graph_is_another_graph() {
     let (graph, root, _) = random_graph(40, 9);
-    let mut flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     let copy = graph.clone();
     assert_eq!(copy.revision(), graph.revision());
     assert!(!flat.is_current(&copy), "same revision, but another graph");
@@ -341,10 +347,11 @@ fn stale_roots_are_errors() {
     let gone = ids[4];
     graph.remove(gone).unwrap();
     assert_eq!(
-        Flattened::build(&graph, gone).unwrap_err(),
+        Flattened::new().rebuild(&graph, gone).unwrap_err(),
         GraphError::StaleNode(gone)
     );
-    let mut flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     assert!(flat.refresh(&graph, gone).is_err());
     assert!(flat.is_empty() && !flat.is_current(&graph) && flat.root().is_none());
     // The slot is reused by a new node: the old id stays stale.
@@ -358,7 +365,8 @@ fn stale_roots_are_errors() {
 #[test]
 fn flat_iter_skips_subtrees() {
     let (graph, root, _) = random_graph(150, 21);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     // Skip every subtree whose node hashes to 0 mod 4; compare with the walker.
     let mut by_flat = Vec::new();
     let mut iter = flat.iter();
@@ -392,7 +400,8 @@ fn million_deep_chain() {
     for _ in 1..N {
         last = graph.append_child(last, Group).unwrap();
     }
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     assert_eq!(flat.len(), N);
     assert_eq!(flat.sizes()[0] as usize, N);
     assert_eq!(flat.sizes()[N - 1], 1);
@@ -418,7 +427,8 @@ fn million_deep_chain() {
 #[test]
 fn positions_out_of_range_are_empty() {
     let (graph, root, _) = random_graph(20, 4);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     assert_eq!(flat.children(usize::MAX).count(), 0);
     assert_eq!(flat.children(flat.len()).count(), 0);
     assert!(flat.subtree(usize::MAX).is_empty());

@@ -96,7 +96,8 @@ fn own_boxes(world: &[Affine3A]) -> Vec<Aabb> {
 /// Sequential and parallel passes agree bit for bit under 1, 2 and 4 threads, and
 /// the sequential passes agree with a naive per-node walk.
 fn check_tree(graph: &Graph, root: NodeId) {
-    let flat = Flattened::build(graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(graph, root).unwrap();
     let locals = locals(graph, &flat);
     let root_value = Affine3A::from_translation(Vec3::new(1.0, 2.0, 3.0));
     let mut seq = Vec::new();
@@ -199,7 +200,8 @@ fn a_pure_chain_and_a_flat_fan() {
 fn small_trees_and_wrong_lengths() {
     let (graph, root, _) = random_graph(50, 9);
     check_tree(&graph, root);
-    let flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     let mut out = vec![1u32];
     let err = pool(2).install(|| flat.propagate_parallel(0, &[1u32; 3], &mut out, |a, b| a + b));
     assert_eq!(
@@ -211,7 +213,8 @@ fn small_trees_and_wrong_lengths() {
     );
     assert!(out.is_empty());
     let big = chain_with_bush(100, 9000, 1).0;
-    let flat = Flattened::build(&big, big.roots().next().unwrap()).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&big, big.roots().next().unwrap()).unwrap();
     let err = pool(2).install(|| flat.accumulate_parallel(&[1u32; 3], &mut out, |a, b| a + b));
     assert!(err.is_err() && out.is_empty());
 }
@@ -231,7 +234,8 @@ proptest! {
 #[test]
 fn a_kept_cut_serves_only_its_own_shape_and_pool() {
     let (mut graph, root) = chain_with_bush(2_000, 30_000, 8);
-    let mut flat = Flattened::build(&graph, root).unwrap();
+    let mut flat = Flattened::new();
+    flat.rebuild(&graph, root).unwrap();
     let sizes = |flat: &Flattened, threads: usize| {
         let ones = vec![1u32; flat.len()];
         let (mut seq, mut par, mut depths) = (Vec::new(), Vec::new(), Vec::new());

@@ -88,7 +88,8 @@ fn every_order_visits_the_depth_first_node_set() {
             while let Some(event) = walker.next(&graph) {
                 by_walker.push(event);
             }
-            let flat = Flattened::build(&graph, top).unwrap();
+            let mut flat = Flattened::new();
+            flat.rebuild(&graph, top).unwrap();
             let orders = [
                 entered(&graph.depth_first(top).unwrap().collect::<Vec<_>>()),
                 entered(&by_walker),
@@ -562,7 +563,7 @@ fn reset_and_move_to() {
     for _ in 0..30 {
         walker.next(&graph);
     }
-    walker.reset(root);
+    walker = DfsWalker::new(root);
     assert_eq!(events(walker, &graph), expected);
 
     // move_to: continue from any node of the subtree as if the walk had got there.
@@ -580,7 +581,7 @@ fn reset_and_move_to() {
         }
         assert_eq!(rest, expected[from..], "from {target:?}");
         let id = graph.id_at(target.index()).unwrap();
-        copy.reset(root);
+        copy = DfsWalker::new(root);
         assert!(copy.move_to(&graph, id).unwrap());
         copy.next(&graph);
         assert_eq!(copy.depth() as usize, graph.depth(id).unwrap());

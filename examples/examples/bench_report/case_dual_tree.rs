@@ -124,7 +124,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     let mut dual = DualTree::new();
     dual.reset(&ga, ra, &gb, rb).expect("roots are live");
     let mut filter = AabbOverlap::new(&ta, &tb);
-    let found = dual.find_all(&ga, &gb, &mut filter).len() as u64;
+    let found = dual.iter(&ga, &gb, &mut filter).count() as u64;
     let tests = dual.stats().pair_tests;
     let (mut t, mut f) = (0, 0);
     recursive(

@@ -251,7 +251,8 @@ impl Flat {
         let mut rng = SplitMix64::new(0x9A4);
         let shape = TreeShape::from_parents(random(n, &mut rng)).expect("parents precede children");
         let (graph, root) = shape.to_graph();
-        let flat = Flattened::build(&graph, root).expect("root is live");
+        let mut flat = Flattened::new();
+        flat.rebuild(&graph, root).expect("root is live");
         let locals = flat.gather(|_| *random_mild_transform(&mut rng).local());
         let boxes = flat.gather(|_| {
             let c = Vec3::splat(rng.range_f32(-1.0, 1.0));

@@ -59,7 +59,11 @@ pub fn run(config: &Config) -> Vec<Row> {
 
     let (links, links_bytes) = held(|| shape.to_links());
     let ((graph, root), graph_bytes) = held(|| shape.to_graph());
-    let (flat, flat_bytes) = held(|| Flattened::build(&graph, root).expect("root is live"));
+    let (flat, flat_bytes) = held(|| {
+        let mut flat = Flattened::new();
+        flat.rebuild(&graph, root).expect("root is live");
+        flat
+    });
     let (pg, pg_bytes) = held(|| petgraph_tree(shape.parents()));
     let ((arena, iroot), it_bytes) = held(|| indextree_tree(shape.parents()));
     drop(shape);

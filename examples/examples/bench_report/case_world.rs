@@ -77,7 +77,11 @@ pub fn run(config: &Config) -> Vec<Row> {
         }
         (graph, ids[0])
     });
-    let (flat, flat_bytes) = held(|| Flattened::build(&graph, root).expect("root is live"));
+    let (flat, flat_bytes) = held(|| {
+        let mut flat = Flattened::new();
+        flat.rebuild(&graph, root).expect("root is live");
+        flat
+    });
     let (gathered, gathered_bytes) = held(|| {
         flat.gather(|node| {
             graph
