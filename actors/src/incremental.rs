@@ -252,13 +252,13 @@ impl IncrementalUpdate {
 
     /// The world transform of `node`, checked ([`WorldTable::world`](crate::WorldTable::world)).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
-        self.transforms().world(graph, node)
+        self.transforms().table().world(graph, node)
     }
 
     /// The world box of `node`'s subtree, checked
     /// ([`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
-        self.bounds().world_bounds(graph, node)
+        self.bounds().table().world_bounds(graph, node)
     }
 
     /// The transform nodes whose world matrix is not finite ([`WorldTransforms::non_finite`]).
