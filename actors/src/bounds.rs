@@ -100,16 +100,6 @@ impl Bounds {
         Arc::clone(&self.shared)
     }
 
-    /// The world box of `node`'s subtree, checked ([`BoundsTable::world_bounds`]).
-    pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
-        self.shared.world_bounds(graph, node)
-    }
-
-    /// The world box of the subtree in slot `node`, unchecked ([`BoundsTable::at`]).
-    pub fn world_bounds_at(&self, node: NodeIndex) -> Option<Aabb> {
-        self.shared.at(node)
-    }
-
     /// The world matrix of the node in slot `node` after the walk, if the run reached it.
     fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
         self.boxes.get_at(node)?;

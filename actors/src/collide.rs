@@ -261,7 +261,8 @@ impl Collide {
             ..
         } = self;
         nodes.clear();
-        let boxes = |x, y| bounds.world_bounds_at(x).zip(bounds.world_bounds_at(y));
+        let (world, bounds) = (world.table(), bounds.table());
+        let boxes = |x, y| bounds.at(x).zip(bounds.at(y));
         // Padded, so meshes touching at a world box's face are still compared; box
         // contacts are decided on the exact boxes below.
         let mut filter = |x, y| boxes(x, y).is_some_and(|(p, q)| padded(&p).overlaps(&q));
@@ -275,8 +276,8 @@ impl Collide {
             let contact = |triangles| NodeContact { a, b, triangles };
             let found = match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
                 (Some(mesh_a), Some(mesh_b)) => {
-                    let world_a = world.world_at(x).ok_or(CollideError::NoResults(a))?;
-                    let world_b = world.world_at(y).ok_or(CollideError::NoResults(b))?;
+                    let world_a = world.at(x).ok_or(CollideError::NoResults(a))?;
+                    let world_b = world.at(y).ok_or(CollideError::NoResults(b))?;
                     collide_meshes(inner, (mesh_a, &world_a), (mesh_b, &world_b), mode, |c| {
                         nodes.push(contact(Some(c)));
                     })
@@ -308,7 +309,7 @@ fn check(
     if !graph.contains(id) {
         return Err(CollideError::StaleNode(id));
     }
-    if world.world(graph, id).is_err() || bounds.world_bounds(graph, id).is_err() {
+    if world.table().world(graph, id).is_err() || bounds.table().world_bounds(graph, id).is_err() {
         return Err(CollideError::NoResults(id));
     }
     Ok(())

@@ -26,9 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// ([`tested`](FrustumCull::tested), [`culled`](FrustumCull::culled)).
 ///
 /// ```
-/// use scenewalk_actors::{Bounds, FrustumCull, Statistics};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::{Affine3A, Vec3}};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_actors::{FrustumCull, IncrementalUpdate};
+/// use scenewalk_core::prelude::*;
 /// use scenewalk_nodes::{Camera, Geometry, Group};
 ///
 /// let mut graph = Graph::new();
@@ -36,18 +35,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// let unit = |z: f32| Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z + 1.0)));
 /// graph.append_child(root, unit(-10.0))?; // ahead of the camera
 /// graph.append_child(root, unit(10.0))?;  // behind it
-///
-/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
+/// let mut update = IncrementalUpdate::new();
 /// update.run(&graph, root)?;
-/// let results = Results::new().with(update.actor::<Bounds>().unwrap().table());
 ///
 /// let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
-/// let mut view = Action::new(
-///     DepthFirst::new(),
-///     (Ordered::new(FrustumCull::new(frustum)), Unordered::new(Statistics::new())),
-/// )?;
-/// view.run_with(&graph, root, &results)?;
-/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 2); // root and the box ahead
+/// let mut view = Action::new(DepthFirst::new(), (Ordered::new(FrustumCull::new(frustum)),))?;
+/// let stats = view.run_with(&graph, root, &update.results())?;
+/// assert_eq!(stats.entered, 2); // root and the box ahead
 /// assert_eq!(view.actor::<FrustumCull>().unwrap().culled(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

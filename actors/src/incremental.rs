@@ -128,7 +128,7 @@ const SEEN: u8 = 64;
 ///
 /// ```
 /// use scenewalk_actors::IncrementalUpdate;
-/// use scenewalk_core::{Aabb, Graph, glam::{Affine3A, Vec3}};
+/// use scenewalk_core::prelude::*;
 /// use scenewalk_nodes::{Geometry, Group, Transform};
 ///
 /// let mut graph = Graph::new();
@@ -145,10 +145,7 @@ const SEEN: u8 = 64;
 /// assert!(!stats.full);
 /// assert_eq!((stats.subtrees, stats.entered), (1, 2)); // the arm and the hand
 /// assert_eq!(update.world(&graph, hand)?.translation.y, 5.0);
-/// assert_eq!(
-///     update.world_bounds(&graph, root)?,
-///     Aabb::new(Vec3::ZERO, Vec3::new(1.0, 6.0, 1.0))
-/// );
+/// assert_eq!(update.world_bounds(&graph, root)?, Aabb::new(Vec3::ZERO, Vec3::new(1.0, 6.0, 1.0)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Default)]
@@ -252,13 +249,13 @@ impl IncrementalUpdate {
 
     /// The world transform of `node`, checked ([`WorldTable::world`](crate::WorldTable::world)).
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
-        self.transforms().world(graph, node)
+        self.transforms().table().world(graph, node)
     }
 
     /// The world box of `node`'s subtree, checked
     /// ([`BoundsTable::world_bounds`](crate::BoundsTable::world_bounds)).
     pub fn world_bounds(&self, graph: &Graph, node: NodeId) -> Result<Aabb, ResultsError> {
-        self.bounds().world_bounds(graph, node)
+        self.bounds().table().world_bounds(graph, node)
     }
 
     /// The transform nodes whose world matrix is not finite ([`WorldTransforms::non_finite`]).

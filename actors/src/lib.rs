@@ -29,13 +29,11 @@
 //!
 //! // The passes, built once: a camera at the origin looking down -z.
 //! let frustum = Camera::perspective(1.0, 1.0, 0.1, 100.0)?.frustum(&Affine3A::IDENTITY);
+//! let (cull, draw) = (FrustumCull::new(frustum), RenderList::new(Affine3A::IDENTITY));
+//! let mut view = Action::new(DepthFirst::new(), (Ordered::new(cull), Ordered::new(draw)))?;
+//! let pick = Unordered::new(Pick::new(Ray::new(Vec3::ZERO, -Vec3::Z)?));
+//! let mut pick = Action::new(PriorityQueue::new(), (pick,))?;
 //! let mut update = IncrementalUpdate::new();
-//! let mut view = Action::new(
-//!     DepthFirst::new(),
-//!     (Ordered::new(FrustumCull::new(frustum)), Ordered::new(RenderList::new(Affine3A::IDENTITY))),
-//! )?;
-//! let ray = Ray::new(Vec3::ZERO, -Vec3::Z)?;
-//! let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray)),))?;
 //!
 //! for frame in 0..3 {
 //!     let x = 0.3 * frame as f32;

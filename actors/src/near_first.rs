@@ -15,7 +15,7 @@ use std::sync::Arc;
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, NearFirst, RenderList, Sorting};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Static, glam::{Affine3A, Vec3}};
+/// use scenewalk_core::prelude::*;
 /// use scenewalk_iterators::PriorityQueue;
 /// use scenewalk_nodes::{Geometry, Group};
 ///
@@ -26,15 +26,9 @@ use std::sync::Arc;
 /// let near = graph.append_child(root, at(5.0))?;
 /// let mut update = IncrementalUpdate::new();
 /// update.run(&graph, root)?;
-/// let results = update.results();
-/// let mut view = Action::new(
-///     PriorityQueue::new(),
-///     (
-///         Static::new(NearFirst::new(Vec3::ZERO)),
-///         Ordered::new(RenderList::new(Affine3A::IDENTITY).with_sorting(Sorting::Arrival)),
-///     ),
-/// )?;
-/// view.run_with(&graph, root, &results)?;
+/// let list = Ordered::new(RenderList::new(Affine3A::IDENTITY).with_sorting(Sorting::Arrival));
+/// let mut view = Action::new(PriorityQueue::new(), (Static::new(NearFirst::new(Vec3::ZERO)), list))?;
+/// view.run_with(&graph, root, &update.results())?;
 /// let list = view.actor::<RenderList>().unwrap();
 /// let order: Vec<_> = list.items().iter().map(|item| item.node).collect();
 /// assert_eq!(order, [near.index(), far.index()]); // nearest box first

@@ -16,13 +16,12 @@ type Page<T> = Box<[T; PAGE]>;
 /// No page in a fork's `index`.
 const NO_PAGE: u32 = u32::MAX;
 
-/// A page a fork wrote: its number, the page, which entries it wrote and how many.
+/// A page a fork wrote: its number, the page and which entries it wrote.
 #[derive(Clone, Debug)]
 struct ForkPage<T> {
     number: usize,
     page: Page<T>,
     written: [u64; PAGE / 64],
-    count: usize,
 }
 
 /// A table of entries in pages: a parallel run's fork holds only the pages it writes.
@@ -120,11 +119,7 @@ impl<T: Copy> Pages<T> {
             _ => self.fork_page(number),
         };
         if let Some(p) = self.forked.as_mut().and_then(|p| p.get_mut(k)) {
-            let (word, bit) = (&mut p.written[at / 64], 1u64 << (at % 64));
-            if *word & bit == 0 {
-                *word |= bit;
-                p.count += 1;
-            }
+            p.written[at / 64] |= 1 << (at % 64);
             p.page[at] = value;
         }
     }
@@ -144,7 +139,6 @@ impl<T: Copy> Pages<T> {
                     number,
                     page,
                     written: [0; PAGE / 64],
-                    count: 0,
                 });
                 if self.index.len() <= number {
                     self.index.resize(number + 1, NO_PAGE);
@@ -203,7 +197,9 @@ impl<T: Copy + Send + Sync> Pages<T> {
             rest = next;
             match mine {
                 [] => {}
-                [whole] if whole.count == PAGE => std::mem::swap(ours, &mut whole.page),
+                [whole] if whole.written == [u64::MAX; PAGE / 64] => {
+                    std::mem::swap(ours, &mut whole.page)
+                }
                 _ => jobs.push((ours, mine)),
             }
         }

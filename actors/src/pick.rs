@@ -38,9 +38,9 @@ pub struct PickHit {
 /// same result ([`assume_key_order`](Pick::assume_key_order) changes which).
 ///
 /// ```
-/// use scenewalk_actors::{Bounds, Pick, WorldTransforms};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, Results, Unordered, glam::Vec3};
-/// use scenewalk_iterators::{DepthFirst, PriorityQueue};
+/// use scenewalk_actors::{IncrementalUpdate, Pick};
+/// use scenewalk_core::prelude::*;
+/// use scenewalk_iterators::PriorityQueue;
 /// use scenewalk_nodes::{Geometry, Group, Mesh, Ray, Transform};
 ///
 /// let mut graph = Graph::new();
@@ -48,16 +48,12 @@ pub struct PickHit {
 /// let near = graph.append_child(root, Transform::from_translation(Vec3::new(0.0, 0.0, -5.0)))?;
 /// let ball = graph.append_child(near, Mesh::uv_sphere(1.0, 16, 8)?)?;
 /// graph.append_child(root, Geometry::new(Aabb::new(Vec3::new(-1.0, -1.0, -21.0), Vec3::new(1.0, 1.0, -20.0))))?;
-///
-/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new())))?;
+/// let mut update = IncrementalUpdate::new();
 /// update.run(&graph, root)?;
-/// let results = Results::new()
-///     .with(update.actor::<WorldTransforms>().unwrap().table())
-///     .with(update.actor::<Bounds>().unwrap().table());
 ///
 /// let ray = Ray::new(Vec3::ZERO, -Vec3::Z)?;
 /// let mut pick = Action::new(PriorityQueue::new(), (Unordered::new(Pick::new(ray)),))?;
-/// let stats = pick.run_with(&graph, root, &results)?;
+/// let stats = pick.run_with(&graph, root, &update.results())?;
 /// let hit = pick.actor::<Pick>().unwrap().hit().unwrap();
 /// assert_eq!(hit.node, ball.index());
 /// assert!((hit.distance - 4.0).abs() < 1e-3);

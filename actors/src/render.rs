@@ -241,8 +241,7 @@ pub enum Sorting {
 ///
 /// ```
 /// use scenewalk_actors::{IncrementalUpdate, RenderList};
-/// use scenewalk_core::{Aabb, Action, Graph, Ordered, glam::{Affine3A, Vec3, Vec4}};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_core::{prelude::*, glam::Vec4};
 /// use scenewalk_nodes::{Geometry, Group, Material, Transform};
 ///
 /// let mut graph = Graph::new();

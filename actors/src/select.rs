@@ -15,28 +15,22 @@ use std::sync::Arc;
 /// node or a NaN distance selects child 0, the most detailed: wrong only in cost.
 ///
 /// ```
-/// use scenewalk_actors::{LodSelect, Statistics, WorldTransforms};
-/// use scenewalk_core::{Action, Graph, Ordered, Results, Static, Unordered, glam::Vec3};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_actors::{IncrementalUpdate, LodSelect};
+/// use scenewalk_core::prelude::*;
 /// use scenewalk_nodes::{Group, Lod, Transform};
 ///
 /// let mut graph = Graph::new();
 /// let root = graph.add_root(Transform::from_translation(Vec3::new(0.0, 0.0, 100.0)));
 /// let lod = graph.append_child(root, Lod::from_thresholds(Vec3::ZERO, &[50.0])?)?;
-/// let fine = graph.append_child(lod, Group)?;
-/// let coarse = graph.append_child(lod, Group)?;
-///
-/// let mut update = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),))?;
+/// graph.append_child(lod, Group)?; // fine
+/// graph.append_child(lod, Group)?; // coarse
+/// let mut update = IncrementalUpdate::new();
 /// update.run(&graph, root)?;
-/// let results = Results::new().with(update.actor::<WorldTransforms>().unwrap().table());
 ///
 /// // The viewer at the origin is 100 away: the coarse child shows.
-/// let mut view = Action::new(
-///     DepthFirst::new(),
-///     (Static::new(LodSelect::new(Vec3::ZERO)), Unordered::new(Statistics::new())),
-/// )?;
-/// view.run_with(&graph, root, &results)?;
-/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 3); // root, lod, coarse
+/// let mut view = Action::new(DepthFirst::new(), (Static::new(LodSelect::new(Vec3::ZERO)),))?;
+/// let stats = view.run_with(&graph, root, &update.results())?;
+/// assert_eq!(stats.entered, 3); // root, lod, coarse
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -97,9 +91,8 @@ impl StaticActor for LodSelect {
 /// dispatch, static state).
 ///
 /// ```
-/// use scenewalk_actors::{Statistics, SwitchSelect};
-/// use scenewalk_core::{Action, Graph, Static, Unordered};
-/// use scenewalk_iterators::DepthFirst;
+/// use scenewalk_actors::SwitchSelect;
+/// use scenewalk_core::prelude::*;
 /// use scenewalk_nodes::{Group, Selection, Switch};
 ///
 /// let mut graph = Graph::new();
@@ -107,12 +100,8 @@ impl StaticActor for LodSelect {
 /// for _ in 0..3 {
 ///     graph.append_child(root, Group)?;
 /// }
-/// let mut view = Action::new(
-///     DepthFirst::new(),
-///     (Static::new(SwitchSelect), Unordered::new(Statistics::new())),
-/// )?;
-/// view.run(&graph, root)?;
-/// assert_eq!(view.actor::<Statistics>().unwrap().nodes(), 2);
+/// let mut view = Action::new(DepthFirst::new(), (Static::new(SwitchSelect),))?;
+/// assert_eq!(view.run(&graph, root)?.entered, 2); // the root and child 1
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]

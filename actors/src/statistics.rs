@@ -42,11 +42,6 @@ impl Statistics {
         &self.per_depth
     }
 
-    /// The depth of the deepest reached node (`None` before any run reached a node).
-    pub fn max_depth(&self) -> Option<usize> {
-        self.per_depth.iter().rposition(|&n| n > 0)
-    }
-
     /// Nodes reached of exactly type `T` (not counting types that extend it).
     pub fn count_of<T: 'static>(&self) -> u64 {
         let id = TypeId::of::<T>();

@@ -85,16 +85,6 @@ impl WorldTransforms {
         Arc::clone(&self.shared)
     }
 
-    /// The world transform of `node` from the latest run, checked ([`WorldTable::world`]).
-    pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
-        self.shared.world(graph, node)
-    }
-
-    /// The world transform of the node in slot `node`, unchecked ([`WorldTable::at`]).
-    pub fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
-        self.shared.at(node)
-    }
-
     /// The transform nodes of the latest run whose world matrix came out NaN or
     /// infinite, in traversal order (not their subtrees, which inherit it); the run's
     /// root comes first, whatever its type, when its ancestors' matrix is already bad.
@@ -222,7 +212,7 @@ mod tests {
         while let Some(node) = next {
             next = graph.next_preorder_at(node, root.index());
             let state = par.world.get_at(node).unwrap();
-            assert_eq!(Some(par.matrices.get(state)), seq.world_at(node));
+            assert_eq!(Some(par.matrices.get(state)), seq.table().at(node));
             let ty = graph.type_at(node).unwrap();
             match par.matrices.place(&graph, node, ty) {
                 Some(place) => {

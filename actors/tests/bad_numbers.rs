@@ -323,10 +323,10 @@ proptest! {
         let by_priority = run_update(&s, PriorityQueue::new());
         let by_flat = run_update(&s, Flattened::new());
         for &id in &s.ids {
-            let want = by_depth.world_bounds(&s.graph, id).ok();
+            let want = by_depth.table().world_bounds(&s.graph, id).ok();
             prop_assert!(want.is_some());
-            prop_assert!(same_box(by_priority.world_bounds(&s.graph, id).ok(), want));
-            prop_assert!(same_box(by_flat.world_bounds(&s.graph, id).ok(), want));
+            prop_assert!(same_box(by_priority.table().world_bounds(&s.graph, id).ok(), want));
+            prop_assert!(same_box(by_flat.table().world_bounds(&s.graph, id).ok(), want));
         }
 
         let results = Results::new().with(by_depth.table());
@@ -392,6 +392,7 @@ fn a_nan_box_beside_a_finite_one_is_not_culled() {
     );
     // Merged after the NaN box, the far box must not wash the NaN out of the parent.
     let parent = run_update(&s, DepthFirst::new())
+        .table()
         .world_bounds(&s.graph, s.ids[1])
         .ok();
     assert!(parent.unwrap().min.is_nan());
@@ -421,6 +422,7 @@ fn a_nan_transform_poisons_its_subtree_only() {
     assert_eq!(world.non_finite(), [s.ids[1].index()]);
     assert!(
         world
+            .table()
             .world(&s.graph, s.ids[2])
             .ok()
             .unwrap()
@@ -431,6 +433,7 @@ fn a_nan_transform_poisons_its_subtree_only() {
     let bounds = action.actor::<Bounds>().unwrap();
     assert!(
         bounds
+            .table()
             .world_bounds(&s.graph, s.ids[2])
             .ok()
             .unwrap()
@@ -439,7 +442,7 @@ fn a_nan_transform_poisons_its_subtree_only() {
     );
     // Zero scale collapses the box to a point at the transform's origin.
     assert_eq!(
-        bounds.world_bounds(&s.graph, s.ids[4]).ok(),
+        bounds.table().world_bounds(&s.graph, s.ids[4]).ok(),
         Some(Aabb::new(Vec3::ZERO, Vec3::ZERO))
     );
 }

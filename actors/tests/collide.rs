@@ -228,9 +228,9 @@ fn leaf_contacts(
         (Some(ma), Some(mb)) => {
             let pairs = brute_pairs(
                 ma,
-                &world.world_at(x).unwrap(),
+                &world.table().at(x).unwrap(),
                 mb,
-                &world.world_at(y).unwrap(),
+                &world.table().at(y).unwrap(),
             );
             out.extend(pairs.into_iter().map(|c| NodeContact {
                 a,
@@ -239,10 +239,7 @@ fn leaf_contacts(
             }));
         }
         _ => {
-            let (p, q) = (
-                bounds.world_bounds_at(x).unwrap(),
-                bounds.world_bounds_at(y).unwrap(),
-            );
+            let (p, q) = (bounds.table().at(x).unwrap(), bounds.table().at(y).unwrap());
             if p.overlaps(&q) {
                 out.push(NodeContact {
                     a,
@@ -379,15 +376,22 @@ fn meshes_work_under_bounds_and_statistics() {
     let world = action
         .actor::<WorldTransforms>()
         .unwrap()
+        .table()
         .world(&graph, node)
         .ok()
         .unwrap();
     let bounds = action.actor::<Bounds>().unwrap();
     let expected = ball.geometry().local_bounds().transformed(&world);
-    assert_eq!(bounds.world_bounds(&graph, node).ok(), Some(expected));
-    assert_eq!(bounds.world_bounds(&graph, moved).ok(), Some(expected));
     assert_eq!(
-        bounds.world_bounds(&graph, root).ok(),
+        bounds.table().world_bounds(&graph, node).ok(),
+        Some(expected)
+    );
+    assert_eq!(
+        bounds.table().world_bounds(&graph, moved).ok(),
+        Some(expected)
+    );
+    assert_eq!(
+        bounds.table().world_bounds(&graph, root).ok(),
         Some(expected.union(&Aabb::new(-Vec3::ONE, Vec3::ONE)))
     );
     // The box holds every vertex moved into the world.

@@ -213,13 +213,13 @@ fn update<I: TraversalIterator>(name: &str, iterator: I, s: &Shape) {
     let (probe, at) = s.probe;
     let world = action.actor::<WorldTransforms>().unwrap();
     assert_eq!(
-        world.world(&s.graph, probe).ok(),
+        world.table().world(&s.graph, probe).ok(),
         Some(Affine3A::from_translation(at)),
         "{name}"
     );
     let bounds = action.actor::<Bounds>().unwrap();
     assert_eq!(
-        bounds.world_bounds(&s.graph, s.root).ok(),
+        bounds.table().world_bounds(&s.graph, s.root).ok(),
         Some(s.root_box),
         "{name}"
     );

@@ -253,6 +253,7 @@ fn the_checked_accessors_refuse_results_after_a_payload_edit() {
         plain
             .actor::<WorldTransforms>()
             .unwrap()
+            .table()
             .world(&graph, moved)
             .map(drop)
     ));
@@ -260,6 +261,7 @@ fn the_checked_accessors_refuse_results_after_a_payload_edit() {
         plain
             .actor::<Bounds>()
             .unwrap()
+            .table()
             .world_bounds(&graph, root)
             .map(drop)
     ));

@@ -158,10 +158,15 @@ fn check(graph: &Graph, root: NodeId, update: &IncrementalUpdate) -> Result<(), 
     prop_assert_eq!(patched.skinned(), want.skinned());
     for id in all_nodes(graph) {
         let got = update.world(graph, id).ok();
-        prop_assert_eq!(got, world.world(graph, id).ok(), "world of {:?}", id);
+        prop_assert_eq!(
+            got,
+            world.table().world(graph, id).ok(),
+            "world of {:?}",
+            id
+        );
         prop_assert_eq!(
             update.world_bounds(graph, id).ok(),
-            bounds.world_bounds(graph, id).ok(),
+            bounds.table().world_bounds(graph, id).ok(),
             "box of {:?}",
             id
         );

@@ -116,13 +116,13 @@ fn ordered_state_is_the_same_under_every_order() {
             );
             for &id in &ids {
                 assert_eq!(
-                    world.world(&graph, id).ok(),
-                    dfs_world.world(&graph, id).ok(),
+                    world.table().world(&graph, id).ok(),
+                    dfs_world.table().world(&graph, id).ok(),
                     "seed {seed}"
                 );
                 assert_eq!(
-                    bounds.world_bounds(&graph, id).ok(),
-                    dfs_bounds.world_bounds(&graph, id).ok(),
+                    bounds.table().world_bounds(&graph, id).ok(),
+                    dfs_bounds.table().world_bounds(&graph, id).ok(),
                     "seed {seed}"
                 );
             }
@@ -186,7 +186,7 @@ impl StaticActor for Cut {
 fn cut_box(graph: &Graph, world: &WorldTransforms, node: NodeId) -> Aabb {
     let own = graph.get::<Geometry>(node).map_or(Aabb::EMPTY, |g| {
         g.local_bounds()
-            .transformed(&world.world(graph, node).unwrap())
+            .transformed(&world.table().world(graph, node).unwrap())
     });
     if node.index().get() % 7 == 3 {
         return own;
@@ -276,7 +276,7 @@ fn a_pruned_node_keeps_its_own_box_and_a_deactivated_one_has_none_under_every_or
             for &id in &ids {
                 let want = entered.contains(&id).then(|| cut_box(&graph, world, id));
                 assert_eq!(
-                    bounds.world_bounds(&graph, id).ok(),
+                    bounds.table().world_bounds(&graph, id).ok(),
                     want,
                     "{name}, seed {seed}"
                 );

@@ -166,8 +166,8 @@ fn update_outcome(
     let bounds = action.actor::<Bounds>().unwrap();
     let slots = (0..graph.capacity() as u32).map(NodeIndex::new);
     UpdateOutcome {
-        world: slots.clone().map(|n| bits(world.world_at(n))).collect(),
-        boxes: slots.map(|n| box_bits(bounds.world_bounds_at(n))).collect(),
+        world: slots.clone().map(|n| bits(world.table().at(n))).collect(),
+        boxes: slots.map(|n| box_bits(bounds.table().at(n))).collect(),
         non_finite: world.non_finite().to_vec(),
         nodes: action.actor::<Statistics>().unwrap().nodes(),
         depths: action
@@ -221,12 +221,12 @@ fn check_world_only(graph: &Graph, root: NodeId, seed: u64, from_depth: u32) {
     let mut seq = Action::new(DepthFirst::new(), chain()).unwrap();
     seq.run(graph, root).unwrap();
     let world = seq.actor::<WorldTransforms>().unwrap();
-    let expect: Vec<_> = slots().map(|n| bits(world.world_at(n))).collect();
+    let expect: Vec<_> = slots().map(|n| bits(world.table().at(n))).collect();
     for threads in [1, 2, 4] {
         let mut par = Action::new(DepthFirst::new(), chain()).unwrap();
         pool(threads).install(|| par.run_parallel(graph, root).unwrap());
         let world = par.actor::<WorldTransforms>().unwrap();
-        let got: Vec<_> = slots().map(|n| bits(world.world_at(n))).collect();
+        let got: Vec<_> = slots().map(|n| bits(world.table().at(n))).collect();
         assert!(got == expect, "{threads} threads");
     }
 }
@@ -479,11 +479,11 @@ fn check_stops(graph: &Graph, root: NodeId) {
         let world = action.actor::<WorldTransforms>().unwrap();
         let reached: Vec<_> = order
             .iter()
-            .filter(|&&n| world.world_at(n).is_some())
+            .filter(|&&n| world.table().at(n).is_some())
             .collect();
         assert_eq!(reached.is_empty(), at == 0);
         for &&n in &reached {
-            assert_eq!(bits(world.world_at(n)), expect.world[n.get()]);
+            assert_eq!(bits(world.table().at(n)), expect.world[n.get()]);
         }
         // The next run starts clean and is complete.
         action.actor_mut::<StopAt>().unwrap().0 = NodeIndex::new(u32::MAX - 1);
@@ -493,8 +493,8 @@ fn check_stops(graph: &Graph, root: NodeId) {
         let world = action.actor::<WorldTransforms>().unwrap();
         let bounds = action.actor::<Bounds>().unwrap();
         for &n in &order {
-            assert_eq!(bits(world.world_at(n)), expect.world[n.get()]);
-            assert_eq!(box_bits(bounds.world_bounds_at(n)), expect.boxes[n.get()]);
+            assert_eq!(bits(world.table().at(n)), expect.world[n.get()]);
+            assert_eq!(box_bits(bounds.table().at(n)), expect.boxes[n.get()]);
         }
     }
 }

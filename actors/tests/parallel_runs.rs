@@ -53,9 +53,10 @@ fn outcome(graph: &Graph, action: &Action<DepthFirst, Update>) -> Outcome {
         .map(NodeIndex::new)
         .map(|n| {
             let w = world
-                .world_at(n)
+                .table()
+                .at(n)
                 .map(|m: Affine3A| m.to_cols_array().map(f32::to_bits));
-            let b = bounds.world_bounds_at(n).map(|b: Aabb| {
+            let b = bounds.table().at(n).map(|b: Aabb| {
                 let [x, y, z] = b.min.to_array();
                 let [u, v, w] = b.max.to_array();
                 [x, y, z, u, v, w].map(f32::to_bits)

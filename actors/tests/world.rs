@@ -33,7 +33,7 @@ proptest! {
         let stats = action.run(&graph, ids[0]).unwrap();
         let world = action.actor::<WorldTransforms>().unwrap();
         for &id in &ids {
-            let got = world.world(&graph, id).ok().unwrap();
+            let got = world.table().world(&graph, id).ok().unwrap();
             prop_assert!(affine_close(&got, &naive_world(&graph, id)), "node {id:?}");
         }
         let transforms = spec.iter().skip(1).filter(|(_, k)| matches!(k, Kind::Transform(..))).count() as u64;
@@ -49,7 +49,7 @@ proptest! {
         let world = action.actor::<WorldTransforms>().unwrap();
         for &id in &ids {
             let inside = graph.is_ancestor_or_self(start, id).unwrap();
-            match world.world(&graph, id).ok() {
+            match world.table().world(&graph, id).ok() {
                 Some(got) => {
                     prop_assert!(inside);
                     prop_assert!(affine_close(&got, &naive_world(&graph, id)));
@@ -66,7 +66,7 @@ proptest! {
         action.run(&graph, ids[0]).unwrap();
         let bounds = action.actor::<Bounds>().unwrap();
         for &id in &ids {
-            let got = bounds.world_bounds(&graph, id).ok().unwrap();
+            let got = bounds.table().world_bounds(&graph, id).ok().unwrap();
             let want = naive_bounds(&graph, id);
             prop_assert_eq!(got.is_empty(), want.is_empty());
             if !want.is_empty() {
@@ -140,6 +140,7 @@ fn custom_node_type_is_handled_by_existing_actors() {
     let world = action
         .actor::<WorldTransforms>()
         .unwrap()
+        .table()
         .world(&graph, leaf)
         .ok()
         .unwrap();
@@ -154,6 +155,7 @@ fn custom_node_type_is_handled_by_existing_actors() {
     let bounds = action
         .actor::<Bounds>()
         .unwrap()
+        .table()
         .world_bounds(&graph, root)
         .ok()
         .unwrap();
@@ -196,7 +198,10 @@ fn world_transforms_before_any_run_skip_the_node() {
     let mut active = scenewalk_core::ActiveList::new(&mut entries);
     let flow = scenewalk_core::Actor::enter(&mut actor, &visit, &mut active);
     assert_eq!(flow, scenewalk_core::Flow::Continue);
-    assert!(actor.get().world(&graph, root).is_err(), "nothing recorded");
+    assert!(
+        actor.get().table().world(&graph, root).is_err(),
+        "nothing recorded"
+    );
 }
 
 #[test]
@@ -214,6 +219,7 @@ fn results_of_unreached_and_removed_nodes_are_none() {
         action
             .actor::<WorldTransforms>()
             .unwrap()
+            .table()
             .world(&graph, other_root)
             .ok()
             .is_none()
@@ -223,6 +229,7 @@ fn results_of_unreached_and_removed_nodes_are_none() {
         action
             .actor::<WorldTransforms>()
             .unwrap()
+            .table()
             .world(&graph, a)
             .ok()
             .is_none()
@@ -232,6 +239,7 @@ fn results_of_unreached_and_removed_nodes_are_none() {
         action
             .actor::<WorldTransforms>()
             .unwrap()
+            .table()
             .world(&graph, root)
             .ok()
             .is_none(),
@@ -253,6 +261,7 @@ fn a_reused_slot_does_not_show_the_old_nodes_value() {
         action
             .actor::<WorldTransforms>()
             .unwrap()
+            .table()
             .world(&graph, moved)
             .ok()
             .is_some()
@@ -261,17 +270,20 @@ fn a_reused_slot_does_not_show_the_old_nodes_value() {
     let newcomer = graph.add_root(Group);
     assert_eq!(newcomer.index(), moved.index(), "the slot is reused");
     let world = action.actor::<WorldTransforms>().unwrap();
-    assert_eq!(world.world(&graph, newcomer).ok(), None);
+    assert_eq!(world.table().world(&graph, newcomer).ok(), None);
     assert_eq!(
-        world.world(&graph, root).ok(),
+        world.table().world(&graph, root).ok(),
         None,
         "the structure changed since the run"
     );
     action.run(&graph, root).unwrap();
     let world = action.actor::<WorldTransforms>().unwrap();
-    assert_eq!(world.world(&graph, root).ok(), Some(Affine3A::IDENTITY));
     assert_eq!(
-        world.world(&graph, newcomer).ok(),
+        world.table().world(&graph, root).ok(),
+        Some(Affine3A::IDENTITY)
+    );
+    assert_eq!(
+        world.table().world(&graph, newcomer).ok(),
         None,
         "not under the traversal root"
     );

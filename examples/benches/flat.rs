@@ -97,13 +97,13 @@ fn flat(c: &mut Criterion) {
             depth_first.run(&graph, root).expect("root is live");
             depth_first
                 .actor::<WorldTransforms>()
-                .map(|w| w.world_at(ids[NODES - 1].index()))
+                .map(|w| w.table().at(ids[NODES - 1].index()))
         },
         {
             flattened.run(&graph, root).expect("root is live");
             flattened
                 .actor::<WorldTransforms>()
-                .map(|w| w.world_at(ids[NODES - 1].index()))
+                .map(|w| w.table().at(ids[NODES - 1].index()))
         },
     ] {
         assert_eq!(action_world.flatten(), Some(by_raw[NODES - 1]));

@@ -53,6 +53,7 @@ fn scene(c: &mut Criterion) {
     let street = update
         .actor::<WorldTransforms>()
         .expect("there")
+        .table()
         .world(graph, city.camera)
         .expect("reached");
     let lens = *graph.get::<Camera>(city.camera).expect("a camera");

@@ -175,7 +175,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let world = action
         .actor::<WorldTransforms>()
         .ok_or("no world transforms")?;
-    let carousel_world = world.world(&graph, carousel)?;
+    let carousel_world = world.table().world(&graph, carousel)?;
     let speed = graph.get::<Spinner>(carousel)?.speed;
     println!(
         "carousel (a Spinner turning at {speed} rad/s, handled as a Transform) sits at {}",
@@ -184,6 +184,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     let bounds = action
         .actor::<Bounds>()
         .ok_or("no bounds")?
+        .table()
         .world_bounds(&graph, root)?;
     println!("world bounds {}", Decimals::for_box(&bounds).aabb(&bounds));
     // The dispatch actor's type holds its closures; its context is found by type.

@@ -93,7 +93,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         "city with {} nodes, {} of them meshes; world box {}",
         stats.nodes(),
         stats.count_of::<Mesh>(),
-        Decimals::ONE.aabb(&bounds.world_bounds(&graph, root)?)
+        Decimals::ONE.aabb(&bounds.table().world_bounds(&graph, root)?)
     );
 
     let mut collide = Collide::new();
@@ -117,7 +117,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     );
 
     // A ray straight down onto the ring, in world coordinates.
-    let ring_world = world.world(&graph, graph.first_child(left)?.ok_or("no ring")?)?;
+    let ring_world = world
+        .table()
+        .world(&graph, graph.first_child(left)?.ok_or("no ring")?)?;
     let ray = Ray::new(Vec3::new(55.0, 50.0, 50.0), -Vec3::Y)?;
     match ring.ray_hit_world(&ray, &ring_world, f32::INFINITY) {
         Some(hit) => println!(

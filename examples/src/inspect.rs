@@ -341,6 +341,7 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
             return Err(InspectError::NotReached(index));
         };
         let world = worlds
+            .table()
             .world(graph, node.id)
             .map_err(|_| InspectError::NotReached(index))?;
         let mut mesh_aabb = Aabb::EMPTY;
@@ -353,7 +354,7 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
                 // At rest, the report keeps a skinned mesh's bind-pose box placed by
                 // its node, as before skins were read (the update poses it).
                 Ok(mesh) => Ok(mesh.mesh().geometry().local_bounds().transformed(&world)),
-                Err(_) => bounds.world_bounds(graph, primitive),
+                Err(_) => bounds.table().world_bounds(graph, primitive),
             };
             mesh_aabb = mesh_aabb.union(&b.map_err(|_| InspectError::NotReached(index))?);
         }

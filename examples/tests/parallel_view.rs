@@ -59,7 +59,7 @@ fn the_culling_pass_in_parallel_equals_the_sequential_one() {
     let results = Results::new()
         .with(world.table())
         .with(update.actor::<Bounds>().unwrap().table());
-    let camera_world = world.world(graph, city.camera).unwrap();
+    let camera_world = world.table().world(graph, city.camera).unwrap();
     let frustum = graph
         .get::<Camera>(city.camera)
         .unwrap()
@@ -142,10 +142,12 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
             .iter()
             .map(|&n| {
                 let w = world
-                    .world_at(n)
+                    .table()
+                    .at(n)
                     .map(|m| m.to_cols_array().map(f32::to_bits));
                 let b = bounds
-                    .world_bounds_at(n)
+                    .table()
+                    .at(n)
                     .map(|b| [b.min.to_array(), b.max.to_array()].concat());
                 let b = b.map(|b| b.into_iter().map(f32::to_bits).collect::<Vec<_>>());
                 (w, b)
@@ -160,6 +162,7 @@ fn the_update_pass_and_ordered_culling_in_parallel_equal_the_sequential_ones() {
     let camera_world = sequential
         .actor::<WorldTransforms>()
         .unwrap()
+        .table()
         .world(graph, city.camera)
         .unwrap();
     for threads in [1, 2, 4] {

@@ -32,18 +32,18 @@ fn actions_and_hand_loops_agree_on_a_city() {
     for slot in 0..graph.capacity() {
         let node = scenewalk_core::NodeIndex::new(slot as u32);
         assert_eq!(
-            world.world_at(node),
+            world.table().at(node),
             Some(hand.world[slot]),
             "world of {slot}"
         );
         assert_eq!(
-            bounds.world_bounds_at(node),
+            bounds.table().at(node),
             Some(hand.bounds[slot]),
             "box of {slot}"
         );
     }
 
-    let camera_world = world.world(graph, city.camera).unwrap();
+    let camera_world = world.table().world(graph, city.camera).unwrap();
     let camera = graph.get::<Camera>(city.camera).unwrap();
     let frustum = camera.frustum(&camera_world);
     let eye = Vec3::from(camera_world.translation);

@@ -54,7 +54,7 @@ pub fn run(data: &[u8]) {
             }
             let worlds = update.actor::<WorldTransforms>().expect("in the chain");
             for mesh in &skinned {
-                let world = |j| worlds.world(graph, j).ok();
+                let world = |j| worlds.table().world(graph, j).ok();
                 if mesh.skin().joint_matrices(world, &mut matrices).is_err() {
                     continue; // A joint under another root: its run's results are gone.
                 }

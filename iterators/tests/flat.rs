@@ -225,9 +225,9 @@ fn propagate_equals_world_transforms_actor() {
         let flat_actor = over_flat.actor::<WorldTransforms>().unwrap();
         let mut transforms = 0;
         for (i, &node) in flat.nodes().iter().enumerate() {
-            let expected = actor.world_at(node).unwrap();
+            let expected = actor.table().at(node).unwrap();
             assert!(close(&world[i], &expected), "seed {seed} position {i}");
-            assert_eq!(flat_actor.world_at(node), Some(expected));
+            assert_eq!(flat_actor.table().at(node), Some(expected));
             transforms += graph.get_at::<Transform>(node).is_some() as usize;
         }
         assert!(transforms > 100, "the trees hold transforms");

@@ -373,6 +373,7 @@ pub fn run(config: &Config) -> Vec<Row> {
             let bounds = full_update.actor::<Bounds>().expect("there");
             checksum(
                 &bounds
+                    .table()
                     .world_bounds(&full.graph, full.root)
                     .expect("reached"),
             )

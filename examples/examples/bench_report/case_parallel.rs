@@ -105,10 +105,10 @@ where
     };
     let (ba, bb) = (a.actor::<Bounds>(), b.actor::<Bounds>());
     (0..graph.capacity() as u32).map(NodeIndex::new).all(|n| {
-        bits(wa.world_at(n)) == bits(wb.world_at(n))
+        bits(wa.table().at(n)) == bits(wb.table().at(n))
             && (!boxes
-                || box_bits(ba.and_then(|x| x.world_bounds_at(n)))
-                    == box_bits(bb.and_then(|x| x.world_bounds_at(n))))
+                || box_bits(ba.and_then(|x| x.table().at(n)))
+                    == box_bits(bb.and_then(|x| x.table().at(n))))
     })
 }
 

@@ -44,7 +44,7 @@ pub fn run(config: &Config) -> Vec<Row> {
                 update.run(graph, root).expect("root is live");
                 let b = update
                     .actor::<Bounds>()
-                    .and_then(|b| b.world_bounds_at(root.index()))
+                    .and_then(|b| b.table().at(root.index()))
                     .unwrap_or_default();
                 u64::from(b.max.x.to_bits()) + update.actor::<Statistics>().map_or(0, |s| s.nodes())
             }),
@@ -56,6 +56,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     let street = update
         .actor::<WorldTransforms>()
         .expect("there")
+        .table()
         .world(graph, city.camera)
         .expect("the camera is reached");
     let results = passes::results(&update);

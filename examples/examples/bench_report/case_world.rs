@@ -106,7 +106,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     for i in (0..n).step_by(97) {
         let node = NodeIndex::new(i as u32);
         assert!(close(&naive[i], &reference[i]), "naive differs at {i}");
-        let by_action = world.world_at(node).expect("every node reached");
+        let by_action = world.table().at(node).expect("every node reached");
         assert!(close(&by_action, &reference[i]), "action differs at {i}");
     }
 

@@ -235,7 +235,7 @@ fn jobs(
     // View.
     let camera = scene.camera.ok_or("the scene has no camera")?;
     let lens = *graph.get::<Camera>(camera)?;
-    let placed = world.world(graph, camera)?;
+    let placed = world.table().world(graph, camera)?;
     let frustum = lens.frustum(&placed);
     let eye = Vec3::from(placed.translation);
     let view_matrix = placed.inverse();
@@ -371,8 +371,8 @@ fn jobs(
     let contact = match scene.sculpture {
         Some((ring, ball)) => {
             let (a, b) = (graph.get::<Mesh>(ring)?, graph.get::<Mesh>(ball)?);
-            let wa = world.world(graph, ring)?;
-            let wb = world.world(graph, ball)?;
+            let wa = world.table().world(graph, ring)?;
+            let wb = world.table().world(graph, ball)?;
             let started = Instant::now();
             let all = collide.meshes(a, &wa, b, &wb, ContactMode::All).len();
             let all_ms = ms(started.elapsed());
@@ -428,7 +428,7 @@ fn jobs(
             )?;
             contacts
                 .first()
-                .and_then(|c| world.world(graph, c.a).ok())
+                .and_then(|c| world.table().world(graph, c.a).ok())
                 .map(|w| Vec3::from(w.translation))
         }
     };
@@ -486,7 +486,7 @@ fn drawables(
                         mesh.mesh()
                             .geometry()
                             .local_bounds()
-                            .transformed(&world.world(graph, node)?),
+                            .transformed(&world.table().world(graph, node)?),
                     ),
                 },
                 Err(_) => Drawable {
@@ -662,7 +662,7 @@ fn brute_force_pick(
     let mut tested = 0;
     for slot in 0..graph.capacity() as u32 {
         let node = NodeIndex::new(slot);
-        let Some(placed) = world.world_at(node) else {
+        let Some(placed) = world.table().at(node) else {
             continue;
         };
         let hit = if let Some(posed) = bounds.skinned_at(node) {
