@@ -206,7 +206,7 @@ fn camera_at(
 /// The pick ray through the point (`x`, `y`) of the view (-1..1 across, -1..1 up)
 /// of `lens` placed at `placed`.
 pub fn pick_ray(lens: &Camera, placed: &Affine3A, x: f32, y: f32) -> Result<Ray, BadRay> {
-    let inverse = (lens.projection_matrix() * Mat4::from(Camera::view_matrix(placed))).inverse();
+    let inverse = (lens.projection_matrix() * Mat4::from(placed.inverse())).inverse();
     let near = inverse.project_point3(Vec3::new(x, y, 0.0));
     let far = inverse.project_point3(Vec3::new(x, y, 0.5));
     Ray::new(near, far - near)

@@ -78,7 +78,7 @@ pub fn view_action(frustum: &Frustum, placed: &Affine3A) -> Result<ViewAction, A
             Ordered::new(FrustumCull::new(*frustum)),
             Static::new(LodSelect::new(eye)),
             Static::new(SwitchSelect),
-            Ordered::new(RenderList::new(Camera::view_matrix(placed))),
+            Ordered::new(RenderList::new(placed.inverse())),
         ),
     )
 }

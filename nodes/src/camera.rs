@@ -149,12 +149,6 @@ impl Camera {
             .then(|| Affine3A::from_cols(right.into(), up.into(), back.into(), eye.into()))
     }
 
-    /// World space into the frame of a camera placed by `world` (its inverse), as
-    /// `RenderList::new` takes it.
-    pub fn view_matrix(world: &Affine3A) -> Affine3A {
-        world.inverse()
-    }
-
     /// The world-space frustum of this camera placed by `world`, built in f64 from the
     /// exact view volume and rounded outwards to f32: every point of the volume lies
     /// inside or on every plane, and each plane passes within 2⁻²⁰ of the largest corner

@@ -38,7 +38,7 @@ fn depth_range(camera: &Camera) -> (f32, f32) {
 
 /// Inside by the clip-space definition: `-w <= x, y <= w` and `0 <= z <= w`.
 fn inside_by_clip(camera: &Camera, world: &Affine3A, p: Vec3) -> bool {
-    let clip = camera.projection_matrix() * Mat4::from(Camera::view_matrix(world)) * p.extend(1.0);
+    let clip = camera.projection_matrix() * Mat4::from(world.inverse()) * p.extend(1.0);
     let w = clip.w;
     clip.x.abs() <= w && clip.y.abs() <= w && clip.z >= 0.0 && clip.z <= w
 }
