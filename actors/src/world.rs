@@ -167,22 +167,19 @@ mod tests {
     /// depth-first slot order (a split run wants it): node i's children are 4i+1..=4i+4.
     #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
+        fn add(graph: &mut Graph, parent: NodeId, i: usize, n: usize) {
+            for c in (4 * i + 1..=4 * i + 4).filter(|&c| c < n) {
+                let t = Vec3::new(c as f32, 1.0, -(c as f32) * 0.5);
+                let node = match c % 3 {
+                    0 => graph.append_child(parent, Transform::from_translation(t)),
+                    _ => graph.append_child(parent, Group),
+                };
+                add(graph, node.unwrap(), c, n);
+            }
+        }
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
-        let mut stack: Vec<(usize, NodeId)> = (1..=4).rev().map(|c| (c, root)).collect();
-        while let Some((i, parent)) = stack.pop() {
-            if i >= n {
-                continue;
-            }
-            let node = if i % 3 == 0 {
-                let t = Vec3::new(i as f32, 1.0, -(i as f32) * 0.5);
-                graph.append_child(parent, Transform::from_translation(t))
-            } else {
-                graph.append_child(parent, Group)
-            };
-            let node = node.unwrap();
-            stack.extend((4 * i + 1..=4 * i + 4).rev().map(|c| (c, node)));
-        }
+        add(&mut graph, root, 0, n);
         (graph, root)
     }
 
