@@ -23,10 +23,8 @@ impl Graph {
         reason = "documented; try_add_root is the fallible form"
     )]
     pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
-        match self.try_add_root(payload) {
-            Ok(id) => id,
-            Err(err) => panic!("{err}"),
-        }
+        self.try_add_root(payload)
+            .unwrap_or_else(|err| panic!("{err}"))
     }
 
     /// Adds a node with no parent, or reports why it cannot (as every adding call): a
