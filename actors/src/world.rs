@@ -189,11 +189,9 @@ mod tests {
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {
         let (graph, root) = tree(30_000);
-        let mut seq =
-            Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+        let action = || Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),));
+        let (mut seq, mut par) = (action().unwrap(), action().unwrap());
         seq.run(&graph, root).unwrap();
-        let mut par =
-            Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
