@@ -7,7 +7,7 @@ use scenewalk_actors::{
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Action, ActionError, Ordered, Results, Static, Unordered};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Camera, Frustum};
+use scenewalk_nodes::Frustum;
 
 /// The update pass: world transforms, statistics and world bounds, depth-first. Every
 /// actor forks, so `Action::run_parallel` runs it on all cores with the sequential
