@@ -74,8 +74,17 @@ impl Graph {
             new_of[old as usize] = k as u32;
         }
 
-        // Everything that can fail is decided before anything changes.
-        let generations = self.compacted_generations(&order)?;
+        // Everything that can fail is decided before anything changes. A node that
+        // stays keeps its generation; a slot another moves into takes one it never
+        // issued, so no old id names the newcomer.
+        let mut generations = Vec::with_capacity(len);
+        for (k, &old) in order.iter().enumerate() {
+            generations.push(if old as usize == k {
+                self.generations[k]
+            } else {
+                self.unissued_generation(k as u32)? ^ self.id_key
+            });
+        }
         let mut fresh = self.fresh_generation;
         for slot in len..old_len {
             fresh = fresh.max(self.unissued_generation(slot as u32)?);
@@ -189,22 +198,6 @@ impl Graph {
             return Err(GraphError::GenerationsExhausted { slot });
         }
         Ok(next)
-    }
-
-    /// The generation of each new slot: kept where the node stays, else one the slot
-    /// never issued (no old id may name the node moving in).
-    fn compacted_generations(&self, order: &[u32]) -> Result<Vec<u32>, GraphError> {
-        order
-            .iter()
-            .enumerate()
-            .map(|(k, &old)| {
-                if old as usize == k {
-                    Ok(self.generations[k])
-                } else {
-                    Ok(self.unissued_generation(k as u32)? ^ self.id_key)
-                }
-            })
-            .collect()
     }
 
     /// Per column (`None`: zero-sized type), the old payload slots in new node order
