@@ -366,21 +366,22 @@ impl fmt::Debug for Channel {
 pub struct Animation {
     name: Option<String>,
     channels: Vec<Channel>,
-    /// Each node it poses, its rest pose and its translation, rotation, scale channels.
-    poses: Vec<(NodeId, Trs, [Option<usize>; 3])>,
+    /// The nodes it poses; how (rest pose, T/R/S channels) is shared by retargeted copies.
+    targets: Vec<NodeId>,
+    poses: Arc<[(Trs, [Option<usize>; 3])]>,
     duration: f32,
 }
 
 impl Animation {
-    /// An animation of `channels`; `rest` gives the rest pose of each node a
-    /// translation, rotation or scale channel targets. Where two channels animate the
-    /// same property of the same node, the later one plays.
+    /// An animation of `channels`; `rest` gives the rest pose of each node it poses. Of
+    /// two channels on one property of one node, the later plays.
     pub fn new(
         name: Option<String>,
         channels: Vec<Channel>,
         mut rest: impl FnMut(NodeId) -> Trs,
     ) -> Animation {
-        let mut poses: Vec<(NodeId, Trs, [Option<usize>; 3])> = Vec::new();
+        let mut targets: Vec<NodeId> = Vec::new();
+        let mut poses: Vec<(Trs, [Option<usize>; 3])> = Vec::new();
         let mut target_of = HashMap::new();
         for (c, channel) in channels.iter().enumerate() {
             let trs = [Property::Translation, Property::Rotation, Property::Scale];
@@ -388,10 +389,11 @@ impl Animation {
                 continue;
             };
             let t = *target_of.entry(channel.target).or_insert_with(|| {
-                poses.push((channel.target, rest(channel.target), [None; 3]));
-                poses.len() - 1
+                targets.push(channel.target);
+                poses.push((rest(channel.target), [None; 3]));
+                targets.len() - 1
             });
-            if let Some(entry) = poses.get_mut(t).and_then(|p| p.2.get_mut(slot)) {
+            if let Some(entry) = poses.get_mut(t).and_then(|p| p.1.get_mut(slot)) {
                 *entry = Some(c);
             }
         }
@@ -400,7 +402,8 @@ impl Animation {
         Animation {
             name,
             channels,
-            poses,
+            targets,
+            poses: poses.into(),
             duration,
         }
     }
@@ -415,10 +418,9 @@ impl Animation {
         &self.channels
     }
 
-    /// The nodes whose transform it writes (those a translation, rotation or scale
-    /// channel targets), each once.
+    /// The nodes its translation, rotation and scale channels write, each once.
     pub fn targets(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.poses.iter().map(|p| p.0)
+        self.targets.iter().copied()
     }
 
     /// The last key time of any channel (0 without channels).
@@ -434,7 +436,7 @@ impl Animation {
         copy.channels
             .iter_mut()
             .for_each(|c| c.target = map(c.target));
-        copy.poses.iter_mut().for_each(|p| p.0 = map(p.0));
+        copy.targets.iter_mut().for_each(|t| *t = map(*t));
         copy
     }
 }
@@ -489,7 +491,7 @@ impl AnimationPlayer {
         let state = (graph.uid(), graph.revision());
         if self.checked != Some(state) {
             let transform = graph.types().index_of::<Transform>();
-            for target in self.animation.targets() {
+            for &target in &self.animation.targets {
                 // `get_mut` refuses a wrong type before it records a change.
                 if Some(graph.node_type(target)?) != transform {
                     graph.get_mut::<Transform>(target)?;
@@ -499,7 +501,7 @@ impl AnimationPlayer {
         }
         let mut value = [0.0; 4];
         let animation = &self.animation;
-        for &(target, rest, slots) in &animation.poses {
+        for (&target, &(rest, slots)) in animation.targets.iter().zip(animation.poses.iter()) {
             let mut pose = rest;
             for &c in slots.iter().flatten() {
                 let (Some(channel), Some(key)) = (animation.channels.get(c), self.keys.get_mut(c))
