@@ -354,8 +354,7 @@ impl DfsWalker {
     /// Whether the walk goes on in `graph`: checked only after a structural edit.
     #[inline(always)]
     fn go_on(&mut self, graph: &Graph) -> bool {
-        let stamp = (graph.uid(), graph.revision());
-        if self.stamp == stamp {
+        if self.stamp == stamp(graph) {
             return true;
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
@@ -365,7 +364,7 @@ impl DfsWalker {
             p.skip = false;
             return false;
         }
-        self.stamp = stamp;
+        self.stamp = stamp(graph);
         true
     }
 }
@@ -394,6 +393,11 @@ fn check(
         Phase::Left | Phase::MovedLeft => Phase::Left,
         phase => phase,
     }
+}
+
+#[inline(always)]
+fn stamp(graph: &Graph) -> (u64, u64) {
+    (graph.uid(), graph.revision())
 }
 
 /// No graph's stamp, before a first check (no graph reaches revision `u64::MAX`).

@@ -17,14 +17,6 @@ pub(crate) struct TypeFilter {
 }
 
 impl TypeFilter {
-    /// Admits no node until the first [`resolve`](Self::resolve): an unresolved set
-    /// holds no type.
-    fn closed() -> Self {
-        Self {
-            single: Some(TypeSet::of_id(std::any::TypeId::of::<TypeFilter>())),
-        }
-    }
-
     fn resolve(&mut self, dispatch: Dispatch, run: &RunContext<'_>) {
         match dispatch {
             Dispatch::Single(key) => {
@@ -187,7 +179,10 @@ impl<A: OrderedActor> Ordered<A> {
     pub fn new(actor: A) -> Self {
         Self {
             actor,
-            filter: TypeFilter::closed(),
+            // Admits no node until the first `resolve`: an unresolved set holds no type.
+            filter: TypeFilter {
+                single: Some(TypeSet::of_id(std::any::TypeId::of::<TypeFilter>())),
+            },
             states: OrderedStates::default(),
         }
     }
