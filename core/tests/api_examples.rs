@@ -1,10 +1,9 @@
-//! The usage examples of the secondary public items (chains, sinks, stamped results,
+//! The usage examples of the secondary public items (chains, stamped results,
 //! method-table copies), kept as tests: each uses only the public API.
 
 use scenewalk_core::{
-    Action, ActiveList, ActorChain, DepthFirst, Flow, Frame, Functor, Graph, MethodTable, NodeId,
-    NodeIndex, Results, ResultsError, Stamp, Stamped, StateKind, Static, StaticActor, StepSink,
-    TraversalError, TraversalIterator, Visit,
+    Action, ActiveList, ActorChain, DepthFirst, Flow, Functor, Graph, MethodTable, NodeId, Results,
+    ResultsError, Stamp, Stamped, StateKind, Static, StaticActor, TraversalError, Visit,
 };
 
 #[derive(Clone, Debug)]
@@ -69,30 +68,6 @@ fn a_function_generic_over_parallel_chains() -> Result<(), Box<dyn std::error::E
     }
     let (graph, root) = root_and_child()?;
     assert_eq!(entered((Static::new(Everything),), &graph, root)?, 2);
-    Ok(())
-}
-
-/// A sink of one's own drives an iterator without an action.
-#[test]
-fn a_step_sink_drives_an_iterator_without_an_action() -> Result<(), Box<dyn std::error::Error>> {
-    /// Notes `+node` at enter, `-node` at leave.
-    #[derive(Default)]
-    struct Trace(Vec<String>);
-    impl StepSink for Trace {
-        fn enter(&mut self, node: NodeIndex, _: u32, _: Frame, _: &mut ActiveList<'_>) -> Flow {
-            self.0.push(format!("+{}", node.get()));
-            Flow::Continue
-        }
-        fn leave(&mut self, node: NodeIndex, _: u32, _: Frame) {
-            self.0.push(format!("-{}", node.get()));
-        }
-    }
-    let (graph, root) = root_and_child()?;
-    let mut iterator = DepthFirst::new();
-    iterator.start(&graph, root.index(), true);
-    let mut trace = Trace::default();
-    iterator.drive(&graph, &mut trace)?;
-    assert_eq!(trace.0, ["+0", "+1", "-1", "-0"]);
     Ok(())
 }
 
