@@ -186,10 +186,7 @@ struct Update(Action<DepthFirst, Chain>);
 type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
 
 impl Default for Update {
-    #[allow(
-        clippy::unreachable,
-        reason = "internal invariant: both actors run under DepthFirst by construction (tested)"
-    )]
+    #[allow(clippy::unreachable, reason = "both run under DepthFirst (tested)")]
     fn default() -> Self {
         let chain = (
             Ordered::new(WorldTransforms::new()),

@@ -110,6 +110,23 @@ impl<N: Slot> Place<N> {
         self.skip |= self.phase == Phase::Entered;
     }
 
+    /// [`step`](Self::step) with the common phases first, as `if`s: faster in `DfsWalker::next`.
+    #[inline(always)]
+    fn step_event(&mut self, graph: &Graph) -> Option<Event> {
+        let node = self.current.slot();
+        if self.phase == Phase::Entered && !self.skip {
+            if let Some(child) = graph.first_child_at(node) {
+                return self.enter(graph, child, Resume::First);
+            }
+            self.phase = Phase::Left;
+            return Some(Event::Leave(node));
+        }
+        if self.phase == Phase::Left && self.depth > 0 {
+            return self.onward(graph, node);
+        }
+        self.step(graph)
+    }
+
     /// One event from the current node, which is live.
     #[inline(always)]
     fn step(&mut self, graph: &Graph) -> Option<Event> {
@@ -122,8 +139,6 @@ impl<N: Slot> Place<N> {
             Phase::Entered => {
                 let skip = std::mem::take(&mut self.skip);
                 if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
-                    self.parent = self.current;
-                    self.depth += 1;
                     return self.enter(graph, child, Resume::First);
                 }
                 self.phase = Phase::Left;
@@ -133,10 +148,7 @@ impl<N: Slot> Place<N> {
                 if self.depth == 0 {
                     return self.finish();
                 }
-                match graph.next_sibling_at(node) {
-                    Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
-                    None => self.climb(graph),
-                }
+                self.onward(graph, node)
             }
             Phase::MovedEntered => {
                 self.skip = false;
@@ -168,8 +180,6 @@ impl<N: Slot> Place<N> {
         if self.phase == Phase::Entered && !self.skip {
             let node = self.current.slot();
             if let Some(child) = graph.first_child_at(node) {
-                self.parent = self.current;
-                self.depth += 1;
                 return self.enter(graph, child, Resume::First).map(Event::node);
             }
             self.phase = Phase::Left;
@@ -178,20 +188,23 @@ impl<N: Slot> Place<N> {
             if self.depth == 0 {
                 return self.finish();
             }
-            let node = self.current.slot();
-            match graph.next_sibling_at(node) {
-                Some(sibling) => {
-                    return self
-                        .enter(graph, sibling, Resume::After(node))
-                        .map(Event::node);
-                }
-                None => self.climb(graph),
-            };
+            if let Event::Enter(node) = self.onward(graph, self.current.slot())? {
+                return Some(node);
+            }
         }
         loop {
             if let Event::Enter(node) = self.step(graph)? {
                 return Some(node);
             }
+        }
+    }
+
+    /// After `node` was left (below the root's depth): its next sibling's enter, or the climb.
+    #[inline(always)]
+    fn onward(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+        match graph.next_sibling_at(node) {
+            Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
+            None => self.climb(graph),
         }
     }
 
@@ -213,6 +226,10 @@ impl<N: Slot> Place<N> {
         let Some(id) = N::at(graph, node) else {
             return self.finish();
         };
+        if resume == Resume::First {
+            // A first child: one level down.
+            (self.parent, self.depth) = (self.current, self.depth + 1);
+        }
         (self.current, self.resume, self.phase) = (id, resume, Phase::Entered);
         Some(Event::Enter(node))
     }
@@ -339,7 +356,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step(graph)
+        self.place.step_event(graph)
     }
 
     /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
@@ -369,23 +386,16 @@ impl DfsWalker {
     }
 }
 
-/// The phase a walk at `current` (entered from `parent`) goes on with in `graph`: `Done`
-/// if a node it holds was removed; a moved phase if `current` was moved.
+/// The phase a walk at `node` (entered from `up`) goes on with in `graph`: `Done` if a
+/// node it holds was removed; a moved phase if `node` was moved.
 #[cold]
 #[inline(never)]
-fn check(
-    graph: &Graph,
-    root: NodeId,
-    current: NodeId,
-    parent: NodeId,
-    depth: u32,
-    phase: Phase,
-) -> Phase {
+fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32, phase: Phase) -> Phase {
     let live = |node| graph.contains(node);
-    if !(live(current) && live(root) && (depth == 0 || live(parent))) {
+    if !(live(node) && live(root) && (depth == 0 || live(up))) {
         return Phase::Done;
     }
-    let moved = depth > 0 && graph.parent_at(current.index()) != Some(parent.index());
+    let moved = depth > 0 && graph.parent_at(node.index()) != Some(up.index());
     match phase {
         Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
         Phase::Entered | Phase::MovedEntered => Phase::Entered,

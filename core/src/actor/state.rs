@@ -205,10 +205,7 @@ impl<S: Clone> OrderedStates<S> {
 
     /// The state of a [`StateCell`]: one exists only after a reset.
     #[inline]
-    #[allow(
-        clippy::unreachable,
-        reason = "the root state stays from reset to reset"
-    )]
+    #[allow(clippy::unreachable, reason = "the root state stays until a reset")]
     fn get(&self) -> &S {
         match self.current() {
             Some(state) => state,

@@ -18,10 +18,7 @@ impl Graph {
     ///
     /// # Panics
     /// Where [`try_add_root`](Graph::try_add_root) returns an error.
-    #[allow(
-        clippy::panic,
-        reason = "documented; try_add_root is the fallible form"
-    )]
+    #[allow(clippy::panic, reason = "documented; try_add_root is fallible")]
     pub fn add_root<T: NodeCore>(&mut self, payload: T) -> NodeId {
         self.try_add_root(payload)
             .unwrap_or_else(|err| panic!("{err}"))
@@ -170,10 +167,7 @@ impl Graph {
     }
 
     /// Takes a slot and stores the payload; the node is unlinked.
-    #[allow(
-        clippy::unreachable,
-        reason = "a type's column is created for that type"
-    )]
+    #[allow(clippy::unreachable, reason = "a type's column holds that type")]
     fn allocate<T: NodeCore>(&mut self, payload: T) -> Result<u32, GraphError> {
         let ty = self.types.register::<T>()?;
         self.types.check_base(ty, &payload)?;
