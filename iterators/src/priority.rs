@@ -213,7 +213,7 @@ impl TraversalIterator for PriorityQueue {
         self.queue(false, 0.0, root, 0, Frame::ROOT);
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, _graph: &Graph) -> Option<Step> {
         if self.leave_events
             && let Some((node, depth, frame)) = self.ready.pop_front()
@@ -236,7 +236,7 @@ impl TraversalIterator for PriorityQueue {
         Some(Step::Enter { node, depth, frame })
     }
 
-    #[inline]
+    #[inline(always)]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
         let (buf, state) = (&mut self.active, &mut self.list_state);
         buf.clear();
@@ -246,7 +246,7 @@ impl TraversalIterator for PriorityQueue {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn commit(&mut self, graph: &Graph, flow: Flow, frame: Frame) -> Result<u32, TraversalError> {
         let Some((Ranked(rank, (node, depth, _)), from_stack)) = self.current.take() else {
             return Ok(0);
@@ -271,13 +271,15 @@ impl TraversalIterator for PriorityQueue {
                 if let Some(node) = nan.and_then(|e| graph.id_at(e.node())) {
                     return Err(TraversalError::NanKey { node });
                 }
-                let active = std::mem::take(&mut self.active);
-                for entry in active.iter().filter(|e| e.is_active()) {
+                // By index (the entries stay in place), with the steps inlined: 1.06x not 1.12x (d).
+                for i in 0..self.active.len() {
+                    let Some(&entry) = self.active.get(i).filter(|e| e.is_active()) else {
+                        continue;
+                    };
                     let key = entry.key().unwrap_or(key);
                     self.queue(depth_first, key, entry.node(), entry.depth(), frame);
                     kept += 1;
                 }
-                self.active = active;
             }
             // No actor looked: every child is kept and inherits the key.
             (Flow::Continue, ListState::Untouched) => {
