@@ -110,7 +110,7 @@ impl<N: Slot> Place<N> {
         self.skip |= self.phase == Phase::Entered;
     }
 
-    /// [`step`](Self::step) with the common phases first, as `if`s: faster in `DfsWalker::next`.
+    /// [`step`](Self::step), the common phases first as `if`s: 1.47x not 1.63x a hand loop (a).
     #[inline(always)]
     fn step_event(&mut self, graph: &Graph) -> Option<Event> {
         let node = self.current.slot();
