@@ -391,7 +391,7 @@ impl DfsWalker {
 #[cold]
 #[inline(never)]
 fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32, phase: Phase) -> Phase {
-    let live = |node| graph.contains(node);
+    let live = |id| graph.contains(id);
     if !(live(node) && live(root) && (depth == 0 || live(up))) {
         return Phase::Done;
     }
