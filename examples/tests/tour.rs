@@ -68,6 +68,7 @@ fn run_source(name: &str, source: Source) -> (Result<Outcome, String>, String, S
     let options = Options {
         source,
         svg: Some(svg.clone()),
+        rows: false,
     };
     let mut out = Vec::new();
     let outcome = run(&options, &mut out).map_err(|e| e.to_string());
@@ -197,7 +198,7 @@ fn options_that_mean_nothing_for_the_scene_are_refused() {
         (&["--fast"], "--fast"),
     ] {
         let err = args(line).expect_err(&format!("{line:?} was accepted"));
-        assert!(err.contains(named), "{line:?}: {err}");
+        assert!(err.to_string().contains(named), "{line:?}: {err}");
     }
     let run = |a: &[&str]| match args(a) {
         Ok(Command::Run(options)) => options,
