@@ -106,13 +106,13 @@ impl FrameTable<'_> {
     /// use scenewalk_examples::frame::{FrameTable, FrameTimes};
     /// use std::time::Duration;
     /// let us = Duration::from_micros;
-    /// let frame = |k| FrameTimes { edit: us(2), update: us(10 * k), hand_over: us(1), view: us(20), pick: us(50) };
+    /// let frame = |k: u64| FrameTimes { edit: us(2), update: us(10 * k), hand_over: us(1), view: us(20), pick: us(50) };
     /// let frames = [(None, frame(1)), (None, frame(2)), (None, frame(9))];
     /// let mut out = Vec::new();
     /// FrameTable { edit: "edit", indent: "", every_row: false }.write(&frames, &mut out)?;
     /// let text = String::from_utf8(out)?;
     /// assert!(text.starts_with("phase"), "{text}");
-    /// assert!(text.contains("(µs)") && text.lines().count() == 7, "{text}");
+    /// assert!(text.contains("(µs, over 3 frames)") && text.lines().count() == 7, "{text}");
     /// assert!(text.contains("update         10.0      20.0      90.0"), "{text}");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

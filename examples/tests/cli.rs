@@ -348,7 +348,7 @@ fn the_figures_in_the_help_are_right() {
 fn tour_and_inspect_count_the_nodes_of_a_file_alike() {
     let imported = import(&scene_gltf(), &ImportOptions::default()).unwrap();
     let counts = node_counts(&imported);
-    assert_eq!(counts, "5 glTF nodes, imported as 9 graph nodes of 4 types");
+    assert_eq!(counts, "5 glTF nodes, imported as 9 graph nodes of 3 types");
     let scene = scene_gltf().display().to_string();
     let svg = temp("counts.svg").display().to_string();
     let tour = text(&run_example("tour", &[&scene, "--frames", "2", "--svg", &svg]).stdout);

@@ -94,6 +94,7 @@ struct Drawable {
 /// let options = Options {
 ///     source: Source::File { path: "scene.gltf".into(), scene: None, frames: 30, time: None },
 ///     svg: Some(std::env::temp_dir().join("scene.svg")),
+///     rows: false,
 /// };
 /// let outcome = run(&options, &mut std::io::stdout())?;
 /// assert_eq!(outcome.frames.len(), 30);
