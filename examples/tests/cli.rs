@@ -98,9 +98,16 @@ fn run_example(name: &str, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// An example's name, arguments for a short run, and where it reads a file.
+type Example = (
+    &'static str,
+    &'static [&'static str],
+    Option<&'static [&'static str]>,
+);
+
 /// Every example with its arguments for a short run; `file` marks where a file the
 /// example reads goes (`None`: it reads none).
-const EXAMPLES: [(&str, &[&str], Option<&[&str]>); 8] = [
+const EXAMPLES: [Example; 8] = [
     ("tour", &["--blocks", "1"], Some(&["FILE"])),
     ("inspect", &["SCENE"], Some(&["FILE"])),
     ("frame_loop", &["--blocks", "1", "--frames", "2"], None),
