@@ -729,8 +729,7 @@ fn fixed_costs(nodes: u64) -> String {
         return String::new();
     }
     format!(
-        "\n   (over {}, these figures are mostly a run's fixed costs, setting up and \
-         handing over, not per-node work: a larger scene measures the traversal)",
+        "\n   ({}: a scene this small measures a run's fixed costs, not per-node work)",
         counted(nodes, "node", "nodes")
     )
 }
