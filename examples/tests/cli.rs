@@ -122,11 +122,9 @@ const EXAMPLES: [Example; 8] = [
 /// Whether this build has the example (`meshes` and `custom_iterator` need the `obj`
 /// feature, `bench_report` the `parallel` one).
 fn built(name: &str) -> bool {
-    match name {
-        "meshes" | "custom_iterator" => cfg!(feature = "obj"),
-        "bench_report" => cfg!(feature = "parallel"),
-        _ => true,
-    }
+    let needs_obj = matches!(name, "meshes" | "custom_iterator");
+    let needs_parallel = name == "bench_report";
+    (!needs_obj || cfg!(feature = "obj")) && (!needs_parallel || cfg!(feature = "parallel"))
 }
 
 /// The examples of [`EXAMPLES`] this build has.

@@ -111,7 +111,10 @@ fn an_animated_file_plays_every_frame_over_the_animation_and_its_checks_pass() {
     assert_eq!(times, want, "{text}");
     assert!(text.contains("as 7 frames of the frame loop"), "{text}");
     // By default the frames are summed up, not listed (`--rows`: tests/cli.rs).
-    assert!(text.contains(", over 7 frames)"), "a summary of 7 frames:\n{text}");
+    assert!(
+        text.contains(", over 7 frames)"),
+        "a summary of 7 frames:\n{text}"
+    );
     // The picture shows the last frame played: the slider at x = 10.
     assert!((slider_offset(&svg) - 10.0).abs() < 1e-3, "{svg}");
     let box_at = outcome.scene_box.unwrap();
