@@ -262,12 +262,19 @@ fn choose_scene<'r>(
     root: &'r json::Root,
     options: &ImportOptions,
 ) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
-    let (scene, at) = match (options.scene, root.scene) {
-        (Some(scene), _) => (scene, "ImportOptions::scene"),
-        (None, Some(s)) => (s.value(), "scene"),
+    let scene = match (options.scene, root.scene) {
+        (Some(scene), _) => {
+            let count = root.scenes.len();
+            let found = root.scenes.get(scene);
+            return Ok(Some((
+                scene,
+                found.ok_or(GltfError::NoSuchScene { scene, count })?,
+            )));
+        }
+        (None, Some(s)) => s.value(),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
-    let found = get(&root.scenes, scene, "scene", || at.into())?;
+    let found = get(&root.scenes, scene, "scene", || "scene".into())?;
     Ok(Some((scene, found)))
 }
 
