@@ -151,6 +151,10 @@ impl Skin {
     }
 }
 
+/// One set of influences (glTF's `JOINTS_n` with `WEIGHTS_n`): per vertex, four joint
+/// indices into the skin and their weights.
+pub type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// A triangle mesh posed by a [`Skin`]: the bind-pose [`Mesh`] (its
 /// [`base`](NodeCore::base), so actors that know no skins see that mesh) with one or
 /// more sets of four joints and weights per vertex (glTF's `JOINTS_n` / `WEIGHTS_n`: a
@@ -214,7 +218,7 @@ impl SkinnedMesh {
     pub fn from_sets(
         mesh: Mesh,
         skin: Arc<Skin>,
-        sets: Vec<(Vec<[u16; 4]>, Vec<[f32; 4]>)>,
+        sets: Vec<InfluenceSet>,
     ) -> Result<SkinnedMesh, SkinError> {
         let positions = mesh.positions();
         let wrong = sets

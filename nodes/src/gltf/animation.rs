@@ -27,7 +27,6 @@ const FLOAT_OR_NORMALIZED: &[(ComponentType, bool)] = &[
 /// An animation channel of the file that imports but does not move the scene
 /// ([`Imported::unplayed`](super::Imported::unplayed)).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct UnplayedChannel {
     /// The animation's glTF index.
     pub animation: usize,

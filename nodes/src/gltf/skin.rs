@@ -4,7 +4,7 @@ use super::ImportedNode;
 use super::accessor::{FLOAT, read_numbers};
 use super::error::{GltfError, get};
 use super::mesh::PrimitiveNode;
-use crate::{Skin, SkinError, SkinnedMesh, Transform};
+use crate::{InfluenceSet, Skin, SkinError, SkinnedMesh, Transform};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::mesh::{Mode, Semantic};
@@ -126,7 +126,7 @@ fn influence_sets(
     attributes: &std::collections::BTreeMap<Checked<Semantic>, json::Index<json::Accessor>>,
     at: &str,
     s: usize,
-) -> Result<Vec<(Vec<[u16; 4]>, Vec<[f32; 4]>)>, GltfError> {
+) -> Result<Vec<InfluenceSet>, GltfError> {
     let numbered = |joints: bool| {
         let mut sets: Vec<u32> = (attributes.keys())
             .filter_map(|semantic| match semantic {
