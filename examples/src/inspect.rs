@@ -8,7 +8,7 @@ use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Mat4};
 use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::gltf::{ImportOptions, Imported};
+use scenewalk_nodes::gltf::{ImportOptions, Imported, Unplayed, UnplayedChannel};
 use scenewalk_nodes::{AnimationPlayer, SkinnedMesh};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -49,6 +49,9 @@ pub struct Report {
     /// The animation and the time the scene was posed at ([`inspect_at`]); `None` at
     /// rest.
     pub posed: Option<(usize, f32)>,
+    /// The file's animation channels that import but do not move the scene
+    /// ([`Imported::unplayed`]).
+    pub unplayed: Vec<UnplayedChannel>,
 }
 
 /// Why the traversal failed (a bug: the importer builds graphs the actions accept).
@@ -125,6 +128,11 @@ impl Report {
         out["node_count"] = json!(self.nodes.len());
         out["mesh_node_count"] = json!(self.mesh_node_count());
         out["world_aabb"] = json!(self.world_aabb().as_ref().map(box_json));
+        // Only when there are some: the JSON of a file whose channels all play is
+        // unchanged.
+        if !self.unplayed.is_empty() {
+            out["unplayed_channels"] = self.unplayed.iter().map(unplayed_json).collect();
+        }
         out
     }
 
@@ -166,7 +174,7 @@ impl Report {
                 n.index, n.depth
             );
         }
-        out
+        out + &unplayed_lines(&self.unplayed)
     }
 }
 
@@ -249,6 +257,46 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
         json,
         posed,
     })
+}
+
+/// One unplayed channel in `inspect --json`: `animation`, `channel`, `kind`
+/// (`morph_weights` with the `node`, or `pointer` with the `pointer`) and `message`.
+fn unplayed_json(u: &UnplayedChannel) -> Value {
+    let mut out = json!({"animation": u.animation, "channel": u.channel});
+    match &u.reason {
+        Unplayed::MorphWeights { node } => {
+            out["kind"] = json!("morph_weights");
+            out["node"] = json!(node);
+        }
+        Unplayed::Pointer { pointer } => {
+            out["kind"] = json!("pointer");
+            out["pointer"] = json!(pointer);
+        }
+        _ => out["kind"] = json!("other"),
+    }
+    out["message"] = json!(u.to_string());
+    out
+}
+
+/// The lines that list the channels not played (nothing when every channel plays),
+/// each starting with a newline: shared by `inspect` and the tour.
+pub fn unplayed_lines(unplayed: &[UnplayedChannel]) -> String {
+    if unplayed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n{} not played (the scene does not move by {}):",
+        counted(
+            unplayed.len(),
+            "animation channel is",
+            "animation channels are"
+        ),
+        if unplayed.len() == 1 { "it" } else { "them" }
+    );
+    for u in unplayed {
+        out += &format!("\n  {u}");
+    }
+    out
 }
 
 fn box_json(b: &Aabb) -> Value {
@@ -401,5 +449,6 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
         nodes,
         traversal,
         posed: None,
+        unplayed: imported.unplayed.clone(),
     })
 }

@@ -629,6 +629,11 @@ fn gltf_scene(
         counted(graph.types().len(), "type", "types"),
         counted(animations, "animation", "animations"),
     )?;
+    // Channels that import but do not move the scene, said under the header.
+    let unplayed = crate::inspect::unplayed_lines(&imported.unplayed);
+    if !unplayed.is_empty() {
+        writeln!(out, "{}\n", unplayed.trim_start())?;
+    }
     Ok(Scene {
         graph,
         root,
