@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod animated;
+pub mod data;
 pub mod skinning;
 
 use base64::Engine;
