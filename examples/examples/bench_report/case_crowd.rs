@@ -318,7 +318,7 @@ fn checksum(b: &Aabb) -> u64 {
 /// Runs case k.
 pub fn run(config: &Config) -> Vec<Row> {
     // The shared data set: $SCENEWALK_SCENES, else ../shared/scenes beside the workspace.
-    let scenes = std::env::var_os("SCENEWALK_SCENES").map_or_else(
+    let scenes = (std::env::var_os("SCENEWALK_SCENES").filter(|p| !p.is_empty())).map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
         PathBuf::from,
     );

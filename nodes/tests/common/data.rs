@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root (this file's crate is one folder below it).
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
 }
 
 /// `testdata/gltf` at the workspace root: the few glTF samples every `cargo test` reads
@@ -14,13 +15,17 @@ pub fn testdata_gltf() -> PathBuf {
     workspace().join("testdata/gltf")
 }
 
-/// The shared real-data set: `$SCENEWALK_SCENES` if set, else `../shared/scenes`
+/// The shared real-data set: `$SCENEWALK_SCENES` if set (not empty), else `../shared/scenes`
 /// beside the workspace root. Fails, naming the path and how to point elsewhere, when
 /// it is missing: a check on it never passes by skipping.
 pub fn scenes() -> PathBuf {
-    let (path, from) = match std::env::var_os("SCENEWALK_SCENES") {
+    let (path, from) = match std::env::var_os("SCENEWALK_SCENES").filter(|p| !p.is_empty()) {
         Some(path) => (PathBuf::from(path), "SCENEWALK_SCENES"),
-        None => (workspace().join("../shared/scenes"), "the default"),
+        None => {
+            let root = workspace();
+            let beside = root.parent().unwrap_or(&root).join("shared/scenes");
+            (beside, "the default, ../shared/scenes beside the workspace")
+        }
     };
     assert!(
         path.is_dir(),
