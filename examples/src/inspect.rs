@@ -9,7 +9,7 @@ use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Mat4};
 use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::gltf::{ImportOptions, Imported};
+use scenewalk_nodes::gltf::{ImportOptions, Imported, Unplayed, UnplayedChannel};
 use scenewalk_nodes::{AnimationPlayer, SkinnedMesh};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -53,6 +53,9 @@ pub struct Report {
     /// The scene's glTF nodes and the graph nodes they were imported as, in words
     /// ([`node_counts`]).
     pub counts: String,
+    /// The file's animation channels that import but do not move the scene
+    /// ([`Imported::unplayed`]).
+    pub unplayed: Vec<UnplayedChannel>,
 }
 
 /// How many glTF nodes the imported scene has and how many graph nodes of how many
@@ -161,6 +164,11 @@ impl Report {
         out["node_count"] = json!(self.nodes.len());
         out["mesh_node_count"] = json!(self.mesh_node_count());
         out["world_aabb"] = json!(self.world_aabb().as_ref().map(box_json));
+        // Only when there are some: the JSON of a file whose channels all play is
+        // unchanged.
+        if !self.unplayed.is_empty() {
+            out["unplayed_channels"] = self.unplayed.iter().map(unplayed_json).collect();
+        }
         out
     }
 
@@ -205,7 +213,7 @@ impl Report {
                 n.index, n.depth
             );
         }
-        out
+        out + &unplayed_lines(&self.unplayed)
     }
 }
 
@@ -297,6 +305,46 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgErro
         json,
         posed,
     })
+}
+
+/// One unplayed channel in `inspect --json`: `animation`, `channel`, `kind`
+/// (`morph_weights` with the `node`, or `pointer` with the `pointer`) and `message`.
+fn unplayed_json(u: &UnplayedChannel) -> Value {
+    let mut out = json!({"animation": u.animation, "channel": u.channel});
+    match &u.reason {
+        Unplayed::MorphWeights { node } => {
+            out["kind"] = json!("morph_weights");
+            out["node"] = json!(node);
+        }
+        Unplayed::Pointer { pointer } => {
+            out["kind"] = json!("pointer");
+            out["pointer"] = json!(pointer);
+        }
+        _ => out["kind"] = json!("other"),
+    }
+    out["message"] = json!(u.to_string());
+    out
+}
+
+/// The lines that list the channels not played (nothing when every channel plays),
+/// each starting with a newline: shared by `inspect` and the tour.
+pub fn unplayed_lines(unplayed: &[UnplayedChannel]) -> String {
+    if unplayed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n{} not played (the scene does not move by {}):",
+        counted(
+            unplayed.len(),
+            "animation channel is",
+            "animation channels are"
+        ),
+        if unplayed.len() == 1 { "it" } else { "them" }
+    );
+    for u in unplayed {
+        out += &format!("\n  {u}");
+    }
+    out
 }
 
 fn box_json(b: &Aabb) -> Value {
@@ -450,5 +498,6 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
         traversal,
         posed: None,
         counts: node_counts(imported),
+        unplayed: imported.unplayed.clone(),
     })
 }

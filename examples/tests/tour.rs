@@ -3,12 +3,12 @@
 //! line's refusals, scenes without geometry, skinned models, and output written for
 //! people (no debug dumps, counts in the right number).
 
+mod samples;
+
 use base64::Engine;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
-use scenewalk_examples::inspect::inspect_at;
 use scenewalk_examples::tour::{Command, Options, Outcome, Source, parse_args, run};
-use scenewalk_nodes::gltf::{ImportOptions, import};
 use std::path::{Path, PathBuf};
 
 /// A file of this test in the temporary folder.
@@ -310,37 +310,9 @@ fn the_report_is_text_for_people() {
     assert!(faults("1 node, 2 levels, 0.5 level, 1 box contact, 9 box contacts").is_empty());
 }
 
+/// On a sample kept in the repository (the Fox of the shared set: `scenes.rs`).
 #[test]
 fn a_skinned_model_is_drawn_where_its_joints_put_it() {
-    let fox = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes/gltf/Fox/Fox.gltf");
-    assert!(
-        fox.is_file(),
-        "the glTF samples are missing: {} (they belong in shared/scenes/gltf beside the \
-         workspace root)",
-        fox.display()
-    );
-    let source = Source::File {
-        path: fox.clone(),
-        scene: None,
-        frames: 4,
-        time: Some(1.0),
-    };
-    let (outcome, text, _) = run_source("fox", source);
-    let outcome = outcome.unwrap();
-    assert!(outcome.failed.is_empty(), "{text}");
-    // inspect poses the same animation at the same time and skins every vertex.
-    let mut imported = import(&fox, &ImportOptions::default()).unwrap();
-    let want = inspect_at(&mut imported, 0, 1.0)
-        .unwrap()
-        .world_aabb()
-        .unwrap();
-    // The update boxes the mesh by one box per joint: it holds the exact box, and
-    // is not much larger.
-    let got = outcome.scene_box.unwrap();
-    let grown = (got.size() - want.size()).max_element();
-    assert!(
-        got.union(&want) == got && grown <= 0.25 * want.size().max_element(),
-        "the tour's box {got:?}, inspect's {want:?}"
-    );
-    assert!(text.contains("skinned mesh \"fox\""), "{text}");
+    let file = samples::data::sample(&samples::data::testdata_gltf(), "RiggedSimple");
+    samples::the_tour_draws_a_skinned_model_where_its_joints_put_it(&file, "Cylinder");
 }

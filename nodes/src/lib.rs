@@ -42,7 +42,7 @@ pub use mesh::{Mesh, MeshError, TriangleHit};
 #[cfg(feature = "obj")]
 pub use obj::{ObjError, load_obj, load_obj_from};
 pub use shapes::MAX_SHAPE_TRIANGLES;
-pub use skin::{Skin, SkinError, SkinnedMesh};
+pub use skin::{InfluenceSet, Skin, SkinError, SkinnedMesh};
 pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 

@@ -632,6 +632,11 @@ fn gltf_scene(
         imported.scene.map_or("none".into(), |s| s.to_string()),
         counted(animations, "animation", "animations"),
     )?;
+    // Channels that import but do not move the scene, said under the header.
+    let unplayed = crate::inspect::unplayed_lines(&imported.unplayed);
+    if !unplayed.is_empty() {
+        writeln!(out, "{}\n", unplayed.trim_start())?;
+    }
     Ok(Scene {
         graph,
         root,
