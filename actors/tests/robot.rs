@@ -3,6 +3,8 @@
 //! model/data walk) against the test's own f64 forward kinematics, Jacobians against
 //! finite differences, batches against single evaluations, and the errors.
 
+#![cfg(feature = "urdf")]
+
 mod robot_reference;
 
 use robot_reference::{RefRobot, Rng, finite_jacobians, pose_error};
@@ -93,6 +95,10 @@ const ROBOT: &str = r#"<?xml version="1.0"?>
 </robot>
 "#;
 
+#[allow(
+    clippy::unwrap_used,
+    reason = "a test helper: the test fails on a refused robot"
+)]
 fn robot() -> (Arc<Robot>, RefRobot) {
     let robot = parse(ROBOT, &ImportOptions::default()).unwrap();
     (Arc::new(robot), RefRobot::parse(ROBOT))
