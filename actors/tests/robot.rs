@@ -325,3 +325,40 @@ fn bad_configurations_are_refused() {
     // Before any update, the scene has no results to read.
     assert!(scene.link_pose(0).is_err());
 }
+
+/// A chain of 20 000 links: imported, built and posed without recursion.
+#[test]
+fn a_deep_chain_needs_no_recursion() {
+    let n = 20_000;
+    let mut text = String::from("<robot name=\"snake\">");
+    for i in 0..=n {
+        text.push_str(&format!("<link name=\"l{i}\"/>"));
+    }
+    for i in 0..n {
+        text.push_str(&format!(
+            "<joint name=\"j{i}\" type=\"revolute\"><parent link=\"l{i}\"/><child link=\"l{}\"/><origin xyz=\"1 0 0\"/><axis xyz=\"0 0 1\"/></joint>",
+            i + 1
+        ));
+    }
+    text.push_str("</robot>");
+    let robot = Arc::new(parse(&text, &ImportOptions::default()).unwrap());
+    assert_eq!(robot.dof(), n);
+    let model = Kinematics::new(Arc::clone(&robot)).unwrap();
+    let mut data = model.data();
+    // A quarter turn at the first joint only: the chain points along y.
+    let mut q = vec![0.0; n];
+    q[0] = std::f32::consts::FRAC_PI_2;
+    model.forward(&q, &mut data).unwrap();
+    let tip = data.poses()[n].translation;
+    // cos(π/2) in f32 is -4.4e-8, times 20 000 steps.
+    assert!(
+        (tip.x - 1.0).abs() < 1e-2 && (tip.y - (n - 1) as f32).abs() < 1e-1,
+        "{tip}"
+    );
+    let mut scene = RobotScene::new(Arc::clone(&robot)).unwrap();
+    scene.update().unwrap();
+    scene.set_values(&q).unwrap();
+    let stats = scene.update().unwrap();
+    assert_eq!(stats.entered as usize, 2 * n);
+    assert_eq!(scene.link_pose(n).unwrap(), data.poses()[n]);
+}
