@@ -553,3 +553,31 @@ mod random_trees {
         }
     }
 }
+
+/// The model is shared between threads; each thread keeps its own workspace.
+#[test]
+fn the_model_is_shared_and_the_workspace_is_per_thread() {
+    fn shared<T: Send + Sync>() {}
+    fn sent<T: Send>() {}
+    shared::<Kinematics>();
+    shared::<Robot>();
+    sent::<scenewalk_actors::robot::KinematicsData>();
+    sent::<RobotScene>();
+    let (robot, reference) = robot();
+    let model = Kinematics::new(robot).unwrap();
+    let mut rng = Rng(9);
+    let q = as_f32(&reference.random(&mut rng));
+    let poses: Vec<Vec<Affine3A>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut data = model.data();
+                    model.forward(&q, &mut data).unwrap();
+                    data.poses().to_vec()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(poses[0], poses[1]);
+}
