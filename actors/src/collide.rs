@@ -62,7 +62,7 @@ pub enum CollideError {
 
 /// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
 /// never hides a contact the exact triangle test finds at the box's face.
-fn padded(b: &Aabb) -> Aabb {
+pub(crate) fn padded(b: &Aabb) -> Aabb {
     if b.is_empty() {
         return *b;
     }

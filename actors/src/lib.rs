@@ -66,6 +66,10 @@ pub use render::{
     CameraItem, DrawItem, LightItem, RenderContext, RenderList, RenderState, Sorting,
 };
 pub use select::{LodSelect, SwitchSelect};
+#[cfg(feature = "urdf")]
+pub use self_collision::{
+    LinkPair, SelfCollision, SelfCollisionError, SelfCollisionStats, SelfCollisionWorkspace,
+};
 pub use statistics::Statistics;
 pub use world::{WorldTable, WorldTransforms};
 
@@ -78,6 +82,8 @@ mod per_node;
 mod pick;
 mod render;
 mod select;
+#[cfg(feature = "urdf")]
+mod self_collision;
 mod shared;
 mod skinned;
 mod statistics;

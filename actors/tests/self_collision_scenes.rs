@@ -1,0 +1,73 @@
+//! Self-collision of Panda and UR5 (the shared real-data set, with their SRDFs and STL
+//! collision meshes) against a brute-force check of every triangle pair, at many
+//! random configurations. Needs `../shared/scenes` (or `SCENEWALK_SCENES`).
+
+mod self_collision_common;
+
+use scenewalk_actors::SelfCollision;
+use scenewalk_nodes::urdf::{ImportOptions, Srdf, Tessellation, import};
+use self_collision_common::{Rng, brute_force, checked_pairs, link_poses, random_configuration};
+use std::path::PathBuf;
+
+/// The shared set: `SCENEWALK_SCENES`, else `<workspace>/../shared/scenes`; fails when
+/// missing.
+fn scenes() -> PathBuf {
+    let path = std::env::var_os("SCENEWALK_SCENES").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
+        PathBuf::from,
+    );
+    assert!(
+        path.join("urdf").is_dir(),
+        "the shared real-data set is missing: no {}/urdf (set SCENEWALK_SCENES)",
+        path.display()
+    );
+    path
+}
+
+fn check_robot(urdf: &str, srdf: &str, configurations: usize, seed: u64) {
+    let root = scenes().join("urdf");
+    let robots = root.join("example-robot-data/robots");
+    let options = ImportOptions {
+        package_roots: vec![root.clone()],
+        ..ImportOptions::default()
+    };
+    let robot = import(robots.join(urdf), &options).unwrap();
+    let srdf = Srdf::import(&robots.join(srdf)).unwrap();
+    let meshes = robot.collision_meshes(&Tessellation::default()).unwrap();
+    let model = SelfCollision::new(&robot, meshes.clone(), Some(&srdf)).unwrap();
+    let pairs = checked_pairs(&robot, &meshes, Some(&srdf));
+    assert_eq!(model.pairs(), pairs);
+    assert!(!pairs.is_empty());
+    let mut workspace = model.workspace();
+    let mut rng = Rng(seed);
+    let mut colliding = 0;
+    for _ in 0..configurations {
+        let q = random_configuration(&robot, &mut rng);
+        let poses = link_poses(&robot, &q);
+        let expected = brute_force(&meshes, &poses, &pairs);
+        let found = model.check(&poses, &mut workspace).unwrap();
+        assert_eq!(found, expected, "{urdf} at q = {q:?}");
+        colliding += usize::from(!expected.is_empty());
+    }
+    println!("{urdf}: {colliding} of {configurations} configurations self-collide");
+}
+
+#[test]
+fn panda_agrees_with_brute_force() {
+    check_robot(
+        "panda_description/urdf/panda.urdf",
+        "panda_description/srdf/panda.srdf",
+        200,
+        1,
+    );
+}
+
+#[test]
+fn ur5_agrees_with_brute_force() {
+    check_robot(
+        "ur_description/urdf/ur5_robot.urdf",
+        "ur_description/srdf/ur5.srdf",
+        100,
+        2,
+    );
+}
