@@ -6,7 +6,8 @@
 //! ([`Geometry`]; [`Mesh`] with its [`MeshBvh`], ray queries, shapes and [`load_obj`];
 //! [`SkinnedMesh`]) and keyframe [`Animation`]s. The exact tests meshes use are public
 //! ([`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]). Features `obj` and `gltf`
-//! (the glTF 2.0 importer [`gltf`]) are on by default.
+//! (the glTF 2.0 importer [`gltf`]) are on by default, and so is `urdf` (the robot
+//! importer [`urdf`], whose joints are nodes extending [`Transform`]).
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as
@@ -66,10 +67,12 @@ mod skin;
 mod switch;
 mod transform;
 mod tri_tri;
+#[cfg(feature = "urdf")]
+pub mod urdf;
 
 /// Opens `path` if it is a regular file (the error says so otherwise): opening a pipe
 /// blocks until a writer comes, and reading a device may never end.
-#[cfg(any(feature = "obj", feature = "gltf"))]
+#[cfg(any(feature = "obj", feature = "gltf", feature = "urdf"))]
 fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     if !std::fs::metadata(path)?.is_file() {
         let kind = std::io::ErrorKind::InvalidInput;
