@@ -71,3 +71,35 @@ fn ur5_agrees_with_brute_force() {
         2,
     );
 }
+
+#[test]
+fn every_shared_robot_has_its_collision_meshes() {
+    let root = scenes().join("urdf");
+    let robots = root.join("example-robot-data/robots");
+    let options = ImportOptions {
+        package_roots: vec![root.clone()],
+        ..ImportOptions::default()
+    };
+    let files = [
+        ("panda_description/urdf/panda.urdf", 17),
+        ("ur_description/urdf/ur5_robot.urdf", 8),
+        ("pr2_description/urdf/pr2.urdf", 32),
+        ("g1_description/urdf/g1_29dof_rev_1_0.urdf", 36),
+        ("double_pendulum_description/urdf/double_pendulum_continuous.urdf", 3),
+        ("xarm_description/urdf/xarm7.urdf", 8),
+        ("allegro_hand_description/urdf/allegro_right_hand.urdf", 21),
+        ("human_description/robots/human.urdf", 0),
+    ];
+    for (file, elements) in files {
+        let robot = import(robots.join(file), &options).unwrap();
+        let meshes = robot.collision_meshes(&Tessellation::default()).unwrap();
+        assert_eq!(meshes.len(), elements, "{file}");
+        assert!(meshes.iter().all(|m| !m.mesh.triangles().is_empty()), "{file}");
+        // Some robots' links have no geometry; the model must still build, with the
+        // robot's SRDF where it has one (every link it names exists).
+        let srdf = file.replace("/urdf/", "/srdf/").replace(".urdf", ".srdf");
+        let srdf = srdf.replace("ur5_robot.srdf", "ur5.srdf");
+        let srdf = Srdf::import(&robots.join(srdf)).ok();
+        SelfCollision::new(&robot, meshes, srdf.as_ref()).unwrap();
+    }
+}
