@@ -58,6 +58,8 @@ pub mod city_scene;
 pub mod frame;
 pub mod inspect;
 pub mod passes;
+pub mod robot;
+pub mod robot_svg;
 mod reached;
 pub mod report;
 pub mod rng;
