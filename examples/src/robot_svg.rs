@@ -62,8 +62,10 @@ pub fn side_view(
     }
     let span = [(hi[0] - lo[0]).max(1e-6), (hi[1] - lo[1]).max(1e-6)];
     let scale = ((SIZE.0 - 2.0 * MARGIN) / span[0]).min((SIZE.1 - 2.0 * MARGIN - 20.0) / span[1]);
+    // Centred across, standing on the bottom margin.
+    let left = MARGIN + ((SIZE.0 - 2.0 * MARGIN) - span[0] * scale) / 2.0;
     let at = |c: [f32; 2]| {
-        let x = MARGIN + (c[0] - lo[0]) * scale;
+        let x = left + (c[0] - lo[0]) * scale;
         let y = SIZE.1 - MARGIN - (c[1] - lo[1]) * scale;
         (x, y)
     };
