@@ -240,20 +240,22 @@ pub fn home(robot: &Robot) -> Vec<f32> {
         .collect()
 }
 
-/// The link with the most moving joints above it (the first such in file order): the
-/// "end effector" whose Jacobian the sweep times.
+/// The link with the most moving joints above it, the deepest of those (fixed joints
+/// count), the first in file order among equals: the "end effector" whose Jacobian the
+/// sweep times.
 pub fn end_link(robot: &Robot) -> usize {
     let depth = |mut link: usize| {
-        let mut moving = 0;
+        let (mut moving, mut all) = (0, 0);
         for _ in 0..robot.links().len() {
             let Some(joint) = robot.parent_joint(link) else {
                 break;
             };
             let j = &robot.joints()[joint];
             moving += usize::from(j.source != Source::None);
+            all += 1;
             link = j.parent;
         }
-        moving
+        (moving, all)
     };
     (0..robot.links().len())
         .max_by_key(|&l| (depth(l), std::cmp::Reverse(l)))
