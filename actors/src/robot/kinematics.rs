@@ -85,7 +85,7 @@ impl Motion {
     }
 }
 
-/// The kinematics of a robot (the model): one [`Step`] per joint in the robot graph's
+/// The kinematics of a robot (the model): one step per joint in the robot graph's
 /// flattened depth-first order, and per link the moving joints above it. Read-only
 /// after [`new`](Self::new): share it between threads; each evaluation writes into a
 /// [`KinematicsData`] or a caller's buffer.

@@ -6,7 +6,13 @@
 //! file order; floating x y z roll pitch yaw; planar u v angle), and poses each link
 //! by recursion from the root.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    clippy::indexing_slicing,
+    clippy::needless_range_loop,
+    clippy::unwrap_used,
+    reason = "a test oracle over fixed-size arrays; a malformed file fails the test"
+)]
 
 use std::collections::HashMap;
 
@@ -332,29 +338,29 @@ pub fn pose_error(pose: &scenewalk_core::glam::Affine3A, reference: &Pose) -> f6
     worst
 }
 
-/// The geometric Jacobian of `link` by central differences of the reference poses:
-/// per variable, the linear velocity of the link's origin and the angular velocity
-/// from dR · Rᵀ.
-pub fn finite_jacobian(robot: &RefRobot, q: &[f64], link: usize) -> Vec<[f64; 6]> {
+/// Every link's geometric Jacobian (by link, then variable) by central differences
+/// of the reference poses: per variable, the linear velocity of the link's origin and
+/// the angular velocity from dR · Rᵀ.
+pub fn finite_jacobians(robot: &RefRobot, q: &[f64]) -> Vec<Vec<[f64; 6]>> {
     let h = 1e-6;
-    let at = |q: &[f64]| robot.poses(q)[link];
-    let r = at(q).r;
-    (0..robot.dof)
-        .map(|j| {
-            let (mut plus, mut minus) = (q.to_vec(), q.to_vec());
-            plus[j] += h;
-            minus[j] -= h;
-            let (p, m) = (at(&plus), at(&minus));
+    let poses = robot.poses(q);
+    let mut out = vec![Vec::with_capacity(robot.dof); poses.len()];
+    for j in 0..robot.dof {
+        let (mut plus, mut minus) = (q.to_vec(), q.to_vec());
+        plus[j] += h;
+        minus[j] -= h;
+        let (plus, minus) = (robot.poses(&plus), robot.poses(&minus));
+        for (link, column) in out.iter_mut().enumerate() {
+            let (p, m, r) = (&plus[link], &minus[link], &poses[link].r);
             let v: [f64; 3] = [0, 1, 2].map(|i| (p.t[i] - m.t[i]) / (2.0 * h));
-            let mut dr = [[0.0; 3]; 3];
-            for a in 0..3 {
-                for b in 0..3 {
-                    dr[a][b] = (p.r[a][b] - m.r[a][b]) / (2.0 * h);
-                }
-            }
             // S = dR · Rᵀ is the skew matrix of ω.
-            let s = |a: usize, b: usize| (0..3).map(|k| dr[a][k] * r[b][k]).sum::<f64>();
-            [v[0], v[1], v[2], s(2, 1), s(0, 2), s(1, 0)]
-        })
-        .collect()
+            let s = |a: usize, b: usize| {
+                (0..3)
+                    .map(|k| (p.r[a][k] - m.r[a][k]) / (2.0 * h) * r[b][k])
+                    .sum::<f64>()
+            };
+            column.push([v[0], v[1], v[2], s(2, 1), s(0, 2), s(1, 0)]);
+        }
+    }
+    out
 }
