@@ -39,7 +39,9 @@ pub enum SelfCollisionError {
         links: usize,
     },
     /// An SRDF's `<disable_collisions>` names a link the robot does not have.
-    #[error("the SRDF disables collisions of link {name:?}, which the robot {robot:?} does not have")]
+    #[error(
+        "the SRDF disables collisions of link {name:?}, which the robot {robot:?} does not have"
+    )]
     UnknownSrdfLink {
         /// The link's name, as the SRDF writes it.
         name: String,
@@ -170,7 +172,11 @@ impl SelfCollision {
         let mut spans = vec![(0, 0); links];
         for (i, m) in elements.iter().enumerate() {
             if let Some(span) = spans.get_mut(m.link) {
-                *span = if span.1 == 0 { (i, i + 1) } else { (span.0, i + 1) };
+                *span = if span.1 == 0 {
+                    (i, i + 1)
+                } else {
+                    (span.0, i + 1)
+                };
             }
         }
         let has_geometry = |link: usize| spans.get(link).is_some_and(|s| s.1 > s.0);

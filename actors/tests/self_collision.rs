@@ -2,6 +2,7 @@
 //! written here (boxes, cylinders, spheres and an STL mesh the test writes), at many
 //! random configurations; adjacency and SRDF exclusions recomputed here.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "urdf")]
 
 mod self_collision_common;
@@ -111,7 +112,10 @@ fn agrees_with_brute_force_on_a_folding_arm() {
             }
         }
         // The sample exercises both answers.
-        assert!(colliding > 20 && free > 20, "{colliding} colliding, {free} free");
+        assert!(
+            colliding > 20 && free > 20,
+            "{colliding} colliding, {free} free"
+        );
     }
 }
 
@@ -130,7 +134,10 @@ fn names_the_colliding_links_of_a_folded_pose() {
     let names: Vec<(&str, &str)> = (found.iter())
         .map(|p| (model.link_name(p.a), model.link_name(p.b)))
         .collect();
-    assert!(names.contains(&("base", "l3")) || names.contains(&("l1", "l4")), "{names:?}");
+    assert!(
+        names.contains(&("base", "l3")) || names.contains(&("l1", "l4")),
+        "{names:?}"
+    );
 }
 
 #[test]
@@ -158,10 +165,9 @@ fn a_query_allocates_nothing_once_warm() {
 fn refuses_bad_input() {
     let robot = import(write_arm("bad"), &ImportOptions::default()).unwrap();
     let meshes = robot.collision_meshes(&Tessellation::default()).unwrap();
-    let unknown = Srdf::parse(
-        r#"<robot name="x"><disable_collisions link1="l1" link2="gripper"/></robot>"#,
-    )
-    .unwrap();
+    let unknown =
+        Srdf::parse(r#"<robot name="x"><disable_collisions link1="l1" link2="gripper"/></robot>"#)
+            .unwrap();
     let e = SelfCollision::new(&robot, meshes.clone(), Some(&unknown)).unwrap_err();
     assert!(matches!(&e, SelfCollisionError::UnknownSrdfLink { name, .. } if name == "gripper"));
     assert!(e.to_string().contains("gripper"), "{e}");
@@ -173,7 +179,9 @@ fn refuses_bad_input() {
 
     let model = SelfCollision::new(&robot, meshes, None).unwrap();
     let mut workspace = model.workspace();
-    let e = model.check(&[Affine3A::IDENTITY; 3], &mut workspace).unwrap_err();
+    let e = model
+        .check(&[Affine3A::IDENTITY; 3], &mut workspace)
+        .unwrap_err();
     assert_eq!(
         e,
         SelfCollisionError::WrongPoseCount {
@@ -202,6 +210,11 @@ fn a_robot_without_geometry_checks_nothing() {
     let model = SelfCollision::new(&robot, Vec::new(), None).unwrap();
     assert!(model.pairs().is_empty());
     let poses = link_poses(&robot, &[0.5]);
-    assert!(model.check(&poses, &mut model.workspace()).unwrap().is_empty());
+    assert!(
+        model
+            .check(&poses, &mut model.workspace())
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(LinkPair::new(3, 1), LinkPair { a: 1, b: 3 });
 }

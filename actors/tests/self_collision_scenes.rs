@@ -2,6 +2,8 @@
 //! collision meshes) against a brute-force check of every triangle pair, at many
 //! random configurations. Needs `../shared/scenes` (or `SCENEWALK_SCENES`).
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 mod self_collision_common;
 
 use scenewalk_actors::SelfCollision;
@@ -29,7 +31,6 @@ fn check_robot(urdf: &str, srdf: &str, configurations: usize, seed: u64) {
     let robots = root.join("example-robot-data/robots");
     let options = ImportOptions {
         package_roots: vec![root.clone()],
-        ..ImportOptions::default()
     };
     let robot = import(robots.join(urdf), &options).unwrap();
     let srdf = Srdf::import(&robots.join(srdf)).unwrap();
@@ -78,14 +79,16 @@ fn every_shared_robot_has_its_collision_meshes() {
     let robots = root.join("example-robot-data/robots");
     let options = ImportOptions {
         package_roots: vec![root.clone()],
-        ..ImportOptions::default()
     };
     let files = [
         ("panda_description/urdf/panda.urdf", 17),
         ("ur_description/urdf/ur5_robot.urdf", 8),
         ("pr2_description/urdf/pr2.urdf", 32),
         ("g1_description/urdf/g1_29dof_rev_1_0.urdf", 36),
-        ("double_pendulum_description/urdf/double_pendulum_continuous.urdf", 3),
+        (
+            "double_pendulum_description/urdf/double_pendulum_continuous.urdf",
+            3,
+        ),
         ("xarm_description/urdf/xarm7.urdf", 8),
         ("allegro_hand_description/urdf/allegro_right_hand.urdf", 21),
         ("human_description/robots/human.urdf", 0),
@@ -94,7 +97,10 @@ fn every_shared_robot_has_its_collision_meshes() {
         let robot = import(robots.join(file), &options).unwrap();
         let meshes = robot.collision_meshes(&Tessellation::default()).unwrap();
         assert_eq!(meshes.len(), elements, "{file}");
-        assert!(meshes.iter().all(|m| !m.mesh.triangles().is_empty()), "{file}");
+        assert!(
+            meshes.iter().all(|m| !m.mesh.triangles().is_empty()),
+            "{file}"
+        );
         // Some robots' links have no geometry; the model must still build, with the
         // robot's SRDF where it has one (every link it names exists).
         let srdf = file.replace("/urdf/", "/srdf/").replace(".urdf", ".srdf");

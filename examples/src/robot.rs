@@ -123,7 +123,8 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Rob
             "--json" => options.json = true,
             "--q" => {
                 let v = value("--q")?;
-                let q: Result<Vec<f32>, _> = v.split(',').map(|x| x.trim().parse::<f32>()).collect();
+                let q: Result<Vec<f32>, _> =
+                    v.split(',').map(|x| x.trim().parse::<f32>()).collect();
                 options.q = Some(q.map_err(|_| bad("--q", &v, "comma-separated numbers"))?);
             }
             "--random" => {
@@ -151,7 +152,8 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Rob
             }
         }
     }
-    options.file = file.ok_or_else(|| RobotCliError::Usage("no URDF file given (see --help)".into()))?;
+    options.file =
+        file.ok_or_else(|| RobotCliError::Usage("no URDF file given (see --help)".into()))?;
     Ok(Command::Run(options))
 }
 
@@ -175,9 +177,9 @@ pub fn load(options: &Options) -> Result<Loaded, RobotCliError> {
     roots.extend(absolute.ancestors().skip(1).map(PathBuf::from));
     let import = ImportOptions {
         package_roots: roots,
-        ..ImportOptions::default()
     };
-    let robot = Arc::new(scenewalk_nodes::urdf::import(&options.file, &import).map_err(|e| failed(&e))?);
+    let robot =
+        Arc::new(scenewalk_nodes::urdf::import(&options.file, &import).map_err(|e| failed(&e))?);
     let kinematics = Kinematics::new(Arc::clone(&robot)).map_err(|e| failed(&e))?;
     let meshes = robot
         .collision_meshes(&Tessellation::default())
@@ -276,7 +278,10 @@ pub struct Evaluated {
 pub fn evaluate(loaded: &Loaded, q: &[f32]) -> Result<Evaluated, RobotCliError> {
     let failed = |e: &dyn std::fmt::Display| RobotCliError::Failed(e.to_string());
     let mut data = loaded.kinematics.data();
-    loaded.kinematics.forward(q, &mut data).map_err(|e| failed(&e))?;
+    loaded
+        .kinematics
+        .forward(q, &mut data)
+        .map_err(|e| failed(&e))?;
     let mut workspace = loaded.collision.workspace();
     let colliding = loaded
         .collision
@@ -328,7 +333,9 @@ pub fn sweep(loaded: &Loaded, configurations: &[Vec<f32>]) -> Result<Sweep, Robo
     // Every configuration's poses, for the collision pass.
     let mut poses = vec![Affine3A::IDENTITY; n * links];
     let flat: Vec<f32> = configurations.iter().flatten().copied().collect();
-    model.forward_batch(&flat, &mut poses).map_err(|e| failed(&e))?;
+    model
+        .forward_batch(&flat, &mut poses)
+        .map_err(|e| failed(&e))?;
     let fk_ns = best_of_three(n, || {
         for q in configurations {
             model.forward(q, &mut data).ok();
@@ -410,7 +417,8 @@ pub fn run(options: &Options) -> Result<Outcome, RobotCliError> {
         report(&loaded, &at, options, swept.as_ref(), &random)
     };
     if let Some(path) = &options.svg {
-        let svg = crate::robot_svg::side_view(&loaded.collision, &at.poses, &at.colliding, robot.name());
+        let svg =
+            crate::robot_svg::side_view(&loaded.collision, &at.poses, &at.colliding, robot.name());
         std::fs::write(path, svg)
             .map_err(|e| RobotCliError::Failed(format!("{}: cannot write: {e}", path.display())))?;
         if !options.json {
@@ -427,7 +435,13 @@ fn pair_name(loaded: &Loaded, p: &LinkPair) -> String {
 }
 
 /// The human-readable report.
-fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Sweep>, random: &[Vec<f32>]) -> String {
+fn report(
+    loaded: &Loaded,
+    at: &Evaluated,
+    options: &Options,
+    swept: Option<&Sweep>,
+    random: &[Vec<f32>],
+) -> String {
     let robot = &loaded.robot;
     let mut out = String::new();
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
@@ -443,13 +457,22 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
         robot.links().len(),
         robot.joints().len(),
         kinds.join(", "),
-        if mimics > 0 { format!("; {mimics} mimic") } else { String::new() },
+        if mimics > 0 {
+            format!("; {mimics} mimic")
+        } else {
+            String::new()
+        },
         robot.dof()
     );
     let _ = writeln!(out, "\ntree (joint: type → child link):");
     tree(robot, robot.root(), 1, &mut out);
     let names = robot.variable_names();
-    let _ = writeln!(out, "\njoint vector ({} values): {}", names.len(), names.join(", "));
+    let _ = writeln!(
+        out,
+        "\njoint vector ({} values): {}",
+        names.len(),
+        names.join(", ")
+    );
 
     let meshes = loaded.collision.meshes();
     let (mut shapes, mut triangles) = (BTreeMap::new(), 0);
@@ -472,7 +495,11 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
         "collision geometry: {} elements on {} links ({}), {triangles} triangles",
         meshes.len(),
         links_with.len(),
-        if shapes.is_empty() { "none".to_string() } else { shapes.join(", ") },
+        if shapes.is_empty() {
+            "none".to_string()
+        } else {
+            shapes.join(", ")
+        },
     );
     let _ = writeln!(
         out,
@@ -484,11 +511,23 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
         }
     );
 
-    let source = if options.q.is_some() { "--q" } else { "zero, clamped into limits" };
+    let source = if options.q.is_some() {
+        "--q"
+    } else {
+        "zero, clamped into limits"
+    };
     let values: Vec<String> = at.q.iter().map(|v| format!("{v:.4}")).collect();
     let _ = writeln!(out, "\nconfiguration ({source}): [{}]", values.join(", "));
-    let _ = writeln!(out, "link poses (world; position in metres, fixed-axis roll pitch yaw in radians):");
-    let width = robot.links().iter().map(|l| l.name.len()).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "link poses (world; position in metres, fixed-axis roll pitch yaw in radians):"
+    );
+    let width = robot
+        .links()
+        .iter()
+        .map(|l| l.name.len())
+        .max()
+        .unwrap_or(0);
     for (link, pose) in robot.links().iter().zip(&at.poses) {
         let t = pose.translation;
         let (yaw, pitch, roll) = Quat::from_mat3a(&pose.matrix3).to_euler(EulerRot::ZYX);
@@ -513,7 +552,12 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
             "\nsweep of {n} random configurations within the limits (seed {}); time per configuration, best of 3 passes:",
             options.seed
         );
-        let _ = writeln!(out, "  forward kinematics (all {} link poses)  {:>9.3} µs", robot.links().len(), s.fk_ns / 1e3);
+        let _ = writeln!(
+            out,
+            "  forward kinematics (all {} link poses)  {:>9.3} µs",
+            robot.links().len(),
+            s.fk_ns / 1e3
+        );
         let _ = writeln!(
             out,
             "  Jacobian of {} (6 × {})  {:>9.3} µs",
@@ -549,11 +593,18 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
         }
         for &i in hits.iter().take(5) {
             let values: Vec<String> = random[i].iter().map(|v| format!("{v:.3}")).collect();
-            let pairs: Vec<String> = s.colliding[i].iter().map(|p| pair_name(loaded, p)).collect();
+            let pairs: Vec<String> = s.colliding[i]
+                .iter()
+                .map(|p| pair_name(loaded, p))
+                .collect();
             let _ = writeln!(out, "  #{i}: [{}]: {}", values.join(", "), pairs.join(", "));
         }
         if hits.len() > 5 {
-            let _ = writeln!(out, "  ... and {} more (--json lists them all)", hits.len() - 5);
+            let _ = writeln!(
+                out,
+                "  ... and {} more (--json lists them all)",
+                hits.len() - 5
+            );
         }
     }
     out
@@ -562,7 +613,11 @@ fn report(loaded: &Loaded, at: &Evaluated, options: &Options, swept: Option<&Swe
 /// The tree below `link`, one joint per line.
 fn tree(robot: &Robot, link: usize, depth: usize, out: &mut String) {
     if depth == 1 {
-        let _ = writeln!(out, "  {}", robot.links().get(link).map_or("?", |l| l.name.as_str()));
+        let _ = writeln!(
+            out,
+            "  {}",
+            robot.links().get(link).map_or("?", |l| l.name.as_str())
+        );
     }
     for joint in robot.joints().iter().filter(|j| j.parent == link) {
         let detail = match (joint.kind, joint.limits, &joint.mimic) {
@@ -574,7 +629,10 @@ fn tree(robot: &Robot, link: usize, depth: usize, out: &mut String) {
             ),
             (JointKind::Fixed, ..) => String::new(),
             (JointKind::Revolute | JointKind::Prismatic, Some(l), None) => {
-                format!(", axis {} {} {}, {} .. {}", joint.axis.x, joint.axis.y, joint.axis.z, l.lower, l.upper)
+                format!(
+                    ", axis {} {} {}, {} .. {}",
+                    joint.axis.x, joint.axis.y, joint.axis.z, l.lower, l.upper
+                )
             }
             _ => format!(", axis {} {} {}", joint.axis.x, joint.axis.y, joint.axis.z),
         };
@@ -585,7 +643,10 @@ fn tree(robot: &Robot, link: usize, depth: usize, out: &mut String) {
             joint.name,
             joint.kind.name(),
             detail,
-            robot.links().get(joint.child).map_or("?", |l| l.name.as_str())
+            robot
+                .links()
+                .get(joint.child)
+                .map_or("?", |l| l.name.as_str())
         );
         if depth < robot.links().len() {
             tree(robot, joint.child, depth + 1, out);
@@ -604,7 +665,10 @@ fn json(loaded: &Loaded, at: &Evaluated, random: &[Vec<f32>]) -> Result<String, 
             colliding: at.colliding.clone(),
         }]
     } else {
-        random.iter().map(|q| evaluate(loaded, q)).collect::<Result<_, _>>()?
+        random
+            .iter()
+            .map(|q| evaluate(loaded, q))
+            .collect::<Result<_, _>>()?
     };
     let name = |l: usize| robot.links().get(l).map_or("?", |l| l.name.as_str());
     let configurations: Vec<Value> = evaluated
@@ -616,7 +680,11 @@ fn json(loaded: &Loaded, at: &Evaluated, random: &[Vec<f32>]) -> Result<String, 
                 let rows: Vec<Value> = (0..4).map(|r| json!(m.row(r).to_array())).collect();
                 poses.insert(link.name.clone(), Value::Array(rows));
             }
-            let pairs: Vec<Value> = e.colliding.iter().map(|p| json!([name(p.a), name(p.b)])).collect();
+            let pairs: Vec<Value> = e
+                .colliding
+                .iter()
+                .map(|p| json!([name(p.a), name(p.b)]))
+                .collect();
             json!({"values": e.q, "link_poses": poses, "colliding": pairs})
         })
         .collect();

@@ -81,7 +81,11 @@ pub fn side_view(
         r#"<text x="{MARGIN}" y="22" font-family="sans-serif" font-size="15">{}: side view along +y (x right, z up), {} triangles{}</text>"#,
         escape(title),
         faces.len(),
-        if hit.is_empty() { "" } else { "; colliding links in red" }
+        if hit.is_empty() {
+            ""
+        } else {
+            "; colliding links in red"
+        }
     );
     for (_, corners, [r, g, b]) in &faces {
         let points: Vec<String> = corners

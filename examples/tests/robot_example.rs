@@ -26,7 +26,10 @@ const ARM: &str = r#"<robot name="arm">
 </robot>"#;
 
 fn arm_file(tag: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("scenewalk-robot-example-{tag}-{}.urdf", std::process::id()));
+    let path = std::env::temp_dir().join(format!(
+        "scenewalk-robot-example-{tag}-{}.urdf",
+        std::process::id()
+    ));
     std::fs::write(&path, ARM).unwrap();
     path
 }
@@ -53,8 +56,14 @@ fn the_command_line_and_its_refusals() {
     assert_eq!(e.exit_code(), 2);
     assert!(e.to_string().contains("--turbo"), "{e}");
     assert_eq!(parse_args(args("--json")).unwrap_err().exit_code(), 2);
-    assert_eq!(parse_args(args("a.urdf b.urdf")).unwrap_err().exit_code(), 2);
-    assert_eq!(parse_args(args("a.urdf --random")).unwrap_err().exit_code(), 2);
+    assert_eq!(
+        parse_args(args("a.urdf b.urdf")).unwrap_err().exit_code(),
+        2
+    );
+    assert_eq!(
+        parse_args(args("a.urdf --random")).unwrap_err().exit_code(),
+        2
+    );
     for bad in ["--random -3", "--random many", "--q 1,x", "--seed 1.5"] {
         let e = parse_args(args(&format!("arm.urdf {bad}"))).unwrap_err();
         assert!(matches!(e, RobotCliError::Failed(_)), "{bad}: {e:?}");
@@ -77,14 +86,18 @@ fn bad_files_and_values_fail_with_one_line() {
         assert_eq!(e.exit_code(), 1, "{e}");
         assert!(!e.to_string().contains('\n'), "one line: {e}");
     }
-    let e = run(&options(&format!("{} --q 1,2,3", path.display()))).err().unwrap();
+    let e = run(&options(&format!("{} --q 1,2,3", path.display())))
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("shoulder, elbow"), "{e}");
 }
 
 #[test]
 fn the_report_reads_well() {
     let path = arm_file("report");
-    let text = run(&options(&format!("{} --q 0.5,0.25", path.display()))).unwrap().text;
+    let text = run(&options(&format!("{} --q 0.5,0.25", path.display())))
+        .unwrap()
+        .text;
     for expected in [
         "robot arm: 4 links, 3 joints (1 fixed, 2 revolute), 2 degrees of freedom",
         "  base\n    shoulder: revolute, axis 0 0 1, -3 .. 3 → upper\n      elbow: revolute",
@@ -99,33 +112,58 @@ fn the_report_reads_well() {
     }
     // The gripper at 2 m along the arm: (cos .5 + cos .75, sin .5 + sin .75, 0.1).
     let (x, y) = (0.5f32.cos() + 0.75f32.cos(), 0.5f32.sin() + 0.75f32.sin());
-    let line = text.lines().find(|l| l.trim_start().starts_with("gripper")).unwrap();
-    assert!(line.contains(&format!("{x:8.4} {y:8.4}   0.1000")), "{line}");
-    assert!(line.contains("rpy  0.0000  0.0000  0.7500") || line.contains("rpy  0.0000 -0.0000  0.7500"), "{line}");
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("gripper"))
+        .unwrap();
+    assert!(
+        line.contains(&format!("{x:8.4} {y:8.4}   0.1000")),
+        "{line}"
+    );
+    assert!(
+        line.contains("rpy  0.0000  0.0000  0.7500")
+            || line.contains("rpy  0.0000 -0.0000  0.7500"),
+        "{line}"
+    );
 
     // Folded: the forearm lies over the base.
-    let text = run(&options(&format!("{} --q 0,3.1", path.display()))).unwrap().text;
+    let text = run(&options(&format!("{} --q 0,3.1", path.display())))
+        .unwrap()
+        .text;
     assert!(text.contains("self-collision: base–fore"), "{text}");
 }
 
 /// The JSON's pose of `link` in configuration `c`, as rows.
 fn pose(json: &Value, c: usize, link: &str) -> Vec<Vec<f64>> {
-    let rows = json["configurations"][c]["link_poses"][link].as_array().unwrap();
+    let rows = json["configurations"][c]["link_poses"][link]
+        .as_array()
+        .unwrap();
     rows.iter()
-        .map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
         .collect()
 }
 
 #[test]
 fn the_json_object_holds_poses_as_row_major_matrices() {
     let path = arm_file("json");
-    let text = run(&options(&format!("{} --q 0.5,3.1 --json", path.display()))).unwrap().text;
+    let text = run(&options(&format!("{} --q 0.5,3.1 --json", path.display())))
+        .unwrap()
+        .text;
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["robot"], "arm");
     assert_eq!(json["joints"], serde_json::json!(["shoulder", "elbow"]));
     let configurations = json["configurations"].as_array().unwrap();
     assert_eq!(configurations.len(), 1);
-    assert_eq!(configurations[0]["values"], serde_json::json!([0.5, 3.1f32]));
+    assert_eq!(
+        configurations[0]["values"],
+        serde_json::json!([0.5, 3.1f32])
+    );
     let poses = configurations[0]["link_poses"].as_object().unwrap();
     assert_eq!(poses.len(), 4);
     // The forearm: turned by 0.5 + 3.1 about z, at the upper arm's end.
@@ -142,10 +180,15 @@ fn the_json_object_holds_poses_as_row_major_matrices() {
             assert!((x - w).abs() < 1e-5, "{m:?}");
         }
     }
-    assert_eq!(configurations[0]["colliding"], serde_json::json!([["base", "fore"]]));
+    assert_eq!(
+        configurations[0]["colliding"],
+        serde_json::json!([["base", "fore"]])
+    );
 
     // A sweep lists every configuration, each within the limits.
-    let text = run(&options(&format!("{} --random 25 --json", path.display()))).unwrap().text;
+    let text = run(&options(&format!("{} --random 25 --json", path.display())))
+        .unwrap()
+        .text;
     let json: Value = serde_json::from_str(&text).unwrap();
     let configurations = json["configurations"].as_array().unwrap();
     assert_eq!(configurations.len(), 25);
@@ -158,12 +201,27 @@ fn the_json_object_holds_poses_as_row_major_matrices() {
 #[test]
 fn the_sweep_times_and_lists_self_collisions() {
     let path = arm_file("sweep");
-    let text = run(&options(&format!("{} --random 200 --seed 5", path.display()))).unwrap().text;
-    assert!(text.contains("sweep of 200 random configurations within the limits (seed 5)"), "{text}");
-    for part in ["forward kinematics (all 4 link poses)", "Jacobian of gripper (6 × 2)", "self-collision (1 pairs)"] {
+    let text = run(&options(&format!(
+        "{} --random 200 --seed 5",
+        path.display()
+    )))
+    .unwrap()
+    .text;
+    assert!(
+        text.contains("sweep of 200 random configurations within the limits (seed 5)"),
+        "{text}"
+    );
+    for part in [
+        "forward kinematics (all 4 link poses)",
+        "Jacobian of gripper (6 × 2)",
+        "self-collision (1 pairs)",
+    ] {
         assert!(text.contains(part), "missing {part:?} in\n{text}");
     }
-    let line = text.lines().find(|l| l.contains("self-colliding:")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("self-colliding:"))
+        .unwrap();
     let count: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     // The elbow folds back far enough in a few percent of the range only.
     assert!(count > 0 && count < 100, "{line}");
@@ -172,8 +230,15 @@ fn the_sweep_times_and_lists_self_collisions() {
 #[test]
 fn the_svg_side_view() {
     let path = arm_file("svg");
-    let svg = std::env::temp_dir().join(format!("scenewalk-robot-example-{}.svg", std::process::id()));
-    let o = options(&format!("{} --q 0,3.1 --svg {}", path.display(), svg.display()));
+    let svg = std::env::temp_dir().join(format!(
+        "scenewalk-robot-example-{}.svg",
+        std::process::id()
+    ));
+    let o = options(&format!(
+        "{} --q 0,3.1 --svg {}",
+        path.display(),
+        svg.display()
+    ));
     let text = run(&o).unwrap().text;
     assert!(text.contains("wrote the side view to"), "{text}");
     let picture = std::fs::read_to_string(&svg).unwrap();

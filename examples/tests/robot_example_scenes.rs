@@ -36,7 +36,11 @@ fn panda_reads_well_and_its_json_agrees_with_the_model() {
     let robots = scenes().join("urdf/example-robot-data/robots/panda_description");
     let urdf = robots.join("urdf/panda.urdf");
     let srdf = robots.join("srdf/panda.srdf");
-    let text = run_line(&format!("{} --random 100 --srdf {}", urdf.display(), srdf.display()));
+    let text = run_line(&format!(
+        "{} --random 100 --srdf {}",
+        urdf.display(),
+        srdf.display()
+    ));
     for expected in [
         "robot panda: 13 links, 12 joints (3 fixed, 2 prismatic, 7 revolute; 1 mimic), 8 degrees of freedom",
         "panda_finger_joint2: prismatic, mimics panda_finger_joint1 × 1 + 0 → panda_rightfinger",
@@ -48,11 +52,17 @@ fn panda_reads_well_and_its_json_agrees_with_the_model() {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
 
-    let json = run_line(&format!("{} --random 40 --seed 9 --srdf {} --json", urdf.display(), srdf.display()));
+    let json = run_line(&format!(
+        "{} --random 40 --seed 9 --srdf {} --json",
+        urdf.display(),
+        srdf.display()
+    ));
     let json: Value = serde_json::from_str(&json).unwrap();
     // The model, built here from the same files.
     let root = scenes().join("urdf");
-    let options = ImportOptions { package_roots: vec![root], ..ImportOptions::default() };
+    let options = ImportOptions {
+        package_roots: vec![root],
+    };
     let robot = Arc::new(import(&urdf, &options).unwrap());
     let meshes = robot.collision_meshes(&Tessellation::default()).unwrap();
     let model = SelfCollision::new(&robot, meshes, Some(&Srdf::import(&srdf).unwrap())).unwrap();

@@ -2,6 +2,7 @@
 //! STL (binary and ASCII), COLLADA and OBJ (written here) read with scale and origin,
 //! each file once; unreadable files named with their link.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "urdf")]
 
 use scenewalk_core::Aabb;
@@ -119,7 +120,9 @@ fn robot_of_files(dir: &std::path::Path) -> String {
         )
     };
     let joint = |name: &str, child: &str| {
-        format!(r#"<joint name="{name}" type="fixed"><parent link="a"/><child link="{child}"/></joint>"#)
+        format!(
+            r#"<joint name="{name}" type="fixed"><parent link="a"/><child link="{child}"/></joint>"#
+        )
     };
     format!(
         r#"<robot name="files">{}{}{}{}{}{}{}{}</robot>"#,
@@ -136,7 +139,12 @@ fn robot_of_files(dir: &std::path::Path) -> String {
 
 /// The link-frame box of a placed mesh, from its placed corners.
 fn placed_bounds(m: &scenewalk_nodes::urdf::CollisionMesh) -> Aabb {
-    Aabb::from_points(m.mesh.positions().iter().map(|&p| m.placement.transform_point3(p)))
+    Aabb::from_points(
+        m.mesh
+            .positions()
+            .iter()
+            .map(|&p| m.placement.transform_point3(p)),
+    )
 }
 
 fn close(a: Aabb, b: Aabb) -> bool {
@@ -166,7 +174,9 @@ fn reads_stl_binary_and_ascii_collada_and_obj_with_scale_and_origin() {
         placed_bounds(&meshes[0]),
         Aabb::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 1.0))
     ));
-    let b = Affine3A::from_translation(Vec3::X) * quarter * Affine3A::from_scale(Vec3::new(2.0, 3.0, 4.0));
+    let b = Affine3A::from_translation(Vec3::X)
+        * quarter
+        * Affine3A::from_scale(Vec3::new(2.0, 3.0, 4.0));
     assert!(meshes[1].placement.abs_diff_eq(b, 1e-6));
     assert!(close(
         placed_bounds(&meshes[1]),
@@ -193,9 +203,15 @@ fn tessellates_boxes_cylinders_and_spheres() {
     let counts: Vec<usize> = meshes.iter().map(|m| m.mesh.triangles().len()).collect();
     assert_eq!(counts, [12, 4 * 8, 2 * 8 * 3]);
     let bounds: Vec<Aabb> = meshes.iter().map(placed_bounds).collect();
-    assert!(close(bounds[0], Aabb::new(Vec3::new(-0.5, -1.0, -1.5), Vec3::new(0.5, 1.0, 1.5))));
+    assert!(close(
+        bounds[0],
+        Aabb::new(Vec3::new(-0.5, -1.0, -1.5), Vec3::new(0.5, 1.0, 1.5))
+    ));
     // The cylinder: along z, centred, its corners on the radius.
-    assert!(close(bounds[1], Aabb::new(Vec3::new(-0.5, -0.5, -1.0), Vec3::new(0.5, 0.5, 1.0))));
+    assert!(close(
+        bounds[1],
+        Aabb::new(Vec3::new(-0.5, -0.5, -1.0), Vec3::new(0.5, 0.5, 1.0))
+    ));
     for p in meshes[1].mesh.positions() {
         let r = p.truncate().length();
         assert!(r < 1e-6 || (r - 0.5).abs() < 1e-6, "{p}");
@@ -230,21 +246,35 @@ fn an_unreadable_mesh_names_the_file_and_the_link() {
         import(&path, &ImportOptions::default()).unwrap()
     };
     let e = (robot_with("junk.stl").collision_meshes(&Tessellation::default())).unwrap_err();
-    assert!(matches!(&e, CollisionMeshError::Read { link, file, .. }
-        if link == "gripper" && file.ends_with("junk.stl")), "{e:?}");
+    assert!(
+        matches!(&e, CollisionMeshError::Read { link, file, .. }
+        if link == "gripper" && file.ends_with("junk.stl")),
+        "{e:?}"
+    );
     let message = e.to_string();
-    assert!(message.contains("gripper") && message.contains("junk.stl"), "{message}");
+    assert!(
+        message.contains("gripper") && message.contains("junk.stl"),
+        "{message}"
+    );
 
     let e = (robot_with("empty.obj").collision_meshes(&Tessellation::default())).unwrap_err();
-    assert!(matches!(&e, CollisionMeshError::Empty { link, .. } if link == "gripper"), "{e:?}");
+    assert!(
+        matches!(&e, CollisionMeshError::Empty { link, .. } if link == "gripper"),
+        "{e:?}"
+    );
 
     // A file removed after the import.
     std::fs::write(dir.join("gone.stl"), binary_stl()).unwrap();
     let robot = robot_with("gone.stl");
     std::fs::remove_file(dir.join("gone.stl")).unwrap();
-    let e = robot.collision_meshes(&Tessellation::default()).unwrap_err();
-    assert!(matches!(&e, CollisionMeshError::Read { link, file, .. }
-        if link == "gripper" && file.ends_with("gone.stl")), "{e:?}");
+    let e = robot
+        .collision_meshes(&Tessellation::default())
+        .unwrap_err();
+    assert!(
+        matches!(&e, CollisionMeshError::Read { link, file, .. }
+        if link == "gripper" && file.ends_with("gone.stl")),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -255,7 +285,9 @@ fn a_negative_size_is_refused() {
     );
     // The importer may refuse it first; if it does not, the tessellation must.
     if let Ok(robot) = robot {
-        let e = robot.collision_meshes(&Tessellation::default()).unwrap_err();
+        let e = robot
+            .collision_meshes(&Tessellation::default())
+            .unwrap_err();
         assert!(e.to_string().contains("sphere"), "{e}");
     }
 }

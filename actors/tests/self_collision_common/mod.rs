@@ -1,7 +1,8 @@
 //! What the self-collision tests share: random configurations, link poses, and the
 //! brute-force answer (every triangle pair of every checked link pair, in world space).
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test target uses part of it")]
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
 
 use scenewalk_actors::LinkPair;
 use scenewalk_core::Aabb;
@@ -38,7 +39,9 @@ pub fn random_configuration(robot: &Robot, rng: &mut Rng) -> Vec<f32> {
                 (JointKind::Revolute | JointKind::Prismatic, Some(l)) if l.lower < l.upper => {
                     rng.range(l.lower, l.upper)
                 }
-                (JointKind::Continuous, _) => rng.range(-std::f32::consts::PI, std::f32::consts::PI),
+                (JointKind::Continuous, _) => {
+                    rng.range(-std::f32::consts::PI, std::f32::consts::PI)
+                }
                 _ => rng.range(-1.0, 1.0),
             }
         })
@@ -58,7 +61,11 @@ pub fn link_poses(robot: &Robot, q: &[f32]) -> Vec<Affine3A> {
 
 /// The link pairs to check, computed from the definition: both links have geometry,
 /// neither is the other's nearest ancestor with geometry, the SRDF does not name them.
-pub fn checked_pairs(robot: &Robot, meshes: &[CollisionMesh], srdf: Option<&Srdf>) -> Vec<LinkPair> {
+pub fn checked_pairs(
+    robot: &Robot,
+    meshes: &[CollisionMesh],
+    srdf: Option<&Srdf>,
+) -> Vec<LinkPair> {
     let with: BTreeSet<usize> = meshes.iter().map(|m| m.link).collect();
     let nearest = |mut link: usize| loop {
         match robot.parent_link(link) {
@@ -95,7 +102,11 @@ fn world_triangles(meshes: &[CollisionMesh], poses: &[Affine3A]) -> Vec<Vec<([Ve
     for m in meshes {
         let to_world = poses[m.link] * m.placement;
         for i in 0..m.mesh.triangles().len() as u32 {
-            let t = m.mesh.triangle(i).unwrap().map(|p| to_world.transform_point3(p));
+            let t = m
+                .mesh
+                .triangle(i)
+                .unwrap()
+                .map(|p| to_world.transform_point3(p));
             let b = Aabb::from_points(t);
             // Padded well beyond rounding: the box test only saves time.
             let pad = Vec3::splat(1e-4 * (1.0 + b.max.abs().max(b.min.abs()).max_element()));
@@ -107,7 +118,11 @@ fn world_triangles(meshes: &[CollisionMesh], poses: &[Affine3A]) -> Vec<Vec<([Ve
 
 /// The pairs among `pairs` with a touching triangle pair, every pair of triangles of
 /// the two links tried in world space.
-pub fn brute_force(meshes: &[CollisionMesh], poses: &[Affine3A], pairs: &[LinkPair]) -> Vec<LinkPair> {
+pub fn brute_force(
+    meshes: &[CollisionMesh],
+    poses: &[Affine3A],
+    pairs: &[LinkPair],
+) -> Vec<LinkPair> {
     let triangles = world_triangles(meshes, poses);
     pairs
         .iter()

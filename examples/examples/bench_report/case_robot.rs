@@ -48,7 +48,6 @@ fn load(file: &str) -> Result<Arc<Robot>, String> {
     let root = robots();
     let options = ImportOptions {
         package_roots: vec![root.clone()],
-        ..ImportOptions::default()
     };
     let path = root.join("example-robot-data/robots").join(file);
     import(&path, &options)
@@ -188,7 +187,10 @@ fn forward_case(config: &Config, name: &str, robot: &Arc<Robot>, n: usize) -> Ve
     let mut data = model.data();
     let mut scene = RobotScene::new(Arc::clone(robot)).expect("the robot's graph builds");
     let links = robot.links().len();
-    let (mut world, mut read) = (vec![Affine3A::IDENTITY; links], vec![Affine3A::IDENTITY; links]);
+    let (mut world, mut read) = (
+        vec![Affine3A::IDENTITY; links],
+        vec![Affine3A::IDENTITY; links],
+    );
     let case = format!("l. robot FK {name} ({} dof, {links} links)", robot.dof());
     let mut contenders = vec![
         Contender::new("hand_loop", n as u64, || {
@@ -255,7 +257,9 @@ fn jacobian_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
         }),
         Contender::new("library_jacobian", n as u64, || {
             for data in &posed {
-                model.jacobian(data, end, &mut jacobian).expect("sizes match");
+                model
+                    .jacobian(data, end, &mut jacobian)
+                    .expect("sizes match");
                 std::hint::black_box(&jacobian);
             }
             checksum(jacobian.columns())
@@ -281,13 +285,18 @@ fn batch_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
     let last = |out: &[Affine3A]| pose_checksum(&out[(n - 1) * links..]);
     let mut contenders = vec![
         Contender::new("hand_loop", n as u64, || {
-            for (q, out) in values.chunks_exact(dof).zip(hand_out.chunks_exact_mut(links)) {
+            for (q, out) in values
+                .chunks_exact(dof)
+                .zip(hand_out.chunks_exact_mut(links))
+            {
                 hand.forward(q, out);
             }
             last(&hand_out)
         }),
         Contender::new(SEQUENTIAL, n as u64, || {
-            model.forward_batch(&values, &mut seq_out).expect("buffers match");
+            model
+                .forward_batch(&values, &mut seq_out)
+                .expect("buffers match");
             last(&seq_out)
         }),
         Contender::new(&threads_contender(cores), n as u64, || {
@@ -315,7 +324,13 @@ fn batch_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
 }
 
 /// Self-collision with FK on one robot and its SRDF.
-fn collision_case(config: &Config, name: &str, robot: &Arc<Robot>, srdf: &str, n: usize) -> Vec<Row> {
+fn collision_case(
+    config: &Config,
+    name: &str,
+    robot: &Arc<Robot>,
+    srdf: &str,
+    n: usize,
+) -> Vec<Row> {
     let srdf = Srdf::import(&robots().join("example-robot-data/robots").join(srdf))
         .expect("the SRDF reads");
     let meshes = robot
@@ -374,7 +389,9 @@ fn collision_case(config: &Config, name: &str, robot: &Arc<Robot>, srdf: &str, n
         Contender::new("library_check", n as u64, || {
             let mut found = 0u64;
             for q in &configurations {
-                kinematics.forward(q, &mut data).expect("a valid configuration");
+                kinematics
+                    .forward(q, &mut data)
+                    .expect("a valid configuration");
                 found += model
                     .check(data.poses(), &mut workspace)
                     .expect("poses match")
@@ -411,8 +428,24 @@ pub fn run(config: &Config) -> Vec<Row> {
     }
     let (panda, ur5) = (&loaded[0].1, &loaded[1].1);
     rows.extend(jacobian_case(config, panda, n));
-    rows.extend(batch_case(config, panda, if config.quick { 10_000 } else { 100_000 }));
-    rows.extend(collision_case(config, "panda", panda, "panda_description/srdf/panda.srdf", n));
-    rows.extend(collision_case(config, "ur5", ur5, "ur_description/srdf/ur5.srdf", n));
+    rows.extend(batch_case(
+        config,
+        panda,
+        if config.quick { 10_000 } else { 100_000 },
+    ));
+    rows.extend(collision_case(
+        config,
+        "panda",
+        panda,
+        "panda_description/srdf/panda.srdf",
+        n,
+    ));
+    rows.extend(collision_case(
+        config,
+        "ur5",
+        ur5,
+        "ur_description/srdf/ur5.srdf",
+        n,
+    ));
     rows
 }

@@ -142,9 +142,8 @@ impl Robot {
         let mut files: HashMap<&Path, Mesh> = HashMap::new();
         let mut meshes = Vec::with_capacity(self.collisions().len());
         for collision in self.collisions() {
-            let link = || {
-                (self.links().get(collision.link)).map_or_else(String::new, |l| l.name.clone())
-            };
+            let link =
+                || (self.links().get(collision.link)).map_or_else(String::new, |l| l.name.clone());
             let (mesh, scale) = match &collision.geometry {
                 Shape::Mesh { path, scale } => {
                     if !scale.is_finite() {
@@ -277,9 +276,7 @@ fn read_mesh(path: &Path) -> Result<Mesh, ReadError> {
     let mut triangles = Vec::new();
     for part in scene.meshes {
         let base = u32::try_from(positions.len()).unwrap_or(u32::MAX);
-        triangles.extend(
-            (part.faces.iter()).map(|f| f.map(|i| i.checked_add(base).unwrap_or(u32::MAX))),
-        );
+        triangles.extend((part.faces.iter()).map(|f| f.map(|i| i.saturating_add(base))));
         positions.extend(part.vertices.iter().map(|&v| Vec3::from_array(v)));
     }
     if triangles.is_empty() {

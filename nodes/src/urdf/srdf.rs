@@ -121,11 +121,13 @@ fn parse_named(text: &str, file: &Path) -> Result<Srdf, SrdfError> {
     let mut disabled = Vec::new();
     for element in elements {
         let attribute = |attribute: &'static str| {
-            element.attribute(attribute).ok_or(SrdfError::MissingAttribute {
-                file: file.to_path_buf(),
-                line: doc.text_pos_at(element.range().start).row,
-                attribute,
-            })
+            element
+                .attribute(attribute)
+                .ok_or(SrdfError::MissingAttribute {
+                    file: file.to_path_buf(),
+                    line: doc.text_pos_at(element.range().start).row,
+                    attribute,
+                })
         };
         disabled.push(DisabledPair {
             link1: attribute("link1")?.to_string(),
