@@ -10,8 +10,9 @@
 //!   nodes re-posed and the library's incremental update pass over the graph, then
 //!   every link's pose read);
 //! - **Jacobian** of the end link (the one with the most moving joints above it) on
-//!   Panda, on poses already computed: `hand_loop` (per moving joint above the link,
-//!   `[a × (p − o); a]` or `[a; 0]`, mimics folded in) against [`Kinematics::jacobian`];
+//!   Panda, on poses already computed: `hand_loop` (over the moving joints above the
+//!   link, listed once: `[a × (p − o); a]` or `[a; 0]` from the child link's pose,
+//!   mimics folded in) against [`Kinematics::jacobian`];
 //! - **batch FK** of 100,000 Panda configurations (10,000 with `--quick`) into one
 //!   buffer: `hand_loop`, `sequential` ([`Kinematics::forward_batch`]) and
 //!   `threads_N` ([`Kinematics::forward_batch_parallel`] in a pool of all cores);
@@ -123,15 +124,13 @@ impl HandRobot {
         }
     }
 
-    /// The geometric Jacobian of `link` from its poses (revolute, continuous and
-    /// prismatic joints; mimics folded into their masters).
-    fn jacobian(&self, world: &[Affine3A], link: usize, out: &mut [[f32; 6]]) {
-        out.fill([0.0; 6]);
-        let p = Vec3::from(world[link].translation);
-        let mut at = link;
-        while let Some(joint) = self.robot.parent_joint(at) {
+    /// The moving joints above `link`, for [`jacobian`](Self::jacobian): per joint its
+    /// child link, its axis, whether it is prismatic, its variable and multiplier.
+    fn chain(&self, mut link: usize) -> Vec<(usize, Vec3, bool, usize, f32)> {
+        let mut chain = Vec::new();
+        while let Some(joint) = self.robot.parent_joint(link) {
             let j = &self.robot.joints()[joint];
-            at = j.parent;
+            link = j.parent;
             let (variable, multiplier) = match j.source {
                 Source::None => continue,
                 Source::Own(v) => (v, 1.0),
@@ -141,14 +140,31 @@ impl HandRobot {
                     ..
                 } => (variable, multiplier),
             };
-            let frame = world[j.parent] * j.origin;
-            let axis = frame.transform_vector3(j.axis);
-            let column = match j.kind {
-                JointKind::Prismatic => [axis.x, axis.y, axis.z, 0.0, 0.0, 0.0],
-                _ => {
-                    let v = axis.cross(p - Vec3::from(frame.translation));
-                    [v.x, v.y, v.z, axis.x, axis.y, axis.z]
-                }
+            let prismatic = j.kind == JointKind::Prismatic;
+            chain.push((j.child, j.axis, prismatic, variable, multiplier));
+        }
+        chain
+    }
+
+    /// The geometric Jacobian of the link at `p` (its world position) from the link
+    /// poses and its `chain` (revolute, continuous and prismatic joints; mimics folded
+    /// into their masters). A joint's motion leaves its axis and (for a rotation) its
+    /// origin where the joint frame has them, so the child's pose gives both.
+    fn jacobian(
+        world: &[Affine3A],
+        p: Vec3,
+        chain: &[(usize, Vec3, bool, usize, f32)],
+        out: &mut [[f32; 6]],
+    ) {
+        out.fill([0.0; 6]);
+        for &(child, axis, prismatic, variable, multiplier) in chain {
+            let frame = &world[child];
+            let a = frame.matrix3 * axis;
+            let column = if prismatic {
+                [a.x, a.y, a.z, 0.0, 0.0, 0.0]
+            } else {
+                let v = a.cross(p - Vec3::from(frame.translation));
+                [v.x, v.y, v.z, a.x, a.y, a.z]
             };
             for (c, x) in out[variable].iter_mut().zip(column) {
                 *c += multiplier * x;
@@ -242,6 +258,7 @@ fn jacobian_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
         pose_checksum(&flat)
     };
     let mut columns = vec![[0.0f32; 6]; dof];
+    let chain = hand.chain(end);
     let mut jacobian = Jacobian::new(dof);
     let case = format!(
         "l. robot Jacobian panda ({}, 6 × {dof})",
@@ -250,7 +267,8 @@ fn jacobian_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
     let mut contenders = vec![
         Contender::new("hand_loop", n as u64, || {
             for data in &posed {
-                hand.jacobian(data.poses(), end, &mut columns);
+                let p = Vec3::from(data.poses()[end].translation);
+                HandRobot::jacobian(data.poses(), p, &chain, &mut columns);
                 std::hint::black_box(&columns);
             }
             checksum(&columns)
