@@ -16,7 +16,8 @@
 //! - **batch FK** of 100,000 Panda configurations (10,000 with `--quick`) into one
 //!   buffer: `hand_loop`, `sequential` ([`Kinematics::forward_batch`]) and
 //!   `threads_N` ([`Kinematics::forward_batch_parallel`] in a pool of all cores);
-//! - **self-collision** on Panda and UR5 with their SRDFs, FK included:
+//! - **self-collision** on Panda and UR5, with their SRDFs and without (all pairs of
+//!   links with geometry minus adjacent ones), FK included:
 //!   `hand_loop` (the hand FK, then for each checked link pair each element pair's
 //!   world boxes and, if they overlap, [`Collide::meshes`] to the first contact)
 //!   against `library_check` ([`Kinematics::forward`] then [`SelfCollision::check`]).
@@ -341,20 +342,22 @@ fn batch_case(config: &Config, robot: &Arc<Robot>, n: usize) -> Vec<Row> {
     rows
 }
 
-/// Self-collision with FK on one robot and its SRDF.
+/// Self-collision with FK on one robot, with its SRDF if given.
 fn collision_case(
     config: &Config,
     name: &str,
     robot: &Arc<Robot>,
-    srdf: &str,
+    srdf: Option<&str>,
     n: usize,
 ) -> Vec<Row> {
-    let srdf = Srdf::import(&robots().join("example-robot-data/robots").join(srdf))
-        .expect("the SRDF reads");
+    let srdf = srdf.map(|file| {
+        Srdf::import(&robots().join("example-robot-data/robots").join(file))
+            .expect("the SRDF reads")
+    });
     let meshes = robot
         .collision_meshes(&Tessellation::default())
         .expect("the meshes read");
-    let model = SelfCollision::new(robot, meshes, Some(&srdf)).expect("the model builds");
+    let model = SelfCollision::new(robot, meshes, srdf.as_ref()).expect("the model builds");
     let kinematics = Kinematics::new(Arc::clone(robot)).expect("the robot compiles");
     let configurations = random_configurations(robot, n, 4);
     let hand = HandRobot::new(robot);
@@ -372,8 +375,13 @@ fn collision_case(
     let mut data = kinematics.data();
     let mut workspace = model.workspace();
     let case = format!(
-        "l. robot self-collision {name} ({} pairs)",
-        model.pairs().len()
+        "l. robot self-collision {name} ({} pairs{})",
+        model.pairs().len(),
+        if srdf.is_some() {
+            ", SRDF"
+        } else {
+            ", all minus adjacent"
+        }
     );
     let mut contenders = vec![
         Contender::new("hand_loop", n as u64, || {
@@ -451,19 +459,12 @@ pub fn run(config: &Config) -> Vec<Row> {
         panda,
         if config.quick { 10_000 } else { 100_000 },
     ));
-    rows.extend(collision_case(
-        config,
-        "panda",
-        panda,
-        "panda_description/srdf/panda.srdf",
-        n,
-    ));
-    rows.extend(collision_case(
-        config,
-        "ur5",
-        ur5,
-        "ur_description/srdf/ur5.srdf",
-        n,
-    ));
+    for (name, robot, srdf) in [
+        ("panda", panda, "panda_description/srdf/panda.srdf"),
+        ("ur5", ur5, "ur_description/srdf/ur5.srdf"),
+    ] {
+        rows.extend(collision_case(config, name, robot, Some(srdf), n));
+        rows.extend(collision_case(config, name, robot, None, n));
+    }
     rows
 }
