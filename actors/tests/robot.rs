@@ -325,3 +325,181 @@ fn bad_configurations_are_refused() {
     // Before any update, the scene has no results to read.
     assert!(scene.link_pose(0).is_err());
 }
+
+/// A chain of 20 000 links: imported, built and posed without recursion.
+#[test]
+fn a_deep_chain_needs_no_recursion() {
+    let n = 20_000;
+    let mut text = String::from("<robot name=\"snake\">");
+    for i in 0..=n {
+        text.push_str(&format!("<link name=\"l{i}\"/>"));
+    }
+    for i in 0..n {
+        text.push_str(&format!(
+            "<joint name=\"j{i}\" type=\"revolute\"><parent link=\"l{i}\"/><child link=\"l{}\"/><origin xyz=\"1 0 0\"/><axis xyz=\"0 0 1\"/></joint>",
+            i + 1
+        ));
+    }
+    text.push_str("</robot>");
+    let robot = Arc::new(parse(&text, &ImportOptions::default()).unwrap());
+    assert_eq!(robot.dof(), n);
+    let model = Kinematics::new(Arc::clone(&robot)).unwrap();
+    let mut data = model.data();
+    // A quarter turn at the first joint only: the chain points along y.
+    let mut q = vec![0.0; n];
+    q[0] = std::f32::consts::FRAC_PI_2;
+    model.forward(&q, &mut data).unwrap();
+    let tip = data.poses()[n].translation;
+    // cos(π/2) in f32 is -4.4e-8, times 20 000 steps.
+    assert!(
+        (tip.x - 1.0).abs() < 1e-2 && (tip.y - (n - 1) as f32).abs() < 1e-1,
+        "{tip}"
+    );
+    let mut scene = RobotScene::new(Arc::clone(&robot)).unwrap();
+    scene.update().unwrap();
+    scene.set_values(&q).unwrap();
+    let stats = scene.update().unwrap();
+    assert_eq!(stats.entered as usize, 2 * n);
+    assert_eq!(scene.link_pose(n).unwrap(), data.poses()[n]);
+}
+
+mod random_trees {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One joint of a generated robot: parent link (an earlier one), type, origin,
+    /// axis, and whether it mimics an earlier one-value joint.
+    #[derive(Clone, Debug)]
+    struct Gen {
+        parent: usize,
+        kind: usize,
+        xyz: [f32; 3],
+        rpy: [f32; 3],
+        axis: [f32; 3],
+        mimic: Option<(usize, f32, f32)>,
+    }
+
+    const KINDS: [&str; 6] = [
+        "revolute",
+        "continuous",
+        "prismatic",
+        "fixed",
+        "floating",
+        "planar",
+    ];
+
+    fn joint() -> impl Strategy<Value = Gen> {
+        let coordinate = -1.0f32..1.0;
+        (
+            any::<prop::sample::Index>(),
+            0..KINDS.len(),
+            [coordinate.clone(), coordinate.clone(), coordinate.clone()],
+            [-3.0f32..3.0, -1.5f32..1.5, -3.0f32..3.0],
+            [coordinate.clone(), coordinate.clone(), coordinate],
+            prop::option::weighted(
+                0.3,
+                (any::<prop::sample::Index>(), -2.0f32..2.0, -0.5f32..0.5),
+            ),
+        )
+            .prop_map(|(parent, kind, xyz, rpy, axis, mimic)| Gen {
+                parent: parent.index(usize::MAX),
+                kind,
+                xyz,
+                rpy,
+                // Never a zero axis on a moving joint.
+                axis: [axis[0] + 1.5, axis[1], axis[2]],
+                mimic: mimic.map(|(m, k, o)| (m.index(usize::MAX), k, o)),
+            })
+    }
+
+    /// The URDF of a tree whose link i + 1 hangs from joint i.
+    #[allow(clippy::indexing_slicing, reason = "a test helper; indices reduced modulo the lengths")]
+    fn urdf(joints: &[Gen]) -> String {
+        let mut text = String::from("<robot name=\"random\"><link name=\"l0\"/>");
+        let mut singles: Vec<usize> = Vec::new();
+        for (i, g) in joints.iter().enumerate() {
+            text.push_str(&format!("<link name=\"l{}\"/>", i + 1));
+            let kind = KINDS[g.kind];
+            let mimic = match g.mimic {
+                Some((m, k, o))
+                    if !singles.is_empty()
+                        && matches!(kind, "revolute" | "continuous" | "prismatic") =>
+                {
+                    format!(
+                        "<mimic joint=\"j{}\" multiplier=\"{k}\" offset=\"{o}\"/>",
+                        singles[m % singles.len()]
+                    )
+                }
+                _ => String::new(),
+            };
+            if matches!(kind, "revolute" | "continuous" | "prismatic") {
+                singles.push(i);
+            }
+            let [x, y, z] = g.xyz;
+            let [r, p, w] = g.rpy;
+            let [a, b, c] = g.axis;
+            text.push_str(&format!(
+                "<joint name=\"j{i}\" type=\"{kind}\"><parent link=\"l{}\"/><child link=\"l{}\"/><origin xyz=\"{x} {y} {z}\" rpy=\"{r} {p} {w}\"/><axis xyz=\"{a} {b} {c}\"/>{mimic}</joint>",
+                g.parent % (i + 1),
+                i + 1
+            ));
+        }
+        text.push_str("</robot>");
+        text
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random trees of every joint type with mimics (of mimics): the model/data walk
+        /// and the graph pass after random partial edits both pose every link as the
+        /// reference does, and the Jacobians match finite differences.
+        #[test]
+        fn random_robots_pose_like_the_reference(
+            joints in prop::collection::vec(joint(), 1..12),
+            seed in any::<u64>(),
+        ) {
+            let text = urdf(&joints);
+            let robot = Arc::new(parse(&text, &ImportOptions::default()).unwrap());
+            let reference = RefRobot::parse(&text);
+            prop_assert_eq!(robot.dof(), reference.dof);
+            let model = Kinematics::new(Arc::clone(&robot)).unwrap();
+            let mut data = model.data();
+            let mut scene = RobotScene::new(Arc::clone(&robot)).unwrap();
+            let mut from_scene = vec![Affine3A::IDENTITY; robot.links().len()];
+            let mut jacobian = Jacobian::new(robot.dof());
+            let mut rng = Rng(seed);
+            let mut q32 = vec![0.0f32; robot.dof()];
+            for round in 0..6 {
+                // Change a random subset of the variables.
+                let fresh = reference.random(&mut rng);
+                for (v, f) in q32.iter_mut().zip(&fresh) {
+                    if rng.unit() < 0.4 {
+                        *v = *f as f32;
+                    }
+                }
+                let q: Vec<f64> = q32.iter().map(|&v| f64::from(v)).collect();
+                let expected = reference.poses(&q);
+                model.forward(&q32, &mut data).unwrap();
+                scene.set_values(&q32).unwrap();
+                let stats = scene.update().unwrap();
+                prop_assert!(round == 0 || !stats.full);
+                scene.link_poses(&mut from_scene).unwrap();
+                for (link, want) in expected.iter().enumerate() {
+                    let e = pose_error(&data.poses()[link], want);
+                    prop_assert!(e < 1e-5, "link {} off by {}\n{}", link, e, text);
+                    prop_assert!(pose_error(&from_scene[link], want) < 1e-5);
+                }
+                for (link, want) in finite_jacobians(&reference, &q).iter().enumerate() {
+                    model.jacobian(&data, link, &mut jacobian).unwrap();
+                    for (got, want) in jacobian.columns().iter().zip(want) {
+                        for row in 0..6 {
+                            prop_assert!((f64::from(got[row]) - want[row]).abs() < 1e-4,
+                                "link {} row {}: {} vs {}\n{}", link, row, got[row], want[row], text);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

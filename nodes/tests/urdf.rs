@@ -447,6 +447,12 @@ fn non_finite_numbers_are_refused() {
 
 #[test]
 fn unknown_joint_types_and_missing_parts_are_refused() {
+    let column = LINKS.chars().count() as u32 + 1;
+    let refused = read(&format!("{LINKS}{}", joint("j1", "ball", "a", "b", "")));
+    assert!(
+        matches!(refused, Err(UrdfError::UnknownJointType { at, .. }) if at.line == 3 && at.column == column),
+        "{refused:?}"
+    );
     let e = err(&format!("{LINKS}{}", joint("j1", "ball", "a", "b", "")));
     assert!(
         e.contains("joint `j1`") && e.contains("\"ball\"") && e.contains("line 3"),

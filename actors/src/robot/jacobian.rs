@@ -7,7 +7,7 @@
 )]
 
 use super::RobotError;
-use super::kinematics::{Kinematics, KinematicsData, Motion};
+use super::kinematics::{Kinematics, KinematicsData, Motion, NONE};
 use scenewalk_core::glam::{Mat3A, Vec3A};
 use scenewalk_nodes::urdf::JointKind;
 
@@ -75,12 +75,21 @@ impl Kinematics {
                 unit: "columns",
             });
         }
-        let &(start, end) = self.chains.get(link).ok_or(RobotError::NoLink(link))?;
+        let mut up = *self
+            .step_of_link
+            .get(link)
+            .ok_or(RobotError::NoLink(link))?;
         out.columns.fill([0.0; 6]);
         let poses = &data.poses;
         let p = poses[link].translation;
-        for &joint in &self.chain[start as usize..end as usize] {
-            let step = &self.steps[self.step_of[joint as usize] as usize];
+        // Up the tree from the link, one step (joint) per link; the root has none. A
+        // tree has no more steps up than it has steps: the bound is never met.
+        for _ in 0..self.steps.len() {
+            if up == NONE {
+                break;
+            }
+            let step = &self.steps[up as usize];
+            up = self.step_of_link[step.parent as usize];
             let child = &poses[step.child as usize];
             let o = child.translation;
             match step.motion {

@@ -93,12 +93,12 @@ impl Motion {
 pub struct Kinematics {
     robot: Arc<Robot>,
     pub(crate) steps: Vec<Step>,
-    /// Per joint (file order), its step.
-    pub(crate) step_of: Vec<u32>,
-    /// Per link, its range in `chain`: the moving joints from the link to the root.
-    pub(crate) chains: Vec<(u32, u32)>,
-    pub(crate) chain: Vec<u32>,
+    /// Per link, the step that poses it (`NONE` for the root): the Jacobian's walk up.
+    pub(crate) step_of_link: Vec<u32>,
 }
+
+/// No step: the root link's entry in `step_of_link`.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The workspace of one evaluation (the data): every link's pose and the
 /// configuration they belong to. Made by [`Kinematics::data`]; one per thread.
@@ -135,7 +135,7 @@ impl Kinematics {
             graph.get_at::<LinkNode>(*nodes.get(pos)?).map(|l| l.link)
         };
         let mut steps = Vec::with_capacity(robot.joints().len());
-        let mut step_of = vec![u32::MAX; robot.joints().len()];
+        let mut step_of_link = vec![NONE; robot.links().len()];
         for (pos, &node) in nodes.iter().enumerate() {
             let Some(joint) = graph.get_at::<JointNode>(node) else {
                 continue;
@@ -151,8 +151,9 @@ impl Kinematics {
                 .joints()
                 .get(j)
                 .map_or(Affine3A::IDENTITY, |j| j.origin);
-            if let Some(slot) = step_of.get_mut(j) {
-                *slot = steps.len() as u32;
+            match step_of_link.get_mut(child as usize) {
+                Some(slot) => *slot = steps.len() as u32,
+                None => return Err(RobotError::NoLink(child as usize)),
             }
             steps.push(Step {
                 parent,
@@ -161,24 +162,10 @@ impl Kinematics {
                 motion: Motion::of(&robot, j),
             });
         }
-        let (mut chains, mut chain) = (Vec::new(), Vec::new());
-        for link in 0..robot.links().len() {
-            let start = chain.len() as u32;
-            let mut at = link;
-            while let Some(joint) = robot.parent_joint(at) {
-                if robot.joints().get(joint).map(|j| j.source) != Some(Source::None) {
-                    chain.push(joint as u32);
-                }
-                at = robot.parent_link(at).unwrap_or(at);
-            }
-            chains.push((start, chain.len() as u32));
-        }
         Ok(Self {
             robot,
             steps,
-            step_of,
-            chains,
-            chain,
+            step_of_link,
         })
     }
 

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 #[derive(Debug, Default)]
 pub(crate) struct RawRobot {
     pub(crate) name: String,
-    pub(crate) links: Vec<(Link, At)>,
+    /// Each link with its element's byte offset.
+    pub(crate) links: Vec<(Link, usize)>,
     pub(crate) joints: Vec<RawJoint>,
     pub(crate) collisions: Vec<Collision>,
 }
@@ -25,7 +26,8 @@ pub(crate) struct RawJoint {
     pub(crate) axis: Vec3,
     pub(crate) limits: Option<Limits>,
     pub(crate) mimic: Option<RawMimic>,
-    pub(crate) at: At,
+    /// The element's byte offset (placed by `locate` for an error only).
+    pub(crate) at: usize,
 }
 
 #[derive(Debug)]
@@ -35,20 +37,20 @@ pub(crate) struct RawMimic {
     pub(crate) offset: f32,
 }
 
-pub(crate) fn build(raw: RawRobot) -> Result<Robot, UrdfError> {
+/// `locate` turns a byte offset into a line and column.
+pub(crate) fn build(raw: RawRobot, locate: &dyn Fn(usize) -> At) -> Result<Robot, UrdfError> {
     if raw.links.is_empty() {
         return Err(UrdfError::NoLinks);
     }
-    let link_index = names(
-        raw.links.iter().map(|(l, at)| (l.name.as_str(), *at)),
-        "link",
-    )?;
-    let joint_index = names(raw.joints.iter().map(|j| (j.name.as_str(), j.at)), "joint")?;
-    let ats: Vec<At> = raw.joints.iter().map(|j| j.at).collect();
+    let link_names = raw.links.iter().map(|(l, at)| (l.name.as_str(), *at));
+    let link_index = names(link_names, "link", locate)?;
+    let joint_names = raw.joints.iter().map(|j| (j.name.as_str(), j.at));
+    let joint_index = names(joint_names, "joint", locate)?;
+    let ats: Vec<usize> = raw.joints.iter().map(|j| j.at).collect();
 
     let mut joints = Vec::with_capacity(raw.joints.len());
     for joint in &raw.joints {
-        joints.push(resolve_joint(joint, &link_index, &joint_index)?);
+        joints.push(resolve_joint(joint, &link_index, &joint_index, locate)?);
     }
     let links: Vec<Link> = raw.links.into_iter().map(|(link, _)| link).collect();
 
@@ -62,7 +64,7 @@ pub(crate) fn build(raw: RawRobot) -> Result<Robot, UrdfError> {
                 link: link_name(&links, joint.child),
                 first: joint_name(&joints, first),
                 second: joint.name.clone(),
-                at: ats.get(j).copied().unwrap_or_default(),
+                at: locate(ats.get(j).copied().unwrap_or_default()),
             });
         }
         *slot = Some(j);
@@ -86,7 +88,7 @@ pub(crate) fn build(raw: RawRobot) -> Result<Robot, UrdfError> {
         let link = joints.get(lost).map_or(0, |j| j.child);
         return Err(cycle(&links, &joints, &parent_joint, link));
     }
-    let variables = sources(&mut joints, &ats)?;
+    let variables = sources(&mut joints, &ats, locate)?;
     Ok(Robot {
         name: raw.name,
         links,
@@ -118,8 +120,9 @@ fn joint_name(joints: &[Joint], joint: usize) -> String {
 
 /// Name → index, refusing a second use of a name.
 fn names<'a>(
-    items: impl Iterator<Item = (&'a str, At)>,
+    items: impl Iterator<Item = (&'a str, usize)>,
     element: &'static str,
+    locate: &dyn Fn(usize) -> At,
 ) -> Result<HashMap<&'a str, usize>, UrdfError> {
     let mut index = HashMap::new();
     for (i, (name, at)) in items.enumerate() {
@@ -127,7 +130,7 @@ fn names<'a>(
             return Err(UrdfError::Duplicate {
                 element,
                 name: name.to_owned(),
-                at,
+                at: locate(at),
             });
         }
     }
@@ -139,6 +142,7 @@ fn resolve_joint(
     raw: &RawJoint,
     links: &HashMap<&str, usize>,
     joints: &HashMap<&str, usize>,
+    locate: &dyn Fn(usize) -> At,
 ) -> Result<Joint, UrdfError> {
     let link = |role: &'static str, name: &str| {
         links
@@ -148,7 +152,7 @@ fn resolve_joint(
                 joint: raw.name.clone(),
                 role,
                 link: name.to_owned(),
-                at: raw.at,
+                at: locate(raw.at),
             })
     };
     let (parent, child) = (link("parent", &raw.parent)?, link("child", &raw.child)?);
@@ -159,7 +163,7 @@ fn resolve_joint(
             return Err(UrdfError::ZeroAxis {
                 joint: raw.name.clone(),
                 kind: raw.kind.name(),
-                at: raw.at,
+                at: locate(raw.at),
             });
         }
     };
@@ -170,7 +174,7 @@ fn resolve_joint(
                 joint: raw.name.clone(),
                 lower: limits.lower,
                 upper: limits.upper,
-                at: raw.at,
+                at: locate(raw.at),
             });
         }
     }
@@ -180,7 +184,7 @@ fn resolve_joint(
                 UrdfError::MissingMaster {
                     joint: raw.name.clone(),
                     master: mimic.master.clone(),
-                    at: raw.at,
+                    at: locate(raw.at),
                 }
             })?,
             multiplier: mimic.multiplier,
@@ -252,7 +256,11 @@ fn cycle(
 
 /// Gives each joint its [`Source`] and returns the variables, refusing mimic cycles
 /// and mimics of (or on) joints that do not take one value.
-fn sources(joints: &mut [Joint], ats: &[At]) -> Result<Vec<(usize, usize)>, UrdfError> {
+fn sources(
+    joints: &mut [Joint],
+    ats: &[usize],
+    locate: &dyn Fn(usize) -> At,
+) -> Result<Vec<(usize, usize)>, UrdfError> {
     let mut variables = Vec::new();
     for (j, joint) in joints.iter_mut().enumerate() {
         if joint.mimic.is_none() {
@@ -272,7 +280,7 @@ fn sources(joints: &mut [Joint], ats: &[At]) -> Result<Vec<(usize, usize)>, Urdf
         let bad = |master: usize| UrdfError::BadMimic {
             joint: joint.name.clone(),
             master: joint_name(joints, master),
-            at,
+            at: locate(at),
         };
         if joint.kind.values() != 1 {
             return Err(bad(mimic.joint));

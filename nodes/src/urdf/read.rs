@@ -45,6 +45,9 @@ fn read_regular(path: &Path) -> std::io::Result<String> {
 /// The reader's context: the document, for positions, and the mesh search paths.
 struct Reader<'a, 'input> {
     doc: &'a Document<'input>,
+    /// The byte offset of each line's start, to place elements in O(log n)
+    /// (`Document::text_pos_at` scans from the start of the text each time).
+    lines: Vec<usize>,
     base: Option<&'a Path>,
     options: &'a ImportOptions,
 }
@@ -55,8 +58,12 @@ fn read(text: &str, base: Option<&Path>, options: &ImportOptions) -> Result<Robo
     if robot.tag_name().name() != "robot" {
         return Err(UrdfError::NotRobot(robot.tag_name().name().to_owned()));
     }
+    let lines = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     let reader = Reader {
         doc: &doc,
+        lines,
         base,
         options,
     };
@@ -71,15 +78,24 @@ fn read(text: &str, base: Option<&Path>, options: &ImportOptions) -> Result<Robo
             _ => {}
         }
     }
-    build(raw)
+    build(raw, &|offset| reader.locate(offset))
 }
 
 impl Reader<'_, '_> {
     fn at(&self, node: Node<'_, '_>) -> At {
-        let pos = self.doc.text_pos_at(node.range().start);
+        self.locate(node.range().start)
+    }
+
+    /// The line and column of a byte offset (for an error only: the column counts the
+    /// characters of its line).
+    fn locate(&self, offset: usize) -> At {
+        let line = self.lines.partition_point(|&start| start <= offset);
+        let start = self.lines.get(line.saturating_sub(1)).copied().unwrap_or(0);
+        let text = self.doc.input_text();
+        let column = text.get(start..offset).map_or(0, |s| s.chars().count());
         At {
-            line: pos.row,
-            column: pos.col,
+            line: line as u32,
+            column: column as u32 + 1,
         }
     }
 
@@ -189,7 +205,7 @@ impl Reader<'_, '_> {
                 geometry,
             });
         }
-        raw.links.push((Link { name }, self.at(node)));
+        raw.links.push((Link { name }, node.range().start));
         Ok(())
     }
 
@@ -253,19 +269,19 @@ impl Reader<'_, '_> {
     }
 
     fn joint(&self, node: Node<'_, '_>) -> Result<RawJoint, UrdfError> {
-        let at = self.at(node);
+        let at = node.range().start;
         let name = self.required(node, "name")?.to_owned();
         let kind_name = self.required(node, "type")?;
         let kind = JointKind::from_name(kind_name).ok_or_else(|| UrdfError::UnknownJointType {
             joint: name.clone(),
             kind: kind_name.to_owned(),
-            at,
+            at: self.locate(at),
         })?;
         let link = |role: &'static str| -> Result<String, UrdfError> {
             let element = child(node, role).ok_or_else(|| UrdfError::Missing {
                 element: Self::label(node),
                 what: role,
-                at,
+                at: self.locate(at),
             })?;
             Ok(self.required(element, "link")?.to_owned())
         };
