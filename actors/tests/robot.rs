@@ -413,7 +413,10 @@ mod random_trees {
     }
 
     /// The URDF of a tree whose link i + 1 hangs from joint i.
-    #[allow(clippy::indexing_slicing, reason = "a test helper; indices reduced modulo the lengths")]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "a test helper; indices reduced modulo the lengths"
+    )]
     fn urdf(joints: &[Gen]) -> String {
         let mut text = String::from("<robot name=\"random\"><link name=\"l0\"/>");
         let mut singles: Vec<usize> = Vec::new();

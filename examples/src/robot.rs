@@ -552,27 +552,41 @@ fn report(
             "\nsweep of {n} random configurations within the limits (seed {}); time per configuration, best of 3 passes:",
             options.seed
         );
-        let _ = writeln!(
-            out,
-            "  forward kinematics (all {} link poses)  {:>9.3} µs",
-            robot.links().len(),
-            s.fk_ns / 1e3
-        );
-        let _ = writeln!(
-            out,
-            "  Jacobian of {} (6 × {})  {:>9.3} µs",
-            robot.links().get(end).map_or("?", |l| l.name.as_str()),
-            robot.dof(),
-            s.jacobian_ns / 1e3
-        );
-        let _ = writeln!(
-            out,
-            "  self-collision ({} pairs)            {:>9.3} µs   (per configuration: {:.1} link pairs past the broad phase, {:.1} mesh pairs compared)",
-            loaded.collision.pairs().len(),
-            s.collision_ns / 1e3,
-            s.broad_pairs as f64 / n as f64,
-            s.narrow_pairs as f64 / n as f64
-        );
+        let end_name = robot.links().get(end).map_or("?", |l| l.name.as_str());
+        let rows = [
+            (
+                format!(
+                    "forward kinematics (all {} link poses)",
+                    robot.links().len()
+                ),
+                s.fk_ns,
+                String::new(),
+            ),
+            (
+                format!("Jacobian of {end_name} (6 × {})", robot.dof()),
+                s.jacobian_ns,
+                String::new(),
+            ),
+            (
+                format!("self-collision ({} pairs)", loaded.collision.pairs().len()),
+                s.collision_ns,
+                format!(
+                    "   (per configuration: {:.1} link pairs past the broad phase, {:.1} mesh pairs compared)",
+                    s.broad_pairs as f64 / n as f64,
+                    s.narrow_pairs as f64 / n as f64
+                ),
+            ),
+        ];
+        let width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+        for (label, ns, note) in rows {
+            let pad = width - label.chars().count();
+            let _ = writeln!(
+                out,
+                "  {label}{}  {:>9.3} µs{note}",
+                " ".repeat(pad),
+                ns / 1e3
+            );
+        }
         let hits: Vec<usize> = (0..n).filter(|&i| !s.colliding[i].is_empty()).collect();
         let _ = writeln!(
             out,
