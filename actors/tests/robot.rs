@@ -326,6 +326,53 @@ fn bad_configurations_are_refused() {
     assert!(scene.link_pose(0).is_err());
 }
 
+/// Single and batch evaluations and Jacobians allocate nothing; a scene's edits and
+/// reads allocate nothing once warm (the graph's change log has grown to its window of
+/// 4096 entries). (The update pass between them is `IncrementalUpdate`'s, which
+/// allocates 48 bytes per patch of any graph today.)
+#[test]
+fn evaluations_do_not_allocate() {
+    let (robot, reference) = robot();
+    let model = Kinematics::new(Arc::clone(&robot)).unwrap();
+    let mut data = model.data();
+    let mut jacobian = Jacobian::new(robot.dof());
+    let mut rng = Rng(5);
+    let n = 100;
+    let values: Vec<f32> = (0..n)
+        .flat_map(|_| as_f32(&reference.random(&mut rng)))
+        .collect();
+    let mut poses = vec![Affine3A::IDENTITY; n * robot.links().len()];
+    let dof = robot.dof();
+    let info = allocation_counter::measure(|| {
+        for q in values.chunks_exact(dof) {
+            model.forward(q, &mut data).unwrap();
+            model
+                .jacobian(&data, robot.links().len() - 1, &mut jacobian)
+                .unwrap();
+        }
+        model.forward_batch(&values, &mut poses).unwrap();
+    });
+    assert_eq!(info.count_total, 0);
+
+    let mut scene = RobotScene::new(Arc::clone(&robot)).unwrap();
+    let mut out = vec![Affine3A::IDENTITY; robot.links().len()];
+    for q in values.chunks_exact(dof).cycle().take(1000) {
+        scene.set_values(q).unwrap();
+        scene.update().unwrap();
+        scene.link_poses(&mut out).unwrap();
+    }
+    for q in values.chunks_exact(dof).rev() {
+        let edit = allocation_counter::measure(|| {
+            scene.set_values(q).unwrap();
+        });
+        scene.update().unwrap();
+        let read = allocation_counter::measure(|| {
+            scene.link_poses(&mut out).unwrap();
+        });
+        assert_eq!((edit.count_total, read.count_total), (0, 0));
+    }
+}
+
 /// A chain of 20 000 links: imported, built and posed without recursion.
 #[test]
 fn a_deep_chain_needs_no_recursion() {
@@ -505,4 +552,32 @@ mod random_trees {
             }
         }
     }
+}
+
+/// The model is shared between threads; each thread keeps its own workspace.
+#[test]
+fn the_model_is_shared_and_the_workspace_is_per_thread() {
+    fn shared<T: Send + Sync>() {}
+    fn sent<T: Send>() {}
+    shared::<Kinematics>();
+    shared::<Robot>();
+    sent::<scenewalk_actors::robot::KinematicsData>();
+    sent::<RobotScene>();
+    let (robot, reference) = robot();
+    let model = Kinematics::new(robot).unwrap();
+    let mut rng = Rng(9);
+    let q = as_f32(&reference.random(&mut rng));
+    let poses: Vec<Vec<Affine3A>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut data = model.data();
+                    model.forward(&q, &mut data).unwrap();
+                    data.poses().to_vec()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(poses[0], poses[1]);
 }

@@ -52,8 +52,8 @@ impl RobotScene {
             graph,
             root,
             update: IncrementalUpdate::new(),
+            moved: Vec::with_capacity(readers.iter().map(Vec::len).sum()),
             readers,
-            moved: Vec::new(),
         })
     }
 

@@ -158,7 +158,8 @@ fn resolve_joint(
     let (parent, child) = (link("parent", &raw.parent)?, link("child", &raw.child)?);
     let axis = match raw.axis.try_normalize() {
         Some(axis) => axis,
-        None if raw.kind == JointKind::Fixed => Vec3::ZERO,
+        // Fixed and floating joints do not use their axis.
+        None if matches!(raw.kind, JointKind::Fixed | JointKind::Floating) => Vec3::ZERO,
         None => {
             return Err(UrdfError::ZeroAxis {
                 joint: raw.name.clone(),

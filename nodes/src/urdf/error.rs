@@ -179,7 +179,9 @@ pub enum UrdfError {
         at: At,
     },
     /// A mesh file that cannot be found (or is not a regular file).
-    #[error("the mesh \"{filename}\" of link `{link}` at {at} is not a file (tried {tried:?})")]
+    #[error(
+        "the mesh \"{filename}\" of link `{link}` at {at} is not a file (tried {tried:?}; `package://` names resolve against ImportOptions::package_roots)"
+    )]
     MeshNotFound {
         /// The link.
         link: String,

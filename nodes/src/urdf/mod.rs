@@ -13,7 +13,7 @@
 //!   `<gazebo>` and `<ros2_control>` blocks hold look-alikes, and are skipped);
 //! - `rpy` is fixed-axis roll-pitch-yaw: R = Rz(yaw)·Ry(pitch)·Rx(roll);
 //! - a missing `<axis>` is x; axes are normalised; a zero axis is accepted on a fixed
-//!   joint (which ignores it) and refused on a moving one;
+//!   or floating joint (which ignore it) and refused on the others;
 //! - a mimic joint's value is `multiplier · master + offset` (multiplier 1 and offset 0
 //!   when left out); a mimic of a mimic is resolved to the first joint that is not one;
 //!   a missing master or a cycle of mimics is an error;

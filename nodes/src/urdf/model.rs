@@ -103,8 +103,8 @@ pub struct Joint {
     pub child: usize,
     /// `<origin>`: the joint frame in the parent link's frame (identity when left out).
     pub origin: Affine3A,
-    /// `<axis>`, unit length, in the joint frame (x when left out; zero on a fixed
-    /// joint that says `0 0 0`).
+    /// `<axis>`, unit length, in the joint frame (x when left out; zero on a fixed or
+    /// floating joint that says `0 0 0`).
     pub axis: Vec3,
     /// `<limit>`, if given.
     pub limits: Option<Limits>,
