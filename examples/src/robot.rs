@@ -99,6 +99,9 @@ impl RobotCliError {
 /// let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
 /// let Ok(Command::Run(o)) = parse_args(args("arm.urdf --q 0.5,1 --json")) else { panic!() };
 /// assert_eq!(o.q, Some(vec![0.5, 1.0]));
+/// let Ok(Command::Run(o)) = parse_args(args("arm.urdf --random=20")) else { panic!() };
+/// assert_eq!(o.random, 20);
+/// assert!(matches!(parse_args(args("arm.urdf --json=yes")), Err(RobotCliError::Usage(_))));
 /// assert!(matches!(parse_args(args("arm.urdf --fast")), Err(RobotCliError::Usage(m)) if m.contains("--fast")));
 /// assert!(matches!(parse_args(args("arm.urdf --random many")), Err(RobotCliError::Failed(_))));
 /// assert_eq!(parse_args(args("--help")), Ok(Command::Help));
@@ -111,8 +114,15 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Rob
     let mut file = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
+        // `--option=value` is `--option value`.
+        let (arg, mut inline) = match arg.split_once('=') {
+            Some((option, value)) if option.starts_with("--") => {
+                (option.to_string(), Some(value.to_string()))
+            }
+            _ => (arg, None),
+        };
         let mut value = |name: &str| {
-            args.next()
+            (inline.take().or_else(|| args.next()))
                 .ok_or_else(|| RobotCliError::Usage(format!("{name} needs a value")))
         };
         let bad = |name: &str, v: &str, what: &str| {
@@ -150,6 +160,9 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Rob
                     )));
                 }
             }
+        }
+        if inline.is_some() {
+            return Err(RobotCliError::Usage(format!("{arg} takes no value")));
         }
     }
     options.file =
