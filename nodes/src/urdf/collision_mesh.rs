@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use std::f32::consts::TAU;
 use std::path::{Path, PathBuf};
 
+/// The largest collision mesh file read (1 GiB): a bigger one is refused, not loaded.
+pub const MAX_MESH_FILE_BYTES: u64 = 1 << 30;
+
 /// How finely round shapes become triangles. Vertices lie on the surface, so a
 /// tessellated shape lies inside the true one: by at most `1 − cos(π / segments)` of the
 /// radius across a side (0.5 % with the default 32 segments), and as much again from
@@ -259,13 +262,22 @@ impl ReadError {
     }
 }
 
-/// Reads a mesh file (STL, COLLADA or OBJ, by extension or content), all its meshes
-/// merged into one. OBJ material libraries are not read.
+/// Reads a mesh file (STL, COLLADA or OBJ, by extension or content; at most
+/// [`MAX_MESH_FILE_BYTES`]), all its meshes merged into one. OBJ material libraries are
+/// not read.
 fn read_mesh(path: &Path) -> Result<Mesh, ReadError> {
+    use std::io::Read;
     let read = |e: std::io::Error| ReadError::Read(e.to_string());
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut crate::open_regular(path).map_err(read)?, &mut bytes)
+    let file = crate::open_regular(path).map_err(read)?;
+    file.take(MAX_MESH_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(read)?;
+    if bytes.len() as u64 > MAX_MESH_FILE_BYTES {
+        return Err(ReadError::Read(format!(
+            "larger than {MAX_MESH_FILE_BYTES} bytes"
+        )));
+    }
     let no_materials = |_: &Path| -> std::io::Result<Vec<u8>> {
         Err(std::io::Error::other("material files are not read"))
     };

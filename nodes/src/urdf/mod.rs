@@ -73,7 +73,7 @@
 //! # Ok::<(), scenewalk_nodes::urdf::UrdfError>(())
 //! ```
 
-pub use collision_mesh::{CollisionMesh, CollisionMeshError, Tessellation};
+pub use collision_mesh::{CollisionMesh, CollisionMeshError, MAX_MESH_FILE_BYTES, Tessellation};
 pub use error::{At, UrdfError, WrongLength};
 pub use graph::{JointNode, LinkNode, RobotGraph};
 pub use model::{Collision, Joint, JointKind, Limits, Link, Mimic, Robot, Shape, Source};
