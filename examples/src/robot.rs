@@ -520,7 +520,10 @@ fn report(
         loaded.collision.pairs().len(),
         match loaded.srdf_pairs {
             Some(n) => format!(" and the SRDF's {n} disabled pairs"),
-            None => "; no SRDF given".to_string(),
+            None => match nearby_srdf(&options.file, robot.name()) {
+                Some(path) => format!("; no SRDF given, --srdf {} would add one", path.display()),
+                None => "; no SRDF given".to_string(),
+            },
         }
     );
 
@@ -635,6 +638,16 @@ fn report(
         }
     }
     out
+}
+
+/// An SRDF beside the URDF, where robot description packages keep them:
+/// `../srdf/NAME.srdf` or `NAME.srdf` next to the file, `NAME` the robot's name.
+fn nearby_srdf(urdf: &std::path::Path, name: &str) -> Option<PathBuf> {
+    let dir = urdf.parent()?;
+    let file = format!("{name}.srdf");
+    [dir.join("../srdf").join(&file), dir.join(&file)]
+        .into_iter()
+        .find(|p| p.is_file())
 }
 
 /// The tree below `link`, one joint per line.

@@ -52,6 +52,13 @@ fn panda_reads_well_and_its_json_agrees_with_the_model() {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
 
+    // Without --srdf, the one beside the URDF is pointed out.
+    let text = run_line(&urdf.display().to_string());
+    assert!(
+        text.contains("no SRDF given, --srdf ") && text.contains("panda.srdf would add one"),
+        "{text}"
+    );
+
     let json = run_line(&format!(
         "{} --random 40 --seed 9 --srdf {} --json",
         urdf.display(),
