@@ -67,6 +67,10 @@ pub use render::{
     CameraItem, DrawItem, LightItem, RenderContext, RenderList, RenderState, Sorting,
 };
 pub use select::{LodSelect, SwitchSelect};
+#[cfg(feature = "urdf")]
+pub use self_collision::{
+    LinkPair, SelfCollision, SelfCollisionError, SelfCollisionStats, SelfCollisionWorkspace,
+};
 pub use statistics::Statistics;
 pub use world::{WorldTable, WorldTransforms};
 
@@ -81,6 +85,8 @@ mod render;
 #[cfg(feature = "urdf")]
 pub mod robot;
 mod select;
+#[cfg(feature = "urdf")]
+mod self_collision;
 mod shared;
 mod skinned;
 mod statistics;

@@ -62,6 +62,8 @@ pub mod passes;
 mod reached;
 pub mod report;
 pub mod rng;
+pub mod robot;
+pub mod robot_svg;
 pub mod scene_baseline;
 pub mod scenes;
 mod shape;

@@ -72,7 +72,7 @@ pub mod urdf;
 
 /// Opens `path` if it is a regular file (the error says so otherwise): opening a pipe
 /// blocks until a writer comes, and reading a device may never end.
-#[cfg(any(feature = "obj", feature = "gltf"))]
+#[cfg(any(feature = "obj", feature = "gltf", feature = "urdf"))]
 fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     if !std::fs::metadata(path)?.is_file() {
         let kind = std::io::ErrorKind::InvalidInput;

@@ -24,7 +24,9 @@
 //! e. dual tree, f. the tour's passes, g. compaction, h. the frame, i. incremental
 //! update against a full one, j. parallel traversal by thread count (`--threads`,
 //! default 1 and 2; `--big` adds 10M-node trees), k. a crowd of skinned characters
-//! animated (the shared sample CesiumMan; skipped without it).
+//! animated (the shared sample CesiumMan; skipped without it), l. kinematic trees: URDF
+//! robots' forward kinematics, Jacobian, batch FK and self-collision (the shared
+//! robots; skipped without them).
 //!
 //! `--quick` uses 10-level trees and smaller cases and ends in under a minute.
 //! `--scale` builds a 100M-node group tree and reports its peak memory and the time of
@@ -48,6 +50,7 @@ mod case_frame;
 mod case_incremental;
 mod case_parallel;
 mod case_priority;
+mod case_robot;
 mod case_scene;
 mod case_visit;
 mod case_world;
@@ -74,6 +77,7 @@ const CASES: &[Case] = &[
     ("i", case_incremental::run),
     ("j", case_parallel::run),
     ("k", case_crowd::run),
+    ("l", case_robot::run),
 ];
 
 // Linking `allocation-counter` installs its counting global allocator: `bytes.rs`

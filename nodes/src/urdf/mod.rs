@@ -73,14 +73,18 @@
 //! # Ok::<(), scenewalk_nodes::urdf::UrdfError>(())
 //! ```
 
+pub use collision_mesh::{CollisionMesh, CollisionMeshError, MAX_MESH_FILE_BYTES, Tessellation};
 pub use error::{At, UrdfError, WrongLength};
 pub use graph::{JointNode, LinkNode, RobotGraph};
 pub use model::{Collision, Joint, JointKind, Limits, Link, Mimic, Robot, Shape, Source};
 pub use read::{ImportOptions, import, parse};
+pub use srdf::{DisabledPair, Srdf, SrdfError};
 
 mod check;
+mod collision_mesh;
 mod error;
 mod graph;
 mod model;
 mod motion;
 mod read;
+mod srdf;
