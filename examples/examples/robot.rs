@@ -6,27 +6,29 @@
 //!     ../shared/scenes/urdf/example-robot-data/robots/panda_description/urdf/panda.urdf --random 1000
 //! ```
 //!
-//! `--help` lists the options (`scenewalk_examples::robot::USAGE`).
+//! `--help` lists the options (`scenewalk_examples::robot::USAGE`). Exit status
+//! (`scenewalk_examples::args`): 0; 1 when a file or value could not be used; 2 for a
+//! command line it does not understand.
 
-use scenewalk_examples::robot::{Command, USAGE, parse_args, run};
+use scenewalk_examples::args::{ArgError, run_main};
+use scenewalk_examples::robot::{Command, RobotCliError, USAGE, parse_args, run};
+use std::process::ExitCode;
 
-fn main() {
-    let options = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Help) => {
-            print!("{USAGE}");
-            return;
-        }
-        Ok(Command::Run(options)) => options,
-        Err(e) => {
-            eprintln!("robot: {e}");
-            std::process::exit(e.exit_code());
-        }
-    };
-    match run(&options) {
-        Ok(outcome) => print!("{}", outcome.text),
-        Err(e) => {
-            eprintln!("robot: {e}");
-            std::process::exit(e.exit_code());
-        }
-    }
+fn main() -> ExitCode {
+    run_main(
+        "robot",
+        USAGE,
+        |args| {
+            parse_args(args).map_err(|e| match e {
+                RobotCliError::Usage(m) => ArgError::Usage(m),
+                RobotCliError::Failed(m) => ArgError::Value(m),
+            })
+        },
+        |command, out| {
+            let Command::Run(options) = command else {
+                return Ok(out.write_all(USAGE.as_bytes())?);
+            };
+            Ok(out.write_all(run(&options)?.text.as_bytes())?)
+        },
+    )
 }

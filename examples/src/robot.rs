@@ -2,6 +2,7 @@
 //! a timed sweep of random configurations (forward kinematics, a Jacobian,
 //! self-collision), JSON output and an SVG side view ([`robot_svg`](crate::robot_svg)).
 
+use crate::args::{Arg, ArgError, Args};
 use crate::rng::SplitMix64;
 use scenewalk_actors::robot::{Jacobian, Kinematics, KinematicsData};
 use scenewalk_actors::{LinkPair, SelfCollision, SelfCollisionWorkspace};
@@ -82,6 +83,15 @@ pub enum RobotCliError {
     Failed(String),
 }
 
+impl From<ArgError> for RobotCliError {
+    fn from(err: ArgError) -> Self {
+        match err {
+            ArgError::Usage(m) => Self::Usage(m),
+            ArgError::Value(m) => Self::Failed(m),
+        }
+    }
+}
+
 impl RobotCliError {
     /// The process's exit status.
     pub fn exit_code(&self) -> i32 {
@@ -112,61 +122,37 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Command, Rob
         ..Options::default()
     };
     let mut file = None;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        // `--option=value` is `--option value`.
-        let (arg, mut inline) = match arg.split_once('=') {
-            Some((option, value)) if option.starts_with("--") => {
-                (option.to_string(), Some(value.to_string()))
-            }
-            _ => (arg, None),
-        };
-        let mut value = |name: &str| {
-            (inline.take().or_else(|| args.next()))
-                .ok_or_else(|| RobotCliError::Usage(format!("{name} needs a value")))
-        };
-        let bad = |name: &str, v: &str, what: &str| {
-            RobotCliError::Failed(format!("{name} {v}: not {what}"))
-        };
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(Command::Help),
-            "--json" => options.json = true,
-            "--q" => {
-                let v = value("--q")?;
-                let q: Result<Vec<f32>, _> =
-                    v.split(',').map(|x| x.trim().parse::<f32>()).collect();
-                options.q = Some(q.map_err(|_| bad("--q", &v, "comma-separated numbers"))?);
-            }
-            "--random" => {
-                let v = value("--random")?;
-                options.random = v.parse().map_err(|_| bad("--random", &v, "a count"))?;
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                options.seed = v.parse().map_err(|_| bad("--seed", &v, "a whole number"))?;
-            }
-            "--srdf" => options.srdf = Some(value("--srdf")?.into()),
-            "--svg" => options.svg = Some(value("--svg")?.into()),
-            "--package-root" => options.package_roots.push(value("--package-root")?.into()),
-            flag if flag.starts_with('-') && flag.len() > 1 => {
-                return Err(RobotCliError::Usage(format!(
-                    "unknown option {flag} (see --help)"
-                )));
-            }
-            path => {
-                if file.replace(PathBuf::from(path)).is_some() {
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Command::Help),
+            Arg::Option(option) => match option.as_str() {
+                "--json" => options.json = true,
+                "--q" => {
+                    let v = args.value("--q")?;
+                    let q: Result<Vec<f32>, _> =
+                        v.split(',').map(|x| x.trim().parse::<f32>()).collect();
+                    options.q = Some(q.map_err(|_| {
+                        RobotCliError::Failed(format!("--q {v}: not comma-separated numbers"))
+                    })?);
+                }
+                "--random" => options.random = args.number("--random", 0..=100_000_000)?,
+                "--seed" => options.seed = args.number("--seed", 0..=u64::MAX)?,
+                "--srdf" => options.srdf = Some(args.path("--srdf")?),
+                "--svg" => options.svg = Some(args.path("--svg")?),
+                "--package-root" => options.package_roots.push(args.path("--package-root")?),
+                _ => return Err(ArgError::unknown(&option).into()),
+            },
+            Arg::Operand(path) => {
+                if file.replace(PathBuf::from(&path)).is_some() {
                     return Err(RobotCliError::Usage(format!(
                         "a second file {path}: give one URDF file"
                     )));
                 }
             }
         }
-        if inline.is_some() {
-            return Err(RobotCliError::Usage(format!("{arg} takes no value")));
-        }
     }
-    options.file =
-        file.ok_or_else(|| RobotCliError::Usage("no URDF file given (see --help)".into()))?;
+    options.file = file.ok_or_else(|| RobotCliError::Usage("no URDF file given".into()))?;
     Ok(Command::Run(options))
 }
 

@@ -107,7 +107,7 @@ type Example = (
 
 /// Every example with its arguments for a short run; `file` marks where a file the
 /// example reads goes (`None`: it reads none).
-const EXAMPLES: [Example; 8] = [
+const EXAMPLES: [Example; 9] = [
     ("tour", &["--blocks", "1"], Some(&["FILE"])),
     ("inspect", &["SCENE"], Some(&["FILE"])),
     ("frame_loop", &["--blocks", "1", "--frames", "2"], None),
@@ -115,6 +115,7 @@ const EXAMPLES: [Example; 8] = [
     ("custom_node", &[], None),
     ("custom_iterator", &[], None),
     ("meshes", &[], Some(&["--obj", "FILE"])),
+    ("robot", &["ROBOT"], Some(&["FILE"])),
     // Measuring takes minutes: its closed-pipe run is left out (below).
     ("bench_report", &["--quick"], None),
 ];
@@ -194,7 +195,7 @@ fn a_missing_file_is_one_line_naming_it_once_and_exits_1() {
         );
         tried += 1;
     }
-    assert_eq!(tried, if built("meshes") { 3 } else { 2 });
+    assert_eq!(tried, if built("meshes") { 4 } else { 3 });
     // The tour's ball from a file, too.
     let out = run_example("tour", &["--obj", &shown]);
     let stderr = text(&out.stderr);
@@ -205,13 +206,21 @@ fn a_missing_file_is_one_line_naming_it_once_and_exits_1() {
 #[test]
 fn a_closed_stdout_ends_the_program_quietly() {
     let scene = scene_gltf().display().to_string();
+    let robot = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/urdf/arm.urdf")
+        .display()
+        .to_string();
     for (name, args, _) in every_example() {
         if name == "bench_report" {
             continue;
         }
         let args: Vec<&str> = args
             .iter()
-            .map(|&a| if a == "SCENE" { scene.as_str() } else { a })
+            .map(|&a| match a {
+                "SCENE" => scene.as_str(),
+                "ROBOT" => robot.as_str(),
+                _ => a,
+            })
             .collect();
         let mut child = std::process::Command::new(example(name))
             .args(&args)
