@@ -9,7 +9,8 @@
 //! the update pass up to date at a cost that follows the edits. [`Collide`] is a query
 //! on the update's results. Results stay in the actor after the run
 //! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
-//! extend `Transform` or `Geometry`.
+//! extend `Transform` or `Geometry`. [`prelude`] names all four crates' common parts in
+//! one import.
 //!
 //! ## A frame
 //!
@@ -17,10 +18,7 @@
 //! view and pick passes, which refuse results that no longer describe the graph.
 //!
 //! ```
-//! use scenewalk_actors::{FrustumCull, IncrementalUpdate, Pick, RenderList};
-//! use scenewalk_core::prelude::*; // Graph, Action, the adapters, DepthFirst, glam, ...
-//! use scenewalk_iterators::PriorityQueue;
-//! use scenewalk_nodes::{Camera, Geometry, Group, Ray, Transform};
+//! use scenewalk_actors::prelude::*; // the four crates' common names, glam's types
 //!
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
@@ -76,6 +74,7 @@ mod incremental;
 mod near_first;
 mod per_node;
 mod pick;
+pub mod prelude;
 mod render;
 mod select;
 mod shared;

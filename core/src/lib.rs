@@ -61,14 +61,14 @@ pub use dispatch::{Arms, Functor, MethodTable, Typed};
 pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
-    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, short_type_name,
+    ParentType, Payloads, Remap, TypeInfo, TypeRegistry, short_type_name,
 };
 pub use math::Aabb;
 #[cfg(feature = "parallel")]
-pub use parallel::{PARALLEL, ParallelChain, check_parallel};
+pub use parallel::ParallelChain;
 pub use run::{
     Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
-    Step, StepSink, TraversalIterator, check,
+    Step, StepSink, TraversalIterator,
 };
 
 mod actor;

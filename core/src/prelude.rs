@@ -6,8 +6,9 @@ pub use crate::actor::{
     ActiveList, Dispatch, Events, Flow, Ordered, OrderedActor, RunContext, StateCell, Static,
     StaticActor, Unordered, UnorderedActor, Visit,
 };
+pub use crate::dispatch::{Arms, Typed};
 pub use crate::error::{GraphError, TraversalError};
-pub use crate::graph::{Graph, NodeCore, NodeId, ParentType};
+pub use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, ParentType};
 pub use crate::math::Aabb;
 pub use crate::run::{Action, DepthFirst, Results, RunStats};
 pub use glam::{Affine3A, Mat4, Quat, Vec3};

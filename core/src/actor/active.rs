@@ -101,6 +101,7 @@ impl Candidate<'_> {
 }
 
 /// Whether a lazily built active list was looked at, and how.
+#[doc(hidden)] // the contract between core's lists and the iterators crate's lazy lists
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ListState {
     /// Not built: every child is active, none has a key; walk them by their links.
@@ -162,6 +163,7 @@ impl<'a> ActiveList<'a> {
 
     /// The children of `parent` (at `depth`), built at the end of `buf` when an actor
     /// first looks; `state` tells the iterator afterwards how it was used.
+    #[doc(hidden)] // see `ListState`
     #[inline(always)]
     pub fn lazy(
         graph: &'a Graph,

@@ -29,10 +29,9 @@ pub trait ActorChain: Chain {
     fn classes(&self) -> Vec<ActorClass> {
         actors(self).map(|a| a.class()).collect()
     }
-    /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
-    /// without allocating.
+    /// Checks every actor against an iterator's capabilities, without allocating.
     fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-        actors(self).try_for_each(|a| crate::run::check(&a.class(), capabilities))
+        actors(self).try_for_each(|a| a.class().check(capabilities))
     }
     /// A run begins: every actor's `begin`, in order, even after one refused the run;
     /// the first refusal is returned.

@@ -12,22 +12,24 @@ use std::ops::Range;
 
 /// What a parallel run gives actors, as an iterator's capabilities: pre-order, nested
 /// leave events, ordered state by depth (each subtree from the state at its root).
-pub const PARALLEL: Capabilities = Capabilities {
+pub(crate) const PARALLEL: Capabilities = Capabilities {
     name: "parallel depth-first (Action::run_parallel)",
     leave_events: true,
     current_node: true,
     ordered_state: OrderedState::DepthStack,
 };
 
-/// Whether an actor of this class can take part in a parallel run
-/// ([`Action::run_parallel`](crate::Action::run_parallel)): static actors always,
-/// unordered and ordered ones if `merges` says they have a fork/merge hook
-/// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
-pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
-    if merges || class.state == StateKind::Static {
-        Ok(())
-    } else {
-        Err(refusal(class))
+impl ActorClass {
+    /// Whether an actor of this class can take part in a parallel run
+    /// ([`Action::run_parallel`](crate::Action::run_parallel)): static actors always,
+    /// unordered and ordered ones if `merges` says they have a fork/merge hook
+    /// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
+    pub fn check_parallel(&self, merges: bool) -> Result<(), ActionError> {
+        if merges || self.state == StateKind::Static {
+            Ok(())
+        } else {
+            Err(refusal(self))
+        }
     }
 }
 
@@ -183,7 +185,7 @@ impl<A: StaticActor> Fork for Static<A> {
     type Above<'a> = &'a Static<A>;
     type Top = ();
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), true)
+        self.class().check_parallel(true)
     }
     fn above(&mut self) -> &Static<A> {
         self
@@ -252,7 +254,7 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
     type Above<'a> = UnorderedAbove<'a, A>;
     type Top = VecDeque<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), self.actor.fork().is_some())
+        self.class().check_parallel(self.actor.fork().is_some())
     }
     fn above(&mut self) -> UnorderedAbove<'_, A> {
         UnorderedAbove {
@@ -292,7 +294,7 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
 /// An [`ActorChain`] that [`Action::run_parallel`](crate::Action::run_parallel) can
 /// split into workers: every tuple of up to eight adapters; a `Vec<Box<dyn Actor>>`
 /// runs sequentially only. Sealed: actors take part through the fork/merge hooks of
-/// their kind, checked when the run starts ([`check_parallel`](crate::check_parallel)).
+/// their kind, checked when the run starts (static actors always, others with a fork/merge hook).
 ///
 /// The glue behind it is not public:
 ///

@@ -6,7 +6,7 @@ use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
-use crate::parallel::fork::{Fork, PARALLEL, Walker, check_parallel, refusal};
+use crate::parallel::fork::{Fork, PARALLEL, Walker, refusal};
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -133,7 +133,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
     type Above<'a> = OrderedAbove<'a, A>;
     type Top = OrderedTop<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), A::FORKS)
+        self.class().check_parallel(A::FORKS)
     }
     fn above(&mut self) -> OrderedAbove<'_, A> {
         OrderedAbove {

@@ -15,7 +15,8 @@ mod subtree_sizes;
 #[cfg(test)]
 mod tests;
 
-pub use fork::{PARALLEL, ParallelChain, check_parallel};
+pub(crate) use fork::PARALLEL;
+pub use fork::ParallelChain;
 pub(crate) use subtree_sizes::SubtreeSizes;
 
 use fork::Walker;
@@ -41,8 +42,8 @@ fn add(total: &mut RunStats, part: &RunStats) {
 }
 
 impl<C: ParallelChain> Action<DepthFirst, C> {
-    /// Checks that every actor can take part in a parallel run
-    /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
+    /// Checks that every actor can take part in a parallel run (static actors always,
+    /// unordered and ordered ones with a fork/merge hook), naming the first that cannot.
     pub fn check_parallel(&self) -> Result<(), crate::error::ActionError> {
         self.actors.check_parallel()
     }

@@ -1,12 +1,11 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
 use crate::actor::{
-    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, FrameTable, RunContext, StateKind,
-    Visit, actors,
+    ActiveList, ActorChain, Events, Flow, Frame, FrameTable, RunContext, StateKind, Visit, actors,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{Capabilities, OrderedState, Results, StepSink, TraversalIterator};
+use crate::run::{OrderedState, Results, StepSink, TraversalIterator};
 use std::any::Any;
 
 /// What one run of an action did. For actors whose choices do not depend on the order,
@@ -51,8 +50,8 @@ impl RunStats {
 }
 
 /// An iterator and an ordered chain of actors, run together until the iterator runs
-/// dry (paper 3.4). Building it checks every actor's [`ActorClass`] against the
-/// iterator's [`Capabilities`] ([`check`]). Runs reuse the iterator's and actors'
+/// dry (paper 3.4). Building it checks every actor's [`ActorClass`](crate::ActorClass) against the
+/// iterator's [`Capabilities`](crate::Capabilities). Runs reuse the iterator's and actors'
 /// buffers; a stopped run leaves nothing behind for the next one.
 ///
 /// ```
@@ -81,7 +80,8 @@ pub struct Action<I, C> {
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
-    /// Puts an iterator and a chain of actors together, checking each actor ([`check`]).
+    /// Puts an iterator and a chain of actors together, checking each actor against the
+    /// iterator's [`Capabilities`](crate::Capabilities).
     pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
         actors.check(&iterator.capabilities())?;
         let classes = actors.classes();
@@ -314,40 +314,4 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         self.batch_entries += entered;
         flow
     }
-}
-
-/// Whether an actor of this class can run under an iterator with these capabilities.
-pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), ActionError> {
-    let refuse = |reason: &str| {
-        Err(ActionError::Incompatible {
-            actor: class.name,
-            iterator: capabilities.name,
-            reason: reason.to_owned(),
-        })
-    };
-    if class.events == Events::EnterLeave && !capabilities.leave_events {
-        return refuse("it needs leave events (enter + leave actor), and this iterator gives none");
-    }
-    if !capabilities.current_node && class.state == StateKind::Ordered {
-        return refuse(
-            "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
-        );
-    }
-    if !capabilities.current_node && class.dispatch != crate::actor::Dispatch::Uniform {
-        return refuse(
-            "it dispatches on the current node's type, and this iterator batches nodes with no current node",
-        );
-    }
-    if !capabilities.current_node && !class.batches {
-        return refuse(
-            "it works on a single current node (it does not implement enter_batch), and this iterator batches nodes",
-        );
-    }
-    if class.state == StateKind::Ordered && capabilities.ordered_state == OrderedState::Unsupported
-    {
-        return refuse(
-            "it keeps ordered state, and this iterator cannot give each node the state of its path",
-        );
-    }
-    Ok(())
 }

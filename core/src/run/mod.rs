@@ -7,7 +7,7 @@ pub(crate) mod depth_first;
 mod iterator;
 mod results;
 
-pub use action::{Action, RunStats, check};
+pub use action::{Action, RunStats};
 pub use depth_first::DepthFirst;
 pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalIterator};
 pub use results::{Results, Staleness, Stamp, Stamped};
