@@ -3,10 +3,11 @@
 use crate::actor::sealed::{Adapter, Sealed};
 use crate::actor::{
     ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, OrderedStates,
-    RunContext, StateKind, StaticActor, UnorderedActor, Visit,
+    StateKind, StaticActor, UnorderedActor, Visit,
 };
 use crate::error::TraversalError;
 use crate::graph::{Graph, TypeSet};
+use crate::run::RunContext;
 use crate::run::RunStats;
 use std::any::Any;
 

@@ -1,9 +1,10 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
 use crate::actor::sealed::{Chain, actors};
-use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, RunContext, Visit};
+use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, Visit};
 use crate::error::{ActionError, TraversalError};
 use crate::graph::Graph;
+use crate::run::RunContext;
 use crate::run::{Capabilities, RunStats};
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse

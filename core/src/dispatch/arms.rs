@@ -1,10 +1,11 @@
 //! Per-type dispatch: arms known at compile time, a `match` on a small arm number
 //! instead of a call through a boxed functor.
 
-use crate::actor::{ActiveList, Dispatch, Flow, RunContext, Sealed, UnorderedActor, Visit};
+use crate::actor::{ActiveList, Dispatch, Flow, Sealed, UnorderedActor, Visit};
 use crate::dispatch::MethodTable;
 use crate::dispatch::table::Arm;
 use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
+use crate::run::RunContext;
 use std::any::{Any, TypeId};
 
 /// The table code of a type that no arm handles: the default runs. Any other code is

@@ -1,40 +1,13 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
+use crate::action::{StepSink, TraversalIterator};
 use crate::actor::{
-    ActiveList, ActorChain, Events, Flow, Frame, FrameTable, RunContext, StateKind, Visit, actors,
+    ActiveList, ActorChain, Events, Flow, Frame, FrameTable, StateKind, Visit, actors,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{OrderedState, Results, StepSink, TraversalIterator};
+use crate::run::{OrderedState, Results, RunContext, RunStats};
 use std::any::Any;
-
-/// What one run of an action did. For actors whose choices do not depend on the order,
-/// `entered`, `left`, `pruned`, `stopped` and `state_copies` are the same under every
-/// iterator that runs them (until a [`Flow::Stop`]); `batches`, `chain_calls` and
-/// `tasks` say how the iterator grouped the work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunStats {
-    /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
-    /// active after the chain ran on it.
-    pub entered: u64,
-    /// Leave events delivered to the chain (none unless an actor takes them).
-    pub left: u64,
-    /// Entered nodes whose children were skipped by [`Flow::Prune`] (a batch's
-    /// `Prune` counts each of its entered nodes).
-    pub pruned: u64,
-    /// Whether an actor ended the run with [`Flow::Stop`].
-    pub stopped: bool,
-    /// Copies of ordered state made (summed over ordered actors): one per node whose
-    /// enter wrote an actor's state.
-    pub state_copies: u64,
-    /// Batches handed to the actors (breadth-first iterators; 0 under the others).
-    pub batches: u64,
-    /// Times the actor chain was called: once per node entered alone, once per batch.
-    pub chain_calls: u64,
-    /// Tasks a parallel run (`Action::run_parallel`) split the tree into; 0 where the
-    /// run walked the tree on the calling thread.
-    pub tasks: u64,
-}
 
 impl RunStats {
     /// Counts `entered` nodes the chain answered `flow` for.
@@ -76,7 +49,7 @@ pub struct Action<I, C> {
     frames: FrameTable,
     pub(crate) stats: RunStats,
     #[cfg(feature = "parallel")]
-    pub(crate) subtrees: crate::parallel::SubtreeSizes,
+    pub(crate) subtrees: crate::action::parallel::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {

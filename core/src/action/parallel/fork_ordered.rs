@@ -2,11 +2,11 @@
 //! itself; each subtree gets a fork from the state at its root, merged back where a
 //! sequential run would have left that root.
 
+use crate::action::parallel::fork::{Fork, PARALLEL, Walker, refusal};
 use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
-use crate::parallel::fork::{Fork, PARALLEL, Walker, refusal};
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;

@@ -1,9 +1,10 @@
 //! The depth-first iterator: document order, nested enter/leave, no recursion.
 
+use crate::action::{Step, StepSink, TraversalIterator};
 use crate::actor::{ActiveEntry, ActiveList, Flow, Frame, ListState};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeIndex};
-use crate::run::{Capabilities, OrderedState, Step, StepSink, TraversalIterator};
+use crate::run::{Capabilities, OrderedState};
 
 /// A node whose children come from its built active list rather than its links.
 #[derive(Clone, Copy, Debug)]

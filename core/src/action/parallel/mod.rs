@@ -2,10 +2,11 @@
 //! by size (`subtree_sizes.rs`), each task walking its subtrees with `DepthFirst`'s loop
 //! and its own worker chain (`fork.rs`, `fork_ordered.rs`).
 
-use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
+use crate::action::{Action, DepthFirst, StepSink};
+use crate::actor::{ActiveList, Flow, Frame, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{Action, DepthFirst, RunStats, StepSink};
+use crate::run::{RunContext, RunStats};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
