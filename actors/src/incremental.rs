@@ -3,6 +3,7 @@
 use crate::shared::Published;
 use crate::skinned::skinned_box;
 use crate::{Bounds, PerNode, WorldTransforms};
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered, Results,
@@ -96,7 +97,10 @@ impl Marks {
 
     #[inline]
     fn depth(&self, node: NodeIndex) -> u32 {
-        self.depths.get(node.get()).copied().unwrap_or(0)
+        self.depths
+            .get(node.get())
+            .copied()
+            .invariant("a node's depth")
     }
 }
 

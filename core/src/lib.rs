@@ -60,12 +60,14 @@ pub use actor::{
     Frame, ListState, Ordered, OrderedActor, StateCell, StateKind, Static, StaticActor, TypeKey,
     Unordered, UnorderedActor, Visit,
 };
-pub use dispatch::{Arms, Functor, MethodTable, Typed};
+pub use dispatch::{Arms, Functor, MethodTable, Typed, TypedScope};
 pub use error::{ActionError, GraphError, ResultsError, Staleness, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
     ParentType, Payloads, Remap, TypeInfo, TypeRegistry, short_type_name,
 };
+#[doc(hidden)]
+pub use invariant::Invariant;
 pub use math::Aabb;
 pub use run::{Capabilities, OrderedState, Results, RunContext, RunStats, Stamp, Stamped};
 
@@ -74,6 +76,7 @@ mod actor;
 mod dispatch;
 mod error;
 mod graph;
+mod invariant;
 mod math;
 pub mod prelude;
 mod run;

@@ -1,3 +1,4 @@
+use scenewalk_core::Invariant;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, ListState, NodeIndex, OrderedState,
     Step, TraversalError, TraversalIterator,
@@ -225,7 +226,11 @@ impl TraversalIterator for PriorityQueue {
             None => self.heap.pop().map(|Ranked(rank, (node, depth))| {
                 let frame = match depth & HAS_FRAME {
                     0 => Frame::ROOT,
-                    _ => self.frames.get(node.get()).copied().unwrap_or(Frame::ROOT),
+                    _ => self
+                        .frames
+                        .get(node.get())
+                        .copied()
+                        .invariant("a pending node's frame"),
                 };
                 let depth = depth & !HAS_FRAME;
                 (Ranked(rank, (node, depth, frame)), false)

@@ -4,6 +4,7 @@ use crate::action::{Step, StepSink, TraversalIterator};
 use crate::actor::{ActiveEntry, ActiveList, Flow, Frame, ListState};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeIndex};
+use crate::invariant::Invariant;
 use crate::run::{Capabilities, OrderedState};
 
 /// A node whose children come from its built active list rather than its links.
@@ -142,7 +143,7 @@ impl DepthFirst {
             }
             ListState::Filled => {
                 let start = list_start.min(self.lists.len());
-                let region = self.lists.get_mut(start..).unwrap_or_default();
+                let region = self.lists.get_mut(start..).invariant("a clamped range");
                 // Swapping the active entries forward keeps their order.
                 let mut kept = 0;
                 for i in 0..region.len() {

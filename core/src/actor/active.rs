@@ -1,6 +1,7 @@
 //! The active list: the candidate nodes an actor may deactivate or give priority keys.
 
 use crate::graph::{Graph, NodeIndex};
+use crate::invariant::Invariant;
 
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;
@@ -203,7 +204,7 @@ impl<'a> ActiveList<'a> {
                     }
                     *lazy.state = ListState::Filled;
                 }
-                lazy.buf.get_mut(lazy.start..).unwrap_or_default()
+                lazy.buf.get_mut(lazy.start..).invariant("a built list")
             }
         }
     }
@@ -213,7 +214,7 @@ impl<'a> ActiveList<'a> {
         let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
             Source::Slice(entries) => (&entries[..], None),
             Source::Lazy(lazy) => match *lazy.state {
-                ListState::Filled => (lazy.buf.get(lazy.start..).unwrap_or_default(), None),
+                ListState::Filled => (lazy.buf.get(lazy.start..).invariant("a built list"), None),
                 linked => {
                     let (graph, active) = (lazy.graph, linked == ListState::Untouched);
                     (

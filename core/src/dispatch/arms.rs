@@ -5,6 +5,7 @@ use crate::actor::{ActiveList, Dispatch, Flow, Sealed, UnorderedActor, Visit};
 use crate::dispatch::MethodTable;
 use crate::dispatch::table::Arm;
 use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
+use crate::invariant::Invariant;
 use crate::run::RunContext;
 use std::any::{Any, TypeId};
 
@@ -332,7 +333,10 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             if *code != FALLBACK {
                 let arm = *code;
                 let own = arms.arm_of(info.type_id) == Some(arm)
-                    && kept.get(usize::from(arm)).copied().unwrap_or(false);
+                    && kept
+                        .get(usize::from(arm))
+                        .copied()
+                        .invariant("an arm's kept flag");
                 *code = 2 * arm + u8::from(!own);
             }
         }

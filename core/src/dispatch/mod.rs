@@ -8,4 +8,4 @@ mod typed;
 
 pub use arms::Arms;
 pub use table::{Functor, MethodTable};
-pub use typed::Typed;
+pub use typed::{Typed, TypedScope};

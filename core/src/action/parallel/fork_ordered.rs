@@ -7,6 +7,7 @@ use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
+use crate::invariant::Invariant;
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -155,7 +156,11 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         top: &mut OrderedTop<A>,
         subtrees: Range<usize>,
     ) -> Result<OrderedWorker<A>, ActionError> {
-        let fork_of = top.fork_of.get(subtrees).unwrap_or_default().to_vec();
+        let fork_of = top
+            .fork_of
+            .get(subtrees)
+            .invariant("a task's subtrees")
+            .to_vec();
         let (Some(&first), Some(&last)) = (fork_of.first(), fork_of.last()) else {
             return Err(refusal(&self.class()));
         };
@@ -163,7 +168,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         let forks = top
             .forks
             .get_mut(first..last + 1)
-            .unwrap_or_default()
+            .invariant("a task's forks")
             .iter_mut()
             .zip(first..)
             .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))

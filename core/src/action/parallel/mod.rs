@@ -6,6 +6,7 @@ use crate::action::{Action, DepthFirst, StepSink};
 use crate::actor::{ActiveList, Flow, Frame, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
+use crate::invariant::Invariant;
 use crate::run::{RunContext, RunStats};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -166,7 +167,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                     };
                     let mut walk = DepthFirst::new();
                     let none = |_: &mut Task<'_, _>, _, _, _| None;
-                    for &(run, depth) in plan.found.get(task).unwrap_or_default() {
+                    for &(run, depth) in plan.found.get(task).invariant("a task's subtrees") {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
                         let siblings = (run.first, run.last);
