@@ -61,7 +61,7 @@ macro_rules! wrapper_access {
 }
 
 /// `enter` and `leave` that pass the nodes the type filter admits on to the wrapped
-/// actor: an adapter's, and a parallel run's walkers of [`Static`] and [`Unordered`].
+/// actor: an adapter's, and a parallel run's shares of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
         #[inline(always)]

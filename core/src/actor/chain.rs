@@ -105,7 +105,7 @@ macro_rules! for_tuples {
 pub(crate) use for_tuples;
 
 /// A tuple's `enter` (first to last, folding the flows) and `leave` (last to first):
-/// a chain's, and a parallel run's tuple of walkers.
+/// a chain's, and a parallel run's tuple of shares.
 macro_rules! tuple_calls {
     ([$($idx:tt)*] [$($rev:tt)*]) => {
         #[inline(always)]

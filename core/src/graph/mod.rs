@@ -9,8 +9,8 @@ mod compact;
 mod edit;
 mod id;
 mod node;
+mod preorder;
 mod types;
-mod walk;
 
 pub use arena::{Children, Graph, Payloads};
 pub use changes::{Change, ChangeCursor};

@@ -2,7 +2,7 @@
 //! itself; each subtree gets a fork from the state at its root, merged back where a
 //! sequential run would have left that root.
 
-use crate::action::parallel::fork::{Fork, PARALLEL, Walker, refusal};
+use crate::action::parallel::fork::{Fork, PARALLEL, Share, refusal};
 use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
@@ -29,7 +29,7 @@ pub struct OrderedTop<A: OrderedActor> {
     leaves: VecDeque<A::State>,
 }
 
-impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
+impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if self.error.is_some() {
@@ -90,7 +90,7 @@ pub struct OrderedWorker<A: OrderedActor> {
     copies: u64,
 }
 
-impl<A: OrderedActor> Walker for OrderedWorker<A> {
+impl<A: OrderedActor> Share for OrderedWorker<A> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.states.before_enter(visit.depth());

@@ -21,7 +21,7 @@ pub(crate) use fork::PARALLEL;
 pub use fork::ParallelChain;
 pub(crate) use subtree_sizes::SubtreeSizes;
 
-use fork::Walker;
+use fork::Share;
 use subtree_sizes::Handoff;
 
 /// How many nodes a task enters between two reads of the stop flag.
@@ -133,7 +133,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 stop,
                 plan: Plan::default(),
             };
-            let going = DepthFirst::new().walk(
+            let going = DepthFirst::new().drive_subtree(
                 graph,
                 &mut above,
                 Above::handoff,
@@ -165,13 +165,20 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                         stats: RunStats::default(),
                         until_check: 0,
                     };
-                    let mut walk = DepthFirst::new();
+                    let mut depth_first = DepthFirst::new();
                     let none = |_: &mut Task<'_, _>, _, _, _| None;
                     for &(run, depth) in plan.found.get(task).invariant("a task's subtrees") {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
                         let siblings = (run.first, run.last);
-                        if !walk.walk(graph, &mut sink, none, siblings, depth, leave_events) {
+                        if !depth_first.drive_subtree(
+                            graph,
+                            &mut sink,
+                            none,
+                            siblings,
+                            depth,
+                            leave_events,
+                        ) {
                             break;
                         }
                     }
@@ -316,7 +323,7 @@ struct Task<'a, W> {
     until_check: u32,
 }
 
-impl<W: Walker> StepSink for Task<'_, W> {
+impl<W: Share> StepSink for Task<'_, W> {
     #[inline(always)]
     fn enter(
         &mut self,
@@ -349,7 +356,7 @@ impl<W: Walker> StepSink for Task<'_, W> {
 
 /// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
 #[inline(always)]
-fn enter<W: Walker>(
+fn enter<W: Share>(
     chain: &mut W,
     visit: &Visit<'_>,
     active: &mut ActiveList<'_>,

@@ -1,6 +1,6 @@
 //! The parallel glue where no public call reaches it.
 
-use crate::action::parallel::fork::{Fork, Walker};
+use crate::action::parallel::fork::{Fork, Share};
 use crate::actor::{ActiveList, Flow, Ordered, OrderedActor, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeCore};
