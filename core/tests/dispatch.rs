@@ -244,7 +244,7 @@ fn functor_kinds() {
     let mut table = MethodTable::new();
     table
         // A method of the node.
-        .add::<A>(Functor::node_method(A::visit))
+        .add::<A>(Functor::function(|a: &A, _, log| a.visit(log)))
         // A closure holding an object, calling its method.
         .add::<B>(Functor::closure(
             move |b: &B, _: &Visit<'_>, log: &mut Log| scaler.apply(&b.a, log),
