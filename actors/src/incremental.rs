@@ -97,10 +97,7 @@ impl Marks {
 
     #[inline]
     fn depth(&self, node: NodeIndex) -> u32 {
-        self.depths
-            .get(node.get())
-            .copied()
-            .invariant("a node's depth")
+        self.depths.get(node.get()).copied().invariant("depth")
     }
 }
 

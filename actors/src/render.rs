@@ -347,18 +347,12 @@ impl RenderList {
 
     /// The opaque items (with [`Sorting::ByDepth`]: front to back).
     pub fn opaque(&self) -> &[DrawItem] {
-        self.cx
-            .items
-            .get(..self.opaque)
-            .invariant("the opaque items")
+        self.cx.items.get(..self.opaque).invariant("items")
     }
 
     /// The transparent items (with [`Sorting::ByDepth`]: back to front).
     pub fn transparent(&self) -> &[DrawItem] {
-        self.cx
-            .items
-            .get(self.opaque..)
-            .invariant("the transparent items")
+        self.cx.items.get(self.opaque..).invariant("items")
     }
 
     /// The lights of the latest run.

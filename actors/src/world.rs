@@ -58,10 +58,7 @@ impl WorldTable {
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         let (index, matrices) = (&self.index, &self.matrices);
         let i = index.read("WorldTable::world", "WorldTable", graph, node)?;
-        Ok(matrices
-            .get(i as usize)
-            .copied()
-            .invariant("the world matrix of a place read"))
+        Ok(matrices.get(i as usize).copied().invariant("world matrix"))
     }
 }
 

@@ -60,7 +60,7 @@ pub use actor::{
     Frame, ListState, Ordered, OrderedActor, StateCell, StateKind, Static, StaticActor, TypeKey,
     Unordered, UnorderedActor, Visit,
 };
-pub use dispatch::{Arms, Functor, MethodTable, Typed, TypedScope};
+pub use dispatch::{Arms, Functor, MethodTable, Typed};
 pub use error::{ActionError, GraphError, ResultsError, Staleness, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,

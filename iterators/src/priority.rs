@@ -226,11 +226,7 @@ impl TraversalIterator for PriorityQueue {
             None => self.heap.pop().map(|Ranked(rank, (node, depth))| {
                 let frame = match depth & HAS_FRAME {
                     0 => Frame::ROOT,
-                    _ => self
-                        .frames
-                        .get(node.get())
-                        .copied()
-                        .invariant("a pending node's frame"),
+                    _ => self.frames.get(node.get()).copied().invariant("frame"),
                 };
                 let depth = depth & !HAS_FRAME;
                 (Ranked(rank, (node, depth, frame)), false)

@@ -241,7 +241,7 @@ impl Channel {
             (k, Some(s)) if self.keys.interpolation != Interpolation::Step => {
                 self.interpolate(k, s, out);
             }
-            (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).invariant("a key's values")),
+            (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).invariant("key values")),
         }
         if self.keys.property == Property::Rotation {
             normalize(out);
@@ -289,7 +289,7 @@ impl Channel {
         self.keys
             .values
             .get(start..start + w)
-            .invariant("a key's values")
+            .invariant("key values")
     }
 
     /// The value at fraction `s` between keys `k` and `k + 1`: values and tangents, weighted.

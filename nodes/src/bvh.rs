@@ -63,12 +63,7 @@ impl MeshBvh {
     /// Builds the hierarchy; indices in range and fewer than `u32::MAX` triangles (the
     /// mesh checks both).
     pub(crate) fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<Self, GraphError> {
-        let corner = |i: u32| {
-            positions
-                .get(i as usize)
-                .copied()
-                .invariant("a checked index")
-        };
+        let corner = |i: u32| positions.get(i as usize).copied().invariant("vertex");
         // Each triangle's box and centroid.
         let tris: Vec<(Aabb, Vec3)> = (triangles.iter())
             .map(|t| Aabb::from_points(t.map(corner)))

@@ -58,7 +58,7 @@ impl<S> VersionStates<S> {
             .frame_version
             .get(frame.get())
             .copied()
-            .invariant("a live frame's version");
+            .invariant("frame version");
         self.own = None;
     }
 

@@ -333,10 +333,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             if *code != FALLBACK {
                 let arm = *code;
                 let own = arms.arm_of(info.type_id) == Some(arm)
-                    && kept
-                        .get(usize::from(arm))
-                        .copied()
-                        .invariant("an arm's kept flag");
+                    && kept.get(usize::from(arm)).copied().invariant("kept flag");
                 *code = 2 * arm + u8::from(!own);
             }
         }

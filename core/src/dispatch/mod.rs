@@ -10,4 +10,4 @@ mod typed;
 
 pub use arms::Arms;
 pub use table::{Functor, MethodTable};
-pub use typed::{Typed, TypedScope};
+pub use typed::Typed;

@@ -36,15 +36,17 @@ use std::sync::Arc;
 /// let root = graph.add_root(Group);
 /// let a = graph.append_child(root, Mass(2.0))?;
 /// let b = graph.append_child(root, Ball(Mass(3.0)))?;
-/// let mut typed = Typed::<Mass>::new();
-/// let mut masses = typed.scope(graph.types()); // resolved; lets go of the column at its end
-/// let mut total = 0.0;
-/// for id in [root, a, b] {
-///     let visit = Visit::new(&graph, id.index(), 0).unwrap();
-///     assert_eq!(masses.contains(visit.node_type()), id != root);
-///     total += masses.get(&visit).map_or(0.0, |m| m.0);
-/// }
-/// drop(masses);
+/// let mut masses = Typed::<Mass>::new();
+/// // Resolved for the graph's types; the column kept goes when the loop ends.
+/// let total = masses.scope(graph.types(), |masses| {
+///     let mut total = 0.0;
+///     for id in [root, a, b] {
+///         let visit = Visit::new(&graph, id.index(), 0).unwrap();
+///         assert_eq!(masses.contains(visit.node_type()), id != root);
+///         total += masses.get(&visit).map_or(0.0, |m| m.0);
+///     }
+///     total
+/// });
 /// assert_eq!(total, 5.0);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
@@ -107,40 +109,18 @@ impl<T: NodeCore> Typed<T> {
         self.column.get(visit)
     }
 
-    /// Resolves for `types` (as [`resolve`](Self::resolve)) and lends `self` to a loop
-    /// until the scope ends, which lets go of the kept column.
-    pub fn scope(&mut self, types: &TypeRegistry) -> TypedScope<'_, T> {
+    /// Resolves for `types` (as [`resolve`](Self::resolve)), runs the loop `f` with
+    /// `self`, then lets go of the kept column.
+    pub fn scope<R>(&mut self, types: &TypeRegistry, f: impl FnOnce(&mut Self) -> R) -> R {
         self.resolve(types);
-        TypedScope(self)
+        let out = f(self);
+        self.release();
+        out
     }
 
     /// Lets go of the kept column (an actor's `end`); the table stays.
     pub fn release(&mut self) {
         self.column = Kept::default();
-    }
-}
-
-/// A [`Typed`] lent to a loop ([`Typed::scope`]): reads as the `Typed`, and lets go of
-/// its column when dropped.
-#[derive(Debug)]
-pub struct TypedScope<'t, T: NodeCore>(&'t mut Typed<T>);
-
-impl<T: NodeCore> std::ops::Deref for TypedScope<'_, T> {
-    type Target = Typed<T>;
-    fn deref(&self) -> &Typed<T> {
-        self.0
-    }
-}
-
-impl<T: NodeCore> std::ops::DerefMut for TypedScope<'_, T> {
-    fn deref_mut(&mut self) -> &mut Typed<T> {
-        self.0
-    }
-}
-
-impl<T: NodeCore> Drop for TypedScope<'_, T> {
-    fn drop(&mut self) {
-        self.0.release();
     }
 }
 

@@ -156,11 +156,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         top: &mut OrderedTop<A>,
         subtrees: Range<usize>,
     ) -> Result<OrderedWorker<A>, ActionError> {
-        let fork_of = top
-            .fork_of
-            .get(subtrees)
-            .invariant("a task's subtrees")
-            .to_vec();
+        let fork_of = top.fork_of.get(subtrees).invariant("subtrees").to_vec();
         let (Some(&first), Some(&last)) = (fork_of.first(), fork_of.last()) else {
             return Err(refusal(&self.class()));
         };
@@ -168,7 +164,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         let forks = top
             .forks
             .get_mut(first..last + 1)
-            .invariant("a task's forks")
+            .invariant("forks")
             .iter_mut()
             .zip(first..)
             .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))

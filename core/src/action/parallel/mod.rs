@@ -167,7 +167,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                     };
                     let mut depth_first = DepthFirst::new();
                     let none = |_: &mut Task<'_, _>, _, _, _| None;
-                    for &(run, depth) in plan.found.get(task).invariant("a task's subtrees") {
+                    for &(run, depth) in plan.found.get(task).invariant("subtrees") {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
                         let siblings = (run.first, run.last);

@@ -144,7 +144,7 @@ impl SubtreeSizes {
         self.sizes
             .get(node.get())
             .copied()
-            .invariant("a node's subtree size")
+            .invariant("subtree size")
     }
 }
 
