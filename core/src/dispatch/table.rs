@@ -91,7 +91,11 @@ impl<Cx: 'static> Functor<Cx> {
     /// A plain function of the node, the visit and the actor's context (a closure that
     /// captures nothing is one).
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || Box::new(Arm::new(f)))
+        let remake: Arc<Remake<Cx>> = Arc::new(move || Box::new(Arm::new(f)));
+        Self {
+            call: remake(),
+            remake: Some(remake),
+        }
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -120,13 +124,6 @@ impl<Cx: 'static> Functor<Cx> {
             call: remake(),
             remake: Some(Arc::clone(remake)),
         })
-    }
-
-    fn stateless(make: impl Fn() -> Box<dyn Call<Cx>> + Send + Sync + 'static) -> Self {
-        Self {
-            call: make(),
-            remake: Some(Arc::new(make)),
-        }
     }
 }
 
