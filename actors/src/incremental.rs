@@ -3,6 +3,7 @@
 use crate::shared::Published;
 use crate::skinned::skinned_box;
 use crate::{Bounds, PerNode, WorldTransforms};
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, Change, ChangeCursor, Graph, GraphError, NodeId, NodeIndex, Ordered, Results,
@@ -10,7 +11,7 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use subtree::{Frame, Kinds, Types, forget_subtree, rebox, rewalk};
+use subtree::{Entered, Kinds, Types, forget_subtree, rebox, rewalk};
 
 mod lift;
 mod plan;
@@ -96,7 +97,7 @@ impl Marks {
 
     #[inline]
     fn depth(&self, node: NodeIndex) -> u32 {
-        self.depths.get(node.get()).copied().unwrap_or(0)
+        self.depths.get(node.get()).copied().invariant("depth")
     }
 }
 
@@ -160,7 +161,7 @@ pub struct IncrementalUpdate {
     path: Vec<NodeIndex>,
     frontier: Vec<NodeIndex>,
     next: Vec<NodeIndex>,
-    frames: Vec<Frame>,
+    rewalk_stack: Vec<Entered>,
     open: Vec<plan::Open>,
     /// Nodes re-walked by payload-only patches without the plan since the full run.
     rewalked: u64,
@@ -376,9 +377,9 @@ impl IncrementalUpdate {
             let above = world.world.get_at(parent?)?;
             // An added or moved node was no child of its parent: nothing to take out.
             let before = boxes.get_at(node).filter(|_| flags & PLACED == 0);
-            let (frames, found) = (&mut self.frames, &mut self.found);
+            let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
             let (entered, after) =
-                rewalk::<false>(graph, &kinds, world, boxes, frames, found, node, above)?;
+                rewalk::<false>(graph, &kinds, world, boxes, stack, found, node, above)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.

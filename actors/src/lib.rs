@@ -10,7 +10,8 @@
 //! on the update's results. Results stay in the actor after the run
 //! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
 //! extend `Transform` or `Geometry`. [`robot`] poses URDF kinematic trees through the
-//! same passes, and gives their Jacobians (feature `urdf`, on by default).
+//! same passes, and gives their Jacobians (feature `urdf`, on by default). [`prelude`]
+//! names all four crates' common parts in one import.
 //!
 //! ## A frame
 //!
@@ -18,10 +19,7 @@
 //! view and pick passes, which refuse results that no longer describe the graph.
 //!
 //! ```
-//! use scenewalk_actors::{FrustumCull, IncrementalUpdate, Pick, RenderList};
-//! use scenewalk_core::prelude::*; // Graph, Action, the adapters, DepthFirst, glam, ...
-//! use scenewalk_iterators::PriorityQueue;
-//! use scenewalk_nodes::{Camera, Geometry, Group, Ray, Transform};
+//! use scenewalk_actors::prelude::*; // the four crates' common names, glam's types
 //!
 //! let mut graph = Graph::new();
 //! let root = graph.add_root(Group);
@@ -81,6 +79,7 @@ mod incremental;
 mod near_first;
 mod per_node;
 mod pick;
+pub mod prelude;
 mod render;
 #[cfg(feature = "urdf")]
 pub mod robot;

@@ -2,6 +2,7 @@
 
 use crate::shared::put;
 use crate::{BoundsTable, WorldTable};
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
     Aabb, ActiveList, Dispatch, Flow, Functor, MethodTable, NodeCore, NodeIndex, OrderedActor,
@@ -346,12 +347,12 @@ impl RenderList {
 
     /// The opaque items (with [`Sorting::ByDepth`]: front to back).
     pub fn opaque(&self) -> &[DrawItem] {
-        self.cx.items.get(..self.opaque).unwrap_or(&[])
+        self.cx.items.get(..self.opaque).invariant("items")
     }
 
     /// The transparent items (with [`Sorting::ByDepth`]: back to front).
     pub fn transparent(&self) -> &[DrawItem] {
-        self.cx.items.get(self.opaque..).unwrap_or(&[])
+        self.cx.items.get(self.opaque..).invariant("items")
     }
 
     /// The lights of the latest run.

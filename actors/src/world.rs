@@ -3,6 +3,7 @@
 use crate::PerNode;
 use crate::per_node::Pages;
 use crate::shared::Published;
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError, RunContext, Stamp,
@@ -57,7 +58,7 @@ impl WorldTable {
     pub fn world(&self, graph: &Graph, node: NodeId) -> Result<Affine3A, ResultsError> {
         let (index, matrices) = (&self.index, &self.matrices);
         let i = index.read("WorldTable::world", "WorldTable", graph, node)?;
-        Ok(matrices.get(i as usize).copied().unwrap_or_default())
+        Ok(matrices.get(i as usize).copied().invariant("world matrix"))
     }
 }
 

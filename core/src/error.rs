@@ -1,7 +1,6 @@
 //! Every error of the crate.
 
 use crate::graph::NodeId;
-use crate::run::Staleness;
 
 /// What went wrong with a graph query or edit.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -165,4 +164,29 @@ pub enum TraversalError {
         /// The node with the NaN key.
         node: NodeId,
     },
+}
+
+/// What changed since results were made, so that a reader refuses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Staleness {
+    /// They describe another graph (a clone counts as another).
+    OtherGraph,
+    /// The graph's structure changed (a node was added, removed or moved).
+    Structure,
+    /// A payload changed (a mutable borrow or [`Graph::mark_changed`](crate::Graph::mark_changed)).
+    Payloads,
+    /// The reader runs from a root outside the subtree the results were made for.
+    OutsideRoot,
+}
+
+impl std::fmt::Display for Staleness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Staleness::OtherGraph => "they describe another graph",
+            Staleness::Structure => "the graph's structure changed since they were made",
+            Staleness::Payloads => "a payload changed since they were made",
+            Staleness::OutsideRoot => "the run's root lies outside the subtree they were made for",
+        })
+    }
 }

@@ -52,31 +52,31 @@
 
 pub use glam;
 
+#[cfg(feature = "parallel")]
+pub use action::parallel::ParallelChain;
+pub use action::{Action, DepthFirst, Step, StepSink, TraversalIterator};
 pub use actor::{
     ActiveEntry, ActiveList, Actor, ActorChain, ActorClass, Candidate, Dispatch, Events, Flow,
-    Frame, ListState, Ordered, OrderedActor, RunContext, StateCell, StateKind, Static, StaticActor,
-    TypeKey, Unordered, UnorderedActor, Visit,
+    Frame, ListState, Ordered, OrderedActor, StateCell, StateKind, Static, StaticActor, TypeKey,
+    Unordered, UnorderedActor, Visit,
 };
 pub use dispatch::{Arms, Functor, MethodTable, Typed};
-pub use error::{ActionError, GraphError, ResultsError, TraversalError, TypeError};
+pub use error::{ActionError, GraphError, ResultsError, Staleness, TraversalError, TypeError};
 pub use graph::{
     Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
-    ParentType, Payloads, RegistryStamp, Remap, TypeInfo, TypeRegistry, short_type_name,
+    ParentType, Payloads, Remap, TypeInfo, TypeRegistry, short_type_name,
 };
+#[doc(hidden)]
+pub use invariant::Invariant;
 pub use math::Aabb;
-#[cfg(feature = "parallel")]
-pub use parallel::{PARALLEL, ParallelChain, check_parallel};
-pub use run::{
-    Action, Capabilities, DepthFirst, OrderedState, Results, RunStats, Staleness, Stamp, Stamped,
-    Step, StepSink, TraversalIterator, check,
-};
+pub use run::{Capabilities, OrderedState, Results, RunContext, RunStats, Stamp, Stamped};
 
+mod action;
 mod actor;
 mod dispatch;
 mod error;
 mod graph;
+mod invariant;
 mod math;
-#[cfg(feature = "parallel")]
-mod parallel;
 pub mod prelude;
 mod run;

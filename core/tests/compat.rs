@@ -8,7 +8,7 @@ use scenewalk_core::{
     Action, ActionError, ActiveEntry, ActiveList, Actor, ActorClass, Capabilities, Dispatch,
     Events, Flow, Frame, Graph, NodeCore, NodeId, NodeIndex, Ordered, OrderedActor, OrderedState,
     RunContext, StateCell, StateKind, Static, StaticActor, Step, TraversalError, TraversalIterator,
-    Unordered, UnorderedActor, Visit, check,
+    Unordered, UnorderedActor, Visit,
 };
 use scenewalk_iterators::DfsWalker;
 use std::collections::HashSet;
@@ -454,7 +454,7 @@ fn check_table() {
         ),
     ];
     for (i, (class, caps, accepted)) in cases.into_iter().enumerate() {
-        let got = check(&class, &caps);
+        let got = class.check(&caps);
         assert_eq!(
             got.is_ok(),
             accepted,
@@ -503,5 +503,5 @@ fn non_batching_actor_is_refused_by_a_batching_iterator() {
         batches: false,
     };
     let caps = Levels::default().capabilities();
-    assert!(check(&class, &caps).is_err());
+    assert!(class.check(&caps).is_err());
 }

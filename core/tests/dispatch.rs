@@ -244,7 +244,7 @@ fn functor_kinds() {
     let mut table = MethodTable::new();
     table
         // A method of the node.
-        .add::<A>(Functor::node_method(A::visit))
+        .add::<A>(Functor::function(|a: &A, _, log| a.visit(log)))
         // A closure holding an object, calling its method.
         .add::<B>(Functor::closure(
             move |b: &B, _: &Visit<'_>, log: &mut Log| scaler.apply(&b.a, log),
@@ -353,7 +353,7 @@ fn one_actor_on_graphs_with_different_type_indices() {
     }
     // A clone of a graph may diverge from it, so it is a registry of its own.
     let mut g3 = g1.clone();
-    assert_ne!(g3.types().stamp(), g1.types().stamp());
+    assert_ne!(g3.types().uid(), g1.types().uid());
     g3.append_child(r1, F(5)).unwrap();
     action.run(&g3, r1).unwrap();
     let log = std::mem::take(action.context_mut::<Log>().unwrap());

@@ -13,14 +13,10 @@
 //! the view with `Action::run_with`. The result is checked against a brute force with
 //! its own boxes, frustum test and sort; a difference exits with status 1.
 
-use scenewalk_actors::{FrustumCull, IncrementalUpdate, NearFirst, Statistics};
-use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{
-    Aabb, Action, ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex,
-    OrderedState, Static, Step, TraversalError, TraversalIterator, Unordered,
-};
+use scenewalk_actors::NearFirst;
+use scenewalk_actors::prelude::*;
+use scenewalk_core::{ActiveEntry, Capabilities, Frame, OrderedState, Step, TraversalIterator};
 use scenewalk_examples::args::{no_arguments, run_main};
-use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::error::Error;

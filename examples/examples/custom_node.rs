@@ -13,18 +13,11 @@
 //!   statistics and frustum culling handle it as they are, and one registered functor
 //!   makes the render list draw its particles.
 
-use scenewalk_actors::{
-    Bounds, FrustumCull, RenderContext, RenderList, Statistics, WorldTransforms,
-};
-use scenewalk_core::glam::{Affine3A, Quat, Vec3};
-use scenewalk_core::{
-    Aabb, Action, Arms, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results, Unordered,
-    Visit,
-};
+use scenewalk_actors::RenderContext;
+use scenewalk_actors::prelude::*;
+use scenewalk_core::Functor;
 use scenewalk_examples::args::{no_arguments, run_main};
 use scenewalk_examples::text::{Decimals, counted};
-use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::error::Error;
 use std::io::Write;
 use std::process::ExitCode;

@@ -6,14 +6,11 @@
 //! cargo run --release -p scenewalk-examples --example incremental
 //! ```
 
-use scenewalk_actors::IncrementalUpdate;
-use scenewalk_core::glam::{Affine3A, Vec3};
-use scenewalk_core::{Aabb, Graph, NodeId};
+use scenewalk_actors::prelude::*;
 use scenewalk_examples::args::{no_arguments, run_main};
 use scenewalk_examples::random_tree;
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::text::{Decimals, duration, update_stats};
-use scenewalk_nodes::{Geometry, Transform};
 use std::error::Error;
 use std::io::Write;
 use std::process::ExitCode;

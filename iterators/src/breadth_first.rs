@@ -1,3 +1,4 @@
+use scenewalk_core::Invariant;
 use scenewalk_core::{
     ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex, OrderedState, Step,
     TraversalError, TraversalIterator,
@@ -93,7 +94,7 @@ impl TraversalIterator for BreadthFirst {
 
     fn active<'a>(&'a mut self, _graph: &'a Graph) -> ActiveList<'a> {
         let batch = self.level.get_mut(self.cursor..self.batch_end);
-        ActiveList::new(batch.unwrap_or_default())
+        ActiveList::new(batch.invariant("the batch"))
     }
 
     fn commit(&mut self, graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
@@ -101,7 +102,7 @@ impl TraversalIterator for BreadthFirst {
         self.cursor = self.batch_end;
         if flow == Flow::Continue {
             let depth = self.depth + 1;
-            let batch = self.level.get(batch).unwrap_or_default();
+            let batch = self.level.get(batch).invariant("the batch");
             for entry in batch.iter().filter(|e| e.is_active()) {
                 let first = graph.first_child_at(entry.node());
                 let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));

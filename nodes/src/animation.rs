@@ -1,6 +1,7 @@
 //! Keyframe animation of [`Transform`] nodes, sampled as glTF 2.0 (Appendix C) says.
 
 use crate::Transform;
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
 use std::collections::HashMap;
@@ -235,12 +236,12 @@ impl Channel {
     /// key found is left there; any `*key` gives the same value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
         let n = self.keys.width.min(out.len());
-        let out = out.get_mut(..n).unwrap_or_default();
+        let out = out.get_mut(..n).invariant("a clamped range");
         match self.locate(time, key) {
             (k, Some(s)) if self.keys.interpolation != Interpolation::Step => {
                 self.interpolate(k, s, out);
             }
-            (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).unwrap_or_default()),
+            (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).invariant("key values")),
         }
         if self.keys.property == Property::Rotation {
             normalize(out);
@@ -285,7 +286,10 @@ impl Channel {
             Interpolation::CubicSpline => (3 * k + part) * w,
             Interpolation::Step | Interpolation::Linear => k * w,
         };
-        self.keys.values.get(start..start + w).unwrap_or_default()
+        self.keys
+            .values
+            .get(start..start + w)
+            .invariant("key values")
     }
 
     /// The value at fraction `s` between keys `k` and `k + 1`: values and tangents, weighted.

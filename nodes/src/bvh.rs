@@ -1,5 +1,6 @@
 //! A mesh's bounding-volume hierarchy, a [`Graph`] the framework's iterators walk.
 
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, GraphError, NodeCore, NodeId, NodeIndex};
 
@@ -62,7 +63,7 @@ impl MeshBvh {
     /// Builds the hierarchy; indices in range and fewer than `u32::MAX` triangles (the
     /// mesh checks both).
     pub(crate) fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<Self, GraphError> {
-        let corner = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
+        let corner = |i: u32| positions.get(i as usize).copied().invariant("vertex");
         // Each triangle's box and centroid.
         let tris: Vec<(Aabb, Vec3)> = (triangles.iter())
             .map(|t| Aabb::from_points(t.map(corner)))
@@ -78,7 +79,7 @@ impl MeshBvh {
         // The pending ranges of the triangle order, each with its parent.
         let mut stack = vec![(None, 0, triangles.len())];
         while let Some((parent, start, end)) = stack.pop() {
-            let span = order.get_mut(start..end).unwrap_or_default();
+            let span = order.get_mut(start..end).invariant("a pending range");
             // One pass for the node's box and its centroids' box.
             let (bounds, centroid_bounds) = (span.iter().filter_map(|&t| tris.get(t as usize)))
                 .fold((Aabb::EMPTY, Aabb::EMPTY), |(b, c), (tb, tc)| {
@@ -167,7 +168,7 @@ impl MeshBvh {
 
     fn span(&self, first: u32, count: u32) -> &[u32] {
         let start = first as usize;
-        (self.order.get(start..start + count as usize)).unwrap_or_default()
+        (self.order.get(start..start + count as usize)).invariant("a leaf's triangles")
     }
 }
 
@@ -240,7 +241,7 @@ fn split(
         .enumerate()
         .filter(|&(axis, _)| scale[axis] > 0.0)
     {
-        let bins = bins.get(..used).unwrap_or_default();
+        let bins = bins.get(..used).invariant("the used bins");
         // Splitting after bin `last` costs the first `last + 1` bins' cost and the
         // other `used - last - 1` bins'.
         let (left, right) = (sweep(bins.iter()), sweep(bins.iter().rev()));

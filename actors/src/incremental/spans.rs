@@ -50,7 +50,7 @@ impl Spans {
 }
 
 // Unordered in the trait's terms though the numbers follow the order: the update runs
-// it under `DepthFirst` only (as an ordered actor, with a `()` state, it was slower).
+// it under `DepthFirst` only, and needs no state of the framework's.
 impl UnorderedActor for Spans {
     const EVENTS: Events = Events::EnterLeave;
 
@@ -229,8 +229,8 @@ impl IncrementalUpdate {
                         node
                     };
                     let above = world.world.value_at(top)?;
-                    let (frames, found) = (&mut self.frames, &mut self.found);
-                    rewalk::<true>(graph, kinds, world, boxes, frames, found, node, above)?
+                    let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
+                    rewalk::<true>(graph, kinds, world, boxes, stack, found, node, above)?
                 };
                 stats.entered += entered;
                 stats.subtrees += 1;

@@ -8,7 +8,7 @@ use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
 /// One node of a subtree pass: its state, its next child to enter and its box so far.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Frame {
+pub(super) struct Entered {
     node: NodeIndex,
     state: u32,
     next: Option<NodeIndex>,
@@ -98,30 +98,30 @@ pub(super) fn rewalk<const PAYLOADS: bool>(
     kinds: &Kinds<'_>,
     world: &mut WorldTransforms,
     boxes: &mut PerNode<Aabb>,
-    frames: &mut Vec<Frame>,
+    stack: &mut Vec<Entered>,
     skins: &mut Vec<NodeIndex>,
     top: NodeIndex,
     above: u32,
 ) -> Option<(u64, Aabb)> {
-    frames.clear();
-    frames.push(enter::<PAYLOADS>(graph, kinds, world, skins, top, above)?);
+    stack.clear();
+    stack.push(enter::<PAYLOADS>(graph, kinds, world, skins, top, above)?);
     let mut entered = 1;
-    while let Some(frame) = frames.last_mut() {
-        if let Some(child) = frame.next {
-            frame.next = graph.next_sibling_at(child);
-            let state = frame.state;
-            frames.push(enter::<PAYLOADS>(graph, kinds, world, skins, child, state)?);
+    while let Some(open) = stack.last_mut() {
+        if let Some(child) = open.next {
+            open.next = graph.next_sibling_at(child);
+            let state = open.state;
+            stack.push(enter::<PAYLOADS>(graph, kinds, world, skins, child, state)?);
             entered += 1;
             continue;
         }
-        let done = *frame;
-        frames.pop();
+        let done = *open;
+        stack.pop();
         if PAYLOADS {
             boxes.overwrite(done.node, done.acc);
         } else {
             boxes.set(done.node, done.acc);
         }
-        match frames.last_mut() {
+        match stack.last_mut() {
             // In child order, as `Bounds` merges on leave.
             Some(parent) => parent.acc = parent.acc.union(&done.acc),
             None => return Some((entered, done.acc)),
@@ -139,7 +139,7 @@ fn enter<const PAYLOADS: bool>(
     skins: &mut Vec<NodeIndex>,
     node: NodeIndex,
     parent: u32,
-) -> Option<Frame> {
+) -> Option<Entered> {
     let ty = graph.type_at(node)?;
     let mut state = parent;
     if let Some(local) = kinds.local(graph, node, ty) {
@@ -162,7 +162,7 @@ fn enter<const PAYLOADS: bool>(
             Aabb::EMPTY
         }
     };
-    Some(Frame {
+    Some(Entered {
         node,
         state,
         next: graph.first_child_at(node),

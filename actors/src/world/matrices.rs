@@ -1,6 +1,7 @@
 //! The world matrices of the matrix-stack actors.
 
 use crate::per_node::Pages;
+use scenewalk_core::Invariant;
 use scenewalk_core::glam::{Affine3A, Mat3A};
 use scenewalk_core::{Graph, NodeIndex, NodeType, RunContext, StateCell, Typed, Visit};
 use scenewalk_nodes::Transform;
@@ -131,15 +132,13 @@ impl WorldMatrices {
         own
     }
 
+    /// The world matrix at `place`, which a run or patch wrote (a missing one is a
+    /// broken invariant: see [`Invariant`]).
     #[inline(always)]
     pub(crate) fn get(&self, place: u32) -> Affine3A {
         match self.inherited {
             Some((at, world)) if at == place => world,
-            _ => self
-                .matrices
-                .get(place as usize)
-                .copied()
-                .unwrap_or(Affine3A::IDENTITY),
+            _ => (self.matrices.get(place as usize).copied()).invariant("a world matrix"),
         }
     }
 

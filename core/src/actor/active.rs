@@ -1,6 +1,7 @@
 //! The active list: the candidate nodes an actor may deactivate or give priority keys.
 
 use crate::graph::{Graph, NodeIndex};
+use crate::invariant::Invariant;
 
 const ACTIVE: u8 = 1;
 const KEYED: u8 = 2;
@@ -101,6 +102,7 @@ impl Candidate<'_> {
 }
 
 /// Whether a lazily built active list was looked at, and how.
+#[doc(hidden)] // the contract between core's lists and the iterators crate's lazy lists
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ListState {
     /// Not built: every child is active, none has a key; walk them by their links.
@@ -162,6 +164,7 @@ impl<'a> ActiveList<'a> {
 
     /// The children of `parent` (at `depth`), built at the end of `buf` when an actor
     /// first looks; `state` tells the iterator afterwards how it was used.
+    #[doc(hidden)] // see `ListState`
     #[inline(always)]
     pub fn lazy(
         graph: &'a Graph,
@@ -201,7 +204,7 @@ impl<'a> ActiveList<'a> {
                     }
                     *lazy.state = ListState::Filled;
                 }
-                lazy.buf.get_mut(lazy.start..).unwrap_or_default()
+                lazy.buf.get_mut(lazy.start..).invariant("a built list")
             }
         }
     }
@@ -211,7 +214,7 @@ impl<'a> ActiveList<'a> {
         let (entries, lazy): (&[ActiveEntry], _) = match &self.source {
             Source::Slice(entries) => (&entries[..], None),
             Source::Lazy(lazy) => match *lazy.state {
-                ListState::Filled => (lazy.buf.get(lazy.start..).unwrap_or_default(), None),
+                ListState::Filled => (lazy.buf.get(lazy.start..).invariant("a built list"), None),
                 linked => {
                     let (graph, active) = (lazy.graph, linked == ListState::Untouched);
                     (

@@ -3,10 +3,11 @@
 use crate::actor::sealed::{Adapter, Sealed};
 use crate::actor::{
     ActiveList, Actor, ActorClass, Dispatch, Events, Flow, Frame, OrderedActor, OrderedStates,
-    RunContext, StateKind, StaticActor, UnorderedActor, Visit,
+    StateKind, StaticActor, UnorderedActor, Visit,
 };
 use crate::error::TraversalError;
 use crate::graph::{Graph, TypeSet};
+use crate::run::RunContext;
 use crate::run::RunStats;
 use std::any::Any;
 
@@ -60,7 +61,7 @@ macro_rules! wrapper_access {
 }
 
 /// `enter` and `leave` that pass the nodes the type filter admits on to the wrapped
-/// actor: an adapter's, and a parallel run's walkers of [`Static`] and [`Unordered`].
+/// actor: an adapter's, and a parallel run's shares of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
         #[inline(always)]

@@ -1,9 +1,10 @@
 //! Actor chains: the ordered list of actors an action calls at each node.
 
 use crate::actor::sealed::{Chain, actors};
-use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, RunContext, Visit};
+use crate::actor::{ActiveList, Actor, ActorClass, Flow, Frame, Visit};
 use crate::error::{ActionError, TraversalError};
 use crate::graph::Graph;
+use crate::run::RunContext;
 use crate::run::{Capabilities, RunStats};
 
 /// The actors of an [`Action`](crate::Action), called in order at enter and in reverse
@@ -29,10 +30,9 @@ pub trait ActorChain: Chain {
     fn classes(&self) -> Vec<ActorClass> {
         actors(self).map(|a| a.class()).collect()
     }
-    /// Checks every actor against an iterator's capabilities ([`check`](crate::check)),
-    /// without allocating.
+    /// Checks every actor against an iterator's capabilities, without allocating.
     fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
-        actors(self).try_for_each(|a| crate::run::check(&a.class(), capabilities))
+        actors(self).try_for_each(|a| a.class().check(capabilities))
     }
     /// A run begins: every actor's `begin`, in order, even after one refused the run;
     /// the first refusal is returned.
@@ -105,7 +105,7 @@ macro_rules! for_tuples {
 pub(crate) use for_tuples;
 
 /// A tuple's `enter` (first to last, folding the flows) and `leave` (last to first):
-/// a chain's, and a parallel run's tuple of walkers.
+/// a chain's, and a parallel run's tuple of shares.
 macro_rules! tuple_calls {
     ([$($idx:tt)*] [$($rev:tt)*]) => {
         #[inline(always)]

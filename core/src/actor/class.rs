@@ -1,5 +1,7 @@
 //! The paper's three classifications of actors (section 3.1), as data the action checks.
 
+use crate::error::ActionError;
+use crate::run::{Capabilities, OrderedState};
 use std::any::TypeId;
 
 /// Which events an actor takes (paper 3.1.1).
@@ -73,4 +75,47 @@ pub struct ActorClass {
     pub dispatch: Dispatch,
     /// Whether it works on whole batches (breadth-first iterators).
     pub batches: bool,
+}
+
+impl ActorClass {
+    /// Whether an actor of this class can run under an iterator with these capabilities
+    /// (what [`Action::new`](crate::Action::new) checks).
+    pub fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
+        let class = self;
+        let refuse = |reason: &str| {
+            Err(ActionError::Incompatible {
+                actor: class.name,
+                iterator: capabilities.name,
+                reason: reason.to_owned(),
+            })
+        };
+        if class.events == Events::EnterLeave && !capabilities.leave_events {
+            return refuse(
+                "it needs leave events (enter + leave actor), and this iterator gives none",
+            );
+        }
+        if !capabilities.current_node && class.state == StateKind::Ordered {
+            return refuse(
+                "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
+            );
+        }
+        if !capabilities.current_node && class.dispatch != Dispatch::Uniform {
+            return refuse(
+                "it dispatches on the current node's type, and this iterator batches nodes with no current node",
+            );
+        }
+        if !capabilities.current_node && !class.batches {
+            return refuse(
+                "it works on a single current node (it does not implement enter_batch), and this iterator batches nodes",
+            );
+        }
+        if class.state == StateKind::Ordered
+            && capabilities.ordered_state == OrderedState::Unsupported
+        {
+            return refuse(
+                "it keeps ordered state, and this iterator cannot give each node the state of its path",
+            );
+        }
+        Ok(())
+    }
 }

@@ -3,8 +3,9 @@
 /// Names the ordered states saved after a node was entered, for
 /// [`OrderedState::Copies`](crate::OrderedState::Copies) iterators: the action gives one
 /// to [`commit`](crate::TraversalIterator::commit), which hands it back with each
-/// child's step. Each ordered actor maps it to a state version.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// child's step. Each ordered actor maps it to a state version. The default is
+/// [`Frame::ROOT`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Frame(pub(crate) u32);
 
 impl Frame {

@@ -2,9 +2,10 @@
 //! and the [`Flow`] they answer with.
 
 use crate::actor::sealed::{Adapter, Sealed};
-use crate::actor::{ActiveList, ActorClass, Dispatch, Events, RunContext, StateCell, Visit};
+use crate::actor::{ActiveList, ActorClass, Dispatch, Events, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::Graph;
+use crate::run::RunContext;
 use crate::run::RunStats;
 use std::any::Any;
 

@@ -20,7 +20,7 @@ pub use class::{ActorClass, Dispatch, Events, StateKind, TypeKey};
 pub use frame::Frame;
 pub use kinds::{Actor, Flow, OrderedActor, StaticActor, UnorderedActor};
 pub use state::StateCell;
-pub use visit::{RunContext, Visit};
+pub use visit::Visit;
 
 #[cfg(feature = "parallel")]
 pub(crate) use adapter::{TypeFilter, filtered_calls};

@@ -1,6 +1,7 @@
 //! Ordered state: copy on write, shared by siblings, kept by depth or by frame.
 
 use crate::actor::Frame;
+use crate::invariant::Invariant;
 use crate::run::OrderedState;
 
 /// A state with the depth of the node that made it (`depth + 1`; 0 for the root state).
@@ -53,7 +54,11 @@ impl<S> VersionStates<S> {
     }
 
     pub(crate) fn restore(&mut self, frame: Frame) {
-        self.current = self.frame_version.get(frame.get()).copied().unwrap_or(0);
+        self.current = self
+            .frame_version
+            .get(frame.get())
+            .copied()
+            .invariant("frame version");
         self.own = None;
     }
 

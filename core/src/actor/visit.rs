@@ -1,7 +1,6 @@
 //! What an actor sees of the node being traversed.
 
 use crate::graph::{Graph, NodeCore, NodeId, NodeIndex, NodeType};
-use crate::run::Capabilities;
 
 /// The current node of a traversal step, as actors see it (payload and id looked up
 /// when asked for).
@@ -99,17 +98,4 @@ impl<'g> Visit<'g> {
     pub fn get<T: NodeCore>(&self) -> Option<&'g T> {
         self.graph.get_typed_raw::<T>(self.node.raw(), self.ty.0)
     }
-}
-
-/// What actors learn when a run begins.
-#[derive(Clone, Copy, Debug)]
-pub struct RunContext<'g> {
-    /// The graph about to be traversed.
-    pub graph: &'g Graph,
-    /// The traversal root.
-    pub root: NodeIndex,
-    /// What the iterator of this run provides.
-    pub capabilities: Capabilities,
-    /// The results of earlier passes handed to this run ([`RunContext::read`]).
-    pub results: &'g crate::run::Results,
 }

@@ -1,10 +1,12 @@
 //! Per-type dispatch: arms known at compile time, a `match` on a small arm number
 //! instead of a call through a boxed functor.
 
-use crate::actor::{ActiveList, Dispatch, Flow, RunContext, Sealed, UnorderedActor, Visit};
+use crate::actor::{ActiveList, Dispatch, Flow, Sealed, UnorderedActor, Visit};
 use crate::dispatch::MethodTable;
 use crate::dispatch::table::Arm;
 use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
+use crate::invariant::Invariant;
+use crate::run::RunContext;
 use std::any::{Any, TypeId};
 
 /// The table code of a type that no arm handles: the default runs. Any other code is
@@ -331,7 +333,7 @@ impl<Cx, L: ArmList<Cx>, D> Arms<Cx, L, D> {
             if *code != FALLBACK {
                 let arm = *code;
                 let own = arms.arm_of(info.type_id) == Some(arm)
-                    && kept.get(usize::from(arm)).copied().unwrap_or(false);
+                    && kept.get(usize::from(arm)).copied().invariant("kept flag");
                 *code = 2 * arm + u8::from(!own);
             }
         }

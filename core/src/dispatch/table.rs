@@ -63,11 +63,12 @@ impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
 }
 
 /// A callable for one node type (paper 3.2). The three forms of the paper:
-/// - [`function`](Functor::function): a plain function;
-/// - [`closure`](Functor::closure): a closure holding an object, i.e. a method bound to
-///   an object;
-/// - [`node_method`](Functor::node_method): a method of the node itself, which may be a
-///   trait method and so switch on the node's type once more.
+/// - a plain function ([`function`](Functor::function));
+/// - a closure holding an object, i.e. a method bound to an object
+///   ([`closure`](Functor::closure));
+/// - a method of the node itself, which may be a trait method and so switch on the
+///   node's type once more: a [`function`](Functor::function) that calls it,
+///   `Functor::function(|lod: &Lod, _, cx| lod.select(cx))`.
 ///
 /// A functor registered for `T` also runs for types that extend `T`; it receives their
 /// `T` view ([`NodeCore::base`]).
@@ -87,9 +88,14 @@ impl<Cx> std::fmt::Debug for Functor<Cx> {
 }
 
 impl<Cx: 'static> Functor<Cx> {
-    /// A plain function of the node, the visit and the actor's context.
+    /// A plain function of the node, the visit and the actor's context (a closure that
+    /// captures nothing is one).
     pub fn function<T: NodeCore>(f: fn(&T, &Visit<'_>, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || Box::new(Arm::new(f)))
+        let remake: Arc<Remake<Cx>> = Arc::new(move || Box::new(Arm::new(f)));
+        Self {
+            call: remake(),
+            remake: Some(remake),
+        }
     }
 
     /// A closure, which may own an object whose method it calls.
@@ -102,16 +108,6 @@ impl<Cx: 'static> Functor<Cx> {
         }
     }
 
-    /// A method of the node: `Functor::node_method(Lod::select)` with
-    /// `fn select(&self, cx: &mut Cx) -> Flow`.
-    pub fn node_method<T: NodeCore>(method: fn(&T, &mut Cx) -> Flow) -> Self {
-        Self::stateless(move || {
-            Box::new(Arm::new(move |node: &T, _: &Visit<'_>, cx: &mut Cx| {
-                method(node, cx)
-            }))
-        })
-    }
-
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
         Self {
@@ -120,22 +116,14 @@ impl<Cx: 'static> Functor<Cx> {
         }
     }
 
-    /// A fresh copy of a functor made by [`function`](Functor::function) or
-    /// [`node_method`](Functor::node_method) (they hold no state); `None` for
-    /// closures, whose state cannot be copied. For parallel workers
+    /// A fresh copy of a functor made by [`function`](Functor::function) (it holds no
+    /// state); `None` for closures, whose state cannot be copied. For parallel workers
     /// ([`MethodTable::try_clone`]).
     pub fn try_clone(&self) -> Option<Self> {
         self.remake.as_ref().map(|remake| Self {
             call: remake(),
             remake: Some(Arc::clone(remake)),
         })
-    }
-
-    fn stateless(make: impl Fn() -> Box<dyn Call<Cx>> + Send + Sync + 'static) -> Self {
-        Self {
-            call: make(),
-            remake: Some(Arc::new(make)),
-        }
     }
 }
 

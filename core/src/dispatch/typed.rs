@@ -14,9 +14,11 @@ use std::sync::Arc;
 ///   graph's column of `T` from the first node of exactly `T` on, so later ones skip
 ///   the virtual type check.
 ///
-/// While it keeps a column it holds a share of it: [`release`](Self::release) it when
-/// the run ends, or the graph's next edit of a `T` copies the column. A clone keeps the
-/// table, not the column.
+/// While it keeps a column it holds a share of it, which the graph's next edit of a `T`
+/// would have to copy: a loop reads through a [`scope`](Self::scope), which lets go of
+/// the column when it ends; an actor that keeps a `Typed` across a run's nodes lets go
+/// of it in its `end` ([`release`](Self::release)). A clone keeps the table, not the
+/// column.
 ///
 /// ```
 /// use scenewalk_core::{Graph, NodeCore, ParentType, Typed, Visit};
@@ -35,14 +37,16 @@ use std::sync::Arc;
 /// let a = graph.append_child(root, Mass(2.0))?;
 /// let b = graph.append_child(root, Ball(Mass(3.0)))?;
 /// let mut masses = Typed::<Mass>::new();
-/// masses.resolve(graph.types());
-/// let mut total = 0.0;
-/// for id in [root, a, b] {
-///     let visit = Visit::new(&graph, id.index(), 0).unwrap();
-///     assert_eq!(masses.contains(visit.node_type()), id != root);
-///     total += masses.get(&visit).map_or(0.0, |m| m.0);
-/// }
-/// masses.release();
+/// // Resolved for the graph's types; the column kept goes when the loop ends.
+/// let total = masses.scope(graph.types(), |masses| {
+///     let mut total = 0.0;
+///     for id in [root, a, b] {
+///         let visit = Visit::new(&graph, id.index(), 0).unwrap();
+///         assert_eq!(masses.contains(visit.node_type()), id != root);
+///         total += masses.get(&visit).map_or(0.0, |m| m.0);
+///     }
+///     total
+/// });
 /// assert_eq!(total, 5.0);
 /// # Ok::<(), scenewalk_core::GraphError>(())
 /// ```
@@ -105,7 +109,16 @@ impl<T: NodeCore> Typed<T> {
         self.column.get(visit)
     }
 
-    /// Lets go of the kept column (at the end of a run); the table stays.
+    /// Resolves for `types` (as [`resolve`](Self::resolve)), runs the loop `f` with
+    /// `self`, then lets go of the kept column.
+    pub fn scope<R>(&mut self, types: &TypeRegistry, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.resolve(types);
+        let out = f(self);
+        self.release();
+        out
+    }
+
+    /// Lets go of the kept column (an actor's `end`); the table stays.
     pub fn release(&mut self) {
         self.column = Kept::default();
     }

@@ -393,6 +393,7 @@ impl Graph {
     /// Typed access to every payload of exactly type `T` (not types extending it),
     /// resolved once, so [`Payloads::get`] costs two loads and a compare per node.
     /// `None` if the graph has no node of type `T` yet.
+    #[doc(hidden)] // reads by column position for the incremental update; users read through `Typed`
     pub fn payloads<T: NodeCore>(&self) -> Option<Payloads<'_, T>> {
         let ty = self.types.index_of::<T>()?;
         let column = self
@@ -478,6 +479,7 @@ impl NodeCore for Missing {}
 static MISSING: Missing = Missing;
 
 /// The payloads of one node type, from [`Graph::payloads`].
+#[doc(hidden)] // see `Graph::payloads`
 #[derive(Clone, Copy, Debug)]
 pub struct Payloads<'g, T> {
     graph: &'g Graph,

@@ -9,15 +9,16 @@ mod compact;
 mod edit;
 mod id;
 mod node;
+mod preorder;
 mod types;
-mod walk;
 
 pub use arena::{Children, Graph, Payloads};
 pub use changes::{Change, ChangeCursor};
 pub use compact::Remap;
 pub use id::{NodeId, NodeIndex};
 pub use node::{MAX_BASE_CHAIN, NodeCore};
+pub(crate) use types::RegistryStamp;
 pub(crate) use types::TypeSet;
-pub use types::{NodeType, ParentType, RegistryStamp, TypeInfo, TypeRegistry, short_type_name};
+pub use types::{NodeType, ParentType, TypeInfo, TypeRegistry, short_type_name};
 
 pub(crate) use column::Column;

@@ -33,7 +33,7 @@ pub struct TypeInfo {
 
 /// Identifies one registry's contents, so a dispatch table knows when to re-resolve.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct RegistryStamp {
+pub(crate) struct RegistryStamp {
     uid: u64,
     len: usize,
 }
@@ -253,7 +253,7 @@ impl TypeRegistry {
     }
 
     /// A stamp that changes whenever this registry's contents change.
-    pub fn stamp(&self) -> RegistryStamp {
+    pub(crate) fn stamp(&self) -> RegistryStamp {
         RegistryStamp {
             uid: self.uid,
             len: self.types.len(),

@@ -1,15 +1,11 @@
-//! Running a traversal: a [`TraversalIterator`] [`drive`](TraversalIterator::drive)s
-//! its steps into an [`Action`]'s [`StepSink`]; passes hand per-node results to later
-//! ones through [`Results`].
+//! What a run is, below the actors that take part in one: the [`RunContext`] actors
+//! get when it begins (with the [`Results`] of earlier passes), the [`Capabilities`]
+//! of its iterator, and the [`RunStats`] it ends with.
 
-mod action;
-pub(crate) mod depth_first;
-mod iterator;
+mod context;
 mod results;
 
-pub use action::{Action, RunStats, check};
-pub use depth_first::DepthFirst;
-pub use iterator::{Capabilities, OrderedState, Step, StepSink, TraversalIterator};
-pub use results::{Results, Staleness, Stamp, Stamped};
+pub use context::{Capabilities, OrderedState, RunContext, RunStats};
+pub use results::{Results, Stamp, Stamped};
 
 pub(crate) use results::NO_RESULTS;

@@ -1,8 +1,8 @@
 //! Results one pass hands to the next, stamped with the graph state they describe.
 
-use crate::actor::RunContext;
-use crate::error::ResultsError;
+use crate::error::{ResultsError, Staleness};
 use crate::graph::{Graph, NodeIndex};
+use crate::run::RunContext;
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
@@ -16,31 +16,6 @@ pub struct Stamp {
     revision: u64,
     changes: u64,
     root: NodeIndex,
-}
-
-/// What changed since results were made, so that a reader refuses them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Staleness {
-    /// They describe another graph (a clone counts as another).
-    OtherGraph,
-    /// The graph's structure changed (a node was added, removed or moved).
-    Structure,
-    /// A payload changed (a mutable borrow or [`Graph::mark_changed`]).
-    Payloads,
-    /// The reader runs from a root outside the subtree the results were made for.
-    OutsideRoot,
-}
-
-impl fmt::Display for Staleness {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Staleness::OtherGraph => "they describe another graph",
-            Staleness::Structure => "the graph's structure changed since they were made",
-            Staleness::Payloads => "a payload changed since they were made",
-            Staleness::OutsideRoot => "the run's root lies outside the subtree they were made for",
-        })
-    }
 }
 
 impl Stamp {

@@ -1,13 +1,15 @@
 //! The depth-first iterator: document order, nested enter/leave, no recursion.
 
+use crate::action::{Step, StepSink, TraversalIterator};
 use crate::actor::{ActiveEntry, ActiveList, Flow, Frame, ListState};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeIndex};
-use crate::run::{Capabilities, OrderedState, Step, StepSink, TraversalIterator};
+use crate::invariant::Invariant;
+use crate::run::{Capabilities, OrderedState};
 
 /// A node whose children come from its built active list rather than its links.
 #[derive(Clone, Copy, Debug)]
-struct ListFrame {
+struct OpenList {
     owner: NodeIndex,
     /// Where the owner's list starts in `lists`.
     start: u32,
@@ -40,7 +42,7 @@ enum After {
 
 /// Depth-first, pre-order, in document order (paper 3.3.1), with nested leave events
 /// when an actor wants them. It moves along the links like a hand-written walk: only a
-/// node whose active list an actor looked at keeps a frame on a small stack. Nothing
+/// node whose active list an actor looked at keeps an open list on a small stack. Nothing
 /// recurses (a million-deep chain is fine); steady-state runs do not allocate.
 ///
 /// ```
@@ -75,9 +77,9 @@ pub struct DepthFirst {
     depth: u32,
     todo: Todo,
     leave_events: bool,
-    /// Active lists that actors looked at, one region per frame.
+    /// Active lists that actors looked at, one region per open list.
     lists: Vec<ActiveEntry>,
-    frames: Vec<ListFrame>,
+    open: Vec<OpenList>,
     list_state: ListState,
     /// Where the current node's list would start in `lists`.
     list_start: usize,
@@ -99,7 +101,7 @@ impl DepthFirst {
             todo: Todo::Done,
             leave_events: false,
             lists: Vec::new(),
-            frames: Vec::new(),
+            open: Vec::new(),
             list_state: ListState::Untouched,
             list_start: 0,
         }
@@ -141,7 +143,7 @@ impl DepthFirst {
             }
             ListState::Filled => {
                 let start = list_start.min(self.lists.len());
-                let region = self.lists.get_mut(start..).unwrap_or_default();
+                let region = self.lists.get_mut(start..).invariant("a clamped range");
                 // Swapping the active entries forward keeps their order.
                 let mut kept = 0;
                 for i in 0..region.len() {
@@ -152,7 +154,7 @@ impl DepthFirst {
                 }
                 self.lists.truncate(start + kept);
                 let first = self.lists.get(start)?.node();
-                self.frames.push(ListFrame {
+                self.open.push(OpenList {
                     owner: node,
                     start: start as u32,
                     cursor: start as u32,
@@ -170,23 +172,23 @@ impl DepthFirst {
             return After::End;
         }
         let mut parent = None;
-        let listed = match self.frames.last() {
-            Some(frame) => {
+        let listed = match self.open.last() {
+            Some(list) => {
                 parent = graph.parent_at(node);
-                Some(frame.owner) == parent
+                Some(list.owner) == parent
             }
             None => false,
         };
         if listed {
-            if let Some(frame) = self.frames.last_mut() {
-                let next = frame.cursor as usize + 1;
+            if let Some(list) = self.open.last_mut() {
+                let next = list.cursor as usize + 1;
                 if let Some(entry) = self.lists.get(next) {
-                    frame.cursor = next as u32;
+                    list.cursor = next as u32;
                     return After::Sibling(entry.node(), true);
                 }
             }
-            if let Some(frame) = self.frames.pop() {
-                self.lists.truncate(frame.start as usize);
+            if let Some(list) = self.open.pop() {
+                self.lists.truncate(list.start as usize);
             }
         } else if let Some(sibling) = graph.next_sibling_at(node) {
             return After::Sibling(sibling, false);
@@ -203,7 +205,7 @@ impl DepthFirst {
     /// siblings off, returning the run's last node (`by_links`: reached by links, not a
     /// built list). Returns false when the sink stopped the walk.
     #[inline(always)]
-    pub(crate) fn walk<S: StepSink>(
+    pub(crate) fn drive_subtree<S: StepSink>(
         &mut self,
         graph: &Graph,
         sink: &mut S,
@@ -213,7 +215,7 @@ impl DepthFirst {
         leave_events: bool,
     ) -> bool {
         self.lists.clear();
-        self.frames.clear();
+        self.open.clear();
         self.list_state = ListState::Untouched;
         self.root = first;
         let (top, mut node, mut depth) = (depth, first, depth);
@@ -351,7 +353,7 @@ impl TraversalIterator for DepthFirst {
         if self.todo == Todo::Enter {
             let (root, leave_events) = (self.root, self.leave_events);
             let none = |_: &mut S, _, _, _| None;
-            self.walk(graph, sink, none, (root, root), 0, leave_events);
+            self.drive_subtree(graph, sink, none, (root, root), 0, leave_events);
             self.todo = Todo::Done;
         }
         Ok(())
@@ -379,7 +381,7 @@ impl TraversalIterator for DepthFirst {
 
     fn clear(&mut self) {
         self.lists.clear();
-        self.frames.clear();
+        self.open.clear();
         self.list_state = ListState::Untouched;
         self.list_start = 0;
         self.depth = 0;

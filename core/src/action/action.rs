@@ -1,41 +1,13 @@
 //! The Action (paper 3.4): one iterator piped through a chain of actors.
 
+use crate::action::{StepSink, TraversalIterator};
 use crate::actor::{
-    ActiveList, ActorChain, ActorClass, Events, Flow, Frame, FrameTable, RunContext, StateKind,
-    Visit, actors,
+    ActiveList, ActorChain, Events, Flow, Frame, FrameTable, StateKind, Visit, actors,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{Capabilities, OrderedState, Results, StepSink, TraversalIterator};
+use crate::run::{OrderedState, Results, RunContext, RunStats};
 use std::any::Any;
-
-/// What one run of an action did. For actors whose choices do not depend on the order,
-/// `entered`, `left`, `pruned`, `stopped` and `state_copies` are the same under every
-/// iterator that runs them (until a [`Flow::Stop`]); `batches`, `chain_calls` and
-/// `tasks` say how the iterator grouped the work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunStats {
-    /// Nodes entered: each node the chain's enter saw, and each entry of a batch still
-    /// active after the chain ran on it.
-    pub entered: u64,
-    /// Leave events delivered to the chain (none unless an actor takes them).
-    pub left: u64,
-    /// Entered nodes whose children were skipped by [`Flow::Prune`] (a batch's
-    /// `Prune` counts each of its entered nodes).
-    pub pruned: u64,
-    /// Whether an actor ended the run with [`Flow::Stop`].
-    pub stopped: bool,
-    /// Copies of ordered state made (summed over ordered actors): one per node whose
-    /// enter wrote an actor's state.
-    pub state_copies: u64,
-    /// Batches handed to the actors (breadth-first iterators; 0 under the others).
-    pub batches: u64,
-    /// Times the actor chain was called: once per node entered alone, once per batch.
-    pub chain_calls: u64,
-    /// Tasks a parallel run (`Action::run_parallel`) split the tree into; 0 where the
-    /// run walked the tree on the calling thread.
-    pub tasks: u64,
-}
 
 impl RunStats {
     /// Counts `entered` nodes the chain answered `flow` for.
@@ -51,8 +23,8 @@ impl RunStats {
 }
 
 /// An iterator and an ordered chain of actors, run together until the iterator runs
-/// dry (paper 3.4). Building it checks every actor's [`ActorClass`] against the
-/// iterator's [`Capabilities`] ([`check`]). Runs reuse the iterator's and actors'
+/// dry (paper 3.4). Building it checks every actor's [`ActorClass`](crate::ActorClass) against the
+/// iterator's [`Capabilities`](crate::Capabilities). Runs reuse the iterator's and actors'
 /// buffers; a stopped run leaves nothing behind for the next one.
 ///
 /// ```
@@ -77,11 +49,12 @@ pub struct Action<I, C> {
     frames: FrameTable,
     pub(crate) stats: RunStats,
     #[cfg(feature = "parallel")]
-    pub(crate) subtrees: crate::parallel::SubtreeSizes,
+    pub(crate) subtrees: crate::action::parallel::SubtreeSizes,
 }
 
 impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
-    /// Puts an iterator and a chain of actors together, checking each actor ([`check`]).
+    /// Puts an iterator and a chain of actors together, checking each actor against the
+    /// iterator's [`Capabilities`](crate::Capabilities).
     pub fn new(iterator: I, actors: C) -> Result<Self, ActionError> {
         actors.check(&iterator.capabilities())?;
         let classes = actors.classes();
@@ -314,40 +287,4 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         self.batch_entries += entered;
         flow
     }
-}
-
-/// Whether an actor of this class can run under an iterator with these capabilities.
-pub fn check(class: &ActorClass, capabilities: &Capabilities) -> Result<(), ActionError> {
-    let refuse = |reason: &str| {
-        Err(ActionError::Incompatible {
-            actor: class.name,
-            iterator: capabilities.name,
-            reason: reason.to_owned(),
-        })
-    };
-    if class.events == Events::EnterLeave && !capabilities.leave_events {
-        return refuse("it needs leave events (enter + leave actor), and this iterator gives none");
-    }
-    if !capabilities.current_node && class.state == StateKind::Ordered {
-        return refuse(
-            "it keeps ordered state, which needs one current node per step; this iterator batches nodes",
-        );
-    }
-    if !capabilities.current_node && class.dispatch != crate::actor::Dispatch::Uniform {
-        return refuse(
-            "it dispatches on the current node's type, and this iterator batches nodes with no current node",
-        );
-    }
-    if !capabilities.current_node && !class.batches {
-        return refuse(
-            "it works on a single current node (it does not implement enter_batch), and this iterator batches nodes",
-        );
-    }
-    if class.state == StateKind::Ordered && capabilities.ordered_state == OrderedState::Unsupported
-    {
-        return refuse(
-            "it keeps ordered state, and this iterator cannot give each node the state of its path",
-        );
-    }
-    Ok(())
 }

@@ -1,9 +1,10 @@
 //! The parallel glue where no public call reaches it.
 
-use crate::actor::{ActiveList, Flow, Ordered, OrderedActor, RunContext, StateCell, Visit};
+use crate::action::parallel::fork::{Fork, Share};
+use crate::actor::{ActiveList, Flow, Ordered, OrderedActor, StateCell, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeCore};
-use crate::parallel::fork::{Fork, Walker};
+use crate::run::RunContext;
 
 #[derive(Clone, Debug)]
 struct Group;

@@ -2,11 +2,12 @@
 //! itself; each subtree gets a fork from the state at its root, merged back where a
 //! sequential run would have left that root.
 
+use crate::action::parallel::fork::{Fork, PARALLEL, Share, refusal};
 use crate::actor::{
     ActiveList, Actor, Events, Flow, Ordered, OrderedActor, OrderedStates, TypeFilter, Visit,
 };
 use crate::error::ActionError;
-use crate::parallel::fork::{Fork, PARALLEL, Walker, check_parallel, refusal};
+use crate::invariant::Invariant;
 use crate::run::OrderedState;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -28,7 +29,7 @@ pub struct OrderedTop<A: OrderedActor> {
     leaves: VecDeque<A::State>,
 }
 
-impl<A: OrderedActor> Walker for OrderedAbove<'_, A> {
+impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         if self.error.is_some() {
@@ -89,7 +90,7 @@ pub struct OrderedWorker<A: OrderedActor> {
     copies: u64,
 }
 
-impl<A: OrderedActor> Walker for OrderedWorker<A> {
+impl<A: OrderedActor> Share for OrderedWorker<A> {
     #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.states.before_enter(visit.depth());
@@ -133,7 +134,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
     type Above<'a> = OrderedAbove<'a, A>;
     type Top = OrderedTop<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), A::FORKS)
+        self.class().check_parallel(A::FORKS)
     }
     fn above(&mut self) -> OrderedAbove<'_, A> {
         OrderedAbove {
@@ -155,7 +156,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         top: &mut OrderedTop<A>,
         subtrees: Range<usize>,
     ) -> Result<OrderedWorker<A>, ActionError> {
-        let fork_of = top.fork_of.get(subtrees).unwrap_or_default().to_vec();
+        let fork_of = top.fork_of.get(subtrees).invariant("subtrees").to_vec();
         let (Some(&first), Some(&last)) = (fork_of.first(), fork_of.last()) else {
             return Err(refusal(&self.class()));
         };
@@ -163,7 +164,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         let forks = top
             .forks
             .get_mut(first..last + 1)
-            .unwrap_or_default()
+            .invariant("forks")
             .iter_mut()
             .zip(first..)
             .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))

@@ -1,6 +1,7 @@
 //! Subtree sizes, and where a parallel run splits the tree.
 
 use crate::graph::{Graph, NodeIndex};
+use crate::invariant::Invariant;
 
 // The limits `Action::run_parallel` states. The cut does not depend on the thread
 // count, so neither does the merge order.
@@ -140,7 +141,10 @@ impl SubtreeSizes {
 
     #[inline]
     pub(crate) fn size(&self, node: NodeIndex) -> u32 {
-        self.sizes.get(node.get()).copied().unwrap_or(0)
+        self.sizes
+            .get(node.get())
+            .copied()
+            .invariant("subtree size")
     }
 }
 

@@ -3,33 +3,7 @@
 use crate::actor::{ActiveList, Flow, Frame};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeIndex};
-
-/// How an iterator lets ordered-state actors see the state of each node's path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OrderedState {
-    /// Pre-order: each ordered actor keeps one stack of states by depth.
-    DepthStack,
-    /// Any order after the parent (priority): each pending node carries a [`Frame`] of
-    /// its parent's states.
-    Copies,
-    /// The iterator cannot give ordered actors a correct state; they are refused.
-    Unsupported,
-}
-
-/// What an iterator gives actors; the [`Action`](crate::Action) checks each actor's
-/// [`ActorClass`](crate::ActorClass) against it when it is built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Capabilities {
-    /// The iterator's name, for error messages.
-    pub name: &'static str,
-    /// Whether it produces leave events, each after all of the node's descendants.
-    pub leave_events: bool,
-    /// Whether each step has one current node (false for batching iterators).
-    pub current_node: bool,
-    /// How ordered state is kept.
-    pub ordered_state: OrderedState,
-}
+use crate::run::Capabilities;
 
 /// One step of a traversal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +15,7 @@ pub enum Step {
         node: NodeIndex,
         /// Its depth below the traversal root.
         depth: u32,
-        /// The parent's saved states ([`Frame::ROOT`] but under [`OrderedState::Copies`]).
+        /// The parent's saved states ([`Frame::ROOT`] but under [`OrderedState::Copies`](crate::OrderedState::Copies)).
         frame: Frame,
     },
     /// All of a node's descendants are done.
@@ -69,7 +43,7 @@ pub enum Step {
 /// A run is [`start`](Self::start), then [`next`](Self::next) until `None`; after each
 /// [`Step::Enter`] or [`Step::Batch`] the actors get [`active`](Self::active), then
 /// [`commit`](Self::commit) takes their combined [`Flow`]. An
-/// [`OrderedState::Copies`] iterator stores the `frame` given to `commit` with every
+/// [`OrderedState::Copies`](crate::OrderedState::Copies) iterator stores the `frame` given to `commit` with every
 /// child kept (and the node's pending leave), each step using one up; `commit` returns
 /// how many it stored. A new order implements this trait, in any crate; this one keeps
 /// a stack of pending nodes (pre-order, no leave events):

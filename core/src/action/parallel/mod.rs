@@ -2,10 +2,12 @@
 //! by size (`subtree_sizes.rs`), each task walking its subtrees with `DepthFirst`'s loop
 //! and its own worker chain (`fork.rs`, `fork_ordered.rs`).
 
-use crate::actor::{ActiveList, Flow, Frame, RunContext, Visit};
+use crate::action::{Action, DepthFirst, StepSink};
+use crate::actor::{ActiveList, Flow, Frame, Visit};
 use crate::error::TraversalError;
 use crate::graph::{Graph, NodeId, NodeIndex};
-use crate::run::{Action, DepthFirst, RunStats, StepSink};
+use crate::invariant::Invariant;
+use crate::run::{RunContext, RunStats};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -15,10 +17,11 @@ mod subtree_sizes;
 #[cfg(test)]
 mod tests;
 
-pub use fork::{PARALLEL, ParallelChain, check_parallel};
+pub(crate) use fork::PARALLEL;
+pub use fork::ParallelChain;
 pub(crate) use subtree_sizes::SubtreeSizes;
 
-use fork::Walker;
+use fork::Share;
 use subtree_sizes::Handoff;
 
 /// How many nodes a task enters between two reads of the stop flag.
@@ -41,8 +44,8 @@ fn add(total: &mut RunStats, part: &RunStats) {
 }
 
 impl<C: ParallelChain> Action<DepthFirst, C> {
-    /// Checks that every actor can take part in a parallel run
-    /// ([`check_parallel`](crate::check_parallel)), naming the first that cannot.
+    /// Checks that every actor can take part in a parallel run (static actors always,
+    /// unordered and ordered ones with a fork/merge hook), naming the first that cannot.
     pub fn check_parallel(&self) -> Result<(), crate::error::ActionError> {
         self.actors.check_parallel()
     }
@@ -130,7 +133,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 stop,
                 plan: Plan::default(),
             };
-            let going = DepthFirst::new().walk(
+            let going = DepthFirst::new().drive_subtree(
                 graph,
                 &mut above,
                 Above::handoff,
@@ -162,13 +165,20 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                         stats: RunStats::default(),
                         until_check: 0,
                     };
-                    let mut walk = DepthFirst::new();
+                    let mut depth_first = DepthFirst::new();
                     let none = |_: &mut Task<'_, _>, _, _, _| None;
-                    for &(run, depth) in plan.found.get(task).unwrap_or_default() {
+                    for &(run, depth) in plan.found.get(task).invariant("subtrees") {
                         sink.chain.start_subtree();
                         sink.until_check = 0;
                         let siblings = (run.first, run.last);
-                        if !walk.walk(graph, &mut sink, none, siblings, depth, leave_events) {
+                        if !depth_first.drive_subtree(
+                            graph,
+                            &mut sink,
+                            none,
+                            siblings,
+                            depth,
+                            leave_events,
+                        ) {
                             break;
                         }
                     }
@@ -313,7 +323,7 @@ struct Task<'a, W> {
     until_check: u32,
 }
 
-impl<W: Walker> StepSink for Task<'_, W> {
+impl<W: Share> StepSink for Task<'_, W> {
     #[inline(always)]
     fn enter(
         &mut self,
@@ -346,7 +356,7 @@ impl<W: Walker> StepSink for Task<'_, W> {
 
 /// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
 #[inline(always)]
-fn enter<W: Walker>(
+fn enter<W: Share>(
     chain: &mut W,
     visit: &Visit<'_>,
     active: &mut ActiveList<'_>,

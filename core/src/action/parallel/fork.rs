@@ -12,22 +12,24 @@ use std::ops::Range;
 
 /// What a parallel run gives actors, as an iterator's capabilities: pre-order, nested
 /// leave events, ordered state by depth (each subtree from the state at its root).
-pub const PARALLEL: Capabilities = Capabilities {
+pub(crate) const PARALLEL: Capabilities = Capabilities {
     name: "parallel depth-first (Action::run_parallel)",
     leave_events: true,
     current_node: true,
     ordered_state: OrderedState::DepthStack,
 };
 
-/// Whether an actor of this class can take part in a parallel run
-/// ([`Action::run_parallel`](crate::Action::run_parallel)): static actors always,
-/// unordered and ordered ones if `merges` says they have a fork/merge hook
-/// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
-pub fn check_parallel(class: &ActorClass, merges: bool) -> Result<(), ActionError> {
-    if merges || class.state == StateKind::Static {
-        Ok(())
-    } else {
-        Err(refusal(class))
+impl ActorClass {
+    /// Whether an actor of this class can take part in a parallel run
+    /// ([`Action::run_parallel`](crate::Action::run_parallel)): static actors always,
+    /// unordered and ordered ones if `merges` says they have a fork/merge hook
+    /// ([`UnorderedActor::fork`], [`OrderedActor::FORKS`](crate::OrderedActor::FORKS)).
+    pub fn check_parallel(&self, merges: bool) -> Result<(), ActionError> {
+        if merges || self.state == StateKind::Static {
+            Ok(())
+        } else {
+            Err(refusal(self))
+        }
     }
 }
 
@@ -55,7 +57,7 @@ pub(crate) fn refusal(class: &ActorClass) -> ActionError {
 /// them. A task's walk calls `enter`, `leave` and `start_subtree`; the walk above the
 /// split points calls `enter`, `note_leave` (the leave is replayed later,
 /// [`Fork::leave_above`]) and `split`.
-pub trait Walker {
+pub trait Share {
     /// A node is entered.
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow;
     /// A node below the split points is left.
@@ -70,10 +72,10 @@ pub trait Walker {
     fn split(&mut self, _found: usize, _depth: u32, _fresh: bool) {}
 }
 
-macro_rules! tuple_walker {
+macro_rules! tuple_share {
     ($($name:ident $idx:tt),* ; $($rev:tt),*) => {
         #[allow(unused_variables, unused_mut, reason = "the empty tuple calls no actor")]
-        impl<$($name: Walker),*> Walker for ($($name,)*) {
+        impl<$($name: Share),*> Share for ($($name,)*) {
             tuple_calls!([$($idx)*] [$($rev)*]);
             fn note_leave(&mut self, visit: &Visit<'_>) {
                 $(self.$rev.note_leave(visit);)*
@@ -88,20 +90,20 @@ macro_rules! tuple_walker {
     };
 }
 
-for_tuples!(tuple_walker);
+for_tuples!(tuple_share);
 
 /// What a parallel run calls on an adapter, or on a tuple of them, in the order of
 /// its methods: merges in document order, then leaves above and subtrees done in
 /// post-order.
 pub trait Fork {
     /// What one worker thread runs.
-    type Worker<'a>: Walker + Send
+    type Worker<'a>: Share + Send
     where
         Self: 'a;
     /// What a finished worker hands back to be merged.
     type Part: Send;
     /// What walks the nodes above the split points.
-    type Above<'a>: Walker
+    type Above<'a>: Share
     where
         Self: 'a;
     /// What the walk above leaves for the forks and merges.
@@ -173,7 +175,7 @@ macro_rules! tuple_fork {
 for_tuples!(tuple_fork);
 
 /// A [`Static`] actor's workers share it (`StaticActor` is `Sync`).
-impl<A: StaticActor> Walker for &Static<A> {
+impl<A: StaticActor> Share for &Static<A> {
     filtered_calls!();
 }
 
@@ -183,7 +185,7 @@ impl<A: StaticActor> Fork for Static<A> {
     type Above<'a> = &'a Static<A>;
     type Top = ();
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), true)
+        self.class().check_parallel(true)
     }
     fn above(&mut self) -> &Static<A> {
         self
@@ -201,7 +203,7 @@ impl<A: StaticActor> Fork for Static<A> {
     }
 }
 
-impl<A: UnorderedActor> Walker for Unordered<A> {
+impl<A: UnorderedActor> Share for Unordered<A> {
     filtered_calls!();
 }
 
@@ -214,7 +216,7 @@ pub struct UnorderedAbove<'a, A: UnorderedActor> {
     error: Option<ActionError>,
 }
 
-impl<A: UnorderedActor> Walker for UnorderedAbove<'_, A> {
+impl<A: UnorderedActor> Share for UnorderedAbove<'_, A> {
     #[inline]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         match self.current.take().map_or_else(|| self.main.worker(), Ok) {
@@ -252,7 +254,7 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
     type Above<'a> = UnorderedAbove<'a, A>;
     type Top = VecDeque<A>;
     fn check_parallel(&self) -> Result<(), ActionError> {
-        check_parallel(&self.class(), self.actor.fork().is_some())
+        self.class().check_parallel(self.actor.fork().is_some())
     }
     fn above(&mut self) -> UnorderedAbove<'_, A> {
         UnorderedAbove {
@@ -292,12 +294,12 @@ impl<A: UnorderedActor> Fork for Unordered<A> {
 /// An [`ActorChain`] that [`Action::run_parallel`](crate::Action::run_parallel) can
 /// split into workers: every tuple of up to eight adapters; a `Vec<Box<dyn Actor>>`
 /// runs sequentially only. Sealed: actors take part through the fork/merge hooks of
-/// their kind, checked when the run starts ([`check_parallel`](crate::check_parallel)).
+/// their kind, checked when the run starts (static actors always, others with a fork/merge hook).
 ///
 /// The glue behind it is not public:
 ///
 /// ```compile_fail
-/// use scenewalk_core::{Fork, Walker};
+/// use scenewalk_core::{Fork, Share};
 /// ```
 pub trait ParallelChain: ActorChain + Fork {}
 
