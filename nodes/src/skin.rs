@@ -169,6 +169,8 @@ impl Skin {
 /// let up = Affine3A::from_translation(Vec3::Z * 2.0);
 /// let exact = skinned.exact_bounds(&[Affine3A::IDENTITY, up]).unwrap();
 /// assert_eq!(exact, Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 2.0)));
+/// let posed: Vec<Vec3> = skinned.posed_positions(&[Affine3A::IDENTITY, up]).unwrap().collect();
+/// assert_eq!(posed, [Vec3::ZERO, Vec3::new(1.0, 0.0, 2.0), Vec3::new(0.0, 1.0, 1.0)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
@@ -270,23 +272,31 @@ impl SkinnedMesh {
         &self.influences.joint_bounds
     }
 
-    /// The exact world box of the skinned vertices, `matrices` from
+    /// Each vertex skinned: Σ wᵢ · matricesᵢ · v over its influences, `matrices` from
     /// [`Skin::joint_matrices`]; `None` when it is shorter than the joints used.
-    pub fn exact_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
+    pub fn posed_positions<'a>(
+        &'a self,
+        matrices: &'a [Affine3A],
+    ) -> Option<impl ExactSizeIterator<Item = Vec3> + 'a> {
         let influences = &*self.influences;
         if matrices.len() < influences.joint_bounds.len() {
             return None;
         }
-        let mut bounds = Aabb::EMPTY;
         let vertices = self.mesh.positions().iter().zip(&influences.joints);
-        for ((&p, js), ws) in vertices.zip(&influences.weights) {
-            let mut skinned = Vec3::ZERO;
-            for (&j, &w) in js.iter().zip(ws).filter(|(_, w)| **w > 0.0) {
-                skinned += w * matrices.get(usize::from(j))?.transform_point3(p);
-            }
-            bounds = bounds.including(skinned);
-        }
-        Some(bounds)
+        Some(vertices.zip(&influences.weights).map(|((&p, js), ws)| {
+            let weighted = js.iter().zip(ws).filter(|(_, w)| **w > 0.0);
+            // Every joint with a positive weight is below `joint_bounds.len()`: the
+            // `get` cannot miss.
+            weighted
+                .filter_map(|(&j, &w)| Some(w * matrices.get(usize::from(j))?.transform_point3(p)))
+                .sum()
+        }))
+    }
+
+    /// The exact world box of the skinned vertices ([`posed_positions`](Self::posed_positions)).
+    pub fn exact_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
+        let posed = self.posed_positions(matrices)?;
+        Some(posed.fold(Aabb::EMPTY, |bounds, p| bounds.including(p)))
     }
 
     /// A box holding every skinned vertex in O(joints) (`None` as in `exact_bounds`): the
