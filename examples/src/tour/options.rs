@@ -1,5 +1,6 @@
 //! The tour's command line.
 
+use crate::svg::View;
 use crate::text::seconds;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -8,8 +9,8 @@ use std::path::{Path, PathBuf};
 pub const HELP: &str = "\
 tour: scenewalk's main job on a built-in scene, or on a glTF file
 
-usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg]
-       tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--time T] [--svg FILE.svg]
+usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg] [--view V]
+       tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--time T] [--svg FILE.svg] [--view V]
 
 Without a file it builds a city of N × N blocks (default 16: about 55,000 nodes of
 nine node types: buildings with levels of detail, materials and glass, switched
@@ -34,9 +35,10 @@ runs:
 
 It prints counts, checks results against brute-force or hand-written computations
 (a failed check exits with 1), times each action per node against a hand-written
-loop doing the same work, and writes an SVG top view framed around the scene's
-objects (every drawable, green where the view draws it; the frustum, the pick rays
-and their hits) whose path it prints. The update pass boxes skinned meshes from their
+loop doing the same work, and writes an SVG picture whose path it prints: every
+drawable's triangles (skinned meshes posed, plain geometry as boxes) shaded by the
+angle to a light, faint where the view does not draw them, with the frustum's
+outline, the camera, the pick rays and their hits, and a scale bar. The update pass boxes skinned meshes from their
 joints (one box per joint, united), checked against every vertex skinned. A scene
 without geometry stops after the update.
 
@@ -47,9 +49,12 @@ without geometry stops after the update.
   --frames N     frames to play the file's animation in (1..=100000, default 60)
   --time T       pose the file's animation at T seconds after playing it, for the
                  jobs and the picture (default: where playing stopped, its end)
-  --svg FILE     where to write the top view (default: tour.svg in cargo's target
-                 folder: $CARGO_TARGET_DIR when set, else the target folder that
-                 holds this program, else the current folder)
+  --svg FILE     where to write the picture (default: tour-city.svg, or tour-NAME.svg
+                 for NAME.gltf, with -VIEW added for views other than top, in cargo's
+                 target folder: $CARGO_TARGET_DIR when set, else the target folder
+                 that holds this program, else the current folder)
+  --view V       the picture's view: top (default), front, side, or camera (through
+                 the scene's camera)
 ";
 
 /// What the tour runs on.
@@ -80,8 +85,10 @@ pub enum Source {
 pub struct Options {
     /// The scene.
     pub source: Source,
-    /// Where to write the top view (`None`: [`default_svg_path`]).
+    /// Where to write the picture (`None`: [`default_svg_path`]'s folder).
     pub svg: Option<PathBuf>,
+    /// The picture's view.
+    pub view: View,
 }
 
 /// A parsed command line.
@@ -110,7 +117,7 @@ pub const DEFAULT_FRAMES: usize = 60;
 /// ```
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
     let (mut blocks, mut obj, mut file, mut scene) = (None, None, None, None);
-    let (mut frames, mut time, mut svg) = (None, None, None);
+    let (mut frames, mut time, mut svg, mut view) = (None, None, None, View::Top);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| args.next().ok_or_else(|| format!("{what} needs a value"));
         match arg.as_str() {
@@ -121,6 +128,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
             "--time" => time = Some(seconds("--time", &value("--time")?)?),
             "--obj" => obj = Some(PathBuf::from(value("--obj")?)),
             "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
+            "--view" => view = value("--view")?.parse()?,
             other if other.starts_with('-') => {
                 return Err(format!("unknown option {other:?} (try --help)"));
             }
@@ -167,7 +175,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
             }
         }
     };
-    Ok(Command::Run(Options { source, svg }))
+    Ok(Command::Run(Options { source, svg, view }))
 }
 
 /// A whole number in `range`.
