@@ -7,8 +7,8 @@
 //! light from the viewer's upper left. What a renderer would not show is left out:
 //! triangles hidden behind nearer ones or smaller than a pixel (a coverage grid
 //! filled front to back), coarser as needed to keep the picture under
-//! [`MAX_TRIANGLES`] triangles (about 2 MB). Consecutive triangles of one shade share
-//! one path; coordinates are pixels with one decimal, computed in double precision,
+//! [`MAX_TRIANGLES`] triangles and [`TRIANGLE_BYTES`] (about 2 MB in all).
+//! Consecutive triangles of one shade share one path; coordinates are pixels with one decimal, computed in double precision,
 //! so a model a few thousandths of a unit across or a million units from the origin
 //! keeps its shape.
 
@@ -69,8 +69,10 @@ impl Style {
     /// their fill per path.
     fn rule(self) -> &'static str {
         match self {
-            Style::Visible => "stroke-width:.4;stroke-linejoin:round",
-            Style::Culled => "fill-opacity:.3;stroke:none",
+            Style::Visible => {
+                "fill:currentColor;stroke:currentColor;stroke-width:.4;stroke-linejoin:round"
+            }
+            Style::Culled => "fill:currentColor;fill-opacity:.3;stroke:none",
             Style::Frustum => "fill:none;stroke:#e65100;stroke-width:1.5;stroke-dasharray:6 3",
             Style::Ray => "stroke:#d32f2f;stroke-width:1.5;fill:none",
             Style::Hit => "fill:#d32f2f;stroke:#fff;stroke-width:1",
@@ -99,7 +101,7 @@ impl Style {
     /// The legend's swatch for a style without a fill of its own.
     fn swatch(self) -> String {
         match self.base(0) {
-            Some(base) => format!(r#" fill="{}""#, colour(base * 0.8)),
+            Some(base) => format!(r#" color="{}""#, colour(base * 0.8)),
             None => String::new(),
         }
     }
@@ -117,6 +119,8 @@ impl Style {
 /// The most triangles a picture writes (coarser merging beyond; see [`cover`]): about
 /// 2 MB of SVG at some 70 bytes a triangle.
 pub const MAX_TRIANGLES: usize = 26_000;
+/// The most bytes of triangles a picture writes (with its other shapes, about 2 MB).
+pub const TRIANGLE_BYTES: usize = 1_950_000;
 /// The pixels across the wider side of the picture.
 const PIXELS: f64 = 1000.0;
 /// The height of a legend line, in pixels.
@@ -566,9 +570,28 @@ impl Picture {
                 faint: t.style != Style::Visible,
             })
             .collect();
-        let (kept, _) = cover::visible(&flat, frame.size, MAX_TRIANGLES);
+        // Fewer triangles while the paths come out over the bytes allowed (where
+        // shades change often, a path holds few triangles).
+        let mut budget = MAX_TRIANGLES;
+        loop {
+            let mut paths = String::new();
+            self.write_paths(&flat, budget, frame, &mut paths);
+            if paths.len() <= TRIANGLE_BYTES || budget <= MAX_TRIANGLES / 16 {
+                out.push_str(&paths);
+                return;
+            }
+            let shrink = TRIANGLE_BYTES as f64 / paths.len() as f64 * 0.95;
+            budget = (budget as f64 * shrink) as usize;
+        }
+    }
+
+    /// The paths of at most `budget` triangles (more only past the coarsest cells).
+    fn write_paths(&self, flat: &[Flat], budget: usize, frame: &Frame, out: &mut String) {
+        let (kept, _) = cover::visible(flat, frame.size, budget);
         let (near, far) = (kept.iter().map(|&i| self.triangles[i].depth))
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
+                (lo.min(d), hi.max(d))
+            });
         let range = if far > near { far - near } else { 1.0 };
         let mut open: Option<(Style, u8, u8)> = None;
         for i in kept {
@@ -583,15 +606,11 @@ impl Picture {
                     out.push_str("\"/>\n");
                 }
                 let base = t.style.base(t.hue).unwrap_or(DVec3::splat(128.0));
-                let fill = colour(base * f64::from(shade) / SHADES);
-                let stroke = match t.style {
-                    Style::Visible => format!(r#" stroke="{fill}""#),
-                    _ => String::new(),
-                };
                 let _ = write!(
                     out,
-                    r#"<path class="{}" fill="{fill}"{stroke} d=""#,
-                    t.style.class()
+                    r#"<path class="{}" color="{}" d=""#,
+                    t.style.class(),
+                    colour(base * f64::from(shade) / SHADES)
                 );
                 open = Some((t.style, t.hue, shade));
             }
@@ -686,7 +705,10 @@ fn segment_meets_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> bool {
             }
             continue;
         }
-        let (t0, t1) = ((lo[axis] - a[axis]) / d[axis], (hi[axis] - a[axis]) / d[axis]);
+        let (t0, t1) = (
+            (lo[axis] - a[axis]) / d[axis],
+            (hi[axis] - a[axis]) / d[axis],
+        );
         enter = enter.max(t0.min(t1));
         exit = exit.min(t0.max(t1));
     }

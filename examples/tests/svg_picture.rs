@@ -1,121 +1,283 @@
-//! The top view keeps the scene's proportions at any scale and frames the picture
-//! around the boxes it draws, not around rays or the frustum.
+//! The pictures: they keep a model's proportions at any scale, are framed around the
+//! model (not rays or the frustum), draw what covers every projected triangle of the
+//! model in every view, stay under about 2 MB for large meshes, and list in their
+//! legend only what they show.
 
-use scenewalk_core::Aabb;
-use scenewalk_core::glam::Vec3;
-use scenewalk_examples::svg::{Style, TopView};
+mod pictures;
 
-/// Every `<rect>`'s x, y, width and height, in document order.
-fn rects(svg: &str) -> Vec<[f64; 4]> {
-    let number = |tag: &str, name: &str| -> Option<f64> {
-        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-        let end = start + tag.get(start..)?.find('"')?;
-        tag.get(start..end)?.parse().ok()
-    };
-    svg.split("<rect")
-        .skip(1)
-        .filter_map(|tag| {
-            let tag = tag.split('>').next()?;
-            Some([
-                number(tag, "x")?,
-                number(tag, "y")?,
-                number(tag, "width")?,
-                number(tag, "height")?,
-            ])
-        })
-        .collect()
+use pictures::{area, covers, drawn, legend};
+use scenewalk_actors::WorldTransforms;
+use scenewalk_core::glam::{Affine3A, Quat, Vec3};
+use scenewalk_core::{Aabb, Action, Ordered};
+use scenewalk_examples::svg::{MAX_TRIANGLES, Picture, Projection, Style, View};
+use scenewalk_examples::tour::{Options, Source, run};
+use scenewalk_iterators::DepthFirst;
+use scenewalk_nodes::gltf::{ImportOptions, import};
+use scenewalk_nodes::{Camera, Mesh};
+use std::path::Path;
+
+fn top(title: &str) -> Picture {
+    Picture::new(title, Projection::orthographic(View::Top))
 }
 
-/// The size of the picture (the `viewBox`'s width and height).
-fn picture(svg: &str) -> [f64; 2] {
-    let start = svg.find("viewBox=\"").expect("a viewBox") + 9;
-    let end = start + svg[start..].find('"').unwrap();
-    let v: Vec<f64> = svg[start..end]
-        .split_whitespace()
-        .map(|n| n.parse().unwrap())
-        .collect();
-    [v[2], v[3]]
+/// Where box `inner`'s min corner and size land, as fractions of box `outer`'s.
+fn placed(picture: &Picture, outer: &Aabb, inner: &Aabb) -> [f64; 4] {
+    let at = |p: Vec3| picture.pixel(p).unwrap();
+    let (o0, o1) = (at(outer.min), at(outer.max));
+    let (i0, i1) = (at(inner.min), at(inner.max));
+    let size = o1 - o0;
+    let f = (i0 - o0) / size;
+    let s = (i1 - i0) / size;
+    [f.x, f.y, s.x, s.y]
 }
 
-/// A rect drawn for box `inner`, placed against one drawn for box `outer` as the
-/// boxes lie in the world (x right, z down), within 1 % of the outer rect's size.
-fn placed_like(outer: [f64; 4], inner: [f64; 4], want: [f64; 4]) -> bool {
-    let [ox, oy, ow, oh] = outer;
-    let [ix, iy, iw, ih] = inner;
-    let [fx, fy, fw, fh] = want; // inner's position and size as fractions of outer
-    let close = |a: f64, b: f64, of: f64| (a - b).abs() <= 0.01 * of;
-    ow > 0.0
-        && oh > 0.0
-        && close(ix, ox + fx * ow, ow)
-        && close(iy, oy + fy * oh, oh)
-        && close(iw, fw * ow, ow)
-        && close(ih, fh * oh, oh)
+fn close(a: [f64; 4], b: [f64; 4]) -> bool {
+    a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-3)
 }
 
 #[test]
 fn a_model_seven_thousandths_of_a_unit_across_keeps_its_proportions() {
-    // The size of MetalRoughSpheresNoTextures: printed with two decimals in world
-    // units, every coordinate would be 0.00.
     let outer = Aabb::new(Vec3::ZERO, Vec3::new(0.007, 0.001, 0.007));
     let inner = Aabb::new(
         Vec3::new(0.0035, 0.0, 0.00175),
         Vec3::new(0.007, 0.001, 0.0035),
     );
-    let mut view = TopView::new("tiny");
-    view.rect(&outer, Style::Visible);
-    view.rect(&inner, Style::Culled);
-    let svg = view.finish();
-    let all = rects(&svg);
-    let found = all.iter().any(|&o| {
-        all.iter()
-            .any(|&i| placed_like(o, i, [0.5, 0.25, 0.5, 0.25]))
-    });
-    assert!(found, "no pair of rects keeps the boxes' layout:\n{svg}");
+    let mut picture = top("tiny");
+    picture.cuboid(&outer, Style::Visible);
+    picture.cuboid(&inner, Style::Culled);
+    let got = placed(&picture, &outer, &inner);
+    assert!(close(got, [0.5, 0.25, 0.5, 0.25]), "{got:?}");
+    let svg = picture.finish();
+    // The outer box's top fills the picture but for its margin.
+    let (_, size) = area(&svg);
+    let span = picture.pixel(outer.max).unwrap() - picture.pixel(outer.min).unwrap();
+    assert!(span.x > 0.9 * size.x, "{span} of {size}");
 }
 
 #[test]
 fn a_model_far_from_the_origin_keeps_its_proportions() {
-    // A one-unit model a million units out: a float's 7 digits are all in use.
     let at = Vec3::new(1.0e6, 0.0, -1.0e6);
-    let outer = Aabb::new(at, at + Vec3::new(1.0, 1.0, 1.0));
+    let outer = Aabb::new(at, at + Vec3::ONE);
     let inner = Aabb::new(at + Vec3::new(0.5, 0.0, 0.5), at + Vec3::ONE);
-    let mut view = TopView::new("far");
-    view.rect(&outer, Style::Visible);
-    view.rect(&inner, Style::Culled);
-    let svg = view.finish();
-    let all = rects(&svg);
-    let found = all
-        .iter()
-        .any(|&o| all.iter().any(|&i| placed_like(o, i, [0.5, 0.5, 0.5, 0.5])));
-    assert!(found, "no pair of rects keeps the boxes' layout:\n{svg}");
+    let mut picture = top("far");
+    picture.cuboid(&outer, Style::Visible);
+    picture.cuboid(&inner, Style::Culled);
+    let got = placed(&picture, &outer, &inner);
+    assert!(close(got, [0.5, 0.5, 0.5, 0.5]), "{got:?}");
 }
 
 #[test]
-fn the_picture_is_framed_around_the_boxes_not_the_rays() {
+fn the_picture_is_framed_around_the_model_not_the_rays_or_the_frustum() {
     let model = Aabb::new(Vec3::ZERO, Vec3::splat(2.0));
-    let mut view = TopView::new("framed");
-    view.rect(&model, Style::Visible);
-    // A frustum and a ray reaching a thousand times further than the model.
+    let mut picture = top("framed");
+    picture.cuboid(&model, Style::Visible);
     let far = [
         Vec3::new(-5.0, 0.0, 10.0),
         Vec3::new(-2000.0, 0.0, -2000.0),
         Vec3::new(2000.0, 0.0, -2000.0),
     ];
-    view.hull(&far, Style::Frustum);
-    view.line(
+    picture.outline(&far, Style::Frustum);
+    picture.line(
         Vec3::new(1.0, 0.0, 10.0),
         Vec3::new(1.0, 0.0, -3000.0),
         Style::Ray,
     );
-    let svg = view.finish();
-    let [width, _] = picture(&svg);
-    let widest = rects(&svg)
-        .into_iter()
-        .filter(|r| r[2] < 0.999 * width) // not the background
-        .map(|r| r[2])
-        .fold(0.0, f64::max);
-    assert!(
-        widest >= 0.8 * width,
-        "the model's rect is {widest} of a {width} wide picture:\n{svg}"
-    );
+    let span = picture.pixel(model.max).unwrap() - picture.pixel(model.min).unwrap();
+    let svg = picture.finish();
+    let (_, size) = area(&svg);
+    assert!(span.x >= 0.8 * size.x, "the model spans {span} of {size}");
+    // The frustum is an outline, not a filled background.
+    assert!(svg.contains(".frustum{fill:none"), "{svg}");
+}
+
+/// A torus and a sphere through it, turned, as world triangles.
+fn sculpture() -> Vec<[Vec3; 3]> {
+    let ring = Mesh::torus(3.0, 0.8, 48, 16).unwrap();
+    let ball = Mesh::uv_sphere(1.5, 24, 12).unwrap();
+    let turn = Affine3A::from_rotation_translation(Quat::from_rotation_x(0.7), Vec3::Y);
+    let beside = Affine3A::from_translation(Vec3::new(2.5, 1.0, 0.5));
+    let mut all = Vec::new();
+    for (mesh, placed) in [(&ring, turn), (&ball, beside)] {
+        for k in 0..mesh.geometry().primitives() {
+            all.push(
+                mesh.triangle(k)
+                    .unwrap()
+                    .map(|p| placed.transform_point3(p)),
+            );
+        }
+    }
+    all
+}
+
+#[test]
+fn what_is_drawn_covers_every_projected_triangle_in_every_view() {
+    let model = sculpture();
+    let camera = Camera::perspective(0.9, 1.5, 0.1, 100.0).unwrap();
+    let placed = Camera::look_at(Vec3::new(6.0, 5.0, 9.0), Vec3::ZERO, Vec3::Y).unwrap();
+    let projections = View::ALL.map(|view| match view {
+        View::Camera => Projection::through(&camera, &placed),
+        view => Projection::orthographic(view),
+    });
+    for projection in projections {
+        let mut picture = Picture::new("sculpture", projection);
+        for &t in &model {
+            picture.triangle(t, Style::Visible);
+        }
+        let svg = picture.finish();
+        let checked = covers(&svg, &picture, &model, 1.5);
+        assert!(checked > model.len() / 2, "{checked} of {}", model.len());
+        // Hidden triangles are left out: fewer are drawn than the model has.
+        let written = drawn(&svg).len();
+        assert!(written < model.len(), "{:?}: {written}", projection.view());
+    }
+}
+
+/// The meshes of the repository's `scene.gltf`, placed: world triangles.
+fn readme_scene() -> (Vec<[Vec3; 3]>, Camera, Affine3A) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scene.gltf");
+    let imported = import(&path, &ImportOptions::default()).unwrap();
+    let graph = &imported.graph;
+    let mut update =
+        Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+    let mut triangles = Vec::new();
+    let mut camera = None;
+    for &root in &imported.roots {
+        update.run(graph, root).unwrap();
+        let table = update.actor::<WorldTransforms>().unwrap().table();
+        let mut next = Some(root);
+        while let Some(node) = next {
+            let world = table.world(graph, node).unwrap();
+            if let Ok(mesh) = graph.get::<Mesh>(node) {
+                for k in 0..mesh.geometry().primitives() {
+                    triangles.push(mesh.triangle(k).unwrap().map(|p| world.transform_point3(p)));
+                }
+            }
+            if let Ok(lens) = graph.get::<Camera>(node) {
+                camera = Some((*lens, world));
+            }
+            next = graph.next_preorder(node, root).unwrap();
+        }
+    }
+    let (lens, world) = camera.expect("scene.gltf has a camera");
+    (triangles, lens, world)
+}
+
+#[test]
+fn the_readme_scene_is_covered_in_every_view_including_its_camera() {
+    let (model, lens, placed) = readme_scene();
+    assert!(!model.is_empty());
+    for view in View::ALL {
+        let projection = match view {
+            View::Camera => Projection::through(&lens, &placed),
+            view => Projection::orthographic(view),
+        };
+        let mut picture = Picture::new("scene.gltf", projection);
+        for &t in &model {
+            picture.triangle(t, Style::Visible);
+        }
+        let svg = picture.finish();
+        let checked = covers(&svg, &picture, &model, 1.5);
+        assert!(checked > 0, "{view}");
+    }
+}
+
+/// A wavy sheet of `n` × `n` squares (2n² triangles) over 10 × 10 units.
+fn sheet(n: usize) -> Vec<[Vec3; 3]> {
+    let at = |i: usize, j: usize| {
+        let (x, z) = (i as f32 / n as f32 * 10.0, j as f32 / n as f32 * 10.0);
+        Vec3::new(x, (x * 1.3).sin() * (z * 0.7).cos(), z)
+    };
+    let mut all = Vec::with_capacity(2 * n * n);
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            all.push([a, b, c]);
+            all.push([a, c, d]);
+        }
+    }
+    all
+}
+
+#[test]
+fn a_large_mesh_stays_under_two_megabytes_and_still_covers_its_outline() {
+    let model = sheet(200); // 80,000 triangles, about 12 pixels each
+    for view in [View::Top, View::Front] {
+        let mut picture = Picture::new("sheet", Projection::orthographic(view));
+        for &t in &model {
+            picture.triangle(t, Style::Visible);
+        }
+        let svg = picture.finish();
+        assert!(svg.len() <= 2_000_000, "{view}: {} bytes", svg.len());
+        assert!(drawn(&svg).len() <= MAX_TRIANGLES);
+        // Merged into cells a few pixels across: covered to within one such cell.
+        let checked = covers(&svg, &picture, &model, 12.0);
+        assert!(checked > model.len() / 2, "{view}: {checked}");
+    }
+}
+
+#[test]
+fn the_legend_lists_only_what_the_picture_shows() {
+    let mut picture = top("legend");
+    picture.cuboid(&Aabb::new(Vec3::ZERO, Vec3::ONE), Style::Visible);
+    // A dot far off the frame is not shown (the frame is around the triangles).
+    picture.dot(Vec3::splat(1e4), Style::Contact);
+    picture.legend(Style::Visible, "a box");
+    picture.legend(Style::Culled, "0 objects it does not draw");
+    picture.legend(Style::Contact, "a contact");
+    picture.legend(Style::Hit, "hits");
+    let svg = picture.finish();
+    assert_eq!(legend(&svg), ["a box"]);
+}
+
+#[test]
+fn the_tour_of_the_readme_scene_draws_an_outline_a_camera_and_no_empty_legend() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scene.gltf");
+    for view in View::ALL {
+        let svg_path =
+            std::env::temp_dir().join(format!("scenewalk-svg-{}-{view}.svg", std::process::id()));
+        let options = Options {
+            source: Source::File {
+                path: path.clone(),
+                scene: None,
+                frames: 2,
+                time: None,
+            },
+            svg: Some(svg_path.clone()),
+            view,
+        };
+        let outcome = run(&options, &mut Vec::new()).unwrap();
+        assert!(outcome.failed.is_empty(), "{:?}", outcome.failed);
+        let svg = std::fs::read_to_string(&svg_path).unwrap();
+        let _ = std::fs::remove_file(&svg_path);
+        let lines = legend(&svg);
+        assert!(
+            lines.iter().all(|l| !l.starts_with("0 ")),
+            "{view}: {lines:?}"
+        );
+        assert!(!drawn(&svg).is_empty(), "{view}: nothing drawn");
+        assert!(svg.contains(".frustum{fill:none"));
+        let (lo, size) = area(&svg);
+        if view == View::Camera {
+            assert!(
+                !svg.contains("<circle class=\"camera\""),
+                "not in its own view"
+            );
+            continue;
+        }
+        // The camera's marker lies inside the picture.
+        let marker = svg
+            .split("<circle class=\"camera\"")
+            .nth(1)
+            .expect("a camera marker");
+        let number = |name: &str| -> f64 {
+            let start = marker.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            let end = start + marker[start..].find('"').unwrap();
+            marker[start..end].parse().unwrap()
+        };
+        let (x, y) = (number("cx"), number("cy"));
+        assert!(
+            x >= lo.x && y >= lo.y && x <= lo.x + size.x && y <= lo.y + size.y,
+            "{view}: the camera at {x}, {y}"
+        );
+    }
 }

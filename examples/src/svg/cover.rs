@@ -140,6 +140,10 @@ mod tests {
         let (kept, _) = visible(&all, DVec2::splat(100.0), 20_000);
         assert_eq!(kept.len(), 10_000);
         let (kept, cell) = visible(&all, DVec2::splat(100.0), 1_000);
-        assert!(kept.len() <= 1_000 && cell > 1.0, "{} at {cell}", kept.len());
+        assert!(
+            kept.len() <= 1_000 && cell > 1.0,
+            "{} at {cell}",
+            kept.len()
+        );
     }
 }

@@ -142,8 +142,12 @@ impl Projection {
             (View::Camera, Some((_, view, _, _))) => {
                 // The rows of the view matrix's rotation are the camera's axes.
                 let m = view.transpose();
-                [m.x_axis.truncate(), -m.y_axis.truncate(), -m.z_axis.truncate()]
-                    .map(|a| a.normalize_or_zero())
+                [
+                    m.x_axis.truncate(),
+                    -m.y_axis.truncate(),
+                    -m.z_axis.truncate(),
+                ]
+                .map(|a| a.normalize_or_zero())
             }
             (View::Front, _) => [DVec3::X, DVec3::NEG_Y, DVec3::NEG_Z],
             (View::Side, _) => [DVec3::NEG_Z, DVec3::NEG_Y, DVec3::NEG_X],

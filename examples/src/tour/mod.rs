@@ -13,9 +13,9 @@ mod surface;
 pub use options::{Command, DEFAULT_FRAMES, HELP, Options, Source, default_svg_path, parse_args};
 
 use crate::frame::{FrameTimes, PICKS, pick_ray};
-use crate::svg::{Projection, View};
 use crate::passes::{self, update_action, view_action};
 use crate::scene_baseline::{HandUpdate, HandView};
+use crate::svg::{Projection, View};
 use crate::text::{Decimals, counted};
 use crate::{CityMeshes, CityScene, city_scene};
 use scenewalk_actors::{
@@ -30,12 +30,12 @@ use scenewalk_nodes::{
     Animation, AnimationPlayer, Camera, Geometry, Group, Mesh, Ray, SkinnedMesh, Transform,
 };
 use skinned::update_and_exact_box;
-use surface::Surface;
 use std::collections::HashMap;
 use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use surface::Surface;
 
 /// What a tour did.
 #[derive(Clone, Debug, Default)]
@@ -356,7 +356,10 @@ fn jobs(
             None => writeln!(out, "   ray {k}: no hit; {entered} entered")?,
         }
         rays.push((ray, hit.map(|h| h.point)));
-        let brute = surfaces.iter().filter_map(|s| s.ray_hit(&ray)).reduce(f32::min);
+        let brute = surfaces
+            .iter()
+            .filter_map(|s| s.ray_hit(&ray))
+            .reduce(f32::min);
         let agrees = match (brute, hit) {
             (None, None) => true,
             (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
@@ -495,7 +498,12 @@ fn jobs(
     }
     std::fs::write(&path, picture.finish())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    writeln!(out, "picture ({} view) written to {}", options.view, path.display())?;
+    writeln!(
+        out,
+        "picture ({} view) written to {}",
+        options.view,
+        path.display()
+    )?;
     outcome.svg = Some(path);
     Ok(())
 }
@@ -731,7 +739,9 @@ fn aim_rays(
     for (k, &(x, y)) in PICKS.iter().enumerate() {
         let spread = (2 * k + 1) as f64 / (2 * PICKS.len()) as f64;
         let item = items.get((spread * items.len() as f64) as usize);
-        let surface = item.and_then(|i| by_node.get(&i.node)).and_then(|&d| surfaces.get(d));
+        let surface = item
+            .and_then(|i| by_node.get(&i.node))
+            .and_then(|&d| surfaces.get(d));
         let target = surface.and_then(|s| s.aim(spread, eye, forward));
         let ray = match target.and_then(|t| Ray::new(eye, t - eye).ok()) {
             Some(ray) => ray,

@@ -113,7 +113,10 @@ pub(super) fn draw(
         ),
     );
     if extras.rays.iter().all(|(_, hit)| hit.is_none()) {
-        picture.legend(Style::Ray, format!("pick rays (none of {} hit)", extras.rays.len()));
+        picture.legend(
+            Style::Ray,
+            format!("pick rays (none of {} hit)", extras.rays.len()),
+        );
     }
     picture.legend(Style::Contact, "a collision contact");
     picture
