@@ -5,8 +5,8 @@
 //! the side (orthographic, framed around the triangles drawn), or through the scene's
 //! camera (its frame). Each triangle is shaded by the angle between its normal and a
 //! light from the viewer's upper left. What a renderer would not show is left out:
-//! triangles hidden behind nearer ones or smaller than a pixel (a coverage grid
-//! filled front to back), coarser as needed to keep the picture under
+//! triangles hidden behind nearer ones, and those smaller than a pixel merged into
+//! pixel squares (a coverage grid filled front to back), coarser as needed to keep the picture under
 //! [`MAX_TRIANGLES`] triangles and [`TRIANGLE_BYTES`] (about 2 MB in all).
 //! Consecutive triangles of one shade share one path; coordinates are pixels with one decimal, computed in double precision,
 //! so a model a few thousandths of a unit across or a million units from the origin
@@ -587,14 +587,14 @@ impl Picture {
 
     /// The paths of at most `budget` triangles (more only past the coarsest cells).
     fn write_paths(&self, flat: &[Flat], budget: usize, frame: &Frame, out: &mut String) {
-        let (kept, _) = cover::visible(flat, frame.size, budget);
-        let (near, far) = (kept.iter().map(|&i| self.triangles[i].depth))
+        let (kept, cell) = cover::visible(flat, frame.size, budget);
+        let (near, far) = (kept.iter().map(|&(i, _)| self.triangles[i].depth))
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
                 (lo.min(d), hi.max(d))
             });
         let range = if far > near { far - near } else { 1.0 };
         let mut open: Option<(Style, u8, u8)> = None;
-        for i in kept {
+        for (i, square) in kept {
             let t = &self.triangles[i];
             let fog = match t.style {
                 Style::Visible => 1.0 - FOG * (t.depth - near) / range,
@@ -613,6 +613,15 @@ impl Picture {
                     colour(base * f64::from(shade) / SHADES)
                 );
                 open = Some((t.style, t.hue, shade));
+            }
+            if let Some(at) = square {
+                let (a, b) = (at + frame.offset, at + frame.offset + cell);
+                let _ = write!(
+                    out,
+                    "M{:.1} {:.1}L{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}Z",
+                    a.x, a.y, b.x, a.y, b.x, b.y, a.x, b.y
+                );
+                continue;
             }
             let [a, b, c] = t.corners.map(|p| frame.at(p));
             let _ = write!(

@@ -95,7 +95,7 @@ fn models(svg: &str) -> Vec<(f64, f64)> {
                 .split(['L', ' '])
                 .map(|n| n.parse().unwrap())
                 .collect();
-            let xs = [n[0], n[2], n[4]];
+            let xs: Vec<f64> = n.iter().step_by(2).copied().collect();
             spans.push((
                 xs.iter().copied().fold(f64::MAX, f64::min),
                 xs.iter().copied().fold(f64::MIN, f64::max),

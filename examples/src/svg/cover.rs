@@ -6,9 +6,10 @@
 //! one of its cells is still uncovered, and then covers them: an opaque triangle in
 //! the opaque grid, a faint (translucent) one in a grid of its own, and a faint one
 //! under opaque cover is hidden too. With one-pixel cells, what is left out is what a
-//! renderer sampling pixel centres would not show; coarser cells merge triangles
-//! smaller than a cell into the one drawn there, and bound the count: each triangle
-//! written covers a cell of its own, so at most two per cell are written.
+//! renderer sampling pixel centres would not show. A triangle that covers no cell
+//! centre is written as its cell's square (so that many triangles smaller than a
+//! cell merge into the one square drawn there). Coarser cells bound the count: each
+//! triangle written covers a cell of its own, so at most two per cell are written.
 
 use scenewalk_core::glam::DVec2;
 
@@ -23,10 +24,14 @@ pub(super) struct Flat {
 /// The cell sizes tried, in pixels, until the triangles written fit the budget.
 const CELLS: [f64; 10] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0];
 
-/// The triangles to write, back to front (indices into `triangles`), for a picture
-/// `size` pixels across, at most `budget` of them (more only when even the coarsest
-/// cells leave more), and the cell size used.
-pub(super) fn visible(triangles: &[Flat], size: DVec2, budget: usize) -> (Vec<usize>, f64) {
+/// A triangle to write: its index, and for one smaller than a cell, the corner of the
+/// cell square to write instead (in pixels).
+pub(super) type Kept = (usize, Option<DVec2>);
+
+/// The triangles to write, back to front, for a picture `size` pixels across, at
+/// most `budget` of them (more only when even the coarsest cells leave more), and
+/// the cell size used.
+pub(super) fn visible(triangles: &[Flat], size: DVec2, budget: usize) -> (Vec<Kept>, f64) {
     let mut order: Vec<usize> = (0..triangles.len()).collect();
     order.sort_by(|&a, &b| {
         let (a, b) = (&triangles[a], &triangles[b]);
@@ -46,7 +51,7 @@ pub(super) fn visible(triangles: &[Flat], size: DVec2, budget: usize) -> (Vec<us
 }
 
 /// One pass with cells of `cell` pixels: the triangles written, front to back.
-fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) -> Vec<usize> {
+fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) -> Vec<Kept> {
     let columns = (size.x / cell).ceil().max(1.0) as usize;
     let rows = (size.y / cell).ceil().max(1.0) as usize;
     let mut opaque = vec![false; columns * rows];
@@ -55,7 +60,7 @@ fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) ->
     let mut kept = Vec::new();
     for &i in order {
         let t = &triangles[i];
-        sample(t.corners, cell, columns, rows, &mut cells);
+        let tiny = sample(t.corners, cell, columns, rows, &mut cells);
         let open = |c: &usize| !opaque[*c] && !(t.faint && faint[*c]);
         if !cells.iter().any(open) {
             continue;
@@ -64,14 +69,24 @@ fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) ->
         for &c in &cells {
             grid[c] = true;
         }
-        kept.push(i);
+        let square = |c: usize| DVec2::new((c % columns) as f64, (c / columns) as f64) * cell;
+        kept.push((
+            i,
+            tiny.then(|| cells.first().copied().map(square)).flatten(),
+        ));
     }
     kept
 }
 
 /// The cells (row-major) whose centres `corners` covers, or the cell of its centroid
-/// when it covers none; nothing when that lies outside the grid.
-fn sample(corners: [DVec2; 3], cell: f64, columns: usize, rows: usize, out: &mut Vec<usize>) {
+/// when it covers none (then true); nothing when that lies outside the grid.
+fn sample(
+    corners: [DVec2; 3],
+    cell: f64,
+    columns: usize,
+    rows: usize,
+    out: &mut Vec<usize>,
+) -> bool {
     out.clear();
     let [a, b, c] = corners;
     let lo = a.min(b).min(c) / cell - 0.5;
@@ -100,12 +115,14 @@ fn sample(corners: [DVec2; 3], cell: f64, columns: usize, rows: usize, out: &mut
             y += 1.0;
         }
     }
-    if out.is_empty() {
-        let at = (a + b + c) / 3.0 / cell;
-        if at.x >= 0.0 && at.y >= 0.0 && at.x < columns as f64 && at.y < rows as f64 {
-            out.push(at.y as usize * columns + at.x as usize);
-        }
+    if !out.is_empty() {
+        return false;
     }
+    let at = (a + b + c) / 3.0 / cell;
+    if at.x >= 0.0 && at.y >= 0.0 && at.x < columns as f64 && at.y < rows as f64 {
+        out.push(at.y as usize * columns + at.x as usize);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -126,7 +143,7 @@ mod tests {
         let hidden = flat([(10.0, 10.0), (30.0, 10.0), (10.0, 30.0)], 2.0);
         let beside = flat([(60.0, 60.0), (90.0, 60.0), (60.0, 90.0)], 3.0);
         let (kept, cell) = visible(&[near, hidden, beside], DVec2::splat(100.0), 10);
-        assert_eq!((kept, cell), (vec![2, 0], 1.0));
+        assert_eq!((kept, cell), (vec![(2, None), (0, None)], 1.0));
     }
 
     #[test]
@@ -139,6 +156,7 @@ mod tests {
         }
         let (kept, _) = visible(&all, DVec2::splat(100.0), 20_000);
         assert_eq!(kept.len(), 10_000);
+        assert!(kept.iter().all(|k| k.1.is_some()), "written as their cells");
         let (kept, cell) = visible(&all, DVec2::splat(100.0), 1_000);
         assert!(
             kept.len() <= 1_000 && cell > 1.0,

@@ -6,7 +6,7 @@
 use scenewalk_core::glam::{DVec2, Vec3};
 use scenewalk_examples::svg::Picture;
 
-/// Every shaded triangle the SVG draws, in pixels.
+/// Every shaded triangle the SVG draws, in pixels (a square as two).
 pub fn drawn(svg: &str) -> Vec<[DVec2; 3]> {
     let mut all = Vec::new();
     for path in svg.split("<path class=\"").skip(1) {
@@ -24,12 +24,16 @@ pub fn drawn(svg: &str) -> Vec<[DVec2; 3]> {
                 .filter(|s| !s.is_empty())
                 .map(|s| s.parse().unwrap())
                 .collect();
-            assert_eq!(n.len(), 6, "a triangle: {triangle:?}");
-            all.push([
-                DVec2::new(n[0], n[1]),
-                DVec2::new(n[2], n[3]),
-                DVec2::new(n[4], n[5]),
-            ]);
+            // A triangle, or a cell's square (two triangles).
+            assert!(
+                n.len() == 6 || n.len() == 8,
+                "a triangle or square: {triangle:?}"
+            );
+            let p = |k: usize| DVec2::new(n[2 * k], n[2 * k + 1]);
+            all.push([p(0), p(1), p(2)]);
+            if n.len() == 8 {
+                all.push([p(0), p(2), p(3)]);
+            }
         }
     }
     all
