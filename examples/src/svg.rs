@@ -494,8 +494,10 @@ impl Picture {
                 escape(text)
             );
         }
-        out.push_str("<g clip-path=\"url(#scene)\">\n");
-        self.write_triangles(&frame, &mut out);
+        // The group says how coarse the coverage cells were (see `cover`).
+        let (paths, cell) = self.write_triangles(&frame);
+        let _ = writeln!(out, r#"<g clip-path="url(#scene)" data-cell="{cell}">"#);
+        out.push_str(&paths);
         for (points, style) in &self.outlines {
             let mut path = String::new();
             for &p in points {
@@ -562,7 +564,7 @@ impl Picture {
 
     /// The triangles left after [`cover::visible`], back to front, consecutive ones
     /// of one style and shade in one path.
-    fn write_triangles(&self, frame: &Frame, out: &mut String) {
+    fn write_triangles(&self, frame: &Frame) -> (String, f64) {
         let flat: Vec<Flat> = (self.triangles.iter())
             .map(|t| Flat {
                 corners: t.corners.map(|p| frame.at(p) - frame.offset),
@@ -575,18 +577,18 @@ impl Picture {
         let mut budget = MAX_TRIANGLES;
         loop {
             let mut paths = String::new();
-            self.write_paths(&flat, budget, frame, &mut paths);
+            let cell = self.write_paths(&flat, budget, frame, &mut paths);
             if paths.len() <= TRIANGLE_BYTES || budget <= MAX_TRIANGLES / 16 {
-                out.push_str(&paths);
-                return;
+                return (paths, cell);
             }
             let shrink = TRIANGLE_BYTES as f64 / paths.len() as f64 * 0.95;
             budget = (budget as f64 * shrink) as usize;
         }
     }
 
-    /// The paths of at most `budget` triangles (more only past the coarsest cells).
-    fn write_paths(&self, flat: &[Flat], budget: usize, frame: &Frame, out: &mut String) {
+    /// The paths of at most `budget` triangles (more only past the coarsest cells);
+    /// returns the cell size used.
+    fn write_paths(&self, flat: &[Flat], budget: usize, frame: &Frame, out: &mut String) -> f64 {
         let (kept, cell) = cover::visible(flat, frame.size, budget);
         let (near, far) = (kept.iter().map(|&(i, _)| self.triangles[i].depth))
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
@@ -633,6 +635,7 @@ impl Picture {
         if open.is_some() {
             out.push_str("\"/>\n");
         }
+        cell
     }
 }
 

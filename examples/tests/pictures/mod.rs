@@ -70,6 +70,12 @@ pub fn area(svg: &str) -> (DVec2, DVec2) {
     )
 }
 
+/// The coverage cell the picture was drawn with, in pixels (`data-cell`).
+pub fn cell(svg: &str) -> f64 {
+    let at = svg.split("data-cell=\"").nth(1).expect("a data-cell");
+    at.split('"').next().unwrap().parse().unwrap()
+}
+
 /// The distance from `p` to triangle `t` (0 inside).
 fn distance(t: &[DVec2; 3], p: DVec2) -> f64 {
     let [a, b, c] = *t;
@@ -91,9 +97,10 @@ fn distance(t: &[DVec2; 3], p: DVec2) -> f64 {
 }
 
 /// Every triangle of `model` whose centroid lands inside the picture lands on (or
-/// within `tolerance` pixels of) a triangle the SVG draws; returns how many were
-/// checked.
+/// within `tolerance` coverage cells, plus the 0.1 pixel the coordinates are rounded
+/// to, of) a triangle the SVG draws; returns how many were checked.
 pub fn covers(svg: &str, picture: &Picture, model: &[[Vec3; 3]], tolerance: f64) -> usize {
+    let tolerance = tolerance * cell(svg) + 0.1;
     let (lo, size) = area(svg);
     let drawn = drawn(svg);
     // Drawn triangles by 16-pixel bucket of the page.
