@@ -116,7 +116,7 @@ impl Style {
     }
 }
 
-/// The most triangles a picture writes (coarser merging beyond; see [`cover`]): about
+/// The most triangles a picture writes (coarser merging beyond, as the module says): about
 /// 2 MB of SVG at some 70 bytes a triangle.
 pub const MAX_TRIANGLES: usize = 26_000;
 /// The most bytes of triangles a picture writes (with its other shapes, about 2 MB).

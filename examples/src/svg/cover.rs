@@ -61,7 +61,7 @@ fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) ->
     for &i in order {
         let t = &triangles[i];
         let tiny = sample(t.corners, cell, columns, rows, &mut cells);
-        let open = |c: &usize| !opaque[*c] && !(t.faint && faint[*c]);
+        let open = |c: &usize| !(opaque[*c] || (t.faint && faint[*c]));
         if !cells.iter().any(open) {
             continue;
         }

@@ -2,7 +2,7 @@
 //! `tour` example runs it. A file with an animation is first played as frames of the
 //! frame loop ([`crate::frame`]); then the update, the view, picks and collisions run
 //! on the scene as it stands, each checked against a brute-force or hand-written
-//! computation, and an SVG top view ([`crate::svg`]) is written. See [`HELP`].
+//! computation, and an SVG picture ([`crate::svg`]) is written. See [`HELP`].
 
 mod options;
 mod picture;
@@ -47,7 +47,7 @@ pub struct Outcome {
     /// The scene's box as the jobs and the picture saw it (skinned meshes boxed from
     /// their joints by the update); `None` for a scene without geometry.
     pub scene_box: Option<Aabb>,
-    /// Where the top view was written (`None`: nothing to draw).
+    /// Where the picture was written (`None`: nothing to draw).
     pub svg: Option<PathBuf>,
 }
 
@@ -86,7 +86,7 @@ struct Drawable {
     bind_pose: Option<Aabb>,
 }
 
-/// Runs the tour, printing its report to `out`, and writes the top view.
+/// Runs the tour, printing its report to `out`, and writes the picture.
 ///
 /// Errors: the scene cannot be read or built, a pass fails, or `out` cannot be
 /// written. Failed checks are not errors: they are in [`Outcome::failed`].

@@ -29,7 +29,8 @@ runs:
 
   1. update   world transforms + statistics + bounds (one depth-first action)
   2. view     frustum cull + level of detail + switch + render list from the camera
-  3. pick     five rays through the camera, nearest hit first (priority order)
+  3. pick     five rays from the camera aimed at drawn triangles, nearest hit first
+              (priority order; skinned meshes hit on their posed triangles)
   4. collide  the city's sculpture: a ring against the ball lodged in it (BVH
               against BVH); for a file: every pair of touching geometry in the scene
 
@@ -44,7 +45,8 @@ without geometry stops after the update.
 
   --blocks N     city size (1..=200); not with a file
   --obj FILE     the ball lodged in the city's sculpture: the first mesh of an OBJ
-                 file, scaled to fit (it needs at least one triangle); not with a file
+                 file, scaled to fit (it needs at least one triangle); the picture
+                 is then framed around it; not with a file
   --scene N      the glTF scene to import
   --frames N     frames to play the file's animation in (1..=100000, default 60)
   --time T       pose the file's animation at T seconds after playing it, for the
