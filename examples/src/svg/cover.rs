@@ -79,7 +79,9 @@ fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) ->
 }
 
 /// The cells (row-major) whose centres `corners` covers, or the cell of its centroid
-/// when it covers none (then true); nothing when that lies outside the grid.
+/// when it covers none (then true, if it also fits in about a cell: a long sliver
+/// is written as itself); nothing when that lies outside the grid, or for a triangle
+/// of no area (seen edge-on, it shows nothing).
 fn sample(
     corners: [DVec2; 3],
     cell: f64,
@@ -92,28 +94,29 @@ fn sample(
     let lo = a.min(b).min(c) / cell - 0.5;
     let hi = a.max(b).max(c) / cell - 0.5;
     let area = (b - a).perp_dot(c - a);
-    if area != 0.0 && area.is_finite() {
-        let (x0, y0) = (lo.x.ceil().max(0.0), lo.y.ceil().max(0.0));
-        let (x1, y1) = (
-            hi.x.floor().min(columns as f64 - 1.0),
-            hi.y.floor().min(rows as f64 - 1.0),
-        );
-        let sign = area.signum();
-        let inside = |p: DVec2| {
-            let e = |u: DVec2, v: DVec2| sign * (v - u).perp_dot(p - u) >= 0.0;
-            e(a, b) && e(b, c) && e(c, a)
-        };
-        let mut y = y0;
-        while y <= y1 {
-            let mut x = x0;
-            while x <= x1 {
-                if inside(DVec2::new(x + 0.5, y + 0.5) * cell) {
-                    out.push(y as usize * columns + x as usize);
-                }
-                x += 1.0;
+    if !(area != 0.0 && area.is_finite()) {
+        return false;
+    }
+    let (x0, y0) = (lo.x.ceil().max(0.0), lo.y.ceil().max(0.0));
+    let (x1, y1) = (
+        hi.x.floor().min(columns as f64 - 1.0),
+        hi.y.floor().min(rows as f64 - 1.0),
+    );
+    let sign = area.signum();
+    let inside = |p: DVec2| {
+        let e = |u: DVec2, v: DVec2| sign * (v - u).perp_dot(p - u) >= 0.0;
+        e(a, b) && e(b, c) && e(c, a)
+    };
+    let mut y = y0;
+    while y <= y1 {
+        let mut x = x0;
+        while x <= x1 {
+            if inside(DVec2::new(x + 0.5, y + 0.5) * cell) {
+                out.push(y as usize * columns + x as usize);
             }
-            y += 1.0;
+            x += 1.0;
         }
+        y += 1.0;
     }
     if !out.is_empty() {
         return false;
@@ -122,7 +125,7 @@ fn sample(
     if at.x >= 0.0 && at.y >= 0.0 && at.x < columns as f64 && at.y < rows as f64 {
         out.push(at.y as usize * columns + at.x as usize);
     }
-    true
+    (hi - lo).max_element() <= 1.5
 }
 
 #[cfg(test)]
