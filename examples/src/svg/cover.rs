@@ -6,10 +6,13 @@
 //! one of its cells is still uncovered, and then covers them: an opaque triangle in
 //! the opaque grid, a faint (translucent) one in a grid of its own, and a faint one
 //! under opaque cover is hidden too. With one-pixel cells, what is left out is what a
-//! renderer sampling pixel centres would not show. A triangle that covers no cell
-//! centre is written as its cell's square (so that many triangles smaller than a
-//! cell merge into the one square drawn there). Coarser cells bound the count: each
-//! triangle written covers a cell of its own, so at most two per cell are written.
+//! renderer sampling pixel centres would not show. A triangle that fits in about a
+//! cell and covers one cell centre or none is written as its cell's square (so that many
+//! triangles smaller than a cell merge into the one square drawn there); a longer
+//! sliver covering no centre is written as itself, one a cell, and hides nothing.
+//! Coarser cells bound the count: each triangle written claims a cell of its own in
+//! one of three grids (opaque, faint, slivers), so at most three per cell are
+//! written.
 
 use scenewalk_core::glam::DVec2;
 
@@ -56,31 +59,50 @@ fn front_to_back(triangles: &[Flat], order: &[usize], size: DVec2, cell: f64) ->
     let rows = (size.y / cell).ceil().max(1.0) as usize;
     let mut opaque = vec![false; columns * rows];
     let mut faint = vec![false; columns * rows];
+    let mut slivers = vec![false; columns * rows];
     let mut cells = Vec::new();
     let mut kept = Vec::new();
     for &i in order {
         let t = &triangles[i];
-        let tiny = sample(t.corners, cell, columns, rows, &mut cells);
-        let open = |c: &usize| !(opaque[*c] || (t.faint && faint[*c]));
+        let sampled = sample(t.corners, cell, columns, rows, &mut cells);
+        let sliver = sampled == Sampled::Sliver;
+        let open = |c: &usize| !(opaque[*c] || (t.faint && faint[*c]) || (sliver && slivers[*c]));
         if !cells.iter().any(open) {
             continue;
         }
-        let grid = if t.faint { &mut faint } else { &mut opaque };
+        // A sliver paints little of its cell: it hides nothing behind it, and one
+        // sliver a cell is written.
+        let grid = match (sliver, t.faint) {
+            (true, _) => &mut slivers,
+            (false, true) => &mut faint,
+            (false, false) => &mut opaque,
+        };
         for &c in &cells {
             grid[c] = true;
         }
         let square = |c: usize| DVec2::new((c % columns) as f64, (c / columns) as f64) * cell;
-        kept.push((
-            i,
-            tiny.then(|| cells.first().copied().map(square)).flatten(),
-        ));
+        let as_square = (sampled == Sampled::Square)
+            .then(|| cells.first().copied().map(square))
+            .flatten();
+        kept.push((i, as_square));
     }
     kept
 }
 
+/// How a triangle samples the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sampled {
+    /// It covers the centres of the cells listed (none: nothing to write).
+    Centres,
+    /// It fits in about a cell and covers one centre, or none: written as that cell
+    /// (its centroid's).
+    Square,
+    /// It covers no centre but is longer: written as itself, hiding nothing.
+    Sliver,
+}
+
 /// The cells (row-major) whose centres `corners` covers, or the cell of its centroid
-/// when it covers none (then true, if it also fits in about a cell: a long sliver
-/// is written as itself); nothing when that lies outside the grid, or for a triangle
+/// when it covers none; nothing when that lies outside the grid, or for a triangle
 /// of no area (seen edge-on, it shows nothing).
 fn sample(
     corners: [DVec2; 3],
@@ -88,14 +110,14 @@ fn sample(
     columns: usize,
     rows: usize,
     out: &mut Vec<usize>,
-) -> bool {
+) -> Sampled {
     out.clear();
     let [a, b, c] = corners;
     let lo = a.min(b).min(c) / cell - 0.5;
     let hi = a.max(b).max(c) / cell - 0.5;
     let area = (b - a).perp_dot(c - a);
     if !(area != 0.0 && area.is_finite()) {
-        return false;
+        return Sampled::Centres;
     }
     let (x0, y0) = (lo.x.ceil().max(0.0), lo.y.ceil().max(0.0));
     let (x1, y1) = (
@@ -118,14 +140,21 @@ fn sample(
         }
         y += 1.0;
     }
-    if !out.is_empty() {
-        return false;
+    // A triangle about a cell across or smaller stands for its one cell.
+    let small = (hi - lo).max_element() <= 1.5;
+    match out.len() {
+        0 => {}
+        1 if small => return Sampled::Square,
+        _ => return Sampled::Centres,
     }
     let at = (a + b + c) / 3.0 / cell;
     if at.x >= 0.0 && at.y >= 0.0 && at.x < columns as f64 && at.y < rows as f64 {
         out.push(at.y as usize * columns + at.x as usize);
     }
-    (hi - lo).max_element() <= 1.5
+    match small {
+        true => Sampled::Square,
+        false => Sampled::Sliver,
+    }
 }
 
 #[cfg(test)]
