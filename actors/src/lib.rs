@@ -9,7 +9,8 @@
 //! the update pass up to date at a cost that follows the edits. [`Collide`] is a query
 //! on the update's results. Results stay in the actor after the run
 //! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
-//! extend `Transform` or `Geometry`.
+//! extend `Transform` or `Geometry`. [`robot`] poses URDF kinematic trees through the
+//! same passes, and gives their Jacobians (feature `urdf`, on by default).
 //!
 //! ## A frame
 //!
@@ -77,6 +78,8 @@ mod near_first;
 mod per_node;
 mod pick;
 mod render;
+#[cfg(feature = "urdf")]
+pub mod robot;
 mod select;
 mod shared;
 mod skinned;

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 
 /// The shared set's folder; fails (never skips) when it is missing.
 fn scenes() -> PathBuf {
-    let folder = std::env::var_os("SCENEWALK_SCENES").map_or_else(
+    let set = std::env::var_os("SCENEWALK_SCENES").filter(|s| !s.is_empty());
+    let folder = set.map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
         PathBuf::from,
     );

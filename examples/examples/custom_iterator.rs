@@ -19,10 +19,13 @@ use scenewalk_core::{
     Aabb, Action, ActiveEntry, ActiveList, Capabilities, Flow, Frame, Graph, NodeIndex,
     OrderedState, Static, Step, TraversalError, TraversalIterator, Unordered,
 };
+use scenewalk_examples::args::{no_arguments, run_main};
 use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::error::Error;
+use std::io::Write;
+use std::process::ExitCode;
 
 /// A node waiting to be entered, by its key (highest first), then arrival.
 #[derive(Clone, Copy, Debug)]
@@ -175,14 +178,21 @@ fn distance(b: &Aabb) -> f32 {
     Vec3::ZERO.clamp(b.min, b.max).length()
 }
 
-fn main() {
-    if let Err(err) = run() {
-        eprintln!("custom_iterator: {err}");
-        std::process::exit(1);
-    }
+const HELP: &str = "\
+custom_iterator: a traversal order written outside the library (nearest first,
+within a budget of nodes) running the library's actors, checked against a brute force
+
+usage: custom_iterator
+
+It takes no options. Exit status: 0; 1 when the order differs from the brute
+force's; 2 for any argument.
+";
+
+fn main() -> ExitCode {
+    run_main("custom_iterator", HELP, no_arguments, run)
 }
 
-fn run() -> Result<(), Box<dyn Error>> {
+fn run((): (), out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     // 400 blocks around the camera, each a transform over three boxes; and the brute
     // force's own list of the nodes a view reaches (a box in view under a block in
     // view), with their distances and depths.
@@ -241,13 +251,14 @@ fn run() -> Result<(), Box<dyn Error>> {
 
     let stats = view.actor::<Statistics>().ok_or("no statistics")?;
     let entered = &view.iterator().entered;
-    println!(
+    writeln!(
+        out,
         "entered {} of {} nodes, nearest first, within a budget of {BUDGET}: {} blocks, {} boxes",
         stats.nodes(),
         graph.len(),
         stats.depth_histogram().get(1).unwrap_or(&0),
         stats.count_of::<Geometry>(),
-    );
+    )?;
     if let Some(i) = (0..order.len().max(entered.len())).find(|&i| entered.get(i) != order.get(i)) {
         let (got, want) = (entered.get(i), order.get(i));
         return Err(format!("node {i} entered is {got:?}, the brute force's {want:?}").into());
@@ -257,7 +268,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         let want = ([1, blocks, boxes], boxes);
         return Err(format!("statistics {counts:?}, the brute force's {want:?}").into());
     }
-    println!("the same nodes in the same order as the brute force");
+    writeln!(out, "the same nodes in the same order as the brute force")?;
     Ok(())
 }
 
@@ -265,6 +276,6 @@ fn run() -> Result<(), Box<dyn Error>> {
 mod tests {
     #[test]
     fn nearest_first_within_the_budget_matches_the_brute_force() {
-        super::run().unwrap();
+        super::run((), &mut std::io::sink()).unwrap();
     }
 }

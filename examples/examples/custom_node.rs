@@ -21,10 +21,13 @@ use scenewalk_core::{
     Aabb, Action, Arms, Flow, Functor, Graph, NodeCore, Ordered, ParentType, Results, Unordered,
     Visit,
 };
+use scenewalk_examples::args::{no_arguments, run_main};
 use scenewalk_examples::text::{Decimals, counted};
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Camera, Geometry, Group, Transform};
 use std::error::Error;
+use std::io::Write;
+use std::process::ExitCode;
 
 /// A transform that turns about y at `speed` radians per second.
 #[derive(Clone, Debug)]
@@ -112,14 +115,21 @@ struct Power {
     others: u32,
 }
 
-fn main() {
-    if let Err(err) = run() {
-        eprintln!("custom_node: {err}");
-        std::process::exit(1);
-    }
+const HELP: &str = "\
+custom_node: node types defined outside the library (a spinning transform, a light,
+a particle emitter that the render list draws), handled by the library's actors
+
+usage: custom_node
+
+It takes no options. Exit status: 0; 1 when a result differs from what the types
+should give; 2 for any argument.
+";
+
+fn main() -> ExitCode {
+    run_main("custom_node", HELP, no_arguments, run)
 }
 
-fn run() -> Result<(), Box<dyn Error>> {
+fn run((): (), out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let mut graph = Graph::new();
     let root = graph.add_root(Group);
     let carousel = graph.append_child(root, Spinner::at(Vec3::new(10.0, 0.0, 0.0), 0.5, 0.0))?;
@@ -168,34 +178,40 @@ fn run() -> Result<(), Box<dyn Error>> {
     action.run(&graph, root)?;
 
     let stats = action.actor::<Statistics>().ok_or("no statistics")?;
-    println!("node types counted by the library's statistics actor:");
+    writeln!(out, "node types counted by the library's statistics actor:")?;
     for (name, count) in stats.counts_by_type() {
-        println!("  {count:>3}  {name}");
+        writeln!(out, "  {count:>3}  {name}")?;
     }
     let world = action
         .actor::<WorldTransforms>()
         .ok_or("no world transforms")?;
     let carousel_world = world.table().world(&graph, carousel)?;
     let speed = graph.get::<Spinner>(carousel)?.speed;
-    println!(
+    writeln!(
+        out,
         "carousel (a Spinner turning at {speed} rad/s, handled as a Transform) sits at {}",
         carousel_world.translation
-    );
+    )?;
     let bounds = action
         .actor::<Bounds>()
         .ok_or("no bounds")?
         .table()
         .world_bounds(&graph, root)?;
-    println!("world bounds {}", Decimals::for_box(&bounds).aabb(&bounds));
+    writeln!(
+        out,
+        "world bounds {}",
+        Decimals::for_box(&bounds).aabb(&bounds)
+    )?;
     // The dispatch actor's type holds its closures; its context is found by type.
     let power = action.context::<Power>().ok_or("no dispatch actor")?;
-    println!(
+    writeln!(
+        out,
         "dispatch: {} with {} W, {}, {} (by the default)",
         counted(power.lights, "light", "lights"),
         power.watts,
         counted(power.triangles, "triangle", "triangles"),
         counted(power.others, "other node", "other nodes")
-    );
+    )?;
 
     // The view: a camera at the origin looking down -z. The emitters are culled by
     // their boxes like any geometry, and drawn by the one functor registered for them.
@@ -217,12 +233,13 @@ fn run() -> Result<(), Box<dyn Error>> {
     view.run_with(&graph, root, &results)?;
     let list = view.actor::<RenderList>().ok_or("no render list")?;
     let drawn = |node: scenewalk_core::NodeId| list.items().iter().any(|i| i.node == node.index());
-    println!(
+    writeln!(
+        out,
         "view: {}; the emitter ahead is drawn: {}, the one behind is culled: {}",
         counted(list.items().len(), "draw item", "draw items"),
         drawn(front),
         !drawn(back)
-    );
+    )?;
     if !drawn(front) || drawn(back) {
         return Err("the emitters were not culled and drawn as expected".into());
     }

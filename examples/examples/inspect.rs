@@ -9,53 +9,41 @@
 //! translation, mesh box). With `--json`: one JSON object on stdout (see
 //! `scenewalk_examples::inspect::Report::to_json`). `--time T` poses the scene by
 //! animation N (0 by default) at T seconds and boxes skinned meshes exactly. `--help`
-//! prints the usage. Errors go to stderr, exit 1.
+//! prints the usage; the exit status follows `scenewalk_examples::args`.
 
+use scenewalk_examples::args::{about_file, run_main};
 use scenewalk_examples::inspect::{Command, USAGE, inspect, inspect_at, parse_args};
 use scenewalk_nodes::gltf::import;
+use std::error::Error;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("inspect: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    run_main("inspect", USAGE, |args| parse_args(args.into_iter()), run)
 }
 
-fn run() -> Result<(), String> {
-    let (file, options, as_json, posed) = match parse_args(std::env::args().skip(1))? {
-        Command::Help => return print(USAGE),
-        Command::Run {
-            file,
-            options,
-            json,
-            posed,
-        } => (file, options, json, posed),
+fn run(command: Command, out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
+    let Command::Run {
+        file,
+        options,
+        json,
+        posed,
+    } = command
+    else {
+        return Ok(out.write_all(USAGE.as_bytes())?);
     };
     let start = Instant::now();
-    let mut imported = import(&file, &options).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut imported = import(&file, &options).map_err(|e| about_file(&file, e))?;
     let import_time = start.elapsed();
     let report = match posed {
         Some((animation, time)) => inspect_at(&mut imported, animation, time),
         None => inspect(&imported),
     };
-    let report = report.map_err(|e| e.to_string())?;
-    print(&match as_json {
+    let report = report.map_err(|e| about_file(&file, e))?;
+    let text = match json {
         true => report.to_json().to_string(),
         false => report.summary(import_time),
-    })
-}
-
-/// Prints `text` and a newline. `writeln!`, not `println!`: a closed pipe
-/// (`inspect ... | head`) is an error to report, not a panic.
-fn print(text: &str) -> Result<(), String> {
-    match writeln!(std::io::stdout().lock(), "{text}") {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
-        _ => Ok(()),
-    }
+    };
+    Ok(writeln!(out, "{text}")?)
 }

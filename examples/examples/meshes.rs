@@ -8,24 +8,55 @@
 use scenewalk_actors::{Bounds, Collide, ContactMode, Statistics, WorldTransforms};
 use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Action, NodeId, Ordered, Unordered};
+use scenewalk_examples::args::{Arg, ArgError, Args, run_main};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::text::{Decimals, counted};
+use scenewalk_examples::text::{Decimals, counted, duration};
+use scenewalk_examples::tour::first_mesh;
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Group, Mesh, Ray, Transform, load_obj};
+use scenewalk_nodes::{Group, Mesh, Ray, Transform};
 use std::error::Error;
-use std::path::Path;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
-fn main() {
-    if let Err(err) = run() {
-        eprintln!("meshes: {err}");
-        std::process::exit(1);
-    }
+const HELP: &str = "\
+meshes: shared triangle meshes in a small city: bounds and statistics, mesh against
+mesh and subtree collision through the dual-tree iterator, and a ray onto a mesh
+
+usage: meshes [--obj FILE.obj]
+
+  --obj FILE   scatter the first mesh of an OBJ file too (it needs a triangle)
+
+Exit status: 0; 1 for a file it cannot read or use; 2 for a command line it does
+not understand.
+";
+
+fn main() -> ExitCode {
+    run_main("meshes", HELP, parse, run)
 }
 
-fn run() -> Result<(), Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// The OBJ file given with `--obj`, if any.
+fn parse(given: Vec<String>) -> Result<Option<PathBuf>, ArgError> {
+    let mut obj = None;
+    let mut args = Args::new(given);
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Option(option) if option == "--obj" => obj = Some(args.path("--obj")?),
+            Arg::Option(option) => return Err(ArgError::unknown(&option)),
+            Arg::Help => {}
+            Arg::Operand(operand) => {
+                return Err(ArgError::Usage(format!(
+                    "unexpected argument {operand:?}: give an OBJ file with --obj"
+                )));
+            }
+        }
+    }
+    Ok(obj)
+}
+
+fn run(obj: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let (mut graph, root) = city::city(3, 3, city::DEFAULT_SEED);
     // Before the first mesh: meshes are geometry to every geometry actor.
 
@@ -34,19 +65,17 @@ fn run() -> Result<(), Box<dyn Error>> {
         ("torus", Mesh::torus(5.0, 1.5, 48, 16)?),
         ("box", Mesh::cuboid(Vec3::new(3.0, 2.0, 4.0))?),
     ];
-    if let Some(i) = args.iter().position(|a| a == "--obj") {
-        let path = args.get(i + 1).ok_or("--obj needs a file")?;
+    if let Some(path) = obj {
         let started = Instant::now();
-        let (name, mesh) = load_obj(Path::new(path))?
-            .into_iter()
-            .next()
-            .ok_or("the file holds no model")?;
-        println!(
-            "loaded {name:?} from {path}: {}, a BVH of {}, in {:.1} ms",
+        let (name, mesh) = first_mesh(&path)?;
+        writeln!(
+            out,
+            "loaded {name:?} from {}: {}, a BVH of {}, in {}",
+            path.display(),
             counted(mesh.geometry().primitives(), "triangle", "triangles"),
             counted(mesh.bvh().graph().len(), "node", "nodes"),
-            started.elapsed().as_secs_f64() * 1e3
-        );
+            duration(started.elapsed())
+        )?;
         pool.push(("obj", mesh));
     }
 
@@ -89,15 +118,16 @@ fn run() -> Result<(), Box<dyn Error>> {
     let world = action.actor::<WorldTransforms>().ok_or("no transforms")?;
     let bounds = action.actor::<Bounds>().ok_or("no bounds")?;
     let stats = action.actor::<Statistics>().ok_or("no statistics")?;
-    println!(
+    writeln!(
+        out,
         "city with {} nodes, {} of them meshes; world box {}",
         stats.nodes(),
         stats.count_of::<Mesh>(),
         Decimals::ONE.aabb(&bounds.table().world_bounds(&graph, root)?)
-    );
+    )?;
 
     let mut collide = Collide::new();
-    report(
+    let line = report(
         "ring against ball",
         &mut collide,
         &graph,
@@ -106,15 +136,17 @@ fn run() -> Result<(), Box<dyn Error>> {
         world,
         bounds,
     )?;
+    writeln!(out, "{line}")?;
     let started = Instant::now();
     let contacts = collide.within(&graph, park, world, bounds, ContactMode::All)?;
     let touching: std::collections::BTreeSet<_> = contacts.iter().map(|c| (c.a, c.b)).collect();
-    println!(
-        "park: {} between {} of its 60 meshes, in {:.2} ms",
+    writeln!(
+        out,
+        "park: {} between {} of its 60 meshes, in {}",
         counted(contacts.len(), "triangle contact", "triangle contacts"),
         counted(touching.len(), "pair", "pairs"),
-        started.elapsed().as_secs_f64() * 1e3
-    );
+        duration(started.elapsed())
+    )?;
 
     // A ray straight down onto the ring, in world coordinates.
     let ring_world = world
@@ -122,17 +154,19 @@ fn run() -> Result<(), Box<dyn Error>> {
         .world(&graph, graph.first_child(left)?.ok_or("no ring")?)?;
     let ray = Ray::new(Vec3::new(55.0, 50.0, 50.0), -Vec3::Y)?;
     match ring.ray_hit_world(&ray, &ring_world, f32::INFINITY) {
-        Some(hit) => println!(
+        Some(hit) => writeln!(
+            out,
             "ray down at x = 55: hits ring triangle {} at {:.2} m, point {}",
             hit.triangle,
             hit.distance,
             Decimals(2).point(hit.point)
-        ),
-        None => println!("ray down at x = 55: misses the ring"),
+        )?,
+        None => writeln!(out, "ray down at x = 55: misses the ring")?,
     }
     Ok(())
 }
 
+/// A line on the contacts between the subtrees `a` and `b`: the first, and all.
 fn report(
     what: &str,
     collide: &mut Collide,
@@ -141,7 +175,7 @@ fn report(
     b: NodeId,
     world: &WorldTransforms,
     bounds: &Bounds,
-) -> Result<(), Box<dyn Error>> {
+) -> Result<String, Box<dyn Error>> {
     let started = Instant::now();
     let first = collide
         .subtrees(graph, a, b, world, bounds, ContactMode::First)?
@@ -152,15 +186,14 @@ fn report(
     let all = collide
         .subtrees(graph, a, b, world, bounds, ContactMode::All)?
         .len();
-    println!(
-        "{what}: first contact: {} in {:.1} µs; {} in {:.1} µs",
+    Ok(format!(
+        "{what}: first contact: {} in {}; {} in {}",
         match first.and_then(|c| c.triangles) {
             Some(c) => format!("triangle {} against triangle {}", c.a, c.b),
             None => "none".into(),
         },
-        first_time.as_secs_f64() * 1e6,
+        duration(first_time),
         counted(all, "triangle contact", "triangle contacts"),
-        started.elapsed().as_secs_f64() * 1e6
-    );
-    Ok(())
+        duration(started.elapsed())
+    ))
 }

@@ -3,45 +3,27 @@
 //! switch + render list), picking and collision, with a short report and an SVG top
 //! view. Run `tour --help`; the work is in `scenewalk_examples::tour`.
 //!
-//! Exit status: 0, 1 when a check failed or the tour could not run, 2 for a command
-//! line it refuses.
+//! Exit status (`scenewalk_examples::args`): 0; 1 when a check failed or the tour
+//! could not run; 2 for a command line it does not understand.
 
+use scenewalk_examples::args::run_main;
 use scenewalk_examples::tour::{Command, HELP, parse_args, run};
-use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let options = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Help) => {
-            print!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Ok(Command::Run(options)) => options,
-        Err(message) => {
-            eprintln!("tour: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut out = std::io::stdout().lock();
-    let result = run(&options, &mut out);
-    let _ = out.flush();
-    match result {
-        Ok(outcome) if outcome.failed.is_empty() => ExitCode::SUCCESS,
-        Ok(outcome) => {
-            eprintln!("tour: checks failed: {}", outcome.failed.join("; "));
-            ExitCode::FAILURE
-        }
-        // `tour | head`: the reader left; nothing to report.
-        Err(err)
-            if err
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("tour: {err}");
-            ExitCode::FAILURE
-        }
-    }
+    run_main(
+        "tour",
+        HELP,
+        |args| parse_args(args.into_iter()),
+        |command, out| {
+            let Command::Run(options) = command else {
+                return Ok(out.write_all(HELP.as_bytes())?);
+            };
+            let outcome = run(&options, out)?;
+            match outcome.failed.is_empty() {
+                true => Ok(()),
+                false => Err(format!("checks failed: {}", outcome.failed.join("; ")).into()),
+            }
+        },
+    )
 }

@@ -5,6 +5,7 @@
 //! with fresh actions, as the reference the loop is checked against.
 
 use crate::passes::{ViewAction, view_action};
+use crate::text::TimeUnit;
 use scenewalk_actors::{
     DrawItem, FrustumCull, IncrementalUpdate, LodSelect, Pick, PickHit, RenderList,
 };
@@ -78,6 +79,105 @@ pub fn median(durations: impl Iterator<Item = Duration>) -> Duration {
     let mut all: Vec<Duration> = durations.collect();
     all.sort_unstable();
     all.get(all.len() / 2).copied().unwrap_or_default()
+}
+
+/// A table of frames' phase times, as `frame_loop` and the tour print it: by default a
+/// summary (each phase's fastest, median and slowest frame), with `every_row` first a
+/// row per frame. One unit serves the whole table: the one that fits the shortest
+/// phase's median ([`TimeUnit::fitting`]), so every figure shows its digits.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameTable<'a> {
+    /// What the edit phase is called (`edit`, `animate`).
+    pub edit: &'a str,
+    /// Printed before every line.
+    pub indent: &'a str,
+    /// A row per frame before the summary.
+    pub every_row: bool,
+}
+
+/// A phase's name and how to read its time.
+type Phase<'a> = (&'a str, fn(&FrameTimes) -> Duration);
+
+impl FrameTable<'_> {
+    /// Writes the table of `frames` (each with its animation time in seconds, if it
+    /// has one) to `out`.
+    ///
+    /// ```
+    /// use scenewalk_examples::frame::{FrameTable, FrameTimes};
+    /// use std::time::Duration;
+    /// let us = Duration::from_micros;
+    /// let frame = |k: u64| FrameTimes { edit: us(2), update: us(10 * k), hand_over: us(1), view: us(20), pick: us(50) };
+    /// let frames = [(None, frame(1)), (None, frame(2)), (None, frame(9))];
+    /// let mut out = Vec::new();
+    /// FrameTable { edit: "edit", indent: "", every_row: false }.write(&frames, &mut out)?;
+    /// let text = String::from_utf8(out)?;
+    /// assert!(text.starts_with("phase"), "{text}");
+    /// assert!(text.contains("(µs, over 3 frames)") && text.lines().count() == 7, "{text}");
+    /// assert!(text.contains("update         10.0      20.0      90.0"), "{text}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write(
+        &self,
+        frames: &[(Option<f32>, FrameTimes)],
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let phases: [Phase<'_>; 6] = [
+            (self.edit, |t| t.edit),
+            ("update", |t| t.update),
+            ("hand-over", |t| t.hand_over),
+            ("view", |t| t.view),
+            ("pick", |t| t.pick),
+            ("frame", FrameTimes::total),
+        ];
+        let medians = phases.map(|(_, f)| median(frames.iter().map(|(_, t)| f(t))));
+        let shortest = medians.iter().filter(|d| !d.is_zero()).min();
+        let unit = TimeUnit::fitting(shortest.copied().unwrap_or_default());
+        let indent = self.indent;
+        let cell = |d: Duration| format!("{:>9}", unit.number(d));
+        if self.every_row {
+            let timed = frames.iter().any(|(t, _)| t.is_some());
+            let mut head = format!("{indent}frame");
+            if timed {
+                head += "    time s";
+            }
+            for (name, _) in &phases {
+                head += &format!(" {name:>9}");
+            }
+            writeln!(out, "{head} ({})", unit.name())?;
+            for (k, (time, times)) in frames.iter().enumerate() {
+                let mut row = format!("{indent}{k:>5}");
+                if let Some(t) = time.filter(|_| timed) {
+                    row += &format!(" {t:>9.3}");
+                }
+                for (_, f) in &phases {
+                    row += &format!(" {}", cell(f(times)));
+                }
+                writeln!(out, "{row}")?;
+            }
+        }
+        writeln!(
+            out,
+            "{indent}{:<9} {:>9} {:>9} {:>9} ({}, over {})",
+            "phase",
+            "min",
+            "median",
+            "max",
+            unit.name(),
+            crate::text::counted(frames.len(), "frame", "frames")
+        )?;
+        for ((name, f), median) in phases.iter().zip(medians) {
+            let all = frames.iter().map(|(_, t)| f(t));
+            let (min, max) = (all.clone().min(), all.max());
+            writeln!(
+                out,
+                "{indent}{name:<9} {} {} {}",
+                cell(min.unwrap_or_default()),
+                cell(median),
+                cell(max.unwrap_or_default())
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// What a frame shows: the draw list and each pick's nearest hit.

@@ -3,12 +3,13 @@
 //! as a report, a readable summary or JSON; at rest, or posed by an animation at a
 //! time ([`inspect_at`]), skinned meshes then boxed exactly.
 
-use crate::text::{counted, seconds};
+use crate::args::{Arg, ArgError, Args};
+use crate::text::{counted, duration};
 use scenewalk_actors::{Bounds, WorldTransforms};
 use scenewalk_core::glam::{Affine3A, Mat4};
 use scenewalk_core::{Aabb, Action, ActionError, GraphError, NodeId, Ordered, TraversalError};
 use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::gltf::{ImportOptions, Imported};
+use scenewalk_nodes::gltf::{ImportOptions, Imported, Unplayed, UnplayedChannel};
 use scenewalk_nodes::{AnimationPlayer, SkinnedMesh};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -49,6 +50,44 @@ pub struct Report {
     /// The animation and the time the scene was posed at ([`inspect_at`]); `None` at
     /// rest.
     pub posed: Option<(usize, f32)>,
+    /// The scene's glTF nodes and the graph nodes they were imported as, in words
+    /// ([`node_counts`]).
+    pub counts: String,
+    /// The file's animation channels that import but do not move the scene
+    /// ([`Imported::unplayed`]).
+    pub unplayed: Vec<UnplayedChannel>,
+}
+
+/// How many glTF nodes the imported scene has and how many graph nodes of how many
+/// types they became (each mesh primitive and camera is a graph node of its own; the
+/// types are those of the nodes), in words: what `inspect` and the tour both print.
+///
+/// ```
+/// use scenewalk_examples::inspect::node_counts;
+/// use scenewalk_nodes::gltf::{ImportOptions, import_slice};
+/// let file = br#"{"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}],
+///     "nodes": [{"children": [1]}, {"camera": 0}],
+///     "cameras": [{"type": "perspective", "perspective": {"yfov": 1, "znear": 0.1}}]}"#;
+/// let imported = import_slice(file, None, &ImportOptions::default())?;
+/// assert_eq!(node_counts(&imported), "2 glTF nodes, imported as 3 graph nodes of 2 types");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn node_counts(imported: &Imported) -> String {
+    let graph = &imported.graph;
+    let mut types = std::collections::HashSet::new();
+    for &root in &imported.roots {
+        let mut next = Some(root);
+        while let Some(node) = next {
+            types.extend(graph.node_type(node).ok());
+            next = graph.next_preorder(node, root).ok().flatten();
+        }
+    }
+    format!(
+        "{}, imported as {} of {}",
+        counted(imported.order.len(), "glTF node", "glTF nodes"),
+        counted(graph.len(), "graph node", "graph nodes"),
+        counted(types.len(), "type", "types"),
+    )
 }
 
 /// Why the traversal failed (a bug: the importer builds graphs the actions accept).
@@ -125,6 +164,11 @@ impl Report {
         out["node_count"] = json!(self.nodes.len());
         out["mesh_node_count"] = json!(self.mesh_node_count());
         out["world_aabb"] = json!(self.world_aabb().as_ref().map(box_json));
+        // Only when there are some: the JSON of a file whose channels all play is
+        // unchanged.
+        if !self.unplayed.is_empty() {
+            out["unplayed_channels"] = self.unplayed.iter().map(unplayed_json).collect();
+        }
         out
     }
 
@@ -141,18 +185,21 @@ impl Report {
             Some((animation, time)) => format!("animation {animation} at {time} s"),
             None => "at rest".into(),
         };
+        let fan_out = match self.max_fan_out() {
+            0 => "no children".to_string(),
+            n => format!("fan-out at most {n}"),
+        };
         let mut out = format!(
-            "scene {scene}: {}, {}, fan-out at most {}, {}, {posed}\n\
+            "scene {scene}: {}, {}, {fan_out}, {}, {posed}\n\
              world bounds: {}\n\
-             import {:.3} ms, traversal {:.3} ms\n\
+             import {}, traversal {}\n\
              node, name, depth, world translation, mesh box:",
-            counted(self.nodes.len(), "node", "nodes"),
+            self.counts,
             counted(self.levels(), "level", "levels"),
-            self.max_fan_out(),
             counted(self.mesh_node_count(), "mesh node", "mesh nodes"),
             bounds(self.world_aabb()),
-            import_time.as_secs_f64() * 1e3,
-            self.traversal.as_secs_f64() * 1e3,
+            duration(import_time),
+            duration(self.traversal),
         );
         for n in &self.nodes {
             let name = match &n.name {
@@ -166,7 +213,7 @@ impl Report {
                 n.index, n.depth
             );
         }
-        out
+        out + &unplayed_lines(&self.unplayed)
     }
 }
 
@@ -189,16 +236,25 @@ pub enum Command {
     },
 }
 
-/// The command line's usage.
-pub const USAGE: &str = "usage: inspect FILE [--scene N] [--time T [--animation N]] [--json]
+/// What `inspect --help` prints.
+pub const USAGE: &str = "\
+inspect: a glTF scene's nodes, their world transforms and mesh boxes
+
+usage: inspect FILE.gltf|FILE.glb [--scene N] [--time T [--animation N]] [--json]
+
   --scene N      import scene N (default: the file's default scene)
-  --time T       pose the scene by an animation at T seconds; skinned meshes are boxed exactly
+  --time T       pose the scene by an animation at T seconds (0 to 1000000; past its
+                 end is its end); skinned meshes are boxed exactly
   --animation N  the animation --time plays (default 0)
-  --json         one JSON object instead of the readable report";
+  --json         one JSON object instead of the readable report
+
+Exit status: 0; 1 for a file it cannot read or a value it cannot use; 2 for a
+command line it does not understand.
+";
 
 /// Reads `inspect`'s arguments (without the program name).
 ///
-/// Errors: the usage, or what is wrong with a value.
+/// Errors: an [`ArgError`] naming the argument at fault.
 ///
 /// ```
 /// use scenewalk_examples::inspect::{Command, parse_args};
@@ -206,41 +262,41 @@ pub const USAGE: &str = "usage: inspect FILE [--scene N] [--time T [--animation 
 /// assert_eq!(args(&["--help"]), Ok(Command::Help));
 /// assert!(matches!(args(&["f.gltf", "--time", "2"]), Ok(Command::Run { posed: Some((0, 2.0)), .. })));
 /// assert!(args(&["f.gltf", "--animation", "1"]).is_err()); // --animation needs --time
+/// assert!(args(&["f.gltf", "--frames", "3"]).unwrap_err().to_string().contains("--frames"));
 /// ```
-pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
+pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgError> {
     let (mut file, mut options, mut json) = (None, ImportOptions::default(), false);
     let (mut time, mut animation) = (None, None);
-    while let Some(arg) = args.next() {
-        let mut number = |what: &str| -> Result<String, String> {
-            args.next()
-                .ok_or_else(|| format!("{what} needs a value\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(Command::Help),
-            "--json" => json = true,
-            "--scene" => {
-                let n = number("--scene")?;
-                let n = n
-                    .parse()
-                    .map_err(|_| format!("--scene needs a number, not {n:?}"))?;
-                options = options.with_scene(Some(n));
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Help => return Ok(Command::Help),
+            Arg::Operand(path) if file.is_some() => {
+                return Err(ArgError::Usage(format!(
+                    "one file at a time, not also {path}"
+                )));
             }
-            "--animation" => {
-                let n = number("--animation")?;
-                animation = Some(
-                    n.parse()
-                        .map_err(|_| format!("--animation needs a number, not {n:?}"))?,
-                );
-            }
-            "--time" => time = Some(seconds("--time", &number("--time")?)?),
-            _ if arg.starts_with('-') || file.is_some() => return Err(USAGE.into()),
-            _ => file = Some(PathBuf::from(arg)),
+            Arg::Operand(path) => file = Some(PathBuf::from(path)),
+            Arg::Option(option) => match option.as_str() {
+                "--json" => json = true,
+                "--scene" => {
+                    let n = args.number("--scene", 0..=usize::MAX)?;
+                    options = options.with_scene(Some(n));
+                }
+                "--animation" => animation = Some(args.number("--animation", 0..=usize::MAX)?),
+                "--time" => time = Some(args.seconds("--time")?),
+                other => return Err(ArgError::unknown(other)),
+            },
         }
     }
-    let file = file.ok_or(USAGE)?;
+    let file = file.ok_or(ArgError::Usage(
+        "which file? give a .gltf or .glb file".into(),
+    ))?;
     let posed = match (time, animation) {
         (Some(t), a) => Some((a.unwrap_or(0), t)),
-        (None, Some(_)) => return Err(format!("--animation needs --time\n{USAGE}")),
+        (None, Some(_)) => {
+            return Err(ArgError::Usage("--animation needs --time".into()));
+        }
         (None, None) => None,
     };
     Ok(Command::Run {
@@ -249,6 +305,46 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
         json,
         posed,
     })
+}
+
+/// One unplayed channel in `inspect --json`: `animation`, `channel`, `kind`
+/// (`morph_weights` with the `node`, or `pointer` with the `pointer`) and `message`.
+fn unplayed_json(u: &UnplayedChannel) -> Value {
+    let mut out = json!({"animation": u.animation, "channel": u.channel});
+    match &u.reason {
+        Unplayed::MorphWeights { node } => {
+            out["kind"] = json!("morph_weights");
+            out["node"] = json!(node);
+        }
+        Unplayed::Pointer { pointer } => {
+            out["kind"] = json!("pointer");
+            out["pointer"] = json!(pointer);
+        }
+        _ => out["kind"] = json!("other"),
+    }
+    out["message"] = json!(u.to_string());
+    out
+}
+
+/// The lines that list the channels not played (nothing when every channel plays),
+/// each starting with a newline: shared by `inspect` and the tour.
+pub fn unplayed_lines(unplayed: &[UnplayedChannel]) -> String {
+    if unplayed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n{} not played (the scene does not move by {}):",
+        counted(
+            unplayed.len(),
+            "animation channel is",
+            "animation channels are"
+        ),
+        if unplayed.len() == 1 { "it" } else { "them" }
+    );
+    for u in unplayed {
+        out += &format!("\n  {u}");
+    }
+    out
 }
 
 fn box_json(b: &Aabb) -> Value {
@@ -401,5 +497,7 @@ fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
         nodes,
         traversal,
         posed: None,
+        counts: node_counts(imported),
+        unplayed: imported.unplayed.clone(),
     })
 }

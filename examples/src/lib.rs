@@ -52,6 +52,7 @@ pub use reached::Reached;
 pub use scenes::{quad_tree, random_tree, tree_with_nodes};
 pub use shape::{NO_PARENT, TreeShape};
 
+pub mod args;
 pub mod baseline;
 pub mod city;
 pub mod city_scene;

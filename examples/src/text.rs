@@ -1,6 +1,6 @@
 //! Small helpers for the examples' human output: counts with their noun in the right
-//! number, and coordinates printed with as many decimals as the scene's size needs;
-//! and the one value their command lines share, a time in seconds.
+//! number, coordinates printed with as many decimals as the scene's size needs, and
+//! durations in the unit that fits them.
 
 use scenewalk_actors::UpdateStats;
 use scenewalk_core::Aabb;
@@ -90,21 +90,88 @@ pub fn update_stats(stats: &UpdateStats) -> String {
     )
 }
 
-/// The value of a command-line option that takes a time in seconds: a finite number.
-///
-/// Errors: a message naming `option`.
+/// A unit of time for printed durations: the one in which a duration shows three to
+/// four significant digits (ns, µs, ms or s), so no value reads `0.0008 ms`.
 ///
 /// ```
-/// use scenewalk_examples::text::seconds;
-/// assert_eq!(seconds("--time", "1.5"), Ok(1.5));
-/// assert!(seconds("--time", "inf").unwrap_err().contains("--time"));
+/// use scenewalk_examples::text::TimeUnit;
+/// use std::time::Duration;
+/// assert_eq!(TimeUnit::fitting(Duration::from_nanos(800)).show(Duration::from_nanos(800)), "800 ns");
+/// let us = TimeUnit::fitting(Duration::from_micros(81));
+/// assert_eq!((us.name(), us.value(Duration::from_nanos(81_350))), ("µs", 81.35));
+/// assert_eq!(TimeUnit::fitting(Duration::from_millis(5)).show(Duration::from_micros(5_250)), "5.25 ms");
 /// ```
-pub fn seconds(option: &str, value: &str) -> Result<f32, String> {
-    match value.parse::<f32>() {
-        Ok(t) if t.is_finite() => Ok(t),
-        Ok(t) => Err(format!(
-            "{option} needs a finite number of seconds, not {t}"
-        )),
-        Err(_) => Err(format!("{option} needs seconds, not {value:?}")),
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Nanoseconds.
+    Nanos,
+    /// Microseconds.
+    Micros,
+    /// Milliseconds.
+    Millis,
+    /// Seconds.
+    Seconds,
+}
+
+impl TimeUnit {
+    /// The unit for durations about as long as `typical`: the largest in which it is
+    /// at least 1.
+    pub fn fitting(typical: std::time::Duration) -> Self {
+        match typical.as_nanos() {
+            0..1_000 => TimeUnit::Nanos,
+            1_000..1_000_000 => TimeUnit::Micros,
+            1_000_000..1_000_000_000 => TimeUnit::Millis,
+            _ => TimeUnit::Seconds,
+        }
     }
+
+    /// The unit's symbol.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Nanos => "ns",
+            TimeUnit::Micros => "µs",
+            TimeUnit::Millis => "ms",
+            TimeUnit::Seconds => "s",
+        }
+    }
+
+    /// `d` in this unit.
+    pub fn value(self, d: std::time::Duration) -> f64 {
+        let scale = match self {
+            TimeUnit::Nanos => 1e9,
+            TimeUnit::Micros => 1e6,
+            TimeUnit::Millis => 1e3,
+            TimeUnit::Seconds => 1.0,
+        };
+        d.as_secs_f64() * scale
+    }
+
+    /// `d` in this unit with its symbol and three significant digits (at least none
+    /// after the point): `81.4 µs`, `5.25 ms`, `800 ns`.
+    pub fn show(self, d: std::time::Duration) -> String {
+        format!("{} {}", self.number(d), self.name())
+    }
+
+    /// `d` in this unit, without the symbol, as [`TimeUnit::show`] prints it.
+    pub fn number(self, d: std::time::Duration) -> String {
+        let v = self.value(d);
+        let decimals = match v.abs() {
+            x if x >= 100.0 => 0,
+            x if x >= 10.0 => 1,
+            _ => 2,
+        };
+        format!("{v:.decimals$}")
+    }
+}
+
+/// A duration in the unit that fits it: `duration(Duration::from_nanos(812))` is
+/// `812 ns`, a 5.25 ms one `5.25 ms`.
+///
+/// ```
+/// use scenewalk_examples::text::duration;
+/// use std::time::Duration;
+/// assert_eq!(duration(Duration::from_micros(1_500)), "1.50 ms");
+/// ```
+pub fn duration(d: std::time::Duration) -> String {
+    TimeUnit::fitting(d).show(d)
 }

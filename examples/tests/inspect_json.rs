@@ -256,7 +256,8 @@ fn summary_reports_counts_levels_fan_out_and_bounds() {
     );
     let text = report.summary(std::time::Duration::ZERO);
     assert!(
-        text.starts_with("scene 0: 5 nodes, 3 levels, fan-out at most 3, 2 mesh nodes"),
+        text.starts_with("scene 0: 5 glTF nodes, imported as ")
+            && text.contains(" types, 3 levels, fan-out at most 3, 2 mesh nodes"),
         "{text}"
     );
     assert!(text.contains("min [-0.5, -3, -1] max [11, 2, 3]"), "{text}");
@@ -278,7 +279,10 @@ fn summary_counts_agree_in_number_and_unnamed_nodes_are_not_quoted() {
         .unwrap()
         .summary(std::time::Duration::ZERO);
     assert!(
-        text.starts_with("scene 0: 1 node, 1 level, fan-out at most 0, 1 mesh node, at rest"),
+        text.starts_with(
+            "scene 0: 1 glTF node, imported as 2 graph nodes of 2 types, 1 level, \
+             no children, 1 mesh node, at rest"
+        ),
         "{text}"
     );
     assert!(text.contains("     0 (unnamed) depth 0 at"), "{text}");

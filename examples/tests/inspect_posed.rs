@@ -323,7 +323,7 @@ fn the_command_line() {
         "--scene",
         "2",
         "--time",
-        "-1.5",
+        "1.5",
         "--animation",
         "3",
         "--json",
@@ -333,7 +333,7 @@ fn the_command_line() {
     };
     assert_eq!(
         (file.to_str(), options.scene, json, posed),
-        (Some("x.gltf"), Some(2), true, Some((3, -1.5)))
+        (Some("x.gltf"), Some(2), true, Some((3, 1.5)))
     );
     assert!(matches!(
         args(&["x.gltf", "--time", "0.25"]),
@@ -350,6 +350,8 @@ fn the_command_line() {
     for bad in [
         &["x.gltf", "--time"][..],
         &["x.gltf", "--time", "NaN"],
+        &["x.gltf", "--time", "-1.5"],
+        &["x.gltf", "--time", "1e30"],
         &["x.gltf", "--time", "soon"],
         &["x.gltf", "--animation", "1"],
         &["x.gltf", "--time", "1", "--animation", "-1"],
@@ -369,7 +371,8 @@ fn the_readable_report_lists_every_node() {
         .summary(std::time::Duration::ZERO);
     assert!(
         text.starts_with(
-            "scene 0: 3 nodes, 2 levels, fan-out at most 1, 3 mesh nodes, animation 0 at 0.5 s"
+            "scene 0: 3 glTF nodes, imported as 6 graph nodes of 2 types, 2 levels, \
+             fan-out at most 1, 3 mesh nodes, animation 0 at 0.5 s"
         ),
         "{text}"
     );

@@ -19,7 +19,8 @@ use std::path::PathBuf;
 
 /// The shared set's folder; fails (never skips) when it is missing.
 fn scenes() -> PathBuf {
-    let folder = std::env::var_os("SCENEWALK_SCENES").map_or_else(
+    let set = std::env::var_os("SCENEWALK_SCENES").filter(|s| !s.is_empty());
+    let folder = set.map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
         PathBuf::from,
     );
@@ -152,6 +153,7 @@ fn the_tours_of_every_sample_hit_what_they_aim_at_and_list_no_empty_legend_line(
                 time: None,
             },
             svg: Some(svg_path.clone()),
+            rows: false,
             view: View::Top,
         };
         let mut text = Vec::new();

@@ -248,6 +248,7 @@ fn the_tour_of_the_readme_scene_draws_an_outline_a_camera_and_no_empty_legend() 
                 time: None,
             },
             svg: Some(svg_path.clone()),
+            rows: false,
             view,
         };
         let outcome = run(&options, &mut Vec::new()).unwrap();

@@ -6,7 +6,8 @@
 //! ([`Geometry`]; [`Mesh`] with its [`MeshBvh`], ray queries, shapes and [`load_obj`];
 //! [`SkinnedMesh`]) and keyframe [`Animation`]s. The exact tests meshes use are public
 //! ([`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]). Features `obj` and `gltf`
-//! (the glTF 2.0 importer [`gltf`]) are on by default.
+//! (the glTF 2.0 importer [`gltf`]) are on by default, and so is `urdf` (the robot
+//! importer [`urdf`], whose joints are nodes extending [`Transform`]).
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as
@@ -42,7 +43,7 @@ pub use mesh::{Mesh, MeshError, TriangleHit};
 #[cfg(feature = "obj")]
 pub use obj::{ObjError, load_obj, load_obj_from};
 pub use shapes::MAX_SHAPE_TRIANGLES;
-pub use skin::{Skin, SkinError, SkinnedMesh};
+pub use skin::{InfluenceSet, Skin, SkinError, SkinnedMesh};
 pub use switch::{Selection, Switch};
 pub use transform::{BadTransform, Transform};
 
@@ -66,6 +67,8 @@ mod skin;
 mod switch;
 mod transform;
 mod tri_tri;
+#[cfg(feature = "urdf")]
+pub mod urdf;
 
 /// Opens `path` if it is a regular file (the error says so otherwise): opening a pipe
 /// blocks until a writer comes, and reading a device may never end.

@@ -79,8 +79,15 @@ fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String,
         ..Default::default()
     };
     let no_materials = |_: &Path| Err(tobj::LoadError::OpenFileFailed);
-    let (models, _) =
-        tobj::load_obj_buf(reader, &options, no_materials).map_err(|e| parse(e.to_string()))?;
+    let (models, _) = tobj::load_obj_buf(reader, &options, no_materials).map_err(|e| {
+        parse(match e {
+            // tobj reads lines of text; a line that is not UTF-8 is its "read error".
+            tobj::LoadError::ReadError => "not OBJ text (it holds bytes that are not UTF-8 \
+                                           text; a binary file?)"
+                .into(),
+            e => format!("not a readable OBJ file: {e}"),
+        })
+    })?;
     let meshes = models.into_iter().map(|model| {
         let (name, indices) = (model.name, model.mesh.indices);
         if indices.len() % 3 != 0 {

@@ -4,6 +4,7 @@ use crate::Mesh;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, NodeCore, NodeId, ParentType, Remap};
 use std::fmt;
+use std::slice::ChunksExact;
 use std::sync::Arc;
 
 /// Why a skin or a skinned mesh was refused.
@@ -150,9 +151,14 @@ impl Skin {
     }
 }
 
+/// One set of influences (glTF's `JOINTS_n` with `WEIGHTS_n`): per vertex, four joint
+/// indices into the skin and their weights.
+pub type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// A triangle mesh posed by a [`Skin`]: the bind-pose [`Mesh`] (its
-/// [`base`](NodeCore::base), so actors that know no skins see that mesh) with up to four
-/// joints and weights per vertex, the weights divided by their sum.
+/// [`base`](NodeCore::base), so actors that know no skins see that mesh) with one or
+/// more sets of four joints and weights per vertex (glTF's `JOINTS_n` / `WEIGHTS_n`: a
+/// vertex's influences are all its sets together), the weights divided by their sum.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -182,33 +188,65 @@ pub struct SkinnedMesh {
 
 /// What a skinned mesh adds to its mesh, shared by clones and [`SkinnedMesh::with_skin`].
 struct Influences {
-    joints: Vec<[u16; 4]>,
-    weights: Vec<[f32; 4]>,
+    /// Per vertex, `per_vertex` joint indices (its sets one after another).
+    joints: Vec<u16>,
+    /// Per vertex, the weights of its `joints`, summing to 1.
+    weights: Vec<f32>,
+    /// Joints (and weights) per vertex: 4 per set, never 0 (`chunks_exact` needs that).
+    per_vertex: usize,
     /// See [`SkinnedMesh::joint_bounds`].
     joint_bounds: Vec<Aabb>,
 }
 
 impl SkinnedMesh {
-    /// `mesh` posed by `skin`, with per-vertex joint indices and weights. A joint out of
-    /// range is refused, weighted or not.
+    /// `mesh` posed by `skin`, with one set of four joint indices and weights per
+    /// vertex ([`from_sets`](SkinnedMesh::from_sets) with that one set).
     pub fn new(
         mesh: Mesh,
         skin: Arc<Skin>,
         joints: Vec<[u16; 4]>,
-        mut weights: Vec<[f32; 4]>,
+        weights: Vec<[f32; 4]>,
+    ) -> Result<SkinnedMesh, SkinError> {
+        Self::from_sets(mesh, skin, vec![(joints, weights)])
+    }
+
+    /// `mesh` posed by `skin`, with `sets` of four joint indices and weights per vertex,
+    /// all of a vertex's sets together making its influences. A joint out of range is
+    /// refused, weighted or not; so are no sets, a set whose length is not the
+    /// positions', and a vertex whose weights (over all sets) are not non-negative
+    /// finite numbers with a positive sum.
+    pub fn from_sets(
+        mesh: Mesh,
+        skin: Arc<Skin>,
+        sets: Vec<InfluenceSet>,
     ) -> Result<SkinnedMesh, SkinError> {
         let positions = mesh.positions();
-        if joints.len() != positions.len() || weights.len() != positions.len() {
+        let wrong = sets
+            .iter()
+            .map(|(j, w)| (j.len(), w.len()))
+            .find(|&lengths| lengths != (positions.len(), positions.len()));
+        if let Some((joints, weights)) = wrong.or(sets.is_empty().then_some((0, 0))) {
             return Err(SkinError::LengthMismatch {
                 positions: positions.len(),
-                joints: joints.len(),
-                weights: weights.len(),
+                joints,
+                weights,
             });
         }
-        check_joints(&joints, skin.joints.len())?;
+        let per_vertex = 4 * sets.len();
+        let mut joints = Vec::with_capacity(per_vertex * positions.len());
+        let mut weights = Vec::with_capacity(per_vertex * positions.len());
+        for vertex in 0..positions.len() {
+            for (js, ws) in &sets {
+                joints.extend(js.get(vertex).into_iter().flatten());
+                weights.extend(ws.get(vertex).into_iter().flatten());
+            }
+        }
+        check_joints(&joints, per_vertex, skin.joints.len())?;
         let mut joint_bounds: Vec<Aabb> = Vec::new();
-        for (vertex, ((&p, js), ws)) in positions.iter().zip(&joints).zip(&mut weights).enumerate()
-        {
+        let vertices = (positions.iter())
+            .zip(joints.chunks_exact(per_vertex))
+            .zip(weights.chunks_exact_mut(per_vertex));
+        for (vertex, ((&p, js), ws)) in vertices.enumerate() {
             let sum: f32 = ws.iter().sum();
             if ws.iter().any(|w| w.is_nan() || *w < 0.0) || !sum.is_finite() || sum <= 0.0 {
                 return Err(SkinError::BadWeights { vertex });
@@ -230,6 +268,7 @@ impl SkinnedMesh {
             influences: Arc::new(Influences {
                 joints,
                 weights,
+                per_vertex,
                 joint_bounds,
             }),
         })
@@ -238,7 +277,8 @@ impl SkinnedMesh {
     /// The same mesh and influences, shared, posed by another skin (checked as in
     /// [`new`](SkinnedMesh::new)).
     pub fn with_skin(&self, skin: Arc<Skin>) -> Result<SkinnedMesh, SkinError> {
-        check_joints(&self.influences.joints, skin.joints.len())?;
+        let influences = &self.influences;
+        check_joints(&influences.joints, influences.per_vertex, skin.joints.len())?;
         Ok(SkinnedMesh {
             mesh: self.mesh.clone(),
             skin,
@@ -256,14 +296,22 @@ impl SkinnedMesh {
         &self.skin
     }
 
-    /// Per vertex, four indices into the skin's joints.
-    pub fn joints(&self) -> &[[u16; 4]] {
-        &self.influences.joints
+    /// How many joints (and weights) each vertex has: four per set.
+    pub fn influences_per_vertex(&self) -> usize {
+        self.influences.per_vertex
+    }
+
+    /// Per vertex, its [`influences_per_vertex`](SkinnedMesh::influences_per_vertex)
+    /// indices into the skin's joints: its sets one after another.
+    pub fn joints(&self) -> ChunksExact<'_, u16> {
+        let influences = &*self.influences;
+        influences.joints.chunks_exact(influences.per_vertex)
     }
 
     /// Per vertex, the weights of [`joints`](SkinnedMesh::joints), summing to 1.
-    pub fn weights(&self) -> &[[f32; 4]] {
-        &self.influences.weights
+    pub fn weights(&self) -> ChunksExact<'_, f32> {
+        let influences = &*self.influences;
+        influences.weights.chunks_exact(influences.per_vertex)
     }
 
     /// Per joint index, the bind-pose box of the vertices it moves (with a positive
@@ -278,12 +326,11 @@ impl SkinnedMesh {
         &'a self,
         matrices: &'a [Affine3A],
     ) -> Option<impl ExactSizeIterator<Item = Vec3> + 'a> {
-        let influences = &*self.influences;
-        if matrices.len() < influences.joint_bounds.len() {
+        if matrices.len() < self.influences.joint_bounds.len() {
             return None;
         }
-        let vertices = self.mesh.positions().iter().zip(&influences.joints);
-        Some(vertices.zip(&influences.weights).map(|((&p, js), ws)| {
+        let vertices = self.mesh.positions().iter().zip(self.joints());
+        Some(vertices.zip(self.weights()).map(|((&p, js), ws)| {
             let weighted = js.iter().zip(ws).filter(|(_, w)| **w > 0.0);
             // Every joint with a positive weight is below `joint_bounds.len()`: the
             // `get` cannot miss.
@@ -324,9 +371,11 @@ impl SkinnedMesh {
     }
 }
 
-/// Refuses the first vertex that names a joint past the skin's `count` joints.
-fn check_joints(joints: &[[u16; 4]], count: usize) -> Result<(), SkinError> {
-    let bad = joints.iter().enumerate().find_map(|(vertex, js)| {
+/// Refuses the first vertex (of `per_vertex` joints each) that names a joint past the
+/// skin's `count` joints.
+fn check_joints(joints: &[u16], per_vertex: usize, count: usize) -> Result<(), SkinError> {
+    let mut vertices = joints.chunks_exact(per_vertex).enumerate();
+    let bad = vertices.find_map(|(vertex, js)| {
         let joint = *js.iter().find(|&&j| usize::from(j) >= count)?;
         Some(SkinError::JointOutOfRange {
             vertex,
@@ -359,6 +408,7 @@ impl fmt::Debug for SkinnedMesh {
             .field("mesh", &self.mesh)
             .field("joints", &self.skin.joints.len())
             .field("joints_used", &self.influences.joint_bounds.len())
+            .field("influences_per_vertex", &self.influences.per_vertex)
             .finish()
     }
 }

@@ -1,118 +1,36 @@
-//! The shared animated samples (`shared/scenes/gltf` beside the workspace): each
-//! imports with its animations and skins, plays every animation at several times with
-//! finite poses and a change log naming exactly the animated nodes; skinned boxes
-//! against brute force at random times.
+//! The animated samples kept in the repository (`testdata/gltf`): each imports with
+//! its animations and skins, plays every animation at several times with finite poses
+//! and a change log naming exactly the animated nodes; skinned boxes against brute
+//! force at random times and, at rest, where the bind pose puts them. The same checks
+//! on every animated sample of the shared real-data set are in `scenes.rs` (feature
+//! `scenes`).
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
 
 mod common;
 
-use common::skinning::check_bounds;
-use scenewalk_core::Change;
-use scenewalk_nodes::gltf::{ImportOptions, Imported, import};
-use scenewalk_nodes::{AnimationPlayer, SkinnedMesh, Transform};
-use std::collections::BTreeSet;
-use std::path::Path;
+use common::animated::{self, Animated};
+use common::data::testdata_gltf;
 
 /// (sample, animations, skinned primitives)
-const ANIMATED: [(&str, usize, usize); 7] = [
+const ANIMATED: Animated = &[
     ("BoxAnimated", 1, 0),
-    ("CesiumMilkTruck", 1, 0),
-    ("Fox", 3, 1),
-    ("CesiumMan", 1, 1),
     ("RiggedSimple", 1, 1),
-    ("RiggedFigure", 1, 1),
     ("SimpleSkin", 1, 1),
 ];
 
-fn sample(name: &str) -> Imported {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes/gltf");
-    assert!(
-        folder.is_dir(),
-        "the shared samples are missing: expected them at {}",
-        folder.display()
-    );
-    import(
-        &folder.join(name).join(format!("{name}.gltf")),
-        &ImportOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn skinned(imported: &Imported) -> Vec<&SkinnedMesh> {
-    let primitives = imported.nodes.iter().flatten().flat_map(|n| &n.primitives);
-    primitives
-        .filter_map(|&p| imported.graph.get::<SkinnedMesh>(p).ok())
-        .collect()
-}
-
-/// Deterministic times in [-0.25, 1.25] × the duration: before, inside and after.
-fn times(duration: f32, count: usize) -> impl Iterator<Item = f32> {
-    let mut state = 0x9e37_79b9_u32;
-    (0..count).map(move |_| {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state as f32 / u32::MAX as f32 * 1.5 - 0.25) * duration
-    })
-}
-
 #[test]
 fn every_animated_sample_plays_with_finite_poses_and_logs_its_targets() {
-    for (name, animations, skinned_count) in ANIMATED {
-        let imported = sample(name);
-        assert_eq!(imported.animations.len(), animations, "{name}");
-        assert_eq!(skinned(&imported).len(), skinned_count, "{name}");
-        for animation in &imported.animations {
-            assert!(animation.duration() > 0.0, "{name}");
-            let targets: BTreeSet<_> = animation.targets().map(|t| t.index()).collect();
-            assert!(!targets.is_empty(), "{name}");
-            let mut graph = imported.graph.clone();
-            let mut player = AnimationPlayer::new(animation.clone());
-            let d = animation.duration();
-            for t in [0.0, d * 0.3, d * 0.77, d, d + 1.0, -1.0, d * 0.5] {
-                let seen = graph.change_cursor();
-                player.apply(&mut graph, t).unwrap();
-                let changed: BTreeSet<_> = graph
-                    .changes_since(seen)
-                    .unwrap()
-                    .iter()
-                    .map(|c| match c {
-                        Change::Payload(n) => *n,
-                        other => panic!("{name}: {other:?}"),
-                    })
-                    .collect();
-                assert_eq!(changed, targets, "{name} at {t}");
-                for target in animation.targets() {
-                    assert!(
-                        graph.get::<Transform>(target).unwrap().local().is_finite(),
-                        "{name} at {t}"
-                    );
-                }
-            }
-        }
-    }
+    animated::every_animated_sample_plays_with_finite_poses_and_logs_its_targets(
+        &testdata_gltf(),
+        ANIMATED,
+    );
 }
 
 #[test]
 fn skinned_sample_boxes_match_brute_force_at_random_times() {
-    for (name, _, skinned_count) in ANIMATED {
-        if skinned_count == 0 {
-            continue;
-        }
-        let imported = sample(name);
-        for animation in &imported.animations {
-            let mut graph = imported.graph.clone();
-            let mut player = AnimationPlayer::new(animation.clone());
-            for t in times(animation.duration(), 8) {
-                player.apply(&mut graph, t).unwrap();
-                for mesh in skinned(&imported) {
-                    check_bounds(&graph, mesh);
-                }
-            }
-        }
-    }
+    animated::skinned_sample_boxes_match_brute_force_at_random_times(&testdata_gltf(), ANIMATED);
 }
 
 /// These samples are bound in their rest pose: unanimated, each skinned box equals
@@ -120,33 +38,5 @@ fn skinned_sample_boxes_match_brute_force_at_random_times() {
 /// inverse bind matrices and the skinning rule).
 #[test]
 fn skinned_samples_at_rest_sit_where_their_bind_pose_does() {
-    for (name, _, skinned_count) in ANIMATED {
-        if skinned_count == 0 {
-            continue;
-        }
-        let imported = sample(name);
-        let graph = &imported.graph;
-        for node in imported.nodes.iter().flatten() {
-            for &p in &node.primitives {
-                let Ok(mesh) = graph.get::<SkinnedMesh>(p) else {
-                    continue;
-                };
-                let mut matrices = Vec::new();
-                let world = |j| Some(common::skinning::world(graph, j).as_affine3a());
-                mesh.skin().joint_matrices(world, &mut matrices).unwrap();
-                let skinned = mesh.exact_bounds(&matrices).unwrap();
-                let placed = mesh
-                    .mesh()
-                    .geometry()
-                    .local_bounds()
-                    .transformed(&world(node.id).unwrap());
-                let tolerance = 1e-5 * (1.0 + placed.size().max_element());
-                assert!(
-                    skinned.min.abs_diff_eq(placed.min, tolerance)
-                        && skinned.max.abs_diff_eq(placed.max, tolerance),
-                    "{name}: skinned {skinned:?}, bind pose {placed:?}"
-                );
-            }
-        }
-    }
+    animated::skinned_samples_at_rest_sit_where_their_bind_pose_does(&testdata_gltf(), ANIMATED);
 }

@@ -1,14 +1,11 @@
-//! OBJ loading: small files written by the tests, and the real meshes in
-//! `shared/scenes/mesh/` beside the workspace root.
+//! OBJ loading: small files written by the tests. The real meshes of the shared
+//! data set are checked in `scenes.rs` (feature `scenes`).
 
 #![cfg(feature = "obj")]
 
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
-use scenewalk_iterators::Walk;
-use scenewalk_nodes::{MAX_LEAF_TRIANGLES, ObjError, Ray, load_obj, load_obj_from, ray_triangle};
-use std::path::Path;
-use std::time::Instant;
+use scenewalk_nodes::{ObjError, Ray, load_obj, load_obj_from};
 
 const TWO_OBJECTS: &str = "\
 # a quad and a triangle
@@ -85,108 +82,4 @@ fn bad_index_and_bad_numbers_are_errors() {
         load_obj_from(&mut infinite.as_bytes()),
         Err(ObjError::Mesh { .. } | ObjError::Parse { .. })
     ));
-}
-
-/// Loads the shared meshes, checks the BVH invariants and prints counts and times
-/// (for timings: `cargo test -p scenewalk-nodes --release --test obj -- --nocapture`).
-/// Fails, naming the folder, when the meshes are missing.
-#[test]
-fn shared_meshes_load_with_valid_bvhs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes/mesh");
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!(
-            "the shared meshes are missing: cannot read {} ({e}); they belong in \
-             shared/scenes/mesh beside the workspace root",
-            dir.display()
-        )
-    });
-    let mut paths: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty(), "no .obj file in {}", dir.display());
-    for path in paths {
-        let start = Instant::now();
-        let meshes = load_obj(&path).unwrap();
-        let loaded = start.elapsed();
-        for (name, mesh) in &meshes {
-            // The best of three builds and of five passes over the rays: the machine
-            // is shared, and the minimum is the least disturbed figure.
-            let mut build = std::time::Duration::MAX;
-            let mut rebuilt = mesh.clone();
-            for _ in 0..3 {
-                let start = Instant::now();
-                rebuilt = scenewalk_nodes::Mesh::new(
-                    mesh.positions().to_vec(),
-                    mesh.triangles().to_vec(),
-                )
-                .unwrap();
-                build = build.min(start.elapsed());
-            }
-            let bvh = rebuilt.bvh();
-            let mut seen = vec![0u8; rebuilt.geometry().primitives() as usize];
-            let mut depth_max = 0;
-            for i in bvh.graph().preorder(bvh.root()).unwrap() {
-                let own = bvh.boxes()[i.get()];
-                for &t in bvh.subtree_triangles(i) {
-                    let b = Aabb::from_points(rebuilt.triangle(t).unwrap());
-                    assert!(own.min.cmple(b.min).all() && b.max.cmple(own.max).all());
-                }
-                if bvh.is_leaf(i) {
-                    assert!(bvh.leaf_triangles(i).len() <= MAX_LEAF_TRIANGLES);
-                    bvh.leaf_triangles(i)
-                        .iter()
-                        .for_each(|&t| seen[t as usize] += 1);
-                    let mut d = 0;
-                    let mut up = bvh.graph().parent_at(i);
-                    while let Some(p) = up {
-                        d += 1;
-                        up = bvh.graph().parent_at(p);
-                    }
-                    depth_max = depth_max.max(d);
-                }
-            }
-            assert!(seen.iter().all(|&n| n == 1));
-            // Rays from around the mesh at its centre, against brute force.
-            let b = rebuilt.geometry().local_bounds();
-            let centre = b.center();
-            let reach = b.size().length();
-            let rays: Vec<Ray> = (0..1000)
-                .map(|k| {
-                    let a = k as f32 * 2.399_963;
-                    let z = 1.0 - 2.0 * (k as f32 + 0.5) / 1000.0;
-                    let r = (1.0 - z * z).sqrt();
-                    let from = centre + Vec3::new(r * a.cos(), z, r * a.sin()) * reach;
-                    Ray::new(from, centre - from).unwrap()
-                })
-                .collect();
-            let mut per_ray = std::time::Duration::MAX;
-            let mut hits = Vec::new();
-            for _ in 0..5 {
-                let start = Instant::now();
-                hits = rays
-                    .iter()
-                    .map(|r| rebuilt.ray_hit(r, f32::INFINITY))
-                    .collect();
-                per_ray = per_ray.min(start.elapsed() / rays.len() as u32);
-            }
-            for (ray, hit) in rays.iter().zip(&hits).take(50) {
-                let brute = (0..rebuilt.geometry().primitives())
-                    .filter_map(|t| {
-                        ray_triangle(ray, &rebuilt.triangle(t).unwrap()).map(|h| (h.0, t))
-                    })
-                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-                assert_eq!(hit.map(|h| (h.distance, h.triangle)), brute);
-            }
-            eprintln!(
-                "{} {name}: {} triangles, {} BVH nodes, depth {depth_max}; load {loaded:?}, build {build:?}, ray_hit {per_ray:?} per ray ({} of {} hit)",
-                path.file_name().unwrap().to_string_lossy(),
-                rebuilt.geometry().primitives(),
-                bvh.graph().len(),
-                hits.iter().flatten().count(),
-                rays.len(),
-            );
-        }
-    }
 }

@@ -133,7 +133,7 @@ proptest! {
             prop_assert!((ws.iter().sum::<f32>() - 1.0).abs() < 1e-6);
         }
         for (j, b) in skinned.joint_bounds().iter().enumerate() {
-            let moved = skinned.mesh().positions().iter().zip(skinned.joints().iter().zip(skinned.weights()))
+            let moved = skinned.mesh().positions().iter().zip(skinned.joints().zip(skinned.weights()))
                 .filter(|(_, (js, ws))| js.iter().zip(ws.iter()).any(|(&k, &w)| usize::from(k) == j && w > 0.0))
                 .map(|(p, _)| *p);
             prop_assert_eq!(*b, Aabb::from_points(moved));
@@ -318,10 +318,11 @@ fn gltf_skins_import_with_every_joint_and_weight_type() {
             [imported.node(1).unwrap().id, imported.node(2).unwrap().id]
         );
         assert_eq!(skin.skeleton(), imported.node(1).map(|n| n.id));
-        assert_eq!(skinned.joints()[1], [1, 0, 0, 0]);
-        assert_eq!(skinned.weights()[1], [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(skinned.influences_per_vertex(), 4);
+        assert_eq!(skinned.joints().nth(1).unwrap(), [1, 0, 0, 0]);
+        assert_eq!(skinned.weights().nth(1).unwrap(), [1.0, 0.0, 0.0, 0.0]);
         // Quantized weights that do not sum to one are normalized.
-        let w = skinned.weights()[2];
+        let w = skinned.weights().nth(2).unwrap();
         assert!(
             (w[0] + w[1] - 1.0).abs() < 1e-6 && (w[0] - 0.5).abs() < 0.01,
             "{w:?}"
@@ -489,4 +490,102 @@ fn a_skin_follows_its_joints_through_a_compaction() {
         .find_map(|c| before.get::<SkinnedMesh>(c).ok())
         .unwrap();
     assert_eq!(kept.skin().joints(), joints.as_slice());
+}
+
+/// One vertex of [`sets_case`]: its position and, per set, four joints and weights.
+type SetVertex = ([f32; 3], Vec<([u16; 4], [f32; 4])>);
+
+/// Up to six joint matrices and vertices with one to three influence sets each.
+fn sets_case() -> impl Strategy<Value = (Vec<[f32; 12]>, Vec<SetVertex>)> {
+    (1usize..7, 1usize..4).prop_flat_map(|(joints, sets)| {
+        let matrix = prop::array::uniform12(-2.0f32..2.0);
+        let weight = prop_oneof![Just(0.0f32), 0.01f32..2.0];
+        let set = (
+            prop::array::uniform4(0..joints as u16),
+            prop::array::uniform4(weight),
+        );
+        let vertex = (
+            prop::array::uniform3(-3.0f32..3.0),
+            prop::collection::vec(set, sets),
+        )
+            .prop_filter("a weight", |(_, sets)| {
+                sets.iter().flat_map(|s| s.1).sum::<f32>() > 0.01
+            });
+        (
+            prop::collection::vec(matrix, joints),
+            prop::collection::vec(vertex, 1..20),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    /// Every set takes part: each posed vertex is Σ wᵢ · Mᵢ · v over the influences of
+    /// all its sets, weights divided by their sum over all sets (brute force in f64
+    /// from the sets themselves), and the boxes agree with the posed vertices.
+    #[test]
+    fn every_influence_set_poses_its_vertices((matrices, vertices) in sets_case()) {
+        let mut graph = Graph::new();
+        let joints = (0..matrices.len()).map(|_| graph.add_root(Transform::IDENTITY)).collect();
+        let skin = Arc::new(Skin::new(joints, None, None).unwrap());
+        let positions: Vec<Vec3> = vertices.iter().map(|v| Vec3::from(v.0)).collect();
+        let mesh = Mesh::new(positions, vec![[0, 0, 0]]).unwrap();
+        let count = vertices[0].1.len();
+        let sets: Vec<_> = (0..count)
+            .map(|s| vertices.iter().map(|v| v.1[s]).unzip())
+            .collect();
+        let skinned = SkinnedMesh::from_sets(mesh.clone(), skin.clone(), sets).unwrap();
+        prop_assert_eq!(skinned.influences_per_vertex(), 4 * count);
+        let matrices: Vec<Affine3A> = matrices.iter().map(Affine3A::from_cols_array).collect();
+        let posed: Vec<Vec3> = skinned.posed_positions(&matrices).unwrap().collect();
+        for ((p, sets), got) in vertices.iter().zip(&posed) {
+            let influences = sets.iter().flat_map(|(js, ws)| js.iter().zip(ws));
+            let sum: f64 = sets.iter().flat_map(|s| s.1).map(f64::from).sum();
+            let p = Vec3::from(*p).as_dvec3();
+            let want: scenewalk_core::glam::DVec3 = influences
+                .map(|(&j, &w)| {
+                    f64::from(w) / sum * matrices[usize::from(j)].as_daffine3().transform_point3(p)
+                })
+                .sum();
+            let scale = 1.0 + want.abs().max_element() + 10.0 * p.abs().max_element();
+            prop_assert!(got.as_dvec3().abs_diff_eq(want, 1e-5 * scale), "{got} vs {want}");
+        }
+        let exact = skinned.exact_bounds(&matrices).unwrap();
+        prop_assert_eq!(exact, posed.iter().fold(Aabb::EMPTY, |b, &p| b.including(p)));
+        let conservative = skinned.conservative_bounds(&matrices).unwrap();
+        prop_assert!(conservative.union(&exact) == conservative, "{conservative:?} {exact:?}");
+        // One set through `from_sets` is `new`.
+        if count == 1 {
+            let (js, ws) = vertices.iter().map(|v| v.1[0]).unzip();
+            let one = SkinnedMesh::new(mesh, skin, js, ws).unwrap();
+            prop_assert_eq!(one.exact_bounds(&matrices), Some(exact));
+        }
+    }
+}
+
+#[test]
+fn no_sets_or_a_set_of_the_wrong_length_is_refused() {
+    let mut graph = Graph::new();
+    let skin = Arc::new(Skin::new(vec![graph.add_root(Transform::IDENTITY)], None, None).unwrap());
+    let mesh = Mesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]).unwrap();
+    let e = SkinnedMesh::from_sets(mesh.clone(), skin.clone(), Vec::new()).err();
+    assert_eq!(
+        e,
+        Some(SkinError::LengthMismatch {
+            positions: 3,
+            joints: 0,
+            weights: 0
+        })
+    );
+    let good = (vec![[0; 4]; 3], vec![[1.0, 0.0, 0.0, 0.0]; 3]);
+    let short = (vec![[0; 4]; 3], vec![[1.0, 0.0, 0.0, 0.0]; 2]);
+    let e = SkinnedMesh::from_sets(mesh, skin, vec![good, short]).err();
+    assert_eq!(
+        e,
+        Some(SkinError::LengthMismatch {
+            positions: 3,
+            joints: 3,
+            weights: 2
+        })
+    );
 }

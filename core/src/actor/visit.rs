@@ -44,7 +44,41 @@ impl<'g> Visit<'g> {
         self.depth
     }
 
-    /// The node's type index.
+    /// The node's type index: dense (0, 1, 2, … in the order the graph's types were
+    /// registered), so a table indexed by it dispatches per type. The type's name, and
+    /// the types it extends, are in the graph's type registry:
+    /// `visit.graph().types().name(visit.node_type())`.
+    ///
+    /// ```
+    /// use scenewalk_core::prelude::*;
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct Room;
+    /// impl NodeCore for Room {}
+    /// #[derive(Clone, Debug)]
+    /// struct Lamp;
+    /// impl NodeCore for Lamp {}
+    ///
+    /// /// The type name of every node entered.
+    /// #[derive(Default)]
+    /// struct Names(Vec<&'static str>);
+    /// impl UnorderedActor for Names {
+    ///     fn enter(&mut self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
+    ///         self.0.push(visit.graph().types().name(visit.node_type()));
+    ///         Flow::Continue
+    ///     }
+    /// }
+    ///
+    /// let mut graph = Graph::new();
+    /// let room = graph.add_root(Room);
+    /// let lamp = graph.append_child(room, Lamp)?;
+    /// let mut action = Action::new(DepthFirst::new(), (Unordered::new(Names::default()),))?;
+    /// action.run(&graph, room)?;
+    /// assert_eq!(action.actor::<Names>().unwrap().0, ["Room", "Lamp"]);
+    /// // The same index outside a traversal, and the type's own.
+    /// assert_eq!(graph.types().index_of::<Lamp>(), Some(graph.node_type(lamp)?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn node_type(&self) -> NodeType {
         self.ty

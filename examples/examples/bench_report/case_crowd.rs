@@ -19,7 +19,8 @@
 //! Times are per animated node (19 per copy); the target is `library_frame` ≤ 1.5 ×
 //! `hand_loop`. The last row is the library's frame over the frame with a full update.
 //! The contenders' first frames must give the same crowd box (rounded to 1e-3): the
-//! case stops otherwise. Without the shared samples the case says so and is skipped.
+//! case stops otherwise. Without the shared samples (`../shared/scenes` beside the
+//! workspace, or `$SCENEWALK_SCENES`) the case says so and is skipped.
 
 use crate::Config;
 use scenewalk_actors::{Bounds, IncrementalUpdate, WorldTransforms};
@@ -32,7 +33,7 @@ use scenewalk_nodes::{
     AnimationPlayer, Camera, Channel, Geometry, Group, Mesh, Property, SkinnedMesh, Transform,
 };
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Frames per second of the played time.
@@ -316,15 +317,25 @@ fn checksum(b: &Aabb) -> u64 {
 
 /// Runs case k.
 pub fn run(config: &Config) -> Vec<Row> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/scenes/gltf/CesiumMan/CesiumMan.gltf");
+    // The shared data set: $SCENEWALK_SCENES, else ../shared/scenes beside the workspace.
+    let scenes = (std::env::var_os("SCENEWALK_SCENES").filter(|p| !p.is_empty())).map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
+        PathBuf::from,
+    );
+    let path = scenes.join("gltf/CesiumMan/CesiumMan.gltf");
+    if !path.is_file() {
+        println!(
+            "k. crowd: skipped: needs the shared sample CesiumMan, not found at {} (the \
+             shared scenes go at ../shared/scenes beside the workspace, or set \
+             SCENEWALK_SCENES to a copy)",
+            path.display()
+        );
+        return Vec::new();
+    }
     let imported = match import(&path, &ImportOptions::default()) {
         Ok(imported) => imported,
         Err(e) => {
-            println!(
-                "k. crowd: skipped, the shared sample CesiumMan cannot be read ({}: {e})",
-                path.display()
-            );
+            println!("k. crowd: skipped: the shared sample CesiumMan cannot be imported: {e}");
             return Vec::new();
         }
     };

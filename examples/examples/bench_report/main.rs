@@ -6,8 +6,8 @@
 //!     [--quick | --big] [--threads 1,2,4,8,16] [--only a,b,…] [--no-write] [--scale]
 //! ```
 //!
-//! (`--help` prints the options and runs nothing; an unknown option is an error, exit
-//! status 2.) Each case builds its data once, then runs its contenders in alternation
+//! (`--help` prints the options and runs nothing; the command line and the exit status
+//! follow `scenewalk_examples::args`: an unknown option is named, exit status 2.) Each case builds its data once, then runs its contenders in alternation
 //! (round robin, warm-up rounds first, then the median and the best of several
 //! measured rounds) and prints one line per contender:
 //! `case contender ns_per_node ratio_to_baseline best_ratio bytes_per_node`. Bytes per
@@ -33,7 +33,11 @@
 //! A case is one function `fn(&Config) -> Vec<Row>` in its own file; adding one is a
 //! file and a line in [`CASES`].
 
+use scenewalk_examples::args::{ArgError, run_main};
 use scenewalk_examples::report::{Command, Options, Row, USAGE, replace_marked, speed_ups, table};
+use std::error::Error;
+use std::io::Write;
+use std::process::ExitCode;
 
 mod bytes;
 mod case_compaction;
@@ -76,21 +80,23 @@ const CASES: &[Case] = &[
 // reads it.
 use allocation_counter as _;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+fn main() -> ExitCode {
     let letters: Vec<&str> = CASES.iter().map(|(letter, _)| *letter).collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let config = match Options::parse(args.iter().cloned(), &letters, cores) {
-        Ok(Command::Run(config)) => config,
-        Ok(Command::Help) => {
-            print!("{USAGE}");
-            return;
-        }
-        Err(e) => {
-            eprintln!("bench_report: {e}\n\n{USAGE}");
-            std::process::exit(2);
-        }
+    let parse = |args: Vec<String>| match Options::parse(args.iter().cloned(), &letters, cores) {
+        Ok(Command::Run(config)) => Ok((config, args)),
+        // `run_main` answers `--help` before it parses.
+        Ok(Command::Help) => Err(ArgError::Usage("--help comes alone".into())),
+        Err(e) => Err(ArgError::from(e)),
     };
+    run_main("bench_report", USAGE, parse, |(config, args), out| {
+        measure(&config, &args, out)
+    })
+}
+
+/// Runs the cases `config` asks for (`args` is the command line, for the report),
+/// prints their rows, and rewrites the marked section of `docs/benchmarks.md`.
+fn measure(config: &Config, args: &[String], out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let command = format!(
         "cargo run --release --example bench_report --{}",
         args.iter().map(|a| format!(" {a}")).collect::<String>()
@@ -100,10 +106,11 @@ fn main() {
     let (tag, body) = if config.scale {
         ("bench_report:scale", scale::run())
     } else {
-        println!(
+        writeln!(
+            out,
             "{:<26} {:<40} {:>9} {:>7} {:>7} {:>7}",
             "case", "contender", "ns/node", "ratio", "best", "B/node"
-        );
+        )?;
         let mut rows = Vec::new();
         for (letter, case) in CASES {
             if config
@@ -113,32 +120,30 @@ fn main() {
             {
                 continue;
             }
-            let case_rows = case(&config);
+            let case_rows = case(config);
             for row in &case_rows {
-                println!("{}", row.line());
+                writeln!(out, "{}", row.line())?;
             }
             rows.extend(case_rows);
         }
         let tag = "bench_report:full";
         let mut body = table(&rows);
         if let Some(summary) = speed_ups(&rows) {
-            println!("\n{summary}");
+            writeln!(out, "\n{summary}")?;
             body.push_str(&format!("\n```text\n{summary}```\n"));
         }
         (tag, body)
     };
 
     let header = machine::header(&command, &load_before, &machine::load_average());
-    println!("\n{header}");
+    writeln!(out, "\n{header}")?;
     if config.write {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/benchmarks.md");
         let doc = std::fs::read_to_string(path).unwrap_or_default();
-        match replace_marked(&doc, tag, &format!("{header}\n{body}")) {
-            Ok(new) => match std::fs::write(path, new) {
-                Ok(()) => println!("rewrote the `{tag}` section of {path}"),
-                Err(e) => eprintln!("could not write {path}: {e}"),
-            },
-            Err(e) => eprintln!("{path}: {e}"),
-        }
+        let new = replace_marked(&doc, tag, &format!("{header}\n{body}"))
+            .map_err(|e| format!("{path}: {e}"))?;
+        std::fs::write(path, new).map_err(|e| format!("cannot write {path}: {e}"))?;
+        writeln!(out, "rewrote the `{tag}` section of {path}")?;
     }
+    Ok(())
 }

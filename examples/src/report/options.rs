@@ -78,6 +78,19 @@ pub enum UsageError {
     QuickAndBig,
 }
 
+impl From<UsageError> for crate::args::ArgError {
+    /// The examples' convention: a wrong shape of command line is a usage error (exit
+    /// 2), a case or thread count that does not exist a bad value (exit 1).
+    fn from(e: UsageError) -> Self {
+        match e {
+            UsageError::UnknownCase { .. } | UsageError::BadThreads(_) => {
+                Self::Value(e.to_string())
+            }
+            _ => Self::Usage(e.to_string()),
+        }
+    }
+}
+
 /// The thread counts of the parallel case when `--threads` is not given: 1 and 2, or
 /// 1 alone on a machine with one core.
 ///

@@ -16,7 +16,7 @@ use crate::frame::{FrameTimes, PICKS, pick_ray};
 use crate::passes::{self, update_action, view_action};
 use crate::scene_baseline::{HandUpdate, HandView};
 use crate::svg::{Projection, View};
-use crate::text::{Decimals, counted};
+use crate::text::{Decimals, counted, duration};
 use crate::{CityMeshes, CityScene, city_scene};
 use scenewalk_actors::{
     Bounds, BoundsTable, Collide, ContactMode, FrustumCull, Pick, RenderList, Statistics,
@@ -97,6 +97,7 @@ struct Drawable {
 ///     source: Source::File { path: "scene.gltf".into(), scene: None, frames: 30, time: None },
 ///     svg: Some(std::env::temp_dir().join("scene.svg")),
 ///     view: Default::default(),
+///     rows: false,
 /// };
 /// let outcome = run(&options, &mut std::io::stdout())?;
 /// assert_eq!(outcome.frames.len(), 30);
@@ -130,8 +131,11 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<Outcome, Box<dyn Er
                     play::play(
                         &mut scene,
                         &mut player,
-                        *frames,
-                        *time,
+                        play::Playing {
+                            frames: *frames,
+                            time: *time,
+                            every_row: options.rows,
+                        },
                         section,
                         out,
                         &mut outcome,
@@ -195,8 +199,9 @@ fn jobs(
     writeln!(out, "   nodes by type: {}", counts.join(", "))?;
     let timing = format!(
         "   {update_ns:.1} ns/node; the same three jobs in one hand-written loop: \
-         {hand_update_ns:.1} ns/node ({:.2}×)\n",
-        update_ns / hand_update_ns
+         {hand_update_ns:.1} ns/node ({:.2}×){}\n",
+        update_ns / hand_update_ns,
+        fixed_costs(stats.entered)
     );
     if extent.is_empty() {
         writeln!(
@@ -302,10 +307,11 @@ fn jobs(
     }
     writeln!(
         out,
-        "   {view_ns:.1} ns per entered node ({:.0} µs a frame); hand-written loop \
-         {hand_view_ns:.1} ns ({:.2}×)\n",
-        view_ns * seen.entered as f64 / 1e3,
-        view_ns / hand_view_ns
+        "   {view_ns:.1} ns per entered node ({} a frame); hand-written loop \
+         {hand_view_ns:.1} ns ({:.2}×){}\n",
+        duration(Duration::from_secs_f64(view_ns * seen.entered as f64 / 1e9)),
+        view_ns / hand_view_ns,
+        fixed_costs(seen.entered)
     )?;
 
     // Pick.
@@ -331,7 +337,7 @@ fn jobs(
         pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
         let started = Instant::now();
         let run = pick.run_with(graph, root, &results)?;
-        let took = ms(started.elapsed());
+        let took = duration(started.elapsed());
         let hit = pick.actor::<Pick>().and_then(Pick::hit);
         let entered = counted(run.entered, "node", "nodes");
         match hit {
@@ -349,7 +355,7 @@ fn jobs(
                 };
                 writeln!(
                     out,
-                    "   ray {k}: {ty} at {}{triangle}; {entered} entered, {how}, {took:.2} ms",
+                    "   ray {k}: {ty} at {}{triangle}; {entered} entered, {how}, {took}",
                     units.length(hit.distance)
                 )?;
             }
@@ -394,13 +400,13 @@ fn jobs(
             let wb = world.table().world(graph, ball)?;
             let started = Instant::now();
             let all = collide.meshes(a, &wa, b, &wb, ContactMode::All).len();
-            let all_ms = ms(started.elapsed());
+            let all_took = duration(started.elapsed());
             let started = Instant::now();
             let first = collide
                 .meshes(a, &wa, b, &wb, ContactMode::First)
                 .first()
                 .copied();
-            let first_ms = ms(started.elapsed());
+            let first_took = duration(started.elapsed());
             writeln!(
                 out,
                 "{}. collide: ring ({}) against ball ({}), dual-tree over their BVHs",
@@ -414,7 +420,7 @@ fn jobs(
             };
             writeln!(
                 out,
-                "   {} touch ({all_ms:.2} ms); first contact: {first_text} ({first_ms:.3} ms)",
+                "   {} touch ({all_took}); first contact: {first_text} ({first_took})",
                 counted(all, "triangle pair", "triangle pairs")
             )?;
             if all == 0 {
@@ -436,14 +442,14 @@ fn jobs(
             )?;
             writeln!(
                 out,
-                "   {} between meshes, {} ({:.2} ms)",
+                "   {} between meshes, {} ({})",
                 counted(
                     triangle_pairs,
                     "touching triangle pair",
                     "touching triangle pairs"
                 ),
                 counted(boxes, "box contact", "box contacts"),
-                ms(started.elapsed())
+                duration(started.elapsed())
             )?;
             contacts
                 .first()
@@ -571,20 +577,24 @@ fn aim(scene: &mut Scene, out: &mut dyn Write) -> Result<bool, Box<dyn Error>> {
     Ok(true)
 }
 
-/// The first mesh of an OBJ file, with its name.
+/// The first mesh of an OBJ file, with its name; refused unless it has a triangle.
 #[cfg(feature = "obj")]
-fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
-    let mut meshes =
-        scenewalk_nodes::load_obj(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
+    let mut meshes = scenewalk_nodes::load_obj(path)?;
     if meshes.is_empty() {
         return Err(format!("{} holds no mesh", path.display()).into());
     }
-    Ok(meshes.swap_remove(0))
+    let (name, mesh) = meshes.swap_remove(0);
+    if mesh.geometry().primitives() == 0 {
+        let path = path.display();
+        return Err(format!("{path}: its first mesh, {name:?}, has no triangles").into());
+    }
+    Ok((name, mesh))
 }
 
 /// Without the `obj` feature there is no OBJ loader.
 #[cfg(not(feature = "obj"))]
-fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
+pub fn first_mesh(path: &Path) -> Result<(String, Mesh), Box<dyn Error>> {
     Err(format!(
         "{}: reading OBJ files needs the cargo feature `obj`",
         path.display()
@@ -597,13 +607,6 @@ fn city(blocks: usize, obj: Option<&Path>, out: &mut dyn Write) -> Result<Scene,
     let mut meshes = CityMeshes::generated()?;
     if let Some(path) = obj {
         let (name, mesh) = first_mesh(path)?;
-        if mesh.geometry().primitives() == 0 {
-            return Err(format!(
-                "{}: its first mesh, {name:?}, has no triangles; the ball needs at least one",
-                path.display()
-            )
-            .into());
-        }
         writeln!(
             out,
             "using {name:?} from {} ({}) as the ball",
@@ -640,7 +643,7 @@ fn gltf_scene(
 ) -> Result<Scene, Box<dyn Error>> {
     let started = Instant::now();
     let imported = import(path, &ImportOptions::default().with_scene(scene))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| crate::args::about_file(path, e))?;
     let took = ms(started.elapsed());
     let camera = imported
         .order
@@ -659,6 +662,7 @@ fn gltf_scene(
     }
     let animation = imported.animations.first().cloned();
     let animations = imported.animations.len();
+    let nodes = crate::inspect::node_counts(&imported);
     let mut graph = imported.graph;
     let root = graph.add_root(Group);
     for &r in &imported.roots {
@@ -666,13 +670,17 @@ fn gltf_scene(
     }
     writeln!(
         out,
-        "scenewalk tour: {} (scene {}), {} of {}, {}, imported in {took:.1} ms\n",
+        "scenewalk tour: {} (scene {}), {nodes} (and a group over its roots), {}, \
+         imported in {took:.1} ms\n",
         path.display(),
         imported.scene.map_or("none".into(), |s| s.to_string()),
-        counted(graph.len(), "node", "nodes"),
-        counted(graph.types().len(), "type", "types"),
         counted(animations, "animation", "animations"),
     )?;
+    // Channels that import but do not move the scene, said under the header.
+    let unplayed = crate::inspect::unplayed_lines(&imported.unplayed);
+    if !unplayed.is_empty() {
+        writeln!(out, "{}\n", unplayed.trim_start())?;
+    }
     Ok(Scene {
         graph,
         root,
@@ -777,6 +785,21 @@ fn per_node(
         best = best.min(start.elapsed().as_secs_f64());
     }
     Ok(best * 1e9 / nodes.max(1) as f64)
+}
+
+/// Below this many nodes a run's fixed costs outweigh its per-node work.
+const TINY: u64 = 1_000;
+
+/// For a run over fewer than [`TINY`] nodes, a line saying its per-node figures
+/// measure the fixed cost of a run, not per-node work (empty otherwise).
+fn fixed_costs(nodes: u64) -> String {
+    if nodes >= TINY {
+        return String::new();
+    }
+    format!(
+        "\n   ({}: a scene this small measures a run's fixed costs, not per-node work)",
+        counted(nodes, "node", "nodes")
+    )
 }
 
 fn ms(d: Duration) -> f64 {

@@ -1,7 +1,7 @@
 //! The tour's command line.
 
+use crate::args::{Arg, ArgError, Args};
 use crate::svg::View;
-use crate::text::seconds;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -10,9 +10,10 @@ pub const HELP: &str = "\
 tour: scenewalk's main job on a built-in scene, or on a glTF file
 
 usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg] [--view V]
-       tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--time T] [--svg FILE.svg] [--view V]
+       tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--rows] [--time T] [--svg FILE.svg]
+            [--view V]
 
-Without a file it builds a city of N × N blocks (default 16: about 55,000 nodes of
+Without a file it builds a city of N × N blocks (default 16: about 55,700 nodes of
 nine node types: buildings with levels of detail, materials and glass, switched
 rooftop signs, street lights, shared meshes, a sun and a camera). With a glTF file it
 imports the file's scene (the default one, or --scene N) instead, viewed from the
@@ -21,8 +22,9 @@ file's first camera or, without one, from a camera the tour adds over the scene'
 A file with an animation first plays its first animation over its duration as N
 frames of a frame loop: the animation player's writes are the frame's edit, then the
 incremental update (skinned meshes boxed from their joints), the hand-over of its
-results, the view and five picks. It prints each frame's milliseconds by phase and a summary, and checks
-every tenth frame (and the last) against the same frame computed from scratch.
+results, the view and five picks. It prints each phase's fastest, median and slowest
+frame (every frame with --rows), and checks every tenth frame (and the last) against
+the same frame computed from scratch.
 
 Then, on the scene as it stands (posed at the last frame played, or at --time T), it
 runs:
@@ -39,24 +41,29 @@ It prints counts, checks results against brute-force or hand-written computation
 loop doing the same work, and writes an SVG picture whose path it prints: every
 drawable's triangles (skinned meshes posed, plain geometry as boxes) shaded by the
 angle to a light, faint where the view does not draw them, with the frustum's
-outline, the camera, the pick rays and their hits, and a scale bar. The update pass boxes skinned meshes from their
-joints (one box per joint, united), checked against every vertex skinned. A scene
-without geometry stops after the update.
+outline, the camera, the pick rays and their hits, and a scale bar. The update pass
+boxes skinned meshes from their joints (one box per joint, united), checked against
+every vertex skinned. A scene without geometry stops after the update.
 
-  --blocks N     city size (1..=200); not with a file
+  --blocks N     city size (1 to 200); not with a file
   --obj FILE     the ball lodged in the city's sculpture: the first mesh of an OBJ
                  file, scaled to fit (it needs at least one triangle); the picture
                  is then framed around it; not with a file
   --scene N      the glTF scene to import
-  --frames N     frames to play the file's animation in (1..=100000, default 60)
-  --time T       pose the file's animation at T seconds after playing it, for the
-                 jobs and the picture (default: where playing stopped, its end)
+  --frames N     frames to play the file's animation in (1 to 10000, default 60)
+  --rows         print every frame played, not only the summary
+  --time T       pose the file's animation at T seconds (0 to 1000000; past its end
+                 is its end) after playing it, for the jobs and the picture
+                 (default: where playing stopped, its end)
   --svg FILE     where to write the picture (default: tour-city.svg, or tour-NAME.svg
                  for NAME.gltf, with -VIEW added for views other than top, in cargo's
                  target folder: $CARGO_TARGET_DIR when set, else the target folder
                  that holds this program, else the current folder)
   --view V       the picture's view: top (default), front, side, or camera (through
                  the scene's camera)
+
+Exit status: 0; 1 when a check failed or the tour could not run (a file it cannot
+read, a value it cannot use); 2 for a command line it does not understand.
 ";
 
 /// What the tour runs on.
@@ -89,6 +96,8 @@ pub struct Options {
     pub source: Source,
     /// Where to write the picture (`None`: [`default_svg_path`]'s folder).
     pub svg: Option<PathBuf>,
+    /// A row per frame played, not only the summary.
+    pub rows: bool,
     /// The picture's view.
     pub view: View,
 }
@@ -105,53 +114,66 @@ pub enum Command {
 /// Frames played when `--frames` is not given.
 pub const DEFAULT_FRAMES: usize = 60;
 
+/// The most frames `--frames` accepts.
+pub const MAX_FRAMES: usize = 10_000;
+
 /// Reads the tour's arguments (without the program name). Options that mean nothing
 /// for the chosen scene are refused, not ignored.
 ///
-/// Errors: a message naming the argument at fault.
+/// Errors: an [`ArgError`] naming the argument at fault.
 ///
 /// ```
 /// use scenewalk_examples::tour::{Command, Source, parse_args};
 /// let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
 /// assert!(matches!(args(&["--blocks", "4"]), Ok(Command::Run(o)) if o.source == Source::City { blocks: 4, obj: None }));
-/// assert!(args(&["f.gltf", "--blocks", "4"]).unwrap_err().contains("--blocks"));
-/// assert!(args(&["--frames", "10"]).unwrap_err().contains("--frames"));
+/// assert!(args(&["f.gltf", "--blocks", "4"]).unwrap_err().to_string().contains("--blocks"));
+/// assert!(args(&["--frames", "10"]).unwrap_err().to_string().contains("--frames"));
 /// ```
-pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
+pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgError> {
     let (mut blocks, mut obj, mut file, mut scene) = (None, None, None, None);
-    let (mut frames, mut time, mut svg, mut view) = (None, None, None, View::Top);
-    while let Some(arg) = args.next() {
-        let mut value = |what: &str| args.next().ok_or_else(|| format!("{what} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--blocks" => blocks = Some(number("--blocks", &value("--blocks")?, 1..=200)?),
-            "--scene" => scene = Some(number("--scene", &value("--scene")?, 0..=usize::MAX)?),
-            "--frames" => frames = Some(number("--frames", &value("--frames")?, 1..=100_000)?),
-            "--time" => time = Some(seconds("--time", &value("--time")?)?),
-            "--obj" => obj = Some(PathBuf::from(value("--obj")?)),
-            "--svg" => svg = Some(PathBuf::from(value("--svg")?)),
-            "--view" => view = value("--view")?.parse()?,
-            other if other.starts_with('-') => {
-                return Err(format!("unknown option {other:?} (try --help)"));
+    let (mut frames, mut time, mut svg, mut rows) = (None, None, None, false);
+    let mut view = View::Top;
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg()? {
+        let option = match arg {
+            Arg::Help => return Ok(Command::Help),
+            Arg::Operand(path) if file.is_some() => {
+                return Err(ArgError::Usage(format!(
+                    "one scene file at a time, not also {path}"
+                )));
             }
-            _ if file.is_some() => {
-                return Err(format!("one scene file at a time, not also {arg:?}"));
+            Arg::Operand(path) => {
+                file = Some(PathBuf::from(path));
+                continue;
             }
-            _ => file = Some(PathBuf::from(arg)),
+            Arg::Option(option) => option,
+        };
+        match option.as_str() {
+            "--blocks" => blocks = Some(args.number("--blocks", 1..=200)?),
+            "--scene" => scene = Some(args.number("--scene", 0..=usize::MAX)?),
+            "--frames" => frames = Some(args.number("--frames", 1..=MAX_FRAMES)?),
+            "--time" => time = Some(args.seconds("--time")?),
+            "--rows" => rows = true,
+            "--obj" => obj = Some(args.path("--obj")?),
+            "--svg" => svg = Some(args.path("--svg")?),
+            "--view" => view = args.value("--view")?.parse().map_err(ArgError::Value)?,
+            other => return Err(ArgError::unknown(other)),
         }
     }
+    let misplaced = |option: &str, why: &str| Err(ArgError::Usage(format!("{option} {why}")));
     let source = match file {
         Some(path) => {
-            let shown = path.display();
             if blocks.is_some() {
-                return Err(format!(
-                    "--blocks sizes the built-in city; it means nothing with a file ({shown})"
-                ));
+                return misplaced(
+                    "--blocks",
+                    "sizes the built-in city; it means nothing with a file",
+                );
             }
             if obj.is_some() {
-                return Err(format!(
-                    "--obj replaces the built-in city's ball; it means nothing with a file ({shown})"
-                ));
+                return misplaced(
+                    "--obj",
+                    "replaces the built-in city's ball; it means nothing with a file",
+                );
             }
             Source::File {
                 path,
@@ -165,11 +187,10 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
                 ("--scene", scene.is_some()),
                 ("--frames", frames.is_some()),
                 ("--time", time.is_some()),
+                ("--rows", rows),
             ];
             if let Some((option, _)) = only_files.iter().find(|(_, given)| *given) {
-                return Err(format!(
-                    "{option} applies to a glTF file; give the file too (try --help)"
-                ));
+                return misplaced(option, "applies to a glTF file; give the file too");
             }
             Source::City {
                 blocks: blocks.unwrap_or(crate::city_scene::DEFAULT_BLOCKS),
@@ -177,27 +198,12 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
             }
         }
     };
-    Ok(Command::Run(Options { source, svg, view }))
-}
-
-/// A whole number in `range`.
-fn number(
-    option: &str,
-    value: &str,
-    range: std::ops::RangeInclusive<usize>,
-) -> Result<usize, String> {
-    let n: usize = value
-        .parse()
-        .map_err(|_| format!("{option} needs a whole number, not {value:?}"))?;
-    if range.contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!(
-            "{option} must be between {} and {}, not {n}",
-            range.start(),
-            range.end()
-        ))
-    }
+    Ok(Command::Run(Options {
+        source,
+        svg,
+        rows,
+        view,
+    }))
 }
 
 /// Where the top view goes without `--svg`: `tour.svg` in `target_dir` (the value of

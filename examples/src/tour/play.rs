@@ -1,24 +1,38 @@
 //! Playing a file's animation as frames of the frame loop.
 
 use super::skinned::{skinned_meshes, update_and_exact_box};
-use super::{PlayedFrame, Scene, counted, ms, yes};
-use crate::frame::{Frame, FrameTimes, PICKS, Seen, from_scratch, median};
+use super::{PlayedFrame, Scene, counted, yes};
+use crate::frame::{Frame, FrameTable, FrameTimes, PICKS, Seen, from_scratch};
 use scenewalk_actors::{BoundsTable, WorldTable};
 use scenewalk_nodes::AnimationPlayer;
 use std::error::Error;
 use std::io::Write;
 use std::time::Instant;
 
+/// How to play a file's animation.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Playing {
+    /// Frames over the animation's duration.
+    pub frames: usize,
+    /// The time of one more frame after them.
+    pub time: Option<f32>,
+    /// A row per frame in the report, not only the summary.
+    pub every_row: bool,
+}
+
 /// Plays `player`'s animation over its duration as `frames` frames (the first at 0 s,
-/// the last at the end), then, with `time`, one more frame at that time. Prints a row
-/// per frame and a summary; checks every tenth frame and the last against the frame
+/// the last at the end), then, with `time`, one more frame at that time. Prints a
+/// summary of the frames' phase times (with `every_row`, first a row per frame); checks every tenth frame and the last against the frame
 /// computed from scratch, and the update's boxes of the skinned meshes against their
 /// exact boxes.
 pub(super) fn play(
     scene: &mut Scene,
     player: &mut AnimationPlayer,
-    frames: usize,
-    time: Option<f32>,
+    Playing {
+        frames,
+        time,
+        every_row,
+    }: Playing,
     section: usize,
     out: &mut dyn Write,
     outcome: &mut super::Outcome,
@@ -46,10 +60,6 @@ pub(super) fn play(
         },
         counted(PICKS.len(), "pick", "picks"),
     )?;
-    writeln!(
-        out,
-        "   frame   time s  animate   update  hand-over     view     pick    total (ms)"
-    )?;
     let mut frame = Frame::new()?;
     let mut seen = Seen::default();
     let mut checks = 0;
@@ -69,18 +79,7 @@ pub(super) fn play(
         if k == frames {
             break; // The pose at `time`, for the jobs and the picture.
         }
-        let row = PlayedFrame { time: t, times };
-        writeln!(
-            out,
-            "   {k:>5} {t:>8.3} {:>8.4} {:>8.4} {:>10.4} {:>8.4} {:>8.4} {:>8.4}",
-            ms(times.edit),
-            ms(times.update),
-            ms(times.hand_over),
-            ms(times.view),
-            ms(times.pick),
-            ms(times.total())
-        )?;
-        outcome.frames.push(row);
+        outcome.frames.push(PlayedFrame { time: t, times });
         if k % 10 == 0 || k == last {
             checks += 1;
             let want = from_scratch(&scene.graph, root, camera, &PICKS)?;
@@ -102,20 +101,19 @@ pub(super) fn play(
             }
         }
     }
-    let played = &outcome.frames;
-    let phase = |f: fn(&PlayedFrame) -> std::time::Duration| ms(median(played.iter().map(f)));
+    let played: Vec<_> = (outcome.frames.iter())
+        .map(|f| (Some(f.time), f.times))
+        .collect();
+    let table = FrameTable {
+        edit: "animate",
+        indent: "   ",
+        every_row,
+    };
+    table.write(&played, out)?;
     let passed = outcome.failed.len() == failed_before;
     writeln!(
         out,
-        "   median ms: animate {:.4}, update {:.4}, hand-over {:.4}, view {:.4}, \
-         pick {:.4}, frame {:.4}\n   {} against frames computed from scratch (draw list, \
-         picks{}): {}",
-        phase(|f| f.times.edit),
-        phase(|f| f.times.update),
-        phase(|f| f.times.hand_over),
-        phase(|f| f.times.view),
-        phase(|f| f.times.pick),
-        phase(|f| f.times.total()),
+        "   {} against frames computed from scratch (draw list, picks{}): {}",
         counted(checks, "check", "checks"),
         if skinned.is_empty() {
             ""

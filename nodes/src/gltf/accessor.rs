@@ -10,8 +10,14 @@ use scenewalk_core::glam::Vec3;
 /// Component types [`read_numbers`] accepts for floats only.
 pub(crate) const FLOAT: &[(ComponentType, bool)] = &[(ComponentType::F32, false)];
 
-/// The elements of a dense accessor, `size` bytes each, range checked; `None` for
-/// sparse values or no buffer view.
+/// Zeros for the elements of an accessor without a buffer view (glTF: its sparse values
+/// replace some of them); as long as the longest element, a float MAT4.
+static ZEROS: [u8; 64] = [0; 64];
+
+/// The elements of accessor `acc` (index `a`), `size` bytes each, range checked: its
+/// buffer view's (zeros without one), then its sparse values put in at their indices.
+/// `None` for an accessor with neither a buffer view nor sparse values (data another
+/// extension holds, such as Draco's).
 fn elements<'b>(
     root: &json::Root,
     buffers: &'b [Vec<u8>],
@@ -19,20 +25,62 @@ fn elements<'b>(
     a: usize,
     size: u64,
 ) -> Result<Option<Vec<&'b [u8]>>, GltfError> {
-    let (None, Some(v)) = (&acc.sparse, acc.buffer_view) else {
-        return Ok(None);
+    let count = acc.count.0;
+    let mut out = match acc.buffer_view {
+        Some(v) => {
+            let offset = acc.byte_offset.map_or(0, |o| o.0);
+            dense(root, buffers, v.value(), offset, count, size, a, true)?
+        }
+        None if acc.sparse.is_some() => {
+            // Nothing bounds `count` but the file: elements past all its buffers' bytes
+            // together cannot be meant (a sparse accessor repeats another's count).
+            let total: u64 = buffers.iter().map(|b| b.len() as u64).sum();
+            let zero = ZEROS.get(..size as usize);
+            match (zero, count.checked_mul(size)) {
+                (Some(zero), Some(bytes)) if bytes <= total.max(1 << 20) => {
+                    vec![zero; count as usize]
+                }
+                _ => {
+                    let reason = format!(
+                        "{count} elements of {size} bytes without a buffer view: more than \
+                         the file's {total} bytes of buffers"
+                    );
+                    return Err(GltfError::invalid(format!("accessors[{a}]"), reason));
+                }
+            }
+        }
+        None => return Ok(None),
     };
-    let v = v.value();
+    if let Some(sparse) = &acc.sparse {
+        substitute(root, buffers, sparse, a, size, &mut out)?;
+    }
+    Ok(Some(out))
+}
+
+/// `count` elements of `size` bytes from buffer view `v`, the first at `offset`, one
+/// stride apart (`strided`: the view's `byteStride`, else packed), range checked.
+#[allow(clippy::too_many_arguments, reason = "one call per kind of data")]
+fn dense<'b>(
+    root: &json::Root,
+    buffers: &'b [Vec<u8>],
+    v: usize,
+    offset: u64,
+    count: u64,
+    size: u64,
+    a: usize,
+    strided: bool,
+) -> Result<Vec<&'b [u8]>, GltfError> {
     let (view, bytes) = view_bytes(root, buffers, v)?;
-    let stride = view.byte_stride.map_or(size, |s| s.0 as u64);
+    let stride = match view.byte_stride {
+        Some(s) if strided => s.0 as u64,
+        _ => size,
+    };
     if stride < size {
         return Err(GltfError::invalid(
             format!("bufferViews[{v}].byteStride"),
             format!("stride {stride} is shorter than accessor {a}'s {size}-byte elements"),
         ));
     }
-    let offset = acc.byte_offset.map_or(0, |o| o.0);
-    let count = acc.count.0;
     let end = match count {
         0 => offset,
         n => (n - 1)
@@ -53,7 +101,77 @@ fn elements<'b>(
     // `count` elements fit in memory since the view does.
     let start = |i: u64| usize::try_from(offset + i * stride).ok();
     let out = (0..count).filter_map(|i| bytes.get(start(i)?..)?.get(..size as usize));
-    Ok(Some(out.collect()))
+    Ok(out.collect())
+}
+
+/// Puts accessor `a`'s sparse values into `elements` at their indices, which must
+/// increase strictly and stay below the accessor's count (glTF 2.0, 3.6.2.3).
+fn substitute<'b>(
+    root: &json::Root,
+    buffers: &'b [Vec<u8>],
+    sparse: &json::accessor::sparse::Sparse,
+    a: usize,
+    size: u64,
+    elements: &mut [&'b [u8]],
+) -> Result<(), GltfError> {
+    let at = |field: &str| format!("accessors[{a}].sparse.{field}");
+    let count = sparse.count.0;
+    let c = match sparse.indices.component_type {
+        Checked::Valid(json::accessor::IndexComponentType(c)) => c,
+        Checked::Invalid => {
+            let reason = "not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT";
+            return Err(GltfError::invalid(at("indices.componentType"), reason));
+        }
+    };
+    let (indices, values) = (&sparse.indices, &sparse.values);
+    let index_at = indices.byte_offset.0;
+    let indices = dense(
+        root,
+        buffers,
+        indices.buffer_view.value(),
+        index_at,
+        count,
+        c.size() as u64,
+        a,
+        false,
+    )?;
+    let value_at = values.byte_offset.0;
+    let values = dense(
+        root,
+        buffers,
+        values.buffer_view.value(),
+        value_at,
+        count,
+        size,
+        a,
+        false,
+    )?;
+    let mut last = None;
+    for (k, (index, stored)) in indices.iter().zip(values).enumerate() {
+        // Unsigned integers are exact in f64.
+        let i = value(c, index) as u64;
+        if last.is_some_and(|l| i <= l) {
+            let reason = format!("index {i} does not come after the one before it");
+            return Err(GltfError::invalid(
+                format!("{}[{k}]", at("indices")),
+                reason,
+            ));
+        }
+        last = Some(i);
+        let slot = usize::try_from(i).ok().and_then(|i| elements.get_mut(i));
+        let Some(slot) = slot else {
+            let reason = format!(
+                "index {i} is past the accessor's {} elements",
+                elements.len()
+            );
+            return Err(GltfError::invalid(
+                format!("{}[{k}]", at("indices")),
+                reason,
+            ));
+        };
+        *slot = stored;
+    }
+    Ok(())
 }
 
 /// The numbers of [`elements`], `ty`'s component count each: normalized integers
@@ -114,8 +232,8 @@ pub(crate) fn unit(c: ComponentType) -> f32 {
     }
 }
 
-/// The values of float VEC3 accessor `acc` (index `a`); `None` for another layout,
-/// sparse values or no buffer view. Errors: a range past the view, a non-finite value.
+/// The values of float VEC3 accessor `acc` (index `a`), sparse values put in; `None`
+/// for another layout or no data ([`elements`]). Errors: a range past the view, a non-finite value.
 pub(crate) fn read_vec3(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -137,7 +255,7 @@ pub(crate) fn read_vec3(
 }
 
 /// The [`numbers`] of accessor `a` (named at JSON path `at`), which must be a `ty` of
-/// one of the `allowed` (component type, normalized) pairs, dense and in range.
+/// one of the `allowed` (component type, normalized) pairs, in range (sparse values put in).
 pub(crate) fn read_numbers(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -158,7 +276,7 @@ pub(crate) fn read_numbers(
         return Err(bad(format!("{at} needs a {ty:?} accessor, not {found:?}")));
     }
     numbers(root, buffers, acc, a, c, ty)?.ok_or_else(|| {
-        bad("sparse accessors and accessors without a buffer view are not read".into())
+        bad("an accessor without a buffer view or sparse values has no data to read".into())
     })
 }
 

@@ -12,7 +12,7 @@ use gltf::json::animation::{Interpolation as JsonInterpolation, Property as Json
 use gltf::json::validation::Checked;
 use scenewalk_core::NodeId;
 use scenewalk_core::glam::Quat;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Floats or normalized integers (rotations, weights).
@@ -24,22 +24,83 @@ const FLOAT_OR_NORMALIZED: &[(ComponentType, bool)] = &[
     (ComponentType::U16, true),
 ];
 
+/// An animation channel of the file that imports but does not move the scene
+/// ([`Imported::unplayed`](super::Imported::unplayed)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnplayedChannel {
+    /// The animation's glTF index.
+    pub animation: usize,
+    /// The channel's index in that animation.
+    pub channel: usize,
+    /// Why it is not played.
+    pub reason: Unplayed,
+}
+
+/// Why an animation channel is not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unplayed {
+    /// It animates a node's morph target `weights`: read and kept in its
+    /// [`Animation`] (as [`Property::Weights`]), not applied, since no node type of this
+    /// crate has morph targets.
+    MorphWeights {
+        /// The glTF node.
+        node: usize,
+    },
+    /// A `KHR_animation_pointer` channel to something other than a node's
+    /// translation, rotation, scale or weights (a material, a camera, a light, an
+    /// extension's value): not read.
+    Pointer {
+        /// Its JSON pointer, as the file gives it (empty if it gives none).
+        pointer: String,
+    },
+}
+
+impl std::fmt::Display for UnplayedChannel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (a, c) = (self.animation, self.channel);
+        write!(f, "animation {a}, channel {c}: ")?;
+        match &self.reason {
+            Unplayed::MorphWeights { node } => {
+                write!(
+                    f,
+                    "morph target weights of node {node} (morph targets are not applied)"
+                )
+            }
+            Unplayed::Pointer { pointer } => write!(
+                f,
+                "KHR_animation_pointer to {pointer:?} (only nodes' translation, rotation, \
+                 scale and weights are read)"
+            ),
+        }
+    }
+}
+
 /// Accessors already read, by index and the property read for (`None`: key times).
 type Read = HashMap<(usize, Option<Property>), Arc<[f32]>>;
 
 /// Every animation, channels whose node is not in the scene dropped (after the checks
-/// that need no keys); rest poses are the nodes', rotations normalized.
+/// that need no keys) and those `set_aside` skipped; rest poses are the nodes',
+/// rotations normalized. With them, the channels not played: `set_aside` and the
+/// morph weights channels of the scene's nodes, by animation and channel.
 pub(crate) fn animations(
     root: &json::Root,
     buffers: &[Vec<u8>],
     nodes: &[Option<ImportedNode>],
-) -> Result<Vec<Animation>, GltfError> {
+    mut set_aside: Vec<UnplayedChannel>,
+) -> Result<(Vec<Animation>, Vec<UnplayedChannel>), GltfError> {
     let mut read = Read::new();
     let mut out = Vec::with_capacity(root.animations.len());
+    let skipped: HashSet<(usize, usize)> =
+        set_aside.iter().map(|u| (u.animation, u.channel)).collect();
+    let mut unplayed = Vec::new();
     for (a, animation) in root.animations.iter().enumerate() {
         let mut channels = Vec::with_capacity(animation.channels.len());
         let (mut rest, mut seen) = (HashMap::new(), HashMap::new());
         for (c, channel) in animation.channels.iter().enumerate() {
+            if skipped.contains(&(a, c)) {
+                continue;
+            }
             let at = |field: &str| format!("animations[{a}].channels[{c}].{field}");
             let bad = |fault| GltfError::BadAnimation {
                 animation: a,
@@ -97,6 +158,14 @@ pub(crate) fn animations(
             let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
             let channel = Channel::new(id, property, interpolation, times, values)
                 .map_err(|e| bad(AnimationFault::Keys(e)))?;
+            if property == Property::Weights {
+                let reason = Unplayed::MorphWeights { node: n };
+                unplayed.push(UnplayedChannel {
+                    animation: a,
+                    channel: c,
+                    reason,
+                });
+            }
             let pose = trs(node);
             let rotation = normalized(pose.rotation).unwrap_or(Quat::IDENTITY);
             rest.insert(id, Trs { rotation, ..pose });
@@ -105,5 +174,7 @@ pub(crate) fn animations(
         let rest = |id: NodeId| rest.get(&id).copied().unwrap_or(Trs::IDENTITY);
         out.push(Animation::new(animation.name.clone(), channels, rest));
     }
-    Ok(out)
+    unplayed.append(&mut set_aside);
+    unplayed.sort_by_key(|u| (u.animation, u.channel));
+    Ok((out, unplayed))
 }

@@ -2,7 +2,9 @@
 
 use super::error::get;
 use super::mesh::PrimitiveNode;
-use super::{GltfError, animation, buffers, camera, hierarchy, mesh, skin};
+use super::{
+    GltfError, UnplayedChannel, animation, buffers, camera, document, hierarchy, mesh, skin,
+};
 use crate::open_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
@@ -71,6 +73,11 @@ pub struct Imported {
     pub order: Vec<usize>,
     /// The file's animations, in order, with the channels whose node is in the scene.
     pub animations: Vec<Animation>,
+    /// The channels that import but do not move the scene, by animation and channel:
+    /// morph target weights (kept in [`animations`](Imported::animations), not
+    /// applied) and `KHR_animation_pointer` channels to anything but a node's
+    /// transform or weights (not read). Empty when every channel plays.
+    pub unplayed: Vec<UnplayedChannel>,
     /// By glTF skin index: the skin, if a node of the scene uses it.
     pub skins: Vec<Option<Arc<Skin>>>,
 }
@@ -110,9 +117,11 @@ pub fn import_slice(
     }
     // The crate's own validation indexes arrays unchecked (a POSITION accessor out of
     // range panics in it), so the importer checks every index it follows itself.
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes)
-        .map_err(|e| GltfError::Parse(e.to_string()))?;
-    let root = document.into_json();
+    let document::Document {
+        root,
+        blob,
+        set_aside,
+    } = document::read(bytes)?;
     check_version(&root.asset)?;
     let parent = hierarchy::parents(&root.nodes)?;
     check_node_links(&root)?;
@@ -190,7 +199,7 @@ pub fn import_slice(
             imported.camera = camera;
         }
     }
-    let animations = animation::animations(&root, &buffers, &nodes)?;
+    let (animations, unplayed) = animation::animations(&root, &buffers, &nodes, set_aside)?;
     Ok(Imported {
         // In slot order, which is the scene's: the graph is new and made in pre-order.
         roots: graph.roots().collect(),
@@ -199,6 +208,7 @@ pub fn import_slice(
         nodes,
         order: order.into_iter().map(|(n, _)| n).collect(),
         animations,
+        unplayed,
         skins: (0..root.skins.len()).map(|s| skins.remove(&s)).collect(),
     })
 }
@@ -262,12 +272,19 @@ fn choose_scene<'r>(
     root: &'r json::Root,
     options: &ImportOptions,
 ) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
-    let (scene, at) = match (options.scene, root.scene) {
-        (Some(scene), _) => (scene, "ImportOptions::scene"),
-        (None, Some(s)) => (s.value(), "scene"),
+    let scene = match (options.scene, root.scene) {
+        (Some(scene), _) => {
+            let count = root.scenes.len();
+            let found = root.scenes.get(scene);
+            return Ok(Some((
+                scene,
+                found.ok_or(GltfError::NoSuchScene { scene, count })?,
+            )));
+        }
+        (None, Some(s)) => s.value(),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
-    let found = get(&root.scenes, scene, "scene", || at.into())?;
+    let found = get(&root.scenes, scene, "scene", || "scene".into())?;
     Ok(Some((scene, found)))
 }
 

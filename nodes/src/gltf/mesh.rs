@@ -80,7 +80,7 @@ pub(crate) fn primitives(
                     return Err(GltfError::invalid(
                         format!("accessors[{a}]"),
                         "POSITION has no min/max and its data cannot be read \
-                         (only float VEC3 in a buffer view, without sparse values, is read)",
+                         (only float VEC3 data, in a buffer view or sparse values, is read)",
                     ));
                 }
             };

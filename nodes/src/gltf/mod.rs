@@ -2,14 +2,19 @@
 //!
 //! [`import`] reads a `.gltf` (buffers in base64 data URIs or files beside it) or a
 //! `.glb` into a [`Graph`](scenewalk_core::Graph) as [`Imported`] describes. A skinned
-//! node's triangle primitives become [`SkinnedMesh`](crate::SkinnedMesh)es with their
-//! `JOINTS_0` / `WEIGHTS_0` (further sets are not read); each animation becomes an
-//! [`Animation`](crate::Animation) of the scene's transforms, morph `weights` channels
-//! read but not applied, normalized integer keys de-quantized as glTF says.
+//! node's triangle primitives become [`SkinnedMesh`](crate::SkinnedMesh)es posed by every
+//! joint / weight set they have (`JOINTS_0` / `WEIGHTS_0`, `JOINTS_1` / `WEIGHTS_1`,
+//! ...); a skinned primitive that cannot be skinned (points, lines, positions that are
+//! not float VEC3) is refused, never left unposed. Each animation becomes an
+//! [`Animation`](crate::Animation) of the scene's transforms, normalized integer keys
+//! de-quantized as glTF says. Channels that import but do not move the scene, morph
+//! target `weights` and `KHR_animation_pointer` channels to anything but a node's
+//! transform, are listed in [`Imported::unplayed`]; pointer channels to a node's
+//! translation, rotation or scale play as the plain channels they mean.
 //!
-//! Malformed files are [`GltfError`]s naming the index at fault, never panics; the
-//! hierarchy is checked and built without recursion. Sparse accessors are not read: a
-//! sampler, skin or skinned primitive that uses one is refused.
+//! Accessors are read with their sparse values put in (onto zeros without a buffer
+//! view). Malformed files are [`GltfError`]s naming the index at fault, never panics;
+//! the hierarchy is checked and built without recursion.
 //!
 //! ```
 //! use scenewalk_nodes::gltf::{ImportOptions, import_slice};
@@ -27,6 +32,7 @@
 //! # Ok::<(), scenewalk_nodes::gltf::GltfError>(())
 //! ```
 
+pub use animation::{Unplayed, UnplayedChannel};
 pub use error::{AnimationFault, GltfError};
 pub use import::{ImportOptions, Imported, ImportedNode, import, import_slice};
 
@@ -34,6 +40,7 @@ mod accessor;
 mod animation;
 mod buffers;
 mod camera;
+mod document;
 mod error;
 mod hierarchy;
 mod import;

@@ -4,18 +4,18 @@ use super::ImportedNode;
 use super::accessor::{FLOAT, read_numbers};
 use super::error::{GltfError, get};
 use super::mesh::PrimitiveNode;
-use crate::{Skin, SkinError, SkinnedMesh, Transform};
+use crate::{InfluenceSet, Skin, SkinError, SkinnedMesh, Transform};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
-use gltf::json::mesh::Semantic;
+use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use scenewalk_core::glam::Mat4;
 use std::sync::Arc;
 
-/// The component types `JOINTS_0` may have: unsigned bytes or shorts.
+/// The component types `JOINTS_n` may have: unsigned bytes or shorts.
 const JOINTS: &[(ComponentType, bool)] = &[(ComponentType::U8, false), (ComponentType::U16, false)];
 
-/// The component types `WEIGHTS_0` may have: floats, normalized unsigned bytes or shorts.
+/// The component types `WEIGHTS_n` may have: floats, normalized unsigned bytes or shorts.
 const WEIGHTS: &[(ComponentType, bool)] = &[
     (ComponentType::F32, false),
     (ComponentType::U8, true),
@@ -66,7 +66,10 @@ pub(crate) fn skin(
 }
 
 /// Mesh `m`'s primitives posed by skin `s`: each triangle mesh becomes a [`SkinnedMesh`]
-/// with its `JOINTS_0` and `WEIGHTS_0`; other primitives stay unskinned.
+/// with every joint / weight set it has (`JOINTS_0` / `WEIGHTS_0`, `JOINTS_1` /
+/// `WEIGHTS_1`, ...: a vertex's influences are all of them together). A primitive
+/// without positions stays an empty box; one that cannot be skinned (points or lines,
+/// positions that are not float VEC3) is refused, never left unposed.
 pub(crate) fn skinned(
     root: &json::Root,
     buffers: &[Vec<u8>],
@@ -79,27 +82,31 @@ pub(crate) fn skinned(
     let posed = primitives.into_iter().zip(listed).enumerate();
     posed
         .map(|(p, (node, primitive))| {
-            let PrimitiveNode::Mesh(mesh) = node else {
-                return Ok(node);
-            };
             let at = format!("meshes[{m}].primitives[{p}]");
-            let read = |semantic: Semantic, name: &str, allowed| {
-                let Some(a) = primitive.attributes.get(&Checked::Valid(semantic)) else {
-                    let reason = format!("it is skinned by skin {s} but has no {name}");
-                    return Err(GltfError::invalid(format!("{at}.attributes"), reason));
-                };
-                let at = format!("{at}.attributes.{name}");
-                let numbers = read_numbers(root, buffers, a.value(), &at, Type::Vec4, allowed)?;
-                let fours = numbers
-                    .chunks_exact(4)
-                    .filter_map(|v| <[f32; 4]>::try_from(v).ok());
-                Ok(fours.collect::<Vec<_>>())
+            let attributes = &primitive.attributes;
+            let mesh = match node {
+                PrimitiveNode::Mesh(mesh) => mesh,
+                PrimitiveNode::Geometry(_)
+                    if !attributes.contains_key(&Checked::Valid(Semantic::Positions)) =>
+                {
+                    return Ok(node);
+                }
+                PrimitiveNode::Geometry(_) => {
+                    let reason = match primitive.mode {
+                        Checked::Valid(
+                            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan,
+                        ) => {
+                            "it is skinned, but its POSITION is not float VEC3 data, which \
+                             skinning needs"
+                        }
+                        _ => "it is skinned, but only triangles are skinned (not points or lines)",
+                    };
+                    return Err(GltfError::invalid(at, reason));
+                }
+                PrimitiveNode::Skinned(_) => return Ok(node),
             };
-            let joints = read(Semantic::Joints(0), "JOINTS_0", JOINTS)?;
-            let weights = read(Semantic::Weights(0), "WEIGHTS_0", WEIGHTS)?;
-            // Unsigned bytes and shorts are exact in f32.
-            let joints = joints.into_iter().map(|j| j.map(|x| x as u16)).collect();
-            let skinned = SkinnedMesh::new(mesh, Arc::clone(skin), joints, weights);
+            let sets = influence_sets(root, buffers, attributes, &at, s)?;
+            let skinned = SkinnedMesh::from_sets(mesh, Arc::clone(skin), sets);
             skinned
                 .map(PrimitiveNode::Skinned)
                 .map_err(|source| GltfError::BadSkin {
@@ -107,6 +114,69 @@ pub(crate) fn skinned(
                     at,
                     source,
                 })
+        })
+        .collect()
+}
+
+/// Every `JOINTS_n` / `WEIGHTS_n` pair of a skinned primitive's `attributes`: `n` from 0
+/// up without a gap, each joint set with its weight set.
+fn influence_sets(
+    root: &json::Root,
+    buffers: &[Vec<u8>],
+    attributes: &std::collections::BTreeMap<Checked<Semantic>, json::Index<json::Accessor>>,
+    at: &str,
+    s: usize,
+) -> Result<Vec<InfluenceSet>, GltfError> {
+    let numbered = |joints: bool| {
+        let mut sets: Vec<u32> = (attributes.keys())
+            .filter_map(|semantic| match semantic {
+                Checked::Valid(Semantic::Joints(n)) if joints => Some(*n),
+                Checked::Valid(Semantic::Weights(n)) if !joints => Some(*n),
+                _ => None,
+            })
+            .collect();
+        sets.sort_unstable();
+        sets
+    };
+    let (joint_sets, weight_sets) = (numbered(true), numbered(false));
+    let count = joint_sets.len() as u32;
+    let bad = |reason: String| GltfError::invalid(format!("{at}.attributes"), reason);
+    if count == 0 || weight_sets.is_empty() {
+        let missing = if count == 0 { "JOINTS_0" } else { "WEIGHTS_0" };
+        return Err(bad(format!(
+            "it is skinned by skin {s} but has no {missing}"
+        )));
+    }
+    if joint_sets != weight_sets || joint_sets.iter().copied().ne(0..count) {
+        let name = |set: &[u32], kind: &str| {
+            let names: Vec<String> = set.iter().map(|n| format!("{kind}_{n}")).collect();
+            names.join(", ")
+        };
+        return Err(bad(format!(
+            "joint and weight sets must pair up, numbered from 0 without a gap: it has {} \
+             and {}",
+            name(&joint_sets, "JOINTS"),
+            name(&weight_sets, "WEIGHTS")
+        )));
+    }
+    let read = |semantic: Semantic, name: String, allowed| {
+        let Some(a) = attributes.get(&Checked::Valid(semantic)) else {
+            return Err(bad(format!("it has no {name}")));
+        };
+        let at = format!("{at}.attributes.{name}");
+        let numbers = read_numbers(root, buffers, a.value(), &at, Type::Vec4, allowed)?;
+        let fours = numbers
+            .chunks_exact(4)
+            .filter_map(|v| <[f32; 4]>::try_from(v).ok());
+        Ok(fours.collect::<Vec<_>>())
+    };
+    (0..count)
+        .map(|n| {
+            let joints = read(Semantic::Joints(n), format!("JOINTS_{n}"), JOINTS)?;
+            let weights = read(Semantic::Weights(n), format!("WEIGHTS_{n}"), WEIGHTS)?;
+            // Unsigned bytes and shorts are exact in f32.
+            let joints = joints.into_iter().map(|j| j.map(|x| x as u16)).collect();
+            Ok((joints, weights))
         })
         .collect()
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod animated;
+pub mod data;
 pub mod skinning;
 
 use base64::Engine;
@@ -146,6 +148,28 @@ impl Accessors {
         self.accessors[a]["min"] = json!([min]);
         self.accessors[a]["max"] = json!([max]);
         a
+    }
+
+    /// Gives accessor `base` sparse values: `values` (raw bytes, one element per index)
+    /// at `indices` (unsigned ints). Without `keep_view`, the base has no buffer view
+    /// (zeros under the sparse values).
+    pub fn sparse(&mut self, base: usize, indices: &[u32], values: &[u8], keep_view: bool) {
+        let index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let i = self.raw(&index_bytes, 5125, false, "SCALAR", indices.len());
+        let v = self.raw(values, 5126, false, "SCALAR", 1);
+        let view = |a: usize| self.accessors[a]["bufferView"].clone();
+        let sparse = json!({
+            "count": indices.len(),
+            "indices": {"bufferView": view(i), "componentType": 5125},
+            "values": {"bufferView": view(v)}
+        });
+        self.accessors[base]["sparse"] = sparse;
+        if !keep_view {
+            self.accessors[base]
+                .as_object_mut()
+                .unwrap()
+                .remove("bufferView");
+        }
     }
 
     /// Sets the document's buffers, views and accessors.
