@@ -48,13 +48,13 @@ impl FromStr for View {
     /// ```
     /// use scenewalk_examples::svg::View;
     /// assert_eq!("side".parse::<View>(), Ok(View::Side));
-    /// assert!("above".parse::<View>().unwrap_err().contains("top, front, side or camera"));
+    /// assert_eq!("above".parse::<View>().unwrap_err(), r#"top, front, side or camera, not "above""#);
     /// ```
     fn from_str(s: &str) -> Result<View, String> {
         View::ALL
             .into_iter()
             .find(|v| v.name() == s)
-            .ok_or_else(|| format!("the view is top, front, side or camera, not {s:?}"))
+            .ok_or_else(|| format!("top, front, side or camera, not {s:?}"))
     }
 }
 

@@ -128,6 +128,8 @@ pub const MAX_FRAMES: usize = 10_000;
 /// assert!(matches!(args(&["--blocks", "4"]), Ok(Command::Run(o)) if o.source == Source::City { blocks: 4, obj: None }));
 /// assert!(args(&["f.gltf", "--blocks", "4"]).unwrap_err().to_string().contains("--blocks"));
 /// assert!(args(&["--frames", "10"]).unwrap_err().to_string().contains("--frames"));
+/// let bad = args(&["--view", "up"]).unwrap_err();
+/// assert_eq!((bad.to_string().as_str(), bad.exit_code()), (r#"--view must be top, front, side or camera, not "up""#, 1));
 /// ```
 pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgError> {
     let (mut blocks, mut obj, mut file, mut scene) = (None, None, None, None);
@@ -156,7 +158,10 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgErro
             "--rows" => rows = true,
             "--obj" => obj = Some(args.path("--obj")?),
             "--svg" => svg = Some(args.path("--svg")?),
-            "--view" => view = args.value("--view")?.parse().map_err(ArgError::Value)?,
+            "--view" => {
+                let bad = |e: String| ArgError::Value(format!("--view must be {e}"));
+                view = args.value("--view")?.parse().map_err(bad)?;
+            }
             other => return Err(ArgError::unknown(other)),
         }
     }
