@@ -1,11 +1,12 @@
 //! Picking: the nearest ray hit, nearest boxes first.
 
+use crate::skinned::joint_matrices;
 use crate::{BoundsTable, WorldTable};
-use scenewalk_core::glam::Vec3;
+use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{
     ActiveList, Flow, NodeIndex, RunContext, TraversalError, Typed, UnorderedActor, Visit,
 };
-use scenewalk_nodes::{Geometry, Mesh, Ray, SkinnedMesh, ray_aabb};
+use scenewalk_nodes::{Geometry, Mesh, Ray, SkinnedMesh, ray_aabb, ray_triangles};
 use std::sync::Arc;
 
 /// The nearest thing a pick ray hits.
@@ -17,9 +18,9 @@ pub struct PickHit {
     pub distance: f32,
     /// The hit point in world space.
     pub point: Vec3,
-    /// The triangle hit, for a [`Mesh`] (its BVH walked, placed by the node's world
-    /// transform); `None` where a world box counts as solid: a plain [`Geometry`]'s, or
-    /// a [`SkinnedMesh`]'s own from its joints ([`BoundsTable::skinned_at`]).
+    /// The triangle hit: for a [`Mesh`], its BVH walked, placed by the node's world
+    /// transform; for a [`SkinnedMesh`], its triangles posed by its joints (as drawn).
+    /// `None` where a plain [`Geometry`]'s world box counts as solid.
     pub triangle: Option<u32>,
 }
 
@@ -29,8 +30,17 @@ pub struct PickHit {
 /// ([`Action::run_with`](scenewalk_core::Action::run_with)). At each node it drops the
 /// children whose world box the ray misses or enters beyond the best hit so far, and
 /// keys the others by −(entry distance), so a priority iterator takes the nearest box
-/// first. The surfaces are as [`PickHit::triangle`] says (a skinned mesh's BVH holds
-/// the bind pose, which a ray would hit where nothing is drawn).
+/// first. The surfaces are as [`PickHit::triangle`] says.
+///
+/// **Skinned meshes** are hit where they are drawn: on their triangles posed by the
+/// joints' world matrices of the update ([`SkinnedMesh::posed_positions`]), exactly,
+/// as a CPU raycast against skinned positions does. Their box from the joints
+/// ([`BoundsTable::skinned_at`]) is the broad phase: only a mesh whose box the ray
+/// enters nearer than the best hit so far is posed, and then every vertex is skinned
+/// and every triangle tested ([`ray_triangles`]), O(vertices × influences +
+/// triangles) per such mesh and ray, with no hierarchy (the mesh's BVH holds the bind
+/// pose, which a ray would hit where nothing is drawn). The buffers are kept from run
+/// to run.
 ///
 /// **Early stop.** Under [`PriorityQueue`](scenewalk_iterators::PriorityQueue) boxes
 /// come out nearest entry first, so once the next box starts beyond the best hit the
@@ -73,6 +83,9 @@ pub struct Pick {
     assume_key_order: Option<bool>,
     key_order: bool,
     best: Option<PickHit>,
+    /// Scratch for posing a skinned mesh: joint matrices and skinned vertices.
+    matrices: Vec<Affine3A>,
+    posed: Vec<Vec3>,
 }
 
 impl Pick {
@@ -88,6 +101,8 @@ impl Pick {
             assume_key_order: None,
             key_order: false,
             best: None,
+            matrices: Vec::new(),
+            posed: Vec::new(),
         }
     }
 
@@ -159,22 +174,31 @@ impl UnorderedActor for Pick {
             },
         }
         let ty = visit.node_type();
-        let skinned = self.skinned.contains(ty);
-        let hit = if self.meshes.contains(ty) && !skinned {
+        let hit = if self.skinned.contains(ty) {
+            let broad = bounds.skinned_at(node);
+            let entered = broad.and_then(|b| ray_aabb(&self.ray, &b, limit)).is_some();
+            let mesh = visit.get::<SkinnedMesh>().filter(|_| entered);
+            let (ray, matrices, posed) = (&self.ray, &mut self.matrices, &mut self.posed);
+            let hit = mesh.and_then(|mesh| {
+                if !joint_matrices(visit.graph(), mesh, |j| world.at(j), matrices) {
+                    return None;
+                }
+                posed.clear();
+                posed.extend(mesh.posed_positions(matrices)?);
+                ray_triangles(ray, posed, mesh.mesh().triangles(), limit)
+            });
+            hit.map(|hit| (hit.distance, hit.point, Some(hit.triangle)))
+        } else if self.meshes.contains(ty) {
             let mesh = visit.get::<Mesh>().zip(world.at(node));
             let hit = mesh.and_then(|(mesh, world)| mesh.ray_hit_world(&self.ray, &world, limit));
             hit.map(|hit| (hit.distance, hit.point, Some(hit.triangle)))
         } else {
-            // A box that counts as solid: a skinned mesh's posed box, else the world
-            // box of plain geometry.
-            let solid = if skinned {
-                bounds.skinned_at(node)
-            } else if self.geometry.contains(ty)
-                && let (Some(geometry), Some(world)) = (visit.get::<Geometry>(), world.at(node))
-            {
-                Some(geometry.local_bounds().transformed(&world))
-            } else {
-                None
+            // Plain geometry: its world box counts as solid.
+            let solid = match (visit.get::<Geometry>(), world.at(node)) {
+                (Some(geometry), Some(world)) if self.geometry.contains(ty) => {
+                    Some(geometry.local_bounds().transformed(&world))
+                }
+                _ => None,
             };
             let t = solid.and_then(|solid| ray_aabb(&self.ray, &solid, limit));
             t.map(|t| (t, self.ray.at(t), None))

@@ -1,4 +1,5 @@
-//! Skinned meshes' world boxes, computed after a walk (a joint may come after its mesh).
+//! Skinned meshes posed by their joints: their world boxes, computed after a walk (a
+//! joint may come after its mesh), and the joint matrices that pose their vertices.
 
 use crate::world::world_above;
 use scenewalk_core::glam::Affine3A;
@@ -12,12 +13,27 @@ use scenewalk_nodes::{SkinnedMesh, Transform};
 pub(crate) fn skinned_box(
     graph: &Graph,
     node: NodeIndex,
-    mut world_at: impl FnMut(NodeIndex) -> Option<Affine3A>,
+    world_at: impl FnMut(NodeIndex) -> Option<Affine3A>,
     matrices: &mut Vec<Affine3A>,
 ) -> Aabb {
     let Some(mesh) = graph.get_at::<SkinnedMesh>(node) else {
         return Aabb::EMPTY;
     };
+    match joint_matrices(graph, mesh, world_at, matrices) {
+        true => mesh.conservative_bounds(matrices).unwrap_or(Aabb::EMPTY),
+        false => Aabb::EMPTY,
+    }
+}
+
+/// `mesh`'s joint matrices ([`Skin::joint_matrices`](scenewalk_nodes::Skin::joint_matrices))
+/// into `matrices`: `world_at` gives a joint's world matrix where the run computed it,
+/// else the locals on its path are multiplied. False when a joint is gone.
+pub(crate) fn joint_matrices(
+    graph: &Graph,
+    mesh: &SkinnedMesh,
+    mut world_at: impl FnMut(NodeIndex) -> Option<Affine3A>,
+    matrices: &mut Vec<Affine3A>,
+) -> bool {
     let world_of = |joint| {
         if !graph.contains(joint) {
             return None;
@@ -28,10 +44,7 @@ pub(crate) fn skinned_box(
             Some(world_above(graph, at) * local.copied().unwrap_or(Affine3A::IDENTITY))
         })
     };
-    match mesh.skin().joint_matrices(world_of, matrices) {
-        Ok(()) => mesh.conservative_bounds(matrices).unwrap_or(Aabb::EMPTY),
-        Err(_) => Aabb::EMPTY,
-    }
+    mesh.skin().joint_matrices(world_of, matrices).is_ok()
 }
 
 /// The box of `node` in `skins` (sorted by node), if it is listed.

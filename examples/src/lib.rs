@@ -17,7 +17,7 @@
 //!   ([`baseline::VecNode`]), so a benchmark compares layouts, not shapes.
 //! - The tour's city [`CityScene`] (every node type, shared [`CityMeshes`]), its two
 //!   passes as actions ([`passes`]) and the same passes written by hand
-//!   ([`scene_baseline`]); [`inspect`] (the glTF report), [`svg`] (a top view) and
+//!   ([`scene_baseline`]); [`inspect`] (the glTF report), [`svg`] (shaded pictures of a scene) and
 //!   [`report`] (the `bench_report` harness and its tables).
 //!
 //! ```

@@ -400,6 +400,7 @@ fn frame_tables_show_a_summary_and_every_row_on_request() {
             },
             svg: Some(svg.clone()),
             rows,
+            view: Default::default(),
         };
         let mut out = Vec::new();
         let outcome = run(&options, &mut out).unwrap();

@@ -1,5 +1,6 @@
 //! Rays and the exact ray–box and ray–triangle tests mesh queries use.
 
+use crate::mesh::{TriangleHit, closer};
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};
 
@@ -145,4 +146,49 @@ pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
     }
     let t = e2.dot(q) * inv;
     (t >= 0.0).then_some((t, u, v))
+}
+
+/// The nearest triangle of an indexed list that `ray` hits within `max_distance`, by
+/// testing every triangle with [`ray_triangle`] (ties go to the lowest index, as in
+/// [`Mesh::ray_hit`](crate::Mesh::ray_hit)); a triangle naming a vertex past
+/// `positions` is skipped. O(triangles), no hierarchy: for geometry that moves every
+/// frame, such as a [`SkinnedMesh`](crate::SkinnedMesh)'s
+/// [posed vertices](crate::SkinnedMesh::posed_positions), where building a BVH would
+/// cost more than the one ray.
+///
+/// ```
+/// use scenewalk_core::glam::Vec3;
+/// use scenewalk_nodes::{Ray, ray_triangles};
+/// let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, -1.0)];
+/// let triangles = [[0, 1, 2], [3, 1, 2]];
+/// let ray = Ray::new(Vec3::new(0.2, 0.2, 5.0), -Vec3::Z)?;
+/// let hit = ray_triangles(&ray, &positions, &triangles, f32::INFINITY).unwrap();
+/// assert_eq!((hit.triangle, hit.distance), (0, 5.0));
+/// # Ok::<(), scenewalk_nodes::BadRay>(())
+/// ```
+pub fn ray_triangles(
+    ray: &Ray,
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    max_distance: f32,
+) -> Option<TriangleHit> {
+    let mut best: Option<TriangleHit> = None;
+    let corner = |v: u32| positions.get(v as usize).copied();
+    for (triangle, &[a, b, c]) in (0u32..).zip(triangles) {
+        let (Some(a), Some(b), Some(c)) = (corner(a), corner(b), corner(c)) else {
+            continue;
+        };
+        let Some((t, u, v)) = ray_triangle(ray, &[a, b, c]) else {
+            continue;
+        };
+        if closer(best.as_ref(), max_distance, triangle, t) {
+            best = Some(TriangleHit {
+                triangle,
+                distance: t,
+                point: ray.at(t),
+                barycentric: (u, v),
+            });
+        }
+    }
+    best
 }

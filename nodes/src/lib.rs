@@ -35,7 +35,7 @@ pub use camera::{BadCamera, Camera, Projection};
 pub use frustum::{Containment, Frustum, PlaneMask};
 pub use geometry::{BadBounds, Geometry};
 pub use group::Group;
-pub use intersect::{BadRay, Ray, ray_aabb, ray_triangle, triangles_intersect};
+pub use intersect::{BadRay, Ray, ray_aabb, ray_triangle, ray_triangles, triangles_intersect};
 pub use light::{Light, LightKind};
 pub use lod::{BadLod, Lod};
 pub use material::Material;

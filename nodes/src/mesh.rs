@@ -198,11 +198,7 @@ impl Mesh {
                     Some((triangle, t, u, v))
                 });
                 for (triangle, t, u, v) in hits {
-                    let better = match best {
-                        None => t <= limit,
-                        Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
-                    };
-                    if better {
+                    if closer(best.as_ref(), limit, triangle, t) {
                         limit = t;
                         best = Some(TriangleHit {
                             triangle,
@@ -243,6 +239,15 @@ impl Mesh {
             point: ray.at(distance),
             ..hit
         })
+    }
+}
+
+/// Whether a hit on `triangle` at `t` beats `best` (or, without one, lies within
+/// `limit`): nearer, ties to the lower index.
+pub(crate) fn closer(best: Option<&TriangleHit>, limit: f32, triangle: u32, t: f32) -> bool {
+    match best {
+        None => t <= limit,
+        Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
     }
 }
 

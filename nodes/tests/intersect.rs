@@ -538,3 +538,28 @@ fn tiny_and_huge_triangles_are_hit() {
         );
     }
 }
+
+proptest! {
+    /// The brute-force nearest hit over an indexed list (what picks posed skinned
+    /// meshes) is the mesh's BVH walk: same triangle, same distance, bit for bit.
+    #[test]
+    fn ray_triangles_is_the_bvh_walk_over_the_same_triangles(
+        positions in prop::collection::vec(prop::array::uniform3(-2.0f32..2.0), 3..40),
+        picks in prop::collection::vec(prop::array::uniform3(0usize..1000), 1..60),
+        origin in prop::array::uniform3(-4.0f32..4.0),
+        toward in prop::array::uniform3(-1.0f32..1.0),
+    ) {
+        let positions: Vec<Vec3> = positions.into_iter().map(Vec3::from).collect();
+        let n = positions.len();
+        let triangles: Vec<[u32; 3]> =
+            picks.iter().map(|t| t.map(|i| (i % n) as u32)).collect();
+        let mesh = scenewalk_nodes::Mesh::new(positions.clone(), triangles.clone()).unwrap();
+        let Ok(ray) = Ray::new(Vec3::from(origin), Vec3::from(toward) - Vec3::from(origin))
+        else {
+            return Ok(());
+        };
+        let brute = scenewalk_nodes::ray_triangles(&ray, &positions, &triangles, f32::INFINITY);
+        let walked = mesh.ray_hit(&ray, f32::INFINITY);
+        prop_assert_eq!(brute, walked);
+    }
+}

@@ -2,18 +2,20 @@
 //! `tour` example runs it. A file with an animation is first played as frames of the
 //! frame loop ([`crate::frame`]); then the update, the view, picks and collisions run
 //! on the scene as it stands, each checked against a brute-force or hand-written
-//! computation, and an SVG top view ([`crate::svg`]) is written. See [`HELP`].
+//! computation, and an SVG picture ([`crate::svg`]) is written. See [`HELP`].
 
 mod options;
 mod picture;
 mod play;
 pub mod skinned;
+mod surface;
 
 pub use options::{Command, DEFAULT_FRAMES, HELP, Options, Source, default_svg_path, parse_args};
 
 use crate::frame::{FrameTimes, PICKS, pick_ray};
 use crate::passes::{self, update_action, view_action};
 use crate::scene_baseline::{HandUpdate, HandView};
+use crate::svg::{Projection, View};
 use crate::text::{Decimals, counted, duration};
 use crate::{CityMeshes, CityScene, city_scene};
 use scenewalk_actors::{
@@ -26,7 +28,6 @@ use scenewalk_iterators::PriorityQueue;
 use scenewalk_nodes::gltf::{ImportOptions, import};
 use scenewalk_nodes::{
     Animation, AnimationPlayer, Camera, Geometry, Group, Mesh, Ray, SkinnedMesh, Transform,
-    ray_aabb, ray_triangle,
 };
 use skinned::update_and_exact_box;
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use surface::Surface;
 
 /// What a tour did.
 #[derive(Clone, Debug, Default)]
@@ -45,7 +47,7 @@ pub struct Outcome {
     /// The scene's box as the jobs and the picture saw it (skinned meshes boxed from
     /// their joints by the update); `None` for a scene without geometry.
     pub scene_box: Option<Aabb>,
-    /// Where the top view was written (`None`: nothing to draw).
+    /// Where the picture was written (`None`: nothing to draw).
     pub svg: Option<PathBuf>,
 }
 
@@ -84,7 +86,7 @@ struct Drawable {
     bind_pose: Option<Aabb>,
 }
 
-/// Runs the tour, printing its report to `out`, and writes the top view.
+/// Runs the tour, printing its report to `out`, and writes the picture.
 ///
 /// Errors: the scene cannot be read or built, a pass fails, or `out` cannot be
 /// written. Failed checks are not errors: they are in [`Outcome::failed`].
@@ -94,6 +96,7 @@ struct Drawable {
 /// let options = Options {
 ///     source: Source::File { path: "scene.gltf".into(), scene: None, frames: 30, time: None },
 ///     svg: Some(std::env::temp_dir().join("scene.svg")),
+///     view: Default::default(),
 ///     rows: false,
 /// };
 /// let outcome = run(&options, &mut std::io::stdout())?;
@@ -314,16 +317,23 @@ fn jobs(
     // Pick.
     writeln!(
         out,
-        "{}. pick: rays through the camera, priority order by box entry distance",
+        "{}. pick: rays from the camera aimed at points on drawn triangles, priority order \
+         by box entry distance (skinned meshes hit on their posed triangles)",
         section + 2
     )?;
+    let surfaces = drawables
+        .iter()
+        .map(|d| Surface::of(graph, d.node, &world.table()))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut pick = Action::new(
         PriorityQueue::new(),
         (Unordered::new(Pick::new(Ray::new(eye, Vec3::Z)?)),),
     )?;
+    let forward = -Vec3::from(placed.z_axis);
+    let aimed = aim_rays(&drawables, &surfaces, list.items(), &lens, &placed)?;
     let mut rays = Vec::new();
-    for (k, &(x, y)) in PICKS.iter().enumerate() {
-        let ray = pick_ray(&lens, &placed, x, y)?;
+    let mut agreed = 0;
+    for (k, ray) in aimed.into_iter().enumerate() {
         pick.actor_mut::<Pick>().ok_or("no pick")?.set_ray(ray);
         let started = Instant::now();
         let run = pick.run_with(graph, root, &results)?;
@@ -352,23 +362,32 @@ fn jobs(
             None => writeln!(out, "   ray {k}: no hit; {entered} entered")?,
         }
         rays.push((ray, hit.map(|h| h.point)));
-        if k == 0 {
-            let (brute, tested) = brute_force_pick(graph, world, &bounds.table(), &ray);
-            let agrees = match (brute, hit) {
-                (None, None) => true,
-                (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
-                _ => false,
-            };
-            writeln!(
-                out,
-                "   ray 0 against brute force over {}: {}",
-                counted(tested, "triangle and box", "triangles and boxes"),
-                yes(agrees)
-            )?;
-            if !agrees {
-                failed.push("the first pick differs from brute force".into());
-            }
+        let brute = surfaces
+            .iter()
+            .filter_map(|s| s.ray_hit(&ray))
+            .reduce(f32::min);
+        let agrees = match (brute, hit) {
+            (None, None) => true,
+            (Some(t), Some(h)) => (t - h.distance).abs() <= 1e-3 * (1.0 + t),
+            _ => false,
+        };
+        agreed += usize::from(agrees);
+    }
+    let tested: usize = surfaces.iter().map(Surface::parts).sum();
+    let hits = rays.iter().filter(|(_, hit)| hit.is_some()).count();
+    writeln!(
+        out,
+        "   {hits} of {} hit; against brute force over {} (skinned meshes posed): {}",
+        rays.len(),
+        counted(tested, "triangle and box", "triangles and boxes"),
+        if agreed == rays.len() {
+            "all agree".to_string()
+        } else {
+            format!("{} of {} DIFFER", rays.len() - agreed, rays.len())
         }
+    )?;
+    if agreed != rays.len() {
+        failed.push("a pick differs from brute force".into());
     }
     writeln!(out)?;
 
@@ -440,32 +459,57 @@ fn jobs(
     };
     writeln!(out)?;
 
-    // The top view.
+    // The picture.
     let drawn: std::collections::HashSet<NodeIndex> =
         list.items().iter().map(|item| item.node).collect();
+    let projection = match options.view {
+        View::Camera => Projection::through(&lens, &placed),
+        view => Projection::orthographic(view),
+    };
+    // With a model of the user's, the picture shows it: framed around the ball.
+    let focus = match (&options.source, scene.sculpture) {
+        (Source::City { obj: Some(_), .. }, Some((_, ball))) => {
+            Some(bounds.table().world_bounds(graph, ball)?)
+        }
+        _ => None,
+    };
     let title = format!(
-        "scenewalk tour: {}, top view (x right, z down)",
-        counted(graph.len(), "node", "nodes")
+        "scenewalk tour: {}, {}{}",
+        counted(graph.len(), "node", "nodes"),
+        projection.axes(),
+        if focus.is_some() {
+            ", framed around the OBJ model (the ball lodged in the sculpture's ring)"
+        } else {
+            ""
+        }
     );
-    let top = picture::draw(
-        title,
-        &drawables,
-        &drawn,
-        lens.corners(&placed).as_ref(),
-        &rays,
+    let corners = lens.corners(&placed);
+    let extras = picture::Extras {
+        eye,
+        forward,
+        corners: corners.as_ref(),
+        rays: &rays,
         contact,
-    );
+        focus,
+    };
+    let picture = picture::draw(title, projection, &drawables, &surfaces, &drawn, &extras);
     let path = options.svg.clone().unwrap_or_else(|| {
         let target = std::env::var_os("CARGO_TARGET_DIR");
-        default_svg_path(target.as_deref(), std::env::current_exe().ok().as_deref())
+        let folder = default_svg_path(target.as_deref(), std::env::current_exe().ok().as_deref());
+        folder.with_file_name(picture_name(&options.source, options.view))
     });
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot make the folder {}: {e}", dir.display()))?;
     }
-    std::fs::write(&path, top.finish())
+    std::fs::write(&path, picture.finish())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    writeln!(out, "top view written to {}", path.display())?;
+    writeln!(
+        out,
+        "picture ({} view) written to {}",
+        options.view,
+        path.display()
+    )?;
     outcome.svg = Some(path);
     Ok(())
 }
@@ -657,44 +701,63 @@ fn overview_camera(extent: &Aabb) -> Result<(Camera, Affine3A), Box<dyn Error>> 
     Ok((camera, placed))
 }
 
-/// The nearest hit by testing every mesh triangle and plain geometry box of the
-/// graph, placed by the update's world matrices, and every skinned mesh's box from
-/// the update; and how many it tested.
-fn brute_force_pick(
-    graph: &Graph,
-    world: &WorldTransforms,
-    bounds: &BoundsTable,
-    ray: &Ray,
-) -> (Option<f32>, u64) {
-    let mut best: Option<f32> = None;
-    let mut tested = 0;
-    for slot in 0..graph.capacity() as u32 {
-        let node = NodeIndex::new(slot);
-        let Some(placed) = world.table().at(node) else {
-            continue;
-        };
-        let hit = if let Some(posed) = bounds.skinned_at(node) {
-            tested += 1;
-            ray_aabb(ray, &posed, f32::INFINITY)
-        } else if let Some(mesh) = graph.get_at::<Mesh>(node) {
-            tested += u64::from(mesh.geometry().primitives());
-            (0..mesh.geometry().primitives())
-                .filter_map(|k| {
-                    let corners = mesh.triangle(k)?.map(|p| placed.transform_point3(p));
-                    ray_triangle(ray, &corners).map(|(t, _, _)| t)
-                })
-                .reduce(f32::min)
-        } else if let Some(g) = graph.get_at::<Geometry>(node) {
-            tested += 1;
-            ray_aabb(ray, &g.local_bounds().transformed(&placed), f32::INFINITY)
-        } else {
-            None
-        };
-        if let Some(t) = hit {
-            best = Some(best.map_or(t, |b: f32| b.min(t)));
-        }
+/// The picture's file name without `--svg`: `tour-` and the scene (`city`, with the
+/// OBJ file's stem after it; a file's stem), then the view unless it is the top one.
+///
+/// ```
+/// # use scenewalk_examples::tour::{Source, picture_name};
+/// # use scenewalk_examples::svg::View;
+/// let fox = Source::File { path: "a/Fox.gltf".into(), scene: None, frames: 60, time: None };
+/// assert_eq!(picture_name(&fox, View::Top), "tour-Fox.svg");
+/// let city = Source::City { blocks: 16, obj: Some("m/bunny.obj".into()) };
+/// assert_eq!(picture_name(&city, View::Camera), "tour-city-bunny-camera.svg");
+/// ```
+pub fn picture_name(source: &Source, view: View) -> String {
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map_or("scene".into(), |s| s.to_string_lossy().into_owned())
+    };
+    let scene = match source {
+        Source::City { obj: None, .. } => "city".to_string(),
+        Source::City { obj: Some(obj), .. } => format!("city-{}", stem(obj)),
+        Source::File { path, .. } => stem(path),
+    };
+    match view {
+        View::Top => format!("tour-{scene}.svg"),
+        view => format!("tour-{scene}-{view}.svg"),
     }
-    (best, tested)
+}
+
+/// Five pick rays from the camera, aimed at points on the drawn geometry: the
+/// draw list's items spread over it, and on each a triangle facing the camera, spread
+/// over its triangles; a screen point of [`PICKS`] where nothing is drawn.
+fn aim_rays(
+    drawables: &[Drawable],
+    surfaces: &[Surface],
+    items: &[scenewalk_actors::DrawItem],
+    lens: &Camera,
+    placed: &Affine3A,
+) -> Result<Vec<Ray>, Box<dyn Error>> {
+    let eye = Vec3::from(placed.translation);
+    let forward = -Vec3::from(placed.z_axis);
+    let by_node: HashMap<NodeIndex, usize> = (drawables.iter().enumerate())
+        .map(|(k, d)| (d.node.index(), k))
+        .collect();
+    let mut rays = Vec::new();
+    for (k, &(x, y)) in PICKS.iter().enumerate() {
+        let spread = (2 * k + 1) as f64 / (2 * PICKS.len()) as f64;
+        let item = items.get((spread * items.len() as f64) as usize);
+        let surface = item
+            .and_then(|i| by_node.get(&i.node))
+            .and_then(|&d| surfaces.get(d));
+        let target = surface.and_then(|s| s.aim(spread, eye, forward));
+        let ray = match target.and_then(|t| Ray::new(eye, t - eye).ok()) {
+            Some(ray) => ray,
+            None => pick_ray(lens, placed, x, y)?,
+        };
+        rays.push(ray);
+    }
+    Ok(rays)
 }
 
 /// The mesh scaled and centred to fit a cube of side `size`.

@@ -1,6 +1,7 @@
 //! The tour's command line.
 
 use crate::args::{Arg, ArgError, Args};
+use crate::svg::View;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -8,8 +9,9 @@ use std::path::{Path, PathBuf};
 pub const HELP: &str = "\
 tour: scenewalk's main job on a built-in scene, or on a glTF file
 
-usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg]
+usage: tour [--blocks N] [--obj FILE.obj] [--svg FILE.svg] [--view V]
        tour FILE.gltf|FILE.glb [--scene N] [--frames N] [--rows] [--time T] [--svg FILE.svg]
+            [--view V]
 
 Without a file it builds a city of N × N blocks (default 16: about 55,700 nodes of
 nine node types: buildings with levels of detail, materials and glass, switched
@@ -29,30 +31,36 @@ runs:
 
   1. update   world transforms + statistics + bounds (one depth-first action)
   2. view     frustum cull + level of detail + switch + render list from the camera
-  3. pick     five rays through the camera, nearest hit first (priority order)
+  3. pick     five rays from the camera aimed at drawn triangles, nearest hit first
+              (priority order; skinned meshes hit on their posed triangles)
   4. collide  the city's sculpture: a ring against the ball lodged in it (BVH
               against BVH); for a file: every pair of touching geometry in the scene
 
 It prints counts, checks results against brute-force or hand-written computations
 (a failed check exits with 1), times each action per node against a hand-written
-loop doing the same work, and writes an SVG top view framed around the scene's
-objects (every drawable, green where the view draws it; the frustum, the pick rays
-and their hits) whose path it prints. The update pass boxes skinned meshes from their
-joints (one box per joint, united), checked against every vertex skinned. A scene
-without geometry stops after the update.
+loop doing the same work, and writes an SVG picture whose path it prints: every
+drawable's triangles (skinned meshes posed, plain geometry as boxes) shaded by the
+angle to a light, faint where the view does not draw them, with the frustum's
+outline, the camera, the pick rays and their hits, and a scale bar. The update pass
+boxes skinned meshes from their joints (one box per joint, united), checked against
+every vertex skinned. A scene without geometry stops after the update.
 
   --blocks N     city size (1 to 200); not with a file
   --obj FILE     the ball lodged in the city's sculpture: the first mesh of an OBJ
-                 file, scaled to fit (it needs at least one triangle); not with a file
+                 file, scaled to fit (it needs at least one triangle); the picture
+                 is then framed around it; not with a file
   --scene N      the glTF scene to import
   --frames N     frames to play the file's animation in (1 to 10000, default 60)
   --rows         print every frame played, not only the summary
   --time T       pose the file's animation at T seconds (0 to 1000000; past its end
                  is its end) after playing it, for the jobs and the picture
                  (default: where playing stopped, its end)
-  --svg FILE     where to write the top view (default: tour.svg in cargo's target
-                 folder: $CARGO_TARGET_DIR when set, else the target folder that
-                 holds this program, else the current folder)
+  --svg FILE     where to write the picture (default: tour-city.svg, or tour-NAME.svg
+                 for NAME.gltf, with -VIEW added for views other than top, in cargo's
+                 target folder: $CARGO_TARGET_DIR when set, else the target folder
+                 that holds this program, else the current folder)
+  --view V       the picture's view: top (default), front, side, or camera (through
+                 the scene's camera)
 
 Exit status: 0; 1 when a check failed or the tour could not run (a file it cannot
 read, a value it cannot use); 2 for a command line it does not understand.
@@ -86,10 +94,12 @@ pub enum Source {
 pub struct Options {
     /// The scene.
     pub source: Source,
-    /// Where to write the top view (`None`: [`default_svg_path`]).
+    /// Where to write the picture (`None`: [`default_svg_path`]'s folder).
     pub svg: Option<PathBuf>,
     /// A row per frame played, not only the summary.
     pub rows: bool,
+    /// The picture's view.
+    pub view: View,
 }
 
 /// A parsed command line.
@@ -118,10 +128,13 @@ pub const MAX_FRAMES: usize = 10_000;
 /// assert!(matches!(args(&["--blocks", "4"]), Ok(Command::Run(o)) if o.source == Source::City { blocks: 4, obj: None }));
 /// assert!(args(&["f.gltf", "--blocks", "4"]).unwrap_err().to_string().contains("--blocks"));
 /// assert!(args(&["--frames", "10"]).unwrap_err().to_string().contains("--frames"));
+/// let bad = args(&["--view", "up"]).unwrap_err();
+/// assert_eq!((bad.to_string().as_str(), bad.exit_code()), (r#"--view must be top, front, side or camera, not "up""#, 1));
 /// ```
 pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgError> {
     let (mut blocks, mut obj, mut file, mut scene) = (None, None, None, None);
     let (mut frames, mut time, mut svg, mut rows) = (None, None, None, false);
+    let mut view = View::Top;
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg()? {
         let option = match arg {
@@ -145,6 +158,10 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgErro
             "--rows" => rows = true,
             "--obj" => obj = Some(args.path("--obj")?),
             "--svg" => svg = Some(args.path("--svg")?),
+            "--view" => {
+                let bad = |e: String| ArgError::Value(format!("--view must be {e}"));
+                view = args.value("--view")?.parse().map_err(bad)?;
+            }
             other => return Err(ArgError::unknown(other)),
         }
     }
@@ -186,7 +203,12 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Command, ArgErro
             }
         }
     };
-    Ok(Command::Run(Options { source, svg, rows }))
+    Ok(Command::Run(Options {
+        source,
+        svg,
+        rows,
+        view,
+    }))
 }
 
 /// Where the top view goes without `--svg`: `tour.svg` in `target_dir` (the value of
