@@ -6,12 +6,11 @@
 //! every tenth frame it checks the draw list and the pick hits against the same frame
 //! computed from scratch, and exits with 1 on any difference. Run `frame_loop --help`.
 
-use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_actors::prelude::*;
 use scenewalk_examples::args::{Arg, ArgError, Args, run_main};
 use scenewalk_examples::frame::{Frame, FrameTable, FrameTimes, PICKS, Seen, from_scratch, movers};
 use scenewalk_examples::text::counted;
 use scenewalk_examples::{CityMeshes, CityScene, city_scene};
-use scenewalk_nodes::{Camera, Transform};
 use std::error::Error;
 use std::io::Write;
 use std::process::ExitCode;

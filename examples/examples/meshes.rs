@@ -5,16 +5,13 @@
 //! `cargo run --release -p scenewalk-examples --example meshes [-- --obj FILE.obj]`
 //! (with `--obj`, the file's first model is scattered too).
 
-use scenewalk_actors::{Bounds, Collide, ContactMode, Statistics, WorldTransforms};
-use scenewalk_core::glam::{Quat, Vec3};
-use scenewalk_core::{Action, NodeId, Ordered, Unordered};
+use scenewalk_actors::prelude::*;
+use scenewalk_actors::{Collide, ContactMode};
 use scenewalk_examples::args::{Arg, ArgError, Args, run_main};
 use scenewalk_examples::city;
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::text::{Decimals, counted, duration};
 use scenewalk_examples::tour::first_mesh;
-use scenewalk_iterators::DepthFirst;
-use scenewalk_nodes::{Group, Mesh, Ray, Transform};
 use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
