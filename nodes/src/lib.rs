@@ -64,6 +64,8 @@ mod obj;
 mod shapes;
 mod skin;
 mod switch;
+#[cfg(feature = "tiles")]
+pub mod tiles;
 mod transform;
 mod tri_tri;
 
