@@ -81,4 +81,6 @@ mod select;
 mod shared;
 mod skinned;
 mod statistics;
+#[cfg(feature = "tiles")]
+pub mod tiles;
 mod world;

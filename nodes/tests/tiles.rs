@@ -1,5 +1,7 @@
 //! Reading 3D Tiles: tilesets, volumes, implicit tiling and the errors bad files get.
 
+#![allow(clippy::restriction, reason = "tests may unwrap and index")]
+
 use scenewalk_core::Graph;
 use scenewalk_core::glam::{DMat3, DMat4, DVec3};
 use scenewalk_nodes::tiles::*;
