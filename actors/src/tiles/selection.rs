@@ -62,6 +62,8 @@ pub struct FrameFigures {
     pub loaded: usize,
     /// Of those, the ones that failed.
     pub failed: usize,
+    /// Tiles added by implicit expansion this frame.
+    pub expanded: usize,
     /// Tiles unloaded for the budget this frame.
     pub unloaded: usize,
     /// Bytes held after this frame.
@@ -349,13 +351,15 @@ impl TileSelection {
                 self.rendered.push(id);
             }
         }
+        let mut expanded = 0;
         for node in expansions {
-            if let Err(e) = expand_implicit(&mut self.graph, node) {
-                self.failures.push(LoadFailure {
+            match expand_implicit(&mut self.graph, node) {
+                Ok(n) => expanded += n,
+                Err(e) => self.failures.push(LoadFailure {
                     node,
                     uri: String::new(),
                     error: e.to_string(),
-                });
+                }),
             }
         }
         let unloaded = self.enforce_budget(frame);
@@ -370,6 +374,7 @@ impl TileSelection {
             loading: self.in_flight,
             loaded,
             failed,
+            expanded,
             unloaded,
             bytes_held: self.held,
             tiles: self.graph.len(),
