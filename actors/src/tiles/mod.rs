@@ -7,10 +7,12 @@
 //! no-hole rule, load requests) and [`TileCull`] (frustum culling). Around the action,
 //! a load queue in three priority [`Group`]s feeds a caller's [`Loader`] on worker
 //! threads, and a byte budget unloads the least recently used tiles. Each frame gives
-//! the tiles to render and its [`FrameFigures`].
+//! the tiles to render and its [`FrameFigures`]. [`Planet`] makes a procedural tileset
+//! of any size (a billion tiles and more) to fly through.
 
 pub use cull::TileCull;
 pub use load::{Fetched, Loader, MAX_FILE_BYTES, file_loader};
+pub use planet::Planet;
 pub use refine::{Group, Request, TileRefine, Want};
 pub use selection::{FrameFigures, LoadFailure, SelectionError, SelectionOptions, TileSelection};
 pub use state::{LoadState, TileState};
@@ -18,6 +20,7 @@ pub use view::TileView;
 
 mod cull;
 mod load;
+mod planet;
 mod refine;
 mod selection;
 mod state;
