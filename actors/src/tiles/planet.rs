@@ -109,19 +109,35 @@ impl Planet {
         (0..frames)
             .map(|i| {
                 let t = i as f64 / last;
-                let (lon, lat) = (0.3 + 0.002 * t, 0.8);
                 let height = 10f64.powf(7.0 - 4.0 * t);
-                let axes = east_north_up(lon, lat);
-                let (north, up) = (axes.y_axis, axes.z_axis);
-                let eye = geodetic_to_ecef(lon, lat, height);
-                let pitch = 50f64.to_radians() * t;
-                let direction = -up * pitch.cos() + north * pitch.sin();
-                TileView {
-                    direction,
-                    up: north,
-                    ..TileView::look_at(eye, eye + direction, north)
-                }
+                Planet::view(0.3 + 0.002 * t, 0.8, height, 50f64.to_radians() * t)
             })
             .collect()
+    }
+
+    /// A camera path of `frames` views at `height` metres, tilted 50° off the vertical
+    /// and looking north, flying east from (0.3, 0.8) radians by `radians` of longitude.
+    pub fn cruise(frames: usize, height: f64, radians: f64) -> Vec<TileView> {
+        let last = frames.saturating_sub(1).max(1) as f64;
+        (0..frames)
+            .map(|i| {
+                Planet::view(
+                    0.3 + radians * i as f64 / last,
+                    0.8,
+                    height,
+                    50f64.to_radians(),
+                )
+            })
+            .collect()
+    }
+
+    /// A view from `height` metres above (`lon`, `lat`) radians, tilted `pitch` from
+    /// straight down towards the north (1920 × 1080, 60° high).
+    pub fn view(lon: f64, lat: f64, height: f64, pitch: f64) -> TileView {
+        let axes = east_north_up(lon, lat);
+        let (north, up) = (axes.y_axis, axes.z_axis);
+        let eye = geodetic_to_ecef(lon, lat, height);
+        let direction = -up * pitch.cos() + north * pitch.sin();
+        TileView::look_at(eye, eye + direction, north)
     }
 }

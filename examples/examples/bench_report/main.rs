@@ -24,7 +24,8 @@
 //! e. dual tree, f. the tour's passes, g. compaction, h. the frame, i. incremental
 //! update against a full one, j. parallel traversal by thread count (`--threads`,
 //! default 1 and 2; `--big` adds 10M-node trees), k. a crowd of skinned characters
-//! animated (the shared sample CesiumMan; skipped without it).
+//! animated (the shared sample CesiumMan; skipped without it), t. 3D Tiles selection
+//! over the procedural planet (feature `tiles`).
 //!
 //! `--quick` uses 10-level trees and smaller cases and ends in under a minute.
 //! `--scale` builds a 100M-node group tree and reports its peak memory and the time of
@@ -45,6 +46,8 @@ mod case_incremental;
 mod case_parallel;
 mod case_priority;
 mod case_scene;
+#[cfg(feature = "tiles")]
+mod case_tiles;
 mod case_visit;
 mod case_world;
 mod machine;
@@ -70,6 +73,8 @@ const CASES: &[Case] = &[
     ("i", case_incremental::run),
     ("j", case_parallel::run),
     ("k", case_crowd::run),
+    #[cfg(feature = "tiles")]
+    ("t", case_tiles::run),
 ];
 
 // Linking `allocation-counter` installs its counting global allocator: `bytes.rs`
