@@ -400,3 +400,68 @@ fn worker_threads_load_slow_and_failing_files_and_the_parent_stays() {
     assert_eq!(names(&s), ["root.glb"]);
     assert_eq!(s.content(root), Some(&[7u8; 10][..]));
 }
+
+#[test]
+fn a_view_that_is_not_finite_is_an_error_not_a_panic() {
+    let json = tileset("REPLACE", &row());
+    let mut s = open(&json, &[], options());
+    let mut bad = down(0.0, 301.0, 60.0);
+    bad.position.x = f64::NAN;
+    assert!(matches!(s.update(&bad), Err(SelectionError::BadView(_))));
+    bad = down(0.0, 301.0, 0.0);
+    assert!(s.update(&bad).is_err(), "a zero field of view");
+    assert_eq!(figures(&mut s, &down(0.0, 301.0, 60.0)).visited, 5);
+}
+
+#[test]
+fn implicit_expansions_count_against_the_budget_and_go_when_unloaded() {
+    let planet = Planet::new(8);
+    let budget = SelectionOptions {
+        budget_bytes: 3 << 20,
+        ..options()
+    };
+    let mut s = TileSelection::open(planet.loader(), "tileset.json", budget).unwrap();
+    let here = Planet::view(0.3, 0.8, 20_000.0, 0.0);
+    for _ in 0..16 {
+        figures(&mut s, &here);
+    }
+    let near = *s.figures();
+    // Held: the tileset file, the contents, the subtree files and a node's bytes for
+    // each tile made at run time (all but the root).
+    let (mut contents, mut files) = (0, 0);
+    let mut stack = vec![s.root()];
+    let mut made_here = Vec::new();
+    while let Some(n) = stack.pop() {
+        made_here.push(n);
+        let st = s.state(n).unwrap();
+        contents += st.content_bytes;
+        files += st.structure_bytes;
+        stack.extend(s.graph().children(n).unwrap());
+    }
+    let json = planet.tileset_json().len() as u64;
+    assert_eq!(near.bytes_held, json + contents + files);
+    assert!(files >= (near.tiles as u64 - 1) * NODE_BYTES, "{near:?}");
+    // The other side of the world: what was made here is unloaded, nodes and all.
+    let there = Planet::view(-2.8, -0.8, 20_000.0, 0.0);
+    let (mut most, mut unloaded) = (0, 0);
+    for _ in 0..24 {
+        let f = figures(&mut s, &there);
+        most = most.max(f.bytes_held);
+        unloaded += f.unloaded;
+    }
+    let far = *s.figures();
+    assert!(
+        near.bytes_held > 2 << 20 && most <= 3 << 20,
+        "{near:?}, at most {most}"
+    );
+    assert!(unloaded > 0);
+    // Tile nodes made here were removed with the file or expansion that made them.
+    let gone = made_here
+        .iter()
+        .filter(|&&n| !s.graph().contains(n))
+        .count();
+    assert!(
+        gone > 0 && far.tiles < near.tiles * 2,
+        "{gone} gone; {near:?} then {far:?}"
+    );
+}

@@ -187,8 +187,9 @@ fn implicit(name: &str, view: TileView) {
         .roots()
         .flat_map(|r| descendants(s.graph(), r))
         .filter(|&n| {
-            s.state(n)
-                .is_some_and(|st| st.structure == LoadState::Loaded)
+            let tile = s.graph().get::<Tile>(n).unwrap();
+            let implicit = tile.implicit.as_ref();
+            implicit.is_some_and(|i| i.is_subtree_root() && i.subtree.is_some())
         })
         .count();
     assert_eq!(subtrees, files(&folder.join("subtrees"), "").len());

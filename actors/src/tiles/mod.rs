@@ -14,7 +14,9 @@ pub use cull::TileCull;
 pub use load::{Fetched, Loader, MAX_FILE_BYTES, file_loader};
 pub use planet::Planet;
 pub use refine::{Group, Request, TileRefine, Want};
-pub use selection::{FrameFigures, LoadFailure, SelectionError, SelectionOptions, TileSelection};
+pub use selection::{
+    FrameFigures, LoadFailure, NODE_BYTES, SelectionError, SelectionOptions, TileSelection,
+};
 pub use state::{LoadState, TileState};
 pub use view::TileView;
 

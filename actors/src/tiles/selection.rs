@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 pub struct SelectionOptions {
     /// Refine while a tile's screen-space error is above this many pixels (16).
     pub max_sse: f64,
-    /// Bytes of contents, external tilesets and subtrees to hold (512 MiB); beyond it
+    /// Bytes of contents, external tilesets, subtrees and the tile nodes made from them
+    /// ([`NODE_BYTES`] each) to hold (512 MiB); beyond it
     /// the tiles not used this frame are unloaded, least recently used first, and while
     /// still beyond it only urgent loads start.
     pub budget_bytes: u64,
@@ -103,9 +104,17 @@ pub enum SelectionError {
     /// The traversal failed.
     #[error(transparent)]
     Traversal(#[from] TraversalError),
+    /// A camera with a position, direction or field of view that is not finite.
+    #[error("a view with a non-finite position, direction or field of view: {0:?}")]
+    BadView(TileView),
 }
 
 type Chain = (Unordered<TileRefine>, Static<TileCull>);
+
+/// What a tile node made at run time (an external tileset's, an implicit expansion's)
+/// counts against the budget: its payload, its link record and state, rounded up.
+pub const NODE_BYTES: u64 =
+    (std::mem::size_of::<Tile>() + std::mem::size_of::<TileState>() + 64) as u64;
 
 /// Streams a tileset: each [`update`](Self::update) selects the tiles to render for a
 /// camera, starts the loads it needs and keeps memory under a budget.
@@ -309,6 +318,12 @@ impl TileSelection {
         done.extend(self.workers.finished());
         let (loaded, failed) = (done.len(), self.apply(done));
 
+        if !(view.position.is_finite()
+            && view.direction.is_finite()
+            && view.sse_factor().is_finite())
+        {
+            return Err(SelectionError::BadView(*view));
+        }
         let frustum = view.frustum();
         let direction = view.direction.normalize_or_zero();
         if let Some(refine) = self.action.actor_mut::<TileRefine>() {
@@ -354,7 +369,20 @@ impl TileSelection {
         let mut expanded = 0;
         for node in expansions {
             match expand_implicit(&mut self.graph, node) {
-                Ok(n) => expanded += n,
+                Ok(n) => {
+                    expanded += n;
+                    // The nodes count against the budget, held by the tile that made them.
+                    let bytes = n as u64 * NODE_BYTES;
+                    if let Some(state) = self
+                        .action
+                        .actor_mut::<TileRefine>()
+                        .and_then(|r| r.states.of(node))
+                    {
+                        state.structure = LoadState::Loaded;
+                        state.structure_bytes += bytes;
+                        self.held += bytes;
+                    }
+                }
                 Err(e) => self.failures.push(LoadFailure {
                     node,
                     uri: String::new(),
@@ -457,7 +485,10 @@ impl TileSelection {
                 .map_err(|e| fail(e.into()))?
                 .is_none()
             {
+                let before = self.graph.len();
                 add_tileset(&mut self.graph, Some(job.node), &bytes, &uri).map_err(fail)?;
+                let nodes = (self.graph.len() - before) as u64;
+                return Ok((bytes.len() as u64 + nodes * NODE_BYTES, None));
             }
         } else {
             set_subtree(&mut self.graph, job.node, &uri, &bytes).map_err(fail)?;
