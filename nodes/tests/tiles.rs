@@ -389,3 +389,75 @@ fn implicit_tilings_refuse_bad_declarations() {
         assert!(err.contains(expected), "{err}");
     }
 }
+
+const SAMPLE: &str = r#"{"boundingVolume": {"region": [0.1, 0.2, 0.3, 0.4, 0, 100]}, "geometricError": 50,
+    "refine": "ADD", "content": {"uri": "a.glb"}, "transform": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1],
+    "children": [{"boundingVolume": {"box": [0,0,0, 1,0,0, 0,1,0, 0,0,1]}, "geometricError": 5,
+                  "contents": [{"uri": "b.glb"}, {"uri": "ext/tileset.json"}]},
+                 {"boundingVolume": {"sphere": [1,2,3,4]}, "geometricError": 0}]}"#;
+
+fn good_subtree() -> Vec<u8> {
+    let json = r#"{"buffers": [{"byteLength": 8}], "bufferViews": [{"buffer": 0, "byteLength": 1},
+        {"buffer": 0, "byteOffset": 2, "byteLength": 2}],
+        "tileAvailability": {"bitstream": 0}, "contentAvailability": [{"constant": 1}],
+        "childSubtreeAvailability": {"bitstream": 1}}"#;
+    subtree_file(json, &[0b11, 0, 0xff, 0xff, 0, 0, 0, 0])
+}
+
+proptest::proptest! {
+    /// Cut or damaged, a tileset reads or is refused whole: never a panic, never a
+    /// partial graph.
+    #[test]
+    fn damaged_tilesets_are_read_or_refused_whole(
+        cut in 0usize..1200,
+        flips in proptest::collection::vec((0usize..1200, proptest::prelude::any::<u8>()), 0..4),
+    ) {
+        let mut bytes = tileset(SAMPLE).into_bytes();
+        for (at, b) in flips {
+            if let Some(x) = bytes.get_mut(at) {
+                *x = b;
+            }
+        }
+        bytes.truncate(cut.max(1));
+        let mut graph = Graph::new();
+        if add_tileset(&mut graph, None, &bytes, "t.json").is_err() {
+            proptest::prop_assert_eq!(graph.len(), 0);
+        }
+    }
+
+    /// Cut or damaged, a subtree file reads or is an error, never a panic.
+    #[test]
+    fn damaged_subtrees_are_read_or_refused(
+        cut in 0usize..400,
+        flips in proptest::collection::vec((0usize..400, proptest::prelude::any::<u8>()), 0..4),
+    ) {
+        let (mut graph, root) = read(&tileset(QUAD)).unwrap();
+        let mut bytes = good_subtree();
+        for (at, b) in flips {
+            if let Some(x) = bytes.get_mut(at) {
+                *x = b;
+            }
+        }
+        bytes.truncate(cut);
+        if set_subtree(&mut graph, root, "s", &bytes).is_ok() {
+            // Whatever it declares, expansion stays within the four children.
+            proptest::prop_assert!(expand_implicit(&mut graph, root).unwrap() <= 4);
+        }
+    }
+
+    /// Every point of a region, at any height in it, lies in the region's box.
+    #[test]
+    fn region_boxes_hold_their_regions(
+        west in -3.1f64..3.1, width in 1e-6f64..3.0, south in -1.5f64..1.4, span in 1e-6f64..1.0,
+        low in -1000.0f64..1000.0, rise in 1.0f64..10_000.0,
+        u in 0.0f64..=1.0, v in 0.0f64..=1.0, t in 0.0f64..=1.0,
+    ) {
+        let pi = std::f64::consts::PI;
+        let east = if west + width > pi { west + width - 2.0 * pi } else { west + width };
+        let r = Region { west, south, east, north: (south + span).min(pi / 2.0), min_height: low, max_height: low + rise };
+        let b = r.to_box();
+        let p = r.at(u, v, low + rise * t);
+        let local = b.half_axes.inverse() * (p - b.center);
+        proptest::prop_assert!(local.abs().max_element() <= 1.0 + 1e-9, "{r:?}: {local}");
+    }
+}

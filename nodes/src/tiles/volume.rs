@@ -221,7 +221,9 @@ impl OrientedBox {
 }
 
 impl Volume {
-    /// The distance from `point` to the volume (0 inside).
+    /// The distance from `point` to the volume (0 inside): exact for a sphere and for a
+    /// box with perpendicular axes (as tilesets declare them; a shearing transform
+    /// makes it an estimate).
     pub fn distance(&self, point: DVec3) -> f64 {
         match self {
             Volume::Sphere(s) => (point.distance(s.center) - s.radius).max(0.0),
