@@ -11,6 +11,8 @@
 //! of any size (a billion tiles and more) to fly through.
 
 pub use cull::TileCull;
+#[cfg(feature = "http")]
+pub use http::http_loader;
 pub use load::{Fetched, Loader, MAX_FILE_BYTES, file_loader};
 pub use planet::Planet;
 pub use refine::{Group, Request, TileRefine, Want};
@@ -21,6 +23,8 @@ pub use state::{LoadState, TileState};
 pub use view::TileView;
 
 mod cull;
+#[cfg(feature = "http")]
+mod http;
 mod load;
 mod planet;
 mod refine;
