@@ -461,3 +461,39 @@ proptest::proptest! {
         proptest::prop_assert!(local.abs().max_element() <= 1.0 + 1e-9, "{r:?}: {local}");
     }
 }
+
+#[test]
+fn the_glb_in_a_content_is_found_or_refused() {
+    let model = |magic: &[u8; 4], words: &[u32], tail: &[u8]| {
+        let mut out = magic.to_vec();
+        for w in words {
+            out.extend(w.to_le_bytes());
+        }
+        out.extend(tail);
+        out
+    };
+    // b3dm: 28-byte header, 8 bytes of feature table JSON, then the GLB.
+    let b3dm = model(b"b3dm", &[1, 28 + 8 + 4, 8, 0, 0, 0], b"{}      glTF");
+    assert_eq!(content_glb(&b3dm, "a.b3dm").unwrap(), b"glTF");
+    // i3dm: 32-byte header, glTF embedded (format 1) or named by URI (0).
+    let i3dm = model(b"i3dm", &[1, 32 + 4, 0, 0, 0, 0, 1], b"glTF");
+    assert_eq!(content_glb(&i3dm, "a.i3dm").unwrap(), b"glTF");
+    let by_uri = model(b"i3dm", &[1, 32 + 4, 0, 0, 0, 0, 0], b"a.gl");
+    let glb = b"glTF\x02\0\0\0".to_vec();
+    assert_eq!(content_glb(&glb, "a.glb").unwrap(), &glb[..]);
+    for (bytes, expected) in [
+        (by_uri, "names its glTF by URI"),
+        (model(b"b3dm", &[1, 1000, 0, 0, 0, 0], b"glTF"), "cut short"),
+        (
+            model(b"b3dm", &[1, 32, u32::MAX, u32::MAX, 0, 0], b"glTF"),
+            "cut short",
+        ),
+        (model(b"b3dm", &[1, 28], b""), "cut short"),
+        (b"pnts".to_vec(), "point cloud"),
+        (b"cmpt....".to_vec(), "neither glb, b3dm nor i3dm"),
+        (Vec::new(), "neither glb, b3dm nor i3dm"),
+    ] {
+        let err = content_glb(&bytes, "x").unwrap_err().to_string();
+        assert!(err.contains(expected), "{err}");
+    }
+}

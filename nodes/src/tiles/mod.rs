@@ -17,10 +17,11 @@
 //!   adds the available children.
 //!
 //! Tile contents are not read here: the selection in `scenewalk-actors` asks a loader
-//! for them by URI. Bad input is an error naming the file and the place in it
+//! for them by URI; [`content_glb`] finds the glTF in one for the glTF importer. Bad input is an error naming the file and the place in it
 //! ([`TilesError`]); the sizes a file can make us allocate are capped
 //! ([`MAX_TILESET_BYTES`], [`MAX_TILES_PER_FILE`], [`MAX_SUBTREE_BYTES`]).
 
+pub use content::content_glb;
 pub use error::TilesError;
 pub use implicit::{
     ImplicitTile, ImplicitTiling, MAX_AVAILABLE_LEVELS, MAX_SUBTREE_LEVELS, Scheme, clear_subtree,
@@ -35,6 +36,7 @@ pub use volume::{
     geodetic_to_ecef,
 };
 
+mod content;
 mod error;
 mod implicit;
 mod read;
