@@ -174,13 +174,15 @@ impl UnorderedActor for TileRefine {
             return Flow::Prune;
         }
         let frame = self.frame;
-        let sse = screen_space_error(
-            self.factor,
-            tile.geometric_error,
-            tile.volume.distance(self.eye),
-        );
+        let (factor, eye) = (self.factor, self.eye);
         let Some(state) = self.states.of(id) else {
             return Flow::Prune;
+        };
+        // The error its parent computed for its key, else its own.
+        let sse = if state.sse_frame == frame {
+            state.sse
+        } else {
+            screen_space_error(factor, tile.geometric_error, tile.volume.distance(eye))
         };
         state.visited = frame;
         state.last_used = frame;
@@ -202,9 +204,14 @@ impl UnorderedActor for TileRefine {
                 state.refined = true;
             }
             for mut child in active.iter_mut() {
-                if let Some(t) = graph.get_at::<Tile>(child.node()) {
+                let slot = child.node();
+                if let (Some(t), Some(cid)) = (graph.get_at::<Tile>(slot), graph.id_at(slot)) {
                     let d = t.volume.distance(self.eye);
-                    child.set_key(screen_space_error(self.factor, t.geometric_error, d) as f32);
+                    let sse = screen_space_error(self.factor, t.geometric_error, d);
+                    child.set_key(sse as f32);
+                    if let Some(cs) = self.states.of(cid) {
+                        (cs.sse, cs.sse_frame) = (sse, frame);
+                    }
                 }
             }
             match tile.refine {

@@ -367,7 +367,7 @@ impl TileSelection {
             }
         }
         let mut expanded = 0;
-        for node in expansions {
+        for &node in &expansions {
             match expand_implicit(&mut self.graph, node) {
                 Ok(n) => {
                     expanded += n;
@@ -391,7 +391,7 @@ impl TileSelection {
             }
         }
         let unloaded = self.enforce_budget(frame);
-        let queued = self.start_loads(requests);
+        let queued = self.start_loads(&requests);
         self.figures = FrameFigures {
             frame,
             visited,
@@ -407,6 +407,11 @@ impl TileSelection {
             bytes_held: self.held,
             tiles: self.graph.len(),
         };
+        // The buffers go back for the next frame (cleared there, not reallocated).
+        if let Some(refine) = self.action.actor_mut::<TileRefine>() {
+            (refine.candidates, refine.requests, refine.expansions) =
+                (candidates, requests, expansions);
+        }
         Ok(&self.figures)
     }
 
@@ -498,9 +503,12 @@ impl TileSelection {
 
     /// Queues the frame's requests (each tile and want once, in its most pressing
     /// group), starts the first up to the cap; returns how many were asked for.
-    fn start_loads(&mut self, requests: Vec<Request>) -> usize {
+    fn start_loads(&mut self, requests: &[Request]) -> usize {
+        if requests.is_empty() {
+            return 0;
+        }
         let mut best: HashMap<(NodeId, Want), Request> = HashMap::new();
-        for r in requests {
+        for &r in requests {
             best.entry((r.node, r.want))
                 .and_modify(|b| {
                     if (r.group, r.score) < (b.group, b.score) {

@@ -42,6 +42,9 @@ pub struct TileState {
     pub(crate) ready: bool,
     /// The frame its descendants' selections were last dropped in its favour.
     pub(crate) kicked: u64,
+    /// Its screen-space error, as its parent computed it for its key in `sse_frame`.
+    pub(crate) sse: f64,
+    pub(crate) sse_frame: u64,
 }
 
 impl TileState {
