@@ -1,6 +1,6 @@
 //! The error test, refinement with the no-hole rule, and load requests.
 
-use super::state::{LoadState, States};
+use super::state::{LoadState, Shown, States};
 use super::view::screen_space_error;
 use scenewalk_core::glam::DVec3;
 use scenewalk_core::{
@@ -22,7 +22,7 @@ pub enum Group {
 }
 
 /// What a load fetches for a tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Want {
     /// Its contents.
     Content,
@@ -67,7 +67,10 @@ pub struct TileRefine {
     pub(crate) frame: u64,
     pub(crate) states: States,
     pub(crate) requests: Vec<Request>,
-    pub(crate) candidates: Vec<NodeIndex>,
+    /// The shown tiles' list entries: node and next entry.
+    pub(crate) links: Vec<(NodeIndex, u32)>,
+    /// Shown tiles dropped this frame for an ancestor shown in their place.
+    pub(crate) kicked: u64,
     pub(crate) expansions: Vec<NodeId>,
     pub(crate) visited: u64,
     pub(crate) culled: u64,
@@ -85,7 +88,8 @@ impl TileRefine {
             frame: 0,
             states: States::default(),
             requests: Vec::new(),
-            candidates: Vec::new(),
+            links: Vec::new(),
+            kicked: 0,
             expansions: Vec::new(),
             visited: 0,
             culled: 0,
@@ -114,7 +118,18 @@ impl TileRefine {
             return;
         }
         match content {
-            LoadState::Loaded => self.candidates.push(id.index()),
+            LoadState::Loaded => {
+                let entry = self.links.len() as u32;
+                self.links.push((id.index(), u32::MAX));
+                if let Some(state) = self.states.of(id) {
+                    let one = Shown {
+                        head: entry,
+                        tail: entry,
+                        len: 1,
+                    };
+                    state.shown = Shown::join(&mut self.links, state.shown, one);
+                }
+            }
             LoadState::Unloaded => self.request(id, Want::Content, group, tile),
             LoadState::Loading | LoadState::Failed => {}
         }
@@ -152,7 +167,8 @@ impl UnorderedActor for TileRefine {
         self.frame += 1;
         self.states.grow(run.graph.capacity());
         self.requests.clear();
-        self.candidates.clear();
+        self.links.clear();
+        self.kicked = 0;
         self.expansions.clear();
         self.visited = 0;
         self.culled = 0;
@@ -185,6 +201,7 @@ impl UnorderedActor for TileRefine {
             screen_space_error(factor, tile.geometric_error, tile.volume.distance(eye))
         };
         state.visited = frame;
+        state.shown = Shown::default();
         state.last_used = frame;
         state.refined = false;
         state.ready = false;
@@ -254,11 +271,29 @@ impl UnorderedActor for TileRefine {
         };
         let id = visit.id();
         let frame = self.frame;
-        let Some(state) = self
-            .states
-            .get(id)
-            .filter(|s| s.visited == frame && s.refined)
-        else {
+        let Some(state) = self.states.get(id).filter(|s| s.visited == frame) else {
+            return;
+        };
+        if state.refined {
+            self.resolve(visit, tile, id);
+        }
+        // What this subtree shows joins its parent's list.
+        let graph = visit.graph();
+        let parent = graph.parent_at(visit.node()).filter(|_| visit.depth() > 0);
+        let mine = self.states.get(id).map(|s| s.shown).unwrap_or_default();
+        if let (Some(pid), true) = (parent.and_then(|p| graph.id_at(p)), mine.len > 0)
+            && let Some(up) = self.states.of(pid)
+        {
+            up.shown = Shown::join(&mut self.links, up.shown, mine);
+        }
+    }
+}
+
+impl TileRefine {
+    /// The no-hole rule at a refined tile, once all its children have left.
+    fn resolve(&mut self, visit: &Visit<'_>, tile: &Tile, id: NodeId) {
+        let frame = self.frame;
+        let Some(state) = self.states.get(id) else {
             return;
         };
         let content = state.content;
@@ -290,10 +325,11 @@ impl UnorderedActor for TileRefine {
             true
         } else {
             // The no-hole rule: show this tile instead of its not-ready children.
-            self.show(id, tile, content, Group::Urgent);
             if let Some(state) = self.states.of(id) {
-                state.kicked = frame;
+                self.kicked += u64::from(state.shown.len);
+                state.shown = Shown::default();
             }
+            self.show(id, tile, content, Group::Urgent);
             tile.has_content() && content == LoadState::Loaded
         };
         if let Some(state) = self.states.of(id) {

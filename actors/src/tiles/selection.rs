@@ -343,28 +343,26 @@ impl TileSelection {
         };
         let frame = refine.frame;
         let (visited, culled) = (refine.visited, refine.culled);
-        let candidates = std::mem::take(&mut refine.candidates);
+        let kicked = refine.kicked;
         let requests = std::mem::take(&mut refine.requests);
         let expansions = std::mem::take(&mut refine.expansions);
-        // The no-hole rule: a candidate under a tile shown in its place is kicked.
+        // The root's list: what the whole tree shows, kicked tiles already dropped.
         self.rendered.clear();
-        for &slot in &candidates {
-            let mut up = self.graph.parent_at(slot);
-            let mut kicked = false;
-            while let Some(p) = up {
-                let owner = self.graph.id_at(p);
-                if owner
-                    .and_then(|id| refine.states.get(id))
-                    .is_some_and(|s| s.kicked == frame)
-                {
-                    kicked = true;
-                    break;
-                }
-                up = self.graph.parent_at(p);
-            }
-            if !kicked && let Some(id) = self.graph.id_at(slot) {
+        let shown = refine
+            .states
+            .get(self.root)
+            .filter(|s| s.visited == frame)
+            .map(|s| s.shown)
+            .unwrap_or_default();
+        let mut entry = shown.head;
+        for _ in 0..shown.len {
+            let Some(&(slot, next)) = refine.links.get(entry as usize) else {
+                break;
+            };
+            if let Some(id) = self.graph.id_at(slot) {
                 self.rendered.push(id);
             }
+            entry = next;
         }
         let mut expanded = 0;
         for &node in &expansions {
@@ -397,7 +395,7 @@ impl TileSelection {
             visited,
             culled,
             rendered: self.rendered.len(),
-            kicked: candidates.len() - self.rendered.len(),
+            kicked: kicked as usize,
             queued,
             loading: self.in_flight,
             loaded,
@@ -409,8 +407,7 @@ impl TileSelection {
         };
         // The buffers go back for the next frame (cleared there, not reallocated).
         if let Some(refine) = self.action.actor_mut::<TileRefine>() {
-            (refine.candidates, refine.requests, refine.expansions) =
-                (candidates, requests, expansions);
+            (refine.requests, refine.expansions) = (requests, expansions);
         }
         Ok(&self.figures)
     }
@@ -522,7 +519,7 @@ impl TileSelection {
             (a.group, a.score)
                 .partial_cmp(&(b.group, b.score))
                 .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.node.index().cmp(&b.node.index()))
+                .then((a.node.index(), a.want).cmp(&(b.node.index(), b.want)))
         });
         let queued = queue.len();
         for r in queue {

@@ -40,8 +40,8 @@ pub struct TileState {
     pub(crate) refined: bool,
     /// Whether it (or what replaces it) can be shown without a hole (its latest visit).
     pub(crate) ready: bool,
-    /// The frame its descendants' selections were last dropped in its favour.
-    pub(crate) kicked: u64,
+    /// What its subtree shows this frame, once it has left.
+    pub(crate) shown: Shown,
     /// Its screen-space error, as its parent computed it for its key in `sse_frame`.
     pub(crate) sse: f64,
     pub(crate) sse_frame: u64,
@@ -51,6 +51,40 @@ impl TileState {
     /// Bytes the tile holds.
     pub fn bytes(&self) -> u64 {
         self.content_bytes + self.structure_bytes
+    }
+}
+
+/// A list of shown tiles, linked through [`TileRefine`](super::TileRefine)'s links:
+/// each tile's subtree's list is spliced into its parent's as it leaves (O(1)), and a
+/// tile that kicks its descendants drops its list whole.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Shown {
+    pub(crate) head: u32,
+    pub(crate) tail: u32,
+    pub(crate) len: u32,
+}
+
+impl Shown {
+    /// `a` then `b`, linking `a`'s last entry to `b`'s first.
+    pub(crate) fn join(
+        links: &mut [(scenewalk_core::NodeIndex, u32)],
+        a: Shown,
+        b: Shown,
+    ) -> Shown {
+        if a.len == 0 {
+            return b;
+        }
+        if b.len == 0 {
+            return a;
+        }
+        if let Some(last) = links.get_mut(a.tail as usize) {
+            last.1 = b.head;
+        }
+        Shown {
+            head: a.head,
+            tail: b.tail,
+            len: a.len + b.len,
+        }
     }
 }
 
