@@ -266,15 +266,15 @@ impl UnorderedActor for TileRefine {
     }
 
     fn leave(&mut self, visit: &Visit<'_>) {
-        let Some(tile) = visit.get::<Tile>() else {
-            return;
-        };
         let id = visit.id();
         let frame = self.frame;
+        // Only tiles entered this frame have a state stamped with it.
         let Some(state) = self.states.get(id).filter(|s| s.visited == frame) else {
             return;
         };
-        if state.refined {
+        if state.refined
+            && let Some(tile) = visit.get::<Tile>()
+        {
             self.resolve(visit, tile, id);
         }
         // What this subtree shows joins its parent's list.
@@ -302,7 +302,7 @@ impl TileRefine {
         let (mut all_ready, mut any_visible) = (true, false);
         let first = graph.first_child_at(visit.node());
         for child in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
-            let (Some(cid), Some(ct)) = (graph.id_at(child), graph.get_at::<Tile>(child)) else {
+            let Some(cid) = graph.id_at(child) else {
                 continue;
             };
             match self.states.get(cid).filter(|s| s.visited == frame) {
@@ -312,7 +312,9 @@ impl TileRefine {
                 }
                 None => {
                     self.culled += 1;
-                    if tile.refine == Refine::Replace {
+                    if tile.refine == Refine::Replace
+                        && let Some(ct) = graph.get_at::<Tile>(child)
+                    {
                         all_ready &= self.culled_ready(cid, ct);
                     }
                 }
