@@ -11,6 +11,9 @@
 //! (`action.actor::<WorldTransforms>()`), and hold for node types of other crates that
 //! extend `Transform` or `Geometry`.
 //!
+//! Feature `tiles` (on by default): module `tiles` streams 3D Tiles by screen-space
+//! error, one priority-ordered action a frame with a load queue and a memory budget.
+//!
 //! ## A frame
 //!
 //! Edit, bring the update up to date, then hand its results (handles, no copy) to the

@@ -7,6 +7,8 @@
 //! [`SkinnedMesh`]) and keyframe [`Animation`]s. The exact tests meshes use are public
 //! ([`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]). Features `obj` and `gltf`
 //! (the glTF 2.0 importer [`gltf`]) are on by default.
+//! Feature `tiles` (on by default) reads 3D Tiles tilesets into tile nodes (module
+//! `tiles`).
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as
