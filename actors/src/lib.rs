@@ -13,6 +13,9 @@
 //! same passes, and gives their Jacobians (feature `urdf`, on by default). [`prelude`]
 //! names all four crates' common parts in one import.
 //!
+//! Feature `tiles` (on by default): module `tiles` streams 3D Tiles by screen-space
+//! error, one priority-ordered action a frame with a load queue and a memory budget.
+//!
 //! ## A frame
 //!
 //! Edit, bring the update up to date, then hand its results (handles, no copy) to the
@@ -89,4 +92,6 @@ mod self_collision;
 mod shared;
 mod skinned;
 mod statistics;
+#[cfg(feature = "tiles")]
+pub mod tiles;
 mod world;

@@ -45,6 +45,9 @@ fn examples() -> &'static HashMap<String, PathBuf> {
         if cfg!(feature = "parallel") {
             features.push("parallel");
         }
+        if cfg!(feature = "tiles") {
+            features.push("tiles");
+        }
         let output = std::process::Command::new(env!("CARGO"))
             .args(["build", "-p", "scenewalk-examples", "--examples"])
             .args(["--profile", &profile, "--message-format=json"])
@@ -107,7 +110,7 @@ type Example = (
 
 /// Every example with its arguments for a short run; `file` marks where a file the
 /// example reads goes (`None`: it reads none).
-const EXAMPLES: [Example; 9] = [
+const EXAMPLES: [Example; 10] = [
     ("tour", &["--blocks", "1"], Some(&["FILE"])),
     ("inspect", &["SCENE"], Some(&["FILE"])),
     ("frame_loop", &["--blocks", "1", "--frames", "2"], None),
@@ -116,6 +119,11 @@ const EXAMPLES: [Example; 9] = [
     ("custom_iterator", &[], None),
     ("meshes", &[], Some(&["--obj", "FILE"])),
     ("robot", &["ROBOT"], Some(&["FILE"])),
+    (
+        "tiles",
+        &["--frames", "2", "--levels", "4", "--svg", "SVG"],
+        Some(&["FILE"]),
+    ),
     // Measuring takes minutes: its closed-pipe run is left out (below).
     ("bench_report", &["--quick"], None),
 ];
@@ -125,7 +133,10 @@ const EXAMPLES: [Example; 9] = [
 fn built(name: &str) -> bool {
     let needs_obj = matches!(name, "meshes" | "custom_iterator");
     let needs_parallel = name == "bench_report";
-    (!needs_obj || cfg!(feature = "obj")) && (!needs_parallel || cfg!(feature = "parallel"))
+    let needs_tiles = name == "tiles";
+    (!needs_obj || cfg!(feature = "obj"))
+        && (!needs_parallel || cfg!(feature = "parallel"))
+        && (!needs_tiles || cfg!(feature = "tiles"))
 }
 
 /// The examples of [`EXAMPLES`] this build has.
@@ -195,7 +206,8 @@ fn a_missing_file_is_one_line_naming_it_once_and_exits_1() {
         );
         tried += 1;
     }
-    assert_eq!(tried, if built("meshes") { 4 } else { 3 });
+    let optional = usize::from(built("meshes")) + usize::from(built("tiles"));
+    assert_eq!(tried, 3 + optional);
     // The tour's ball from a file, too.
     let out = run_example("tour", &["--obj", &shown]);
     let stderr = text(&out.stderr);
@@ -210,6 +222,7 @@ fn a_closed_stdout_ends_the_program_quietly() {
         .join("../testdata/urdf/arm.urdf")
         .display()
         .to_string();
+    let svg = temp("closed-pipe-tiles.svg").display().to_string();
     for (name, args, _) in every_example() {
         if name == "bench_report" {
             continue;
@@ -219,6 +232,7 @@ fn a_closed_stdout_ends_the_program_quietly() {
             .map(|&a| match a {
                 "SCENE" => scene.as_str(),
                 "ROBOT" => robot.as_str(),
+                "SVG" => svg.as_str(),
                 _ => a,
             })
             .collect();

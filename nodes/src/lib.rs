@@ -8,6 +8,7 @@
 //! ([`ray_aabb`], [`ray_triangle`], [`triangles_intersect`]). Features `obj` and `gltf`
 //! (the glTF 2.0 importer [`gltf`]) are on by default, and so is `urdf` (the robot
 //! importer [`urdf`], whose joints are nodes extending [`Transform`]).
+//! Feature `tiles` (on by default) reads 3D Tiles tilesets into tile nodes ([`tiles`]).
 //!
 //! Constructors named `try_` (and [`Mesh::new`], [`Lod::new`], the shapes) refuse NaN
 //! and out-of-range values with an error naming the value; the others take values as
@@ -65,6 +66,8 @@ mod obj;
 mod shapes;
 mod skin;
 mod switch;
+#[cfg(feature = "tiles")]
+pub mod tiles;
 mod transform;
 mod tri_tri;
 #[cfg(feature = "urdf")]

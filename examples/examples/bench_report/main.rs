@@ -26,7 +26,8 @@
 //! default 1 and 2; `--big` adds 10M-node trees), k. a crowd of skinned characters
 //! animated (the shared sample CesiumMan; skipped without it), l. kinematic trees: URDF
 //! robots' forward kinematics, Jacobian, batch FK and self-collision (the shared
-//! robots; skipped without them).
+//! robots; skipped without them), t. 3D Tiles selection over the procedural planet
+//! (feature `tiles`).
 //!
 //! `--quick` uses 10-level trees and smaller cases and ends in under a minute.
 //! `--scale` builds a 100M-node group tree and reports its peak memory and the time of
@@ -52,6 +53,8 @@ mod case_parallel;
 mod case_priority;
 mod case_robot;
 mod case_scene;
+#[cfg(feature = "tiles")]
+mod case_tiles;
 mod case_visit;
 mod case_world;
 mod machine;
@@ -78,6 +81,8 @@ const CASES: &[Case] = &[
     ("j", case_parallel::run),
     ("k", case_crowd::run),
     ("l", case_robot::run),
+    #[cfg(feature = "tiles")]
+    ("t", case_tiles::run),
 ];
 
 // Linking `allocation-counter` installs its counting global allocator: `bytes.rs`
