@@ -11,21 +11,13 @@ use robot_reference::{RefRobot, Rng, finite_jacobians, pose_error};
 use scenewalk_actors::robot::{Jacobian, Kinematics, RobotScene};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_nodes::urdf::{ImportOptions, Shape, import};
-use std::path::PathBuf;
 use std::sync::Arc;
 
-fn scenes() -> PathBuf {
-    let path = match std::env::var_os("SCENEWALK_SCENES") {
-        Some(path) => PathBuf::from(path),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-    };
-    assert!(
-        path.join("urdf").is_dir(),
-        "the shared real-data set is missing: no folder {} (set SCENEWALK_SCENES)",
-        path.join("urdf").display()
-    );
-    path
-}
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "../../nodes/tests/common/data.rs"]
+mod data;
+use data::scenes;
 
 /// (file under `urdf/example-robot-data/robots/`, links, dof, mimic joints, collisions)
 const ROBOTS: [(&str, usize, usize, usize, usize); 8] = [

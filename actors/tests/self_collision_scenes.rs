@@ -9,22 +9,12 @@ mod self_collision_common;
 use scenewalk_actors::SelfCollision;
 use scenewalk_nodes::urdf::{ImportOptions, Srdf, Tessellation, import};
 use self_collision_common::{Rng, brute_force, checked_pairs, link_poses, random_configuration};
-use std::path::PathBuf;
 
-/// The shared set: `SCENEWALK_SCENES`, else `<workspace>/../shared/scenes`; fails when
-/// missing.
-fn scenes() -> PathBuf {
-    let path = std::env::var_os("SCENEWALK_SCENES").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-        PathBuf::from,
-    );
-    assert!(
-        path.join("urdf").is_dir(),
-        "the shared real-data set is missing: no {}/urdf (set SCENEWALK_SCENES)",
-        path.display()
-    );
-    path
-}
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "../../nodes/tests/common/data.rs"]
+mod data;
+use data::scenes;
 
 fn check_robot(urdf: &str, srdf: &str, configurations: usize, seed: u64) {
     let root = scenes().join("urdf");

@@ -9,17 +9,14 @@ use scenewalk_nodes::tiles::{Tile, Volume, add_tileset};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn scenes() -> PathBuf {
-    let path = std::env::var_os("SCENEWALK_SCENES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-        PathBuf::from,
-    );
-    assert!(
-        path.join("tiles").is_dir(),
-        "the shared real-data set is missing: no {} (set SCENEWALK_SCENES)",
-        path.join("tiles").display()
-    );
-    path.join("tiles")
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "../../nodes/tests/common/data.rs"]
+mod data;
+
+/// The shared set's 3D Tiles samples.
+fn tiles() -> PathBuf {
+    data::scenes().join("tiles")
 }
 
 fn open(folder: &Path, options: SelectionOptions) -> TileSelection {
@@ -64,7 +61,7 @@ fn files(folder: &Path, prefix: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_sample_tileset_reads() {
-    let root = scenes();
+    let root = tiles();
     let mut found = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {
@@ -97,7 +94,7 @@ fn dragon_box(s: &TileSelection) -> (DVec3, DMat3) {
 
 #[test]
 fn the_discrete_lod_dragon_refines_as_the_camera_approaches_and_keeps_the_middle_level() {
-    let folder = scenes().join("1.0/TilesetWithDiscreteLOD");
+    let folder = tiles().join("1.0/TilesetWithDiscreteLOD");
     let mut s = open(&folder, sync());
     let (center, axes) = dragon_box(&s);
     // Approach along the box's third axis, looking at its centre.
@@ -143,7 +140,7 @@ fn the_discrete_lod_dragon_refines_as_the_camera_approaches_and_keeps_the_middle
 
 #[test]
 fn the_external_city_loads_only_when_reached() {
-    let folder = scenes().join("1.0/TilesetWithRequestVolume");
+    let folder = tiles().join("1.0/TilesetWithRequestVolume");
     let mut s = open(&folder, sync());
     // The region's centre, seen from straight above.
     let (lon, lat) = (-1.319_68, 0.698_874);
@@ -175,7 +172,7 @@ fn the_external_city_loads_only_when_reached() {
 }
 
 fn implicit(name: &str, view: TileView) {
-    let folder = scenes().join("1.1").join(name);
+    let folder = tiles().join("1.1").join(name);
     let mut s = open(&folder, sync());
     let failures = settle(&mut s, &view);
     // Every subtree and content asked for exists: only available tiles were expanded.
@@ -225,7 +222,7 @@ fn the_implicit_octree_expands_only_available_tiles() {
 
 #[test]
 fn every_bounding_box_test_is_culled_exactly_as_its_corners_say() {
-    let folder = scenes().join("1.1/BoundingBoxTests");
+    let folder = tiles().join("1.1/BoundingBoxTests");
     let mut boxes = Vec::new();
     for entry in std::fs::read_dir(&folder).unwrap() {
         let path = entry.unwrap().path().join("tileset.json");

@@ -17,20 +17,11 @@ use scenewalk_nodes::gltf::{ImportOptions, import};
 use scenewalk_nodes::{AnimationPlayer, Group, Mesh, SkinnedMesh, load_obj};
 use std::path::PathBuf;
 
-/// The shared set's folder; fails (never skips) when it is missing.
-fn scenes() -> PathBuf {
-    let set = std::env::var_os("SCENEWALK_SCENES").filter(|s| !s.is_empty());
-    let folder = set.map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-        PathBuf::from,
-    );
-    assert!(
-        folder.join("gltf").is_dir(),
-        "the shared real-data set is missing: expected it at {} (set SCENEWALK_SCENES to a copy)",
-        folder.display()
-    );
-    folder
-}
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "../../nodes/tests/common/data.rs"]
+mod data;
+use data::scenes;
 
 fn sample(name: &str) -> PathBuf {
     scenes()

@@ -7,21 +7,13 @@ use scenewalk_actors::robot::Kinematics;
 use scenewalk_examples::robot::{Command, parse_args, run};
 use scenewalk_nodes::urdf::{ImportOptions, Srdf, Tessellation, import};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-fn scenes() -> PathBuf {
-    let path = std::env::var_os("SCENEWALK_SCENES").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-        PathBuf::from,
-    );
-    assert!(
-        path.join("urdf").is_dir(),
-        "the shared real-data set is missing: no {}/urdf (set SCENEWALK_SCENES)",
-        path.display()
-    );
-    path
-}
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "../../nodes/tests/common/data.rs"]
+mod data;
+use data::scenes;
 
 fn run_line(line: &str) -> String {
     let args: Vec<String> = line.split_whitespace().map(String::from).collect();

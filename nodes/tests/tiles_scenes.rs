@@ -5,24 +5,21 @@
 use scenewalk_nodes::Mesh;
 use scenewalk_nodes::gltf::{ImportOptions, import_slice};
 use scenewalk_nodes::tiles::content_glb;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn scenes() -> PathBuf {
-    let path = std::env::var_os("SCENEWALK_SCENES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/scenes"),
-        PathBuf::from,
-    );
-    assert!(
-        path.join("tiles").is_dir(),
-        "the shared real-data set is missing: no {} (set SCENEWALK_SCENES)",
-        path.join("tiles").display()
-    );
-    path.join("tiles")
+/// Where the shared set is (`SCENEWALK_SCENES`, else `../shared/scenes`), as every
+/// shared-set test finds it.
+#[path = "common/data.rs"]
+mod data;
+
+/// The shared set's 3D Tiles samples.
+fn tiles() -> PathBuf {
+    data::scenes().join("tiles")
 }
 
 #[test]
 fn batched_models_and_glb_contents_import_as_meshes() {
-    let tiles = scenes();
+    let tiles = tiles();
     for file in [
         "1.0/TilesetWithDiscreteLOD/dragon_low.b3dm",
         "1.0/TilesetWithDiscreteLOD/dragon_medium.b3dm",

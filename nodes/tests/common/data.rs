@@ -1,5 +1,11 @@
 //! Where the tests' files are: the small set kept in the repository (`testdata/`) and
-//! the larger shared real-data set, which only the `scenes` test targets read.
+//! the larger shared real-data set, which only the `scenes` test targets read. Test
+//! targets of every crate include this file, each using a part of it.
+
+#![allow(
+    dead_code,
+    reason = "each test target that includes this file uses a part of it"
+)]
 
 use std::path::{Path, PathBuf};
 
