@@ -3,6 +3,7 @@
 //! line's refusals, scenes without geometry, skinned models, and output written for
 //! people (no debug dumps, counts in the right number).
 
+mod pictures;
 mod samples;
 
 use base64::Engine;
@@ -81,28 +82,13 @@ fn run_source(name: &str, source: Source) -> (Result<Outcome, String>, String, S
 /// The x extents (left, width) of the separate models the picture draws: the x
 /// spans of its shaded triangles, merged where they overlap or touch.
 fn models(svg: &str) -> Vec<(f64, f64)> {
-    let mut spans: Vec<(f64, f64)> = Vec::new();
-    for path in svg.split("<path class=\"").skip(1) {
-        let d = path
-            .split(" d=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        for triangle in d.split('M').filter(|t| !t.is_empty()) {
-            let n: Vec<f64> = triangle
-                .trim_end_matches('Z')
-                .split(['L', ' '])
-                .map(|n| n.parse().unwrap())
-                .collect();
-            let xs: Vec<f64> = n.iter().step_by(2).copied().collect();
-            spans.push((
-                xs.iter().copied().fold(f64::MAX, f64::min),
-                xs.iter().copied().fold(f64::MIN, f64::max),
-            ));
-        }
-    }
+    let mut spans: Vec<(f64, f64)> = pictures::drawn(svg)
+        .iter()
+        .map(|t| {
+            let xs = t.map(|p| p.x);
+            (xs[0].min(xs[1]).min(xs[2]), xs[0].max(xs[1]).max(xs[2]))
+        })
+        .collect();
     spans.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut found: Vec<(f64, f64)> = Vec::new();
     for (lo, hi) in spans {
