@@ -194,7 +194,11 @@ fn run(args: Options, out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
             took.as_secs_f64() * 1e3
         )?;
         for failure in tiles.failures() {
-            writeln!(out, "      failed: {}: {}", failure.uri, failure.error)?;
+            writeln!(
+                out,
+                "      failed: {}",
+                about_file(Path::new(&failure.uri), &failure.error)
+            )?;
         }
         for &n in tiles.rendered() {
             deepest = deepest.max(tiles.graph().depth(n)?);
