@@ -623,15 +623,14 @@ impl TileSelection {
             state.structure = LoadState::Unloaded;
             state.structure_bytes = 0;
             // Everything below came from the file: release it and drop the nodes.
-            for child in &children {
-                let mut stack = vec![*child];
-                while let Some(n) = stack.pop() {
-                    if let Some(s) = refine.states.get(n) {
+            for &child in &children {
+                let root = child.index();
+                let mut next = Some(root);
+                while let Some(n) = next {
+                    if let Some(s) = self.graph.id_at(n).and_then(|id| refine.states.get(id)) {
                         freed += s.bytes();
                     }
-                    if let Ok(kids) = self.graph.children(n) {
-                        stack.extend(kids);
-                    }
+                    next = self.graph.next_preorder_at(n, root);
                 }
             }
         }
