@@ -51,6 +51,8 @@ pub use transform::{BadTransform, Transform};
 mod animation;
 mod bvh;
 mod camera;
+#[cfg(any(feature = "gltf", feature = "urdf"))]
+mod forest;
 mod frustum;
 mod geometry;
 #[cfg(feature = "gltf")]
