@@ -85,3 +85,25 @@ fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     }
     std::fs::File::open(path)
 }
+
+/// The bytes of the regular file at `path` ([`open_regular`]); a file past `limit`
+/// bytes is refused (`InvalidData`, "larger than `limit` bytes"), never read whole.
+#[cfg(any(feature = "gltf", feature = "urdf"))]
+fn read_regular(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let mut bytes = Vec::new();
+    let mut file = open_regular(path)?.take(limit.saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        let larger = format!("larger than {limit} bytes");
+        return Err(Error::new(ErrorKind::InvalidData, larger));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`] as UTF-8 text (`InvalidData` if it is not).
+#[cfg(feature = "urdf")]
+fn read_text(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
+    let bytes = read_regular(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}

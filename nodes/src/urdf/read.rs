@@ -21,7 +21,7 @@ pub struct ImportOptions {
 /// Errors: [`UrdfError`].
 pub fn import(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Robot, UrdfError> {
     let path = path.as_ref();
-    let text = read_regular(path).map_err(|source| UrdfError::Io {
+    let text = crate::read_text(path, u64::MAX).map_err(|source| UrdfError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -32,14 +32,6 @@ pub fn import(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Robot, 
 /// only. Errors: [`UrdfError`].
 pub fn parse(text: &str, options: &ImportOptions) -> Result<Robot, UrdfError> {
     read(text, None, options)
-}
-
-fn read_regular(path: &Path) -> std::io::Result<String> {
-    if !std::fs::metadata(path)?.is_file() {
-        let kind = std::io::ErrorKind::InvalidInput;
-        return Err(std::io::Error::new(kind, "not a regular file"));
-    }
-    std::fs::read_to_string(path)
 }
 
 /// The reader's context: the document, for positions, and the mesh search paths.
