@@ -17,15 +17,10 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Motion {
     Fixed,
-    /// Revolute or continuous: rotation by `multiplier · q[variable] + offset`.
-    Revolute {
-        axis: Vec3,
-        variable: u32,
-        multiplier: f32,
-        offset: f32,
-    },
-    /// Translation by `multiplier · q[variable] + offset` along the axis.
-    Prismatic {
+    /// One variable: rotation about the axis (revolute or continuous), or translation
+    /// along it (`slides`: prismatic), by `multiplier · q[variable] + offset`.
+    Axis {
+        slides: bool,
         axis: Vec3,
         variable: u32,
         multiplier: f32,
@@ -62,16 +57,10 @@ impl Motion {
                 offset,
             } => (variable as u32, multiplier, offset),
         };
-        let axis = joint.axis;
         match joint.kind {
-            JointKind::Revolute | JointKind::Continuous => Motion::Revolute {
-                axis,
-                variable,
-                multiplier,
-                offset,
-            },
-            JointKind::Prismatic => Motion::Prismatic {
-                axis,
+            JointKind::Revolute | JointKind::Continuous | JointKind::Prismatic => Motion::Axis {
+                slides: joint.kind == JointKind::Prismatic,
+                axis: joint.axis,
                 variable,
                 multiplier,
                 offset,
@@ -282,23 +271,19 @@ impl Kinematics {
         for step in &self.steps {
             let local = match step.motion {
                 Motion::Fixed => step.origin,
-                Motion::Revolute {
+                Motion::Axis {
+                    slides,
                     axis,
                     variable,
                     multiplier,
                     offset,
                 } => {
                     let q = multiplier * values[variable as usize] + offset;
-                    step.origin * Affine3A::from_axis_angle(axis, q)
-                }
-                Motion::Prismatic {
-                    axis,
-                    variable,
-                    multiplier,
-                    offset,
-                } => {
-                    let q = multiplier * values[variable as usize] + offset;
-                    step.origin * Affine3A::from_translation(axis * q)
+                    step.origin
+                        * match slides {
+                            true => Affine3A::from_translation(axis * q),
+                            false => Affine3A::from_axis_angle(axis, q),
+                        }
                 }
                 Motion::Several { joint, .. } => {
                     step.origin * self.robot.joints()[joint as usize].motion(values)
