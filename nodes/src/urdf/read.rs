@@ -175,15 +175,17 @@ impl Reader<'_, '_> {
             let shape = geometry.children().find(Node::is_element).ok_or_else(bad)?;
             let geometry = match shape.tag_name().name() {
                 "box" => Shape::Box {
-                    size: self.positive3(shape, "size")?,
+                    size: Vec3::from_array(self.sizes(shape, "size")?),
                 },
-                "cylinder" => Shape::Cylinder {
-                    radius: self.positive(shape, "radius")?,
-                    length: self.positive(shape, "length")?,
-                },
-                "sphere" => Shape::Sphere {
-                    radius: self.positive(shape, "radius")?,
-                },
+                "cylinder" => {
+                    let ([radius], [length]) =
+                        (self.sizes(shape, "radius")?, self.sizes(shape, "length")?);
+                    Shape::Cylinder { radius, length }
+                }
+                "sphere" => {
+                    let [radius] = self.sizes(shape, "radius")?;
+                    Shape::Sphere { radius }
+                }
                 "mesh" => Shape::Mesh {
                     path: self.mesh_path(shape, &name)?,
                     scale: self.vec3(shape, "scale")?.unwrap_or(Vec3::ONE),
@@ -201,34 +203,21 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// A required number, not negative.
-    fn positive(&self, node: Node<'_, '_>, attribute: &'static str) -> Result<f32, UrdfError> {
-        self.required(node, attribute)?;
-        let value = self.number(node, attribute)?.unwrap_or(0.0);
-        self.not_negative(node, attribute, [value])?;
-        Ok(value)
-    }
-
-    fn positive3(&self, node: Node<'_, '_>, attribute: &'static str) -> Result<Vec3, UrdfError> {
-        self.required(node, attribute)?;
-        let value = self.vec3(node, attribute)?.unwrap_or(Vec3::ZERO);
-        self.not_negative(node, attribute, value.to_array())?;
-        Ok(value)
-    }
-
-    fn not_negative<const N: usize>(
+    /// A required attribute of `N` sizes (numbers of zero or more).
+    fn sizes<const N: usize>(
         &self,
         node: Node<'_, '_>,
         attribute: &'static str,
-        values: [f32; N],
-    ) -> Result<(), UrdfError> {
-        if values.iter().all(|v| *v >= 0.0) {
-            return Ok(());
+    ) -> Result<[f32; N], UrdfError> {
+        let text = self.required(node, attribute)?;
+        let sizes = self.numbers::<N>(node, attribute)?.unwrap_or([0.0; N]);
+        if sizes.iter().all(|v| *v >= 0.0) {
+            return Ok(sizes);
         }
         Err(UrdfError::BadNumber {
             element: Self::label(node),
             attribute,
-            value: node.attribute(attribute).unwrap_or_default().to_owned(),
+            value: text.to_owned(),
             expected: "a size of zero or more",
             at: self.at(node),
         })
