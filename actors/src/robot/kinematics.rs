@@ -7,7 +7,7 @@
               dof by construction, and every buffer's length is checked before the loop"
 )]
 
-use super::{RobotError, check_values};
+use super::{RobotError, check_finite, check_values};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_iterators::Flattened;
 use scenewalk_nodes::urdf::{JointKind, JointNode, LinkNode, Robot, Source};
@@ -178,7 +178,7 @@ impl Kinematics {
     /// configuration of the wrong length or with a non-finite value; a workspace of
     /// another model.
     pub fn forward(&self, values: &[f32], data: &mut KinematicsData) -> Result<(), RobotError> {
-        check_values(&self.robot, values, 0)?;
+        check_values(&self.robot, values)?;
         self.check_data(data)?;
         data.values.copy_from_slice(values);
         self.pose_into(values, &mut data.poses);
@@ -248,20 +248,7 @@ impl Kinematics {
                 links,
             });
         }
-        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-            let at = i % dof.max(1);
-            return Err(RobotError::NotFinite {
-                index: i,
-                name: self
-                    .robot
-                    .variable_names()
-                    .into_iter()
-                    .nth(at)
-                    .unwrap_or_default(),
-                value: values[i],
-            });
-        }
-        Ok(())
+        check_finite(&self.robot, values)
     }
 
     /// The walk: `poses` is links long, `values` dof long (checked by the callers).
