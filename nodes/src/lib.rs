@@ -100,10 +100,3 @@ fn read_regular(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> 
     }
     Ok(bytes)
 }
-
-/// [`read_regular`] as UTF-8 text (`InvalidData` if it is not).
-#[cfg(feature = "urdf")]
-fn read_text(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
-    let bytes = read_regular(path, limit)?;
-    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-}

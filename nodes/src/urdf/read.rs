@@ -8,6 +8,13 @@ use roxmltree::{Document, Node};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use std::path::{Path, PathBuf};
 
+/// The regular file at `path` as UTF-8 text (`InvalidData` if it is not), refused past
+/// `limit` bytes ([`read_regular`](crate::read_regular)): URDF and SRDF files.
+pub(super) fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    let bytes = crate::read_regular(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// Where mesh files are looked for.
 #[derive(Clone, Debug, Default)]
 pub struct ImportOptions {
@@ -21,7 +28,7 @@ pub struct ImportOptions {
 /// Errors: [`UrdfError`].
 pub fn import(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Robot, UrdfError> {
     let path = path.as_ref();
-    let text = crate::read_text(path, u64::MAX).map_err(|source| UrdfError::Io {
+    let text = read_text(path, u64::MAX).map_err(|source| UrdfError::Io {
         path: path.to_path_buf(),
         source,
     })?;

@@ -85,7 +85,7 @@ impl Srdf {
 
     /// Reads and parses the SRDF file at `path`.
     pub fn import(path: &Path) -> Result<Srdf, SrdfError> {
-        let text = crate::read_text(path, MAX_SRDF_BYTES).map_err(|e| SrdfError::Read {
+        let text = super::read::read_text(path, MAX_SRDF_BYTES).map_err(|e| SrdfError::Read {
             file: path.to_path_buf(),
             reason: e.to_string(),
         })?;
