@@ -130,20 +130,22 @@ pub enum RobotError {
     Results(#[from] ResultsError),
 }
 
-/// Checks a configuration: its length, then each value is finite. `base` offsets the
-/// index reported (a batch's configuration start).
-fn check_values(robot: &Robot, values: &[f32], base: usize) -> Result<(), RobotError> {
+/// Checks a configuration: its length, then each value is finite ([`check_finite`]).
+fn check_values(robot: &Robot, values: &[f32]) -> Result<(), RobotError> {
     robot.check_values(values)?;
-    match values.iter().position(|v| !v.is_finite()) {
-        None => Ok(()),
-        Some(i) => Err(RobotError::NotFinite {
-            index: base + i,
-            name: robot
-                .variable_names()
-                .into_iter()
-                .nth(i)
-                .unwrap_or_default(),
-            value: values.get(i).copied().unwrap_or(f32::NAN),
-        }),
-    }
+    check_finite(robot, values)
+}
+
+/// Refuses the first value that is not finite, in one configuration or in a batch of
+/// them one after another, naming its variable.
+fn check_finite(robot: &Robot, values: &[f32]) -> Result<(), RobotError> {
+    let Some(index) = values.iter().position(|v| !v.is_finite()) else {
+        return Ok(());
+    };
+    let names = robot.variable_names();
+    Err(RobotError::NotFinite {
+        index,
+        name: (names.get(index % names.len().max(1)).cloned()).unwrap_or_default(),
+        value: values.get(index).copied().unwrap_or(f32::NAN),
+    })
 }

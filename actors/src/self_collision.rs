@@ -126,8 +126,7 @@ pub struct SelfCollision {
 pub struct SelfCollisionWorkspace {
     collide: Collide,
     /// Per element: its world placement and world box.
-    placements: Vec<Affine3A>,
-    boxes: Vec<Aabb>,
+    placed: Vec<(Affine3A, Aabb)>,
     /// Per link: the union of its elements' world boxes.
     link_boxes: Vec<Aabb>,
     found: Vec<LinkPair>,
@@ -244,8 +243,7 @@ impl SelfCollision {
     /// A workspace with room for this model's tables.
     pub fn workspace(&self) -> SelfCollisionWorkspace {
         SelfCollisionWorkspace {
-            placements: Vec::with_capacity(self.elements.len()),
-            boxes: Vec::with_capacity(self.elements.len()),
+            placed: Vec::with_capacity(self.elements.len()),
             link_boxes: Vec::with_capacity(self.names.len()),
             found: Vec::with_capacity(self.pairs.len()),
             ..SelfCollisionWorkspace::default()
@@ -289,8 +287,7 @@ impl SelfCollision {
         }
         ws.found.clear();
         ws.stats = SelfCollisionStats::default();
-        ws.placements.clear();
-        ws.boxes.clear();
+        ws.placed.clear();
         ws.link_boxes.clear();
         ws.link_boxes.resize(self.names.len(), Aabb::EMPTY);
         for &link in &self.geometric {
@@ -305,16 +302,14 @@ impl SelfCollision {
             let pose = poses.get(m.link).copied().unwrap_or(Affine3A::IDENTITY);
             let placement = pose * m.placement;
             let world = padded(&m.mesh.geometry().local_bounds().transformed(&placement));
-            ws.placements.push(placement);
-            ws.boxes.push(world);
+            ws.placed.push((placement, world));
             if let Some(b) = ws.link_boxes.get_mut(m.link) {
                 *b = b.union(&world);
             }
         }
         let SelfCollisionWorkspace {
             collide,
-            placements,
-            boxes,
+            placed,
             link_boxes,
             found,
             stats,
@@ -325,7 +320,7 @@ impl SelfCollision {
                 continue;
             }
             stats.broad_pairs += 1;
-            if self.pair_touches(pair, placements, boxes, collide, stats) {
+            if self.pair_touches(pair, placed, collide, stats) {
                 found.push(pair);
                 if first {
                     break;
@@ -339,8 +334,7 @@ impl SelfCollision {
     fn pair_touches(
         &self,
         pair: LinkPair,
-        placements: &[Affine3A],
-        boxes: &[Aabb],
+        placed: &[(Affine3A, Aabb)],
         collide: &mut Collide,
         stats: &mut SelfCollisionStats,
     ) -> bool {
@@ -350,18 +344,15 @@ impl SelfCollision {
         };
         for i in span(pair.a) {
             for j in span(pair.b) {
-                let (Some(bi), Some(bj)) = (boxes.get(i), boxes.get(j)) else {
+                let (Some((pi, bi)), Some((pj, bj))) = (placed.get(i), placed.get(j)) else {
+                    continue;
+                };
+                let (Some(ei), Some(ej)) = (self.elements.get(i), self.elements.get(j)) else {
                     continue;
                 };
                 if !bi.overlaps(bj) {
                     continue;
                 }
-                let (Some(ei), Some(ej)) = (self.elements.get(i), self.elements.get(j)) else {
-                    continue;
-                };
-                let (Some(pi), Some(pj)) = (placements.get(i), placements.get(j)) else {
-                    continue;
-                };
                 stats.narrow_pairs += 1;
                 if !collide
                     .meshes(&ei.mesh, pi, &ej.mesh, pj, ContactMode::First)

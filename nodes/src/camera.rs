@@ -101,41 +101,22 @@ impl Camera {
     /// The projection matrix: right-handed, clip depth 0 at the near plane and 1 at
     /// the far one (Vulkan, wgpu). A perspective with no aspect uses 1.
     pub fn projection_matrix(&self) -> Mat4 {
-        match self.projection {
-            Projection::Perspective {
-                yfov,
-                aspect,
-                near,
-                far,
-            } => {
-                let f = 1.0 / (0.5 * yfov).tan();
-                let x = f / aspect.unwrap_or(1.0);
-                let (z, w) = match far {
-                    Some(far) => (far / (near - far), near * far / (near - far)),
-                    None => (-1.0, -near),
-                };
-                Mat4::from_cols(
-                    Vec4::new(x, 0.0, 0.0, 0.0),
-                    Vec4::new(0.0, f, 0.0, 0.0),
-                    Vec4::new(0.0, 0.0, z, -1.0),
-                    Vec4::new(0.0, 0.0, w, 0.0),
-                )
-            }
-            Projection::Orthographic {
-                xmag,
-                ymag,
-                near,
-                far,
-            } => {
-                let r = 1.0 / (near - far);
-                Mat4::from_cols(
-                    Vec4::new(1.0 / xmag, 0.0, 0.0, 0.0),
-                    Vec4::new(0.0, 1.0 / ymag, 0.0, 0.0),
-                    Vec4::new(0.0, 0.0, r, 0.0),
-                    Vec4::new(0.0, 0.0, r * near, 1.0),
-                )
-            }
-        }
+        let (half, slope, near, far) = self.shape();
+        // x and y are divided by the half-extents at depth 1 (at every depth for an
+        // orthographic view, where the slope is zero).
+        let scale = (half + slope).recip().as_vec2();
+        let perspective = matches!(self.projection, Projection::Perspective { .. });
+        let (z, w, last) = match far {
+            Some(far) if perspective => (far / (near - far), near * far / (near - far), 0.0),
+            None => (-1.0, -near, 0.0),
+            Some(far) => (1.0 / (near - far), near / (near - far), 1.0),
+        };
+        Mat4::from_cols(
+            Vec4::new(scale.x, 0.0, 0.0, 0.0),
+            Vec4::new(0.0, scale.y, 0.0, 0.0),
+            Vec4::new(0.0, 0.0, z, last - 1.0),
+            Vec4::new(0.0, 0.0, w, last),
+        )
     }
 
     /// The world transform for a camera node at `eye` looking at `target`, `up` giving
@@ -182,12 +163,10 @@ impl Camera {
         finite.then(|| corners.map(|c| (m * c + t).as_vec3()))
     }
 
-    /// The view volume in the camera's frame, in f64: inward plane normals (as in
-    /// [`Frustum`]), [`corners`](Camera::corners), and whether the far plane is finite (if
-    /// not, its normal is zero and the far "corners" are the side edges' directions).
-    fn local_volume(&self) -> ([DVec3; 6], [DVec3; 8], bool) {
-        // Half-extents at depth s: half + slope · s.
-        let (half, slope, near, far) = match self.projection {
+    /// The view volume's shape in the camera's frame: its half-extents at depth `s` are
+    /// `half + slope · s` (in f64), from `near` to `far` (`None`: infinite).
+    fn shape(&self) -> (DVec2, DVec2, f32, Option<f32>) {
+        match self.projection {
             Projection::Perspective {
                 yfov,
                 aspect,
@@ -209,7 +188,14 @@ impl Camera {
                 near,
                 Some(far),
             ),
-        };
+        }
+    }
+
+    /// The view volume in the camera's frame, in f64: inward plane normals (as in
+    /// [`Frustum`]), [`corners`](Camera::corners), and whether the far plane is finite (if
+    /// not, its normal is zero and the far "corners" are the side edges' directions).
+    fn local_volume(&self) -> ([DVec3; 6], [DVec3; 8], bool) {
+        let (half, slope, near, far) = self.shape();
         let at = |s: f64| {
             [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
                 .map(|(x, y)| (DVec2::new(x, y) * (half + slope * s)).extend(-s))

@@ -51,6 +51,8 @@ pub use transform::{BadTransform, Transform};
 mod animation;
 mod bvh;
 mod camera;
+#[cfg(any(feature = "gltf", feature = "urdf"))]
+mod forest;
 mod frustum;
 mod geometry;
 #[cfg(feature = "gltf")]
@@ -82,4 +84,19 @@ fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
         return Err(std::io::Error::new(kind, "not a regular file"));
     }
     std::fs::File::open(path)
+}
+
+/// The bytes of the regular file at `path` ([`open_regular`]); a file past `limit`
+/// bytes is refused (`InvalidData`, "larger than `limit` bytes"), never read whole.
+#[cfg(any(feature = "gltf", feature = "urdf"))]
+fn read_regular(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let mut bytes = Vec::new();
+    let mut file = open_regular(path)?.take(limit.saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        let larger = format!("larger than {limit} bytes");
+        return Err(Error::new(ErrorKind::InvalidData, larger));
+    }
+    Ok(bytes)
 }

@@ -94,34 +94,20 @@ impl Kinematics {
             let o = child.translation;
             match step.motion {
                 Motion::Fixed => {}
-                Motion::Revolute {
+                Motion::Axis {
+                    slides,
                     axis,
                     variable,
                     multiplier,
                     ..
                 } => {
-                    // The rotation leaves its axis in place: the child's frame carries it.
-                    let w = child.matrix3 * Vec3A::from(axis);
-                    add(
-                        &mut out.columns[variable as usize],
-                        w.cross(p - o),
-                        w,
-                        multiplier,
-                    );
-                }
-                Motion::Prismatic {
-                    axis,
-                    variable,
-                    multiplier,
-                    ..
-                } => {
-                    let v = child.matrix3 * Vec3A::from(axis);
-                    add(
-                        &mut out.columns[variable as usize],
-                        v,
-                        Vec3A::ZERO,
-                        multiplier,
-                    );
+                    // A rotation leaves its axis in place: the child's frame carries it.
+                    let a = child.matrix3 * Vec3A::from(axis);
+                    let (v, w) = match slides {
+                        true => (a, Vec3A::ZERO),
+                        false => (a.cross(p - o), a),
+                    };
+                    add(&mut out.columns[variable as usize], v, w, multiplier);
                 }
                 Motion::Several { joint, at } => {
                     let frame = poses[step.parent as usize] * step.origin;

@@ -7,7 +7,7 @@
               dof by construction, and every buffer's length is checked before the loop"
 )]
 
-use super::{RobotError, check_values};
+use super::{RobotError, check_finite, check_values};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_iterators::Flattened;
 use scenewalk_nodes::urdf::{JointKind, JointNode, LinkNode, Robot, Source};
@@ -17,15 +17,10 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Motion {
     Fixed,
-    /// Revolute or continuous: rotation by `multiplier · q[variable] + offset`.
-    Revolute {
-        axis: Vec3,
-        variable: u32,
-        multiplier: f32,
-        offset: f32,
-    },
-    /// Translation by `multiplier · q[variable] + offset` along the axis.
-    Prismatic {
+    /// One variable: rotation about the axis (revolute or continuous), or translation
+    /// along it (`slides`: prismatic), by `multiplier · q[variable] + offset`.
+    Axis {
+        slides: bool,
         axis: Vec3,
         variable: u32,
         multiplier: f32,
@@ -62,16 +57,10 @@ impl Motion {
                 offset,
             } => (variable as u32, multiplier, offset),
         };
-        let axis = joint.axis;
         match joint.kind {
-            JointKind::Revolute | JointKind::Continuous => Motion::Revolute {
-                axis,
-                variable,
-                multiplier,
-                offset,
-            },
-            JointKind::Prismatic => Motion::Prismatic {
-                axis,
+            JointKind::Revolute | JointKind::Continuous | JointKind::Prismatic => Motion::Axis {
+                slides: joint.kind == JointKind::Prismatic,
+                axis: joint.axis,
                 variable,
                 multiplier,
                 offset,
@@ -189,7 +178,7 @@ impl Kinematics {
     /// configuration of the wrong length or with a non-finite value; a workspace of
     /// another model.
     pub fn forward(&self, values: &[f32], data: &mut KinematicsData) -> Result<(), RobotError> {
-        check_values(&self.robot, values, 0)?;
+        check_values(&self.robot, values)?;
         self.check_data(data)?;
         data.values.copy_from_slice(values);
         self.pose_into(values, &mut data.poses);
@@ -259,20 +248,7 @@ impl Kinematics {
                 links,
             });
         }
-        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-            let at = i % dof.max(1);
-            return Err(RobotError::NotFinite {
-                index: i,
-                name: self
-                    .robot
-                    .variable_names()
-                    .into_iter()
-                    .nth(at)
-                    .unwrap_or_default(),
-                value: values[i],
-            });
-        }
-        Ok(())
+        check_finite(&self.robot, values)
     }
 
     /// The walk: `poses` is links long, `values` dof long (checked by the callers).
@@ -282,23 +258,19 @@ impl Kinematics {
         for step in &self.steps {
             let local = match step.motion {
                 Motion::Fixed => step.origin,
-                Motion::Revolute {
+                Motion::Axis {
+                    slides,
                     axis,
                     variable,
                     multiplier,
                     offset,
                 } => {
                     let q = multiplier * values[variable as usize] + offset;
-                    step.origin * Affine3A::from_axis_angle(axis, q)
-                }
-                Motion::Prismatic {
-                    axis,
-                    variable,
-                    multiplier,
-                    offset,
-                } => {
-                    let q = multiplier * values[variable as usize] + offset;
-                    step.origin * Affine3A::from_translation(axis * q)
+                    step.origin
+                        * match slides {
+                            true => Affine3A::from_translation(axis * q),
+                            false => Affine3A::from_axis_angle(axis, q),
+                        }
                 }
                 Motion::Several { joint, .. } => {
                     step.origin * self.robot.joints()[joint as usize].motion(values)

@@ -80,7 +80,7 @@ impl RobotScene {
     /// Sets the configuration; re-poses the joints whose values changed and returns
     /// how many. Errors: the wrong length or a non-finite value (nothing is changed).
     pub fn set_values(&mut self, values: &[f32]) -> Result<usize, RobotError> {
-        check_values(&self.robot, values, 0)?;
+        check_values(&self.robot, values)?;
         self.moved.clear();
         for ((old, &new), readers) in self.values.iter_mut().zip(values).zip(&self.readers) {
             if *old != new {

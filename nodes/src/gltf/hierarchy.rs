@@ -2,6 +2,7 @@
 
 use super::GltfError;
 use super::error::get;
+use crate::forest;
 use gltf::json;
 
 /// Each node's parent, after checking every child index, that no node has two parents
@@ -29,18 +30,11 @@ pub(crate) fn parents(nodes: &[json::Node]) -> Result<Vec<Option<usize>>, GltfEr
     let roots: Vec<usize> = (0..count)
         .filter(|&n| parent.get(n) == Some(&None))
         .collect();
-    let mut reached = vec![false; count];
-    for (n, _) in preorder(nodes, &roots) {
-        if let Some(r) = reached.get_mut(n) {
-            *r = true;
-        }
+    let up = |n: usize| parent.get(n).copied().flatten();
+    match forest::on_cycle(count, &preorder(nodes, &roots), up) {
+        Some(node) => Err(GltfError::Cycle { node }),
+        None => Ok(parent),
     }
-    if let Some(start) = reached.iter().position(|&r| !r) {
-        let up = |n: usize| parent.get(n).copied().flatten().unwrap_or(n);
-        let node = (0..count).fold(start, |n, _| up(n));
-        return Err(GltfError::Cycle { node });
-    }
-    Ok(parent)
 }
 
 /// The roots of scene `s` (index `scene`), checked: in range, parentless, listed once.
@@ -74,13 +68,8 @@ pub(crate) fn scene_roots(
 /// The nodes under `roots` (checked by [`parents`]) in depth-first pre-order, each with
 /// its depth (0 for a root).
 pub(crate) fn preorder(nodes: &[json::Node], roots: &[usize]) -> Vec<(usize, u32)> {
-    let mut order = Vec::new();
-    let mut stack: Vec<(usize, u32)> = roots.iter().rev().map(|&r| (r, 0)).collect();
-    while let Some((n, depth)) = stack.pop() {
-        order.push((n, depth));
-        if let Some(children) = nodes.get(n).and_then(|node| node.children.as_ref()) {
-            stack.extend(children.iter().rev().map(|c| (c.value(), depth + 1)));
-        }
-    }
-    order
+    let children = |n: usize| nodes.get(n).and_then(|node| node.children.as_ref());
+    forest::preorder(roots, |n| {
+        children(n).into_iter().flatten().map(|c| c.value())
+    })
 }

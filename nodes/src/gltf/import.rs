@@ -5,7 +5,7 @@ use super::mesh::PrimitiveNode;
 use super::{
     GltfError, UnplayedChannel, animation, buffers, camera, document, hierarchy, mesh, skin,
 };
-use crate::open_regular;
+use crate::read_regular;
 use crate::{Animation, Skin, Transform, Trs};
 use gltf::json;
 use scenewalk_core::glam::{Mat4, Quat, Vec3};
@@ -13,7 +13,6 @@ use scenewalk_core::{Graph, GraphError, NodeCore, NodeId};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
-use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -91,9 +90,7 @@ impl Imported {
 
 /// Imports a `.gltf` or `.glb` file, reading external buffers from its folder.
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, GltfError> {
-    let mut bytes = Vec::new();
-    let read = open_regular(path).and_then(|mut file| file.read_to_end(&mut bytes));
-    read.map_err(|source| GltfError::Io {
+    let bytes = read_regular(path, u64::MAX).map_err(|source| GltfError::Io {
         path: path.to_owned(),
         source,
     })?;

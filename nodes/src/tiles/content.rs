@@ -2,9 +2,11 @@
 
 use super::TilesError;
 
-fn word(bytes: &[u8], at: usize) -> Option<usize> {
-    let b: [u8; 4] = bytes.get(at..at.checked_add(4)?)?.try_into().ok()?;
-    usize::try_from(u32::from_le_bytes(b)).ok()
+/// The little-endian unsigned integer of `len` bytes (at most 8) at `at` in `bytes`, if
+/// they hold it.
+pub(crate) fn word(bytes: &[u8], at: usize, len: usize) -> Option<u64> {
+    let b = bytes.get(at..at.checked_add(len)?)?;
+    (len <= 8).then(|| b.iter().rev().fold(0, |v, &b| (v << 8) | u64::from(b)))
 }
 
 /// The binary glTF (GLB) a tile content holds: a `.glb` itself, or the one embedded
@@ -34,14 +36,15 @@ pub fn content_glb<'a>(bytes: &'a [u8], uri: &str) -> Result<&'a [u8], TilesErro
         _ => return Err(bad("neither glb, b3dm nor i3dm")),
     };
     let cut = || bad("cut short: its header's lengths pass its end");
-    let total = word(bytes, 8).ok_or_else(cut)?;
-    if header == 32 && word(bytes, 28).ok_or_else(cut)? != 1 {
+    let word = |at: usize| usize::try_from(word(bytes, at, 4)?).ok();
+    let total = word(8).ok_or_else(cut)?;
+    if header == 32 && word(28).ok_or_else(cut)? != 1 {
         return Err(bad("the instanced model names its glTF by URI"));
     }
     let mut start = header;
     for i in 0..4 {
         start = start
-            .checked_add(word(bytes, tables_at + 4 * i).ok_or_else(cut)?)
+            .checked_add(word(tables_at + 4 * i).ok_or_else(cut)?)
             .ok_or_else(cut)?;
     }
     let end = total.min(bytes.len());

@@ -37,7 +37,8 @@ impl Scheme {
         Some((n.checked_pow(levels)? - 1) / (n - 1))
     }
 
-    /// The Morton index of local coordinates.
+    /// The Morton index of local coordinates: bit `b` of axis `a` (x, y, z) at bit
+    /// `b · dims + a`, up to bit 63.
     pub(crate) fn morton(self, x: u32, y: u32, z: u32) -> u64 {
         let dims = match self {
             Scheme::Quadtree => 2,
@@ -45,16 +46,11 @@ impl Scheme {
         };
         let mut m = 0u64;
         for bit in 0..32u32 {
-            let shift = u64::from(bit) * dims;
-            if shift >= 64 {
-                break;
-            }
-            m |= u64::from((x >> bit) & 1) << shift;
-            if shift + 1 < 64 {
-                m |= u64::from((y >> bit) & 1) << (shift + 1);
-            }
-            if dims == 3 && shift + 2 < 64 {
-                m |= u64::from((z >> bit) & 1) << (shift + 2);
+            for (axis, c) in [x, y, z].into_iter().take(dims).enumerate() {
+                let shift = bit as usize * dims + axis;
+                if shift < 64 {
+                    m |= u64::from((c >> bit) & 1) << shift;
+                }
             }
         }
         m
@@ -105,7 +101,8 @@ pub struct ImplicitTile {
     pub subtree: Option<Arc<Subtree>>,
 }
 
-fn fill(template: &str, level: u32, x: u32, y: u32, z: u32) -> String {
+/// `template` with its `{level}`, `{x}`, `{y}` and `{z}` filled in.
+pub(super) fn fill(template: &str, level: u32, x: u32, y: u32, z: u32) -> String {
     template
         .replace("{level}", &level.to_string())
         .replace("{x}", &x.to_string())

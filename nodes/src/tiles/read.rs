@@ -1,5 +1,6 @@
 //! Reading `tileset.json` (3D Tiles 1.0 and 1.1) into tile nodes.
 
+use super::implicit::fill;
 use super::{
     BoundingVolume, ImplicitTile, ImplicitTiling, MAX_AVAILABLE_LEVELS, MAX_SUBTREE_LEVELS,
     OrientedBox, Refine, Region, Scheme, Source, Sphere, Tile, TilesError, resolve_uri,
@@ -404,12 +405,7 @@ impl Reader<'_> {
         }
         // Check the templates resolve inside the folder (with sample coordinates).
         for t in contents.iter().chain([&subtrees]) {
-            let sample = t
-                .replace("{level}", "0")
-                .replace("{x}", "0")
-                .replace("{y}", "0")
-                .replace("{z}", "0");
-            resolve_uri(self.uri, &sample)?;
+            resolve_uri(self.uri, &fill(t, 0, 0, 0, 0))?;
         }
         Ok(ImplicitTiling {
             scheme,

@@ -62,14 +62,9 @@ impl Subtree {
             });
         }
         let (json, binary) = if bytes.starts_with(b"subt") {
-            let word = |at: usize, len: usize| -> Result<u64, TilesError> {
-                let slice = bytes
-                    .get(at..at + len)
-                    .ok_or_else(|| bad(format!("cut short in the {HEADER}-byte header")))?;
-                Ok(slice
-                    .iter()
-                    .rev()
-                    .fold(0u64, |v, b| (v << 8) | u64::from(*b)))
+            let word = |at: usize, len: usize| {
+                let cut = || bad(format!("cut short in the {HEADER}-byte header"));
+                super::content::word(bytes, at, len).ok_or_else(cut)
             };
             let version = word(4, 4)?;
             if version != 1 {

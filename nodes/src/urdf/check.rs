@@ -3,6 +3,7 @@
 
 use super::error::{At, UrdfError};
 use super::model::{Collision, Joint, JointKind, Limits, Link, Mimic, Robot, Source};
+use crate::forest;
 use scenewalk_core::glam::{Affine3A, Vec3};
 use std::collections::HashMap;
 
@@ -54,8 +55,14 @@ pub(crate) fn build(raw: RawRobot, locate: &dyn Fn(usize) -> At) -> Result<Robot
     }
     let links: Vec<Link> = raw.links.into_iter().map(|(link, _)| link).collect();
 
+    // The links as a tree: each link's joint to its parent, and its children in the
+    // order of their joints.
     let mut parent_joint: Vec<Option<usize>> = vec![None; links.len()];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); links.len()];
     for (j, joint) in joints.iter().enumerate() {
+        if let Some(list) = children.get_mut(joint.parent) {
+            list.push(joint.child);
+        }
         let Some(slot) = parent_joint.get_mut(joint.child) else {
             continue;
         };
@@ -70,24 +77,29 @@ pub(crate) fn build(raw: RawRobot, locate: &dyn Fn(usize) -> At) -> Result<Robot
         *slot = Some(j);
     }
     let mut roots = (0..links.len()).filter(|&l| parent_joint.get(l) == Some(&None));
-    let root = match (roots.next(), roots.next()) {
-        (Some(root), None) => root,
+    let (root, walked) = match (roots.next(), roots.next()) {
+        (Some(root), None) => {
+            let below = |l: usize| children.get(l).into_iter().flatten().copied();
+            (root, forest::preorder(&[root], below))
+        }
         (Some(first), Some(second)) => {
             return Err(UrdfError::TwoRoots {
                 first: link_name(&links, first),
                 second: link_name(&links, second),
             });
         }
-        (None, _) => return Err(cycle(&links, &joints, &parent_joint, 0)),
+        // No root: every link has a parent, and the walk from none finds a cycle.
+        (None, _) => (0, Vec::new()),
     };
-    let order = depth_first(&joints, links.len(), root);
-    if order.len() != joints.len() {
-        let mut reached = vec![false; joints.len()];
-        order.iter().for_each(|&j| set(&mut reached, j));
-        let lost = reached.iter().position(|r| !r).unwrap_or(0);
-        let link = joints.get(lost).map_or(0, |j| j.child);
-        return Err(cycle(&links, &joints, &parent_joint, link));
+    let parent_of = |l: usize| parent_joint.get(l).copied().flatten();
+    let up = |l: usize| joints.get(parent_of(l)?).map(|j| j.parent);
+    if let Some(link) = forest::on_cycle(links.len(), &walked, up) {
+        let link = link_name(&links, link);
+        return Err(UrdfError::Cycle { link });
     }
+    // The joints parents first: each link's joint, the links depth first.
+    let order = walked.iter().filter_map(|&(l, _)| parent_of(l));
+    let order: Vec<usize> = order.collect();
     let variables = sources(&mut joints, &ats, locate)?;
     Ok(Robot {
         name: raw.name,
@@ -99,12 +111,6 @@ pub(crate) fn build(raw: RawRobot, locate: &dyn Fn(usize) -> At) -> Result<Robot
         order,
         variables,
     })
-}
-
-fn set(flags: &mut [bool], i: usize) {
-    if let Some(flag) = flags.get_mut(i) {
-        *flag = true;
-    }
 }
 
 fn link_name(links: &[Link], link: usize) -> String {
@@ -204,55 +210,6 @@ fn resolve_joint(
         mimic,
         source: Source::None,
     })
-}
-
-/// The joints parents first, from `root` (depth first, siblings in file order),
-/// without recursion; joints on a cycle are never reached.
-fn depth_first(joints: &[Joint], links: usize, root: usize) -> Vec<usize> {
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); links];
-    for (j, joint) in joints.iter().enumerate() {
-        if let Some(list) = children.get_mut(joint.parent) {
-            list.push(j);
-        }
-    }
-    let mut order = Vec::with_capacity(joints.len());
-    let mut stack: Vec<usize> = children
-        .get(root)
-        .into_iter()
-        .flatten()
-        .rev()
-        .copied()
-        .collect();
-    while let Some(j) = stack.pop() {
-        order.push(j);
-        let child = joints.get(j).map_or(usize::MAX, |joint| joint.child);
-        stack.extend(children.get(child).into_iter().flatten().rev());
-    }
-    order
-}
-
-/// The cycle error, naming a link on the cycle above `start` (which has a parent).
-fn cycle(
-    links: &[Link],
-    joints: &[Joint],
-    parent_joint: &[Option<usize>],
-    start: usize,
-) -> UrdfError {
-    let mut seen = vec![false; links.len()];
-    let mut at = start;
-    // Each link has one parent at most, so the walk up from a link outside the tree
-    // meets a link twice within `links.len()` steps: that link lies on the cycle.
-    while !seen.get(at).copied().unwrap_or(true) {
-        set(&mut seen, at);
-        let parent = parent_joint.get(at).copied().flatten();
-        match parent.and_then(|j| joints.get(j)) {
-            Some(joint) => at = joint.parent,
-            None => break,
-        }
-    }
-    UrdfError::Cycle {
-        link: link_name(links, at),
-    }
 }
 
 /// Gives each joint its [`Source`] and returns the variables, refusing mimic cycles

@@ -266,18 +266,8 @@ impl ReadError {
 /// [`MAX_MESH_FILE_BYTES`]), all its meshes merged into one. OBJ material libraries are
 /// not read.
 fn read_mesh(path: &Path) -> Result<Mesh, ReadError> {
-    use std::io::Read;
     let read = |e: std::io::Error| ReadError::Read(e.to_string());
-    let mut bytes = Vec::new();
-    let file = crate::open_regular(path).map_err(read)?;
-    file.take(MAX_MESH_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read)?;
-    if bytes.len() as u64 > MAX_MESH_FILE_BYTES {
-        return Err(ReadError::Read(format!(
-            "larger than {MAX_MESH_FILE_BYTES} bytes"
-        )));
-    }
+    let bytes = crate::read_regular(path, MAX_MESH_FILE_BYTES).map_err(read)?;
     let no_materials = |_: &Path| -> std::io::Result<Vec<u8>> {
         Err(std::io::Error::other("material files are not read"))
     };

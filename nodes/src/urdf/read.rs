@@ -8,6 +8,13 @@ use roxmltree::{Document, Node};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use std::path::{Path, PathBuf};
 
+/// The regular file at `path` as UTF-8 text (`InvalidData` if it is not), refused past
+/// `limit` bytes ([`read_regular`](crate::read_regular)): URDF and SRDF files.
+pub(super) fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    let bytes = crate::read_regular(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// Where mesh files are looked for.
 #[derive(Clone, Debug, Default)]
 pub struct ImportOptions {
@@ -21,7 +28,7 @@ pub struct ImportOptions {
 /// Errors: [`UrdfError`].
 pub fn import(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Robot, UrdfError> {
     let path = path.as_ref();
-    let text = read_regular(path).map_err(|source| UrdfError::Io {
+    let text = read_text(path, u64::MAX).map_err(|source| UrdfError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -32,14 +39,6 @@ pub fn import(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Robot, 
 /// only. Errors: [`UrdfError`].
 pub fn parse(text: &str, options: &ImportOptions) -> Result<Robot, UrdfError> {
     read(text, None, options)
-}
-
-fn read_regular(path: &Path) -> std::io::Result<String> {
-    if !std::fs::metadata(path)?.is_file() {
-        let kind = std::io::ErrorKind::InvalidInput;
-        return Err(std::io::Error::new(kind, "not a regular file"));
-    }
-    std::fs::read_to_string(path)
 }
 
 /// The reader's context: the document, for positions, and the mesh search paths.
@@ -183,15 +182,17 @@ impl Reader<'_, '_> {
             let shape = geometry.children().find(Node::is_element).ok_or_else(bad)?;
             let geometry = match shape.tag_name().name() {
                 "box" => Shape::Box {
-                    size: self.positive3(shape, "size")?,
+                    size: Vec3::from_array(self.sizes(shape, "size")?),
                 },
-                "cylinder" => Shape::Cylinder {
-                    radius: self.positive(shape, "radius")?,
-                    length: self.positive(shape, "length")?,
-                },
-                "sphere" => Shape::Sphere {
-                    radius: self.positive(shape, "radius")?,
-                },
+                "cylinder" => {
+                    let ([radius], [length]) =
+                        (self.sizes(shape, "radius")?, self.sizes(shape, "length")?);
+                    Shape::Cylinder { radius, length }
+                }
+                "sphere" => {
+                    let [radius] = self.sizes(shape, "radius")?;
+                    Shape::Sphere { radius }
+                }
                 "mesh" => Shape::Mesh {
                     path: self.mesh_path(shape, &name)?,
                     scale: self.vec3(shape, "scale")?.unwrap_or(Vec3::ONE),
@@ -209,34 +210,21 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// A required number, not negative.
-    fn positive(&self, node: Node<'_, '_>, attribute: &'static str) -> Result<f32, UrdfError> {
-        self.required(node, attribute)?;
-        let value = self.number(node, attribute)?.unwrap_or(0.0);
-        self.not_negative(node, attribute, [value])?;
-        Ok(value)
-    }
-
-    fn positive3(&self, node: Node<'_, '_>, attribute: &'static str) -> Result<Vec3, UrdfError> {
-        self.required(node, attribute)?;
-        let value = self.vec3(node, attribute)?.unwrap_or(Vec3::ZERO);
-        self.not_negative(node, attribute, value.to_array())?;
-        Ok(value)
-    }
-
-    fn not_negative<const N: usize>(
+    /// A required attribute of `N` sizes (numbers of zero or more).
+    fn sizes<const N: usize>(
         &self,
         node: Node<'_, '_>,
         attribute: &'static str,
-        values: [f32; N],
-    ) -> Result<(), UrdfError> {
-        if values.iter().all(|v| *v >= 0.0) {
-            return Ok(());
+    ) -> Result<[f32; N], UrdfError> {
+        let text = self.required(node, attribute)?;
+        let sizes = self.numbers::<N>(node, attribute)?.unwrap_or([0.0; N]);
+        if sizes.iter().all(|v| *v >= 0.0) {
+            return Ok(sizes);
         }
         Err(UrdfError::BadNumber {
             element: Self::label(node),
             attribute,
-            value: node.attribute(attribute).unwrap_or_default().to_owned(),
+            value: text.to_owned(),
             expected: "a size of zero or more",
             at: self.at(node),
         })

@@ -1,7 +1,6 @@
 //! The part of an SRDF (MoveIt's semantic robot description) that self-collision
 //! reads: the link pairs a planner never checks.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The largest SRDF file read (64 MiB): a bigger one is refused, not loaded.
@@ -86,19 +85,10 @@ impl Srdf {
 
     /// Reads and parses the SRDF file at `path`.
     pub fn import(path: &Path) -> Result<Srdf, SrdfError> {
-        let read = |reason: String| SrdfError::Read {
+        let text = super::read::read_text(path, MAX_SRDF_BYTES).map_err(|e| SrdfError::Read {
             file: path.to_path_buf(),
-            reason,
-        };
-        let file = crate::open_regular(path).map_err(|e| read(e.to_string()))?;
-        let mut text = String::new();
-        let got = file
-            .take(MAX_SRDF_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| read(e.to_string()))?;
-        if got as u64 > MAX_SRDF_BYTES {
-            return Err(read(format!("larger than {MAX_SRDF_BYTES} bytes")));
-        }
+            reason: e.to_string(),
+        })?;
         parse_named(&text, path)
     }
 }
