@@ -179,6 +179,8 @@ pub struct IncrementalUpdate {
     depths: Vec<u32>,
     skins_known: bool,
     joints: Vec<Affine3A>,
+    /// Stands in for the bounds' boxes while a patch writes them.
+    stand_in: Option<PerNode<Aabb>>,
 }
 
 /// The update action, with its chain.
@@ -299,8 +301,13 @@ impl IncrementalUpdate {
         let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);
-        // The boxes leave the actor, to be written beside the matrices, and always go back.
-        let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
+        // The boxes leave the actor, to be written beside the matrices, and always go back;
+        // the empty table standing in for them is kept (a new one allocates).
+        let stand_in = self
+            .stand_in
+            .take()
+            .unwrap_or_else(|| PerNode::new(Aabb::EMPTY));
+        let mut boxes = std::mem::replace(&mut bounds.boxes, stand_in);
         self.skins = std::mem::take(&mut bounds.skins);
         self.found.clear();
         let (types, registry) = (&mut self.types, graph.types());
@@ -314,7 +321,7 @@ impl IncrementalUpdate {
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut boxes, &mut stats));
         if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
-            bounds.boxes = boxes;
+            self.stand_in = Some(std::mem::replace(&mut bounds.boxes, boxes));
             bounds.skins = std::mem::take(&mut self.skins);
         }
         posed?;
