@@ -113,8 +113,6 @@ const INSIDE: u8 = 8;
 const COVERED: u8 = 16;
 /// The node was added or moved: it has no earlier box of its own to compare with.
 const PLACED: u8 = 32;
-/// Met by `warm_up`.
-const SEEN: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree; the results equal a full run's.
@@ -159,8 +157,6 @@ pub struct IncrementalUpdate {
     dirty: Vec<NodeIndex>,
     /// Scratch of the walks up and the subtree passes.
     path: Vec<NodeIndex>,
-    frontier: Vec<NodeIndex>,
-    next: Vec<NodeIndex>,
     rewalk_stack: Vec<Entered>,
     open: Vec<plan::Open>,
     /// Nodes re-walked by payload-only patches without the plan since the full run.
@@ -339,7 +335,6 @@ impl IncrementalUpdate {
         self.collect(graph, changes);
         // In slot order the passes sweep the arrays forward instead of jumping.
         self.dirty.sort_unstable();
-        self.warm_up(graph);
         // A change at or above the root changes everything below it.
         let mut up = Some(root);
         while let Some(p) = up {
@@ -468,27 +463,9 @@ impl IncrementalUpdate {
                 _ => SUBTREE,
             };
             let first = self.marks.flags(node) & (SUBTREE | BOX) == 0;
-            if self.marks.mark(node, flags | SEEN) && first {
+            if self.marks.mark(node, flags) && first {
                 self.dirty.push(node);
             }
-        }
-    }
-
-    /// Walks up from the changed nodes in lock step, so a round's cache misses overlap.
-    fn warm_up(&mut self, graph: &Graph) {
-        self.frontier.clear();
-        self.frontier.extend_from_slice(&self.dirty);
-        while !self.frontier.is_empty() {
-            self.next.clear();
-            for &node in &self.frontier {
-                if let Some(parent) = graph.parent_at(node)
-                    && self.marks.flags(parent) & SEEN == 0
-                {
-                    self.marks.mark(parent, SEEN);
-                    self.next.push(parent);
-                }
-            }
-            std::mem::swap(&mut self.frontier, &mut self.next);
         }
     }
 

@@ -185,8 +185,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// The subtree passes of a payload-only patch, `BATCH` warmed at a time, from the
-    /// plan if given, else by `rewalk`; parents of changed boxes go to `lifts`.
+    /// The subtree passes of a payload-only patch from the plan if given (`BATCH`
+    /// warmed at a time), else by `rewalk`; parents of changed boxes go to `lifts`.
     fn patch_tops(
         &mut self,
         graph: &Graph,
@@ -198,18 +198,15 @@ impl IncrementalUpdate {
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         for batch in self.tops.chunks(BATCH) {
             let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
-            match plan {
-                Some(plan) => {
-                    for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
-                        *steps = plan.steps(span.pre, span.end)?;
-                        if steps.first()?.node() != node {
-                            return None;
-                        }
+            if let Some(plan) = plan {
+                for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
+                    *steps = plan.steps(span.pre, span.end)?;
+                    if steps.first()?.node() != node {
+                        return None;
                     }
-                    let subtrees = subtrees.get(..batch.len())?;
-                    plan::warm(subtrees, graph, kinds, world, boxes);
                 }
-                None => warm(graph, kinds, world, boxes, batch),
+                let subtrees = subtrees.get(..batch.len())?;
+                plan::warm(subtrees, graph, kinds, world, boxes);
             }
             for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
                 let before = boxes.value_at(node)?;
@@ -245,56 +242,5 @@ impl IncrementalUpdate {
     }
 }
 
-/// Subtrees warmed up together.
+/// Subtrees whose plan steps are warmed up together.
 const BATCH: usize = 16;
-
-/// Loads what the passes of `tops` start from, all first, so their cache misses overlap.
-fn warm(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &WorldTransforms,
-    boxes: &PerNode<Aabb>,
-    tops: &[(Span, NodeIndex)],
-) {
-    let mut sum = 0u32;
-    // The node's links, state and box: addresses known from the list.
-    for &(_, node) in tops {
-        sum = sum
-            .wrapping_add(graph.first_child_at(node).map_or(0, NodeIndex::raw))
-            .wrapping_add(world.world.value_at(node).unwrap_or(0))
-            .wrapping_add(boxes.value_at(node).map_or(0, |b| b.min.x.to_bits()));
-    }
-    // Then what those lead to: the payload and the matrices.
-    for &(_, node) in tops {
-        let Some(state) = world.world.value_at(node) else {
-            continue;
-        };
-        let mut above = state;
-        if let Some(ty) = graph.type_at(node)
-            && let Some(local) = kinds.local(graph, node, ty)
-        {
-            sum = sum
-                .wrapping_add(local.translation.x.to_bits())
-                .wrapping_add(world.matrices.get(state).translation.x.to_bits());
-            above = graph
-                .parent_at(node)
-                .and_then(|p| world.world.value_at(p))
-                .unwrap_or(state);
-        }
-        sum = sum.wrapping_add(world.matrices.get(above).translation.x.to_bits());
-        // The children (in a tree built depth first, most of a small subtree).
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
-            if let Some(ty) = graph.type_at(c)
-                && let Some(g) = kinds.geometry(graph, c, ty)
-            {
-                sum = sum.wrapping_add(g.local_bounds().min.x.to_bits());
-            }
-            sum = sum
-                .wrapping_add(world.world.value_at(c).unwrap_or(0))
-                .wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
-            child = graph.next_sibling_at(c);
-        }
-    }
-    std::hint::black_box(sum);
-}
