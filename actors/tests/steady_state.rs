@@ -104,7 +104,7 @@ fn payload_only_incremental_updates_allocate_nothing_in_steady_state() {
         transforms.iter().step_by(7).copied().collect(),
         transforms.iter().skip(3).step_by(5).copied().collect(),
     ];
-    let mut edit = |graph: &mut Graph, k: usize| {
+    let edit = |graph: &mut Graph, k: usize| {
         let m = Affine3A::from_translation(Vec3::new(k as f32 * 0.25, (k % 3) as f32, -1.0));
         for &node in &sets[k % sets.len()] {
             graph.get_mut::<Transform>(node).unwrap().set_local(m);

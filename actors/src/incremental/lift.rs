@@ -13,6 +13,9 @@ pub(super) struct Lift {
     new: Aabb,
 }
 
+/// Ancestors warmed up together.
+const BATCH: usize = 16;
+
 /// `parent`'s box after one child's went from `old` to `new`, when the other
 /// contributors need not be read: on every face the child lay strictly inside
 /// (another defines it) or defined it and did not retreat. Then it is `parent ∪ new`,
@@ -93,10 +96,15 @@ impl Lifts {
                 lifts.sort_unstable_by_key(|l| l.parent);
             }
             let mut at = 0;
+            let mut warmed = 0;
             while let Some(first) = lifts.get(at) {
                 let node = first.parent;
                 let group = lifts.get(at..)?;
                 let group = group.get(..group.iter().take_while(|l| l.parent == node).count())?;
+                if at >= warmed {
+                    warmed = (at + BATCH).min(lifts.len());
+                    warm(graph, boxes, lifts.get(at..warmed)?);
+                }
                 at += group.len();
                 ancestors += 1;
                 let before = boxes.value_at(node)?;
@@ -122,6 +130,17 @@ impl Lifts {
         }
         Some(ancestors)
     }
+}
+
+/// Loads the next ancestors' boxes and links first, so their cache misses overlap.
+fn warm(graph: &Graph, boxes: &PerNode<Aabb>, lifts: &[Lift]) {
+    let mut sum = 0u32;
+    for l in lifts {
+        sum = sum
+            .wrapping_add(graph.parent_at(l.parent).map_or(0, NodeIndex::raw))
+            .wrapping_add(boxes.value_at(l.parent).map_or(0, |b| b.min.x.to_bits()));
+    }
+    std::hint::black_box(sum);
 }
 
 #[cfg(test)]

@@ -185,8 +185,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// The subtree passes of a payload-only patch from the plan if given (`BATCH`
-    /// warmed at a time), else by `rewalk`; parents of changed boxes go to `lifts`.
+    /// The subtree passes of a payload-only patch, from the plan if given, else by
+    /// `rewalk`; parents of changed boxes go to `lifts`.
     fn patch_tops(
         &mut self,
         graph: &Graph,
@@ -196,51 +196,38 @@ impl IncrementalUpdate {
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
-        for batch in self.tops.chunks(BATCH) {
-            let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
-            if let Some(plan) = plan {
-                for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
-                    *steps = plan.steps(span.pre, span.end)?;
-                    if steps.first()?.node() != node {
-                        return None;
-                    }
+        for &(span, node) in &self.tops {
+            let before = boxes.value_at(node)?;
+            let (entered, after) = if let Some(plan) = plan {
+                let steps = plan.steps(span.pre, span.end)?;
+                if steps.first()?.node() != node {
+                    return None;
                 }
-                let subtrees = subtrees.get(..batch.len())?;
-                plan::warm(subtrees, graph, kinds, world, boxes);
-            }
-            for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
-                let before = boxes.value_at(node)?;
-                let (entered, after) = if plan.is_some() {
-                    let above = plan::state_above(steps, graph, &world.world)?;
-                    let open = &mut self.open;
-                    let after =
-                        plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
-                    (steps.len() as u64, after)
+                let above = plan::state_above(steps, graph, &world.world)?;
+                let open = &mut self.open;
+                let after = plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
+                (steps.len() as u64, after)
+            } else {
+                // A transform's own state is the matrix it writes: its parent's is above.
+                let ty = graph.type_at(node)?;
+                let transform = kinds.local(graph, node, ty).is_some();
+                let top = if transform {
+                    graph.parent_at(node)?
                 } else {
-                    // A transform's own state is the matrix it writes: its parent's is above.
-                    let ty = graph.type_at(node)?;
-                    let transform = kinds.local(graph, node, ty).is_some();
-                    let top = if transform {
-                        graph.parent_at(node)?
-                    } else {
-                        node
-                    };
-                    let above = world.world.value_at(top)?;
-                    let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
-                    rewalk::<true>(graph, kinds, world, boxes, stack, found, node, above)?
+                    node
                 };
-                stats.entered += entered;
-                stats.subtrees += 1;
-                // A box that came out as it was leaves its ancestors' boxes as they were.
-                if before != after {
-                    let level = span.depth.saturating_sub(1) as usize;
-                    self.lifts.push(graph, level, node, before, after);
-                }
+                let above = world.world.value_at(top)?;
+                let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
+                rewalk::<true>(graph, kinds, world, boxes, stack, found, node, above)?
+            };
+            stats.entered += entered;
+            stats.subtrees += 1;
+            // A box that came out as it was leaves its ancestors' boxes as they were.
+            if before != after {
+                let level = span.depth.saturating_sub(1) as usize;
+                self.lifts.push(graph, level, node, before, after);
             }
         }
         Some(())
     }
 }
-
-/// Subtrees whose plan steps are warmed up together.
-const BATCH: usize = 16;
