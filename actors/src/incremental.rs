@@ -113,8 +113,6 @@ const INSIDE: u8 = 8;
 const COVERED: u8 = 16;
 /// The node was added or moved: it has no earlier box of its own to compare with.
 const PLACED: u8 = 32;
-/// Met by `warm_up`.
-const SEEN: u8 = 64;
 
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree; the results equal a full run's.
@@ -155,30 +153,38 @@ pub struct IncrementalUpdate {
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
     marks: Marks,
-    /// Nodes named by this run's changes.
-    dirty: Vec<NodeIndex>,
-    /// Scratch of the walks up and the subtree passes.
-    path: Vec<NodeIndex>,
-    frontier: Vec<NodeIndex>,
-    next: Vec<NodeIndex>,
-    rewalk_stack: Vec<Entered>,
-    open: Vec<plan::Open>,
     /// Nodes re-walked by payload-only patches without the plan since the full run.
     rewalked: u64,
     /// Whether the last full run's spans still hold (no structural patch since).
     spans_valid: bool,
-    /// Payload-only patches: the changed nodes with their spans, and sort keys.
-    tops: Vec<(spans::Span, NodeIndex)>,
-    keys: Vec<u64>,
     lifts: lift::Lifts,
     types: Types,
-    /// During a patch: the skinned meshes' own boxes, those the passes met, scratch.
+    /// During a patch: the skinned meshes' own boxes.
     skins: Vec<(NodeIndex, Aabb)>,
-    found: Vec<NodeIndex>,
     /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
     depths: Vec<u32>,
     skins_known: bool,
+    scratch: Scratch,
+}
+
+/// Buffers of one patch, kept so that the next allocates nothing.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Nodes named by the changes (structural patches).
+    dirty: Vec<NodeIndex>,
+    /// The walks up.
+    path: Vec<NodeIndex>,
+    /// The stacks of `rewalk` and `replay`.
+    rewalk_stack: Vec<Entered>,
+    open: Vec<plan::Open>,
+    /// Payload-only patches: the changed nodes with their spans, and sort keys.
+    tops: Vec<(spans::Span, NodeIndex)>,
+    keys: Vec<u64>,
+    /// The skinned meshes the subtree passes met, and their joints' matrices.
+    found: Vec<NodeIndex>,
     joints: Vec<Affine3A>,
+    /// Stands in for the bounds' boxes while a patch writes them.
+    stand_in: Option<PerNode<Aabb>>,
 }
 
 /// The update action, with its chain.
@@ -299,10 +305,16 @@ impl IncrementalUpdate {
         let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
         bounds.boxes.resume(graph);
-        // The boxes leave the actor, to be written beside the matrices, and always go back.
-        let mut boxes = std::mem::replace(&mut bounds.boxes, PerNode::new(Aabb::EMPTY));
+        // The boxes leave the actor, to be written beside the matrices, and always go back;
+        // the empty table standing in for them is kept (a new one allocates).
+        let stand_in = self
+            .scratch
+            .stand_in
+            .take()
+            .unwrap_or_else(|| PerNode::new(Aabb::EMPTY));
+        let mut boxes = std::mem::replace(&mut bounds.boxes, stand_in);
         self.skins = std::mem::take(&mut bounds.skins);
-        self.found.clear();
+        self.scratch.found.clear();
         let (types, registry) = (&mut self.types, graph.types());
         types.transforms.resolve(registry);
         types.geometries.resolve(registry);
@@ -314,7 +326,7 @@ impl IncrementalUpdate {
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut boxes, &mut stats));
         if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
-            bounds.boxes = boxes;
+            self.scratch.stand_in = Some(std::mem::replace(&mut bounds.boxes, boxes));
             bounds.skins = std::mem::take(&mut self.skins);
         }
         posed?;
@@ -328,11 +340,10 @@ impl IncrementalUpdate {
     /// `None` for a change at or above the root.
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
         self.marks.begin(graph.capacity());
-        self.dirty.clear();
+        self.scratch.dirty.clear();
         self.collect(graph, changes);
         // In slot order the passes sweep the arrays forward instead of jumping.
-        self.dirty.sort_unstable();
-        self.warm_up(graph);
+        self.scratch.dirty.sort_unstable();
         // A change at or above the root changes everything below it.
         let mut up = Some(root);
         while let Some(p) = up {
@@ -357,7 +368,7 @@ impl IncrementalUpdate {
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
         self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
-        for &node in &self.dirty {
+        for &node in &self.scratch.dirty {
             let flags = self.marks.flags(node);
             let parent = graph.parent_at(node);
             let depth = self.marks.depth(node) as usize;
@@ -377,7 +388,7 @@ impl IncrementalUpdate {
             let above = world.world.get_at(parent?)?;
             // An added or moved node was no child of its parent: nothing to take out.
             let before = boxes.get_at(node).filter(|_| flags & PLACED == 0);
-            let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
+            let (stack, found) = (&mut self.scratch.rewalk_stack, &mut self.scratch.found);
             let (entered, after) =
                 rewalk::<false>(graph, &kinds, world, boxes, stack, found, node, above)?;
             stats.entered += entered;
@@ -403,7 +414,7 @@ impl IncrementalUpdate {
     ) -> Option<()> {
         // Every run, even with no change logged: removing a joint that is a root
         // of the graph logs none.
-        if self.skins.is_empty() && self.found.is_empty() {
+        if self.skins.is_empty() && self.scratch.found.is_empty() {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
@@ -412,10 +423,10 @@ impl IncrementalUpdate {
         if self.skins_known {
             // No structural edit since they were listed: the same meshes, as deep.
             for (node, own) in &mut skins {
-                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+                *own = skinned_box(graph, *node, world_at, &mut self.scratch.joints);
             }
         } else {
-            skins.extend(self.found.drain(..).map(|node| (node, Aabb::EMPTY)));
+            skins.extend(self.scratch.found.drain(..).map(|node| (node, Aabb::EMPTY)));
             skins.sort_unstable_by_key(|s| s.0);
             skins.dedup_by_key(|s| s.0);
             self.depths.clear();
@@ -426,7 +437,7 @@ impl IncrementalUpdate {
                 let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
                     return false; // removed, or no longer under the root
                 };
-                *own = skinned_box(graph, *node, world_at, &mut self.joints);
+                *own = skinned_box(graph, *node, world_at, &mut self.scratch.joints);
                 self.depths.push(depth);
                 true
             });
@@ -461,36 +472,18 @@ impl IncrementalUpdate {
                 _ => SUBTREE,
             };
             let first = self.marks.flags(node) & (SUBTREE | BOX) == 0;
-            if self.marks.mark(node, flags | SEEN) && first {
-                self.dirty.push(node);
+            if self.marks.mark(node, flags) && first {
+                self.scratch.dirty.push(node);
             }
-        }
-    }
-
-    /// Walks up from the changed nodes in lock step, so a round's cache misses overlap.
-    fn warm_up(&mut self, graph: &Graph) {
-        self.frontier.clear();
-        self.frontier.extend_from_slice(&self.dirty);
-        while !self.frontier.is_empty() {
-            self.next.clear();
-            for &node in &self.frontier {
-                if let Some(parent) = graph.parent_at(node)
-                    && self.marks.flags(parent) & SEEN == 0
-                {
-                    self.marks.mark(parent, SEEN);
-                    self.next.push(parent);
-                }
-            }
-            std::mem::swap(&mut self.frontier, &mut self.next);
         }
     }
 
     /// Marks every changed node and its ancestors `KNOWN`, each walked once per run.
     fn classify(&mut self, graph: &Graph, root: NodeIndex) {
         let marks = &mut self.marks;
-        for &start in &self.dirty {
+        for &start in &self.scratch.dirty {
             let mut node = start;
-            self.path.clear();
+            self.scratch.path.clear();
             // (inside, covered, depth) of the node above the path: the first known one;
             // above the root, whose depth 0 comes next; or none (outside).
             let (inside, mut covered, mut depth) = loop {
@@ -498,7 +491,7 @@ impl IncrementalUpdate {
                 if flags & KNOWN != 0 {
                     break (flags & INSIDE != 0, flags & COVERED != 0, marks.depth(node));
                 }
-                self.path.push(node);
+                self.scratch.path.push(node);
                 if node == root {
                     break (true, false, u32::MAX);
                 }
@@ -507,7 +500,7 @@ impl IncrementalUpdate {
                     None => break (false, false, 0),
                 }
             };
-            for &node in self.path.iter().rev() {
+            for &node in self.scratch.path.iter().rev() {
                 depth = depth.wrapping_add(1);
                 covered |= marks.flags(node) & SUBTREE != 0;
                 let bits =

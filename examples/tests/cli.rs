@@ -110,11 +110,12 @@ type Example = (
 
 /// Every example with its arguments for a short run; `file` marks where a file the
 /// example reads goes (`None`: it reads none).
-const EXAMPLES: [Example; 10] = [
+const EXAMPLES: [Example; 11] = [
     ("tour", &["--blocks", "1"], Some(&["FILE"])),
     ("inspect", &["SCENE"], Some(&["FILE"])),
     ("frame_loop", &["--blocks", "1", "--frames", "2"], None),
     ("incremental", &[], None),
+    ("incremental_counts", &["--nodes", "2000", "patch"], None),
     ("custom_node", &[], None),
     ("custom_iterator", &[], None),
     ("meshes", &[], Some(&["--obj", "FILE"])),

@@ -4,7 +4,6 @@ use super::subtree::{Kinds, rebox};
 use crate::{PerNode, WorldTransforms};
 use scenewalk_core::glam::Vec3;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
-use std::collections::BTreeMap;
 
 /// A child's box went from `old` to `new`: its parent's box is due.
 #[derive(Clone, Copy, Debug)]
@@ -29,12 +28,13 @@ pub(super) fn lift(parent: &Aabb, old: &Aabb, new: &Aabb) -> Option<Aabb> {
     ((min & max).all() && !nan.any()).then(|| parent.union(new))
 }
 
-/// A patch's lifts by level, and emptied lists kept for the next patch.
+/// A patch's lifts by level (the parents' depth below the root); the lists stay
+/// allocated for the next patch.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Lifts {
-    /// The lifts of each level (the parents' depth below the root).
-    levels: BTreeMap<usize, Vec<Lift>>,
-    spare: Vec<Vec<Lift>>,
+    levels: Vec<Vec<Lift>>,
+    /// One more than the deepest level holding lifts.
+    deepest: usize,
 }
 
 impl Lifts {
@@ -59,19 +59,20 @@ impl Lifts {
     }
 
     fn add(&mut self, level: usize, parent: NodeIndex, old: Aabb, new: Aabb) {
-        let spare = &mut self.spare;
-        self.levels
-            .entry(level)
-            .or_insert_with(|| spare.pop().unwrap_or_default())
-            .push(Lift { parent, old, new });
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Vec::new);
+        }
+        if let Some(lifts) = self.levels.get_mut(level) {
+            lifts.push(Lift { parent, old, new });
+            self.deepest = self.deepest.max(level + 1);
+        }
     }
 
     /// Empties the lists (left over only if an earlier patch gave up half way).
     pub(super) fn clear(&mut self) {
-        while let Some((_, mut lifts)) = self.levels.pop_last() {
-            lifts.clear();
-            self.spare.push(lifts);
-        }
+        let used = self.levels.get_mut(..self.deepest).unwrap_or_default();
+        used.iter_mut().for_each(Vec::clear);
+        self.deepest = 0;
     }
 
     /// Brings the listed boxes up to date, level by level from the deepest, each level
@@ -85,8 +86,15 @@ impl Lifts {
         boxes: &mut PerNode<Aabb>,
     ) -> Option<usize> {
         let mut ancestors = 0;
-        while let Some((level, mut lifts)) = self.levels.pop_last() {
-            lifts.sort_unstable_by_key(|l| l.parent);
+        while self.deepest > 0 {
+            self.deepest -= 1;
+            let level = self.deepest;
+            // Taken out while its parents are listed one level up; put back emptied.
+            let mut lifts = std::mem::take(self.levels.get_mut(level)?);
+            // Pushed in pre-order, a level's lifts are often sorted already.
+            if !lifts.is_sorted_by_key(|l| l.parent) {
+                lifts.sort_unstable_by_key(|l| l.parent);
+            }
             let mut at = 0;
             let mut warmed = 0;
             while let Some(first) = lifts.get(at) {
@@ -118,7 +126,7 @@ impl Lifts {
                 }
             }
             lifts.clear();
-            self.spare.push(lifts);
+            *self.levels.get_mut(level)? = lifts;
         }
         Some(ancestors)
     }

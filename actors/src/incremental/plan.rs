@@ -223,60 +223,6 @@ pub(super) fn replay(
     None
 }
 
-/// Loads what the replays of `subtrees` read, all first, so their cache misses overlap.
-pub(super) fn warm(
-    subtrees: &[&[Step]],
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &crate::WorldTransforms,
-    boxes: &PerNode<Aabb>,
-) {
-    let (matrices, index) = (&world.matrices, &world.world);
-    let mut sum = 0u32;
-    // The first and last lines of each subtree's steps.
-    for steps in subtrees {
-        let first = steps.first().map_or(0, |s| s.state);
-        let last = steps.last().map_or(0, |s| s.payload);
-        sum = sum.wrapping_add(first).wrapping_add(last);
-    }
-    // Then what the steps lead to: payloads, boxes. A 64-byte matrix may straddle
-    // two lines, so both ends are read.
-    for steps in subtrees {
-        for step in steps.iter() {
-            let bits = match step.kind() {
-                TRANSFORM => kinds
-                    .transform
-                    .and_then(|t| t.at_slot(step.payload))
-                    .map_or(0, |t| ends(t.local())),
-                GEOMETRY => kinds
-                    .geometry
-                    .and_then(|g| g.at_slot(step.payload))
-                    .map_or(0, |g| {
-                        let b = g.local_bounds();
-                        b.min.x.to_bits() ^ b.max.z.to_bits()
-                    }),
-                _ => 0,
-            };
-            sum = sum
-                .wrapping_add(bits)
-                .wrapping_add(boxes.value_at(step.node()).map_or(0, |b| b.max.z.to_bits()));
-        }
-    }
-    // Last the matrices above the tops.
-    for steps in subtrees {
-        if let Some(above) = state_above(steps, graph, index) {
-            sum = sum.wrapping_add(ends(&matrices.get(above)));
-        }
-    }
-    std::hint::black_box(sum);
-}
-
-/// Bits from the first and the last number of a matrix.
-#[inline(always)]
-fn ends(m: &scenewalk_core::glam::Affine3A) -> u32 {
-    m.matrix3.x_axis.x.to_bits() ^ m.translation.z.to_bits()
-}
-
 // That the plan replays each node's own payload and place: `tests/incremental.rs`.
 #[cfg(test)]
 mod tests {

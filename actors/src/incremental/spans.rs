@@ -108,12 +108,13 @@ impl IncrementalUpdate {
         let spans = self.action.0.actors().2.get();
         // Sorted as one integer each (pre-order number, then slot): a quarter of the
         // moves and cheaper compares than sorting the records.
-        self.keys.clear();
+        self.scratch.keys.clear();
         let mut outside = false;
         for change in changes {
             let node = change.node();
             match spans.get(node) {
                 Some(span) => self
+                    .scratch
                     .keys
                     .push(u64::from(span.pre) << 32 | u64::from(node.raw())),
                 None => outside = true,
@@ -123,32 +124,39 @@ impl IncrementalUpdate {
             // A change above the root changes everything below it; elsewhere it
             // changes nothing here.
             let mut up = graph.parent_at(root);
-            self.path.clear();
+            self.scratch.path.clear();
             while let Some(p) = up {
-                self.path.push(p);
+                self.scratch.path.push(p);
                 up = graph.parent_at(p);
             }
-            self.path.sort_unstable();
+            self.scratch.path.sort_unstable();
             if changes
                 .iter()
-                .any(|c| self.path.binary_search(&c.node()).is_ok())
+                .any(|c| self.scratch.path.binary_search(&c.node()).is_ok())
             {
                 return None;
             }
         }
-        self.keys.sort_unstable();
-        self.tops.clear();
-        self.tops.extend(self.keys.iter().filter_map(|&key| {
-            let node = NodeIndex::new(key as u32);
-            spans.get(node).map(|span| (span, node))
-        }));
-        if self.tops.first().is_some_and(|(span, _)| span.pre == 0) {
+        self.scratch.keys.sort_unstable();
+        self.scratch.tops.clear();
+        self.scratch
+            .tops
+            .extend(self.scratch.keys.iter().filter_map(|&key| {
+                let node = NodeIndex::new(key as u32);
+                spans.get(node).map(|span| (span, node))
+            }));
+        if self
+            .scratch
+            .tops
+            .first()
+            .is_some_and(|(span, _)| span.pre == 0)
+        {
             return None; // the root itself
         }
 
         // The topmost changed nodes: those not inside an earlier one's span.
         let mut covered_until = 0;
-        self.tops.retain(|&(span, _)| {
+        self.scratch.tops.retain(|&(span, _)| {
             let top = span.pre >= covered_until;
             if top {
                 covered_until = span.end;
@@ -163,6 +171,7 @@ impl IncrementalUpdate {
             // third of the tree, it costs at most twice the best choice in hindsight.
             let spans = self.action.0.actors().2.get();
             let nodes: u64 = self
+                .scratch
                 .tops
                 .iter()
                 .map(|(s, _)| u64::from(s.end.saturating_sub(s.pre)))
@@ -185,8 +194,8 @@ impl IncrementalUpdate {
         Some(())
     }
 
-    /// The subtree passes of a payload-only patch, `BATCH` warmed at a time, from the
-    /// plan if given, else by `rewalk`; parents of changed boxes go to `lifts`.
+    /// The subtree passes of a payload-only patch, from the plan if given, else by
+    /// `rewalk` (`BATCH` warmed at a time); parents of changed boxes go to `lifts`.
     fn patch_tops(
         &mut self,
         graph: &Graph,
@@ -196,26 +205,19 @@ impl IncrementalUpdate {
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
         let world = self.action.0.actor_mut::<WorldTransforms>()?;
-        for batch in self.tops.chunks(BATCH) {
-            let mut subtrees: [&[plan::Step]; BATCH] = [&[]; BATCH];
-            match plan {
-                Some(plan) => {
-                    for (steps, &(span, node)) in subtrees.iter_mut().zip(batch) {
-                        *steps = plan.steps(span.pre, span.end)?;
-                        if steps.first()?.node() != node {
-                            return None;
-                        }
-                    }
-                    let subtrees = subtrees.get(..batch.len())?;
-                    plan::warm(subtrees, graph, kinds, world, boxes);
-                }
-                None => warm(graph, kinds, world, boxes, batch),
+        for batch in self.scratch.tops.chunks(BATCH) {
+            if plan.is_none() {
+                warm(graph, kinds, world, boxes, batch);
             }
-            for (&steps, &(span, node)) in subtrees.iter().zip(batch) {
+            for &(span, node) in batch {
                 let before = boxes.value_at(node)?;
-                let (entered, after) = if plan.is_some() {
+                let (entered, after) = if let Some(plan) = plan {
+                    let steps = plan.steps(span.pre, span.end)?;
+                    if steps.first()?.node() != node {
+                        return None;
+                    }
                     let above = plan::state_above(steps, graph, &world.world)?;
-                    let open = &mut self.open;
+                    let open = &mut self.scratch.open;
                     let after =
                         plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
                     (steps.len() as u64, after)
@@ -229,7 +231,7 @@ impl IncrementalUpdate {
                         node
                     };
                     let above = world.world.value_at(top)?;
-                    let (stack, found) = (&mut self.rewalk_stack, &mut self.found);
+                    let (stack, found) = (&mut self.scratch.rewalk_stack, &mut self.scratch.found);
                     rewalk::<true>(graph, kinds, world, boxes, stack, found, node, above)?
                 };
                 stats.entered += entered;

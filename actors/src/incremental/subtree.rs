@@ -93,6 +93,7 @@ fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
 /// every node's state and list the skinned meshes met in `skins`; payload-only ones
 /// (states unchanged since the full run) write only matrices and boxes.
 #[allow(clippy::too_many_arguments, reason = "the pass's tables, side by side")]
+#[inline(never)] // one call per subtree; kept apart for profiles
 pub(super) fn rewalk<const PAYLOADS: bool>(
     graph: &Graph,
     kinds: &Kinds<'_>,
