@@ -56,6 +56,10 @@ pub(crate) struct WorldMatrices {
     inherited: Option<(u32, Affine3A)>,
     mark: usize,
     merged: usize,
+    /// World matrices computed at enter (transform nodes), for the tests that a pass
+    /// computes each once.
+    #[cfg(test)]
+    pub(crate) products: u64,
 }
 
 impl WorldMatrices {
@@ -124,6 +128,10 @@ impl WorldMatrices {
             return above;
         };
         let world = product(&self.get(above), &local);
+        #[cfg(test)]
+        {
+            self.products += 1;
+        }
         if !is_finite(&world) && self.bad_root != Some(visit.node()) {
             self.non_finite.push(visit.node());
         }
