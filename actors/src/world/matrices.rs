@@ -93,9 +93,10 @@ impl WorldMatrices {
     /// The place of the matrix of the transform node in slot `node` (of type `ty`).
     #[inline(always)]
     pub(crate) fn place(&self, graph: &Graph, node: NodeIndex, ty: NodeType) -> Option<u32> {
-        let kind = *self.kind.get(ty.get())?;
+        // The type first: most nodes are no transform and need not load their slot.
+        let kind = self.kind.get(ty.get()).filter(|&&kind| kind > 0)?;
         let slot = graph.payload_slot_at(node)?;
-        (kind > 0).then(|| 1 + slot * self.kinds + kind - 1)
+        Some(1 + slot * self.kinds + kind - 1)
     }
 
     /// Starts a run; returns the state above the root.
