@@ -3,13 +3,14 @@
 use crate::PerNode;
 use crate::shared::Published;
 use crate::skinned::{find, skinned_box};
-use crate::world::WorldMatrices;
+use crate::world::WorldTransforms;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
     RunContext, Stamp, Stamped, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_nodes::{Geometry, SkinnedMesh};
+use std::any::Any;
 use std::sync::Arc;
 
 /// The world boxes of a run's subtrees and each skinned mesh's own box posed by its
@@ -58,6 +59,12 @@ impl BoundsTable {
 /// geometry. A visit actor (enter + leave) with ordered state (the world matrix); the
 /// boxes cover what the run entered (a pruned node: only its own geometry).
 ///
+/// It carries the [`WorldTransforms`] its boxes start from and runs it at each node
+/// before its own work, so a chain with `Bounds` needs no `WorldTransforms` of its own:
+/// [`Action::actor`](scenewalk_core::Action::actor) finds the carried one, with the
+/// run's world table. (A chain holding both works, and computes every world matrix
+/// twice.)
+///
 /// A [`SkinnedMesh`] is placed by its joints (glTF's rule): when the run's root is left,
 /// each gets [`SkinnedMesh::conservative_bounds`] posed by the joints' world matrices
 /// (a joint outside the run's subtree by the locals on its path), united into its
@@ -65,14 +72,13 @@ impl BoundsTable {
 /// early ([`Flow::Stop`]) leaves them unposed. The results: [`table`](Self::table).
 #[derive(Clone, Debug, Default)]
 pub struct Bounds {
-    matrices: WorldMatrices,
+    /// The world transforms this actor's boxes are placed by, run inside it.
+    pub(crate) world: WorldTransforms,
     pub(crate) geometry: Typed<Geometry>,
     skinned: Typed<SkinnedMesh>,
     pub(crate) boxes: PerNode<Aabb>,
     /// The skinned meshes met, sorted by slot at the end.
     pub(crate) skins: Vec<(NodeIndex, Aabb)>,
-    /// Whether the graph has a skinned type: workers' matrices are kept, for the joints.
-    keep_matrices: bool,
     scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,
     root: Option<NodeIndex>,
@@ -100,22 +106,9 @@ impl Bounds {
         Arc::clone(&self.shared)
     }
 
-    /// The world matrix of the node in slot `node` after the walk, if the run reached it.
-    fn world_at(&self, graph: &Graph, node: NodeIndex) -> Option<Affine3A> {
-        self.boxes.get_at(node)?;
-        let mut at = node;
-        loop {
-            if let Some(place) = graph
-                .type_at(at)
-                .and_then(|ty| self.matrices.place(graph, at, ty))
-            {
-                return Some(self.matrices.get(place));
-            }
-            if Some(at) == self.root {
-                return Some(self.matrices.get(0));
-            }
-            at = graph.parent_at(at)?;
-        }
+    /// The world transforms it carries, with the latest run's table.
+    pub fn transforms(&self) -> &WorldTransforms {
+        &self.world
     }
 
     /// Boxes the skinned meshes met into their own boxes and their ancestors'.
@@ -123,7 +116,8 @@ impl Bounds {
         let mut skins = std::mem::take(&mut self.skins);
         let mut scratch = std::mem::take(&mut self.scratch);
         for (node, own) in &mut skins {
-            *own = skinned_box(graph, *node, |j| self.world_at(graph, j), &mut scratch);
+            let world_at = |j| self.boxes.get_at(j).and(self.world.world_at(j));
+            *own = skinned_box(graph, *node, world_at, &mut scratch);
             let mut at = Some(*node);
             while let Some(n) = at {
                 if let Some(b) = self.boxes.get_mut_at(n) {
@@ -157,11 +151,10 @@ impl OrderedActor for Bounds {
         let types = run.graph.types();
         self.geometry.resolve(types);
         self.skinned.resolve(types);
-        self.keep_matrices = types.iter().any(|(ty, _)| self.skinned.contains(ty));
         self.skins.clear();
         self.root = Some(run.root);
         self.boxes.begin(run.graph, run.root);
-        Ok(self.matrices.begin(run))
+        self.world.root_state(run)
     }
 
     #[inline]
@@ -169,9 +162,9 @@ impl OrderedActor for Bounds {
         &mut self,
         state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
-        _active: &mut ActiveList<'_>,
+        active: &mut ActiveList<'_>,
     ) -> Flow {
-        self.matrices.enter(state, visit);
+        self.world.enter(state, visit, active);
         let ty = visit.node_type();
         let own = if !self.geometry.contains(ty) {
             Aabb::EMPTY
@@ -180,7 +173,7 @@ impl OrderedActor for Bounds {
             self.skins.push((visit.node(), Aabb::EMPTY));
             Aabb::EMPTY
         } else {
-            let world = self.matrices.get(*state.get());
+            let world = self.world.matrices.get(*state.get());
             visit
                 .get::<Geometry>()
                 .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world))
@@ -211,7 +204,7 @@ impl OrderedActor for Bounds {
         if Some(visit.node()) == self.root {
             if !self.skins.is_empty() {
                 // The workers' matrices and boxes are needed now, not at the end.
-                self.matrices.end();
+                self.world.finish_merges();
                 self.boxes.finish_merges();
                 self.pose_skins(visit.graph());
             }
@@ -228,37 +221,40 @@ impl OrderedActor for Bounds {
     }
 
     fn end(&mut self) {
-        self.matrices.end();
+        self.world.end();
         self.boxes.finish_merges();
         // By slot, for `BoundsTable::skinned_at` (in a run that stopped, unposed).
         self.skins.sort_unstable_by_key(|s| s.0);
         self.publish();
     }
 
+    fn carried(&self) -> Option<&dyn Any> {
+        Some(&self.world)
+    }
+
+    fn carried_mut(&mut self) -> Option<&mut dyn Any> {
+        Some(&mut self.world)
+    }
+
     /// Parallel runs: a worker's boxes, on a stack, are merged into the table and its
-    /// root's into its parent's; it hands its skinned meshes (and, when the graph has
-    /// skinned types, its matrices) back: the run's root, left last, boxes them.
+    /// root's into its parent's; it hands its skinned meshes and its world transforms
+    /// back: the run's root, left last, boxes the meshes.
     const FORKS: bool = true;
     fn fork(&self, state: &u32) -> Option<(Self, u32)> {
+        let (world, state) = self.world.fork(state)?;
         let worker = Self {
-            matrices: self.matrices.fork_at(*state),
+            world,
             geometry: self.geometry.clone(),
             skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
-            keep_matrices: self.keep_matrices,
             fork: Some(Box::default()),
             ..Self::new()
         };
-        Some((worker, *state))
+        Some((worker, state))
     }
 
     fn merge(&mut self, worker: Self) {
-        // The skinned meshes' joints may lie in any worker's subtrees.
-        if self.keep_matrices {
-            self.matrices.merge(worker.matrices);
-        } else {
-            self.matrices.matrices.recycle(worker.matrices.matrices);
-        }
+        self.world.merge(worker.world);
         self.skins.extend(worker.skins);
         let Some(fork) = worker.fork else {
             return;
@@ -272,5 +268,47 @@ impl OrderedActor for Bounds {
                 *parent_box = parent_box.union(&own);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bounds;
+    use crate::{Statistics, WorldTransforms};
+    use scenewalk_core::glam::Vec3;
+    use scenewalk_core::{Action, ActorChain, DepthFirst, Graph, Ordered, Unordered};
+    use scenewalk_nodes::{Group, Transform};
+
+    /// `chain` after two runs over 40 transforms.
+    fn run_twice<C: ActorChain>(chain: C) -> Action<DepthFirst, C> {
+        let mut graph = Graph::new();
+        let (root, mut parent) = (graph.add_root(Group), None);
+        for i in 0..40 {
+            let t = Transform::from_translation(Vec3::new(i as f32, 1.0, 0.5));
+            let node = graph.append_child(parent.unwrap_or(root), t).unwrap();
+            parent = (i % 4 != 3).then_some(node);
+        }
+        let mut action = Action::new(DepthFirst::new(), chain).unwrap();
+        action.run(&graph, root).unwrap();
+        action.run(&graph, root).unwrap();
+        action
+    }
+
+    /// The update pass (`Bounds` with statistics) computes each node's world matrix once,
+    /// in the `WorldTransforms` it carries; a chain with one beside it, twice (documented).
+    #[test]
+    fn the_update_pass_computes_each_world_matrix_once() {
+        let update = run_twice((
+            Ordered::new(Bounds::new()),
+            Unordered::new(Statistics::new()),
+        ));
+        assert_eq!(update.actors().0.get().world.matrices.products, 2 * 40);
+        let both = run_twice((
+            Ordered::new(WorldTransforms::new()),
+            Ordered::new(Bounds::new()),
+        ));
+        let (own, bounds) = (both.actors().0.get(), both.actors().1.get());
+        assert_eq!(own.matrices.products, 2 * 40);
+        assert_eq!(bounds.world.matrices.products, 2 * 40);
     }
 }

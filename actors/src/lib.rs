@@ -2,8 +2,8 @@
 //!
 //! Each actor does one job at a node; its doc gives its class by the paper's criteria
 //! (events, state, dispatch), which the [`Action`](scenewalk_core::Action) checks
-//! against its iterator. [`WorldTransforms`], [`Bounds`] and [`Statistics`] make the
-//! **update pass**; the view actors ([`FrustumCull`], [`LodSelect`], [`SwitchSelect`],
+//! against its iterator. [`Bounds`] (which carries the [`WorldTransforms`] its boxes
+//! start from) and [`Statistics`] make the **update pass**; the view actors ([`FrustumCull`], [`LodSelect`], [`SwitchSelect`],
 //! [`RenderList`], [`NearFirst`], [`Pick`]) read its results ([`WorldTable`],
 //! [`BoundsTable`]), handed to their run without copying. [`IncrementalUpdate`] keeps
 //! the update pass up to date at a cost that follows the edits. [`Collide`] is a query

@@ -171,13 +171,6 @@ impl<T: Copy + Send + Sync> Pages<T> {
         }
     }
 
-    /// Drops a fork's writes, keeping its pages for later forks.
-    pub(crate) fn recycle(&mut self, mut worker: Self) {
-        for p in worker.forked.take().unwrap_or_default() {
-            self.spare.give(p.page);
-        }
-    }
-
     /// Takes a fork's writes in: they reach the table at [`finish`](Self::finish).
     pub(crate) fn merge(&mut self, mut worker: Self) {
         self.pending.push(worker.forked.take().unwrap_or_default());

@@ -92,6 +92,21 @@ impl WorldTransforms {
     pub fn non_finite(&self) -> &[NodeIndex] {
         &self.matrices.non_finite
     }
+
+    /// The world matrix of the node in slot `node` during or after a run (merged
+    /// workers' once [`finish_merges`](Self::finish_merges) ran); `None` where no run
+    /// wrote it.
+    pub(crate) fn world_at(&self, node: NodeIndex) -> Option<Affine3A> {
+        self.world
+            .get_at(node)
+            .map(|place| self.matrices.get(place))
+    }
+
+    /// Puts the merged workers' matrices and places in the tables now (else at `end`).
+    pub(crate) fn finish_merges(&mut self) {
+        self.matrices.end();
+        self.world.finish_merges();
+    }
 }
 
 impl Published for WorldTransforms {
@@ -127,8 +142,7 @@ impl OrderedActor for WorldTransforms {
     }
 
     fn end(&mut self) {
-        self.matrices.end();
-        self.world.finish_merges();
+        self.finish_merges();
         self.publish();
     }
 

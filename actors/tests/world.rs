@@ -75,6 +75,35 @@ proptest! {
         }
     }
 
+    /// `Bounds` carries the `WorldTransforms` the action finds, one state (one world
+    /// matrix) per transform node; a chain with its own beside it gets the same tables
+    /// bit for bit, and computes every matrix twice.
+    #[test]
+    fn bounds_carry_their_world_transforms(spec in tree()) {
+        let (graph, ids) = build(&spec);
+        let transforms = spec.iter().skip(1).filter(|(_, k)| matches!(k, Kind::Transform(..))).count() as u64;
+        let chain = (Ordered::new(Bounds::new()), Unordered::new(Statistics::new()));
+        let mut alone = Action::new(DepthFirst::new(), chain).unwrap();
+        prop_assert_eq!(alone.run(&graph, ids[0]).unwrap().state_copies, transforms);
+        let chain = (Ordered::new(WorldTransforms::new()), Ordered::new(Bounds::new()));
+        let mut both = Action::new(DepthFirst::new(), chain).unwrap();
+        prop_assert_eq!(both.run(&graph, ids[0]).unwrap().state_copies, 2 * transforms);
+        let (a, b) = (alone.actor::<Bounds>().unwrap(), both.actor::<Bounds>().unwrap());
+        prop_assert!(std::ptr::eq(alone.actor::<WorldTransforms>().unwrap(), a.transforms()));
+        let own = both.actor::<WorldTransforms>().unwrap();
+        prop_assert!(std::ptr::eq(own, both.actors().0.get()));
+        let bits = |m: Affine3A| m.to_cols_array().map(f32::to_bits);
+        for &id in &ids {
+            let world = a.transforms().table().world(&graph, id).map(bits).ok();
+            prop_assert!(world.is_some());
+            prop_assert_eq!(world, own.table().world(&graph, id).map(bits).ok());
+            prop_assert_eq!(world, b.transforms().table().world(&graph, id).map(bits).ok());
+            let corners = |b: Aabb| [b.min, b.max].map(|v| v.to_array().map(f32::to_bits));
+            let boxes = [a, b].map(|x| x.table().world_bounds(&graph, id).map(corners).ok());
+            prop_assert_eq!(boxes[0], boxes[1]);
+        }
+    }
+
     #[test]
     fn statistics_count_every_node(spec in tree()) {
         let (graph, ids) = build(&spec);

@@ -351,8 +351,9 @@ fn box_json(b: &Aabb) -> Value {
     json!({"min": b.min.to_array(), "max": b.max.to_array()})
 }
 
-/// Runs one depth-first action with [`WorldTransforms`] and [`Bounds`] over each scene
-/// root and reads every glTF node's world matrix and mesh box from the actors.
+/// Runs one depth-first action with [`Bounds`] (and the [`WorldTransforms`] it
+/// carries) over each scene root and reads every glTF node's world matrix and mesh box
+/// from the actors.
 ///
 /// ```
 /// use scenewalk_examples::inspect::inspect;
@@ -409,13 +410,8 @@ pub fn inspect_at(
 
 /// The report; with `skinned`, skinned primitives are boxed exactly.
 fn report(imported: &Imported, skinned: bool) -> Result<Report, InspectError> {
-    let mut action = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )?;
+    // `Bounds` carries the world transforms: each matrix is computed once.
+    let mut action = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),))?;
     let graph = &imported.graph;
     let mut nodes = Vec::with_capacity(imported.order.len());
     // Skinned primitives, boxed once every joint's world matrix is known.

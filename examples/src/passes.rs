@@ -1,25 +1,16 @@
 //! The tour's two passes as actions, built in one place for the tour, the tests and
 //! the benchmarks.
 
-use scenewalk_actors::{
-    Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect, WorldTransforms,
-};
+use scenewalk_actors::{Bounds, FrustumCull, LodSelect, RenderList, Statistics, SwitchSelect};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Action, ActionError, Ordered, Results, Static, Unordered};
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::Frustum;
 
-/// The update pass: world transforms, statistics and world bounds, depth-first. Every
-/// actor forks, so `Action::run_parallel` runs it on all cores with the sequential
-/// results.
-pub type UpdateAction = Action<
-    DepthFirst,
-    (
-        Ordered<WorldTransforms>,
-        Unordered<Statistics>,
-        Ordered<Bounds>,
-    ),
->;
+/// The update pass: world transforms (carried by `Bounds`, each matrix computed once),
+/// world bounds and statistics, depth-first. Every actor forks, so
+/// `Action::run_parallel` runs it on all cores with the sequential results.
+pub type UpdateAction = Action<DepthFirst, (Ordered<Bounds>, Unordered<Statistics>)>;
 
 /// The view pass: frustum culling, level of detail, switches and the render list;
 /// like the update pass, it runs in parallel as is (`Action::run_parallel`).
@@ -38,9 +29,8 @@ pub fn update_action() -> Result<UpdateAction, ActionError> {
     Action::new(
         DepthFirst::new(),
         (
-            Ordered::new(WorldTransforms::new()),
-            Unordered::new(Statistics::new()),
             Ordered::new(Bounds::new()),
+            Unordered::new(Statistics::new()),
         ),
     )
 }
@@ -48,10 +38,10 @@ pub fn update_action() -> Result<UpdateAction, ActionError> {
 /// The update pass's results, handed to the view and pick passes with
 /// [`Action::run_with`]: handles to its world transforms and boxes, nothing copied.
 pub fn results(update: &UpdateAction) -> Results {
-    let (world, _, bounds) = update.actors();
+    let bounds = update.actors().0.get();
     Results::new()
-        .with(world.get().table())
-        .with(bounds.get().table())
+        .with(bounds.transforms().table())
+        .with(bounds.table())
 }
 
 /// A new view action for a camera with world transform `placed` and view volume

@@ -56,6 +56,10 @@ pub(crate) struct WorldMatrices {
     inherited: Option<(u32, Affine3A)>,
     mark: usize,
     merged: usize,
+    /// World matrices computed at enter (transform nodes), for the tests that a pass
+    /// computes each once.
+    #[cfg(test)]
+    pub(crate) products: u64,
 }
 
 impl WorldMatrices {
@@ -89,9 +93,10 @@ impl WorldMatrices {
     /// The place of the matrix of the transform node in slot `node` (of type `ty`).
     #[inline(always)]
     pub(crate) fn place(&self, graph: &Graph, node: NodeIndex, ty: NodeType) -> Option<u32> {
-        let kind = *self.kind.get(ty.get())?;
+        // The type first: most nodes are no transform and need not load their slot.
+        let kind = self.kind.get(ty.get()).filter(|&&kind| kind > 0)?;
         let slot = graph.payload_slot_at(node)?;
-        (kind > 0).then(|| 1 + slot * self.kinds + kind - 1)
+        Some(1 + slot * self.kinds + kind - 1)
     }
 
     /// Starts a run; returns the state above the root.
@@ -124,6 +129,10 @@ impl WorldMatrices {
             return above;
         };
         let world = product(&self.get(above), &local);
+        #[cfg(test)]
+        {
+            self.products += 1;
+        }
         if !is_finite(&world) && self.bad_root != Some(visit.node()) {
             self.non_finite.push(visit.node());
         }

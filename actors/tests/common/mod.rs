@@ -123,14 +123,7 @@ pub fn naive_bounds(graph: &Graph, node: NodeId) -> Aabb {
 /// The update pass (world transforms and bounds) over the tree under `root`: its two
 /// tables, and both as the results a view run is handed.
 pub fn update(graph: &Graph, root: NodeId) -> (Arc<WorldTable>, Arc<BoundsTable>, Results) {
-    let mut action = Action::new(
-        DepthFirst::new(),
-        (
-            Ordered::new(WorldTransforms::new()),
-            Ordered::new(Bounds::new()),
-        ),
-    )
-    .unwrap();
+    let mut action = Action::new(DepthFirst::new(), (Ordered::new(Bounds::new()),)).unwrap();
     action.run(graph, root).unwrap();
     let world = action.actor::<WorldTransforms>().unwrap().table();
     let bounds = action.actor::<Bounds>().unwrap().table();

@@ -150,15 +150,22 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         &self.stats
     }
 
-    /// The first actor of type `T` in the chain (the user's actor, unwrapped).
+    /// The first actor of type `T` in the chain (the user's actor, unwrapped), else the
+    /// first one an actor of the chain carries ([`OrderedActor::carried`](crate::OrderedActor::carried)).
     pub fn actor<T: Any>(&self) -> Option<&T> {
-        actors(&self.actors).find_map(|a| a.inner().downcast_ref())
+        actors(&self.actors)
+            .find_map(|a| a.inner().downcast_ref())
+            .or_else(|| actors(&self.actors).find_map(|a| a.carried()?.downcast_ref()))
     }
 
-    /// The first actor of type `T` in the chain, mutable (between runs).
+    /// The first actor of type `T` in the chain, or carried, mutable (between runs).
     pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
-        let i = actors(&self.actors).position(|a| a.inner().is::<T>())?;
-        self.actors.nth_mut(i)?.inner_mut().downcast_mut()
+        let own = actors(&self.actors).position(|a| a.inner().is::<T>());
+        if let Some(i) = own {
+            return self.actors.nth_mut(i)?.inner_mut().downcast_mut();
+        }
+        let i = actors(&self.actors).position(|a| a.carried().is_some_and(|c| c.is::<T>()))?;
+        self.actors.nth_mut(i)?.carried_mut()?.downcast_mut()
     }
 
     /// The context of the first per-type dispatch actor ([`Arms`](crate::Arms)) whose

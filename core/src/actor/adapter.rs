@@ -247,4 +247,10 @@ impl<A: OrderedActor> Adapter for Ordered<A> {
     fn inner_mut(&mut self) -> &mut dyn Any {
         &mut self.actor
     }
+    fn carried(&self) -> Option<&dyn Any> {
+        self.actor.carried()
+    }
+    fn carried_mut(&mut self) -> Option<&mut dyn Any> {
+        self.actor.carried_mut()
+    }
 }

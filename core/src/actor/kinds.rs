@@ -240,6 +240,18 @@ pub trait OrderedActor: Any + Send {
     fn leave(&mut self, _state: &Self::State, _visit: &Visit<'_>) {}
     /// A run ended.
     fn end(&mut self) {}
+    /// An actor this one runs inside itself, because its work starts from that actor's
+    /// state (a chain holding both would do that work twice): [`Action::actor`] finds it
+    /// after the chain's own actors.
+    ///
+    /// [`Action::actor`]: crate::Action::actor
+    fn carried(&self) -> Option<&dyn Any> {
+        None
+    }
+    /// [`carried`](OrderedActor::carried), mutable.
+    fn carried_mut(&mut self) -> Option<&mut dyn Any> {
+        None
+    }
     /// Whether [`fork`](OrderedActor::fork) and [`merge`](OrderedActor::merge) are
     /// implemented; the default `false` refuses parallel runs.
     const FORKS: bool = false;

@@ -19,6 +19,14 @@ pub trait Adapter: Any {
     fn inner(&self) -> &dyn Any;
     /// The user's actor inside the adapter, mutable.
     fn inner_mut(&mut self) -> &mut dyn Any;
+    /// The actor the user's actor carries ([`OrderedActor::carried`](crate::OrderedActor::carried)).
+    fn carried(&self) -> Option<&dyn Any> {
+        None
+    }
+    /// The carried actor, mutable.
+    fn carried_mut(&mut self) -> Option<&mut dyn Any> {
+        None
+    }
     /// The context of a per-type dispatch actor, for
     /// [`Action::context`](crate::Action::context); `None` for any other actor.
     fn context(&self) -> Option<&dyn Any> {
