@@ -117,8 +117,8 @@ const PLACED: u8 = 32;
 /// World transforms and world bounds of a subtree, kept up to date across edits at a
 /// cost that follows the edits rather than the tree; the results equal a full run's.
 ///
-/// The first [`run`](Self::run) is the update pass (`WorldTransforms` and `Bounds`
-/// under `DepthFirst`). Later runs read the graph's change log
+/// The first [`run`](Self::run) is the update pass (`Bounds`, carrying its
+/// `WorldTransforms`, under `DepthFirst`). Later runs read the graph's change log
 /// ([`Graph::changes_since`]): the subtrees of the topmost changed, added or moved
 /// nodes are recomputed from their parent's stored world, then their ancestors' boxes
 /// bottom-up while they change; skinned meshes are boxed again every run (their joints
@@ -190,13 +190,12 @@ struct Scratch {
 /// The update action, with its chain.
 #[derive(Debug)]
 struct Update(Action<DepthFirst, Chain>);
-type Chain = (Ordered<WorldTransforms>, Ordered<Bounds>, Unordered<Spans>);
+type Chain = (Ordered<Bounds>, Unordered<Spans>);
 
 impl Default for Update {
     #[allow(clippy::unreachable, reason = "both run under DepthFirst (tested)")]
     fn default() -> Self {
         let chain = (
-            Ordered::new(WorldTransforms::new()),
             Ordered::new(Bounds::new()),
             Unordered::new(Spans::default()),
         );
@@ -268,11 +267,11 @@ impl IncrementalUpdate {
     }
 
     pub(crate) fn transforms(&self) -> &WorldTransforms {
-        self.action.0.actors().0.get()
+        self.bounds().transforms()
     }
 
     pub(crate) fn bounds(&self) -> &Bounds {
-        self.action.0.actors().1.get()
+        self.action.0.actors().0.get()
     }
 
     /// Patches the results for `changes`; `None` when a full run is needed instead.
@@ -418,8 +417,8 @@ impl IncrementalUpdate {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
-        let world = self.action.0.actors().0.get();
-        let world_at = |j| world.world.get_at(j).map(|s| world.matrices.get(s));
+        let world = self.action.0.actors().0.get().transforms();
+        let world_at = |j| world.world_at(j);
         if self.skins_known {
             // No structural edit since they were listed: the same meshes, as deep.
             for (node, own) in &mut skins {

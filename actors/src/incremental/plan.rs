@@ -246,7 +246,7 @@ mod tests {
         for _ in 0..100 {
             graph.append_child(root, Group).unwrap();
         }
-        let built = |u: &IncrementalUpdate| u.action.0.actors().2.get().plan.built;
+        let built = |u: &IncrementalUpdate| u.action.0.actors().1.get().plan.built;
         let mut update = IncrementalUpdate::new();
         update.run(&graph, root).unwrap();
         let set = |graph: &mut Graph, node, x: f32| {

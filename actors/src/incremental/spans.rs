@@ -105,7 +105,7 @@ impl IncrementalUpdate {
         boxes: &mut PerNode<Aabb>,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
-        let spans = self.action.0.actors().2.get();
+        let spans = self.action.0.actors().1.get();
         // Sorted as one integer each (pre-order number, then slot): a quarter of the
         // moves and cheaper compares than sorting the records.
         self.scratch.keys.clear();
@@ -169,7 +169,7 @@ impl IncrementalUpdate {
         if !plan.built {
             // Building costs about 40 % of a full run: built once the patches re-walked a
             // third of the tree, it costs at most twice the best choice in hindsight.
-            let spans = self.action.0.actors().2.get();
+            let spans = self.action.0.actors().1.get();
             let nodes: u64 = self
                 .scratch
                 .tops
@@ -178,7 +178,7 @@ impl IncrementalUpdate {
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count / 3) {
-                plan.build(graph, spans, self.action.0.actors().0.get(), &self.types);
+                plan.build(graph, spans, self.transforms(), &self.types);
             }
         }
         let usable = plan.usable(graph).then_some(&plan);
@@ -189,7 +189,7 @@ impl IncrementalUpdate {
         patched?;
 
         let kinds = Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.0.actors().0.get();
+        let world = self.action.0.actors().0.get().transforms();
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
