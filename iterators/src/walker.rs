@@ -1,45 +1,7 @@
-use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
+pub use scenewalk_core::Event;
+use scenewalk_core::{ChildOrder, Dfs, Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
-
-/// One event of a depth-first walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Event {
-    /// The walk reaches the node; its descendants follow (unless skipped).
-    Enter(NodeIndex),
-    /// All of the node's descendants are done.
-    Leave(NodeIndex),
-}
-
-impl Event {
-    /// The node of the event.
-    pub fn node(self) -> NodeIndex {
-        let (Event::Enter(node) | Event::Leave(node)) = self;
-        node
-    }
-
-    /// Whether it is an [`Event::Enter`].
-    pub fn is_enter(self) -> bool {
-        matches!(self, Event::Enter(_))
-    }
-}
-
-/// Where a walk stands in its phases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// The next event enters `current`.
-    Before,
-    /// `current` was entered: next come its children (or its leave).
-    Entered,
-    /// `current` was left: next comes its next sibling (or its parent's leave).
-    Left,
-    /// As `Entered`, but `current` was since moved to another parent: its leave next.
-    MovedEntered,
-    /// As `Left`, but `current` was since moved: next comes [`Resume`]'s sibling.
-    MovedLeft,
-    /// The walk is over.
-    Done,
-}
 
 /// Where a walk goes on if its current node is moved away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,163 +43,150 @@ impl Slot for NodeId {
     }
 }
 
-/// The walk's whole state, on ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]).
+/// The way a walk came to its node, as ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]):
+/// the [`Dfs`] step's child order, recording each move so the walk can go on after edits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Place<N> {
+struct Way<N> {
+    /// The handle of the step's node.
     current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
     parent: N,
     resume: Resume,
-    phase: Phase,
-    depth: u32,
-    skip: bool,
+}
+
+impl<N: Slot> ChildOrder for Way<N> {
+    #[inline(always)]
+    fn first(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
+        let child = graph.first_child_at(node)?;
+        (self.parent, self.current) = (self.current, N::at(graph, child)?);
+        self.resume = Resume::First;
+        Some(child)
+    }
+
+    #[inline(always)]
+    fn next(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
+        let sibling = graph.next_sibling_at(node)?;
+        (self.current, self.resume) = (N::at(graph, sibling)?, Resume::After(node));
+        Some(sibling)
+    }
+
+    #[inline(always)]
+    fn up(&mut self, graph: &Graph, parent: NodeIndex) {
+        // Above the walk's root (depth 0) the node is not used.
+        let above = graph.parent_at(parent).and_then(|p| N::at(graph, p));
+        (self.current, self.parent) = (self.parent, above.unwrap_or(self.parent));
+        self.resume = Resume::At(graph.next_sibling_at(parent));
+    }
+}
+
+/// The walk's whole state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place<N> {
+    dfs: Dfs,
+    way: Way<N>,
+    /// `way.current` was moved to another parent since the walk reached it.
+    moved: bool,
 }
 
 impl<N: Slot> Place<N> {
     /// Before entering `root`.
     fn new(root: N) -> Self {
         Self {
-            current: root,
-            parent: root,
-            resume: Resume::At(None),
-            phase: Phase::Before,
-            depth: 0,
-            skip: false,
+            dfs: Dfs::new(root.slot()),
+            way: Way {
+                current: root,
+                parent: root,
+                resume: Resume::At(None),
+            },
+            moved: false,
         }
     }
 
-    fn skip_subtree(&mut self) {
-        self.skip |= self.phase == Phase::Entered;
+    /// The next event; with `leaves` false, the next enter.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph, leaves: bool) -> Option<Event> {
+        loop {
+            let event = if self.moved || self.dfs.is_done() {
+                let event;
+                (*self, event) = self.step_rare(graph);
+                event
+            } else {
+                match self.dfs.step(graph, &mut self.way, leaves) {
+                    // Below the root's depth the step met a node without a parent, which
+                    // an edit made a root: the walk climbs on by the nodes it came through.
+                    None if self.dfs.depth() > 0 => self.climb(graph),
+                    event => event,
+                }
+            };
+            match event {
+                Some(Event::Leave(_)) if !leaves => {}
+                event => return event,
+            }
+        }
     }
 
-    /// [`step`](Self::step) with the common phases tested first as `if`s, which costs
-    /// less per node than its `match` (`bench_report`'s case a).
-    #[inline(always)]
-    fn step_event(&mut self, graph: &Graph) -> Option<Event> {
-        let node = self.current.slot();
-        if self.phase == Phase::Entered && !self.skip {
-            if let Some(child) = graph.first_child_at(node) {
-                return self.enter(graph, child, Resume::First);
-            }
-            self.phase = Phase::Left;
+    /// The steps after the end and from a node moved away (on a copy, so the caller's
+    /// stays in registers).
+    #[cold]
+    #[inline(never)]
+    fn step_rare(mut self, graph: &Graph) -> (Self, Option<Event>) {
+        let event = if self.moved {
+            self.step_moved(graph)
+        } else {
+            None
+        };
+        (self, event)
+    }
+
+    /// The step from a node that was moved away.
+    fn step_moved(&mut self, graph: &Graph) -> Option<Event> {
+        let (node, depth) = (self.dfs.node(), self.dfs.depth());
+        if self.dfs.is_entered() {
+            // Left where the walk found it, without descending.
+            self.dfs.done_with(node);
             return Some(Event::Leave(node));
         }
-        if self.phase == Phase::Left && self.depth > 0 {
-            return self.onward(graph, node);
-        }
-        self.step(graph)
-    }
-
-    /// One event from the current node, which is live.
-    #[inline(always)]
-    fn step(&mut self, graph: &Graph) -> Option<Event> {
-        let node = self.current.slot();
-        match self.phase {
-            Phase::Before => {
-                self.phase = Phase::Entered;
-                Some(Event::Enter(node))
-            }
-            Phase::Entered => {
-                let skip = std::mem::take(&mut self.skip);
-                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
-                    return self.enter(graph, child, Resume::First);
-                }
-                self.phase = Phase::Left;
-                Some(Event::Leave(node))
-            }
-            Phase::Left => {
-                if self.depth == 0 {
+        self.moved = false;
+        let parent = self.way.parent.slot();
+        let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+        let sibling = match self.way.resume {
+            Resume::First => graph.first_child_at(parent),
+            Resume::After(before) => Some(before)
+                .filter(kept)
+                .and_then(|n| graph.next_sibling_at(n)),
+            Resume::At(next) => next.filter(kept),
+        };
+        match sibling {
+            Some(s) => {
+                let Some(id) = N::at(graph, s) else {
                     return self.finish();
-                }
-                self.onward(graph, node)
-            }
-            Phase::MovedEntered => {
-                self.skip = false;
-                self.phase = Phase::MovedLeft;
-                Some(Event::Leave(node))
-            }
-            Phase::MovedLeft => {
-                let parent = self.parent.slot();
-                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
-                let sibling = match self.resume {
-                    Resume::First => graph.first_child_at(parent),
-                    Resume::After(before) => Some(before)
-                        .filter(kept)
-                        .and_then(|n| graph.next_sibling_at(n)),
-                    Resume::At(next) => next.filter(kept),
                 };
-                match sibling {
-                    Some(s) => self.enter(graph, s, Resume::At(graph.next_sibling_at(s))),
-                    None => self.climb(graph),
-                }
+                self.dfs.go_to(s, depth);
+                let next = graph.next_sibling_at(s);
+                (self.way.current, self.way.resume) = (id, Resume::At(next));
+                self.dfs.next(graph)
             }
-            Phase::Done => None,
-        }
-    }
-
-    /// The next enter's node: the common phases inline, else `step`.
-    #[inline(always)]
-    fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
-        if self.phase == Phase::Entered && !self.skip {
-            let node = self.current.slot();
-            if let Some(child) = graph.first_child_at(node) {
-                return self.enter(graph, child, Resume::First).map(Event::node);
-            }
-            self.phase = Phase::Left;
-        }
-        while self.phase == Phase::Left {
-            if self.depth == 0 {
-                return self.finish();
-            }
-            if let Event::Enter(node) = self.onward(graph, self.current.slot())? {
-                return Some(node);
-            }
-        }
-        loop {
-            if let Event::Enter(node) = self.step(graph)? {
-                return Some(node);
-            }
-        }
-    }
-
-    /// After `node` was left (below the root's depth): its next sibling's enter, or the climb.
-    #[inline(always)]
-    fn onward(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
-        match graph.next_sibling_at(node) {
-            Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
             None => self.climb(graph),
         }
     }
 
-    /// Up from a node whose siblings are done to the node it was entered from (left).
-    #[inline(always)]
+    /// Up from the step's node, whose siblings are done, to the node it was entered from
+    /// (left), which the step does not know.
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
-        let up = self.parent;
-        // Above the walk's root (depth 0) the node is not used.
-        let above = graph.parent_at(up.slot()).and_then(|p| N::at(graph, p));
-        (self.current, self.parent) = (up, above.unwrap_or(up));
-        self.resume = Resume::At(graph.next_sibling_at(up.slot()));
-        self.depth -= 1;
-        self.phase = Phase::Left;
-        Some(Event::Leave(up.slot()))
-    }
-
-    #[inline(always)]
-    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
-        let Some(id) = N::at(graph, node) else {
+        let depth = self.dfs.depth();
+        if depth == 0 {
             return self.finish();
-        };
-        if resume == Resume::First {
-            // A first child: one level down.
-            (self.parent, self.depth) = (self.current, self.depth + 1);
         }
-        (self.current, self.resume, self.phase) = (id, resume, Phase::Entered);
-        Some(Event::Enter(node))
+        let up = self.way.parent.slot();
+        self.dfs.go_to(up, depth - 1);
+        self.dfs.done_with(up);
+        self.way.up(graph, up);
+        Some(Event::Leave(up))
     }
 
     fn finish<T>(&mut self) -> Option<T> {
-        self.phase = Phase::Done;
-        self.skip = false;
+        self.dfs.stop();
+        self.moved = false;
         None
     }
 }
@@ -315,12 +264,14 @@ impl DfsWalker {
         }
         let depth = (graph.depth(node)? - graph.depth(self.root)?) as u32;
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
-        self.place = Place {
+        let mut place = Place::new(self.root);
+        place.dfs.go_to(node.index(), depth);
+        place.way = Way {
+            current: node,
             parent: parent.filter(|_| depth > 0).unwrap_or(node),
             resume: Resume::At(graph.next_sibling_at(node.index())),
-            depth,
-            ..Place::new(node)
         };
+        self.place = place;
         // Checked in `graph`: the next step checks again in whatever graph it gets.
         self.stamp = NO_STAMP;
         Ok(true)
@@ -328,7 +279,7 @@ impl DfsWalker {
 
     /// After an enter or [`next_enter`](Self::next_enter): skip its subtree (else no-op).
     pub fn skip_subtree(&mut self) {
-        self.place.skip_subtree();
+        self.place.dfs.skip_subtree();
     }
 
     /// The root of the walk.
@@ -338,17 +289,17 @@ impl DfsWalker {
 
     /// The node of the last event (`None` before the first and after the last).
     pub fn current(&self) -> Option<NodeId> {
-        (!matches!(self.place.phase, Phase::Before | Phase::Done)).then_some(self.place.current)
+        self.place.dfs.current().map(|_| self.place.way.current)
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.place.depth
+        self.place.dfs.depth()
     }
 
     /// Whether the walk is over.
     pub fn is_done(&self) -> bool {
-        self.place.phase == Phase::Done
+        self.place.dfs.is_done()
     }
 
     /// The next event, or `None` when the walk is done.
@@ -357,7 +308,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step_event(graph)
+        self.place.step(graph, true)
     }
 
     /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
@@ -366,7 +317,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step_enter(graph)
+        self.place.step(graph, false).map(Event::node)
     }
 
     /// Whether the walk goes on in `graph`: checked only after a structural edit.
@@ -377,9 +328,15 @@ impl DfsWalker {
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
         let p = &mut self.place;
-        p.phase = check(graph, self.root, p.current, p.parent, p.depth, p.phase);
-        if p.phase == Phase::Done {
-            p.skip = false;
+        let Some(moved) = check(graph, self.root, p.way.current, p.way.parent, p.dfs.depth())
+        else {
+            p.finish::<()>();
+            return false;
+        };
+        if p.dfs.is_entered() || p.dfs.is_left() {
+            p.moved = moved;
+        }
+        if p.dfs.is_done() {
             return false;
         }
         self.stamp = stamp(graph);
@@ -387,23 +344,16 @@ impl DfsWalker {
     }
 }
 
-/// The phase a walk at `node` (entered from `up`) goes on with in `graph`: `Done` if a
-/// node it holds was removed; a moved phase if `node` was moved.
+/// Whether a walk at `node` (entered from `up`) finds `node` moved away in `graph`;
+/// `None` if a node it holds was removed.
 #[cold]
 #[inline(never)]
-fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32, phase: Phase) -> Phase {
+fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32) -> Option<bool> {
     let live = |id| graph.contains(id);
     if !(live(node) && live(root) && (depth == 0 || live(up))) {
-        return Phase::Done;
+        return None;
     }
-    let moved = depth > 0 && graph.parent_at(node.index()) != Some(up.index());
-    match phase {
-        Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
-        Phase::Entered | Phase::MovedEntered => Phase::Entered,
-        Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
-        Phase::Left | Phase::MovedLeft => Phase::Left,
-        phase => phase,
-    }
+    Some(depth > 0 && graph.parent_at(node.index()) != Some(up.index()))
 }
 
 #[inline(always)]
@@ -437,12 +387,12 @@ impl<'g, T> DepthFirstIter<'g, T> {
 
     /// As [`DfsWalker::skip_subtree`].
     pub fn skip_subtree(&mut self) {
-        self.place.skip_subtree();
+        self.place.dfs.skip_subtree();
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.place.depth
+        self.place.dfs.depth()
     }
 
     /// The walker at the same place, to edit the graph and walk on.
@@ -450,14 +400,16 @@ impl<'g, T> DepthFirstIter<'g, T> {
         let mut walker = DfsWalker::new(self.root);
         let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        if let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) {
+        let (current, parent) = (graph.id_at(p.way.current), graph.id_at(p.way.parent));
+        if let (Some(current), Some(parent)) = (current, parent) {
             walker.place = Place {
-                current,
-                parent,
-                resume: p.resume,
-                phase: p.phase,
-                depth: p.depth,
-                skip: p.skip,
+                dfs: p.dfs,
+                way: Way {
+                    current,
+                    parent,
+                    resume: p.way.resume,
+                },
+                moved: p.moved,
             };
         }
         walker
@@ -469,7 +421,7 @@ impl Iterator for DepthFirstIter<'_, Event> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        self.place.step(self.graph)
+        self.place.step(self.graph, true)
     }
 }
 
@@ -478,7 +430,7 @@ impl Iterator for DepthFirstIter<'_, NodeIndex> {
 
     #[inline]
     fn next(&mut self) -> Option<NodeIndex> {
-        self.place.step_enter(self.graph)
+        self.place.step(self.graph, false).map(Event::node)
     }
 }
 
