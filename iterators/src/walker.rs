@@ -70,12 +70,15 @@ impl<N: Slot> ChildOrder for Way<N> {
         Some(sibling)
     }
 
+    /// The node the walk came from, whatever the links say now.
     #[inline(always)]
-    fn up(&mut self, graph: &Graph, parent: NodeIndex) {
+    fn parent(&mut self, graph: &Graph, _node: NodeIndex) -> Option<NodeIndex> {
+        let up = self.parent.slot();
         // Above the walk's root (depth 0) the node is not used.
-        let above = graph.parent_at(parent).and_then(|p| N::at(graph, p));
+        let above = graph.parent_at(up).and_then(|p| N::at(graph, p));
         (self.current, self.parent) = (self.parent, above.unwrap_or(self.parent));
-        self.resume = Resume::At(graph.next_sibling_at(parent));
+        self.resume = Resume::At(graph.next_sibling_at(up));
+        Some(up)
     }
 }
 
@@ -106,36 +109,14 @@ impl<N: Slot> Place<N> {
     #[inline(always)]
     fn step(&mut self, graph: &Graph, leaves: bool) -> Option<Event> {
         loop {
-            let event = if self.moved || self.dfs.is_done() {
-                let event;
-                (*self, event) = self.step_rare(graph);
-                event
-            } else {
-                match self.dfs.step(graph, &mut self.way, leaves) {
-                    // Below the root's depth the step met a node without a parent, which
-                    // an edit made a root: the walk climbs on by the nodes it came through.
-                    None if self.dfs.depth() > 0 => self.climb(graph),
-                    event => event,
-                }
-            };
-            match event {
+            if !self.moved {
+                return self.dfs.step(graph, &mut self.way, leaves);
+            }
+            match self.step_moved(graph) {
                 Some(Event::Leave(_)) if !leaves => {}
                 event => return event,
             }
         }
-    }
-
-    /// The steps after the end and from a node moved away (on a copy, so the caller's
-    /// stays in registers).
-    #[cold]
-    #[inline(never)]
-    fn step_rare(mut self, graph: &Graph) -> (Self, Option<Event>) {
-        let event = if self.moved {
-            self.step_moved(graph)
-        } else {
-            None
-        };
-        (self, event)
     }
 
     /// The step from a node that was moved away.
@@ -171,16 +152,15 @@ impl<N: Slot> Place<N> {
     }
 
     /// Up from the step's node, whose siblings are done, to the node it was entered from
-    /// (left), which the step does not know.
+    /// (left).
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
         let depth = self.dfs.depth();
         if depth == 0 {
             return self.finish();
         }
-        let up = self.way.parent.slot();
+        let up = self.way.parent(graph, self.dfs.node())?;
         self.dfs.go_to(up, depth - 1);
         self.dfs.done_with(up);
-        self.way.up(graph, up);
         Some(Event::Leave(up))
     }
 

@@ -112,6 +112,11 @@ impl ChildOrder for Lists<'_> {
         self.buf.entries.truncate(start);
         None
     }
+
+    #[inline(always)]
+    fn parent(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
+        graph.parent_at(node)
+    }
 }
 
 /// Depth-first, pre-order, in document order (paper 3.3.1), with nested leave events

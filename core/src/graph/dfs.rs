@@ -40,17 +40,16 @@ enum Stage {
     Done,
 }
 
-/// Where a [`Dfs`] step takes a node's children and next siblings from, and what it
-/// tells of its moves: [`Links`], the active lists an action's actors built, or a walker
-/// that keeps its own record of the way it came.
+/// Where a [`Dfs`] step takes a node's children, next siblings and parent from:
+/// [`Links`], the active lists an action's actors built, or a walker that keeps its own
+/// record of the way it came.
 pub trait ChildOrder {
     /// The first child of `node` to walk.
     fn first(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex>;
     /// The sibling walked after `node`, if any (else the walk climbs to the parent).
     fn next(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex>;
-    /// The step climbed to `parent`, whose subtree is now done.
-    #[inline(always)]
-    fn up(&mut self, _graph: &Graph, _parent: NodeIndex) {}
+    /// The node the step climbs to from `node`, whose siblings are done.
+    fn parent(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex>;
 }
 
 /// The graph's first-child / next-sibling links: the plain child order.
@@ -65,6 +64,10 @@ impl ChildOrder for Links {
     #[inline(always)]
     fn next(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
         graph.next_sibling_at(node)
+    }
+    #[inline(always)]
+    fn parent(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
+        graph.parent_at(node)
     }
 }
 
@@ -225,9 +228,7 @@ impl Dfs {
                 return Some(Event::Leave(self.node));
             }
         } else if self.stage != Stage::Left {
-            let event;
-            (*self, event) = self.rare(leaves);
-            if let Some(event) = event {
+            if let Some(event) = self.rare(leaves) {
                 return event;
             }
         }
@@ -243,25 +244,22 @@ impl Dfs {
                 (self.node, self.stage) = (sibling, Stage::Entered);
                 return Some(Event::Enter(sibling));
             }
-            let Some(parent) = graph.parent_at(self.node) else {
+            let Some(parent) = order.parent(graph, self.node) else {
                 self.stage = Stage::Done;
                 return None;
             };
             (self.node, self.depth) = (parent, self.depth.saturating_sub(1));
-            order.up(graph, parent);
             if leaves {
                 return Some(Event::Leave(parent));
             }
         }
     }
 
-    /// The stages met once per walk or per skipped subtree, away from the loop (on a
-    /// copy, so the caller's stays in registers): the event to return, or `None` to go
-    /// on after the node's subtree.
-    #[cold]
-    #[inline(never)]
-    fn rare(mut self, leaves: bool) -> (Self, Option<Option<Event>>) {
-        let event = match self.stage {
+    /// The stages met once per walk or per skipped subtree: the event to return, or
+    /// `None` to go on after the node's subtree.
+    #[inline(always)]
+    fn rare(&mut self, leaves: bool) -> Option<Option<Event>> {
+        match self.stage {
             Stage::Start => {
                 self.stage = Stage::Entered;
                 Some(Some(Event::Enter(self.node)))
@@ -271,8 +269,7 @@ impl Dfs {
                 leaves.then_some(Some(Event::Leave(self.node)))
             }
             Stage::Entered | Stage::Left | Stage::Done => Some(None),
-        };
-        (self, event)
+        }
     }
 }
 
