@@ -228,8 +228,17 @@ impl Dfs {
                 return Some(Event::Leave(self.node));
             }
         } else if self.stage != Stage::Left {
-            if let Some(event) = self.rare(leaves) {
-                return event;
+            if self.stage == Stage::Start {
+                self.stage = Stage::Entered;
+                return Some(Event::Enter(self.node));
+            }
+            if self.stage == Stage::Done {
+                return None;
+            }
+            // Pruned: its leave, then on after it.
+            self.stage = Stage::Left;
+            if leaves {
+                return Some(Event::Leave(self.node));
             }
         }
         // The node's subtree is done: its next sibling, or climb and finish the parent.
@@ -252,23 +261,6 @@ impl Dfs {
             if leaves {
                 return Some(Event::Leave(parent));
             }
-        }
-    }
-
-    /// The stages met once per walk or per skipped subtree: the event to return, or
-    /// `None` to go on after the node's subtree.
-    #[inline(always)]
-    fn rare(&mut self, leaves: bool) -> Option<Option<Event>> {
-        match self.stage {
-            Stage::Start => {
-                self.stage = Stage::Entered;
-                Some(Some(Event::Enter(self.node)))
-            }
-            Stage::Pruned => {
-                self.stage = Stage::Left;
-                leaves.then_some(Some(Event::Leave(self.node)))
-            }
-            Stage::Entered | Stage::Left | Stage::Done => Some(None),
         }
     }
 }
