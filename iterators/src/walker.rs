@@ -1,7 +1,24 @@
 pub use scenewalk_core::Event;
-use scenewalk_core::{ChildOrder, Dfs, Graph, GraphError, NodeId, NodeIndex};
+use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
+
+/// Where a walk stands in its phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The next event enters `current`.
+    Before,
+    /// `current` was entered: next come its children (or its leave).
+    Entered,
+    /// `current` was left: next comes its next sibling (or its parent's leave).
+    Left,
+    /// As `Entered`, but `current` was since moved to another parent: its leave next.
+    MovedEntered,
+    /// As `Left`, but `current` was since moved: next comes [`Resume`]'s sibling.
+    MovedLeft,
+    /// The walk is over.
+    Done,
+}
 
 /// Where a walk goes on if its current node is moved away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,130 +60,163 @@ impl Slot for NodeId {
     }
 }
 
-/// The way a walk came to its node, as ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]):
-/// the [`Dfs`] step's child order, recording each move so the walk can go on after edits.
+/// The walk's whole state, on ids ([`DfsWalker`]) or slots ([`DepthFirstIter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Way<N> {
-    /// The handle of the step's node.
+struct Place<N> {
     current: N,
     /// The node `current` was entered from (`current` itself at depth 0).
     parent: N,
     resume: Resume,
-}
-
-impl<N: Slot> ChildOrder for Way<N> {
-    #[inline(always)]
-    fn first(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        let child = graph.first_child_at(node)?;
-        (self.parent, self.current) = (self.current, N::at(graph, child)?);
-        self.resume = Resume::First;
-        Some(child)
-    }
-
-    #[inline(always)]
-    fn next(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        let sibling = graph.next_sibling_at(node)?;
-        (self.current, self.resume) = (N::at(graph, sibling)?, Resume::After(node));
-        Some(sibling)
-    }
-
-    /// The node the walk came from, whatever the links say now.
-    #[inline(always)]
-    fn parent(&mut self, graph: &Graph, _node: NodeIndex) -> Option<NodeIndex> {
-        let up = self.parent.slot();
-        // Above the walk's root (depth 0) the node is not used.
-        let above = graph.parent_at(up).and_then(|p| N::at(graph, p));
-        (self.current, self.parent) = (self.parent, above.unwrap_or(self.parent));
-        self.resume = Resume::At(graph.next_sibling_at(up));
-        Some(up)
-    }
-}
-
-/// The walk's whole state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Place<N> {
-    dfs: Dfs,
-    way: Way<N>,
-    /// `way.current` was moved to another parent since the walk reached it.
-    moved: bool,
+    phase: Phase,
+    depth: u32,
+    skip: bool,
 }
 
 impl<N: Slot> Place<N> {
     /// Before entering `root`.
     fn new(root: N) -> Self {
         Self {
-            dfs: Dfs::new(root.slot()),
-            way: Way {
-                current: root,
-                parent: root,
-                resume: Resume::At(None),
-            },
-            moved: false,
+            current: root,
+            parent: root,
+            resume: Resume::At(None),
+            phase: Phase::Before,
+            depth: 0,
+            skip: false,
         }
     }
 
-    /// The next event; with `leaves` false, the next enter.
+    fn skip_subtree(&mut self) {
+        self.skip |= self.phase == Phase::Entered;
+    }
+
+    /// [`step`](Self::step) with the common phases tested first as `if`s, which costs
+    /// less per node than its `match` (`bench_report`'s case a).
     #[inline(always)]
-    fn step(&mut self, graph: &Graph, leaves: bool) -> Option<Event> {
-        loop {
-            if !self.moved {
-                return self.dfs.step(graph, &mut self.way, leaves);
+    fn step_event(&mut self, graph: &Graph) -> Option<Event> {
+        let node = self.current.slot();
+        if self.phase == Phase::Entered && !self.skip {
+            if let Some(child) = graph.first_child_at(node) {
+                return self.enter(graph, child, Resume::First);
             }
-            match self.step_moved(graph) {
-                Some(Event::Leave(_)) if !leaves => {}
-                event => return event,
-            }
-        }
-    }
-
-    /// The step from a node that was moved away.
-    fn step_moved(&mut self, graph: &Graph) -> Option<Event> {
-        let (node, depth) = (self.dfs.node(), self.dfs.depth());
-        if self.dfs.is_entered() {
-            // Left where the walk found it, without descending.
-            self.dfs.done_with(node);
+            self.phase = Phase::Left;
             return Some(Event::Leave(node));
         }
-        self.moved = false;
-        let parent = self.way.parent.slot();
-        let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
-        let sibling = match self.way.resume {
-            Resume::First => graph.first_child_at(parent),
-            Resume::After(before) => Some(before)
-                .filter(kept)
-                .and_then(|n| graph.next_sibling_at(n)),
-            Resume::At(next) => next.filter(kept),
-        };
-        match sibling {
-            Some(s) => {
-                let Some(id) = N::at(graph, s) else {
-                    return self.finish();
-                };
-                self.dfs.go_to(s, depth);
-                let next = graph.next_sibling_at(s);
-                (self.way.current, self.way.resume) = (id, Resume::At(next));
-                self.dfs.next(graph)
+        if self.phase == Phase::Left && self.depth > 0 {
+            return self.onward(graph, node);
+        }
+        self.step(graph)
+    }
+
+    /// One event from the current node, which is live.
+    #[inline(always)]
+    fn step(&mut self, graph: &Graph) -> Option<Event> {
+        let node = self.current.slot();
+        match self.phase {
+            Phase::Before => {
+                self.phase = Phase::Entered;
+                Some(Event::Enter(node))
             }
+            Phase::Entered => {
+                let skip = std::mem::take(&mut self.skip);
+                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
+                    return self.enter(graph, child, Resume::First);
+                }
+                self.phase = Phase::Left;
+                Some(Event::Leave(node))
+            }
+            Phase::Left => {
+                if self.depth == 0 {
+                    return self.finish();
+                }
+                self.onward(graph, node)
+            }
+            Phase::MovedEntered => {
+                self.skip = false;
+                self.phase = Phase::MovedLeft;
+                Some(Event::Leave(node))
+            }
+            Phase::MovedLeft => {
+                let parent = self.parent.slot();
+                let kept = |n: &NodeIndex| graph.parent_at(*n) == Some(parent);
+                let sibling = match self.resume {
+                    Resume::First => graph.first_child_at(parent),
+                    Resume::After(before) => Some(before)
+                        .filter(kept)
+                        .and_then(|n| graph.next_sibling_at(n)),
+                    Resume::At(next) => next.filter(kept),
+                };
+                match sibling {
+                    Some(s) => self.enter(graph, s, Resume::At(graph.next_sibling_at(s))),
+                    None => self.climb(graph),
+                }
+            }
+            Phase::Done => None,
+        }
+    }
+
+    /// The next enter's node: the common phases inline, else `step`.
+    #[inline(always)]
+    fn step_enter(&mut self, graph: &Graph) -> Option<NodeIndex> {
+        if self.phase == Phase::Entered && !self.skip {
+            let node = self.current.slot();
+            if let Some(child) = graph.first_child_at(node) {
+                return self.enter(graph, child, Resume::First).map(Event::node);
+            }
+            self.phase = Phase::Left;
+        }
+        while self.phase == Phase::Left {
+            if self.depth == 0 {
+                return self.finish();
+            }
+            if let Event::Enter(node) = self.onward(graph, self.current.slot())? {
+                return Some(node);
+            }
+        }
+        loop {
+            if let Event::Enter(node) = self.step(graph)? {
+                return Some(node);
+            }
+        }
+    }
+
+    /// After `node` was left (below the root's depth): its next sibling's enter, or the climb.
+    #[inline(always)]
+    fn onward(&mut self, graph: &Graph, node: NodeIndex) -> Option<Event> {
+        match graph.next_sibling_at(node) {
+            Some(sibling) => self.enter(graph, sibling, Resume::After(node)),
             None => self.climb(graph),
         }
     }
 
-    /// Up from the step's node, whose siblings are done, to the node it was entered from
-    /// (left).
+    /// Up from a node whose siblings are done to the node it was entered from (left).
+    #[inline(always)]
     fn climb(&mut self, graph: &Graph) -> Option<Event> {
-        let depth = self.dfs.depth();
-        if depth == 0 {
+        let up = self.parent;
+        // Above the walk's root (depth 0) the node is not used.
+        let above = graph.parent_at(up.slot()).and_then(|p| N::at(graph, p));
+        (self.current, self.parent) = (up, above.unwrap_or(up));
+        self.resume = Resume::At(graph.next_sibling_at(up.slot()));
+        self.depth -= 1;
+        self.phase = Phase::Left;
+        Some(Event::Leave(up.slot()))
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, graph: &Graph, node: NodeIndex, resume: Resume) -> Option<Event> {
+        let Some(id) = N::at(graph, node) else {
             return self.finish();
+        };
+        if resume == Resume::First {
+            // A first child: one level down.
+            (self.parent, self.depth) = (self.current, self.depth + 1);
         }
-        let up = self.way.parent(graph, self.dfs.node())?;
-        self.dfs.go_to(up, depth - 1);
-        self.dfs.done_with(up);
-        Some(Event::Leave(up))
+        (self.current, self.resume, self.phase) = (id, resume, Phase::Entered);
+        Some(Event::Enter(node))
     }
 
     fn finish<T>(&mut self) -> Option<T> {
-        self.dfs.stop();
-        self.moved = false;
+        self.phase = Phase::Done;
+        self.skip = false;
         None
     }
 }
@@ -244,14 +294,12 @@ impl DfsWalker {
         }
         let depth = (graph.depth(node)? - graph.depth(self.root)?) as u32;
         let parent = graph.parent_at(node.index()).and_then(|p| graph.id_at(p));
-        let mut place = Place::new(self.root);
-        place.dfs.go_to(node.index(), depth);
-        place.way = Way {
-            current: node,
+        self.place = Place {
             parent: parent.filter(|_| depth > 0).unwrap_or(node),
             resume: Resume::At(graph.next_sibling_at(node.index())),
+            depth,
+            ..Place::new(node)
         };
-        self.place = place;
         // Checked in `graph`: the next step checks again in whatever graph it gets.
         self.stamp = NO_STAMP;
         Ok(true)
@@ -259,7 +307,7 @@ impl DfsWalker {
 
     /// After an enter or [`next_enter`](Self::next_enter): skip its subtree (else no-op).
     pub fn skip_subtree(&mut self) {
-        self.place.dfs.skip_subtree();
+        self.place.skip_subtree();
     }
 
     /// The root of the walk.
@@ -269,17 +317,17 @@ impl DfsWalker {
 
     /// The node of the last event (`None` before the first and after the last).
     pub fn current(&self) -> Option<NodeId> {
-        self.place.dfs.current().map(|_| self.place.way.current)
+        (!matches!(self.place.phase, Phase::Before | Phase::Done)).then_some(self.place.current)
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.place.dfs.depth()
+        self.place.depth
     }
 
     /// Whether the walk is over.
     pub fn is_done(&self) -> bool {
-        self.place.dfs.is_done()
+        self.place.phase == Phase::Done
     }
 
     /// The next event, or `None` when the walk is done.
@@ -288,7 +336,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step(graph, true)
+        self.place.step_event(graph)
     }
 
     /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
@@ -297,7 +345,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step(graph, false).map(Event::node)
+        self.place.step_enter(graph)
     }
 
     /// Whether the walk goes on in `graph`: checked only after a structural edit.
@@ -308,15 +356,9 @@ impl DfsWalker {
         }
         // Plain values cross the call, so the fields stay in the caller's registers.
         let p = &mut self.place;
-        let Some(moved) = check(graph, self.root, p.way.current, p.way.parent, p.dfs.depth())
-        else {
-            p.finish::<()>();
-            return false;
-        };
-        if p.dfs.is_entered() || p.dfs.is_left() {
-            p.moved = moved;
-        }
-        if p.dfs.is_done() {
+        p.phase = check(graph, self.root, p.current, p.parent, p.depth, p.phase);
+        if p.phase == Phase::Done {
+            p.skip = false;
             return false;
         }
         self.stamp = stamp(graph);
@@ -324,16 +366,23 @@ impl DfsWalker {
     }
 }
 
-/// Whether a walk at `node` (entered from `up`) finds `node` moved away in `graph`;
-/// `None` if a node it holds was removed.
+/// The phase a walk at `node` (entered from `up`) goes on with in `graph`: `Done` if a
+/// node it holds was removed; a moved phase if `node` was moved.
 #[cold]
 #[inline(never)]
-fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32) -> Option<bool> {
+fn check(graph: &Graph, root: NodeId, node: NodeId, up: NodeId, depth: u32, phase: Phase) -> Phase {
     let live = |id| graph.contains(id);
     if !(live(node) && live(root) && (depth == 0 || live(up))) {
-        return None;
+        return Phase::Done;
     }
-    Some(depth > 0 && graph.parent_at(node.index()) != Some(up.index()))
+    let moved = depth > 0 && graph.parent_at(node.index()) != Some(up.index());
+    match phase {
+        Phase::Entered | Phase::MovedEntered if moved => Phase::MovedEntered,
+        Phase::Entered | Phase::MovedEntered => Phase::Entered,
+        Phase::Left | Phase::MovedLeft if moved => Phase::MovedLeft,
+        Phase::Left | Phase::MovedLeft => Phase::Left,
+        phase => phase,
+    }
 }
 
 #[inline(always)]
@@ -367,12 +416,12 @@ impl<'g, T> DepthFirstIter<'g, T> {
 
     /// As [`DfsWalker::skip_subtree`].
     pub fn skip_subtree(&mut self) {
-        self.place.dfs.skip_subtree();
+        self.place.skip_subtree();
     }
 
     /// The depth below the root of the last event's node.
     pub fn depth(&self) -> u32 {
-        self.place.dfs.depth()
+        self.place.depth
     }
 
     /// The walker at the same place, to edit the graph and walk on.
@@ -380,16 +429,14 @@ impl<'g, T> DepthFirstIter<'g, T> {
         let mut walker = DfsWalker::new(self.root);
         let (p, graph) = (self.place, self.graph);
         // Both live: the graph was borrowed since the root was checked.
-        let (current, parent) = (graph.id_at(p.way.current), graph.id_at(p.way.parent));
-        if let (Some(current), Some(parent)) = (current, parent) {
+        if let (Some(current), Some(parent)) = (graph.id_at(p.current), graph.id_at(p.parent)) {
             walker.place = Place {
-                dfs: p.dfs,
-                way: Way {
-                    current,
-                    parent,
-                    resume: p.way.resume,
-                },
-                moved: p.moved,
+                current,
+                parent,
+                resume: p.resume,
+                phase: p.phase,
+                depth: p.depth,
+                skip: p.skip,
             };
         }
         walker
@@ -401,7 +448,7 @@ impl Iterator for DepthFirstIter<'_, Event> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        self.place.step(self.graph, true)
+        self.place.step(self.graph)
     }
 }
 
@@ -410,7 +457,7 @@ impl Iterator for DepthFirstIter<'_, NodeIndex> {
 
     #[inline]
     fn next(&mut self) -> Option<NodeIndex> {
-        self.place.step(self.graph, false).map(Event::node)
+        self.place.step_enter(self.graph)
     }
 }
 

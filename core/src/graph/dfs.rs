@@ -41,8 +41,8 @@ enum Stage {
 }
 
 /// Where a [`Dfs`] step takes a node's children, next siblings and parent from:
-/// [`Links`], the active lists an action's actors built, or a walker that keeps its own
-/// record of the way it came.
+/// [`Links`], or the active lists an action's actors built; a walker may keep its own
+/// record of the way it came and climb by it.
 pub trait ChildOrder {
     /// The first child of `node` to walk.
     fn first(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex>;
@@ -77,10 +77,9 @@ impl ChildOrder for Links {
 /// next-sibling step, climbing by parent links. A walk covers the subtrees of a run of
 /// siblings (one root, usually) and ends after the last one's subtree.
 ///
-/// Every depth-first walk of the library is this step: [`DepthFirst`](crate::DepthFirst)
-/// (pulled, or driving an action's chain, sequential or in `run_parallel`'s tasks), the
-/// iterators crate's `DfsWalker` and `Walk::depth_first`/`preorder`, and
-/// [`Graph::next_preorder`].
+/// The library's depth-first walks over the graph are this step:
+/// [`DepthFirst`](crate::DepthFirst) (pulled, or driving an action's chain, sequential or
+/// in `run_parallel`'s tasks), [`Graph::next_preorder`] and compaction's pre-order.
 ///
 /// ```
 /// use scenewalk_core::{Dfs, Event, Graph};
