@@ -1,7 +1,28 @@
-pub use scenewalk_core::Event;
 use scenewalk_core::{Graph, GraphError, NodeId, NodeIndex};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
+
+/// One event of a depth-first walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// The walk reaches the node; its descendants follow (unless skipped).
+    Enter(NodeIndex),
+    /// All of the node's descendants are done.
+    Leave(NodeIndex),
+}
+
+impl Event {
+    /// The node of the event.
+    pub fn node(self) -> NodeIndex {
+        let (Event::Enter(node) | Event::Leave(node)) = self;
+        node
+    }
+
+    /// Whether it is an [`Event::Enter`].
+    pub fn is_enter(self) -> bool {
+        matches!(self, Event::Enter(_))
+    }
+}
 
 /// Where a walk stands in its phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

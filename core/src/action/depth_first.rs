@@ -3,7 +3,7 @@
 use crate::action::{Step, StepSink, TraversalIterator};
 use crate::actor::{ActiveEntry, ActiveList, Flow, Frame, ListState};
 use crate::error::TraversalError;
-use crate::graph::{ChildOrder, Dfs, Event, Graph, NodeIndex};
+use crate::graph::{Graph, NodeIndex};
 use crate::invariant::Invariant;
 use crate::run::{Capabilities, OrderedState};
 
@@ -11,119 +11,39 @@ use crate::run::{Capabilities, OrderedState};
 #[derive(Clone, Copy, Debug)]
 struct OpenList {
     owner: NodeIndex,
-    /// Where the owner's list starts in `entries`.
+    /// Where the owner's list starts in `lists`.
     start: u32,
     /// The entry of the child being traversed.
     cursor: u32,
 }
 
-/// The buffers of the active lists actors looked at.
-#[derive(Clone, Debug, Default)]
-struct Buffers {
-    /// One region per open list, then the current node's list while an actor builds it.
-    entries: Vec<ActiveEntry>,
-    open: Vec<OpenList>,
+/// What `next` does when called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Todo {
+    /// Enter the current node (the root).
+    Enter,
+    /// Go into the current node's children, or finish it if it has none.
+    Descend,
+    /// The current node is done (and left): go on to its next sibling or climb.
+    Climb,
+    /// Nothing left.
+    Done,
 }
 
-/// The [`Dfs`] step's child order in [`DepthFirst`]: the links, or the active lists that
-/// actors built. The scalars are copied in, so a loop keeps them in registers.
-struct Lists<'a> {
-    buf: &'a mut Buffers,
-    /// What the actors did to the current node's list.
-    state: ListState,
-    /// Where the current node's list starts in `entries`.
-    start: usize,
-}
-
-impl Lists<'_> {
-    /// The active list of `node` (at `depth`), built only if an actor looks at it.
-    #[inline(always)]
-    fn active<'b>(&'b mut self, graph: &'b Graph, node: NodeIndex, depth: u32) -> ActiveList<'b> {
-        self.start = self.buf.entries.len();
-        ActiveList::lazy(
-            graph,
-            node,
-            depth + 1,
-            &mut self.buf.entries,
-            &mut self.state,
-        )
-    }
-
-    /// Whether `node` was reached through its parent's built list.
-    #[inline(always)]
-    fn listed(&self, graph: &Graph, node: NodeIndex) -> bool {
-        self.buf
-            .open
-            .last()
-            .is_some_and(|list| Some(list.owner) == graph.parent_at(node))
-    }
-}
-
-impl ChildOrder for Lists<'_> {
-    #[inline(always)]
-    fn first(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        match self.state {
-            ListState::Untouched => graph.first_child_at(node),
-            ListState::Cleared => {
-                self.buf.entries.truncate(self.start);
-                None
-            }
-            ListState::Filled => {
-                let start = self.start.min(self.buf.entries.len());
-                let region = self
-                    .buf
-                    .entries
-                    .get_mut(start..)
-                    .invariant("a clamped range");
-                // Swapping the active entries forward keeps their order.
-                let mut kept = 0;
-                for i in 0..region.len() {
-                    if region.get(i).is_some_and(ActiveEntry::is_active) {
-                        region.swap(kept, i);
-                        kept += 1;
-                    }
-                }
-                self.buf.entries.truncate(start + kept);
-                let first = self.buf.entries.get(start)?.node();
-                self.buf.open.push(OpenList {
-                    owner: node,
-                    start: start as u32,
-                    cursor: start as u32,
-                });
-                Some(first)
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn next(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        if !self.listed(graph, node) {
-            return graph.next_sibling_at(node);
-        }
-        let list = self.buf.open.last_mut()?;
-        let next = list.cursor as usize + 1;
-        if let Some(entry) = self.buf.entries.get(next) {
-            list.cursor = next as u32;
-            return Some(entry.node());
-        }
-        // The owner's list is done: the walk climbs to the owner.
-        let start = list.start as usize;
-        self.buf.open.pop();
-        self.buf.entries.truncate(start);
-        None
-    }
-
-    #[inline(always)]
-    fn parent(&mut self, graph: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        graph.parent_at(node)
-    }
+/// Where the walk goes after a node's subtree is done.
+enum After {
+    /// To this next sibling (`true`: from its parent's built active list).
+    Sibling(NodeIndex, bool),
+    /// Up to this parent, whose subtree is then done too.
+    Parent(NodeIndex),
+    /// Nowhere: the traversal root is done.
+    End,
 }
 
 /// Depth-first, pre-order, in document order (paper 3.3.1), with nested leave events
-/// when an actor wants them: the [`Dfs`] step, with children from the links or, where an
-/// actor looked at a node's active list, from that list (kept on a small stack while its
-/// nodes are walked). Nothing recurses (a million-deep chain is fine); steady-state runs
-/// do not allocate.
+/// when an actor wants them. It moves along the links like a hand-written walk: only a
+/// node whose active list an actor looked at keeps an open list on a small stack. Nothing
+/// recurses (a million-deep chain is fine); steady-state runs do not allocate.
 ///
 /// ```
 /// use scenewalk_core::{Action, ActiveList, DepthFirst, Events, Flow, Graph, Unordered, UnorderedActor, Visit};
@@ -152,12 +72,17 @@ impl ChildOrder for Lists<'_> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct DepthFirst {
-    dfs: Dfs,
+    root: NodeIndex,
+    current: NodeIndex,
+    depth: u32,
+    todo: Todo,
     leave_events: bool,
-    buf: Buffers,
-    /// [`Lists::state`] and [`Lists::start`] between pulled steps.
-    state: ListState,
-    start: usize,
+    /// Active lists that actors looked at, one region per open list.
+    lists: Vec<ActiveEntry>,
+    open: Vec<OpenList>,
+    list_state: ListState,
+    /// Where the current node's list would start in `lists`.
+    list_start: usize,
 }
 
 impl Default for DepthFirst {
@@ -166,22 +91,111 @@ impl Default for DepthFirst {
     }
 }
 
-/// A step that no walk takes: the state before a start and after a clear.
-fn finished() -> Dfs {
-    let mut dfs = Dfs::new(NodeIndex::new(0));
-    dfs.stop();
-    dfs
-}
-
 impl DepthFirst {
     /// A depth-first iterator with empty buffers.
     pub fn new() -> Self {
         Self {
-            dfs: finished(),
+            root: NodeIndex::new(0),
+            current: NodeIndex::new(0),
+            depth: 0,
+            todo: Todo::Done,
             leave_events: false,
-            buf: Buffers::default(),
-            state: ListState::Untouched,
-            start: 0,
+            lists: Vec::new(),
+            open: Vec::new(),
+            list_state: ListState::Untouched,
+            list_start: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, node: NodeIndex) -> Option<Step> {
+        self.current = node;
+        self.todo = Todo::Descend;
+        Some(Step::Enter {
+            node,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    #[inline(always)]
+    fn leave(&self) -> Option<Step> {
+        Some(Step::Leave {
+            node: self.current,
+            depth: self.depth,
+            frame: Frame::ROOT,
+        })
+    }
+
+    /// The current node's first child to traverse, from its links or its built list.
+    #[inline(always)]
+    fn first_child(
+        &mut self,
+        graph: &Graph,
+        node: NodeIndex,
+        list_start: usize,
+    ) -> Option<NodeIndex> {
+        match self.list_state {
+            ListState::Untouched => graph.first_child_at(node),
+            ListState::Cleared => {
+                self.lists.truncate(list_start);
+                None
+            }
+            ListState::Filled => {
+                let start = list_start.min(self.lists.len());
+                let region = self.lists.get_mut(start..).invariant("a clamped range");
+                // Swapping the active entries forward keeps their order.
+                let mut kept = 0;
+                for i in 0..region.len() {
+                    if region.get(i).is_some_and(ActiveEntry::is_active) {
+                        region.swap(kept, i);
+                        kept += 1;
+                    }
+                }
+                self.lists.truncate(start + kept);
+                let first = self.lists.get(start)?.node();
+                self.open.push(OpenList {
+                    owner: node,
+                    start: start as u32,
+                    cursor: start as u32,
+                });
+                Some(first)
+            }
+        }
+    }
+
+    /// One step after `node`'s subtree is done: its next sibling (from its parent's
+    /// built list, if any), else its parent.
+    #[inline(always)]
+    fn after(&mut self, graph: &Graph, node: NodeIndex) -> After {
+        if node == self.root {
+            return After::End;
+        }
+        let mut parent = None;
+        let listed = match self.open.last() {
+            Some(list) => {
+                parent = graph.parent_at(node);
+                Some(list.owner) == parent
+            }
+            None => false,
+        };
+        if listed {
+            if let Some(list) = self.open.last_mut() {
+                let next = list.cursor as usize + 1;
+                if let Some(entry) = self.lists.get(next) {
+                    list.cursor = next as u32;
+                    return After::Sibling(entry.node(), true);
+                }
+            }
+            if let Some(list) = self.open.pop() {
+                self.lists.truncate(list.start as usize);
+            }
+        } else if let Some(sibling) = graph.next_sibling_at(node) {
+            return After::Sibling(sibling, false);
+        }
+        match parent.or_else(|| graph.parent_at(node)) {
+            Some(parent) => After::Parent(parent),
+            None => After::End,
         }
     }
 
@@ -195,84 +209,88 @@ impl DepthFirst {
         &mut self,
         graph: &Graph,
         sink: &mut S,
-        handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
+        mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
         (first, last): (NodeIndex, NodeIndex),
         depth: u32,
         leave_events: bool,
     ) -> bool {
-        self.clear();
-        self.dfs = Dfs::run(first, last, depth);
-        self.drive_on(graph, sink, handoff, depth, leave_events)
-    }
-
-    /// The walk from where the step stands to its end, into `sink`; below depth `top`,
-    /// `handoff` as in [`drive_subtree`](Self::drive_subtree).
-    #[inline(always)]
-    pub(crate) fn drive_on<S: StepSink>(
-        &mut self,
-        graph: &Graph,
-        sink: &mut S,
-        handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
-        top: u32,
-        leave_events: bool,
-    ) -> bool {
-        // A local copy stays in registers across the sink's calls.
-        let mut dfs = self.dfs;
-        let mut lists = Lists {
-            buf: &mut self.buf,
-            state: self.state,
-            start: self.start,
-        };
-        let going = drive_steps(
-            &mut dfs,
-            &mut lists,
-            graph,
-            sink,
-            handoff,
-            top,
-            leave_events,
-        );
-        (self.dfs, self.state, self.start) = (dfs, lists.state, lists.start);
-        going
-    }
-}
-
-/// [`DepthFirst::drive_on`]'s loop, on local copies of the step and the lists: they stay
-/// in registers across the sink's calls.
-#[inline(always)]
-fn drive_steps<S: StepSink>(
-    dfs: &mut Dfs,
-    lists: &mut Lists<'_>,
-    graph: &Graph,
-    sink: &mut S,
-    mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
-    top: u32,
-    leave_events: bool,
-) -> bool {
-    while let Some(event) = dfs.step(graph, lists, leave_events) {
-        let depth = dfs.depth();
-        let node = match event {
-            Event::Enter(node) => node,
-            Event::Leave(node) => {
-                sink.leave(node, depth, Frame::ROOT);
-                continue;
+        self.lists.clear();
+        self.open.clear();
+        self.list_state = ListState::Untouched;
+        self.root = first;
+        let (top, mut node, mut depth) = (depth, first, depth);
+        let mut by_links = true;
+        'enter: loop {
+            // Whether `node` was entered, so is left when done.
+            let mut entered = true;
+            let handed = if depth == top {
+                None
+            } else {
+                handoff(sink, node, depth, by_links)
+            };
+            match handed {
+                Some(run_end) => {
+                    node = run_end;
+                    entered = false;
+                }
+                None => {
+                    let list_start = self.lists.len();
+                    let flow = sink.enter(
+                        node,
+                        depth,
+                        Frame::ROOT,
+                        &mut ActiveList::lazy(
+                            graph,
+                            node,
+                            depth + 1,
+                            &mut self.lists,
+                            &mut self.list_state,
+                        ),
+                    );
+                    match flow {
+                        Flow::Continue => {}
+                        Flow::Prune => self.list_state = ListState::Cleared,
+                        Flow::Stop => return false,
+                    }
+                    by_links = self.list_state == ListState::Untouched;
+                    if let Some(child) = self.first_child(graph, node, list_start) {
+                        node = child;
+                        depth += 1;
+                        continue 'enter;
+                    }
+                }
             }
-        };
-        if depth != top {
-            let by_links = !lists.listed(graph, node);
-            if let Some(run_end) = handoff(sink, node, depth, by_links) {
-                dfs.done_with(run_end);
-                continue;
+            loop {
+                if entered && leave_events {
+                    sink.leave(node, depth, Frame::ROOT);
+                }
+                entered = true;
+                if depth == top {
+                    // The starting level: the run's next sibling, up to its last.
+                    match graph.next_sibling_at(node).filter(|_| node != last) {
+                        Some(sibling) => {
+                            node = sibling;
+                            by_links = true;
+                            continue 'enter;
+                        }
+                        None => return true,
+                    }
+                }
+                match self.after(graph, node) {
+                    After::Sibling(sibling, listed) => {
+                        node = sibling;
+                        by_links = !listed;
+                        continue 'enter;
+                    }
+                    After::Parent(parent) => {
+                        node = parent;
+                        depth = depth.saturating_sub(1);
+                    }
+                    After::End => return true,
+                }
             }
         }
-        let active = &mut lists.active(graph, node, depth);
-        match sink.enter(node, depth, Frame::ROOT, active) {
-            Flow::Continue => {}
-            Flow::Prune => lists.state = ListState::Cleared,
-            Flow::Stop => return false,
-        }
     }
-    true
 }
 
 impl TraversalIterator for DepthFirst {
@@ -288,60 +306,85 @@ impl TraversalIterator for DepthFirst {
     fn start(&mut self, _graph: &Graph, root: NodeIndex, leave_events: bool) {
         self.clear();
         self.leave_events = leave_events;
-        self.dfs = Dfs::new(root);
+        self.root = root;
+        self.current = root;
+        self.todo = Todo::Enter;
     }
 
     #[inline(always)]
     fn next(&mut self, graph: &Graph) -> Option<Step> {
-        let lists = &mut Lists {
-            buf: &mut self.buf,
-            state: self.state,
-            start: self.start,
-        };
-        let event = self.dfs.step(graph, lists, self.leave_events)?;
-        let (depth, frame) = (self.dfs.depth(), Frame::ROOT);
-        Some(match event {
-            Event::Enter(node) => Step::Enter { node, depth, frame },
-            Event::Leave(node) => Step::Leave { node, depth, frame },
-        })
+        match self.todo {
+            Todo::Descend => {
+                if let Some(child) = self.first_child(graph, self.current, self.list_start) {
+                    self.depth += 1;
+                    return self.enter(child);
+                }
+                self.todo = Todo::Climb;
+                if self.leave_events {
+                    return self.leave();
+                }
+            }
+            Todo::Climb => {}
+            Todo::Enter => return self.enter(self.current),
+            Todo::Done => return None,
+        }
+        // The current node is done: its next sibling, or climb and finish its parent.
+        loop {
+            match self.after(graph, self.current) {
+                After::Sibling(sibling, _) => return self.enter(sibling),
+                After::Parent(parent) => {
+                    self.current = parent;
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.leave_events {
+                        return self.leave();
+                    }
+                }
+                After::End => {
+                    self.todo = Todo::Done;
+                    return None;
+                }
+            }
+        }
     }
 
-    /// The walk of `next` from where it stands, as one loop the compiler fuses with the
-    /// action.
+    /// The walk of `next`, as one loop the compiler fuses with the action.
     #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
-        let none = |_: &mut S, _, _, _| None;
-        if !self.drive_on(graph, sink, none, 0, self.leave_events) {
-            self.dfs.stop();
+        if self.todo == Todo::Enter {
+            let (root, leave_events) = (self.root, self.leave_events);
+            let none = |_: &mut S, _, _, _| None;
+            self.drive_subtree(graph, sink, none, (root, root), 0, leave_events);
+            self.todo = Todo::Done;
         }
         Ok(())
     }
 
     #[inline(always)]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        self.start = self.buf.entries.len();
-        let (node, depth) = (self.dfs.node(), self.dfs.depth());
+        self.list_start = self.lists.len();
         ActiveList::lazy(
             graph,
-            node,
-            depth + 1,
-            &mut self.buf.entries,
-            &mut self.state,
+            self.current,
+            self.depth + 1,
+            &mut self.lists,
+            &mut self.list_state,
         )
     }
 
     #[inline(always)]
     fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
         if flow != Flow::Continue {
-            self.state = ListState::Cleared;
+            self.list_state = ListState::Cleared;
         }
         Ok(0)
     }
 
     fn clear(&mut self) {
-        self.buf.entries.clear();
-        self.buf.open.clear();
-        (self.state, self.start) = (ListState::Untouched, 0);
-        self.dfs = finished();
+        self.lists.clear();
+        self.open.clear();
+        self.list_state = ListState::Untouched;
+        self.list_start = 0;
+        self.depth = 0;
+        self.todo = Todo::Done;
     }
 }

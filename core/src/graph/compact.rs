@@ -10,7 +10,7 @@
 use crate::error::GraphError;
 use crate::graph::arena::{ColdLinks, FREE, HotLinks};
 use crate::graph::id::NIL;
-use crate::graph::{Dfs, Graph, NodeId, NodeIndex};
+use crate::graph::{Graph, NodeId, NodeIndex};
 
 /// One column's new order: the old payload slots in new node order, and their owners.
 type ColumnOrder = (Vec<u32>, Vec<u32>);
@@ -174,9 +174,11 @@ impl Graph {
             if hot.ty == FREE || hot.parent != NIL {
                 continue;
             }
-            let mut dfs = Dfs::new(NodeIndex(root as u32));
-            while let Some(n) = dfs.next_enter(self) {
-                order.push(n.0);
+            let root = root as u32;
+            let mut node = Some(root);
+            while let Some(n) = node {
+                order.push(n);
+                node = self.next_preorder_raw(n, root);
             }
         }
         order

@@ -6,16 +6,15 @@ mod arena;
 mod changes;
 mod column;
 mod compact;
-mod dfs;
 mod edit;
 mod id;
 mod node;
+mod preorder;
 mod types;
 
 pub use arena::{Children, Graph, Payloads};
 pub use changes::{Change, ChangeCursor};
 pub use compact::Remap;
-pub use dfs::{ChildOrder, Dfs, Event, Links};
 pub use id::{NodeId, NodeIndex};
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub(crate) use types::RegistryStamp;

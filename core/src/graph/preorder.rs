@@ -1,0 +1,64 @@
+//! The allocation-free depth-first step over first-child / next-sibling links.
+
+#![allow(
+    clippy::indexing_slicing,
+    reason = "checked slots or live links; out of range is a bug"
+)]
+
+use crate::error::GraphError;
+use crate::graph::id::NIL;
+use crate::graph::{Graph, NodeId, NodeIndex};
+
+impl Graph {
+    /// The node after `node` in a depth-first, document-order walk of the subtree of
+    /// `root`; `None` once the subtree is done. Stackless: it reads only links, and a
+    /// walk can stop and resume anywhere.
+    ///
+    /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
+    /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
+    pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
+        let (n, r) = (self.check(node)?, self.check(root)?);
+        if !self.path_up(NodeIndex(n)).any(|up| up.0 == r) {
+            return Err(GraphError::NotInSubtree { node, root });
+        }
+        Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
+    }
+
+    /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code:
+    /// `node` must lie in `root`'s subtree (not checked: a node outside it walks on
+    /// through its own tree); an index outside the arena gives `None`.
+    #[inline]
+    pub fn next_preorder_at(&self, node: NodeIndex, root: NodeIndex) -> Option<NodeIndex> {
+        if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
+            return None;
+        }
+        self.next_preorder_raw(node.0, root.0).map(NodeIndex)
+    }
+
+    #[inline]
+    pub(crate) fn next_preorder_raw(&self, node: u32, root: u32) -> Option<u32> {
+        let first = self.hot[node as usize].first_child;
+        if first != NIL {
+            return Some(first);
+        }
+        self.next_after_subtree(node, root)
+    }
+
+    /// The step after `node`'s subtree (never into its children).
+    #[inline]
+    pub(crate) fn next_after_subtree(&self, mut node: u32, root: u32) -> Option<u32> {
+        loop {
+            if node == root {
+                return None;
+            }
+            let hot = &self.hot[node as usize];
+            if hot.next_sibling != NIL {
+                return Some(hot.next_sibling);
+            }
+            node = hot.parent;
+            if node == NIL {
+                return None;
+            }
+        }
+    }
+}
