@@ -218,7 +218,7 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_own(&self, owner: u32) -> bool {
         match self.mode {
             OrderedState::Copies => self.versions.own.is_some(),
@@ -227,7 +227,7 @@ impl<S: Clone> OrderedStates<S> {
     }
 
     /// Makes the node's own state from `state`.
-    #[inline]
+    #[inline(always)]
     fn push_own(&mut self, owner: u32, state: S) {
         self.copies += 1;
         match self.mode {
@@ -236,7 +236,7 @@ impl<S: Clone> OrderedStates<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::unreachable, reason = "a state was just pushed")]
     fn own_mut(&mut self) -> &mut S {
         let state = match self.mode {
@@ -283,7 +283,7 @@ impl<S: Clone> StateCell<'_, S> {
     /// Replaces the state at this node without cloning the parent's (counted as a copy
     /// if the node had no state of its own).
     // Always inlined: left to the compiler, the fused run loop called it out of line.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, state: S) {
         if self.states.is_own(self.owner) {
             *self.states.own_mut() = state;

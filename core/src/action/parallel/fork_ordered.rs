@@ -91,7 +91,7 @@ pub struct OrderedWorker<A: OrderedActor> {
 }
 
 impl<A: OrderedActor> Share for OrderedWorker<A> {
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
         self.states.before_enter(visit.depth());
         if !self.filter.admits(visit) {

@@ -247,7 +247,7 @@ struct Plan {
 }
 
 impl<C: ParallelChain> StepSink for Above<'_, C> {
-    #[inline]
+    #[inline(always)]
     fn enter(
         &mut self,
         node: NodeIndex,
@@ -324,7 +324,7 @@ struct Task<'a, W> {
 }
 
 impl<W: Share> StepSink for Task<'_, W> {
-    #[inline]
+    #[inline(always)]
     fn enter(
         &mut self,
         node: NodeIndex,
@@ -345,7 +345,7 @@ impl<W: Share> StepSink for Task<'_, W> {
         enter(&mut self.chain, &visit, active, &mut self.stats, self.stop)
     }
 
-    #[inline]
+    #[inline(always)]
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
         if let Some(visit) = Visit::new(self.graph, node, depth) {
             self.stats.left += 1;
@@ -355,7 +355,7 @@ impl<W: Share> StepSink for Task<'_, W> {
 }
 
 /// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
-#[inline]
+#[inline(always)]
 fn enter<W: Share>(
     chain: &mut W,
     visit: &Visit<'_>,
