@@ -11,7 +11,7 @@ pub trait Invariant<T> {
 }
 
 impl<T: Default> Invariant<T> for Option<T> {
-    #[inline(always)]
+    #[inline]
     #[track_caller]
     fn invariant(self, what: &str) -> T {
         debug_assert!(self.is_some(), "broken invariant: {what} is missing");

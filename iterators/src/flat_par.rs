@@ -12,6 +12,10 @@ const PARALLEL_MIN: usize = 4096;
 const RANGES_PER_THREAD: usize = 8;
 /// The smallest range worth a task of its own.
 const MIN_RANGE: usize = 512;
+/// A cut whose tasks average fewer nodes (tiny subtrees between tops, as a chain with
+/// a leaf at every link has) runs sequentially: handing its tasks out would cost more
+/// than doing them.
+const MIN_TASK_AVERAGE: usize = 8;
 
 /// The flattening cut for one parallel pass, by subtree size (not at a fixed depth, so
 /// a long chain with a bushy end or one giant subtree still splits). A position whose
@@ -69,7 +73,9 @@ impl Flattened {
         if kept.as_ref().is_none_or(|cut| cut.key != key) {
             *kept = Some(Arc::new(self.cut(key)));
         }
-        Ok(kept.clone())
+        Ok(kept
+            .clone()
+            .filter(|cut| cut.tasks.len() * MIN_TASK_AVERAGE <= self.len()))
     }
 
     /// The cut into tasks of about `key.2` nodes, stepping over each chunk subtree whole.
@@ -100,23 +106,37 @@ impl Flattened {
         cut
     }
 
-    /// Splits `out` into one slice per task, with the position it starts at.
-    fn task_slices<'o, T>(cut: &Cut, mut rest: &'o mut [T]) -> Vec<(usize, &'o mut [T])> {
-        let mut offset = 0;
-        let slice = |task: &Range<usize>| {
-            let (_, tail) = std::mem::take(&mut rest).split_at_mut(task.start - offset);
+    /// Splits `out` into one slice per task, with the position it starts at, and the
+    /// stretches of tops before, between and after them, to read.
+    #[allow(
+        clippy::type_complexity,
+        reason = "two lists of slices with their starts"
+    )]
+    fn split_at_tasks<'o, T>(
+        cut: &Cut,
+        out: &'o mut [T],
+    ) -> (Vec<(usize, &'o mut [T])>, Vec<(usize, &'o [T])>) {
+        let mut tasks = Vec::with_capacity(cut.tasks.len());
+        let mut tops = Vec::with_capacity(cut.tasks.len() + 1);
+        let (mut rest, mut offset) = (out, 0);
+        for task in &cut.tasks {
+            let (before, tail) = std::mem::take(&mut rest).split_at_mut(task.start - offset);
             let (mine, tail) = tail.split_at_mut(task.len());
+            tops.push((offset, &*before));
+            tasks.push((task.start, mine));
             (rest, offset) = (tail, task.end);
-            (task.start, mine)
-        };
-        cut.tasks.iter().map(slice).collect()
+        }
+        tops.push((offset, &*rest));
+        (tasks, tops)
     }
 
     /// [`propagate`](Self::propagate) on all threads of the current rayon pool (run it
     /// inside [`rayon::ThreadPool::install`] to choose them), bit for bit the same whatever
     /// their number. Positions whose subtree holds more than about `len / (threads × 8)`
     /// nodes are computed first on the calling thread, then each smaller subtree as a rayon
-    /// task; a kept `out` is overwritten in place, a new one filled first.
+    /// task; a kept `out` is overwritten in place, a new one filled first. A tree whose tasks
+    /// would average fewer than 8 nodes (a long chain with a leaf at every link) runs
+    /// sequentially. A pass allocates per task, not per node.
     pub fn propagate_parallel<T: Copy + Send + Sync>(
         &self,
         root_value: T,
@@ -132,27 +152,29 @@ impl Flattened {
             let above = self.parent(top).map_or(root_value, |parent| out[parent]);
             out[top] = combine(&above, &locals[top]);
         }
-        let top_values: Vec<T> = cut.tops.iter().map(|&top| out[top]).collect();
-        // A parent outside a task's range is a top (or the root has none).
+        let (tasks, tops) = Self::split_at_tasks(&cut, out);
+        // A parent outside a task's range is a top (or the root has none), read where
+        // the loop above wrote it.
         let outside = |parent: u32| {
-            cut.tops
-                .binary_search(&(parent as usize))
-                .ok()
-                .map_or(root_value, |k| top_values[k])
+            let parent = parent as usize;
+            let stretch = tops.partition_point(|&(start, _)| start <= parent);
+            stretch
+                .checked_sub(1)
+                .and_then(|k| tops.get(k))
+                .and_then(|&(start, values)| values.get(parent - start))
+                .map_or(root_value, |&value| value)
         };
-        Self::task_slices(&cut, out)
-            .into_par_iter()
-            .for_each(|(start, slice)| {
-                let range = start..start + slice.len();
-                let (parents, locals) = (&self.parents[range.clone()], &locals[range]);
-                for (i, (&parent, local)) in parents.iter().zip(locals).enumerate() {
-                    let above = match (parent as usize).checked_sub(start) {
-                        Some(at) if parent != Flattened::NIL => slice[at],
-                        _ => outside(parent),
-                    };
-                    slice[i] = combine(&above, local);
-                }
-            });
+        tasks.into_par_iter().for_each(|(start, slice)| {
+            let range = start..start + slice.len();
+            let (parents, locals) = (&self.parents[range.clone()], &locals[range]);
+            for (i, (&parent, local)) in parents.iter().zip(locals).enumerate() {
+                let above = match (parent as usize).checked_sub(start) {
+                    Some(at) if parent != Flattened::NIL => slice[at],
+                    _ => outside(parent),
+                };
+                slice[i] = combine(&above, local);
+            }
+        });
         Ok(())
     }
 
@@ -167,7 +189,8 @@ impl Flattened {
         let Some(cut) = self.parallel_cut(own, out, T::default())? else {
             return self.accumulate(own, out, combine);
         };
-        Self::task_slices(&cut, out)
+        Self::split_at_tasks(&cut, out)
+            .0
             .into_par_iter()
             .for_each(|(start, slice)| {
                 // Each task starts its own range from `own`, while it is in cache.

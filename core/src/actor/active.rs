@@ -165,7 +165,7 @@ impl<'a> ActiveList<'a> {
     /// The children of `parent` (at `depth`), built at the end of `buf` when an actor
     /// first looks; `state` tells the iterator afterwards how it was used.
     #[doc(hidden)] // see `ListState`
-    #[inline(always)]
+    #[inline]
     pub fn lazy(
         graph: &'a Graph,
         parent: NodeIndex,

@@ -108,7 +108,7 @@ where
                 None => Flow::Continue,
             }
         } else if usize::from(code) == 2 * L::LEN + 1 {
-            match visit.get::<T>() {
+            match view::<T>(visit) {
                 Some(node) => (typed.f)(node, visit, cx),
                 None => Flow::Continue,
             }
@@ -120,6 +120,15 @@ where
         self.1.column.release();
         self.0.release();
     }
+}
+
+/// The `T` view of a node whose type reaches an arm by fallback, the general way. Out
+/// of line: inlined into every arm, the general lookup crowds the registers of the
+/// walk around all arms, which then spills and reloads its state on every node.
+#[cold]
+#[inline(never)]
+fn view<'g, T: NodeCore>(visit: &Visit<'g>) -> Option<&'g T> {
+    visit.get::<T>()
 }
 
 /// What [`Arms`] runs for a node type no arm handles: nothing (`()`), the closure of
@@ -134,14 +143,14 @@ pub trait DefaultArm<Cx>: sealed::Sealed + Send {
 }
 
 impl<Cx> DefaultArm<Cx> for () {
-    #[inline(always)]
+    #[inline]
     fn call(&mut self, _visit: &Visit<'_>, _cx: &mut Cx) -> Flow {
         Flow::Continue
     }
 }
 
 impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> DefaultArm<Cx> for Otherwise<F> {
-    #[inline(always)]
+    #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
         (self.0)(visit, cx)
     }

@@ -257,7 +257,7 @@ impl<Cx: 'static> MethodTable<Cx> {
 
     /// [`call`](Self::call) for a table resolved for the visit's graph; with `keep`,
     /// typed functors keep their column until [`release`](Self::release).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn call_resolved(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         // NONE is past the end of `methods`: one bounds check for both.
         let slot = self.resolved.get(visit.node_type().get()).copied();

@@ -371,7 +371,7 @@ impl Graph {
     }
 
     /// The payload of the live node in slot `i`, of type index `ty`, as a `T`.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn get_typed_raw<T: NodeCore>(&self, i: u32, ty: u32) -> Option<&T> {
         let slot = self.cold.get(i as usize)?.slot;
         let column = self.columns.get(ty as usize)?.as_deref()?;

@@ -1,13 +1,15 @@
 //! Case c: dispatch on 8 node types in random order, each functor reading its node's
-//! payload, against a `match` on an enum and a `HashMap<TypeId, _>` lookup; and the
-//! floor of dispatch in an action: a `match` on the node's type index, directly and
-//! through a per-type table, against a hand loop matching the enum's tag (no payload).
+//! payload, against a `match` on an enum, the same `match` on the type index over the
+//! graph's own links and columns (what the actors read), and a `HashMap<TypeId, _>`
+//! lookup; and the floor of dispatch in an action: a `match` on the node's type index,
+//! directly and through a per-type table, against a hand loop matching the enum's tag
+//! (no payload).
 
 use crate::Config;
 use crate::bytes::{held, same_checksums};
 use scenewalk_core::{
-    Action, ActiveList, Arms, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, Unordered,
-    UnorderedActor, Visit,
+    Action, ActiveList, Arms, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeIndex,
+    Unordered, UnorderedActor, Visit,
 };
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::baseline::graph_preorder_links;
@@ -171,6 +173,44 @@ macro_rules! arms_each {
     };
 }
 
+/// The hand loop over the graph's own storage, as the dispatch actors read it: its
+/// links, a `match` on the node's type index (`Tk` is index `k`), the payload from the
+/// type's column at the node's slot (the columns looked up once).
+fn hand_graph_match(graph: &Graph, root: NodeIndex) -> u64 {
+    let columns = (
+        graph.payloads::<T0>(),
+        graph.payloads::<T1>(),
+        graph.payloads::<T2>(),
+        graph.payloads::<T3>(),
+        graph.payloads::<T4>(),
+        graph.payloads::<T5>(),
+        graph.payloads::<T6>(),
+        graph.payloads::<T7>(),
+    );
+    let (Some(p0), Some(p1), Some(p2), Some(p3), Some(p4), Some(p5), Some(p6), Some(p7)) = columns
+    else {
+        return 0;
+    };
+    let mut sum = 0u64;
+    graph_preorder_links(graph, root, |node| {
+        let (Some(ty), Some(slot)) = (graph.type_at(node), graph.payload_slot_at(node)) else {
+            return;
+        };
+        let v = match ty.get() {
+            0 => p0.at_slot(slot).map(|n| work(0, n.0)),
+            1 => p1.at_slot(slot).map(|n| work(1, n.0)),
+            2 => p2.at_slot(slot).map(|n| work(2, n.0)),
+            3 => p3.at_slot(slot).map(|n| work(3, n.0)),
+            4 => p4.at_slot(slot).map(|n| work(4, n.0)),
+            5 => p5.at_slot(slot).map(|n| work(5, n.0)),
+            6 => p6.at_slot(slot).map(|n| work(6, n.0)),
+            _ => p7.at_slot(slot).map(|n| work(7, n.0)),
+        };
+        sum = sum.wrapping_add(v.unwrap_or(0));
+    });
+    sum
+}
+
 type Erased = fn(&dyn NodeCore) -> u64;
 
 /// The entry of type `T` (type number `ty`) in the `TypeId` table.
@@ -300,6 +340,12 @@ pub fn run(config: &Config) -> Vec<Row> {
                 sum
             }),
             links_bytes + enum_bytes,
+        ),
+        (
+            Contender::new("hand_loop_graph_match_type", n as u64, || {
+                hand_graph_match(graph, root.index())
+            }),
+            graph_bytes,
         ),
         (
             Contender::new("action_dispatch_functor_table_8", n as u64, move || {

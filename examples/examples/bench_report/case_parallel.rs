@@ -36,8 +36,13 @@
 //!
 //! `--quick` uses 200,000-node trees and the 16 × 16-block city; `--big` measures fewer
 //! rounds.
+//!
+//! The B/node column of this case is what one run allocates, on all its threads
+//! together, over its nodes (after a first run, which may size what the action or
+//! flattening keeps): not what the data holds, as in the other cases.
 
 use crate::Config;
+use crate::pool_bytes::allocated_on_all_threads;
 use rayon::ThreadPool;
 use rayon::prelude::*;
 use scenewalk_actors::{Bounds, RenderList, Statistics, WorldTransforms};
@@ -141,6 +146,13 @@ fn actions<C: ParallelChain + Send>(
         .run_with(graph, root, results)
         .expect("root is live")
         .entered;
+    let sequential_bytes = allocation_counter::measure(|| {
+        sequential
+            .run_with(graph, root, results)
+            .expect("root is live");
+    })
+    .bytes_total;
+    let per_node = |bytes: u64| bytes as f64 / nodes.max(1) as f64;
     let mut contenders = Vec::new();
     for (threads, pool) in pools {
         let mut parallel = new();
@@ -151,25 +163,25 @@ fn actions<C: ParallelChain + Send>(
             same(&sequential, &parallel),
             "{case}: {threads} threads differ from the sequential run"
         );
-        contenders.push(Contender::new(
-            &threads_contender(*threads),
-            nodes,
-            move || {
-                pool.install(|| parallel.run_parallel_with(graph, root, results))
-                    .expect("every actor forks")
-                    .entered
-            },
-        ));
-    }
-    contenders.insert(
-        0,
-        Contender::new(SEQUENTIAL, nodes, move || {
-            sequential
-                .run_with(graph, root, results)
-                .expect("root is live")
+        let bytes = allocated_on_all_threads(*threads, || {
+            parallel
+                .run_parallel_with(graph, root, results)
+                .expect("every actor forks");
+        });
+        let contender = Contender::new(&threads_contender(*threads), nodes, move || {
+            pool.install(|| parallel.run_parallel_with(graph, root, results))
+                .expect("every actor forks")
                 .entered
-        }),
-    );
+        });
+        contenders.push(contender.bytes(per_node(bytes)));
+    }
+    let contender = Contender::new(SEQUENTIAL, nodes, move || {
+        sequential
+            .run_with(graph, root, results)
+            .expect("root is live")
+            .entered
+    });
+    contenders.insert(0, contender.bytes(per_node(sequential_bytes)));
     rows(case, &round_robin(&mut contenders, reps))
 }
 
@@ -316,6 +328,17 @@ fn propagate(n: usize, flat: &Flat, pools: &Pools, reps: Reps) -> Vec<Row> {
     let mut contenders = Vec::new();
     for parallel in [None].into_iter().chain(pools.iter().map(Some)) {
         let mut out = Vec::new();
+        // A first pass sizes `out` (and cuts the tree); then one is counted.
+        let bytes = match parallel {
+            Some((threads, pool)) => {
+                pool.install(|| flat.world(true, &mut out));
+                allocated_on_all_threads(*threads, || flat.world(true, &mut out))
+            }
+            None => {
+                flat.world(false, &mut out);
+                allocation_counter::measure(|| flat.world(false, &mut out)).bytes_total
+            }
+        };
         let run = move || {
             match parallel {
                 Some((_, pool)) => pool.install(|| flat.world(true, &mut out)),
@@ -324,7 +347,8 @@ fn propagate(n: usize, flat: &Flat, pools: &Pools, reps: Reps) -> Vec<Row> {
             (out.len() == len) as u64
         };
         let name = parallel.map_or(SEQUENTIAL.to_string(), |(t, _)| threads_contender(*t));
-        contenders.push(Contender::new(&name, len as u64, run));
+        let contender = Contender::new(&name, len as u64, run);
+        contenders.push(contender.bytes(bytes as f64 / len.max(1) as f64));
     }
     for (threads, pool) in pools {
         let mut out = Vec::new();

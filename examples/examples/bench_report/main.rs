@@ -58,6 +58,7 @@ mod case_tiles;
 mod case_visit;
 mod case_world;
 mod machine;
+mod pool_bytes;
 mod scale;
 
 /// What the command line asked for (the cases read `quick`, `big`, `threads` and
