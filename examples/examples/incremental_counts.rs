@@ -14,13 +14,13 @@
 //! Passes: `full` (`run_full`), `patch` (the patch after 1 % random transform changes,
 //! plan built), `clustered` (1 % consecutive transforms), `rewalk` (the same patches
 //! right after a full run, before the plan is built), `chain` (the update's chain,
-//! `WorldTransforms` and `Bounds` under `Action<DepthFirst>`, over the whole tree;
+//! `Bounds` carrying its `WorldTransforms`, under `Action<DepthFirst>`, over the whole tree;
 //! collect `measured_chain`), `engine` (that action run from each topmost changed node
 //! of the `patch` sets; collect `measured_engine`), `time` (not for valgrind: least and
 //! median times of full runs and patches). The nodes each pass touched go to standard
 //! output: divide the counts by them.
 
-use scenewalk_actors::{Bounds, IncrementalUpdate, UpdateStats, WorldTransforms};
+use scenewalk_actors::{Bounds, IncrementalUpdate, UpdateStats};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Action, Graph, NodeId, Ordered};
 use scenewalk_examples::TreeShape;
@@ -106,7 +106,7 @@ fn measured(
 
 #[inline(never)]
 fn measured_chain(
-    action: &mut Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>)>,
+    action: &mut Action<DepthFirst, (Ordered<Bounds>,)>,
     graph: &Graph,
     root: NodeId,
 ) -> u64 {
@@ -118,7 +118,7 @@ fn measured_chain(
 /// engine's depth-first loop would pay, per run and per node.
 #[inline(never)]
 fn measured_engine(
-    action: &mut Action<DepthFirst, (Ordered<WorldTransforms>, Ordered<Bounds>)>,
+    action: &mut Action<DepthFirst, (Ordered<Bounds>,)>,
     graph: &Graph,
     tops: &[NodeId],
 ) -> u64 {
@@ -169,10 +169,7 @@ fn run((pass, n): (String, usize), out: &mut dyn Write) -> Result<(), Box<dyn Er
         .collect();
     let mut update = IncrementalUpdate::new();
     update.run(&graph, root).expect("root is live");
-    let chain = (
-        Ordered::new(WorldTransforms::new()),
-        Ordered::new(Bounds::new()),
-    );
+    let chain = (Ordered::new(Bounds::new()),);
     let mut action = Action::new(DepthFirst::new(), chain).expect("depth-first");
     if pass == "engine" {
         let tops: Vec<Vec<NodeId>> = sets.iter().map(|s| topmost(&graph, s)).collect();
