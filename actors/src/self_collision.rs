@@ -1,7 +1,7 @@
 //! Self-collision of a robot: which of its links' collision meshes touch at a pose.
 
 use crate::collide::{Collide, ContactMode, padded};
-use scenewalk_core::Aabb;
+use scenewalk_core::{Aabb, Invariant};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_nodes::urdf::{CollisionMesh, Robot, Srdf};
 
@@ -291,7 +291,7 @@ impl SelfCollision {
         ws.link_boxes.clear();
         ws.link_boxes.resize(self.names.len(), Aabb::EMPTY);
         for &link in &self.geometric {
-            let pose = poses.get(link).copied().unwrap_or(Affine3A::IDENTITY);
+            let pose = poses.get(link).copied().invariant("a pose of a checked count");
             if !pose.is_finite() {
                 return Err(SelfCollisionError::NotFinite {
                     link: self.link_name(link).to_string(),
@@ -299,7 +299,7 @@ impl SelfCollision {
             }
         }
         for m in &self.elements {
-            let pose = poses.get(m.link).copied().unwrap_or(Affine3A::IDENTITY);
+            let pose = poses.get(m.link).copied().invariant("a pose of a checked count");
             let placement = pose * m.placement;
             let world = padded(&m.mesh.geometry().local_bounds().transformed(&placement));
             ws.placed.push((placement, world));
@@ -314,7 +314,7 @@ impl SelfCollision {
             found,
             stats,
         } = ws;
-        let link_box = |l: usize| link_boxes.get(l).copied().unwrap_or(Aabb::EMPTY);
+        let link_box = |l: usize| link_boxes.get(l).copied().invariant("a link's box");
         for &pair in &self.pairs {
             if !link_box(pair.a).overlaps(&link_box(pair.b)) {
                 continue;
@@ -339,7 +339,7 @@ impl SelfCollision {
         stats: &mut SelfCollisionStats,
     ) -> bool {
         let span = |l: usize| {
-            let (s, e) = self.spans.get(l).copied().unwrap_or((0, 0));
+            let (s, e) = self.spans.get(l).copied().invariant("a link's element span");
             s..e
         };
         for i in span(pair.a) {
