@@ -1,7 +1,7 @@
 //! Collision queries, driven by the dual-tree iterator.
 
 use crate::{Bounds, WorldTransforms};
-use scenewalk_core::glam::{Affine3A, Vec3};
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
 use scenewalk_iterators::DualTree;
 use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
@@ -63,15 +63,7 @@ pub enum CollideError {
 /// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
 /// never hides a contact the exact triangle test finds at the box's face.
 pub(crate) fn padded(b: &Aabb) -> Aabb {
-    if b.is_empty() {
-        return *b;
-    }
-    let m = b.min.abs().max(b.max.abs()).max_element();
-    let eps = Vec3::splat(4e-6 * m);
-    Aabb {
-        min: b.min - eps,
-        max: b.max + eps,
-    }
+    b.padded(4e-6 * b.min.abs().max(b.max.abs()).max_element())
 }
 
 /// Runs the mesh query on `dual`, reporting each contact to `found`; returns the count.

@@ -167,26 +167,19 @@ pub enum TraversalError {
 }
 
 /// What changed since results were made, so that a reader refuses them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum Staleness {
     /// They describe another graph (a clone counts as another).
+    #[error("they describe another graph")]
     OtherGraph,
     /// The graph's structure changed (a node was added, removed or moved).
+    #[error("the graph's structure changed since they were made")]
     Structure,
     /// A payload changed (a mutable borrow or [`Graph::mark_changed`](crate::Graph::mark_changed)).
+    #[error("a payload changed since they were made")]
     Payloads,
     /// The reader runs from a root outside the subtree the results were made for.
+    #[error("the run's root lies outside the subtree they were made for")]
     OutsideRoot,
-}
-
-impl std::fmt::Display for Staleness {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Staleness::OtherGraph => "they describe another graph",
-            Staleness::Structure => "the graph's structure changed since they were made",
-            Staleness::Payloads => "a payload changed since they were made",
-            Staleness::OutsideRoot => "the run's root lies outside the subtree they were made for",
-        })
-    }
 }

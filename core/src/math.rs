@@ -82,6 +82,17 @@ impl Aabb {
         }
     }
 
+    /// The box grown by `margin` on every side (room for rounding); the empty box stays
+    /// empty.
+    #[must_use]
+    pub fn padded(&self, margin: f32) -> Aabb {
+        if self.is_empty() {
+            return *self;
+        }
+        let margin = Vec3::splat(margin);
+        Aabb::new(self.min - margin, self.max + margin)
+    }
+
     /// Whether the boxes share at least one point (touching counts).
     pub fn overlaps(&self, other: &Aabb) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()

@@ -1,4 +1,4 @@
-//! `Aabb`: unions that keep NaN whatever the merge order, centres of empty boxes.
+//! `Aabb`: unions that keep NaN whatever the merge order, centres of empty boxes, padding.
 
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::Vec3;
@@ -29,4 +29,17 @@ fn an_empty_box_has_a_zero_centre_and_size() {
     };
     assert!(nan.is_empty());
     assert_eq!(nan.center(), Vec3::ZERO);
+}
+
+#[test]
+fn padding_grows_every_side_and_leaves_an_empty_box_empty() {
+    let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    let padded = unit.padded(0.5);
+    assert_eq!(padded, Aabb::new(Vec3::splat(-0.5), Vec3::splat(1.5)));
+    assert_eq!(Aabb::EMPTY.padded(1.0), Aabb::EMPTY);
+    let nan = Aabb {
+        min: Vec3::NAN,
+        max: Vec3::ONE,
+    };
+    assert!(nan.padded(1.0).min.is_nan(), "a NaN box is left as it is");
 }

@@ -36,4 +36,7 @@ fn a_stamp_names_what_changed_since() {
     assert_eq!(stamp.check(&graph, root.index()), Err(Staleness::Payloads));
     graph.remove(other).unwrap();
     assert_eq!(stamp.check(&graph, root.index()), Err(Staleness::Structure));
+    // The reason reads as the end of a reader's refusal.
+    let why = Staleness::Structure.to_string();
+    assert_eq!(why, "the graph's structure changed since they were made");
 }

@@ -176,12 +176,7 @@ impl Mesh {
         let scale = ray.origin().abs().max_element();
         let padded = |node: NodeIndex| {
             let b = bvh.node_box(node);
-            if b.is_empty() {
-                return b;
-            }
-            let m = b.min.abs().max(b.max.abs()).max_element();
-            let eps = Vec3::splat(4e-6 * (m + scale));
-            Aabb::new(b.min - eps, b.max + eps)
+            b.padded(4e-6 * (b.min.abs().max(b.max.abs()).max_element() + scale))
         };
         let entry = ray_aabb(ray, &padded(root), max_distance)?;
         let mut limit = max_distance;

@@ -342,8 +342,7 @@ impl SkinnedMesh {
 
     /// The exact world box of the skinned vertices ([`posed_positions`](Self::posed_positions)).
     pub fn exact_bounds(&self, matrices: &[Affine3A]) -> Option<Aabb> {
-        let posed = self.posed_positions(matrices)?;
-        Some(posed.fold(Aabb::EMPTY, |bounds, p| bounds.including(p)))
+        Some(Aabb::from_points(self.posed_positions(matrices)?))
     }
 
     /// A box holding every skinned vertex in O(joints) (`None` as in `exact_bounds`): the
@@ -363,11 +362,7 @@ impl SkinnedMesh {
             magnitude = magnitude
                 .max((m.matrix3.abs() * reach + Vec3::from(m.translation).abs()).max_element());
         }
-        let pad = Vec3::splat(magnitude * 4e-6);
-        Some(match bounds.is_empty() {
-            true => bounds,
-            false => Aabb::new(bounds.min - pad, bounds.max + pad),
-        })
+        Some(bounds.padded(magnitude * 4e-6))
     }
 }
 

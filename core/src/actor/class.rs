@@ -82,13 +82,7 @@ impl ActorClass {
     /// (what [`Action::new`](crate::Action::new) checks).
     pub fn check(&self, capabilities: &Capabilities) -> Result<(), ActionError> {
         let class = self;
-        let refuse = |reason: &str| {
-            Err(ActionError::Incompatible {
-                actor: class.name,
-                iterator: capabilities.name,
-                reason: reason.to_owned(),
-            })
-        };
+        let refuse = |reason: &str| Err(class.refused(capabilities.name, reason));
         if class.events == Events::EnterLeave && !capabilities.leave_events {
             return refuse(
                 "it needs leave events (enter + leave actor), and this iterator gives none",
@@ -117,5 +111,14 @@ impl ActorClass {
             );
         }
         Ok(())
+    }
+
+    /// The error that refuses an actor of this class under `iterator`, saying why.
+    pub(crate) fn refused(&self, iterator: &'static str, reason: &str) -> ActionError {
+        ActionError::Incompatible {
+            actor: self.name,
+            iterator,
+            reason: reason.to_owned(),
+        }
     }
 }

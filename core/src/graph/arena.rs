@@ -323,8 +323,8 @@ impl Graph {
         }
         self.record(Change::Payload(NodeIndex(i as u32)));
         self.column_mut(ty)
-            .and_then(|c| c.downcast_mut::<Column<T>>())
-            .and_then(|c| c.get_typed_mut(slot))
+            .and_then(|c| c.get_mut(slot))
+            .and_then(|payload| payload.downcast_mut::<T>())
             .ok_or(GraphError::StaleNode(id))
     }
 

@@ -67,11 +67,6 @@ impl<T: NodeCore> Column<T> {
     pub(crate) fn get_typed(&self, slot: u32) -> Option<&T> {
         self.items.get(slot as usize)
     }
-
-    #[inline]
-    pub(crate) fn get_typed_mut(&mut self, slot: u32) -> Option<&mut T> {
-        self.items.get_mut(slot as usize)
-    }
 }
 
 impl<T: NodeCore> ErasedColumn for Column<T> {

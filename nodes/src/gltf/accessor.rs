@@ -123,51 +123,30 @@ fn substitute<'b>(
             return Err(GltfError::invalid(at("indices.componentType"), reason));
         }
     };
+    // Both are packed runs of `count` elements in their views.
+    let packed = |view: json::Index<json::buffer::View>, offset: u64, size| {
+        dense(root, buffers, view.value(), offset, count, size, a, false)
+    };
     let (indices, values) = (&sparse.indices, &sparse.values);
-    let index_at = indices.byte_offset.0;
-    let indices = dense(
-        root,
-        buffers,
-        indices.buffer_view.value(),
-        index_at,
-        count,
-        c.size() as u64,
-        a,
-        false,
-    )?;
-    let value_at = values.byte_offset.0;
-    let values = dense(
-        root,
-        buffers,
-        values.buffer_view.value(),
-        value_at,
-        count,
-        size,
-        a,
-        false,
-    )?;
+    let indices = packed(indices.buffer_view, indices.byte_offset.0, c.size() as u64)?;
+    let values = packed(values.buffer_view, values.byte_offset.0, size)?;
     let mut last = None;
     for (k, (index, stored)) in indices.iter().zip(values).enumerate() {
+        let bad = |reason| GltfError::invalid(format!("{}[{k}]", at("indices")), reason);
         // Unsigned integers are exact in f64.
         let i = value(c, index) as u64;
         if last.is_some_and(|l| i <= l) {
-            let reason = format!("index {i} does not come after the one before it");
-            return Err(GltfError::invalid(
-                format!("{}[{k}]", at("indices")),
-                reason,
-            ));
+            return Err(bad(format!(
+                "index {i} does not come after the one before it"
+            )));
         }
         last = Some(i);
         let slot = usize::try_from(i).ok().and_then(|i| elements.get_mut(i));
         let Some(slot) = slot else {
-            let reason = format!(
-                "index {i} is past the accessor's {} elements",
-                elements.len()
-            );
-            return Err(GltfError::invalid(
-                format!("{}[{k}]", at("indices")),
-                reason,
-            ));
+            let count = elements.len();
+            return Err(bad(format!(
+                "index {i} is past the accessor's {count} elements"
+            )));
         };
         *slot = stored;
     }

@@ -26,7 +26,8 @@ const FLOAT_OR_NORMALIZED: &[(ComponentType, bool)] = &[
 
 /// An animation channel of the file that imports but does not move the scene
 /// ([`Imported::unplayed`](super::Imported::unplayed)).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("animation {animation}, channel {channel}: {reason}")]
 pub struct UnplayedChannel {
     /// The animation's glTF index.
     pub animation: usize,
@@ -37,12 +38,13 @@ pub struct UnplayedChannel {
 }
 
 /// Why an animation channel is not played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Unplayed {
     /// It animates a node's morph target `weights`: read and kept in its
     /// [`Animation`] (as [`Property::Weights`]), not applied, since no node type of this
     /// crate has morph targets.
+    #[error("morph target weights of node {node} (morph targets are not applied)")]
     MorphWeights {
         /// The glTF node.
         node: usize,
@@ -50,30 +52,14 @@ pub enum Unplayed {
     /// A `KHR_animation_pointer` channel to something other than a node's
     /// translation, rotation, scale or weights (a material, a camera, a light, an
     /// extension's value): not read.
+    #[error(
+        "KHR_animation_pointer to {pointer:?} (only nodes' translation, rotation, scale and \
+         weights are read)"
+    )]
     Pointer {
         /// Its JSON pointer, as the file gives it (empty if it gives none).
         pointer: String,
     },
-}
-
-impl std::fmt::Display for UnplayedChannel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (a, c) = (self.animation, self.channel);
-        write!(f, "animation {a}, channel {c}: ")?;
-        match &self.reason {
-            Unplayed::MorphWeights { node } => {
-                write!(
-                    f,
-                    "morph target weights of node {node} (morph targets are not applied)"
-                )
-            }
-            Unplayed::Pointer { pointer } => write!(
-                f,
-                "KHR_animation_pointer to {pointer:?} (only nodes' translation, rotation, \
-                 scale and weights are read)"
-            ),
-        }
-    }
 }
 
 /// Accessors already read, by index and the property read for (`None`: key times).

@@ -46,11 +46,7 @@ pub(crate) fn refusal(class: &ActorClass) -> ActionError {
              merge), so its results cannot be split across threads and merged back"
         }
     };
-    ActionError::Incompatible {
-        actor: class.name,
-        iterator: PARALLEL.name,
-        reason: reason.to_owned(),
-    }
+    class.refused(PARALLEL.name, reason)
 }
 
 /// What a walk of a parallel run calls on one actor's share of it, or on a tuple of

@@ -59,11 +59,7 @@ impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
                 None => (None, "it has no state to fork: the run did not begin it"),
             };
             if fork.is_none() && self.error.is_none() {
-                self.error = Some(ActionError::Incompatible {
-                    actor: self.main.class().name,
-                    iterator: PARALLEL.name,
-                    reason: reason.to_owned(),
-                });
+                self.error = Some(self.main.class().refused(PARALLEL.name, reason));
             }
             self.top.forks.push(fork);
         }
