@@ -153,7 +153,7 @@ pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -
 }
 
 /// Recomputes the world matrices and boxes of the subtree `steps` (a node and its
-/// descendants, in pre-order) below state `above`, as `rewalk` does: children's
+/// descendants, in pre-order) below state `above`, as the update's chain does: children's
 /// boxes merged in child order, as `Bounds` does, so the boxes are a full run's bit
 /// for bit. Returns the top's box; `None` for a non-finite matrix or a plan that does
 /// not fit.
