@@ -303,8 +303,8 @@ impl IncrementalUpdate {
         }
         // The bounds go to the patcher, and always come back.
         let mut patcher = self.patcher.take().unwrap_or_default();
-        std::mem::swap(bounds, patcher.bounds()?);
-        self.skins = std::mem::take(&mut patcher.bounds()?.skins);
+        std::mem::swap(bounds, patcher.bounds_mut()?);
+        self.skins = std::mem::take(&mut patcher.bounds_mut()?.skins);
         self.scratch.found.clear();
         let (types, registry) = (&mut self.types, graph.types());
         types.transforms.resolve(registry);
@@ -316,7 +316,7 @@ impl IncrementalUpdate {
             self.patch_boxes(graph, root, &mut patcher, &mut stats)
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut patcher, &mut stats));
-        if let Some(patched) = patcher.bounds() {
+        if let Some(patched) = patcher.bounds_mut() {
             patched.skins = std::mem::take(&mut self.skins);
             if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
                 std::mem::swap(bounds, patched);
@@ -375,15 +375,18 @@ impl IncrementalUpdate {
             if parent.is_some_and(|p| self.marks.flags(p) & COVERED != 0) {
                 continue;
             }
-            let bounds = patcher.bounds()?;
             if flags & INSIDE == 0 {
+                let bounds = patcher.bounds_mut()?;
                 forget_subtree(graph, &mut bounds.world, &mut bounds.boxes, node);
                 continue;
             }
-            let above = bounds.world.world.get_at(parent?)?;
             // An added or moved node was no child of its parent: nothing to take out.
-            let before = bounds.boxes.get_at(node).filter(|_| flags & PLACED == 0);
-            let (entered, after) = patcher.run(graph, node, above)?;
+            let before = patcher
+                .bounds()
+                .boxes
+                .get_at(node)
+                .filter(|_| flags & PLACED == 0);
+            let (entered, after) = patcher.run(graph, node)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
@@ -392,7 +395,7 @@ impl IncrementalUpdate {
                 self.lifts.push(graph, depth - 1, node, before, after);
             }
         }
-        let bounds = patcher.bounds()?;
+        let bounds = patcher.bounds_mut()?;
         // The skinned meshes the passes met, boxed after them.
         let found = bounds.skins.drain(..).map(|(node, _)| node);
         self.scratch.found.extend(found);
@@ -417,7 +420,7 @@ impl IncrementalUpdate {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
-        let bounds = patcher.bounds()?;
+        let bounds = patcher.bounds_mut()?;
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         let world_at = |j| world.world_at(j);
         if self.skins_known {

@@ -177,7 +177,7 @@ impl IncrementalUpdate {
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count / 3) {
-                plan.build(graph, spans, patcher.bounds()?.transforms(), &self.types);
+                plan.build(graph, spans, patcher.bounds().transforms(), &self.types);
             }
         }
         let usable = plan.usable(graph).then_some(&plan);
@@ -187,7 +187,7 @@ impl IncrementalUpdate {
         }
         patched?;
 
-        let bounds = patcher.bounds()?;
+        let bounds = patcher.bounds_mut()?;
         // The skinned meshes the passes met: the full run listed them already.
         bounds.skins.clear();
         let kinds = Kinds::new(graph, &self.types, &self.skins);
@@ -206,35 +206,35 @@ impl IncrementalUpdate {
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
-        for batch in self.scratch.tops.chunks(BATCH) {
-            if plan.is_none() {
-                warm(graph, kinds, patcher.bounds()?, batch);
+        let (tops, lifts, open) = (&self.scratch.tops, &mut self.lifts, &mut self.scratch.open);
+        let mut done = |span: Span, node, before, (entered, after): (u64, _)| {
+            stats.entered += entered;
+            stats.subtrees += 1;
+            // A box that came out as it was leaves its ancestors' boxes as they were.
+            if before != after {
+                let level = span.depth.saturating_sub(1) as usize;
+                lifts.push(graph, level, node, before, after);
             }
-            for &(span, node) in batch {
-                let Bounds { world, boxes, .. } = patcher.bounds()?;
+        };
+        if let Some(plan) = plan {
+            let Bounds { world, boxes, .. } = patcher.bounds_mut()?;
+            for &(span, node) in tops {
                 let before = boxes.value_at(node)?;
-                let (entered, after) = if let Some(plan) = plan {
-                    let steps = plan.steps(span.pre, span.end)?;
-                    if steps.first()?.node() != node {
-                        return None;
-                    }
-                    let above = plan::state_above(steps, graph, &world.world)?;
-                    let open = &mut self.scratch.open;
-                    let after =
-                        plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
-                    (steps.len() as u64, after)
-                } else {
-                    // The world state above the node: its parent's.
-                    let above = world.world.value_at(graph.parent_at(node)?)?;
-                    patcher.run(graph, node, above)?
-                };
-                stats.entered += entered;
-                stats.subtrees += 1;
-                // A box that came out as it was leaves its ancestors' boxes as they were.
-                if before != after {
-                    let level = span.depth.saturating_sub(1) as usize;
-                    self.lifts.push(graph, level, node, before, after);
+                let steps = plan.steps(span.pre, span.end)?;
+                if steps.first()?.node() != node {
+                    return None;
                 }
+                let above = plan::state_above(steps, graph, &world.world)?;
+                let after = plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
+                done(span, node, before, (steps.len() as u64, after));
+            }
+            return Some(());
+        }
+        for batch in tops.chunks(BATCH) {
+            warm(graph, kinds, patcher.bounds(), batch);
+            for &(span, node) in batch {
+                let before = patcher.bounds().boxes.value_at(node)?;
+                done(span, node, before, patcher.run(graph, node)?);
             }
         }
         Some(())

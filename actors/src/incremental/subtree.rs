@@ -6,7 +6,7 @@ use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
     Aabb, Action, ActiveList, Events, Flow, Graph, NodeCore, NodeIndex, NodeType, Ordered,
-    OrderedActor, Payloads, RunContext, StateCell, TraversalError, Typed, Visit,
+    OrderedActor, Payloads, ResultsError, RunContext, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
@@ -84,23 +84,30 @@ fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
 }
 
 /// The update's own chain over one changed subtree: [`Bounds`], carrying its
-/// [`WorldTransforms`], continuing the latest run from the world state above the
-/// subtree's top, so the tables keep every other value (a patch resumed them). The top's
-/// box is left to the patch, which lifts it to the ancestors.
+/// [`WorldTransforms`], continuing the latest run from the parent's world state, so the
+/// tables keep every other value (a patch resumed them). The top's box is left to the
+/// patch, which lifts it to the ancestors.
 #[derive(Debug, Default)]
 pub(super) struct Patch {
     bounds: Bounds,
-    /// The subtree's top (none between patches).
+    /// The subtree's top (none before the first).
     top: Option<NodeIndex>,
-    above: u32,
 }
 
 impl OrderedActor for Patch {
     type State = u32;
     const EVENTS: Events = Events::EnterLeave;
 
-    fn root_state(&mut self, _run: &RunContext<'_>) -> Result<u32, TraversalError> {
-        Ok(self.above)
+    /// The parent's world state; refused when the latest run did not reach the parent
+    /// (the patch then takes a full run).
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, TraversalError> {
+        self.top = Some(run.root);
+        let parent = run.graph.parent_at(run.root);
+        let missing = ResultsError::Missing {
+            reader: "IncrementalUpdate",
+            results: "the world state above a changed subtree",
+        };
+        (parent.and_then(|p| self.bounds.world.world.get_at(p))).ok_or(missing.into())
     }
 
     #[inline]
@@ -139,19 +146,23 @@ impl Default for Patcher {
 
 impl Patcher {
     /// The `Bounds` it patches.
-    pub(super) fn bounds(&mut self) -> Option<&mut Bounds> {
+    pub(super) fn bounds(&self) -> &Bounds {
+        &self.0.actors().0.get().bounds
+    }
+
+    /// The `Bounds` it patches, writable (between runs; the next run checks the chain
+    /// again, so not between every two).
+    pub(super) fn bounds_mut(&mut self) -> Option<&mut Bounds> {
         Some(&mut self.0.actor_mut::<Patch>()?.bounds)
     }
 
-    /// Recomputes the world matrices, states and boxes of `top`'s subtree below state
-    /// `above`; lists the skinned meshes met in the bounds' `skins`. Returns the nodes
-    /// entered and `top`'s new box; `None` for a non-finite matrix.
-    pub(super) fn run(&mut self, graph: &Graph, top: NodeIndex, above: u32) -> Option<(u64, Aabb)> {
-        let id = graph.id_at(top)?;
-        let patch = self.0.actor_mut::<Patch>()?;
-        (patch.top, patch.above) = (Some(top), above);
-        let entered = self.0.run(graph, id).ok()?.entered;
-        let bounds = self.bounds()?;
+    /// Recomputes the world matrices, states and boxes of `top`'s subtree from its
+    /// parent's world state; lists the skinned meshes met in the bounds' `skins`. Returns
+    /// the nodes entered and `top`'s new box; `None` for a non-finite matrix or a parent
+    /// the latest run did not reach.
+    pub(super) fn run(&mut self, graph: &Graph, top: NodeIndex) -> Option<(u64, Aabb)> {
+        let entered = self.0.run(graph, graph.id_at(top)?).ok()?.entered;
+        let bounds = self.bounds();
         if !bounds.transforms().non_finite().is_empty() {
             return None;
         }

@@ -54,8 +54,14 @@ pub fn short_type_name<T: ?Sized>() -> &'static str {
     let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
     // A plain ASCII path (the common case, met at every run's check) is cut at its last
     // `:` in one pass over the bytes; anything else takes the kept table.
-    if full.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
-        return full.rfind(':').and_then(|i| full.get(i + 1..)).unwrap_or(full);
+    if full
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+    {
+        return full
+            .rfind(':')
+            .and_then(|i| full.get(i + 1..))
+            .unwrap_or(full);
     }
     let mut names = SHORT.lock().unwrap_or_else(PoisonError::into_inner);
     names.entry(full).or_insert_with(|| {
