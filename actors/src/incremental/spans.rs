@@ -225,7 +225,8 @@ impl IncrementalUpdate {
                     return None;
                 }
                 let above = plan::state_above(steps, graph, &world.world)?;
-                let after = plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
+                let matrices = &mut world.matrices;
+                let after = plan::replay(graph, steps, above, kinds, matrices, boxes, open)?;
                 done(span, node, before, (steps.len() as u64, after));
             }
             return Some(());
