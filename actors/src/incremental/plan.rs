@@ -5,6 +5,7 @@ use super::spans::Spans;
 use super::subtree::{Kinds, Types};
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
 use scenewalk_nodes::{Geometry, Transform};
 
@@ -156,11 +157,11 @@ pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -
 /// boxes merged in child order, as `Bounds` does, so the boxes are a full run's bit
 /// for bit. Returns the top's box; `None` for a non-finite matrix or a plan that does
 /// not fit.
-pub(super) fn replay(
-    graph: &Graph,
+pub(super) fn replay<'g>(
+    graph: &'g Graph,
     steps: &[Step],
     above: u32,
-    kinds: &Kinds<'_>,
+    kinds: &Kinds<'g>,
     matrices: &mut WorldMatrices,
     boxes: &mut PerNode<Aabb>,
     open: &mut Vec<Open>,
@@ -184,18 +185,28 @@ pub(super) fn replay(
         }
         let parent = open.last().map_or(above, |o| o.state);
         let (state, acc) = match step.kind() {
-            TRANSFORM => {
-                let local = transforms?.at_slot(step.payload)?.local();
-                matrices.write(step.state, parent, local)?;
-                (step.state, Aabb::EMPTY)
-            }
             GEOMETRY => {
                 let geometry = geometries?.at_slot(step.payload)?;
                 let world = matrices.get(parent);
                 (parent, geometry.local_bounds().transformed(&world))
             }
             OTHER => (parent, Aabb::EMPTY),
-            _ => extended(graph, step, parent, kinds, matrices)?,
+            kind => {
+                // One call of `write` (it stays inlined): a transform's, or that of a
+                // type extending `Transform` or `Geometry`, whose box its own matrix places.
+                let (local, geometry) = match kind {
+                    TRANSFORM => (Some(transforms?.at_slot(step.payload)?.local()), None),
+                    _ => extended(graph, step.node(), kinds)?,
+                };
+                let state = match local {
+                    Some(local) => matrices.write(step.state, parent, local)?,
+                    None => parent,
+                };
+                let acc = geometry.map_or(Aabb::EMPTY, |g: &Geometry| {
+                    g.local_bounds().transformed(&matrices.get(state))
+                });
+                (state, acc)
+            }
         };
         if steps.get(i + 1).is_some_and(|next| next.depth() > depth) {
             open.push(Open {
@@ -223,25 +234,19 @@ pub(super) fn replay(
     None
 }
 
-/// A step of a type extending `Transform` or `Geometry` (a robot's joints): its payload
-/// found through the graph; its box placed by its own world matrix, as `Bounds` places it.
-fn extended(
-    graph: &Graph,
-    step: Step,
-    parent: u32,
-    kinds: &Kinds<'_>,
-    matrices: &mut WorldMatrices,
-) -> Option<(u32, Aabb)> {
-    let (node, mut state) = (step.node(), parent);
+/// The local matrix and geometry of a node whose type extends `Transform` or `Geometry`
+/// (a robot's joints), found through the graph; out of line, as rare outside robots.
+#[inline(never)]
+fn extended<'g>(
+    graph: &'g Graph,
+    node: NodeIndex,
+    kinds: &Kinds<'g>,
+) -> Option<(Option<&'g Affine3A>, Option<&'g Geometry>)> {
     let ty = graph.type_at(node)?;
-    if let Some(local) = kinds.local(graph, node, ty) {
-        state = matrices.write(step.state, parent, local)?;
-    }
-    let own = kinds.geometry(graph, node, ty);
-    let own = own.map_or(Aabb::EMPTY, |g| {
-        g.local_bounds().transformed(&matrices.get(state))
-    });
-    Some((state, own))
+    Some((
+        kinds.local(graph, node, ty),
+        kinds.geometry(graph, node, ty),
+    ))
 }
 
 // That the plan replays each node's own payload and place: `tests/incremental.rs`.
