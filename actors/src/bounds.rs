@@ -111,6 +111,18 @@ impl Bounds {
         &self.world
     }
 
+    /// Continues the latest run over `graph` as it is now, keeping every value, for an
+    /// incremental patch to run it again over changed subtrees; false when a new type
+    /// extending `Transform` moved every matrix (`WorldMatrices::layout`).
+    pub(crate) fn resume(&mut self, graph: &Graph) -> bool {
+        let types = graph.types();
+        self.geometry.resolve(types);
+        self.skinned.resolve(types);
+        self.boxes.resume(graph);
+        self.world.world.resume(graph);
+        self.world.matrices.layout(graph)
+    }
+
     /// Boxes the skinned meshes met into their own boxes and their ancestors'.
     fn pose_skins(&mut self, graph: &Graph) {
         let mut skins = std::mem::take(&mut self.skins);

@@ -2,7 +2,7 @@
 
 use crate::shared::Published;
 use crate::skinned::skinned_box;
-use crate::{Bounds, PerNode, WorldTransforms};
+use crate::{Bounds, WorldTransforms};
 use scenewalk_core::Invariant;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
@@ -11,7 +11,7 @@ use scenewalk_core::{
 };
 use scenewalk_iterators::DepthFirst;
 use spans::Spans;
-use subtree::{Entered, Kinds, Types, forget_subtree, rebox, rewalk};
+use subtree::{Kinds, Patcher, Types, forget_subtree, rebox};
 
 mod lift;
 mod plan;
@@ -164,6 +164,9 @@ pub struct IncrementalUpdate {
     /// Each skinned mesh's depth, while `skins_known` (no structural edit since).
     depths: Vec<u32>,
     skins_known: bool,
+    /// Runs the update's chain over the changed subtrees, holding the bounds during a
+    /// patch (made at the first).
+    patcher: Option<Box<Patcher>>,
     scratch: Scratch,
 }
 
@@ -174,8 +177,7 @@ struct Scratch {
     dirty: Vec<NodeIndex>,
     /// The walks up.
     path: Vec<NodeIndex>,
-    /// The stacks of `rewalk` and `replay`.
-    rewalk_stack: Vec<Entered>,
+    /// The stack of `replay`.
     open: Vec<plan::Open>,
     /// Payload-only patches: the changed nodes with their spans, and sort keys.
     tops: Vec<(spans::Span, NodeIndex)>,
@@ -183,8 +185,6 @@ struct Scratch {
     /// The skinned meshes the subtree passes met, and their joints' matrices.
     found: Vec<NodeIndex>,
     joints: Vec<Affine3A>,
-    /// Stands in for the bounds' boxes while a patch writes them.
-    stand_in: Option<PerNode<Aabb>>,
 }
 
 /// The update action, with its chain.
@@ -295,42 +295,39 @@ impl IncrementalUpdate {
         }
 
         // Keep every result (copied if a reader holds them); the passes overwrite the changes.
-        let world = self.action.0.actor_mut::<WorldTransforms>()?;
-        world.checkout(true);
-        world.world.resume(graph);
-        if !world.matrices.layout(graph) {
-            return None;
-        }
         let bounds = self.action.0.actor_mut::<Bounds>()?;
         bounds.checkout(true);
-        bounds.boxes.resume(graph);
-        // The boxes leave the actor, to be written beside the matrices, and always go back;
-        // the empty table standing in for them is kept (a new one allocates).
-        let stand_in = self
-            .scratch
-            .stand_in
-            .take()
-            .unwrap_or_else(|| PerNode::new(Aabb::EMPTY));
-        let mut boxes = std::mem::replace(&mut bounds.boxes, stand_in);
-        self.skins = std::mem::take(&mut bounds.skins);
+        bounds.world.checkout(true);
+        if !bounds.resume(graph) {
+            return None;
+        }
+        // The bounds go to the patcher, and always come back.
+        let mut patcher = self.patcher.take().unwrap_or_default();
+        std::mem::swap(bounds, patcher.bounds_mut()?);
+        self.skins = std::mem::take(&mut patcher.bounds_mut()?.skins);
         self.scratch.found.clear();
         let (types, registry) = (&mut self.types, graph.types());
         types.transforms.resolve(registry);
         types.geometries.resolve(registry);
         types.skinned.resolve(registry);
         let patched = if payloads_only {
-            self.patch_payloads(graph, root, changes, &mut boxes, &mut stats)
+            self.patch_payloads(graph, root, changes, &mut patcher, &mut stats)
         } else {
-            self.patch_boxes(graph, root, &mut boxes, &mut stats)
+            self.patch_boxes(graph, root, &mut patcher, &mut stats)
         };
-        let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut boxes, &mut stats));
-        if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
-            self.scratch.stand_in = Some(std::mem::replace(&mut bounds.boxes, boxes));
-            bounds.skins = std::mem::take(&mut self.skins);
+        let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut patcher, &mut stats));
+        if let Some(patched) = patcher.bounds_mut() {
+            patched.skins = std::mem::take(&mut self.skins);
+            if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
+                std::mem::swap(bounds, patched);
+            }
         }
+        self.patcher = Some(patcher);
         posed?;
-        self.action.0.actor_mut::<WorldTransforms>()?.publish();
-        self.action.0.actor_mut::<Bounds>()?.publish();
+        let bounds = self.action.0.actor_mut::<Bounds>()?;
+        bounds.world.finish_merges();
+        bounds.world.publish();
+        bounds.publish();
         self.seen = Some((root_id, graph.change_cursor()));
         Some(stats)
     }
@@ -360,11 +357,9 @@ impl IncrementalUpdate {
         &mut self,
         graph: &Graph,
         root: NodeIndex,
-        boxes: &mut PerNode<Aabb>,
+        patcher: &mut Patcher,
         stats: &mut UpdateStats,
     ) -> Option<()> {
-        let kinds = Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.0.actor_mut::<WorldTransforms>()?;
         self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
         for &node in &self.scratch.dirty {
@@ -381,15 +376,17 @@ impl IncrementalUpdate {
                 continue;
             }
             if flags & INSIDE == 0 {
-                forget_subtree(graph, world, boxes, node);
+                let bounds = patcher.bounds_mut()?;
+                forget_subtree(graph, &mut bounds.world, &mut bounds.boxes, node);
                 continue;
             }
-            let above = world.world.get_at(parent?)?;
             // An added or moved node was no child of its parent: nothing to take out.
-            let before = boxes.get_at(node).filter(|_| flags & PLACED == 0);
-            let (stack, found) = (&mut self.scratch.rewalk_stack, &mut self.scratch.found);
-            let (entered, after) =
-                rewalk::<false>(graph, &kinds, world, boxes, stack, found, node, above)?;
+            let before = patcher
+                .bounds()
+                .boxes
+                .get_at(node)
+                .filter(|_| flags & PLACED == 0);
+            let (entered, after) = patcher.run(graph, node)?;
             stats.entered += entered;
             stats.subtrees += 1;
             // A box that came out as it was leaves its ancestors' boxes as they were.
@@ -398,6 +395,12 @@ impl IncrementalUpdate {
                 self.lifts.push(graph, depth - 1, node, before, after);
             }
         }
+        let bounds = patcher.bounds_mut()?;
+        // The skinned meshes the passes met, boxed after them.
+        let found = bounds.skins.drain(..).map(|(node, _)| node);
+        self.scratch.found.extend(found);
+        let kinds = Kinds::new(graph, &self.types, &self.skins);
+        let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
@@ -408,7 +411,7 @@ impl IncrementalUpdate {
         &mut self,
         graph: &Graph,
         root: NodeIndex,
-        boxes: &mut PerNode<Aabb>,
+        patcher: &mut Patcher,
         stats: &mut UpdateStats,
     ) -> Option<()> {
         // Every run, even with no change logged: removing a joint that is a root
@@ -417,7 +420,8 @@ impl IncrementalUpdate {
             return Some(());
         }
         let mut skins = std::mem::take(&mut self.skins);
-        let world = self.action.0.actors().0.get().transforms();
+        let bounds = patcher.bounds_mut()?;
+        let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         let world_at = |j| world.world_at(j);
         if self.skins_known {
             // No structural edit since they were listed: the same meshes, as deep.

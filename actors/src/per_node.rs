@@ -178,18 +178,29 @@ impl<T: Copy + Send + Sync> Pages<T> {
 
     /// Puts the merged forks' writes in the table, on every thread: a page one fork
     /// filled replaces the table's; others' written entries are copied in merge order.
+    /// Only the pages the forks wrote are visited (none after a run without forks).
     pub(crate) fn finish(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
         let forks = std::mem::take(&mut self.pending);
         let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
+        // Stable: a page's pieces stay in merge order.
         pieces.sort_by_key(|p| p.number);
         let mut jobs: Vec<(&mut Page<T>, &[ForkPage<T>])> = Vec::new();
-        let mut rest = pieces.as_mut_slice();
-        for (number, ours) in self.pages.iter_mut().enumerate() {
+        let (mut pages, mut rest) = (self.pages.iter_mut(), pieces.as_mut_slice());
+        // The number of the page `pages` yields next.
+        let mut at = 0;
+        while let Some(number) = rest.first().map(|p| p.number) {
             let count = rest.iter().take_while(|p| p.number == number).count();
             let (mine, next) = rest.split_at_mut(count);
             rest = next;
+            // A slice's iterator skips ahead in one step.
+            let Some(ours) = pages.nth(number - at) else {
+                break;
+            };
+            at = number + 1;
             match mine {
-                [] => {}
                 [whole] if whole.written == [u64::MAX; PAGE / 64] => {
                     std::mem::swap(ours, &mut whole.page)
                 }

@@ -5,6 +5,7 @@ use super::spans::Spans;
 use super::subtree::{Kinds, Types};
 use crate::world::WorldMatrices;
 use crate::{PerNode, WorldTransforms};
+use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{Aabb, Graph, NodeIndex};
 use scenewalk_nodes::{Geometry, Transform};
 
@@ -14,7 +15,7 @@ const OTHER: u8 = 0;
 const TRANSFORM: u8 = 1;
 /// A node that is exactly a [`Geometry`].
 const GEOMETRY: u8 = 2;
-/// A type extending either (but a skinned mesh): the plan does not cover it.
+/// A type extending either (but a skinned mesh): its payload is looked up by node.
 const EXTENDED: u8 = 3;
 /// Depths are kept above the kind's two bits.
 const DEPTHS: u32 = 1 << 30;
@@ -100,9 +101,7 @@ impl Plan {
             };
             let state = world.world.value_at(node);
             match (self.steps.get_mut(span.pre as usize), payload, state) {
-                (Some(step), Some(payload), Some(state))
-                    if kind != EXTENDED && span.depth < DEPTHS =>
-                {
+                (Some(step), Some(payload), Some(state)) if span.depth < DEPTHS => {
                     *step = Step {
                         node: node.raw(),
                         depth_kind: span.depth << 2 | u32::from(kind),
@@ -126,9 +125,8 @@ impl Plan {
         self.steps.get(pre as usize..end as usize)
     }
 
-    /// Whether the plan is built, covers every node of the run (no type extending
-    /// `Transform` or `Geometry` but skinned meshes, depths in range) and its payload
-    /// positions still hold for `graph` (no structural edit since it was written).
+    /// Whether the plan is built, covers every node of the run (depths in range) and its
+    /// payload positions still hold for `graph` (no structural edit since it was written).
     pub(super) fn usable(&self, graph: &Graph) -> bool {
         self.built && self.usable && self.revision == graph.revision()
     }
@@ -142,25 +140,28 @@ pub(super) struct Open {
     acc: Aabb,
 }
 
-/// The state above the subtree `steps`: a transform's parent's, another node's own.
+/// The state above the subtree `steps`: a transform's parent's (also for a type
+/// extending `Transform` or `Geometry`, whose parent's state is its own unless it is a
+/// transform), another node's own.
 #[inline]
 pub(super) fn state_above(steps: &[Step], graph: &Graph, index: &PerNode<u32>) -> Option<u32> {
     let top = steps.first()?;
-    if top.kind() != TRANSFORM {
+    if top.kind() != TRANSFORM && top.kind() != EXTENDED {
         return Some(top.state);
     }
     index.value_at(graph.parent_at(top.node())?)
 }
 
 /// Recomputes the world matrices and boxes of the subtree `steps` (a node and its
-/// descendants, in pre-order) below state `above`, as `rewalk` does: children's
+/// descendants, in pre-order) below state `above`, as the update's chain does: children's
 /// boxes merged in child order, as `Bounds` does, so the boxes are a full run's bit
 /// for bit. Returns the top's box; `None` for a non-finite matrix or a plan that does
 /// not fit.
-pub(super) fn replay(
+pub(super) fn replay<'g>(
+    graph: &'g Graph,
     steps: &[Step],
     above: u32,
-    kinds: &Kinds<'_>,
+    kinds: &Kinds<'g>,
     matrices: &mut WorldMatrices,
     boxes: &mut PerNode<Aabb>,
     open: &mut Vec<Open>,
@@ -184,18 +185,28 @@ pub(super) fn replay(
         }
         let parent = open.last().map_or(above, |o| o.state);
         let (state, acc) = match step.kind() {
-            TRANSFORM => {
-                let local = transforms?.at_slot(step.payload)?.local();
-                matrices.write(step.state, parent, local)?;
-                (step.state, Aabb::EMPTY)
-            }
             GEOMETRY => {
                 let geometry = geometries?.at_slot(step.payload)?;
                 let world = matrices.get(parent);
                 (parent, geometry.local_bounds().transformed(&world))
             }
             OTHER => (parent, Aabb::EMPTY),
-            _ => return None,
+            kind => {
+                // One call of `write` (it stays inlined): a transform's, or that of a
+                // type extending `Transform` or `Geometry`, whose box its own matrix places.
+                let (local, geometry) = match kind {
+                    TRANSFORM => (Some(transforms?.at_slot(step.payload)?.local()), None),
+                    _ => extended(graph, step.node(), kinds)?,
+                };
+                let state = match local {
+                    Some(local) => matrices.write(step.state, parent, local)?,
+                    None => parent,
+                };
+                let acc = geometry.map_or(Aabb::EMPTY, |g: &Geometry| {
+                    g.local_bounds().transformed(&matrices.get(state))
+                });
+                (state, acc)
+            }
         };
         if steps.get(i + 1).is_some_and(|next| next.depth() > depth) {
             open.push(Open {
@@ -221,6 +232,21 @@ pub(super) fn replay(
         }
     }
     None
+}
+
+/// The local matrix and geometry of a node whose type extends `Transform` or `Geometry`
+/// (a robot's joints), found through the graph; out of line, as rare outside robots.
+#[inline(never)]
+fn extended<'g>(
+    graph: &'g Graph,
+    node: NodeIndex,
+    kinds: &Kinds<'g>,
+) -> Option<(Option<&'g Affine3A>, Option<&'g Geometry>)> {
+    let ty = graph.type_at(node)?;
+    Some((
+        kinds.local(graph, node, ty),
+        kinds.geometry(graph, node, ty),
+    ))
 }
 
 // That the plan replays each node's own payload and place: `tests/incremental.rs`.
@@ -270,5 +296,51 @@ mod tests {
         update.run(&graph, root).unwrap();
         assert!(built(&update));
         assert_eq!(update.world(&graph, leaf).unwrap().translation.x, 12.0);
+    }
+
+    /// A joint type extending `Transform` (a robot's), as `tests/incremental.rs` has it.
+    #[derive(Clone, Debug)]
+    struct Joint(Transform);
+    impl scenewalk_core::NodeCore for Joint {
+        fn base(&self) -> Option<&dyn scenewalk_core::NodeCore> {
+            Some(&self.0)
+        }
+        fn parent_type() -> Option<scenewalk_core::ParentType> {
+            Some(scenewalk_core::ParentType::of::<Transform>())
+        }
+    }
+
+    /// Types extending `Transform` keep the plan usable: a robot's patches replay it,
+    /// and come out as a full run's.
+    #[test]
+    fn the_plan_covers_types_extending_transform() {
+        use scenewalk_core::Aabb;
+        use scenewalk_nodes::Geometry;
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let (mut parent, mut joints) = (root, Vec::new());
+        for k in 0..6 {
+            let joint = Joint(Transform::from_translation(Vec3::X * k as f32));
+            parent = graph.append_child(parent, joint).unwrap();
+            let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+            graph.append_child(parent, Geometry::new(unit)).unwrap();
+            joints.push(parent);
+        }
+        let mut update = IncrementalUpdate::new();
+        update.run(&graph, root).unwrap();
+        for (k, &joint) in joints.iter().enumerate().rev() {
+            let m = Affine3A::from_translation(Vec3::Y * (k as f32 + 0.5));
+            graph.get_mut::<Joint>(joint).unwrap().0.set_local(m);
+            assert!(!update.run(&graph, root).unwrap().full);
+        }
+        let plan = &update.action.0.actors().1.get().plan;
+        assert!(plan.usable(&graph), "the patches replayed the plan");
+        let mut full = IncrementalUpdate::new();
+        full.run(&graph, root).unwrap();
+        for &node in &joints {
+            assert_eq!(update.world(&graph, node), full.world(&graph, node));
+            let bounds = update.world_bounds(&graph, node);
+            assert_eq!(bounds, full.world_bounds(&graph, node));
+        }
     }
 }

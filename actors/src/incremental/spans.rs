@@ -2,12 +2,11 @@
 
 use super::IncrementalUpdate;
 use super::plan::{self, Plan};
-use super::subtree::{Kinds, rewalk};
-use crate::PerNode;
-use crate::WorldTransforms;
+use super::subtree::{Kinds, Patcher};
+use crate::Bounds;
 use scenewalk_core::{
-    Aabb, ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, TraversalError,
-    UnorderedActor, Visit,
+    ActiveList, Change, Events, Flow, Graph, NodeIndex, RunContext, TraversalError, UnorderedActor,
+    Visit,
 };
 
 /// A node's pre-order number in the full run, the number after its subtree, its depth
@@ -95,14 +94,14 @@ impl IncrementalUpdate {
     /// changed node is inside when the full run numbered it and covered when it lies
     /// in an earlier one's span, so the changes are sorted instead of walked up. No
     /// state changes: only matrices and boxes are rewritten, replayed from the plan
-    /// once built, else by `rewalk`. `None` when a full run is needed.
+    /// once built, else by the update's chain. `None` when a full run is needed.
     #[inline(never)] // one call per update; kept apart for profiles
     pub(super) fn patch_payloads(
         &mut self,
         graph: &Graph,
         root: NodeIndex,
         changes: &[Change],
-        boxes: &mut PerNode<Aabb>,
+        patcher: &mut Patcher,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let spans = self.action.0.actors().1.get();
@@ -178,69 +177,65 @@ impl IncrementalUpdate {
                 .sum();
             self.rewalked = self.rewalked.saturating_add(nodes);
             if self.rewalked >= u64::from(spans.count / 3) {
-                plan.build(graph, spans, self.transforms(), &self.types);
+                plan.build(graph, spans, patcher.bounds().transforms(), &self.types);
             }
         }
         let usable = plan.usable(graph).then_some(&plan);
-        let patched = self.patch_tops(graph, usable, boxes, stats);
+        let patched = self.patch_tops(graph, usable, patcher, stats);
         if let Some(spans) = self.action.0.actor_mut::<Spans>() {
             spans.plan = plan;
         }
         patched?;
 
+        let bounds = patcher.bounds_mut()?;
+        // The skinned meshes the passes met: the full run listed them already.
+        bounds.skins.clear();
         let kinds = Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.0.actors().0.get().transforms();
+        let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
     }
 
-    /// The subtree passes of a payload-only patch, from the plan if given, else by
-    /// `rewalk` (`BATCH` warmed at a time); parents of changed boxes go to `lifts`.
+    /// The subtree passes of a payload-only patch, from the plan if given, else by the
+    /// update's chain (`BATCH` warmed at a time); parents of changed boxes go to `lifts`.
     fn patch_tops(
         &mut self,
         graph: &Graph,
         plan: Option<&Plan>,
-        boxes: &mut PerNode<Aabb>,
+        patcher: &mut Patcher,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
         let kinds = &Kinds::new(graph, &self.types, &self.skins);
-        let world = self.action.0.actor_mut::<WorldTransforms>()?;
-        for batch in self.scratch.tops.chunks(BATCH) {
-            if plan.is_none() {
-                warm(graph, kinds, world, boxes, batch);
+        let (tops, lifts, open) = (&self.scratch.tops, &mut self.lifts, &mut self.scratch.open);
+        let mut done = |span: Span, node, before, (entered, after): (u64, _)| {
+            stats.entered += entered;
+            stats.subtrees += 1;
+            // A box that came out as it was leaves its ancestors' boxes as they were.
+            if before != after {
+                let level = span.depth.saturating_sub(1) as usize;
+                lifts.push(graph, level, node, before, after);
             }
-            for &(span, node) in batch {
+        };
+        if let Some(plan) = plan {
+            let Bounds { world, boxes, .. } = patcher.bounds_mut()?;
+            for &(span, node) in tops {
                 let before = boxes.value_at(node)?;
-                let (entered, after) = if let Some(plan) = plan {
-                    let steps = plan.steps(span.pre, span.end)?;
-                    if steps.first()?.node() != node {
-                        return None;
-                    }
-                    let above = plan::state_above(steps, graph, &world.world)?;
-                    let open = &mut self.scratch.open;
-                    let after =
-                        plan::replay(steps, above, kinds, &mut world.matrices, boxes, open)?;
-                    (steps.len() as u64, after)
-                } else {
-                    // A transform's own state is the matrix it writes: its parent's is above.
-                    let ty = graph.type_at(node)?;
-                    let transform = kinds.local(graph, node, ty).is_some();
-                    let top = if transform {
-                        graph.parent_at(node)?
-                    } else {
-                        node
-                    };
-                    let above = world.world.value_at(top)?;
-                    let (stack, found) = (&mut self.scratch.rewalk_stack, &mut self.scratch.found);
-                    rewalk::<true>(graph, kinds, world, boxes, stack, found, node, above)?
-                };
-                stats.entered += entered;
-                stats.subtrees += 1;
-                // A box that came out as it was leaves its ancestors' boxes as they were.
-                if before != after {
-                    let level = span.depth.saturating_sub(1) as usize;
-                    self.lifts.push(graph, level, node, before, after);
+                let steps = plan.steps(span.pre, span.end)?;
+                if steps.first()?.node() != node {
+                    return None;
                 }
+                let above = plan::state_above(steps, graph, &world.world)?;
+                let matrices = &mut world.matrices;
+                let after = plan::replay(graph, steps, above, kinds, matrices, boxes, open)?;
+                done(span, node, before, (steps.len() as u64, after));
+            }
+            return Some(());
+        }
+        for batch in tops.chunks(BATCH) {
+            warm(graph, kinds, patcher.bounds(), batch);
+            for &(span, node) in batch {
+                let before = patcher.bounds().boxes.value_at(node)?;
+                done(span, node, before, patcher.run(graph, node)?);
             }
         }
         Some(())
@@ -251,13 +246,8 @@ impl IncrementalUpdate {
 const BATCH: usize = 16;
 
 /// Loads what the passes of `tops` start from, all first, so their cache misses overlap.
-fn warm(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &WorldTransforms,
-    boxes: &PerNode<Aabb>,
-    tops: &[(Span, NodeIndex)],
-) {
+fn warm(graph: &Graph, kinds: &Kinds<'_>, bounds: &Bounds, tops: &[(Span, NodeIndex)]) {
+    let (world, boxes) = (bounds.transforms(), &bounds.boxes);
     let mut sum = 0u32;
     // The node's links, state and box: addresses known from the list.
     for &(_, node) in tops {

@@ -1,19 +1,15 @@
-//! The subtree pass of an incremental update, and one node's box from its children's.
+//! The subtree pass of an incremental update (the update's chain from a changed node),
+//! and one node's box from its children's.
 
 use crate::skinned::find;
-use crate::{PerNode, WorldTransforms};
+use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeCore, NodeIndex, NodeType, Payloads, Typed};
+use scenewalk_core::{
+    Aabb, Action, ActiveList, Events, Flow, Graph, NodeCore, NodeIndex, NodeType, Ordered,
+    OrderedActor, Payloads, ResultsError, RunContext, StateCell, TraversalError, Typed, Visit,
+};
+use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
-
-/// One node of a subtree pass: its state, its next child to enter and its box so far.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Entered {
-    node: NodeIndex,
-    state: u32,
-    next: Option<NodeIndex>,
-    acc: Aabb,
-}
 
 /// The node types an incremental update reads (with the types extending them).
 #[derive(Clone, Debug, Default)]
@@ -87,88 +83,91 @@ fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
     graph.get_at::<T>(node)
 }
 
-/// Recomputes the world matrices and boxes of `top`'s subtree below state `above`: the
-/// update action's work in one tight loop. Returns the nodes entered and `top`'s new
-/// box; `None` for a non-finite matrix. Structural patches (`PAYLOADS` false) write
-/// every node's state and list the skinned meshes met in `skins`; payload-only ones
-/// (states unchanged since the full run) write only matrices and boxes.
-#[allow(clippy::too_many_arguments, reason = "the pass's tables, side by side")]
-#[inline(never)] // one call per subtree; kept apart for profiles
-pub(super) fn rewalk<const PAYLOADS: bool>(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &mut WorldTransforms,
-    boxes: &mut PerNode<Aabb>,
-    stack: &mut Vec<Entered>,
-    skins: &mut Vec<NodeIndex>,
-    top: NodeIndex,
-    above: u32,
-) -> Option<(u64, Aabb)> {
-    stack.clear();
-    stack.push(enter::<PAYLOADS>(graph, kinds, world, skins, top, above)?);
-    let mut entered = 1;
-    while let Some(open) = stack.last_mut() {
-        if let Some(child) = open.next {
-            open.next = graph.next_sibling_at(child);
-            let state = open.state;
-            stack.push(enter::<PAYLOADS>(graph, kinds, world, skins, child, state)?);
-            entered += 1;
-            continue;
-        }
-        let done = *open;
-        stack.pop();
-        if PAYLOADS {
-            boxes.overwrite(done.node, done.acc);
-        } else {
-            boxes.set(done.node, done.acc);
-        }
-        match stack.last_mut() {
-            // In child order, as `Bounds` merges on leave.
-            Some(parent) => parent.acc = parent.acc.union(&done.acc),
-            None => return Some((entered, done.acc)),
-        }
-    }
-    None
+/// The update's own chain over one changed subtree: [`Bounds`], carrying its
+/// [`WorldTransforms`], continuing the latest run from the parent's world state, so the
+/// tables keep every other value (a patch resumed them). The top's box is left to the
+/// patch, which lifts it to the ancestors.
+#[derive(Debug, Default)]
+pub(super) struct Patch {
+    bounds: Bounds,
+    /// The subtree's top (none before the first).
+    top: Option<NodeIndex>,
 }
 
-/// Enters one node of [`rewalk`]: its world state and its own box.
-#[inline]
-fn enter<const PAYLOADS: bool>(
-    graph: &Graph,
-    kinds: &Kinds<'_>,
-    world: &mut WorldTransforms,
-    skins: &mut Vec<NodeIndex>,
-    node: NodeIndex,
-    parent: u32,
-) -> Option<Entered> {
-    let ty = graph.type_at(node)?;
-    let mut state = parent;
-    if let Some(local) = kinds.local(graph, node, ty) {
-        let place = if PAYLOADS {
-            world.world.value_at(node)?
-        } else {
-            world.matrices.place(graph, node, ty)?
+impl OrderedActor for Patch {
+    type State = u32;
+    const EVENTS: Events = Events::EnterLeave;
+
+    /// The parent's world state; refused when the latest run did not reach the parent
+    /// (the patch then takes a full run).
+    fn root_state(&mut self, run: &RunContext<'_>) -> Result<u32, TraversalError> {
+        self.top = Some(run.root);
+        let parent = run.graph.parent_at(run.root);
+        let missing = ResultsError::Missing {
+            reader: "IncrementalUpdate",
+            results: "the world state above a changed subtree",
         };
-        state = world.matrices.write(place, parent, local)?;
+        (parent.and_then(|p| self.bounds.world.world.get_at(p))).ok_or(missing.into())
     }
-    if !PAYLOADS {
-        world.world.set(node, state);
+
+    #[inline]
+    fn enter(
+        &mut self,
+        state: &mut StateCell<'_, u32>,
+        visit: &Visit<'_>,
+        active: &mut ActiveList<'_>,
+    ) -> Flow {
+        self.bounds.enter(state, visit, active)
     }
-    let acc = match kinds.geometry(graph, node, ty) {
-        Some(g) => g.local_bounds().transformed(&world.matrices.get(state)),
-        None => {
-            if !PAYLOADS && kinds.types.skinned.contains(ty) {
-                skins.push(node);
-            }
-            Aabb::EMPTY
+
+    #[inline]
+    fn leave(&mut self, state: &u32, visit: &Visit<'_>) {
+        if Some(visit.node()) != self.top {
+            self.bounds.leave(state, visit);
         }
-    };
-    Some(Entered {
-        node,
-        state,
-        next: graph.first_child_at(node),
-        acc,
-    })
+    }
+}
+
+/// `Action<DepthFirst>` running [`Patch`] from the top of each changed subtree; it holds
+/// the update's `Bounds` during a patch.
+#[derive(Debug)]
+pub(super) struct Patcher(Action<DepthFirst, (Ordered<Patch>,)>);
+
+impl Default for Patcher {
+    #[allow(
+        clippy::unreachable,
+        reason = "an ordered visit actor runs under DepthFirst (tested)"
+    )]
+    fn default() -> Self {
+        let chain = (Ordered::new(Patch::default()),);
+        Self(Action::new(DepthFirst::new(), chain).unwrap_or_else(|err| unreachable!("{err}")))
+    }
+}
+
+impl Patcher {
+    /// The `Bounds` it patches.
+    pub(super) fn bounds(&self) -> &Bounds {
+        &self.0.actors().0.get().bounds
+    }
+
+    /// The `Bounds` it patches, writable (between runs; the next run checks the chain
+    /// again, so not between every two).
+    pub(super) fn bounds_mut(&mut self) -> Option<&mut Bounds> {
+        Some(&mut self.0.actor_mut::<Patch>()?.bounds)
+    }
+
+    /// Recomputes the world matrices, states and boxes of `top`'s subtree from its
+    /// parent's world state; lists the skinned meshes met in the bounds' `skins`. Returns
+    /// the nodes entered and `top`'s new box; `None` for a non-finite matrix or a parent
+    /// the latest run did not reach.
+    pub(super) fn run(&mut self, graph: &Graph, top: NodeIndex) -> Option<(u64, Aabb)> {
+        let entered = self.0.run(graph, graph.id_at(top)?).ok()?.entered;
+        let bounds = self.bounds();
+        if !bounds.transforms().non_finite().is_empty() {
+            return None;
+        }
+        Some((entered, bounds.boxes.get_at(top)?))
+    }
 }
 
 /// Recomputes one box in place from the node's own box (a skinned mesh's from

@@ -46,6 +46,9 @@ pub struct Action<I, C> {
     pub(crate) actors: C,
     pub(crate) leave_events: bool,
     has_ordered: bool,
+    /// Whether an actor was lent out mutably since the last check (its dispatch may
+    /// have changed): only then does a run check the actors again.
+    recheck: bool,
     frames: FrameTable,
     pub(crate) stats: RunStats,
     #[cfg(feature = "parallel")]
@@ -63,6 +66,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             actors,
             leave_events: classes.iter().any(|c| c.events == Events::EnterLeave),
             has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
+            recheck: false,
             frames: FrameTable::default(),
             stats: RunStats::default(),
             #[cfg(feature = "parallel")]
@@ -94,7 +98,10 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
     ) -> Result<RunStats, TraversalError> {
         let root = NodeIndex(graph.check(root)?);
         let capabilities = self.iterator.capabilities();
-        self.actors.check(&capabilities)?;
+        if self.recheck {
+            self.actors.check(&capabilities)?;
+            self.recheck = false;
+        }
         let run = RunContext {
             graph,
             root,
@@ -160,6 +167,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 
     /// The first actor of type `T` in the chain, or carried, mutable (between runs).
     pub fn actor_mut<T: Any>(&mut self) -> Option<&mut T> {
+        self.recheck = true;
         let own = actors(&self.actors).position(|a| a.inner().is::<T>());
         if let Some(i) = own {
             return self.actors.nth_mut(i)?.inner_mut().downcast_mut();
@@ -177,6 +185,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 
     /// [`context`](Action::context), mutable.
     pub fn context_mut<Cx: Any>(&mut self) -> Option<&mut Cx> {
+        self.recheck = true;
         let i = actors(&self.actors).position(|a| a.context().is_some_and(|c| c.is::<Cx>()))?;
         self.actors.nth_mut(i)?.context_mut()?.downcast_mut()
     }

@@ -46,13 +46,22 @@ static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 ///
 /// ```
 /// assert_eq!(scenewalk_core::short_type_name::<Vec<std::sync::Arc<str>>>(), "Vec<Arc<str>>");
+/// assert_eq!(scenewalk_core::short_type_name::<std::string::String>(), "String");
 /// ```
 pub fn short_type_name<T: ?Sized>() -> &'static str {
     static SHORT: Mutex<BTreeMap<&'static str, &'static str>> = Mutex::new(BTreeMap::new());
     let full = std::any::type_name::<T>();
     let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
-    if full.chars().all(is_path) {
-        return full.rsplit("::").next().unwrap_or(full);
+    // A plain ASCII path (the common case, met at every run's check) is cut at its last
+    // `:` in one pass over the bytes; anything else takes the kept table.
+    if full
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+    {
+        return full
+            .rfind(':')
+            .and_then(|i| full.get(i + 1..))
+            .unwrap_or(full);
     }
     let mut names = SHORT.lock().unwrap_or_else(PoisonError::into_inner);
     names.entry(full).or_insert_with(|| {
