@@ -211,6 +211,30 @@ impl DepthFirst {
         &mut self,
         graph: &Graph,
         sink: &mut S,
+        handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
+        siblings: (NodeIndex, NodeIndex),
+        depth: u32,
+        leave_events: bool,
+    ) -> bool {
+        // The walk runs on a local iterator holding this one's buffers: an actor's
+        // out-of-line call gets a pointer into the action, which the compiler assumes
+        // may write the iterator, so a field would be reloaded after every such call.
+        let mut walk = Self {
+            lists: std::mem::take(&mut self.lists),
+            open: std::mem::take(&mut self.open),
+            ..Self::new()
+        };
+        let going = walk.walk_subtree(graph, sink, handoff, siblings, depth, leave_events);
+        (self.lists, self.open) = (walk.lists, walk.open);
+        going
+    }
+
+    /// [`drive_subtree`](Self::drive_subtree)'s loop.
+    #[inline(always)]
+    fn walk_subtree<S: StepSink>(
+        &mut self,
+        graph: &Graph,
+        sink: &mut S,
         mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
         (first, last): (NodeIndex, NodeIndex),
         depth: u32,
@@ -218,7 +242,6 @@ impl DepthFirst {
     ) -> bool {
         self.lists.clear();
         self.open.clear();
-        self.list_state = ListState::Untouched;
         self.root = first;
         // A local, not a field: the actors' out-of-line calls then cannot reach it, so
         // the compiler keeps it out of memory and drops the list paths no actor takes.
