@@ -129,7 +129,7 @@ where
 /// memory.
 #[cold]
 #[inline(never)]
-fn view<T: NodeCore>(graph: &Graph, node: NodeIndex, ty: NodeType) -> Option<&T> {
+pub(crate) fn view<T: NodeCore>(graph: &Graph, node: NodeIndex, ty: NodeType) -> Option<&T> {
     graph.get_typed_raw::<T>(node.raw(), ty.0)
 }
 

@@ -1,6 +1,7 @@
 //! Per-type dispatch with functors chosen at run time (Coin3D's method list).
 
 use crate::actor::{Flow, Visit};
+use crate::dispatch::arms::view;
 use crate::dispatch::typed::Kept;
 use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
 use std::any::TypeId;
@@ -37,9 +38,9 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
     #[inline]
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
         let node = if keep {
-            self.column.get(visit)
+            self.column.get_or_look_up(visit)
         } else {
-            visit.get::<T>()
+            view::<T>(visit.graph(), visit.node(), visit.node_type())
         };
         match node {
             Some(node) => (self.f)(node, visit, cx),
