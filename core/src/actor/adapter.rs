@@ -66,16 +66,29 @@ macro_rules! filtered_calls {
     () => {
         #[inline(always)]
         fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-            if !self.filter.admits(visit) {
+            if !self.admits(visit) {
                 return Flow::Continue;
             }
             self.actor.enter(visit, active)
         }
         #[inline]
         fn leave(&mut self, visit: &Visit<'_>) {
-            if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            if A::EVENTS == Events::EnterLeave && self.admits(visit) {
                 self.actor.leave(visit);
             }
+        }
+    };
+}
+
+/// `admits` of an adapter with a `filter` and an `actor`: only an actor of single-type
+/// dispatch asks its filter, so the others (their `dispatch` a constant, as it is for
+/// every actor) leave no test on the walk.
+macro_rules! admits {
+    () => {
+        #[inline]
+        pub(crate) fn admits(&self, visit: &Visit<'_>) -> bool {
+            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
+            !single || self.filter.admits(visit)
         }
     };
 }
@@ -104,6 +117,7 @@ macro_rules! plain_adapter {
                     filter: TypeFilter::default(),
                 }
             }
+            admits!();
         }
         wrapper_access!($adapter, $bound);
 
