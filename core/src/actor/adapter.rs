@@ -64,31 +64,22 @@ macro_rules! wrapper_access {
 /// actor: an adapter's, and a parallel run's shares of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
+        // Only a single-type actor asks its filter: `dispatch` is a constant, so the
+        // others leave no test on the walk.
         #[inline(always)]
         fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-            if !self.admits(visit) {
+            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
+            if single && !self.filter.admits(visit) {
                 return Flow::Continue;
             }
             self.actor.enter(visit, active)
         }
         #[inline]
         fn leave(&mut self, visit: &Visit<'_>) {
-            if A::EVENTS == Events::EnterLeave && self.admits(visit) {
+            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
+            if A::EVENTS == Events::EnterLeave && (!single || self.filter.admits(visit)) {
                 self.actor.leave(visit);
             }
-        }
-    };
-}
-
-/// `admits` of an adapter with a `filter` and an `actor`: only an actor of single-type
-/// dispatch asks its filter, so the others (their `dispatch` a constant, as it is for
-/// every actor) leave no test on the walk.
-macro_rules! admits {
-    () => {
-        #[inline]
-        pub(crate) fn admits(&self, visit: &Visit<'_>) -> bool {
-            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
-            !single || self.filter.admits(visit)
         }
     };
 }
@@ -117,7 +108,6 @@ macro_rules! plain_adapter {
                     filter: TypeFilter::default(),
                 }
             }
-            admits!();
         }
         wrapper_access!($adapter, $bound);
 
