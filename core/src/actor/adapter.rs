@@ -64,8 +64,8 @@ macro_rules! wrapper_access {
 /// actor: an adapter's, and a parallel run's shares of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
-        // Only a single-type actor asks its filter: `dispatch` is a constant, so the
-        // others leave no test on the walk.
+        // Only a single-type actor asks its filter: `dispatch` is a constant for most
+        // actors, so the others leave no test on the walk.
         #[inline(always)]
         fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
             let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
