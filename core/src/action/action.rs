@@ -130,17 +130,20 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         graph: &Graph,
         stats: &mut RunStats,
     ) -> Result<(), TraversalError> {
+        // The sink counts into its own copy: through the reference, every node's count
+        // would be a load and a store on the walk's critical path.
         let mut sink = Sink::<C, FRAMES> {
             graph,
             actors: &mut self.actors,
             frames: &mut self.frames,
-            stats,
+            stats: *stats,
             entered_from: Frame::ROOT,
             batch_entries: 0,
         };
         let outcome = self.iterator.drive(graph, &mut sink);
         // One chain call per node entered alone, one per batch.
         let batch_entries = sink.batch_entries;
+        *stats = sink.stats;
         drop(sink);
         stats.chain_calls = stats.entered - batch_entries + stats.batches;
         outcome
@@ -211,7 +214,7 @@ struct Sink<'r, C: ActorChain, const FRAMES: bool> {
     graph: &'r Graph,
     actors: &'r mut C,
     frames: &'r mut FrameTable,
-    stats: &'r mut RunStats,
+    stats: RunStats,
     /// The frame of the last entered node's parent states.
     entered_from: Frame,
     batch_entries: u64,

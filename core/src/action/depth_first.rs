@@ -127,15 +127,17 @@ impl DepthFirst {
         })
     }
 
-    /// The current node's first child to traverse, from its links or its built list.
+    /// The current node's first child to traverse, from its links or its built list
+    /// (`list_state`: what the actors did with the node's active list).
     #[inline(always)]
     fn first_child(
         &mut self,
         graph: &Graph,
         node: NodeIndex,
         list_start: usize,
+        list_state: ListState,
     ) -> Option<NodeIndex> {
-        match self.list_state {
+        match list_state {
             ListState::Untouched => graph.first_child_at(node),
             ListState::Cleared => {
                 self.lists.truncate(list_start);
@@ -209,6 +211,30 @@ impl DepthFirst {
         &mut self,
         graph: &Graph,
         sink: &mut S,
+        handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
+        siblings: (NodeIndex, NodeIndex),
+        depth: u32,
+        leave_events: bool,
+    ) -> bool {
+        // The walk runs on a local iterator holding this one's buffers: an actor's
+        // out-of-line call gets a pointer into the action, which the compiler assumes
+        // may write the iterator, so a field would be reloaded after every such call.
+        let mut walk = Self {
+            lists: std::mem::take(&mut self.lists),
+            open: std::mem::take(&mut self.open),
+            ..Self::new()
+        };
+        let going = walk.walk_subtree(graph, sink, handoff, siblings, depth, leave_events);
+        (self.lists, self.open) = (walk.lists, walk.open);
+        going
+    }
+
+    /// [`drive_subtree`](Self::drive_subtree)'s loop.
+    #[inline(always)]
+    fn walk_subtree<S: StepSink>(
+        &mut self,
+        graph: &Graph,
+        sink: &mut S,
         mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
         (first, last): (NodeIndex, NodeIndex),
         depth: u32,
@@ -216,8 +242,10 @@ impl DepthFirst {
     ) -> bool {
         self.lists.clear();
         self.open.clear();
-        self.list_state = ListState::Untouched;
         self.root = first;
+        // A local, not a field: the actors' out-of-line calls then cannot reach it, so
+        // the compiler keeps it out of memory and drops the list paths no actor takes.
+        let mut list_state = ListState::Untouched;
         let (top, mut node, mut depth) = (depth, first, depth);
         let mut by_links = true;
         'enter: loop {
@@ -244,16 +272,16 @@ impl DepthFirst {
                             node,
                             depth + 1,
                             &mut self.lists,
-                            &mut self.list_state,
+                            &mut list_state,
                         ),
                     );
                     match flow {
                         Flow::Continue => {}
-                        Flow::Prune => self.list_state = ListState::Cleared,
+                        Flow::Prune => list_state = ListState::Cleared,
                         Flow::Stop => return false,
                     }
-                    by_links = self.list_state == ListState::Untouched;
-                    if let Some(child) = self.first_child(graph, node, list_start) {
+                    by_links = list_state == ListState::Untouched;
+                    if let Some(child) = self.first_child(graph, node, list_start, list_state) {
                         node = child;
                         depth += 1;
                         continue 'enter;
@@ -315,7 +343,8 @@ impl TraversalIterator for DepthFirst {
     fn next(&mut self, graph: &Graph) -> Option<Step> {
         match self.todo {
             Todo::Descend => {
-                if let Some(child) = self.first_child(graph, self.current, self.list_start) {
+                let (current, start, state) = (self.current, self.list_start, self.list_state);
+                if let Some(child) = self.first_child(graph, current, start, state) {
                     self.depth += 1;
                     return self.enter(child);
                 }

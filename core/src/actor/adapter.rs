@@ -64,16 +64,20 @@ macro_rules! wrapper_access {
 /// actor: an adapter's, and a parallel run's shares of [`Static`] and [`Unordered`].
 macro_rules! filtered_calls {
     () => {
+        // Only a single-type actor asks its filter: `dispatch` is a constant for most
+        // actors, so the others leave no test on the walk.
         #[inline(always)]
         fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
-            if !self.filter.admits(visit) {
+            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
+            if single && !self.filter.admits(visit) {
                 return Flow::Continue;
             }
             self.actor.enter(visit, active)
         }
         #[inline]
         fn leave(&mut self, visit: &Visit<'_>) {
-            if A::EVENTS == Events::EnterLeave && self.filter.admits(visit) {
+            let single = matches!(self.actor.dispatch(), $crate::Dispatch::Single(_));
+            if A::EVENTS == Events::EnterLeave && (!single || self.filter.admits(visit)) {
                 self.actor.leave(visit);
             }
         }

@@ -4,7 +4,7 @@
 use crate::actor::{ActiveList, Dispatch, Flow, Sealed, UnorderedActor, Visit};
 use crate::dispatch::MethodTable;
 use crate::dispatch::table::Arm;
-use crate::graph::{Graph, NodeCore, NodeType, RegistryStamp};
+use crate::graph::{Graph, NodeCore, NodeIndex, NodeType, RegistryStamp};
 use crate::invariant::Invariant;
 use crate::run::RunContext;
 use std::any::{Any, TypeId};
@@ -108,7 +108,7 @@ where
                 None => Flow::Continue,
             }
         } else if usize::from(code) == 2 * L::LEN + 1 {
-            match view::<T>(visit) {
+            match view::<T>(visit.graph(), visit.node(), visit.node_type()) {
                 Some(node) => (typed.f)(node, visit, cx),
                 None => Flow::Continue,
             }
@@ -124,11 +124,13 @@ where
 
 /// The `T` view of a node whose type reaches an arm by fallback, the general way. Out
 /// of line: inlined into every arm, the general lookup crowds the registers of the
-/// walk around all arms, which then spills and reloads its state on every node.
+/// walk around all arms, which then spills and reloads its state on every node. It
+/// takes the visit's parts, not the visit: a pointer to it would keep every visit in
+/// memory.
 #[cold]
 #[inline(never)]
-fn view<'g, T: NodeCore>(visit: &Visit<'g>) -> Option<&'g T> {
-    visit.get::<T>()
+pub(crate) fn view<T: NodeCore>(graph: &Graph, node: NodeIndex, ty: NodeType) -> Option<&T> {
+    graph.get_typed_raw::<T>(node.raw(), ty.0)
 }
 
 /// What [`Arms`] runs for a node type no arm handles: nothing (`()`), the closure of

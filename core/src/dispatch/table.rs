@@ -1,6 +1,7 @@
 //! Per-type dispatch with functors chosen at run time (Coin3D's method list).
 
 use crate::actor::{Flow, Visit};
+use crate::dispatch::arms::view;
 use crate::dispatch::typed::Kept;
 use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
 use std::any::TypeId;
@@ -8,10 +9,14 @@ use std::sync::Arc;
 
 /// A functor, type-erased: one virtual call per node.
 pub(crate) trait Call<Cx>: Send {
-    /// Calls the functor on the visited node. With `keep` (a run of an
-    /// [`Arms`](crate::Arms), which releases it in `end`), a typed functor keeps its
-    /// type's column across nodes, as [`Typed`](crate::Typed) does.
-    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow;
+    /// Calls the functor on the visited node.
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow;
+    /// [`call`](Call::call) in a run of an [`Arms`](crate::Arms), which releases the
+    /// column in `end`: a typed functor keeps its type's column across nodes, as
+    /// [`Typed`](crate::Typed) does.
+    fn call_kept(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        self.call(visit, cx)
+    }
     /// Lets go of a kept column.
     fn release(&mut self) {}
 }
@@ -34,14 +39,15 @@ impl<T: NodeCore, F> Arm<T, F> {
 }
 
 impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Arm<T, F> {
-    #[inline]
-    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, keep: bool) -> Flow {
-        let node = if keep {
-            self.column.get(visit)
-        } else {
-            visit.get::<T>()
-        };
-        match node {
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        match view::<T>(visit.graph(), visit.node(), visit.node_type()) {
+            Some(node) => (self.f)(node, visit, cx),
+            None => Flow::Continue,
+        }
+    }
+
+    fn call_kept(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
+        match self.column.get_or_look_up(visit) {
             Some(node) => (self.f)(node, visit, cx),
             None => Flow::Continue,
         }
@@ -56,8 +62,7 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
 struct Untyped<F>(F);
 
 impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
-    #[inline]
-    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx, _keep: bool) -> Flow {
+    fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
         (self.0)(visit, cx)
     }
 }
@@ -262,7 +267,8 @@ impl<Cx: 'static> MethodTable<Cx> {
         // NONE is past the end of `methods`: one bounds check for both.
         let slot = self.resolved.get(visit.node_type().get()).copied();
         match self.methods.get_mut(slot.unwrap_or(NONE) as usize) {
-            Some((_, functor)) => functor.call.call(visit, cx, keep),
+            Some((_, functor)) if keep => functor.call.call_kept(visit, cx),
+            Some((_, functor)) => functor.call.call(visit, cx),
             None => Flow::Continue,
         }
     }

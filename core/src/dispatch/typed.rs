@@ -148,11 +148,33 @@ impl<T: NodeCore> Kept<T> {
     /// The visited node's payload as a `T`, as [`Visit::get`] gives it.
     #[inline(always)]
     pub(crate) fn get<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
-        let graph = visit.graph();
-        if visit.node_type().0 != self.ty || graph.column_key != self.key {
+        if !self.holds(visit) {
             return self.get_cold(visit);
         }
         self.get_kept(visit)
+    }
+
+    /// [`get`](Self::get) with the lookup out of line, for a caller behind a virtual
+    /// call (a typed functor): inlined, the lookup makes every call save and restore
+    /// the registers it needs.
+    #[inline]
+    pub(crate) fn get_or_look_up<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        if !self.holds(visit) {
+            return self.look_up(visit);
+        }
+        self.get_kept(visit)
+    }
+
+    /// Whether the kept column is the visited node's.
+    #[inline]
+    fn holds(&self, visit: &Visit<'_>) -> bool {
+        visit.node_type().0 == self.ty && visit.graph().column_key == self.key
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn look_up<'a, 'g: 'a>(&'a mut self, visit: &Visit<'g>) -> Option<&'a T> {
+        self.get_cold(visit)
     }
 
     /// Lets go of the column.

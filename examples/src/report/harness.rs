@@ -96,6 +96,10 @@ pub fn checksums(measured: &[Measured]) -> String {
 /// A contender whose checksum changes between runs keeps the first one; callers
 /// compare checksums across contenders ([`Measured::checksum`]).
 ///
+/// With `BENCH_REPORT_COUNT=NAME` in the environment only the contender named `NAME`
+/// runs, every round, for counts under valgrind: a run with a name no contender has
+/// counts the set-up, to subtract (its times then mean nothing).
+///
 /// ```
 /// use scenewalk_examples::report::{Contender, Reps, round_robin};
 /// let data: Vec<u64> = (0..1000).collect();
@@ -112,9 +116,16 @@ pub fn round_robin(contenders: &mut [Contender<'_>], reps: Reps) -> Vec<Measured
     let n = contenders.len();
     let mut times: Vec<Vec<f64>> = vec![Vec::with_capacity(reps.measured); n];
     let mut checksums: Vec<Option<u64>> = vec![None; n];
+    let counted = std::env::var("BENCH_REPORT_COUNT").ok();
     for round in 0..reps.warmup + reps.measured {
         for k in 0..n {
             let i = (round + k) % n;
+            if counted
+                .as_ref()
+                .is_some_and(|name| *name != contenders[i].name)
+            {
+                continue;
+            }
             if let Some(prepare) = &mut contenders[i].prepare {
                 prepare();
             }
