@@ -197,9 +197,9 @@ impl OrderedActor for Bounds {
         &mut self,
         state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
-        active: &mut ActiveList<'_>,
+        _active: &mut ActiveList<'_>,
     ) -> Flow {
-        self.world.enter(state, visit, active);
+        let place = self.world.enter_node(state, visit);
         let ty = visit.node_type();
         let own = if !self.geometry.contains(ty) {
             Aabb::EMPTY
@@ -208,7 +208,7 @@ impl OrderedActor for Bounds {
             self.skins.push((visit.node(), Aabb::EMPTY));
             Aabb::EMPTY
         } else {
-            let world = self.world.matrices.get(*state.get());
+            let world = self.world.matrices.get(place);
             visit
                 .get::<Geometry>()
                 .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world))
