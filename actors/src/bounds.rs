@@ -6,8 +6,8 @@ use crate::skinned::{find, skinned_box};
 use crate::world::WorldTransforms;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
-    Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, ResultsError,
-    RunContext, Stamp, Stamped, StateCell, TraversalError, Typed, Visit,
+    Aabb, ActiveList, Events, Flow, Graph, NodeId, NodeIndex, OrderedActor, OrderedState,
+    ResultsError, RunContext, Stamp, Stamped, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_nodes::{Geometry, SkinnedMesh};
 use std::any::Any;
@@ -82,17 +82,16 @@ pub struct Bounds {
     scratch: Vec<Affine3A>,
     shared: Arc<BoundsTable>,
     root: Option<NodeIndex>,
-    /// In a parallel worker: the boxes of its subtree, kept on a stack by depth.
-    fork: Option<Box<BoundsFork>>,
-}
-
-/// A parallel worker's boxes still open, on a stack (its table holds finished ones).
-#[derive(Clone, Debug, Default)]
-struct BoundsFork {
-    /// The nodes entered and not yet left, with their boxes so far.
+    /// Whether each node is left right after its subtree, before any node is entered
+    /// again: pre-order, but not the walk above a parallel run's split points, whose
+    /// leaves come after it.
+    nested: bool,
+    /// Pre-order: the nodes entered and not yet left, with their boxes so far (the
+    /// table gets a box when its node is left, or at the end of a run that stopped).
     open: Vec<(NodeIndex, Aabb)>,
-    /// The finished subtree roots' boxes, with the parent they go into.
-    roots: Vec<(Option<NodeIndex>, Aabb)>,
+    /// In a parallel worker: its finished subtree roots' boxes, with the parent each
+    /// goes into.
+    roots: Option<Vec<(Option<NodeIndex>, Aabb)>>,
 }
 
 impl Bounds {
@@ -113,14 +112,52 @@ impl Bounds {
 
     /// Continues the latest run over `graph` as it is now, keeping every value, for an
     /// incremental patch to run it again over changed subtrees; false when a new type
-    /// extending `Transform` moved every matrix (`WorldMatrices::layout`).
+    /// extending `Transform` moved every matrix (`WorldMatrices::layout`). The patch's
+    /// runs gather boxes in the table, not on the stack: each leaves its top's box
+    /// there for the patch to lift.
     pub(crate) fn resume(&mut self, graph: &Graph) -> bool {
+        self.open.clear();
+        self.nested = false;
         let types = graph.types();
         self.geometry.resolve(types);
         self.skinned.resolve(types);
         self.boxes.resume(graph);
         self.world.world.resume(graph);
         self.world.matrices.layout(graph)
+    }
+
+    /// Puts the open boxes in the table, where the rest of the run gathers them.
+    #[cold]
+    fn unnest(&mut self) {
+        for (node, own) in self.open.drain(..) {
+            self.boxes.set(node, own);
+        }
+        self.nested = false;
+    }
+
+    /// A node is left when its box gathers in the table: into its parent's there.
+    #[inline]
+    fn leave_in_table(&mut self, visit: &Visit<'_>) {
+        let node = visit.node();
+        if Some(node) == self.root {
+            return self.root_left(visit.graph());
+        }
+        if let Some(own) = self.boxes.get_at(node)
+            && let Some(parent) = visit.graph().parent_at(node)
+            && let Some(parent_box) = self.boxes.get_mut_at(parent)
+        {
+            *parent_box = parent_box.union(&own);
+        }
+    }
+
+    /// The run's root is left: the skinned meshes get their boxes.
+    fn root_left(&mut self, graph: &Graph) {
+        if !self.skins.is_empty() {
+            // The workers' matrices and boxes are needed now, not at the end.
+            self.world.finish_merges();
+            self.boxes.finish_merges();
+            self.pose_skins(graph);
+        }
     }
 
     /// Boxes the skinned meshes met into their own boxes and their ancestors'.
@@ -164,6 +201,8 @@ impl OrderedActor for Bounds {
         self.geometry.resolve(types);
         self.skinned.resolve(types);
         self.skins.clear();
+        self.open.clear();
+        self.nested = run.capabilities.ordered_state == OrderedState::DepthStack;
         self.root = Some(run.root);
         self.boxes.begin(run.graph, run.root);
         self.world.root_state(run)
@@ -174,9 +213,9 @@ impl OrderedActor for Bounds {
         &mut self,
         state: &mut StateCell<'_, u32>,
         visit: &Visit<'_>,
-        active: &mut ActiveList<'_>,
+        _active: &mut ActiveList<'_>,
     ) -> Flow {
-        self.world.enter(state, visit, active);
+        let place = self.world.enter_node(state, visit);
         let ty = visit.node_type();
         let own = if !self.geometry.contains(ty) {
             Aabb::EMPTY
@@ -185,54 +224,48 @@ impl OrderedActor for Bounds {
             self.skins.push((visit.node(), Aabb::EMPTY));
             Aabb::EMPTY
         } else {
-            let world = self.world.matrices.get(*state.get());
+            let world = self.world.matrices.get(place);
             visit
                 .get::<Geometry>()
                 .map_or(Aabb::EMPTY, |g| g.local_bounds().transformed(&world))
         };
-        match &mut self.fork {
-            None => self.boxes.set(visit.node(), own),
-            Some(fork) => fork.open.push((visit.node(), own)),
+        if self.nested {
+            self.open.push((visit.node(), own));
+        } else {
+            self.boxes.set(visit.node(), own);
         }
         Flow::Continue
     }
 
     #[inline(always)]
     fn leave(&mut self, _state: &u32, visit: &Visit<'_>) {
-        if let Some(fork) = &mut self.fork {
-            // The box is complete: into its parent's, open here unless the node is the
-            // subtree's root; the worker's table keeps it for the merge.
-            if let Some((node, own)) = fork.open.pop() {
-                match fork.open.last_mut() {
-                    Some((_, parent_box)) => *parent_box = parent_box.union(&own),
-                    None => fork
-                        .roots
-                        .push((visit.graph().parent_at(visit.node()), own)),
-                }
-                self.boxes.set(node, own);
-            }
-            return;
+        if !self.nested {
+            return self.leave_in_table(visit);
         }
-        if Some(visit.node()) == self.root {
-            if !self.skins.is_empty() {
-                // The workers' matrices and boxes are needed now, not at the end.
-                self.world.finish_merges();
-                self.boxes.finish_merges();
-                self.pose_skins(visit.graph());
-            }
-            return;
-        }
-        let Some(own) = self.boxes.get_at(visit.node()) else {
+        // The box is complete: into its parent's, open below it, unless the node is the
+        // run's root or a worker's subtree root.
+        let Some((node, own)) = self.open.pop() else {
             return;
         };
-        if let Some(parent) = visit.graph().parent_at(visit.node())
-            && let Some(parent_box) = self.boxes.get_mut_at(parent)
-        {
+        if node != visit.node() {
+            // A leave replayed after the walk above a parallel run's split points.
+            self.open.push((node, own));
+            self.unnest();
+            return self.leave_in_table(visit);
+        }
+        self.boxes.set(node, own);
+        if let Some((_, parent_box)) = self.open.last_mut() {
             *parent_box = parent_box.union(&own);
+        } else if let Some(roots) = &mut self.roots {
+            roots.push((visit.graph().parent_at(node), own));
+        } else {
+            self.root_left(visit.graph());
         }
     }
 
     fn end(&mut self) {
+        // A run that stopped left some open: each keeps what it gathered.
+        self.unnest();
         self.world.end();
         self.boxes.finish_merges();
         // By slot, for `BoundsTable::skinned_at` (in a run that stopped, unposed).
@@ -259,7 +292,8 @@ impl OrderedActor for Bounds {
             geometry: self.geometry.clone(),
             skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
-            fork: Some(Box::default()),
+            nested: self.nested,
+            roots: Some(Vec::new()),
             ..Self::new()
         };
         Some((worker, state))
@@ -268,12 +302,10 @@ impl OrderedActor for Bounds {
     fn merge(&mut self, worker: Self) {
         self.world.merge(worker.world);
         self.skins.extend(worker.skins);
-        let Some(fork) = worker.fork else {
-            return;
-        };
         // Boxes below the split points are not read during the run: copied at the end.
         self.boxes.merge(worker.boxes);
-        for (parent, own) in fork.roots {
+        self.unnest();
+        for (parent, own) in worker.roots.into_iter().flatten() {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)
             {

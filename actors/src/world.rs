@@ -102,6 +102,15 @@ impl WorldTransforms {
             .map(|place| self.matrices.get(place))
     }
 
+    /// The actor's work at a node; returns the node's state (the place of its world
+    /// matrix), for a carrier that reads it.
+    #[inline(always)]
+    pub(crate) fn enter_node(&mut self, state: &mut StateCell<'_, u32>, visit: &Visit<'_>) -> u32 {
+        let own = self.matrices.enter(state, visit);
+        self.world.set(visit.node(), own);
+        own
+    }
+
     /// Puts the merged workers' matrices and places in the tables now (else at `end`).
     pub(crate) fn finish_merges(&mut self) {
         self.matrices.end();
@@ -136,8 +145,7 @@ impl OrderedActor for WorldTransforms {
         visit: &Visit<'_>,
         _active: &mut ActiveList<'_>,
     ) -> Flow {
-        let own = self.matrices.enter(state, visit);
-        self.world.set(visit.node(), own);
+        self.enter_node(state, visit);
         Flow::Continue
     }
 

@@ -50,10 +50,8 @@ pub(crate) struct WorldMatrices {
     pub(super) non_finite: Vec<NodeIndex>,
     /// The run's root, when the matrix above it is already bad (listed once).
     bad_root: Option<NodeIndex>,
-    /// In a parallel worker: the place and matrix it starts from (outside its own
-    /// pages), and its parent's `non_finite` length at the fork. In the parent: the
-    /// entries merges have put in `non_finite` since.
-    inherited: Option<(u32, Affine3A)>,
+    /// In a parallel worker: its parent's `non_finite` length at the fork. In the
+    /// parent: the entries merges have put in `non_finite` since.
     mark: usize,
     merged: usize,
     /// World matrices computed at enter (transform nodes), for the tests that a pass
@@ -145,10 +143,7 @@ impl WorldMatrices {
     /// broken invariant: see [`Invariant`]).
     #[inline(always)]
     pub(crate) fn get(&self, place: u32) -> Affine3A {
-        match self.inherited {
-            Some((at, world)) if at == place => world,
-            _ => (self.matrices.get(place as usize).copied()).invariant("a world matrix"),
-        }
+        (self.matrices.get(place as usize).copied()).invariant("a world matrix")
     }
 
     /// Overwrites the matrix at `place` with `above × local` (a patch; the table grows
@@ -164,14 +159,16 @@ impl WorldMatrices {
         Some(place)
     }
 
-    /// A parallel worker's matrices, starting from `state` (written at their places).
+    /// A parallel worker's matrices, starting from `state` (written at their places;
+    /// the one at `state` too, as the table holds it, so the worker reads it as its own).
     pub(crate) fn fork_at(&self, state: u32) -> Self {
+        let mut matrices = self.matrices.fork();
+        matrices.set(state as usize, self.get(state));
         Self {
             transforms: self.transforms.clone(),
             kind: self.kind.clone(),
             kinds: self.kinds,
-            matrices: self.matrices.fork(),
-            inherited: Some((state, self.get(state))),
+            matrices,
             mark: self.non_finite.len(),
             ..Self::default()
         }
