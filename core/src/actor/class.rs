@@ -29,17 +29,24 @@ pub enum StateKind {
 pub struct TypeKey {
     /// The type's `TypeId`.
     pub id: TypeId,
-    /// The type's name, for messages ([`short_type_name`](crate::short_type_name)).
+    /// The type's full path ([`std::any::type_name`]); messages show
+    /// [`short_name`](Self::short_name).
     pub name: &'static str,
 }
 
 impl TypeKey {
-    /// The key of `T`.
+    /// The key of `T`: two compile-time constants, so an adapter that asks an actor's
+    /// [`dispatch`](crate::UnorderedActor::dispatch) at every node pays nothing for it.
     pub fn of<T: 'static>() -> Self {
         Self {
             id: TypeId::of::<T>(),
-            name: crate::graph::short_type_name::<T>(),
+            name: std::any::type_name::<T>(),
         }
+    }
+
+    /// The type's name without module paths ([`short_type_name`](crate::short_type_name)).
+    pub fn short_name(&self) -> &'static str {
+        crate::graph::shorten(self.name)
     }
 }
 

@@ -76,8 +76,8 @@ pub trait StaticActor: Any + Sync {
     /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work, so
     /// breadth-first iterators may run it.
     const BATCHES: bool = false;
-    /// Which node types reach the actor: the same answer throughout a run (it is asked
-    /// when the run begins and at each node).
+    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
+    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
@@ -131,8 +131,8 @@ pub trait UnorderedActor: Any + Send {
     const EVENTS: Events = Events::Enter;
     /// As [`StaticActor::BATCHES`].
     const BATCHES: bool = false;
-    /// Which node types reach the actor: the same answer throughout a run (it is asked
-    /// when the run begins and at each node).
+    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
+    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
@@ -224,8 +224,8 @@ pub trait OrderedActor: Any + Send {
     type State: Clone + Send + 'static;
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
-    /// Which node types reach the actor: the same answer throughout a run (it is asked
-    /// when the run begins and at each node).
+    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
+    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }

@@ -18,7 +18,7 @@ pub use compact::Remap;
 pub use id::{NodeId, NodeIndex};
 pub use node::{MAX_BASE_CHAIN, NodeCore};
 pub(crate) use types::RegistryStamp;
-pub(crate) use types::TypeSet;
 pub use types::{NodeType, ParentType, TypeInfo, TypeRegistry, short_type_name};
+pub(crate) use types::{TypeSet, shorten};
 
 pub(crate) use column::Column;

@@ -49,8 +49,12 @@ static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 /// assert_eq!(scenewalk_core::short_type_name::<std::string::String>(), "String");
 /// ```
 pub fn short_type_name<T: ?Sized>() -> &'static str {
+    shorten(std::any::type_name::<T>())
+}
+
+/// [`short_type_name`] of a full type name.
+pub(crate) fn shorten(full: &'static str) -> &'static str {
     static SHORT: Mutex<BTreeMap<&'static str, &'static str>> = Mutex::new(BTreeMap::new());
-    let full = std::any::type_name::<T>();
     let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
     // A plain ASCII path (the common case, met at every run's check) is cut at its last
     // `:` in one pass over the bytes; anything else takes the kept table.
