@@ -1,8 +1,8 @@
 //! Self-collision of a robot: which of its links' collision meshes touch at a pose.
 
 use crate::collide::{Collide, ContactMode, padded};
-use scenewalk_core::{Aabb, Invariant};
 use scenewalk_core::glam::Affine3A;
+use scenewalk_core::{Aabb, Invariant};
 use scenewalk_nodes::urdf::{CollisionMesh, Robot, Srdf};
 
 /// A pair of links, `a < b` (link indices of the robot).
@@ -291,7 +291,10 @@ impl SelfCollision {
         ws.link_boxes.clear();
         ws.link_boxes.resize(self.names.len(), Aabb::EMPTY);
         for &link in &self.geometric {
-            let pose = poses.get(link).copied().invariant("a pose of a checked count");
+            let pose = poses
+                .get(link)
+                .copied()
+                .invariant("a pose of a checked count");
             if !pose.is_finite() {
                 return Err(SelfCollisionError::NotFinite {
                     link: self.link_name(link).to_string(),
@@ -299,7 +302,10 @@ impl SelfCollision {
             }
         }
         for m in &self.elements {
-            let pose = poses.get(m.link).copied().invariant("a pose of a checked count");
+            let pose = poses
+                .get(m.link)
+                .copied()
+                .invariant("a pose of a checked count");
             let placement = pose * m.placement;
             let world = padded(&m.mesh.geometry().local_bounds().transformed(&placement));
             ws.placed.push((placement, world));
@@ -339,7 +345,11 @@ impl SelfCollision {
         stats: &mut SelfCollisionStats,
     ) -> bool {
         let span = |l: usize| {
-            let (s, e) = self.spans.get(l).copied().invariant("a link's element span");
+            let (s, e) = self
+                .spans
+                .get(l)
+                .copied()
+                .invariant("a link's element span");
             s..e
         };
         for i in span(pair.a) {
