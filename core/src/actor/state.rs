@@ -125,10 +125,6 @@ pub(crate) struct OrderedStates<S> {
     mode: OrderedState,
     /// The states along the current path of a pre-order traversal.
     depth: Vec<Level<S>>,
-    /// Per depth: how many of `depth`'s states a node entered there keeps (its
-    /// ancestors' and the root), and at `depth + 1`, with its own: a node truncates to
-    /// its entry instead of popping in a loop whose trip count follows the tree.
-    keep: Vec<u32>,
     /// The state versions of [`OrderedState::Copies`] runs, the only ones with frames.
     pub(crate) versions: VersionStates<S>,
     pub(crate) copies: u64,
@@ -139,7 +135,6 @@ impl<S> Default for OrderedStates<S> {
         Self {
             mode: OrderedState::DepthStack,
             depth: Vec::new(),
-            keep: Vec::new(),
             versions: VersionStates::EMPTY,
             copies: 0,
         }
@@ -152,7 +147,6 @@ impl<S: Clone> OrderedStates<S> {
         self.mode = mode;
         self.copies = 0;
         self.depth.clear();
-        self.keep.clear();
         match mode {
             OrderedState::Copies => self.versions.reset(Some(root)),
             _ => {
@@ -168,29 +162,8 @@ impl<S: Clone> OrderedStates<S> {
     #[inline]
     pub(crate) fn before_enter(&mut self, depth: u32) {
         if self.mode != OrderedState::Copies {
-            let d = depth as usize;
-            // The node's entry below is its own until it makes a state (`push_own`).
-            let keep = match self.keep.get_mut(d..d + 2) {
-                Some([keep, own]) => {
-                    *own = *keep;
-                    *keep
-                }
-                _ => self.keep_deeper(d),
-            };
-            self.depth.truncate(keep as usize);
+            self.pop_below(depth, false);
         }
-    }
-
-    /// `before_enter` at a depth `keep` does not reach yet: depths above a run's (or a
-    /// worker's) first node keep the root alone.
-    #[cold]
-    fn keep_deeper(&mut self, d: usize) -> u32 {
-        self.keep.resize(d + 2, 1);
-        let keep = self.keep.get(d).copied().invariant("kept states");
-        if let Some(own) = self.keep.get_mut(d + 1) {
-            *own = keep;
-        }
-        keep
     }
 
     #[inline]
@@ -206,14 +179,19 @@ impl<S: Clone> OrderedStates<S> {
     pub(crate) fn at_leave(&mut self, depth: u32) -> Option<&S> {
         match self.mode {
             OrderedState::Copies => self.versions.get(),
-            _ => {
-                // The node's entry: its descendants wrote only deeper ones.
-                if let Some(&keep) = self.keep.get(depth as usize + 1) {
-                    self.depth.truncate(keep as usize);
-                }
-                self.depth.last().map(|l| &l.state)
-            }
+            _ => self.pop_below(depth, true),
         }
+    }
+
+    /// Drops the states of nodes deeper than `depth`, and also at `depth` unless
+    /// `at_leave` (where the top is then the node's own).
+    #[inline]
+    fn pop_below(&mut self, depth: u32, at_leave: bool) -> Option<&S> {
+        let min = depth.saturating_add(1 + u32::from(at_leave));
+        while self.depth.len() > 1 && self.depth.last().is_some_and(|l| l.owner >= min) {
+            self.depth.pop();
+        }
+        self.depth.last().map(|l| &l.state)
     }
 
     /// The copies of the run.
@@ -254,12 +232,7 @@ impl<S: Clone> OrderedStates<S> {
         self.copies += 1;
         match self.mode {
             OrderedState::Copies => self.versions.own = Some(self.versions.store(state)),
-            _ => {
-                self.depth.push(Level { owner, state });
-                if let Some(keep) = self.keep.get_mut(owner as usize) {
-                    *keep = self.depth.len() as u32;
-                }
-            }
+            _ => self.depth.push(Level { owner, state }),
         }
     }
 
