@@ -83,14 +83,18 @@ impl Aabb {
     }
 
     /// The box grown by `margin` on every side (room for rounding); the empty box stays
-    /// empty.
+    /// empty, and a negative margin that shrinks the box past a side's width empties it.
     #[must_use]
     pub fn padded(&self, margin: f32) -> Aabb {
         if self.is_empty() {
             return *self;
         }
         let margin = Vec3::splat(margin);
-        Aabb::new(self.min - margin, self.max + margin)
+        let (min, max) = (self.min - margin, self.max + margin);
+        if min.cmpgt(max).any() {
+            return Aabb::EMPTY;
+        }
+        Aabb { min, max }
     }
 
     /// Whether the boxes share at least one point (touching counts).

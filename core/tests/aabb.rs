@@ -42,4 +42,9 @@ fn padding_grows_every_side_and_leaves_an_empty_box_empty() {
         max: Vec3::ONE,
     };
     assert!(nan.padded(1.0).min.is_nan(), "a NaN box is left as it is");
+    assert_eq!(
+        unit.padded(-0.25),
+        Aabb::new(Vec3::splat(0.25), Vec3::splat(0.75))
+    );
+    assert_eq!(unit.padded(-0.6), Aabb::EMPTY, "shrunk past its width");
 }
