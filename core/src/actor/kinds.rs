@@ -76,8 +76,11 @@ pub trait StaticActor: Any + Sync {
     /// Whether [`enter_batch`](StaticActor::enter_batch) does the actor's work, so
     /// breadth-first iterators may run it.
     const BATCHES: bool = false;
-    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
-    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
+    /// Which node types reach the actor: cheap (it may be asked at each node;
+    /// [`Dispatch::single`] is free), the same answer throughout a run and from a fork as
+    /// from its parent; change it between runs only through
+    /// [`Action::actor_mut`](crate::Action::actor_mut), after
+    /// which the next run checks the actor again.
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
@@ -131,8 +134,11 @@ pub trait UnorderedActor: Any + Send {
     const EVENTS: Events = Events::Enter;
     /// As [`StaticActor::BATCHES`].
     const BATCHES: bool = false;
-    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
-    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
+    /// Which node types reach the actor: cheap (it may be asked at each node;
+    /// [`Dispatch::single`] is free), the same answer throughout a run and from a fork as
+    /// from its parent; change it between runs only through
+    /// [`Action::actor_mut`](crate::Action::actor_mut), after
+    /// which the next run checks the actor again.
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
@@ -224,8 +230,11 @@ pub trait OrderedActor: Any + Send {
     type State: Clone + Send + 'static;
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
-    /// Which node types reach the actor: the same answer throughout a run, and cheap (it
-    /// is asked when the run begins and at each node; [`Dispatch::single`] is free).
+    /// Which node types reach the actor: cheap (it may be asked at each node;
+    /// [`Dispatch::single`] is free), the same answer throughout a run and from a fork as
+    /// from its parent; change it between runs only through
+    /// [`Action::actor_mut`](crate::Action::actor_mut), after
+    /// which the next run checks the actor again.
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
