@@ -113,9 +113,9 @@ fn measured_chain(
     action.run(graph, root).expect("root is live").entered
 }
 
-/// The update's chain run by the engine over each subtree from its top (`Action::run`
-/// starts from the world matrix above the top, walking up): what a patch driving the
-/// engine's depth-first loop would pay, per run and per node.
+/// A fresh `(Ordered<Bounds>,)` action run over each changed subtree from its top
+/// (`Action::run` starts from the world matrix above the top, walking up): `Bounds`'
+/// whole set-up per run, which the update's own patches, resuming its tables, skip.
 #[inline(never)]
 fn measured_engine(
     action: &mut Action<DepthFirst, (Ordered<Bounds>,)>,
