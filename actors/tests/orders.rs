@@ -284,3 +284,86 @@ fn a_pruned_node_keeps_its_own_box_and_a_deactivated_one_has_none_under_every_or
         }
     }
 }
+
+/// Stops the run when it enters its `at`-th node (counting from 0).
+struct StopAt {
+    at: u64,
+    seen: u64,
+}
+impl scenewalk_core::UnorderedActor for StopAt {
+    fn enter(&mut self, _visit: &Visit<'_>, _active: &mut ActiveList<'_>) -> Flow {
+        self.seen += 1;
+        if self.seen > self.at {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
+#[test]
+fn a_stopped_depth_first_run_gives_each_entered_node_its_finished_childrens_boxes() {
+    let (graph, ids) = random_scene(400, 4);
+    let root = ids[0];
+    let (world, ..) = world_and_bounds(DepthFirst::new(), &graph, root);
+    // Document order and, per position, the last position of its subtree.
+    let order: Vec<NodeId> = {
+        let mut order = Vec::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            order.push(node);
+            let children: Vec<NodeId> = graph.children(node).unwrap().collect();
+            stack.extend(children.into_iter().rev());
+        }
+        order
+    };
+    let position = |id: NodeId| order.iter().position(|&n| n == id).unwrap();
+    let subtree_end = |id: NodeId| {
+        let mut end = position(id);
+        let mut stack = vec![id];
+        while let Some(node) = stack.pop() {
+            end = end.max(position(node));
+            stack.extend(graph.children(node).unwrap());
+        }
+        end
+    };
+    let own = |id: NodeId| {
+        graph.get::<Geometry>(id).map_or(Aabb::EMPTY, |g| {
+            g.local_bounds()
+                .transformed(&world.table().world(&graph, id).unwrap())
+        })
+    };
+    for stop in [0, 1, 7, 55, 200, 399] {
+        let chain = (
+            Ordered::new(Bounds::new()),
+            Unordered::new(StopAt { at: stop, seen: 0 }),
+        );
+        let mut action = Action::new(DepthFirst::new(), chain).unwrap();
+        action.run(&graph, root).unwrap();
+        let bounds = action.actor::<Bounds>().unwrap().table();
+        // A node's box: its own, and the boxes of its children left before the stop
+        // (a child whose whole subtree came before the stopping node).
+        fn want(
+            id: NodeId,
+            stop: usize,
+            graph: &Graph,
+            own: &dyn Fn(NodeId) -> Aabb,
+            position: &dyn Fn(NodeId) -> usize,
+            subtree_end: &dyn Fn(NodeId) -> usize,
+        ) -> Aabb {
+            graph
+                .children(id)
+                .unwrap()
+                .filter(|&c| position(c) <= stop && subtree_end(c) < stop)
+                .fold(own(id), |b, c| {
+                    b.union(&want(c, stop, graph, own, position, subtree_end))
+                })
+        }
+        for (i, &id) in order.iter().enumerate() {
+            let got = bounds.world_bounds(&graph, id).ok();
+            let expected = (i <= stop as usize)
+                .then(|| want(id, stop as usize, &graph, &own, &position, &subtree_end));
+            assert_eq!(got, expected, "stop at {stop}, node {i}");
+        }
+    }
+}
