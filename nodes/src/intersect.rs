@@ -1,6 +1,6 @@
 //! Rays and the exact ray–box and ray–triangle tests mesh queries use.
 
-use crate::mesh::{TriangleHit, closer};
+use crate::mesh::TriangleHit;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};
 
@@ -172,16 +172,31 @@ pub fn ray_triangles(
     triangles: &[[u32; 3]],
     max_distance: f32,
 ) -> Option<TriangleHit> {
-    let mut best: Option<TriangleHit> = None;
     let corner = |v: u32| positions.get(v as usize).copied();
-    for (triangle, &[a, b, c]) in (0u32..).zip(triangles) {
-        let (Some(a), Some(b), Some(c)) = (corner(a), corner(b), corner(c)) else {
+    let corners = (0u32..).zip(triangles).filter_map(|(triangle, &[a, b, c])| {
+        Some((triangle, [corner(a)?, corner(b)?, corner(c)?]))
+    });
+    nearest_hit(ray, corners, max_distance, None)
+}
+
+/// The nearest of `triangles` (index, corners) that `ray` hits ([`ray_triangle`]) and
+/// that beats `best` (or, without one, lies within `max_distance`): nearer, ties to the
+/// lower index.
+pub(crate) fn nearest_hit(
+    ray: &Ray,
+    triangles: impl Iterator<Item = (u32, [Vec3; 3])>,
+    max_distance: f32,
+    mut best: Option<TriangleHit>,
+) -> Option<TriangleHit> {
+    for (triangle, corners) in triangles {
+        let Some((t, u, v)) = ray_triangle(ray, &corners) else {
             continue;
         };
-        let Some((t, u, v)) = ray_triangle(ray, &[a, b, c]) else {
-            continue;
+        let closer = match &best {
+            None => t <= max_distance,
+            Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
         };
-        if closer(best.as_ref(), max_distance, triangle, t) {
+        if closer {
             best = Some(TriangleHit {
                 triangle,
                 distance: t,

@@ -2,7 +2,7 @@
 
 use crate::bvh::MeshBvh;
 use crate::geometry::Geometry;
-use crate::intersect::{Ray, ray_aabb, ray_triangle};
+use crate::intersect::{Ray, nearest_hit, ray_aabb};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
 use std::cell::Cell;
@@ -188,21 +188,10 @@ impl Mesh {
                 continue;
             }
             let Some(first) = graph.first_child_at(node) else {
-                let hits = bvh.leaf_triangles(node).iter().filter_map(|&triangle| {
-                    let (t, u, v) = ray_triangle(ray, &self.triangle(triangle)?)?;
-                    Some((triangle, t, u, v))
-                });
-                for (triangle, t, u, v) in hits {
-                    if closer(best.as_ref(), limit, triangle, t) {
-                        limit = t;
-                        best = Some(TriangleHit {
-                            triangle,
-                            distance: t,
-                            point: ray.at(t),
-                            barycentric: (u, v),
-                        });
-                    }
-                }
+                let leaf = bvh.leaf_triangles(node).iter();
+                let leaf = leaf.filter_map(|&t| Some((t, self.triangle(t)?)));
+                best = nearest_hit(ray, leaf, max_distance, best);
+                limit = best.map_or(limit, |b| b.distance);
                 continue;
             };
             let hit = |c: NodeIndex| ray_aabb(ray, &padded(c), limit).map(|d| (c, d));
@@ -234,15 +223,6 @@ impl Mesh {
             point: ray.at(distance),
             ..hit
         })
-    }
-}
-
-/// Whether a hit on `triangle` at `t` beats `best` (or, without one, lies within
-/// `limit`): nearer, ties to the lower index.
-pub(crate) fn closer(best: Option<&TriangleHit>, limit: f32, triangle: u32, t: f32) -> bool {
-    match best {
-        None => t <= limit,
-        Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
     }
 }
 
