@@ -35,15 +35,6 @@ pub enum GltfError {
         /// How many such items there are.
         count: usize,
     },
-    /// The scene asked for ([`ImportOptions::scene`](super::ImportOptions::scene))
-    /// is not in the file.
-    #[error("there is no scene {scene}: the file has {}", scenes(.count))]
-    NoSuchScene {
-        /// The scene asked for.
-        scene: usize,
-        /// How many scenes the file has.
-        count: usize,
-    },
     /// A node is listed as a child twice: by two parents, or twice by one.
     #[error("node {node} has two parents: it is a child of node {first} and of node {second}")]
     TwoParents {
@@ -173,15 +164,6 @@ pub enum AnimationFault {
     /// The keys or values are wrong (counts, order, NaN).
     #[error(transparent)]
     Keys(#[from] AnimationError),
-}
-
-/// `count` scenes, in words.
-fn scenes(count: &usize) -> String {
-    match *count {
-        0 => "no scenes".into(),
-        1 => "1 scene, scene 0".into(),
-        n => format!("{n} scenes, 0 to {}", n - 1),
-    }
 }
 
 impl GltfError {

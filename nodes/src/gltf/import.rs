@@ -20,7 +20,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
-    /// The scene to import; `None` takes the file's default scene, else scene 0.
+    /// The scene to import; `None` takes the file's default scene, else scene 0. One
+    /// not in the file is a [`GltfError::IndexOutOfRange`] at `ImportOptions::scene`.
     pub scene: Option<usize>,
 }
 
@@ -269,19 +270,12 @@ fn choose_scene<'r>(
     root: &'r json::Root,
     options: &ImportOptions,
 ) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
-    let scene = match (options.scene, root.scene) {
-        (Some(scene), _) => {
-            let count = root.scenes.len();
-            let found = root.scenes.get(scene);
-            return Ok(Some((
-                scene,
-                found.ok_or(GltfError::NoSuchScene { scene, count })?,
-            )));
-        }
-        (None, Some(s)) => s.value(),
+    let (scene, at) = match (options.scene, root.scene) {
+        (Some(scene), _) => (scene, "ImportOptions::scene"),
+        (None, Some(s)) => (s.value(), "scene"),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
-    let found = get(&root.scenes, scene, "scene", || "scene".into())?;
+    let found = get(&root.scenes, scene, "scene", || at.into())?;
     Ok(Some((scene, found)))
 }
 
