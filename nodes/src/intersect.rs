@@ -176,28 +176,28 @@ pub fn ray_triangles(
     let corners = (0u32..).zip(triangles).filter_map(|(triangle, &[a, b, c])| {
         Some((triangle, [corner(a)?, corner(b)?, corner(c)?]))
     });
-    nearest_hit(ray, corners, max_distance, None)
+    let (mut limit, mut best) = (max_distance, None);
+    nearest_hit(ray, corners, &mut limit, &mut best);
+    best
 }
 
-/// The nearest of `triangles` (index, corners) that `ray` hits ([`ray_triangle`]) and
-/// that beats `best` (or, without one, lies within `max_distance`): nearer, ties to the
-/// lower index.
+/// The nearest of `triangles` (index, corners) that `ray` hits ([`ray_triangle`]) into
+/// `best`, and its distance into `limit`, if it is nearer than `limit` (or as near, with
+/// no `best` or a lower index than its).
 pub(crate) fn nearest_hit(
     ray: &Ray,
     triangles: impl Iterator<Item = (u32, [Vec3; 3])>,
-    max_distance: f32,
-    mut best: Option<TriangleHit>,
-) -> Option<TriangleHit> {
+    limit: &mut f32,
+    best: &mut Option<TriangleHit>,
+) {
     for (triangle, corners) in triangles {
         let Some((t, u, v)) = ray_triangle(ray, &corners) else {
             continue;
         };
-        let closer = match &best {
-            None => t <= max_distance,
-            Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
-        };
-        if closer {
-            best = Some(TriangleHit {
+        let tie = || best.is_none_or(|b| triangle < b.triangle);
+        if t < *limit || (t == *limit && tie()) {
+            *limit = t;
+            *best = Some(TriangleHit {
                 triangle,
                 distance: t,
                 point: ray.at(t),
@@ -205,5 +205,4 @@ pub(crate) fn nearest_hit(
             });
         }
     }
-    best
 }

@@ -190,8 +190,7 @@ impl Mesh {
             let Some(first) = graph.first_child_at(node) else {
                 let leaf = bvh.leaf_triangles(node).iter();
                 let leaf = leaf.filter_map(|&t| Some((t, self.triangle(t)?)));
-                best = nearest_hit(ray, leaf, max_distance, best);
-                limit = best.map_or(limit, |b| b.distance);
+                nearest_hit(ray, leaf, &mut limit, &mut best);
                 continue;
             };
             let hit = |c: NodeIndex| ray_aabb(ray, &padded(c), limit).map(|d| (c, d));
