@@ -247,7 +247,9 @@ impl Channel {
         if self.keys.property == Property::Rotation
             && let Ok(q) = <&mut [f32; 4]>::try_from(out)
         {
-            *q = normalized(Quat::from_array(*q)).unwrap_or(Quat::IDENTITY).to_array();
+            *q = normalized(Quat::from_array(*q))
+                .unwrap_or(Quat::IDENTITY)
+                .to_array();
         }
     }
 

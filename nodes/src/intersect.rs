@@ -173,9 +173,11 @@ pub fn ray_triangles(
     max_distance: f32,
 ) -> Option<TriangleHit> {
     let corner = |v: u32| positions.get(v as usize).copied();
-    let corners = (0u32..).zip(triangles).filter_map(|(triangle, &[a, b, c])| {
-        Some((triangle, [corner(a)?, corner(b)?, corner(c)?]))
-    });
+    let corners = (0u32..)
+        .zip(triangles)
+        .filter_map(|(triangle, &[a, b, c])| {
+            Some((triangle, [corner(a)?, corner(b)?, corner(c)?]))
+        });
     let (mut limit, mut best) = (max_distance, None);
     nearest_hit(ray, corners, &mut limit, &mut best);
     best

@@ -98,8 +98,8 @@ pub enum GltfError {
         /// What is wrong.
         reason: String,
     },
-    /// An animation channel, or the sampler it uses, cannot be played.
-    #[error("animations[{animation}].channels[{channel}]: {fault}")]
+    /// An animation channel's keys or values cannot be played.
+    #[error("animations[{animation}].channels[{channel}]: {source}")]
     BadAnimation {
         /// The animation.
         animation: usize,
@@ -107,7 +107,7 @@ pub enum GltfError {
         channel: usize,
         /// What is wrong.
         #[source]
-        fault: AnimationFault,
+        source: AnimationError,
     },
     /// A skin, or a primitive it poses, cannot be used.
     #[error("{at} (skin {skin}): {source}")]
@@ -123,47 +123,6 @@ pub enum GltfError {
     /// Building the graph failed (an importer bug: every edit it makes is valid).
     #[error("building the graph failed: {0}")]
     Graph(#[from] scenewalk_core::GraphError),
-}
-
-/// Why an animation channel was refused ([`GltfError::BadAnimation`]).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AnimationFault {
-    /// The target node has a matrix, not translation, rotation and scale.
-    #[error(
-        "target node {node} has a matrix: animated nodes must use translation, rotation and scale"
-    )]
-    TargetsMatrix {
-        /// The node.
-        node: usize,
-    },
-    /// The target path is none of `translation`, `rotation`, `scale`, `weights`.
-    #[error("the target path is not translation, rotation, scale or weights")]
-    UnknownPath,
-    /// The sampler's interpolation is none of `LINEAR`, `STEP`, `CUBICSPLINE`.
-    #[error("sampler {sampler}'s interpolation is not LINEAR, STEP or CUBICSPLINE")]
-    UnknownInterpolation {
-        /// The sampler.
-        sampler: usize,
-    },
-    /// An earlier channel targets the same node and path.
-    #[error("channel {first} already animates the same node and path")]
-    DuplicateTarget {
-        /// The earlier channel.
-        first: usize,
-    },
-    /// The sampler's input or output accessor cannot be read as the path needs.
-    #[error("accessor {accessor}: {source}")]
-    Accessor {
-        /// The accessor.
-        accessor: usize,
-        /// Why.
-        #[source]
-        source: Box<GltfError>,
-    },
-    /// The keys or values are wrong (counts, order, NaN).
-    #[error(transparent)]
-    Keys(#[from] AnimationError),
 }
 
 impl GltfError {
