@@ -73,10 +73,8 @@ pub struct Imported {
     pub order: Vec<usize>,
     /// The file's animations, in order, with the channels whose node is in the scene.
     pub animations: Vec<Animation>,
-    /// The channels that import but do not move the scene, by animation and channel:
-    /// morph target weights (kept in [`animations`](Imported::animations), not
-    /// applied) and `KHR_animation_pointer` channels to anything but a node's
-    /// transform or weights (not read). Empty when every channel plays.
+    /// The channels that import but do not move the scene ([`Unplayed`](super::Unplayed)
+    /// says which), by animation and channel. Empty when every channel plays.
     pub unplayed: Vec<UnplayedChannel>,
     /// By glTF skin index: the skin, if a node of the scene uses it.
     pub skins: Vec<Option<Arc<Skin>>>,
