@@ -116,20 +116,6 @@ pub enum AnimationError {
 
 /// One animated property of one node: key times and [`values`](Channel::values), shared
 /// by clones.
-///
-/// ```
-/// use scenewalk_core::Graph;
-/// use scenewalk_nodes::{Channel, Interpolation, Property, Transform};
-/// let node = Graph::new().add_root(Transform::IDENTITY);
-/// let channel = Channel::new(
-///     node, Property::Translation, Interpolation::Linear,
-///     vec![1.0, 3.0].into(), vec![0.0, 0.0, 0.0, 4.0, 2.0, 0.0].into(),
-/// )?;
-/// let mut at = [0.0; 3];
-/// channel.sample_from(2.0, &mut 0, &mut at);
-/// assert_eq!(at, [2.0, 1.0, 0.0]);
-/// # Ok::<(), scenewalk_nodes::AnimationError>(())
-/// ```
 #[derive(Clone)]
 pub struct Channel {
     target: NodeId,

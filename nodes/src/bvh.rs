@@ -24,17 +24,6 @@ impl NodeCore for BvhNode {}
 ///
 /// Built top-down, without recursion, by the binned surface-area heuristic; a range
 /// whose centroids coincide is halved by position. An empty mesh gives one empty leaf.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::Mesh;
-/// let mesh = Mesh::uv_sphere(1.0, 16, 8)?;
-/// let bvh = mesh.bvh();
-/// let root = bvh.root().index();
-/// assert_eq!(bvh.boxes()[root.get()], *mesh.geometry().local_bounds());
-/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.geometry().primitives() as usize);
-/// # Ok::<(), scenewalk_nodes::MeshError>(())
-/// ```
 #[derive(Clone, Debug)]
 pub struct MeshBvh {
     graph: Graph,

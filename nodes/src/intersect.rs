@@ -7,15 +7,6 @@ use scenewalk_core::glam::{Affine3A, Vec3};
 pub use crate::tri_tri::triangles_intersect;
 
 /// A half-line: an origin and a unit direction, distances in the units of its frame.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::Ray;
-/// let ray = Ray::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0))?;
-/// assert_eq!(ray.direction(), Vec3::Z);
-/// assert_eq!(ray.at(3.0), Vec3::new(0.0, 0.0, 3.0));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray {
     origin: Vec3,
@@ -155,17 +146,6 @@ pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
 /// frame, such as a [`SkinnedMesh`](crate::SkinnedMesh)'s
 /// [posed vertices](crate::SkinnedMesh::posed_positions), where building a BVH would
 /// cost more than the one ray.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::{Ray, ray_triangles};
-/// let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, -1.0)];
-/// let triangles = [[0, 1, 2], [3, 1, 2]];
-/// let ray = Ray::new(Vec3::new(0.2, 0.2, 5.0), -Vec3::Z)?;
-/// let hit = ray_triangles(&ray, &positions, &triangles, f32::INFINITY).unwrap();
-/// assert_eq!((hit.triangle, hit.distance), (0, 5.0));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 pub fn ray_triangles(
     ray: &Ray,
     positions: &[Vec3],

@@ -617,3 +617,16 @@ fn a_retargeted_animation_moves_the_copy_only() {
         Affine3A::from_scale_rotation_translation(Vec3::splat(3.0), Quat::IDENTITY, Vec3::X);
     assert_eq!(*graph.get::<Transform>(copy).unwrap().local(), expected);
 }
+
+/// `Channel`'s example: linear between two keys, the cursor starting anywhere.
+#[test]
+fn a_channel_interpolates_between_its_keys() {
+    let node = Graph::new().add_root(Transform::IDENTITY);
+    let times = vec![1.0, 3.0].into();
+    let values = vec![0.0, 0.0, 0.0, 4.0, 2.0, 0.0].into();
+    let (property, linear) = (Property::Translation, Interpolation::Linear);
+    let channel = Channel::new(node, property, linear, times, values).unwrap();
+    let mut at = [0.0; 3];
+    channel.sample_from(2.0, &mut 0, &mut at);
+    assert_eq!(at, [2.0, 1.0, 0.0]);
+}
