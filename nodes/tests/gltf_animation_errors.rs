@@ -103,11 +103,11 @@ fn mismatched_input_and_output_counts() {
     assert!(
         matches!(
             f,
-            (AnimationError::CountMismatch {
+            AnimationError::CountMismatch {
                 keys: 3,
                 values: 6,
                 expected: 9
-            })
+            }
         ),
         "{f:?}"
     );
@@ -117,12 +117,12 @@ fn mismatched_input_and_output_counts() {
 fn times_that_do_not_increase() {
     let f = fault(&document(&translation(&[0.0, 1.0, 1.0], &[0.0; 9])));
     assert!(
-        matches!(f, (AnimationError::TimesNotIncreasing { key: 2 })),
+        matches!(f, AnimationError::TimesNotIncreasing { key: 2 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[2.0, 1.0], &[0.0; 6])));
     assert!(
-        matches!(f, (AnimationError::TimesNotIncreasing { key: 1 })),
+        matches!(f, AnimationError::TimesNotIncreasing { key: 1 }),
         "{f:?}"
     );
 }
@@ -155,12 +155,12 @@ fn a_target_node_out_of_range() {
 fn non_finite_times_and_values() {
     let f = fault(&document(&translation(&[0.0, f32::NAN], &[0.0; 6])));
     assert!(
-        matches!(f, (AnimationError::TimeNotFinite { key: 1 })),
+        matches!(f, AnimationError::TimeNotFinite { key: 1 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[0.0, f32::INFINITY], &[0.0; 6])));
     assert!(
-        matches!(f, (AnimationError::TimeNotFinite { key: 1 })),
+        matches!(f, AnimationError::TimeNotFinite { key: 1 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(
@@ -168,7 +168,7 @@ fn non_finite_times_and_values() {
         &[0.0, 0.0, 0.0, 0.0, f32::NEG_INFINITY, 0.0],
     )));
     assert!(
-        matches!(f, (AnimationError::ValueNotFinite { index: 4 })),
+        matches!(f, AnimationError::ValueNotFinite { index: 4 }),
         "{f:?}"
     );
 }
@@ -208,11 +208,11 @@ fn cubic_spline_output_count_is_not_three_per_key() {
     assert!(
         matches!(
             f,
-            (AnimationError::CountMismatch {
+            AnimationError::CountMismatch {
                 keys: 2,
                 values: 6,
                 expected: 18
-            })
+            }
         ),
         "{f:?}"
     );
@@ -226,12 +226,12 @@ fn cubic_spline_with_one_key_and_a_channel_without_keys() {
     };
     let f = fault(&document(&case));
     assert!(
-        matches!(f, (AnimationError::TooFewKeys { keys: 1, needed: 2 })),
+        matches!(f, AnimationError::TooFewKeys { keys: 1, needed: 2 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[], &[])));
     assert!(
-        matches!(f, (AnimationError::TooFewKeys { keys: 0, needed: 1 })),
+        matches!(f, AnimationError::TooFewKeys { keys: 0, needed: 1 }),
         "{f:?}"
     );
 }
@@ -273,7 +273,7 @@ fn a_zero_rotation_key() {
     };
     let f = fault(&document(&case));
     assert!(
-        matches!(f, (AnimationError::ZeroRotation { key: 1 })),
+        matches!(f, AnimationError::ZeroRotation { key: 1 }),
         "{f:?}"
     );
 }
