@@ -164,8 +164,9 @@ impl Mesh {
     }
 
     /// The nearest triangle `ray` hits within `max_distance`, in the mesh's local frame;
-    /// ties go to the lowest index, so it equals a loop with [`ray_triangle`]. Its stack is
-    /// kept per thread: it allocates only when deeper than any walk before.
+    /// ties go to the lowest index, so it equals a loop with
+    /// [`ray_triangle`](crate::ray_triangle). Its stack is kept per thread: it allocates
+    /// only when deeper than any walk before.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
