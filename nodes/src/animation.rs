@@ -1,6 +1,7 @@
 //! Keyframe animation of [`Transform`] nodes, sampled as glTF 2.0 (Appendix C) says.
 
 use crate::Transform;
+use crate::transform::normalized;
 use scenewalk_core::Invariant;
 use scenewalk_core::glam::{Quat, Vec3};
 use scenewalk_core::{Graph, GraphError, NodeId};
@@ -115,20 +116,6 @@ pub enum AnimationError {
 
 /// One animated property of one node: key times and [`values`](Channel::values), shared
 /// by clones.
-///
-/// ```
-/// use scenewalk_core::Graph;
-/// use scenewalk_nodes::{Channel, Interpolation, Property, Transform};
-/// let node = Graph::new().add_root(Transform::IDENTITY);
-/// let channel = Channel::new(
-///     node, Property::Translation, Interpolation::Linear,
-///     vec![1.0, 3.0].into(), vec![0.0, 0.0, 0.0, 4.0, 2.0, 0.0].into(),
-/// )?;
-/// let mut at = [0.0; 3];
-/// channel.sample_from(2.0, &mut 0, &mut at);
-/// assert_eq!(at, [2.0, 1.0, 0.0]);
-/// # Ok::<(), scenewalk_nodes::AnimationError>(())
-/// ```
 #[derive(Clone)]
 pub struct Channel {
     target: NodeId,
@@ -231,9 +218,9 @@ impl Channel {
 
     /// The value at `time` into the first `width` numbers of `out` (or all of a shorter
     /// `out`). Times outside the keys clamp (NaN to the first key), a time on a key gives
-    /// the stored value, and a rotation is normalized. Key `*key` and the next are tried
-    /// before a binary search (O(1) while time moves forward, else O(log keys)), and the
-    /// key found is left there; any `*key` gives the same value.
+    /// the stored value, and a rotation sampled whole is normalized. Key `*key` and the
+    /// next are tried before a binary search (O(1) while time moves forward, else
+    /// O(log keys)), and the key found is left there; any `*key` gives the same value.
     pub fn sample_from(&self, time: f32, key: &mut usize, out: &mut [f32]) {
         let n = self.keys.width.min(out.len());
         let out = out.get_mut(..n).invariant("a clamped range");
@@ -243,8 +230,12 @@ impl Channel {
             }
             (k, _) => out.copy_from_slice(self.part(k, 1).get(..n).invariant("key values")),
         }
-        if self.keys.property == Property::Rotation {
-            normalize(out);
+        if self.keys.property == Property::Rotation
+            && let Ok(q) = <&mut [f32; 4]>::try_from(out)
+        {
+            *q = normalized(Quat::from_array(*q))
+                .unwrap_or(Quat::IDENTITY)
+                .to_array();
         }
     }
 
@@ -337,18 +328,6 @@ fn slerp_weights(a: &[f32], b: &[f32], s: f32) -> (f32, f32) {
         ((1.0 - s) * angle).sin() / sin,
         sign * (s * angle).sin() / sin,
     )
-}
-
-/// Scales a quaternion to unit length (the identity if it has none).
-fn normalize(q: &mut [f32]) {
-    let length = q.iter().map(|c| c * c).sum::<f32>().sqrt();
-    if length > 0.0 && length.is_finite() {
-        q.iter_mut().for_each(|c| *c /= length);
-    } else {
-        q.iter_mut()
-            .zip(Quat::IDENTITY.to_array())
-            .for_each(|(c, i)| *c = i);
-    }
 }
 
 impl fmt::Debug for Channel {

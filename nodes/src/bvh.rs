@@ -10,24 +10,10 @@ pub const MAX_LEAF_TRIANGLES: usize = 4;
 /// Bins per axis of the SAH split search (within a few percent of a full sweep).
 const BINS: usize = 16;
 
-/// The payload of a BVH node: its subtree's range of [`MeshBvh::triangle_order`].
+/// The payload of a BVH node: a marker, its triangles are
+/// [`MeshBvh::subtree_triangles`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BvhNode {
-    first: u32,
-    count: u32,
-}
-
-impl BvhNode {
-    /// Where the subtree's triangles start in the triangle order.
-    pub fn first(&self) -> u32 {
-        self.first
-    }
-
-    /// How many triangles the subtree holds.
-    pub fn count(&self) -> u32 {
-        self.count
-    }
-}
+pub struct BvhNode;
 
 impl NodeCore for BvhNode {}
 
@@ -38,17 +24,6 @@ impl NodeCore for BvhNode {}
 ///
 /// Built top-down, without recursion, by the binned surface-area heuristic; a range
 /// whose centroids coincide is halved by position. An empty mesh gives one empty leaf.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::Mesh;
-/// let mesh = Mesh::uv_sphere(1.0, 16, 8)?;
-/// let bvh = mesh.bvh();
-/// let root = bvh.root().index();
-/// assert_eq!(bvh.boxes()[root.get()], *mesh.geometry().local_bounds());
-/// assert_eq!(bvh.subtree_triangles(root).len(), mesh.geometry().primitives() as usize);
-/// # Ok::<(), scenewalk_nodes::MeshError>(())
-/// ```
 #[derive(Clone, Debug)]
 pub struct MeshBvh {
     graph: Graph,
@@ -86,13 +61,9 @@ impl MeshBvh {
                     (b.union(tb), c.including(*tc))
                 });
             let split = split(span, &tris, &bounds, &centroid_bounds, &mut bins);
-            let payload = BvhNode {
-                first: start as u32,
-                count: (end - start) as u32,
-            };
             let id = match parent {
-                None => graph.try_add_root(payload)?,
-                Some(parent) => graph.append_child(parent, payload)?,
+                None => graph.try_add_root(BvhNode)?,
+                Some(parent) => graph.append_child(parent, BvhNode)?,
             };
             root.get_or_insert(id);
             let slot = id.index().get();
@@ -102,7 +73,7 @@ impl MeshBvh {
             }
             if let (Some(b), Some(r)) = (boxes.get_mut(slot), ranges.get_mut(slot)) {
                 *b = bounds;
-                *r = (payload.first, payload.count, split.is_none());
+                *r = (start as u32, (end - start) as u32, split.is_none());
             }
             if let Some(mid) = split {
                 // Right pushed first, so the left subtree is built (and numbered) first.
@@ -110,7 +81,7 @@ impl MeshBvh {
                 stack.push((Some(id), start, start + mid));
             }
         }
-        let root = root.map_or_else(|| graph.try_add_root(BvhNode::default()), Ok)?;
+        let root = root.map_or_else(|| graph.try_add_root(BvhNode), Ok)?;
         Ok(Self {
             graph,
             root,

@@ -1,21 +1,12 @@
 //! Rays and the exact ray–box and ray–triangle tests mesh queries use.
 
-use crate::mesh::{TriangleHit, closer};
+use crate::mesh::TriangleHit;
 use scenewalk_core::Aabb;
 use scenewalk_core::glam::{Affine3A, Vec3};
 
 pub use crate::tri_tri::triangles_intersect;
 
 /// A half-line: an origin and a unit direction, distances in the units of its frame.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::Ray;
-/// let ray = Ray::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0))?;
-/// assert_eq!(ray.direction(), Vec3::Z);
-/// assert_eq!(ray.at(3.0), Vec3::new(0.0, 0.0, 3.0));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray {
     origin: Vec3,
@@ -155,34 +146,40 @@ pub fn ray_triangle(ray: &Ray, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
 /// frame, such as a [`SkinnedMesh`](crate::SkinnedMesh)'s
 /// [posed vertices](crate::SkinnedMesh::posed_positions), where building a BVH would
 /// cost more than the one ray.
-///
-/// ```
-/// use scenewalk_core::glam::Vec3;
-/// use scenewalk_nodes::{Ray, ray_triangles};
-/// let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, -1.0)];
-/// let triangles = [[0, 1, 2], [3, 1, 2]];
-/// let ray = Ray::new(Vec3::new(0.2, 0.2, 5.0), -Vec3::Z)?;
-/// let hit = ray_triangles(&ray, &positions, &triangles, f32::INFINITY).unwrap();
-/// assert_eq!((hit.triangle, hit.distance), (0, 5.0));
-/// # Ok::<(), scenewalk_nodes::BadRay>(())
-/// ```
 pub fn ray_triangles(
     ray: &Ray,
     positions: &[Vec3],
     triangles: &[[u32; 3]],
     max_distance: f32,
 ) -> Option<TriangleHit> {
-    let mut best: Option<TriangleHit> = None;
     let corner = |v: u32| positions.get(v as usize).copied();
-    for (triangle, &[a, b, c]) in (0u32..).zip(triangles) {
-        let (Some(a), Some(b), Some(c)) = (corner(a), corner(b), corner(c)) else {
+    let corners = (0u32..)
+        .zip(triangles)
+        .filter_map(|(triangle, &[a, b, c])| {
+            Some((triangle, [corner(a)?, corner(b)?, corner(c)?]))
+        });
+    let (mut limit, mut best) = (max_distance, None);
+    nearest_hit(ray, corners, &mut limit, &mut best);
+    best
+}
+
+/// The nearest of `triangles` (index, corners) that `ray` hits ([`ray_triangle`]) into
+/// `best`, and its distance into `limit`, if it is nearer than `limit` (or as near, with
+/// no `best` or a lower index than its).
+pub(crate) fn nearest_hit(
+    ray: &Ray,
+    triangles: impl Iterator<Item = (u32, [Vec3; 3])>,
+    limit: &mut f32,
+    best: &mut Option<TriangleHit>,
+) {
+    for (triangle, corners) in triangles {
+        let Some((t, u, v)) = ray_triangle(ray, &corners) else {
             continue;
         };
-        let Some((t, u, v)) = ray_triangle(ray, &[a, b, c]) else {
-            continue;
-        };
-        if closer(best.as_ref(), max_distance, triangle, t) {
-            best = Some(TriangleHit {
+        let tie = || best.is_none_or(|b| triangle < b.triangle);
+        if t < *limit || (t == *limit && tie()) {
+            *limit = t;
+            *best = Some(TriangleHit {
                 triangle,
                 distance: t,
                 point: ray.at(t),
@@ -190,5 +187,4 @@ pub fn ray_triangles(
             });
         }
     }
-    best
 }

@@ -2,7 +2,7 @@
 
 use crate::bvh::MeshBvh;
 use crate::geometry::Geometry;
-use crate::intersect::{Ray, ray_aabb, ray_triangle};
+use crate::intersect::{Ray, nearest_hit, ray_aabb};
 use scenewalk_core::glam::{Affine3A, Vec3};
 use scenewalk_core::{Aabb, GraphError, NodeCore, NodeIndex, ParentType};
 use std::cell::Cell;
@@ -164,8 +164,9 @@ impl Mesh {
     }
 
     /// The nearest triangle `ray` hits within `max_distance`, in the mesh's local frame;
-    /// ties go to the lowest index, so it equals a loop with [`ray_triangle`]. Its stack is
-    /// kept per thread: it allocates only when deeper than any walk before.
+    /// ties go to the lowest index, so it equals a loop with
+    /// [`ray_triangle`](crate::ray_triangle). Its stack is kept per thread: it allocates
+    /// only when deeper than any walk before.
     pub fn ray_hit(&self, ray: &Ray, max_distance: f32) -> Option<TriangleHit> {
         let bvh = &self.data.bvh;
         let graph = bvh.graph();
@@ -188,21 +189,9 @@ impl Mesh {
                 continue;
             }
             let Some(first) = graph.first_child_at(node) else {
-                let hits = bvh.leaf_triangles(node).iter().filter_map(|&triangle| {
-                    let (t, u, v) = ray_triangle(ray, &self.triangle(triangle)?)?;
-                    Some((triangle, t, u, v))
-                });
-                for (triangle, t, u, v) in hits {
-                    if closer(best.as_ref(), limit, triangle, t) {
-                        limit = t;
-                        best = Some(TriangleHit {
-                            triangle,
-                            distance: t,
-                            point: ray.at(t),
-                            barycentric: (u, v),
-                        });
-                    }
-                }
+                let leaf = bvh.leaf_triangles(node).iter();
+                let leaf = leaf.filter_map(|&t| Some((t, self.triangle(t)?)));
+                nearest_hit(ray, leaf, &mut limit, &mut best);
                 continue;
             };
             let hit = |c: NodeIndex| ray_aabb(ray, &padded(c), limit).map(|d| (c, d));
@@ -234,15 +223,6 @@ impl Mesh {
             point: ray.at(distance),
             ..hit
         })
-    }
-}
-
-/// Whether a hit on `triangle` at `t` beats `best` (or, without one, lies within
-/// `limit`): nearer, ties to the lower index.
-pub(crate) fn closer(best: Option<&TriangleHit>, limit: f32, triangle: u32, t: f32) -> bool {
-    match best {
-        None => t <= limit,
-        Some(b) => t < b.distance || (t == b.distance && triangle < b.triangle),
     }
 }
 

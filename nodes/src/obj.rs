@@ -64,10 +64,27 @@ pub fn load_obj_from(reader: &mut impl BufRead) -> Result<Vec<(String, Mesh)>, O
 
 fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String, Mesh)>, ObjError> {
     let file = file.to_path_buf();
-    let parse = |message: String| ObjError::Parse {
+    let models = read_models(reader).map_err(|message| ObjError::Parse {
         file: file.clone(),
         message,
-    };
+    })?;
+    let meshes = models.into_iter().map(|(name, positions, triangles)| {
+        match Mesh::new(positions, triangles) {
+            Ok(mesh) => Ok((name, mesh)),
+            Err(source) => Err(ObjError::Mesh {
+                file: file.clone(),
+                model: name,
+                source,
+            }),
+        }
+    });
+    meshes.collect()
+}
+
+/// Every model of OBJ text as (name, positions, triangles), as [`load_obj`] reads them:
+/// the crate's one OBJ reader (robot collision meshes use it too). The error says what
+/// is wrong, without the file.
+pub(crate) fn read_models(reader: &mut impl BufRead) -> Result<Vec<Model>, String> {
     // Triangulated, one index per corner, points and lines dropped. The update keeps
     // this compiling when another crate turns on tobj features that add fields.
     #[allow(clippy::needless_update)]
@@ -79,33 +96,27 @@ fn load_obj_named(reader: &mut impl BufRead, file: &Path) -> Result<Vec<(String,
         ..Default::default()
     };
     let no_materials = |_: &Path| Err(tobj::LoadError::OpenFileFailed);
-    let (models, _) = tobj::load_obj_buf(reader, &options, no_materials).map_err(|e| {
-        parse(match e {
-            // tobj reads lines of text; a line that is not UTF-8 is its "read error".
-            tobj::LoadError::ReadError => "not OBJ text (it holds bytes that are not UTF-8 \
-                                           text; a binary file?)"
-                .into(),
-            e => format!("not a readable OBJ file: {e}"),
-        })
+    let (models, _) = tobj::load_obj_buf(reader, &options, no_materials).map_err(|e| match e {
+        // tobj reads lines of text; a line that is not UTF-8 is its "read error".
+        tobj::LoadError::ReadError => {
+            "not OBJ text (it holds bytes that are not UTF-8 text; a binary file?)".to_owned()
+        }
+        e => format!("not a readable OBJ file: {e}"),
     })?;
-    let meshes = models.into_iter().map(|model| {
+    let models = models.into_iter().map(|model| {
         let (name, indices) = (model.name, model.mesh.indices);
         if indices.len() % 3 != 0 {
             let n = indices.len();
-            return Err(parse(format!(
+            return Err(format!(
                 "model {name:?} has {n} indices, not a multiple of 3"
-            )));
+            ));
         }
         let positions = model.mesh.positions.chunks_exact(3).map(Vec3::from_slice);
         let triangles = indices.chunks_exact(3).filter_map(|t| t.try_into().ok());
-        match Mesh::new(positions.collect(), triangles.collect()) {
-            Ok(mesh) => Ok((name, mesh)),
-            Err(source) => Err(ObjError::Mesh {
-                file: file.clone(),
-                model: name,
-                source,
-            }),
-        }
+        Ok((name, positions.collect(), triangles.collect()))
     });
-    meshes.collect()
+    models.collect()
 }
+
+/// A model's name, positions and triangles.
+type Model = (String, Vec<Vec3>, Vec<[u32; 3]>);

@@ -60,19 +60,6 @@ pub enum SkinError {
 /// [`Transform`](crate::Transform)s), each with the inverse of its world matrix at bind
 /// time. A vertex `v` lands at Σ wᵢ · (world(jointᵢ) × inverse_bindᵢ) · v; the skinned
 /// mesh's own node transform plays no part (glTF's rule).
-///
-/// ```
-/// use scenewalk_core::{Graph, glam::{Affine3A, Vec3}};
-/// use scenewalk_nodes::{Skin, Transform};
-/// let mut graph = Graph::new();
-/// let bone = graph.add_root(Transform::from_translation(Vec3::X));
-/// let bind = Affine3A::from_translation(-Vec3::Y);
-/// let skin = Skin::new(vec![bone], Some(vec![bind]), None)?;
-/// let mut matrices = Vec::new();
-/// skin.joint_matrices(|_| Some(Affine3A::from_translation(Vec3::Z)), &mut matrices).unwrap();
-/// assert_eq!(matrices[0].transform_point3(Vec3::ZERO), Vec3::new(0.0, -1.0, 1.0));
-/// # Ok::<(), scenewalk_nodes::SkinError>(())
-/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skin {
     joints: Vec<NodeId>,

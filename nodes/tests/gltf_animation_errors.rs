@@ -1,6 +1,7 @@
-//! Malformed animations: each is refused with `GltfError::BadAnimation` naming the
-//! animation, the channel and the index at fault (`IndexOutOfRange` at the channel's
-//! JSON path for a sampler or node that does not exist), never a panic.
+//! Malformed animations: each is refused, never a panic: bad keys or values with
+//! `GltfError::BadAnimation` naming the animation, the channel and the index at fault;
+//! anything else the importer cannot use as `Invalid` (or `IndexOutOfRange` for a
+//! sampler or node that does not exist) at its JSON path.
 
 #![allow(clippy::restriction, reason = "tests may unwrap and index")]
 #![cfg(feature = "gltf")]
@@ -9,7 +10,7 @@ mod common;
 
 use common::{Accessors, doc, import};
 use scenewalk_nodes::AnimationError;
-use scenewalk_nodes::gltf::{AnimationFault, GltfError};
+use scenewalk_nodes::gltf::GltfError;
 use serde_json::{Value, json};
 
 /// The channel under test: animation 1, channel 1 (animation 0 and channel 0 are
@@ -58,15 +59,23 @@ fn document(case: &Case) -> Value {
     doc
 }
 
-/// The fault of animation 1, channel 1.
-fn fault(doc: &Value) -> AnimationFault {
+/// Why the keys of animation 1, channel 1 were refused.
+fn fault(doc: &Value) -> AnimationError {
     match import(doc) {
         Err(GltfError::BadAnimation {
             animation: 1,
             channel: 1,
-            fault,
-        }) => fault,
-        other => panic!("expected a bad animation 1 channel 1, got {other:?}"),
+            source,
+        }) => source,
+        other => panic!("expected bad keys in animation 1 channel 1, got {other:?}"),
+    }
+}
+
+/// Where (a JSON path) and why the file is invalid.
+fn invalid(doc: &Value) -> (String, String) {
+    match import(doc) {
+        Err(GltfError::Invalid { at, reason }) => (at, reason),
+        other => panic!("expected an invalid value, got {other:?}"),
     }
 }
 
@@ -83,12 +92,9 @@ fn a_channel_that_targets_a_node_with_a_matrix() {
         node: json!(1),
         ..translation(&[0.0, 1.0], &[0.0; 6])
     };
-    let f = fault(&document(&case));
-    assert!(
-        matches!(f, AnimationFault::TargetsMatrix { node: 1 }),
-        "{f:?}"
-    );
-    assert!(f.to_string().contains("node 1 has a matrix"), "{f}");
+    let (at, reason) = invalid(&document(&case));
+    assert_eq!(at, "animations[1].channels[1].target.node");
+    assert!(reason.starts_with("node 1 has a matrix"), "{reason}");
 }
 
 #[test]
@@ -97,11 +103,11 @@ fn mismatched_input_and_output_counts() {
     assert!(
         matches!(
             f,
-            AnimationFault::Keys(AnimationError::CountMismatch {
+            AnimationError::CountMismatch {
                 keys: 3,
                 values: 6,
                 expected: 9
-            })
+            }
         ),
         "{f:?}"
     );
@@ -111,18 +117,12 @@ fn mismatched_input_and_output_counts() {
 fn times_that_do_not_increase() {
     let f = fault(&document(&translation(&[0.0, 1.0, 1.0], &[0.0; 9])));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TimesNotIncreasing { key: 2 })
-        ),
+        matches!(f, AnimationError::TimesNotIncreasing { key: 2 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[2.0, 1.0], &[0.0; 6])));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TimesNotIncreasing { key: 1 })
-        ),
+        matches!(f, AnimationError::TimesNotIncreasing { key: 1 }),
         "{f:?}"
     );
 }
@@ -155,18 +155,12 @@ fn a_target_node_out_of_range() {
 fn non_finite_times_and_values() {
     let f = fault(&document(&translation(&[0.0, f32::NAN], &[0.0; 6])));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TimeNotFinite { key: 1 })
-        ),
+        matches!(f, AnimationError::TimeNotFinite { key: 1 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[0.0, f32::INFINITY], &[0.0; 6])));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TimeNotFinite { key: 1 })
-        ),
+        matches!(f, AnimationError::TimeNotFinite { key: 1 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(
@@ -174,10 +168,7 @@ fn non_finite_times_and_values() {
         &[0.0, 0.0, 0.0, 0.0, f32::NEG_INFINITY, 0.0],
     )));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::ValueNotFinite { index: 4 })
-        ),
+        matches!(f, AnimationError::ValueNotFinite { index: 4 }),
         "{f:?}"
     );
 }
@@ -188,8 +179,9 @@ fn an_unknown_path() {
         path: "color",
         ..translation(&[0.0, 1.0], &[0.0; 6])
     };
-    let f = fault(&document(&case));
-    assert!(matches!(f, AnimationFault::UnknownPath), "{f:?}");
+    let (at, reason) = invalid(&document(&case));
+    assert_eq!(at, "animations[1].channels[1].target.path");
+    assert!(reason.contains("not translation, rotation"), "{reason}");
 }
 
 #[test]
@@ -198,10 +190,11 @@ fn an_unknown_interpolation() {
         interpolation: "BEZIER",
         ..translation(&[0.0, 1.0], &[0.0; 6])
     };
-    let f = fault(&document(&case));
+    let (at, reason) = invalid(&document(&case));
+    assert_eq!(at, "animations[1].samplers[1].interpolation");
     assert!(
-        matches!(f, AnimationFault::UnknownInterpolation { sampler: 1 }),
-        "{f:?}"
+        reason.contains("not LINEAR, STEP or CUBICSPLINE"),
+        "{reason}"
     );
 }
 
@@ -215,11 +208,11 @@ fn cubic_spline_output_count_is_not_three_per_key() {
     assert!(
         matches!(
             f,
-            AnimationFault::Keys(AnimationError::CountMismatch {
+            AnimationError::CountMismatch {
                 keys: 2,
                 values: 6,
                 expected: 18
-            })
+            }
         ),
         "{f:?}"
     );
@@ -233,18 +226,12 @@ fn cubic_spline_with_one_key_and_a_channel_without_keys() {
     };
     let f = fault(&document(&case));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TooFewKeys { keys: 1, needed: 2 })
-        ),
+        matches!(f, AnimationError::TooFewKeys { keys: 1, needed: 2 }),
         "{f:?}"
     );
     let f = fault(&document(&translation(&[], &[])));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::TooFewKeys { keys: 0, needed: 1 })
-        ),
+        matches!(f, AnimationError::TooFewKeys { keys: 0, needed: 1 }),
         "{f:?}"
     );
 }
@@ -258,11 +245,9 @@ fn two_channels_on_one_target() {
         width: 4,
         ..translation(&[0.0], &[0.0, 0.0, 0.0, 1.0])
     };
-    let f = fault(&document(&case));
-    assert!(
-        matches!(f, AnimationFault::DuplicateTarget { first: 0 }),
-        "{f:?}"
-    );
+    let (at, reason) = invalid(&document(&case));
+    assert_eq!(at, "animations[1].channels[1].target");
+    assert!(reason.starts_with("channel 0 already animates"), "{reason}");
 }
 
 #[test]
@@ -272,11 +257,10 @@ fn an_output_of_the_wrong_type() {
         width: 4,
         ..translation(&[0.0, 1.0], &[0.0; 8])
     };
-    let f = fault(&document(&case));
-    assert!(
-        matches!(&f, AnimationFault::Accessor { accessor: 3, source } if matches!(**source, GltfError::Invalid { .. })),
-        "{f:?}"
-    );
+    let (at, reason) = invalid(&document(&case));
+    assert_eq!(at, "accessors[3]");
+    let wanted = "animations[1].samplers[1].output needs a Vec3 accessor, not Vec4";
+    assert_eq!(reason, wanted);
 }
 
 #[test]
@@ -289,10 +273,7 @@ fn a_zero_rotation_key() {
     };
     let f = fault(&document(&case));
     assert!(
-        matches!(
-            f,
-            AnimationFault::Keys(AnimationError::ZeroRotation { key: 1 })
-        ),
+        matches!(f, AnimationError::ZeroRotation { key: 1 }),
         "{f:?}"
     );
 }

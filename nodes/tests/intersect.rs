@@ -563,3 +563,22 @@ proptest! {
         prop_assert_eq!(brute, walked);
     }
 }
+
+/// `Ray`'s example: the direction is normalized, and `at` steps along it.
+#[test]
+fn a_ray_normalizes_its_direction() {
+    let ray = Ray::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0)).unwrap();
+    assert_eq!(ray.direction(), Vec3::Z);
+    assert_eq!(ray.at(3.0), Vec3::new(0.0, 0.0, 3.0));
+}
+
+/// `ray_triangles`' example: of two triangles on the ray, the nearer is hit.
+#[test]
+fn ray_triangles_hits_the_nearer_of_two_triangles() {
+    let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, -1.0)];
+    let triangles = [[0, 1, 2], [3, 1, 2]];
+    let ray = Ray::new(Vec3::new(0.2, 0.2, 5.0), -Vec3::Z).unwrap();
+    let hit = scenewalk_nodes::ray_triangles(&ray, &positions, &triangles, f32::INFINITY);
+    let hit = hit.unwrap();
+    assert_eq!((hit.triangle, hit.distance), (0, 5.0));
+}

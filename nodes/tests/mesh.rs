@@ -403,3 +403,14 @@ fn a_mesh_reads_as_geometry_but_is_written_only_as_a_mesh() {
         2
     );
 }
+
+/// `MeshBvh`'s example: the root's box and triangles are the whole mesh's.
+#[test]
+fn the_bvh_root_holds_the_whole_mesh() {
+    let mesh = Mesh::uv_sphere(1.0, 16, 8).unwrap();
+    let bvh = mesh.bvh();
+    let root = bvh.root().index();
+    assert_eq!(bvh.boxes()[root.get()], *mesh.geometry().local_bounds());
+    let count = mesh.geometry().primitives() as usize;
+    assert_eq!(bvh.subtree_triangles(root).len(), count);
+}

@@ -589,3 +589,17 @@ fn no_sets_or_a_set_of_the_wrong_length_is_refused() {
         })
     );
 }
+
+/// `Skin`'s example: a joint matrix is the joint's world matrix times its inverse bind.
+#[test]
+fn a_joint_matrix_is_world_times_inverse_bind() {
+    let mut graph = Graph::new();
+    let bone = graph.add_root(Transform::from_translation(Vec3::X));
+    let bind = Affine3A::from_translation(-Vec3::Y);
+    let skin = Skin::new(vec![bone], Some(vec![bind]), None).unwrap();
+    let mut matrices = Vec::new();
+    let world = |_| Some(Affine3A::from_translation(Vec3::Z));
+    skin.joint_matrices(world, &mut matrices).unwrap();
+    let origin = matrices[0].transform_point3(Vec3::ZERO);
+    assert_eq!(origin, Vec3::new(0.0, -1.0, 1.0));
+}

@@ -262,6 +262,14 @@ fn an_unreadable_mesh_names_the_file_and_the_link() {
         matches!(&e, CollisionMeshError::Empty { link, .. } if link == "gripper"),
         "{e:?}"
     );
+    // OBJ is read by the crate's OBJ reader, whose reasons the error passes on.
+    std::fs::write(dir.join("binary.obj"), b"v 0 0 0\n\xff\xfe\n").unwrap();
+    let e = (robot_with("binary.obj").collision_meshes(&Tessellation::default())).unwrap_err();
+    assert!(
+        matches!(&e, CollisionMeshError::Read { link, file, reason }
+        if link == "gripper" && file.ends_with("binary.obj") && reason.starts_with("not OBJ text")),
+        "{e:?}"
+    );
 
     // A file removed after the import.
     std::fs::write(dir.join("gone.stl"), binary_stl()).unwrap();

@@ -3,7 +3,7 @@
 use super::accessor::{FLOAT, read_numbers};
 use super::error::get;
 use super::import::{cached, trs};
-use super::{AnimationFault, GltfError, ImportedNode};
+use super::{GltfError, ImportedNode};
 use crate::transform::normalized;
 use crate::{Animation, Channel, Interpolation, Property, Trs};
 use gltf::json;
@@ -88,22 +88,23 @@ pub(crate) fn animations(
                 continue;
             }
             let at = |field: &str| format!("animations[{a}].channels[{c}].{field}");
-            let bad = |fault| GltfError::BadAnimation {
-                animation: a,
-                channel: c,
-                fault,
-            };
             let n = channel.target.node.value();
             if let Checked::Valid(path) = channel.target.path
                 && let Some(first) = seen.insert((n, path as u8), c)
             {
-                return Err(bad(AnimationFault::DuplicateTarget { first }));
+                let reason = format!("channel {first} already animates the same node and path");
+                return Err(GltfError::invalid(at("target"), reason));
             }
             let s = channel.sampler.value();
             let sampler = get(&animation.samplers, s, "sampler", || at("sampler"))?;
             let node = get(&root.nodes, n, "node", || at("target.node"))?;
             if node.matrix.is_some() {
-                return Err(bad(AnimationFault::TargetsMatrix { node: n }));
+                let reason =
+                    "has a matrix: animated nodes must use translation, rotation and scale";
+                return Err(GltfError::invalid(
+                    at("target.node"),
+                    format!("node {n} {reason}"),
+                ));
             }
             let (property, ty, allowed) = match channel.target.path {
                 Checked::Valid(JsonProperty::Translation) => {
@@ -116,14 +117,19 @@ pub(crate) fn animations(
                 Checked::Valid(JsonProperty::MorphTargetWeights) => {
                     (Property::Weights, Type::Scalar, FLOAT_OR_NORMALIZED)
                 }
-                Checked::Invalid => return Err(bad(AnimationFault::UnknownPath)),
+                Checked::Invalid => {
+                    let reason = "not translation, rotation, scale or weights";
+                    return Err(GltfError::invalid(at("target.path"), reason));
+                }
             };
+            let sampler_at = |field: &str| format!("animations[{a}].samplers[{s}].{field}");
             let interpolation = match sampler.interpolation {
                 Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
                 Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
                 Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
                 Checked::Invalid => {
-                    return Err(bad(AnimationFault::UnknownInterpolation { sampler: s }));
+                    let reason = "not LINEAR, STEP or CUBICSPLINE";
+                    return Err(GltfError::invalid(sampler_at("interpolation"), reason));
                 }
             };
             let Some(id) = nodes.get(n).and_then(Option::as_ref).map(|node| node.id) else {
@@ -131,19 +137,20 @@ pub(crate) fn animations(
             };
             let mut numbers = |accessor: usize, key: Option<Property>, ty, allowed| {
                 cached(&mut read, (accessor, key), || {
-                    let side = if key.is_some() { "output" } else { "input" };
-                    let at = format!("samplers[{s}].{side}");
-                    let numbers = read_numbers(root, buffers, accessor, &at, ty, allowed);
-                    numbers.map(Arc::from).map_err(|e| {
-                        let source = Box::new(e);
-                        bad(AnimationFault::Accessor { accessor, source })
-                    })
+                    let at = sampler_at(if key.is_some() { "output" } else { "input" });
+                    read_numbers(root, buffers, accessor, &at, ty, allowed).map(Arc::from)
                 })
             };
             let times = numbers(sampler.input.value(), None, Type::Scalar, FLOAT)?;
             let values = numbers(sampler.output.value(), Some(property), ty, allowed)?;
-            let channel = Channel::new(id, property, interpolation, times, values)
-                .map_err(|e| bad(AnimationFault::Keys(e)))?;
+            let channel =
+                Channel::new(id, property, interpolation, times, values).map_err(|source| {
+                    GltfError::BadAnimation {
+                        animation: a,
+                        channel: c,
+                        source,
+                    }
+                })?;
             if property == Property::Weights {
                 let reason = Unplayed::MorphWeights { node: n };
                 unplayed.push(UnplayedChannel {

@@ -35,15 +35,6 @@ pub enum GltfError {
         /// How many such items there are.
         count: usize,
     },
-    /// The scene asked for ([`ImportOptions::scene`](super::ImportOptions::scene))
-    /// is not in the file.
-    #[error("there is no scene {scene}: the file has {}", scenes(.count))]
-    NoSuchScene {
-        /// The scene asked for.
-        scene: usize,
-        /// How many scenes the file has.
-        count: usize,
-    },
     /// A node is listed as a child twice: by two parents, or twice by one.
     #[error("node {node} has two parents: it is a child of node {first} and of node {second}")]
     TwoParents {
@@ -107,8 +98,8 @@ pub enum GltfError {
         /// What is wrong.
         reason: String,
     },
-    /// An animation channel, or the sampler it uses, cannot be played.
-    #[error("animations[{animation}].channels[{channel}]: {fault}")]
+    /// An animation channel's keys or values cannot be played.
+    #[error("animations[{animation}].channels[{channel}]: {source}")]
     BadAnimation {
         /// The animation.
         animation: usize,
@@ -116,7 +107,7 @@ pub enum GltfError {
         channel: usize,
         /// What is wrong.
         #[source]
-        fault: AnimationFault,
+        source: AnimationError,
     },
     /// A skin, or a primitive it poses, cannot be used.
     #[error("{at} (skin {skin}): {source}")]
@@ -132,56 +123,6 @@ pub enum GltfError {
     /// Building the graph failed (an importer bug: every edit it makes is valid).
     #[error("building the graph failed: {0}")]
     Graph(#[from] scenewalk_core::GraphError),
-}
-
-/// Why an animation channel was refused ([`GltfError::BadAnimation`]).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AnimationFault {
-    /// The target node has a matrix, not translation, rotation and scale.
-    #[error(
-        "target node {node} has a matrix: animated nodes must use translation, rotation and scale"
-    )]
-    TargetsMatrix {
-        /// The node.
-        node: usize,
-    },
-    /// The target path is none of `translation`, `rotation`, `scale`, `weights`.
-    #[error("the target path is not translation, rotation, scale or weights")]
-    UnknownPath,
-    /// The sampler's interpolation is none of `LINEAR`, `STEP`, `CUBICSPLINE`.
-    #[error("sampler {sampler}'s interpolation is not LINEAR, STEP or CUBICSPLINE")]
-    UnknownInterpolation {
-        /// The sampler.
-        sampler: usize,
-    },
-    /// An earlier channel targets the same node and path.
-    #[error("channel {first} already animates the same node and path")]
-    DuplicateTarget {
-        /// The earlier channel.
-        first: usize,
-    },
-    /// The sampler's input or output accessor cannot be read as the path needs.
-    #[error("accessor {accessor}: {source}")]
-    Accessor {
-        /// The accessor.
-        accessor: usize,
-        /// Why.
-        #[source]
-        source: Box<GltfError>,
-    },
-    /// The keys or values are wrong (counts, order, NaN).
-    #[error(transparent)]
-    Keys(#[from] AnimationError),
-}
-
-/// `count` scenes, in words.
-fn scenes(count: &usize) -> String {
-    match *count {
-        0 => "no scenes".into(),
-        1 => "1 scene, scene 0".into(),
-        n => format!("{n} scenes, 0 to {}", n - 1),
-    }
 }
 
 impl GltfError {

@@ -20,7 +20,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
-    /// The scene to import; `None` takes the file's default scene, else scene 0.
+    /// The scene to import; `None` takes the file's default scene, else scene 0. One
+    /// not in the file is a [`GltfError::IndexOutOfRange`] at `ImportOptions::scene`.
     pub scene: Option<usize>,
 }
 
@@ -72,10 +73,8 @@ pub struct Imported {
     pub order: Vec<usize>,
     /// The file's animations, in order, with the channels whose node is in the scene.
     pub animations: Vec<Animation>,
-    /// The channels that import but do not move the scene, by animation and channel:
-    /// morph target weights (kept in [`animations`](Imported::animations), not
-    /// applied) and `KHR_animation_pointer` channels to anything but a node's
-    /// transform or weights (not read). Empty when every channel plays.
+    /// The channels that import but do not move the scene ([`Unplayed`](super::Unplayed)
+    /// says which), by animation and channel. Empty when every channel plays.
     pub unplayed: Vec<UnplayedChannel>,
     /// By glTF skin index: the skin, if a node of the scene uses it.
     pub skins: Vec<Option<Arc<Skin>>>,
@@ -269,19 +268,12 @@ fn choose_scene<'r>(
     root: &'r json::Root,
     options: &ImportOptions,
 ) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
-    let scene = match (options.scene, root.scene) {
-        (Some(scene), _) => {
-            let count = root.scenes.len();
-            let found = root.scenes.get(scene);
-            return Ok(Some((
-                scene,
-                found.ok_or(GltfError::NoSuchScene { scene, count })?,
-            )));
-        }
-        (None, Some(s)) => s.value(),
+    let (scene, at) = match (options.scene, root.scene) {
+        (Some(scene), _) => (scene, "ImportOptions::scene"),
+        (None, Some(s)) => (s.value(), "scene"),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
-    let found = get(&root.scenes, scene, "scene", || "scene".into())?;
+    let found = get(&root.scenes, scene, "scene", || at.into())?;
     Ok(Some((scene, found)))
 }
 

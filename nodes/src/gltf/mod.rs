@@ -33,7 +33,7 @@
 //! ```
 
 pub use animation::{Unplayed, UnplayedChannel};
-pub use error::{AnimationFault, GltfError};
+pub use error::GltfError;
 pub use import::{ImportOptions, Imported, ImportedNode, import, import_slice};
 
 mod accessor;

@@ -65,11 +65,8 @@ pub(crate) fn skin(
         .map_err(bad)
 }
 
-/// Mesh `m`'s primitives posed by skin `s`: each triangle mesh becomes a [`SkinnedMesh`]
-/// with every joint / weight set it has (`JOINTS_0` / `WEIGHTS_0`, `JOINTS_1` /
-/// `WEIGHTS_1`, ...: a vertex's influences are all of them together). A primitive
-/// without positions stays an empty box; one that cannot be skinned (points or lines,
-/// positions that are not float VEC3) is refused, never left unposed.
+/// Mesh `m`'s primitives posed by skin `s`, as the [module](super) says; a primitive
+/// without positions stays an empty box.
 pub(crate) fn skinned(
     root: &json::Root,
     buffers: &[Vec<u8>],

@@ -1,5 +1,6 @@
 //! A robot's collision geometry as triangle meshes: primitives tessellated, mesh files
-//! read with `mesh-loader` (STL binary and ASCII, COLLADA, OBJ), each file once.
+//! read once each: STL (binary and ASCII) and COLLADA with `mesh-loader`, OBJ with the
+//! crate's OBJ reader ([`load_obj`](crate::load_obj)'s).
 
 use super::{Robot, Shape};
 use crate::mesh::{Mesh, MeshError};
@@ -262,24 +263,35 @@ impl ReadError {
     }
 }
 
-/// Reads a mesh file (STL, COLLADA or OBJ, by extension or content; at most
+/// Reads a mesh file (STL, COLLADA or OBJ, this by its extension; at most
 /// [`MAX_MESH_FILE_BYTES`]), all its meshes merged into one. OBJ material libraries are
 /// not read.
 fn read_mesh(path: &Path) -> Result<Mesh, ReadError> {
     let read = |e: std::io::Error| ReadError::Read(e.to_string());
     let bytes = crate::read_regular(path, MAX_MESH_FILE_BYTES).map_err(read)?;
-    let no_materials = |_: &Path| -> std::io::Result<Vec<u8>> {
-        Err(std::io::Error::other("material files are not read"))
+    let parts: Vec<(Vec<Vec3>, Vec<[u32; 3]>)> = if (path.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+    {
+        let models = crate::obj::read_models(&mut bytes.as_slice()).map_err(ReadError::Read)?;
+        models.into_iter().map(|(_, p, t)| (p, t)).collect()
+    } else {
+        let no_materials = |_: &Path| -> std::io::Result<Vec<u8>> {
+            Err(std::io::Error::other("material files are not read"))
+        };
+        let scene = mesh_loader::Loader::default()
+            .load_from_slice_with_reader(&bytes, path, no_materials)
+            .map_err(read)?;
+        let vertices = |part: &mesh_loader::Mesh| part.vertices.iter().map(|&v| v.into()).collect();
+        (scene.meshes.iter())
+            .map(|part| (vertices(part), part.faces.clone()))
+            .collect()
     };
-    let scene = mesh_loader::Loader::default()
-        .load_from_slice_with_reader(&bytes, path, no_materials)
-        .map_err(read)?;
     let mut positions = Vec::new();
     let mut triangles = Vec::new();
-    for part in scene.meshes {
+    for (part_positions, part_triangles) in parts {
         let base = u32::try_from(positions.len()).unwrap_or(u32::MAX);
-        triangles.extend((part.faces.iter()).map(|f| f.map(|i| i.saturating_add(base))));
-        positions.extend(part.vertices.iter().map(|&v| Vec3::from_array(v)));
+        triangles.extend((part_triangles.iter()).map(|f| f.map(|i| i.saturating_add(base))));
+        positions.extend(part_positions);
     }
     if triangles.is_empty() {
         return Err(ReadError::Empty);
