@@ -298,10 +298,12 @@ impl TypeSet {
         if self.stamp == Some(types.stamp()) {
             return;
         }
-        let target = types.index_of_id(self.target);
-        self.members.clear();
-        let is_a = |(ty, _)| target.is_some_and(|t| types.chain(ty).any(|c| c == t));
-        self.members.extend(types.iter().map(is_a));
+        let target = self.target;
+        types.resolve_by_chain(
+            |id| (id == target).then_some(true),
+            false,
+            &mut self.members,
+        );
         self.stamp = Some(types.stamp());
     }
 
