@@ -255,22 +255,14 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
         _: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow {
-        let Some(visit) = Visit::new(self.graph, node, depth) else {
-            return Flow::Prune;
-        };
         if !self.plan.stretch_open {
             self.plan.stretch_open = true;
             self.plan.task_open = false;
             self.plan.order.push(None);
         }
         self.plan.last_depth = None;
-        enter(
-            &mut self.chain,
-            &visit,
-            active,
-            &mut self.plan.stats,
-            self.stop,
-        )
+        let (chain, stats) = (&mut self.chain, &mut self.plan.stats);
+        enter(self.graph, chain, (node, depth), active, stats, self.stop)
     }
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
@@ -339,10 +331,8 @@ impl<W: Share> StepSink for Task<'_, W> {
             self.until_check = STOP_EVERY;
         }
         self.until_check -= 1;
-        let Some(visit) = Visit::new(self.graph, node, depth) else {
-            return Flow::Prune;
-        };
-        enter(&mut self.chain, &visit, active, &mut self.stats, self.stop)
+        let (chain, stats) = (&mut self.chain, &mut self.stats);
+        enter(self.graph, chain, (node, depth), active, stats, self.stop)
     }
 
     #[inline(always)]
@@ -357,13 +347,17 @@ impl<W: Share> StepSink for Task<'_, W> {
 /// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
 #[inline(always)]
 fn enter<W: Share>(
+    graph: &Graph,
     chain: &mut W,
-    visit: &Visit<'_>,
+    (node, depth): (NodeIndex, u32),
     active: &mut ActiveList<'_>,
     stats: &mut RunStats,
     stop: &AtomicBool,
 ) -> Flow {
-    let flow = chain.enter(visit, active);
+    let Some(visit) = Visit::new(graph, node, depth) else {
+        return Flow::Prune; // not a live node
+    };
+    let flow = chain.enter(&visit, active);
     stats.count(1, flow);
     if flow == Flow::Stop {
         stop.store(true, Ordering::Relaxed);
