@@ -234,8 +234,9 @@ struct Plan {
     /// The hand-offs with their depth.
     found: Vec<(Handoff, u32)>,
     deferred: Vec<Deferred>,
+    /// Whether a node above was entered since the last hand-off (the walk starts at
+    /// the root, above every split point): the next hand-off starts a task.
     stretch_open: bool,
-    task_open: bool,
     /// Nodes in the open task.
     nodes: u32,
     /// The depth of the last subtree handed off, while no node above was entered.
@@ -257,7 +258,6 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
     ) -> Flow {
         if !self.plan.stretch_open {
             self.plan.stretch_open = true;
-            self.plan.task_open = false;
             self.plan.order.push(None);
         }
         self.plan.last_depth = None;
@@ -281,10 +281,9 @@ impl<C: ParallelChain> Above<'_, C> {
         self.plan.found.push((handoff, depth));
         let found = self.plan.found.len() - 1;
         self.plan.deferred.push(Deferred::Done(found));
-        self.plan.stretch_open = false;
         let target = self.sizes.target;
         let new_task = match self.plan.tasks.last_mut() {
-            Some(task) if self.plan.task_open && self.plan.nodes < target => {
+            Some(task) if !self.plan.stretch_open && self.plan.nodes < target => {
                 task.end = found + 1;
                 false
             }
@@ -292,10 +291,10 @@ impl<C: ParallelChain> Above<'_, C> {
                 self.plan.tasks.push(found..found + 1);
                 self.plan.order.push(Some(self.plan.tasks.len() - 1));
                 self.plan.nodes = 0;
-                self.plan.task_open = true;
                 true
             }
         };
+        self.plan.stretch_open = false;
         self.plan.nodes = self.plan.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
         // siblings with no node above left between them: they start from one state.
