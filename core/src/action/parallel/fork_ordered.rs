@@ -51,15 +51,12 @@ impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
     fn split(&mut self, found: usize, depth: u32, fresh: bool) {
         if fresh || self.top.forks.is_empty() {
             self.main.states.before_enter(depth);
-            let (fork, reason) = match self.main.states.current() {
-                Some(state) => (
-                    self.main.actor.fork(state),
-                    "its OrderedActor::fork declined this run (returned None), so its \
-                     subtrees cannot get workers; run it sequentially",
-                ),
-                None => (None, "it has no state to fork: the run did not begin it"),
-            };
+            // A run begins its actors before this walk, so there is a state to fork.
+            let state = self.main.states.current();
+            let fork = state.and_then(|state| self.main.actor.fork(state));
             if fork.is_none() && self.error.is_none() {
+                let reason = "its OrderedActor::fork declined this run (returned None), so \
+                              its subtrees cannot get workers; run it sequentially";
                 self.error = Some(self.main.class().refused(PARALLEL.name, reason));
             }
             self.top.forks.push(fork.unzip());
