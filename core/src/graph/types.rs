@@ -298,12 +298,8 @@ impl TypeSet {
         if self.stamp == Some(types.stamp()) {
             return;
         }
-        let target = self.target;
-        types.resolve_by_chain(
-            |id| (id == target).then_some(true),
-            false,
-            &mut self.members,
-        );
+        let is_target = |id| (id == self.target).then_some(true);
+        types.resolve_by_chain(is_target, false, &mut self.members);
         self.stamp = Some(types.stamp());
     }
 
