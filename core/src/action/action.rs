@@ -2,7 +2,7 @@
 
 use crate::action::{StepSink, TraversalIterator};
 use crate::actor::{
-    ActiveList, ActorChain, Events, Flow, Frame, FrameTable, StateKind, Visit, actors,
+    ActiveList, ActorChain, Events, Flow, Frame, RefCounts, StateKind, Visit, actors,
 };
 use crate::error::{ActionError, TraversalError};
 use crate::graph::{Graph, NodeId, NodeIndex};
@@ -49,7 +49,7 @@ pub struct Action<I, C> {
     /// Whether an actor was lent out mutably since the last check (its dispatch may
     /// have changed): only then does a run check the actors again.
     recheck: bool,
-    frames: FrameTable,
+    frames: RefCounts,
     pub(crate) stats: RunStats,
     #[cfg(feature = "parallel")]
     pub(crate) subtrees: crate::action::parallel::SubtreeSizes,
@@ -67,7 +67,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
             leave_events: classes.iter().any(|c| c.events == Events::EnterLeave),
             has_ordered: classes.iter().any(|c| c.state == StateKind::Ordered),
             recheck: false,
-            frames: FrameTable::default(),
+            frames: RefCounts::default(),
             stats: RunStats::default(),
             #[cfg(feature = "parallel")]
             subtrees: Default::default(),
@@ -112,7 +112,8 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
         let outcome = self.actors.begin(&run).and_then(|()| {
             self.iterator.start(graph, root, self.leave_events);
             if self.has_ordered && capabilities.ordered_state == OrderedState::Copies {
-                self.frames.reset();
+                // Frame::ROOT, held once (by the root's step).
+                self.frames.reset(Some(1));
                 self.drive::<true>(graph, &mut stats)
             } else {
                 self.drive::<false>(graph, &mut stats)
@@ -213,7 +214,7 @@ impl<I: TraversalIterator, C: ActorChain> Action<I, C> {
 struct Sink<'r, C: ActorChain, const FRAMES: bool> {
     graph: &'r Graph,
     actors: &'r mut C,
-    frames: &'r mut FrameTable,
+    frames: &'r mut RefCounts,
     stats: RunStats,
     /// The frame of the last entered node's parent states.
     entered_from: Frame,
@@ -223,7 +224,7 @@ struct Sink<'r, C: ActorChain, const FRAMES: bool> {
 impl<C: ActorChain, const FRAMES: bool> Sink<'_, C, FRAMES> {
     #[inline(always)]
     fn drop_frame(&mut self, frame: Frame) {
-        if FRAMES && self.frames.drop_ref(frame) {
+        if FRAMES && self.frames.drop_ref(frame.0) {
             self.actors.release_frame(frame);
         }
     }
@@ -268,7 +269,7 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
         if !FRAMES {
             return Frame::ROOT;
         }
-        let saved = self.frames.allocate();
+        let saved = Frame(self.frames.allocate());
         self.actors.save_frame(saved);
         saved
     }
@@ -276,7 +277,7 @@ impl<C: ActorChain, const FRAMES: bool> StepSink for Sink<'_, C, FRAMES> {
     #[inline(always)]
     fn hold_frame(&mut self, frame: Frame, refs: u32) {
         if FRAMES {
-            if self.frames.hold(frame, refs) {
+            if self.frames.hold(frame.0, refs) {
                 self.actors.release_frame(frame);
             }
             let parent = self.entered_from;

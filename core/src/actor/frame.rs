@@ -18,52 +18,58 @@ impl Frame {
     }
 }
 
-/// The action's reference counts of live frames.
+/// Reference counts of numbered slots, each reused once its count falls to zero: the
+/// action's frames, and each ordered actor's state versions.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct FrameTable {
+pub(crate) struct RefCounts {
     refs: Vec<u32>,
     free: Vec<u32>,
 }
 
-impl FrameTable {
-    /// Forgets every frame but [`Frame::ROOT`], held once (by the root's step).
-    pub(crate) fn reset(&mut self) {
+impl RefCounts {
+    pub(crate) const EMPTY: Self = Self {
+        refs: Vec::new(),
+        free: Vec::new(),
+    };
+
+    /// Forgets every slot; with `held`, slot 0 is live with that many references.
+    pub(crate) fn reset(&mut self, held: Option<u32>) {
         self.refs.clear();
         self.free.clear();
-        self.refs.push(1);
+        self.refs.extend(held);
     }
 
-    /// A new frame with no references yet.
-    pub(crate) fn allocate(&mut self) -> Frame {
-        match self.free.pop() {
-            Some(f) => Frame(f),
-            None => {
-                self.refs.push(0);
-                Frame((self.refs.len() - 1) as u32)
-            }
-        }
+    /// A slot with no references yet: a free one, else the next number.
+    pub(crate) fn allocate(&mut self) -> u32 {
+        self.free.pop().unwrap_or_else(|| {
+            self.refs.push(0);
+            (self.refs.len() - 1) as u32
+        })
     }
 
-    /// Records `count` references; returns whether the frame is unreferenced (and so
-    /// free again).
-    pub(crate) fn hold(&mut self, frame: Frame, count: u32) -> bool {
-        if let Some(refs) = self.refs.get_mut(frame.get()) {
-            *refs = count;
+    /// Adds `count` references to slot `i`; returns whether it is unreferenced: a slot
+    /// fresh from `allocate` given none, which is free again.
+    pub(crate) fn hold(&mut self, i: u32, count: u32) -> bool {
+        if let Some(refs) = self.refs.get_mut(i as usize) {
+            *refs += count;
         }
         if count == 0 {
-            self.free.push(frame.0);
+            self.free.push(i);
             return true;
         }
         false
     }
 
-    /// Drops one reference; returns whether that was the last (the frame is free again).
-    pub(crate) fn drop_ref(&mut self, frame: Frame) -> bool {
-        match self.refs.get_mut(frame.get()) {
+    /// Drops one reference; returns whether that was the last (the slot is free again).
+    /// Only the step from one reference to none frees: a drop too many (a misbehaving
+    /// iterator) must not put a slot on the free list twice.
+    #[inline]
+    pub(crate) fn drop_ref(&mut self, i: u32) -> bool {
+        match self.refs.get_mut(i as usize) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 if *n == 0 {
-                    self.free.push(frame.0);
+                    self.free.push(i);
                     return true;
                 }
                 false
@@ -72,7 +78,7 @@ impl FrameTable {
         }
     }
 
-    /// Releases every live frame, telling `actors` of each when given.
+    /// Frees every slot (frame), telling `actors` of each live one when given.
     pub(crate) fn release_all<A>(
         &mut self,
         mut actors: Option<&mut A>,
@@ -96,7 +102,7 @@ impl FrameTable {
         }
     }
 
-    /// How many frames are live.
+    /// How many slots are live.
     pub(crate) fn live(&self) -> usize {
         self.refs.len() - self.free.len()
     }

@@ -134,11 +134,7 @@ pub trait UnorderedActor: Any + Send {
     const EVENTS: Events = Events::Enter;
     /// As [`StaticActor::BATCHES`].
     const BATCHES: bool = false;
-    /// Which node types reach the actor: cheap (it may be asked at each node;
-    /// [`Dispatch::single`] is free), the same answer throughout a run and from a fork as
-    /// from its parent; change it between runs only through
-    /// [`Action::actor_mut`](crate::Action::actor_mut), after
-    /// which the next run checks the actor again.
+    /// As [`StaticActor::dispatch`].
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }
@@ -230,11 +226,7 @@ pub trait OrderedActor: Any + Send {
     type State: Clone + Send + 'static;
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
-    /// Which node types reach the actor: cheap (it may be asked at each node;
-    /// [`Dispatch::single`] is free), the same answer throughout a run and from a fork as
-    /// from its parent; change it between runs only through
-    /// [`Action::actor_mut`](crate::Action::actor_mut), after
-    /// which the next run checks the actor again.
+    /// As [`StaticActor::dispatch`].
     fn dispatch(&self) -> Dispatch {
         Dispatch::Uniform
     }

@@ -26,6 +26,6 @@ pub use visit::Visit;
 pub(crate) use adapter::{TypeFilter, filtered_calls};
 #[cfg(feature = "parallel")]
 pub(crate) use chain::{fold, for_tuples, tuple_calls};
-pub(crate) use frame::FrameTable;
+pub(crate) use frame::RefCounts;
 pub(crate) use sealed::{Sealed, actors};
 pub(crate) use state::OrderedStates;

@@ -1,6 +1,7 @@
 //! Ordered state: copy on write, shared by siblings, kept by depth or by frame.
 
 use crate::actor::Frame;
+use crate::actor::frame::RefCounts;
 use crate::invariant::Invariant;
 use crate::run::OrderedState;
 
@@ -17,8 +18,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub(crate) struct VersionStates<S> {
     slots: Vec<Option<S>>,
-    refs: Vec<u32>,
-    free: Vec<u32>,
+    refs: RefCounts,
     /// The version each live frame names (`NONE`: never saved).
     frame_version: Vec<u32>,
     /// The version the node being entered (or left) starts from.
@@ -30,8 +30,7 @@ pub(crate) struct VersionStates<S> {
 impl<S> VersionStates<S> {
     const EMPTY: Self = Self {
         slots: Vec::new(),
-        refs: Vec::new(),
-        free: Vec::new(),
+        refs: RefCounts::EMPTY,
         frame_version: Vec::new(),
         current: 0,
         own: None,
@@ -40,15 +39,13 @@ impl<S> VersionStates<S> {
     /// Forgets every version; with a `root`, starts a run from it.
     fn reset(&mut self, root: Option<S>) {
         self.slots.clear();
-        self.refs.clear();
-        self.free.clear();
         self.frame_version.clear();
         (self.current, self.own) = (0, None);
+        // Frame::ROOT's reference, and one that pins the root state for the run, so an
+        // iterator that misuses frames falls back to it, not to a released one.
+        self.refs.reset(root.is_some().then_some(2));
         if let Some(root) = root {
             self.slots.push(Some(root));
-            // Frame::ROOT's reference, and one that pins the root state for the run, so
-            // an iterator that misuses frames falls back to it, not to a released one.
-            self.refs.push(2);
             self.frame_version.push(0);
         }
     }
@@ -70,27 +67,17 @@ impl<S> VersionStates<S> {
         if let Some(v) = self.frame_version.get_mut(frame.get()) {
             *v = version;
         }
-        if let Some(r) = self.refs.get_mut(version as usize) {
-            *r += 1;
-        }
+        self.refs.hold(version, 1);
     }
 
     pub(crate) fn release(&mut self, frame: Frame) {
         let Some(&version) = self.frame_version.get(frame.get()) else {
             return;
         };
-        // Free only on the step from one reference to none: a release too many (a
-        // misbehaving iterator) must not put a slot on the free list twice.
-        if let Some(r) = self.refs.get_mut(version as usize)
-            && *r > 0
+        if self.refs.drop_ref(version)
+            && let Some(slot) = self.slots.get_mut(version as usize)
         {
-            *r -= 1;
-            if *r == 0 {
-                if let Some(slot) = self.slots.get_mut(version as usize) {
-                    *slot = None;
-                }
-                self.free.push(version);
-            }
+            *slot = None;
         }
     }
 
@@ -104,18 +91,12 @@ impl<S> VersionStates<S> {
     }
 
     fn store(&mut self, state: S) -> u32 {
-        if let Some(v) = self.free.pop()
-            && let (Some(slot), Some(refs)) = (
-                self.slots.get_mut(v as usize),
-                self.refs.get_mut(v as usize),
-            )
-        {
-            (*slot, *refs) = (Some(state), 0);
-            return v;
+        let v = self.refs.allocate();
+        match self.slots.get_mut(v as usize) {
+            Some(slot) => *slot = Some(state),
+            None => self.slots.push(Some(state)),
         }
-        self.slots.push(Some(state));
-        self.refs.push(0);
-        (self.slots.len() - 1) as u32
+        v
     }
 }
 

@@ -15,9 +15,9 @@ use std::any::{Any, TypeId};
 /// type, the general way).
 const FALLBACK: u8 = u8::MAX;
 
-/// The default of [`Arms`], built by [`Arms::otherwise`]: the closure for the node
-/// types no arm handles.
-pub struct Otherwise<F>(F);
+/// A closure for any node type: the default of [`Arms`] ([`Arms::otherwise`]) for the
+/// node types no arm handles, and the call of a [`Functor::any`](crate::Functor::any).
+pub struct Otherwise<F>(pub(crate) F);
 
 mod sealed {
     /// Only the lists [`Arms`](crate::Arms) builds are arm lists.

@@ -1,7 +1,7 @@
 //! Per-type dispatch with functors chosen at run time (Coin3D's method list).
 
 use crate::actor::{Flow, Visit};
-use crate::dispatch::arms::view;
+use crate::dispatch::arms::{Otherwise, view};
 use crate::dispatch::typed::Kept;
 use crate::graph::{NodeCore, NodeType, RegistryStamp, TypeRegistry};
 use std::any::TypeId;
@@ -58,10 +58,7 @@ impl<T: NodeCore, Cx, F: FnMut(&T, &Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx>
     }
 }
 
-/// A functor for any node type.
-struct Untyped<F>(F);
-
-impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Untyped<F> {
+impl<Cx, F: FnMut(&Visit<'_>, &mut Cx) -> Flow + Send> Call<Cx> for Otherwise<F> {
     fn call(&mut self, visit: &Visit<'_>, cx: &mut Cx) -> Flow {
         (self.0)(visit, cx)
     }
@@ -116,7 +113,7 @@ impl<Cx: 'static> Functor<Cx> {
     /// A functor for any node type, given the type-erased visit.
     pub fn any(f: impl FnMut(&Visit<'_>, &mut Cx) -> Flow + Send + 'static) -> Self {
         Self {
-            call: Box::new(Untyped(f)),
+            call: Box::new(Otherwise(f)),
             remake: None,
         }
     }

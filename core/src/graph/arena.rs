@@ -316,16 +316,12 @@ impl Graph {
     /// another may keep invariants over the embedded value (a mesh's box is its
     /// triangles' box), which a write through the parent type would break.
     pub fn get_mut<T: NodeCore>(&mut self, id: NodeId) -> Result<&mut T, GraphError> {
-        let i = self.check(id)? as usize;
-        let (ty, slot) = (self.hot[i].ty as usize, self.cold[i].slot);
-        if self.types.index_of::<T>().map(|t| t.get()) != Some(ty) {
+        let ty = self.hot[self.check(id)? as usize].ty;
+        if self.types.index_of::<T>().map(|t| t.0) != Some(ty) {
             return Err(self.wrong_type::<T>(id));
         }
-        self.record(Change::Payload(NodeIndex(i as u32)));
-        self.column_mut(ty)
-            .and_then(|c| c.get_mut(slot))
-            .and_then(|payload| payload.downcast_mut::<T>())
-            .ok_or(GraphError::StaleNode(id))
+        let payload = self.payload_mut(id)?;
+        payload.downcast_mut().ok_or(GraphError::StaleNode(id))
     }
 
     /// The column of type index `ty`, writable; a column still shared is copied first.

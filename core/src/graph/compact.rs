@@ -170,11 +170,8 @@ impl Graph {
     /// Every live slot in pre-order, roots in slot order; stackless.
     fn preorder_slots(&self) -> Vec<u32> {
         let mut order = Vec::with_capacity(self.live);
-        for (root, hot) in self.hot.iter().enumerate() {
-            if hot.ty == FREE || hot.parent != NIL {
-                continue;
-            }
-            let root = root as u32;
+        for root in self.roots() {
+            let root = root.index;
             let mut node = Some(root);
             while let Some(n) = node {
                 order.push(n);

@@ -298,10 +298,8 @@ impl TypeSet {
         if self.stamp == Some(types.stamp()) {
             return;
         }
-        let target = types.index_of_id(self.target);
-        self.members.clear();
-        let is_a = |(ty, _)| target.is_some_and(|t| types.chain(ty).any(|c| c == t));
-        self.members.extend(types.iter().map(is_a));
+        let is_target = |id| (id == self.target).then_some(true);
+        types.resolve_by_chain(is_target, false, &mut self.members);
         self.stamp = Some(types.stamp());
     }
 

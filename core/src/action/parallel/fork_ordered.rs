@@ -20,12 +20,13 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
 }
 
 /// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
-/// states, finished forks waiting for their place, the states for the leaves above.
+/// states, the states for the leaves above.
 pub struct OrderedTop<A: OrderedActor> {
-    forks: Vec<Option<(A, A::State)>>,
+    /// Per fork: the actor and its starting state until a worker takes them; the
+    /// finished actor comes back here to wait for its place in post-order.
+    forks: Vec<(Option<A>, Option<A::State>)>,
     /// Per subtree (by its number in the walk): its fork's number.
     fork_of: Vec<usize>,
-    done: Vec<Option<A>>,
     leaves: VecDeque<A::State>,
 }
 
@@ -50,18 +51,15 @@ impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
     fn split(&mut self, found: usize, depth: u32, fresh: bool) {
         if fresh || self.top.forks.is_empty() {
             self.main.states.before_enter(depth);
-            let (fork, reason) = match self.main.states.current() {
-                Some(state) => (
-                    self.main.actor.fork(state),
-                    "its OrderedActor::fork declined this run (returned None), so its \
-                     subtrees cannot get workers; run it sequentially",
-                ),
-                None => (None, "it has no state to fork: the run did not begin it"),
-            };
+            // A run begins its actors before this walk, so there is a state to fork.
+            let state = self.main.states.current();
+            let fork = state.and_then(|state| self.main.actor.fork(state));
             if fork.is_none() && self.error.is_none() {
+                let reason = "its OrderedActor::fork declined this run (returned None), so \
+                              its subtrees cannot get workers; run it sequentially";
                 self.error = Some(self.main.class().refused(PARALLEL.name, reason));
             }
-            self.top.forks.push(fork);
+            self.top.forks.push(fork.unzip());
         }
         // A sibling of the previous subtree with nothing above in between shares its
         // fork. Subtrees are handed off in number order: `found` is the next number.
@@ -138,7 +136,6 @@ impl<A: OrderedActor> Fork for Ordered<A> {
             top: OrderedTop {
                 forks: Vec::new(),
                 fork_of: Vec::new(),
-                done: Vec::new(),
                 leaves: VecDeque::new(),
             },
             error: None,
@@ -163,7 +160,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
             .invariant("forks")
             .iter_mut()
             .zip(first..)
-            .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))
+            .map(|(slot, number)| Some((number, slot.0.take()?, slot.1.take()?)))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| refusal(&self.class()))?;
         Ok(OrderedWorker {
@@ -187,11 +184,8 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         self.states.copies += copies;
         // Kept until the place of the fork's last subtree in post-order.
         for (number, fork) in forks {
-            if top.done.len() <= number {
-                top.done.resize_with(number + 1, || None);
-            }
-            if let Some(slot) = top.done.get_mut(number) {
-                *slot = Some(fork);
+            if let Some(slot) = top.forks.get_mut(number) {
+                slot.0 = Some(fork);
             }
         }
     }
@@ -210,7 +204,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         if top.fork_of.get(found + 1) == Some(&number) {
             return; // the fork's later sibling subtrees come first
         }
-        if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
+        if let Some(fork) = top.forks.get_mut(number).and_then(|slot| slot.0.take()) {
             self.actor.merge(fork);
         }
     }

@@ -234,8 +234,9 @@ struct Plan {
     /// The hand-offs with their depth.
     found: Vec<(Handoff, u32)>,
     deferred: Vec<Deferred>,
+    /// Whether a node above was entered since the last hand-off (the walk starts at
+    /// the root, above every split point): the next hand-off starts a task.
     stretch_open: bool,
-    task_open: bool,
     /// Nodes in the open task.
     nodes: u32,
     /// The depth of the last subtree handed off, while no node above was entered.
@@ -255,22 +256,13 @@ impl<C: ParallelChain> StepSink for Above<'_, C> {
         _: Frame,
         active: &mut ActiveList<'_>,
     ) -> Flow {
-        let Some(visit) = Visit::new(self.graph, node, depth) else {
-            return Flow::Prune;
-        };
         if !self.plan.stretch_open {
             self.plan.stretch_open = true;
-            self.plan.task_open = false;
             self.plan.order.push(None);
         }
         self.plan.last_depth = None;
-        enter(
-            &mut self.chain,
-            &visit,
-            active,
-            &mut self.plan.stats,
-            self.stop,
-        )
+        let (chain, stats) = (&mut self.chain, &mut self.plan.stats);
+        enter(self.graph, chain, (node, depth), active, stats, self.stop)
     }
 
     fn leave(&mut self, node: NodeIndex, depth: u32, _: Frame) {
@@ -289,10 +281,9 @@ impl<C: ParallelChain> Above<'_, C> {
         self.plan.found.push((handoff, depth));
         let found = self.plan.found.len() - 1;
         self.plan.deferred.push(Deferred::Done(found));
-        self.plan.stretch_open = false;
         let target = self.sizes.target;
         let new_task = match self.plan.tasks.last_mut() {
-            Some(task) if self.plan.task_open && self.plan.nodes < target => {
+            Some(task) if !self.plan.stretch_open && self.plan.nodes < target => {
                 task.end = found + 1;
                 false
             }
@@ -300,10 +291,10 @@ impl<C: ParallelChain> Above<'_, C> {
                 self.plan.tasks.push(found..found + 1);
                 self.plan.order.push(Some(self.plan.tasks.len() - 1));
                 self.plan.nodes = 0;
-                self.plan.task_open = true;
                 true
             }
         };
+        self.plan.stretch_open = false;
         self.plan.nodes = self.plan.nodes.saturating_add(handoff.nodes);
         // Two subtrees handed off at one depth with no node entered between them are
         // siblings with no node above left between them: they start from one state.
@@ -339,10 +330,8 @@ impl<W: Share> StepSink for Task<'_, W> {
             self.until_check = STOP_EVERY;
         }
         self.until_check -= 1;
-        let Some(visit) = Visit::new(self.graph, node, depth) else {
-            return Flow::Prune;
-        };
-        enter(&mut self.chain, &visit, active, &mut self.stats, self.stop)
+        let (chain, stats) = (&mut self.chain, &mut self.stats);
+        enter(self.graph, chain, (node, depth), active, stats, self.stop)
     }
 
     #[inline(always)]
@@ -357,13 +346,17 @@ impl<W: Share> StepSink for Task<'_, W> {
 /// Enters a node with `chain` and counts it; a `Stop` halts every walk of the run.
 #[inline(always)]
 fn enter<W: Share>(
+    graph: &Graph,
     chain: &mut W,
-    visit: &Visit<'_>,
+    (node, depth): (NodeIndex, u32),
     active: &mut ActiveList<'_>,
     stats: &mut RunStats,
     stop: &AtomicBool,
 ) -> Flow {
-    let flow = chain.enter(visit, active);
+    let Some(visit) = Visit::new(graph, node, depth) else {
+        return Flow::Prune; // not a live node
+    };
+    let flow = chain.enter(&visit, active);
     stats.count(1, flow);
     if flow == Flow::Stop {
         stop.store(true, Ordering::Relaxed);
