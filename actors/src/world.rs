@@ -18,15 +18,9 @@ pub(crate) use matrices::WorldMatrices;
 
 /// The product of the local transforms strictly above `node` (naive walk to the root).
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
-    let mut world = Affine3A::IDENTITY;
-    let mut up = graph.parent_at(node);
-    while let Some(p) = up {
-        if let Some(t) = graph.get_at::<Transform>(p) {
-            world = *t.local() * world;
-        }
-        up = graph.parent_at(p);
-    }
-    world
+    let ancestors = std::iter::successors(graph.parent_at(node), |&p| graph.parent_at(p));
+    let locals = ancestors.filter_map(|p| graph.get_at::<Transform>(p));
+    locals.fold(Affine3A::IDENTITY, |world, t| *t.local() * world)
 }
 
 /// The world transforms of a run, stamped with what they describe: published by
