@@ -2,7 +2,7 @@
 
 use crate::shared::Published;
 use crate::skinned::skinned_box;
-use crate::{Bounds, WorldTransforms};
+use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::Invariant;
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
@@ -39,66 +39,37 @@ pub struct UpdateStats {
 
 /// The depth of `node` below `root`; `None` if it does not lie under `root`.
 fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
-    let mut depth = 0;
-    let mut at = node;
-    while at != root {
-        at = graph.parent_at(at)?;
-        depth += 1;
-    }
-    Some(depth)
+    let mut path = std::iter::successors(Some(node), |&n| graph.parent_at(n));
+    path.position(|n| n == root).map(|depth| depth as u32)
 }
 
-/// Per-slot marks of one run, 4 bytes a slot (epoch in the high 24 bits, flags in the
-/// low 8) to keep the walk up's scattered reads small; depths apart.
-#[derive(Clone, Debug, Default)]
-struct Marks {
-    marks: Vec<u32>,
-    /// Depth below the update root, valid where `KNOWN` and `INSIDE` are set.
-    depths: Vec<u32>,
-    epoch: u32,
+/// A node's marks in one structural patch: flags, and where `KNOWN` and `INSIDE` are
+/// set, its depth below the update root.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mark {
+    flags: u8,
+    depth: u32,
 }
 
-/// Epochs wrap here; the marks are then cleared once.
-const EPOCHS: u32 = 1 << 24;
+/// The flags of `node` in this patch (none if unmarked).
+#[inline]
+fn flags_of(marks: &PerNode<Mark>, node: NodeIndex) -> u8 {
+    marks.get_at(node).map_or(0, |m| m.flags)
+}
 
-impl Marks {
-    fn begin(&mut self, slots: usize) {
-        if self.marks.len() < slots {
-            self.marks.resize(slots, 0);
-            self.depths.resize(slots, 0);
-        }
-        self.epoch += 1;
-        if self.epoch >= EPOCHS {
-            self.marks.iter_mut().for_each(|m| *m = 0);
-            self.epoch = 1;
-        }
+/// Adds `flags` to `node`'s marks, keeping its depth.
+#[inline]
+fn mark(marks: &mut PerNode<Mark>, node: NodeIndex, flags: u8) {
+    match marks.get_mut_at(node) {
+        Some(m) => m.flags |= flags,
+        None => marks.set(node, Mark { flags, depth: 0 }),
     }
+}
 
-    #[inline]
-    fn flags(&self, node: NodeIndex) -> u8 {
-        match self.marks.get(node.get()) {
-            Some(&m) if m >> 8 == self.epoch => m as u8,
-            _ => 0,
-        }
-    }
-
-    #[inline]
-    fn mark(&mut self, node: NodeIndex, flags: u8) -> bool {
-        let epoch = self.epoch;
-        let Some(mark) = self.marks.get_mut(node.get()) else {
-            return false;
-        };
-        if *mark >> 8 != epoch {
-            *mark = epoch << 8;
-        }
-        *mark |= u32::from(flags);
-        true
-    }
-
-    #[inline]
-    fn depth(&self, node: NodeIndex) -> u32 {
-        self.depths.get(node.get()).copied().invariant("depth")
-    }
+/// The depth below the update root of a node `classify` marked `KNOWN`.
+#[inline]
+fn depth_of(marks: &PerNode<Mark>, node: NodeIndex) -> u32 {
+    marks.get_at(node).map(|m| m.depth).invariant("depth")
 }
 
 /// The node's world changed: its subtree is traversed again.
@@ -152,7 +123,7 @@ pub struct IncrementalUpdate {
     action: Update,
     /// The root and the log position the results describe.
     seen: Option<(NodeId, ChangeCursor)>,
-    marks: Marks,
+    marks: PerNode<Mark>,
     /// Nodes re-walked by payload-only patches without the plan since the full run.
     rewalked: u64,
     /// Whether the last full run's spans still hold (no structural patch since).
@@ -335,18 +306,15 @@ impl IncrementalUpdate {
     /// Marks the changed nodes: inside the root's subtree, how deep, covered by another;
     /// `None` for a change at or above the root.
     fn walk_up(&mut self, graph: &Graph, root: NodeIndex, changes: &[Change]) -> Option<()> {
-        self.marks.begin(graph.capacity());
+        self.marks.begin(graph, root);
         self.scratch.dirty.clear();
         self.collect(graph, changes);
         // In slot order the passes sweep the arrays forward instead of jumping.
         self.scratch.dirty.sort_unstable();
         // A change at or above the root changes everything below it.
-        let mut up = Some(root);
-        while let Some(p) = up {
-            if self.marks.flags(p) & SUBTREE != 0 {
-                return None;
-            }
-            up = graph.parent_at(p);
+        let mut path = std::iter::successors(Some(root), |&p| graph.parent_at(p));
+        if path.any(|p| flags_of(&self.marks, p) & SUBTREE != 0) {
+            return None;
         }
         self.classify(graph, root);
         Some(())
@@ -363,16 +331,16 @@ impl IncrementalUpdate {
         self.lifts.clear();
         // Subtrees: topmost changed nodes inside, from their parent's stored world.
         for &node in &self.scratch.dirty {
-            let flags = self.marks.flags(node);
+            let flags = flags_of(&self.marks, node);
             let parent = graph.parent_at(node);
-            let depth = self.marks.depth(node) as usize;
+            let depth = depth_of(&self.marks, node) as usize;
             if flags & SUBTREE == 0 {
                 if flags & (INSIDE | COVERED) == INSIDE {
                     self.lifts.rebox(depth, node);
                 }
                 continue;
             }
-            if parent.is_some_and(|p| self.marks.flags(p) & COVERED != 0) {
+            if parent.is_some_and(|p| flags_of(&self.marks, p) & COVERED != 0) {
                 continue;
             }
             if flags & INSIDE == 0 {
@@ -474,10 +442,10 @@ impl IncrementalUpdate {
                 Change::Placed(_) => SUBTREE | PLACED,
                 _ => SUBTREE,
             };
-            let first = self.marks.flags(node) & (SUBTREE | BOX) == 0;
-            if self.marks.mark(node, flags) && first {
+            if flags_of(&self.marks, node) & (SUBTREE | BOX) == 0 {
                 self.scratch.dirty.push(node);
             }
+            mark(&mut self.marks, node, flags);
         }
     }
 
@@ -490,9 +458,13 @@ impl IncrementalUpdate {
             // (inside, covered, depth) of the node above the path: the first known one;
             // above the root, whose depth 0 comes next; or none (outside).
             let (inside, mut covered, mut depth) = loop {
-                let flags = marks.flags(node);
+                let flags = flags_of(marks, node);
                 if flags & KNOWN != 0 {
-                    break (flags & INSIDE != 0, flags & COVERED != 0, marks.depth(node));
+                    break (
+                        flags & INSIDE != 0,
+                        flags & COVERED != 0,
+                        depth_of(marks, node),
+                    );
                 }
                 self.scratch.path.push(node);
                 if node == root {
@@ -505,13 +477,17 @@ impl IncrementalUpdate {
             };
             for &node in self.scratch.path.iter().rev() {
                 depth = depth.wrapping_add(1);
-                covered |= marks.flags(node) & SUBTREE != 0;
+                let flags = flags_of(marks, node);
+                covered |= flags & SUBTREE != 0;
                 let bits =
                     KNOWN | if inside { INSIDE } else { 0 } | if covered { COVERED } else { 0 };
-                marks.mark(node, bits);
-                if let Some(d) = marks.depths.get_mut(node.get()) {
-                    *d = depth;
-                }
+                marks.set(
+                    node,
+                    Mark {
+                        flags: flags | bits,
+                        depth,
+                    },
+                );
             }
         }
     }

@@ -18,15 +18,9 @@ pub(crate) use matrices::WorldMatrices;
 
 /// The product of the local transforms strictly above `node` (naive walk to the root).
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
-    let mut world = Affine3A::IDENTITY;
-    let mut up = graph.parent_at(node);
-    while let Some(p) = up {
-        if let Some(t) = graph.get_at::<Transform>(p) {
-            world = *t.local() * world;
-        }
-        up = graph.parent_at(p);
-    }
-    world
+    let ancestors = std::iter::successors(graph.parent_at(node), |&p| graph.parent_at(p));
+    let locals = ancestors.filter_map(|p| graph.get_at::<Transform>(p));
+    locals.fold(Affine3A::IDENTITY, |world, t| *t.local() * world)
 }
 
 /// The world transforms of a run, stamped with what they describe: published by
@@ -172,23 +166,18 @@ impl OrderedActor for WorldTransforms {
     }
 }
 
+// That each world matrix is glam's product bit for bit: `tests/world.rs`.
 #[cfg(test)]
+#[cfg(feature = "parallel")]
 mod tests {
-    use super::matrices::{is_finite, product};
-    use proptest::prelude::*;
-    use scenewalk_core::glam::Affine3A;
-    #[cfg(feature = "parallel")]
-    use {
-        super::WorldTransforms,
-        crate::shared::Published,
-        scenewalk_core::glam::Vec3,
-        scenewalk_core::{Action, DepthFirst, Graph, NodeId, Ordered},
-        scenewalk_nodes::{Group, Transform},
-    };
+    use super::WorldTransforms;
+    use crate::shared::Published;
+    use scenewalk_core::glam::Vec3;
+    use scenewalk_core::{Action, DepthFirst, Graph, NodeId, Ordered};
+    use scenewalk_nodes::{Group, Transform};
 
     /// A complete 4-ary tree of `n` nodes, every third a transform, built in
     /// depth-first slot order (a split run wants it): node i's children are 4i+1..=4i+4.
-    #[cfg(feature = "parallel")]
     fn tree(n: usize) -> (Graph, NodeId) {
         fn add(graph: &mut Graph, parent: NodeId, i: usize, n: usize) {
             for c in (4 * i + 1..=4 * i + 4).filter(|&c| c < n) {
@@ -208,7 +197,6 @@ mod tests {
 
     /// A split run writes every transform's matrix at the place its payload fixes, and
     /// every node's state names its nearest transform's place, as a sequential run.
-    #[cfg(feature = "parallel")]
     #[test]
     fn a_split_run_puts_every_matrix_at_its_place() {
         let (graph, root) = tree(30_000);
@@ -246,28 +234,5 @@ mod tests {
             }
         }
         assert!(transforms > 9_000);
-    }
-
-    fn affine() -> impl Strategy<Value = Affine3A> {
-        // Every class of f32, NaN and infinities included, in any of the 12 places.
-        proptest::array::uniform12(any::<f32>()).prop_map(|m| Affine3A::from_cols_array(&m))
-    }
-
-    fn bits(m: &Affine3A) -> [u32; 12] {
-        m.to_cols_array().map(f32::to_bits)
-    }
-
-    proptest! {
-        #[test]
-        fn product_is_glams_bit_for_bit(a in affine(), b in affine()) {
-            prop_assert_eq!(bits(&product(&a, &b)), bits(&(a * b)));
-        }
-
-        #[test]
-        fn is_finite_is_glams(a in affine(), b in affine()) {
-            prop_assert_eq!(is_finite(&a), a.is_finite());
-            let world = a * b;
-            prop_assert_eq!(is_finite(&world), world.is_finite());
-        }
     }
 }

@@ -353,3 +353,34 @@ fn non_finite_world_matrices_are_listed_once() {
             .is_empty()
     );
 }
+
+fn any_affine() -> impl Strategy<Value = Affine3A> {
+    // Every class of f32, NaN and infinities included, in any of the 12 places.
+    proptest::array::uniform12(any::<f32>()).prop_map(|m| Affine3A::from_cols_array(&m))
+}
+
+fn bits(m: &Affine3A) -> [u32; 12] {
+    m.to_cols_array().map(f32::to_bits)
+}
+
+proptest! {
+    /// Each world matrix is glam's `parent * local` bit for bit, and a transform is
+    /// listed as non-finite exactly where glam's product is not finite, for every
+    /// class of f32.
+    #[test]
+    fn world_matrices_are_glams_products_bit_for_bit(a in any_affine(), b in any_affine()) {
+        let mut graph = Graph::new();
+        let root = graph.add_root(Group);
+        let first = graph.append_child(root, Transform::from_affine(a)).unwrap();
+        let second = graph.append_child(first, Transform::from_affine(b)).unwrap();
+        let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
+        action.run(&graph, root).unwrap();
+        let world = action.actor::<WorldTransforms>().unwrap();
+        let expected = [(first, Affine3A::IDENTITY * a), (second, Affine3A::IDENTITY * a * b)];
+        for (node, product) in expected {
+            prop_assert_eq!(bits(&world.table().at(node.index()).unwrap()), bits(&product));
+        }
+        let bad = expected.iter().filter(|(_, m)| !m.is_finite()).map(|(n, _)| n.index());
+        prop_assert_eq!(world.non_finite(), &bad.collect::<Vec<_>>()[..]);
+    }
+}

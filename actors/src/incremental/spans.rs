@@ -122,12 +122,9 @@ impl IncrementalUpdate {
         if outside {
             // A change above the root changes everything below it; elsewhere it
             // changes nothing here.
-            let mut up = graph.parent_at(root);
+            let above = std::iter::successors(graph.parent_at(root), |&p| graph.parent_at(p));
             self.scratch.path.clear();
-            while let Some(p) = up {
-                self.scratch.path.push(p);
-                up = graph.parent_at(p);
-            }
+            self.scratch.path.extend(above);
             self.scratch.path.sort_unstable();
             if changes
                 .iter()
@@ -275,8 +272,7 @@ fn warm(graph: &Graph, kinds: &Kinds<'_>, bounds: &Bounds, tops: &[(Span, NodeIn
         }
         sum = sum.wrapping_add(world.matrices.get(above).translation.x.to_bits());
         // The children (in a tree built depth first, most of a small subtree).
-        let mut child = graph.first_child_at(node);
-        while let Some(c) = child {
+        for c in std::iter::successors(graph.first_child_at(node), |&c| graph.next_sibling_at(c)) {
             if let Some(ty) = graph.type_at(c)
                 && let Some(g) = kinds.geometry(graph, c, ty)
             {
@@ -285,7 +281,6 @@ fn warm(graph: &Graph, kinds: &Kinds<'_>, bounds: &Bounds, tops: &[(Span, NodeIn
             sum = sum
                 .wrapping_add(world.world.value_at(c).unwrap_or(0))
                 .wrapping_add(boxes.value_at(c).map_or(0, |b| b.min.x.to_bits()));
-            child = graph.next_sibling_at(c);
         }
     }
     std::hint::black_box(sum);

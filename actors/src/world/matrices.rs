@@ -11,7 +11,7 @@ use super::world_above;
 /// `parent × local`, bit for bit glam's `Affine3A * Affine3A`, but always inlined
 /// (the compiler kept glam's operator out of line in the run loop).
 #[inline(always)]
-pub(super) fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
+fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
     let m = &parent.matrix3;
     Affine3A {
         matrix3: Mat3A::from_cols(
@@ -25,7 +25,7 @@ pub(super) fn product(parent: &Affine3A, local: &Affine3A) -> Affine3A {
 
 /// `Affine3A::is_finite`, with the columns' masks combined before one test.
 #[inline(always)]
-pub(super) fn is_finite(world: &Affine3A) -> bool {
+fn is_finite(world: &Affine3A) -> bool {
     let m = &world.matrix3;
     (m.x_axis.is_finite_mask()
         & m.y_axis.is_finite_mask()
