@@ -341,7 +341,7 @@ impl DepthFirst {
     }
 }
 
-/// The pulled [`DepthFirst::next`]'s sink: takes one step and stops the walk.
+/// The pulled `next`'s sink: takes one step and stops the walk.
 struct OneStep(Option<Step>);
 
 impl StepSink for OneStep {
