@@ -17,10 +17,10 @@ struct OpenList {
     cursor: u32,
 }
 
-/// What `next` does when called.
+/// What the loop does next at the current node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Todo {
-    /// Enter the current node (the root).
+    /// Enter the current node.
     Enter,
     /// Go into the current node's children, or finish it if it has none.
     Descend,
@@ -28,6 +28,32 @@ enum Todo {
     Climb,
     /// Nothing left.
     Done,
+}
+
+/// Where the loop stands: at `node`, `todo` next.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    node: NodeIndex,
+    depth: u32,
+    todo: Todo,
+    /// What the actors did with the node's active list (once entered).
+    list_state: ListState,
+    /// Where the node's list would start in `lists`.
+    list_start: usize,
+}
+
+impl Place {
+    /// At `node`, with no active list yet.
+    fn new(node: NodeIndex, depth: u32, todo: Todo) -> Self {
+        let (list_state, list_start) = (ListState::Untouched, 0);
+        Self {
+            node,
+            depth,
+            todo,
+            list_state,
+            list_start,
+        }
+    }
 }
 
 /// Where the walk goes after a node's subtree is done.
@@ -73,16 +99,12 @@ enum After {
 #[derive(Clone, Debug)]
 pub struct DepthFirst {
     root: NodeIndex,
-    current: NodeIndex,
-    depth: u32,
-    todo: Todo,
+    /// Where the pulled walk stands.
+    at: Place,
     leave_events: bool,
     /// Active lists that actors looked at, one region per open list.
     lists: Vec<ActiveEntry>,
     open: Vec<OpenList>,
-    list_state: ListState,
-    /// Where the current node's list would start in `lists`.
-    list_start: usize,
 }
 
 impl Default for DepthFirst {
@@ -96,35 +118,11 @@ impl DepthFirst {
     pub fn new() -> Self {
         Self {
             root: NodeIndex::new(0),
-            current: NodeIndex::new(0),
-            depth: 0,
-            todo: Todo::Done,
+            at: Place::new(NodeIndex::new(0), 0, Todo::Done),
             leave_events: false,
             lists: Vec::new(),
             open: Vec::new(),
-            list_state: ListState::Untouched,
-            list_start: 0,
         }
-    }
-
-    #[inline(always)]
-    fn enter(&mut self, node: NodeIndex) -> Option<Step> {
-        self.current = node;
-        self.todo = Todo::Descend;
-        Some(Step::Enter {
-            node,
-            depth: self.depth,
-            frame: Frame::ROOT,
-        })
-    }
-
-    #[inline(always)]
-    fn leave(&self) -> Option<Step> {
-        Some(Step::Leave {
-            node: self.current,
-            depth: self.depth,
-            frame: Frame::ROOT,
-        })
     }
 
     /// The current node's first child to traverse, from its links or its built list
@@ -212,7 +210,7 @@ impl DepthFirst {
         graph: &Graph,
         sink: &mut S,
         handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
-        siblings: (NodeIndex, NodeIndex),
+        (first, last): (NodeIndex, NodeIndex),
         depth: u32,
         leave_events: bool,
     ) -> bool {
@@ -220,41 +218,50 @@ impl DepthFirst {
         // out-of-line call gets a pointer into the action, which the compiler assumes
         // may write the iterator, so a field would be reloaded after every such call.
         let mut walk = Self {
+            root: first,
             lists: std::mem::take(&mut self.lists),
             open: std::mem::take(&mut self.open),
             ..Self::new()
         };
-        let going = walk.walk_subtree(graph, sink, handoff, siblings, depth, leave_events);
+        walk.lists.clear();
+        walk.open.clear();
+        let from = Place::new(first, depth, Todo::Enter);
+        let stop = walk.walk::<S, false>(graph, sink, handoff, (last, depth), leave_events, from);
         (self.lists, self.open) = (walk.lists, walk.open);
-        going
+        stop.todo == Todo::Done
     }
 
-    /// [`drive_subtree`](Self::drive_subtree)'s loop.
+    /// The one depth-first loop, from `from` to the end of the run of siblings from
+    /// `root` to `last` at depth `top`, or until the sink stops it; returns where it
+    /// stopped, for a later call to go on from: `Todo::Done` at the end; a sink's
+    /// [`Flow::Stop`] stops it at the entered node, about to descend (what became of
+    /// the node's active list then goes into the place); `STEP` stops it after every
+    /// leave too. The pushed runs start at a constant `Todo::Enter` with `STEP` off,
+    /// which the compiler folds out of the loop; the pulled `next` goes a step a call.
     #[inline(always)]
-    fn walk_subtree<S: StepSink>(
+    fn walk<S: StepSink, const STEP: bool>(
         &mut self,
         graph: &Graph,
         sink: &mut S,
         mut handoff: impl FnMut(&mut S, NodeIndex, u32, bool) -> Option<NodeIndex>,
-        (first, last): (NodeIndex, NodeIndex),
-        depth: u32,
+        (last, top): (NodeIndex, u32),
         leave_events: bool,
-    ) -> bool {
-        self.lists.clear();
-        self.open.clear();
-        self.root = first;
-        // A local, not a field: the actors' out-of-line calls then cannot reach it, so
-        // the compiler keeps it out of memory and drops the list paths no actor takes.
-        let mut list_state = ListState::Untouched;
-        let (top, mut node, mut depth) = (depth, first, depth);
+        from: Place,
+    ) -> Place {
+        // Locals, not fields: the actors' out-of-line calls then cannot reach them, so
+        // the compiler keeps them out of memory and drops the list paths no actor takes.
+        let (mut node, mut depth, mut todo) = (from.node, from.depth, from.todo);
+        let mut list_state = from.list_state;
         let mut by_links = true;
         'enter: loop {
-            // Whether `node` was entered, so is left when done.
+            // Whether `node` was entered here, so is left when done.
             let mut entered = true;
-            let handed = if depth == top {
-                None
-            } else {
-                handoff(sink, node, depth, by_links)
+            let handed = match todo {
+                Todo::Enter if depth != top => handoff(sink, node, depth, by_links),
+                Todo::Enter | Todo::Descend => None,
+                // Its subtree is done and left: go on from it as from a handed-off run.
+                Todo::Climb => Some(node),
+                Todo::Done => return from,
             };
             match handed {
                 Some(run_end) => {
@@ -262,24 +269,32 @@ impl DepthFirst {
                     entered = false;
                 }
                 None => {
-                    let list_start = self.lists.len();
-                    let flow = sink.enter(
-                        node,
-                        depth,
-                        Frame::ROOT,
-                        &mut ActiveList::lazy(
-                            graph,
+                    let mut list_start = from.list_start;
+                    if todo == Todo::Enter {
+                        list_start = self.lists.len();
+                        let flow = sink.enter(
                             node,
-                            depth + 1,
-                            &mut self.lists,
-                            &mut list_state,
-                        ),
-                    );
-                    match flow {
-                        Flow::Continue => {}
-                        Flow::Prune => list_state = ListState::Cleared,
-                        Flow::Stop => return false,
+                            depth,
+                            Frame::ROOT,
+                            &mut ActiveList::lazy(
+                                graph,
+                                node,
+                                depth + 1,
+                                &mut self.lists,
+                                &mut list_state,
+                            ),
+                        );
+                        match flow {
+                            Flow::Continue => {}
+                            Flow::Prune => list_state = ListState::Cleared,
+                            Flow::Stop => {
+                                let mut at = Place::new(node, depth, Todo::Descend);
+                                (at.list_state, at.list_start) = (list_state, list_start);
+                                return at;
+                            }
+                        }
                     }
+                    todo = Todo::Enter;
                     by_links = list_state == ListState::Untouched;
                     if let Some(child) = self.first_child(graph, node, list_start, list_state) {
                         node = child;
@@ -288,9 +303,13 @@ impl DepthFirst {
                     }
                 }
             }
+            todo = Todo::Enter;
             loop {
                 if entered && leave_events {
                     sink.leave(node, depth, Frame::ROOT);
+                    if STEP {
+                        return Place::new(node, depth, Todo::Climb);
+                    }
                 }
                 entered = true;
                 if depth == top {
@@ -301,7 +320,7 @@ impl DepthFirst {
                             by_links = true;
                             continue 'enter;
                         }
-                        None => return true,
+                        None => break 'enter,
                     }
                 }
                 match self.after(graph, node) {
@@ -314,10 +333,25 @@ impl DepthFirst {
                         node = parent;
                         depth = depth.saturating_sub(1);
                     }
-                    After::End => return true,
+                    After::End => break 'enter,
                 }
             }
         }
+        Place::new(node, depth, Todo::Done)
+    }
+}
+
+/// The pulled `next`'s sink: takes one step and stops the walk.
+struct OneStep(Option<Step>);
+
+impl StepSink for OneStep {
+    fn enter(&mut self, node: NodeIndex, depth: u32, frame: Frame, _: &mut ActiveList<'_>) -> Flow {
+        self.0 = Some(Step::Enter { node, depth, frame });
+        Flow::Stop
+    }
+
+    fn leave(&mut self, node: NodeIndex, depth: u32, frame: Frame) {
+        self.0 = Some(Step::Leave { node, depth, frame });
     }
 }
 
@@ -335,75 +369,48 @@ impl TraversalIterator for DepthFirst {
         self.clear();
         self.leave_events = leave_events;
         self.root = root;
-        self.current = root;
-        self.todo = Todo::Enter;
+        self.at = Place::new(root, 0, Todo::Enter);
     }
 
+    /// One step of the depth-first loop: the loop runs with a sink that takes the step
+    /// and stops it, the iterator keeping where it stopped.
     #[inline(always)]
     fn next(&mut self, graph: &Graph) -> Option<Step> {
-        match self.todo {
-            Todo::Descend => {
-                let (current, start, state) = (self.current, self.list_start, self.list_state);
-                if let Some(child) = self.first_child(graph, current, start, state) {
-                    self.depth += 1;
-                    return self.enter(child);
-                }
-                self.todo = Todo::Climb;
-                if self.leave_events {
-                    return self.leave();
-                }
-            }
-            Todo::Climb => {}
-            Todo::Enter => return self.enter(self.current),
-            Todo::Done => return None,
-        }
-        // The current node is done: its next sibling, or climb and finish its parent.
-        loop {
-            match self.after(graph, self.current) {
-                After::Sibling(sibling, _) => return self.enter(sibling),
-                After::Parent(parent) => {
-                    self.current = parent;
-                    self.depth = self.depth.saturating_sub(1);
-                    if self.leave_events {
-                        return self.leave();
-                    }
-                }
-                After::End => {
-                    self.todo = Todo::Done;
-                    return None;
-                }
-            }
-        }
+        let (root, leave_events) = (self.root, self.leave_events);
+        let mut step = OneStep(None);
+        let none = |_: &mut OneStep, _, _, _| None;
+        self.at = self.walk::<_, true>(graph, &mut step, none, (root, 0), leave_events, self.at);
+        step.0
     }
 
     /// The walk of `next`, as one loop the compiler fuses with the action.
     #[inline(always)]
     fn drive<S: StepSink>(&mut self, graph: &Graph, sink: &mut S) -> Result<(), TraversalError> {
-        if self.todo == Todo::Enter {
+        if self.at.todo == Todo::Enter {
             let (root, leave_events) = (self.root, self.leave_events);
             let none = |_: &mut S, _, _, _| None;
             self.drive_subtree(graph, sink, none, (root, root), 0, leave_events);
-            self.todo = Todo::Done;
+            self.at.todo = Todo::Done;
         }
         Ok(())
     }
 
     #[inline(always)]
     fn active<'a>(&'a mut self, graph: &'a Graph) -> ActiveList<'a> {
-        self.list_start = self.lists.len();
+        self.at.list_start = self.lists.len();
         ActiveList::lazy(
             graph,
-            self.current,
-            self.depth + 1,
+            self.at.node,
+            self.at.depth + 1,
             &mut self.lists,
-            &mut self.list_state,
+            &mut self.at.list_state,
         )
     }
 
     #[inline(always)]
     fn commit(&mut self, _graph: &Graph, flow: Flow, _frame: Frame) -> Result<u32, TraversalError> {
         if flow != Flow::Continue {
-            self.list_state = ListState::Cleared;
+            self.at.list_state = ListState::Cleared;
         }
         Ok(0)
     }
@@ -411,9 +418,6 @@ impl TraversalIterator for DepthFirst {
     fn clear(&mut self) {
         self.lists.clear();
         self.open.clear();
-        self.list_state = ListState::Untouched;
-        self.list_start = 0;
-        self.depth = 0;
-        self.todo = Todo::Done;
+        self.at.todo = Todo::Done;
     }
 }
