@@ -277,16 +277,14 @@ impl IncrementalUpdate {
         std::mem::swap(bounds, patcher.bounds_mut()?);
         self.skins = std::mem::take(&mut patcher.bounds_mut()?.skins);
         self.scratch.found.clear();
-        let (types, registry) = (&mut self.types, graph.types());
-        types.transforms.resolve(registry);
-        types.geometries.resolve(registry);
-        types.skinned.resolve(registry);
+        self.types.keep(graph);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut patcher, &mut stats)
         } else {
             self.patch_boxes(graph, root, &mut patcher, &mut stats)
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut patcher, &mut stats));
+        self.types.release();
         if let Some(patched) = patcher.bounds_mut() {
             patched.skins = std::mem::take(&mut self.skins);
             if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
@@ -367,7 +365,7 @@ impl IncrementalUpdate {
         // The skinned meshes the passes met, boxed after them.
         let found = bounds.skins.drain(..).map(|(node, _)| node);
         self.scratch.found.extend(found);
-        let kinds = Kinds::new(graph, &self.types, &self.skins);
+        let kinds = Kinds::new(&self.types, &self.skins);
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -414,7 +412,7 @@ impl IncrementalUpdate {
             });
             self.skins_known = true;
         }
-        let kinds = Kinds::new(graph, &self.types, &skins);
+        let kinds = Kinds::new(&self.types, &skins);
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
             let before = boxes.value_at(node)?;

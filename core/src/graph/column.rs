@@ -67,6 +67,12 @@ impl<T: NodeCore> Column<T> {
     pub(crate) fn get_typed(&self, slot: u32) -> Option<&T> {
         self.items.get(slot as usize)
     }
+
+    /// Every payload, by slot.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[T] {
+        &self.items
+    }
 }
 
 impl<T: NodeCore> ErasedColumn for Column<T> {
