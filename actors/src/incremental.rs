@@ -39,7 +39,7 @@ pub struct UpdateStats {
 
 /// The depth of `node` below `root`; `None` if it does not lie under `root`.
 fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
-    let mut path = std::iter::successors(Some(node), |&n| graph.parent_at(n));
+    let mut path = graph.path_up(node);
     path.position(|n| n == root).map(|depth| depth as u32)
 }
 
@@ -310,7 +310,7 @@ impl IncrementalUpdate {
         // In slot order the passes sweep the arrays forward instead of jumping.
         self.scratch.dirty.sort_unstable();
         // A change at or above the root changes everything below it.
-        let mut path = std::iter::successors(Some(root), |&p| graph.parent_at(p));
+        let mut path = graph.path_up(root);
         if path.any(|p| flags_of(&self.marks, p) & SUBTREE != 0) {
             return None;
         }

@@ -122,9 +122,8 @@ impl IncrementalUpdate {
         if outside {
             // A change above the root changes everything below it; elsewhere it
             // changes nothing here.
-            let above = std::iter::successors(graph.parent_at(root), |&p| graph.parent_at(p));
             self.scratch.path.clear();
-            self.scratch.path.extend(above);
+            self.scratch.path.extend(graph.path_up(root).skip(1));
             self.scratch.path.sort_unstable();
             if changes
                 .iter()

@@ -277,8 +277,8 @@ impl Graph {
         Ok(self.path_up(node).any(|n| n == target))
     }
 
-    /// The node in slot `node`, then its parent, grandparent and so on.
-    pub(crate) fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    /// The node in slot `node`, then its parent, grandparent and so on to its root.
+    pub fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
         std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
