@@ -74,7 +74,8 @@ fn kept_reads_the_position_payload_slot_at_gives() {
 }
 
 /// A kept column is a share: an edit copies the graph's column, and reads by node
-/// after it go to the graph (the kept column is no longer its column).
+/// after it go to the graph (the kept column is no longer its column), also for a type
+/// the graph registered since.
 #[test]
 fn get_at_after_an_edit_reads_the_edited_payload() {
     let mut graph = Graph::new();
@@ -84,4 +85,7 @@ fn get_at_after_an_edit_reads_the_edited_payload() {
     graph.get_mut::<Mass>(root).unwrap().0 = 9.0;
     assert_eq!(masses.get_at(&graph, root.index()), Some(&Mass(9.0)));
     assert_eq!(masses.kept(), &[Mass(1.0)], "the kept share is as it was");
+    assert!(masses.keep(&graph));
+    let ball = graph.append_child(root, Ball(Mass(5.0))).unwrap();
+    assert_eq!(masses.get_at(&graph, ball.index()), Some(&Mass(5.0)));
 }

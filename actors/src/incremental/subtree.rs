@@ -23,10 +23,7 @@ pub(super) struct Types {
 impl Types {
     /// Resolves the types for `graph` and keeps its columns, until [`release`](Self::release).
     pub(super) fn keep(&mut self, graph: &Graph) {
-        let registry = graph.types();
-        self.transforms.resolve(registry);
-        self.geometries.resolve(registry);
-        self.skinned.resolve(registry);
+        self.skinned.resolve(graph.types());
         self.transforms.keep(graph);
         self.geometries.keep(graph);
     }

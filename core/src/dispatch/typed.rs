@@ -123,10 +123,12 @@ impl<T: NodeCore> Typed<T> {
         self.column = Kept::default();
     }
 
-    /// Keeps `graph`'s column of exactly `T` now, for reads by node ([`get_at`](Self::get_at))
-    /// or by position ([`kept`](Self::kept)) while the graph stays as it is; `false` if the
-    /// graph holds no `T` yet. Let go of it as of any kept column.
+    /// Resolves for `graph`'s types and keeps its column of exactly `T` now, for reads by
+    /// node ([`get_at`](Self::get_at)) or by position ([`kept`](Self::kept)) while the
+    /// graph stays as it is; `false` if the graph holds no `T` yet. Let go of it as of any
+    /// kept column.
     pub fn keep(&mut self, graph: &Graph) -> bool {
+        self.resolve(graph.types());
         let Some(ty) = graph.types().index_of::<T>() else {
             self.release();
             return false;
@@ -147,14 +149,21 @@ impl<T: NodeCore> Typed<T> {
     #[inline]
     pub fn get_at<'a>(&'a self, graph: &'a Graph, node: NodeIndex) -> Option<&'a T> {
         let ty = graph.hot.get(node.get())?.ty;
-        if ty != self.column.ty || graph.column_key != self.column.key {
+        if graph.column_key != self.column.key {
             return get_other(graph, node);
         }
-        self.kept().get(graph.slot_at(node)? as usize)
+        if ty == self.column.ty {
+            return self.kept().get(graph.slot_at(node)? as usize);
+        }
+        // Resolved when kept, for every type with a node: a new type's first node would
+        // have drawn a new column key.
+        self.set
+            .contains(NodeType(ty))
+            .then(|| get_other(graph, node))?
     }
 }
 
-/// A node not of exactly `T`, or a column not kept: the graph's own lookup, out of
+/// A node of a type extending `T`, or a column not kept: the graph's own lookup, out of
 /// line so the kept-column read inlines.
 #[cold]
 #[inline(never)]
