@@ -271,7 +271,7 @@ fn warm(graph: &Graph, kinds: &Kinds<'_>, bounds: &Bounds, tops: &[(Span, NodeIn
         }
         sum = sum.wrapping_add(world.matrices.get(above).translation.x.to_bits());
         // The children (in a tree built depth first, most of a small subtree).
-        for c in std::iter::successors(graph.first_child_at(node), |&c| graph.next_sibling_at(c)) {
+        for c in graph.children_at(node) {
             if let Some(ty) = graph.type_at(c)
                 && let Some(g) = kinds.geometry(graph, c, ty)
             {

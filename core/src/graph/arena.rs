@@ -247,12 +247,18 @@ impl Graph {
     }
 
     /// The node's children in document order.
-    pub fn children(&self, id: NodeId) -> Result<Children<'_>, GraphError> {
-        let i = self.check(id)?;
-        Ok(Children {
-            graph: self,
-            next: self.hot[i as usize].first_child,
-        })
+    pub fn children(
+        &self,
+        id: NodeId,
+    ) -> Result<impl Iterator<Item = NodeId> + Clone + '_, GraphError> {
+        let node = NodeIndex(self.check(id)?);
+        Ok(self.children_at(node).map(|c| self.id_of(c.0)))
+    }
+
+    /// The children of the node in slot `index`, in document order.
+    #[inline]
+    pub fn children_at(&self, index: NodeIndex) -> impl Iterator<Item = NodeIndex> + Clone + '_ {
+        std::iter::successors(self.first_child_at(index), |&c| self.next_sibling_at(c))
     }
 
     /// Every root (node without a parent), in slot order.
@@ -455,20 +461,3 @@ impl Graph {
 struct Missing;
 impl NodeCore for Missing {}
 static MISSING: Missing = Missing;
-
-/// The children of a node in document order; see [`Graph::children`].
-#[derive(Clone, Debug)]
-pub struct Children<'g> {
-    graph: &'g Graph,
-    next: u32,
-}
-
-impl std::iter::Iterator for Children<'_> {
-    type Item = NodeId;
-
-    fn next(&mut self) -> Option<NodeId> {
-        let current = self.graph.id_opt(self.next)?;
-        self.next = self.graph.hot.get(current.index as usize)?.next_sibling;
-        Some(current)
-    }
-}
