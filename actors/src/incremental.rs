@@ -277,14 +277,19 @@ impl IncrementalUpdate {
         std::mem::swap(bounds, patcher.bounds_mut()?);
         self.skins = std::mem::take(&mut patcher.bounds_mut()?.skins);
         self.scratch.found.clear();
-        self.types.keep(graph);
+        // The columns are kept for the passes and let go after them, so the graph's
+        // next edit need not copy them.
+        self.types.skinned.resolve(graph.types());
+        self.types.transforms.keep(graph);
+        self.types.geometries.keep(graph);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut patcher, &mut stats)
         } else {
             self.patch_boxes(graph, root, &mut patcher, &mut stats)
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut patcher, &mut stats));
-        self.types.release();
+        self.types.transforms.release();
+        self.types.geometries.release();
         if let Some(patched) = patcher.bounds_mut() {
             patched.skins = std::mem::take(&mut self.skins);
             if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {

@@ -20,21 +20,6 @@ pub(super) struct Types {
     pub(super) skinned: Typed<SkinnedMesh>,
 }
 
-impl Types {
-    /// Resolves the types for `graph` and keeps its columns, until [`release`](Self::release).
-    pub(super) fn keep(&mut self, graph: &Graph) {
-        self.skinned.resolve(graph.types());
-        self.transforms.keep(graph);
-        self.geometries.keep(graph);
-    }
-
-    /// Lets go of the columns, so the graph's next edit need not copy them.
-    pub(super) fn release(&mut self) {
-        self.transforms.release();
-        self.geometries.release();
-    }
-}
-
 /// The node types the subtree pass reads, and the skinned meshes' own boxes.
 pub(super) struct Kinds<'g> {
     types: &'g Types,

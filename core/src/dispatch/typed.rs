@@ -141,7 +141,7 @@ impl<T: NodeCore> Typed<T> {
     /// none is kept.
     #[inline]
     pub fn kept(&self) -> &[T] {
-        self.column.column.as_deref().map_or(&[], Column::as_slice)
+        self.column.column.as_deref().map_or(&[], |c| &c.items)
     }
 
     /// The payload of the node in slot `node` as a `T`, as [`Graph::get_at`] gives it;
@@ -157,9 +157,8 @@ impl<T: NodeCore> Typed<T> {
         }
         // Resolved when kept, for every type with a node: a new type's first node would
         // have drawn a new column key.
-        self.set
-            .contains(NodeType(ty))
-            .then(|| get_other(graph, node))?
+        let extends = self.set.contains(NodeType(ty));
+        extends.then(|| get_other(graph, node))?
     }
 }
 

@@ -27,7 +27,8 @@ clone_trait_object!(ErasedColumn);
 /// shared value).
 #[derive(Debug)]
 pub(crate) struct Column<T> {
-    items: Vec<T>,
+    /// Every payload, by slot.
+    pub(crate) items: Vec<T>,
     owners: Vec<u32>,
 }
 
@@ -66,12 +67,6 @@ impl<T: NodeCore> Column<T> {
     #[inline]
     pub(crate) fn get_typed(&self, slot: u32) -> Option<&T> {
         self.items.get(slot as usize)
-    }
-
-    /// Every payload, by slot.
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[T] {
-        &self.items
     }
 }
 

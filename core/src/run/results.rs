@@ -179,9 +179,8 @@ impl Results {
     ) -> Result<Arc<T>, ResultsError> {
         let results = crate::graph::short_type_name::<T>();
         let found = self.entries.iter().find(|e| e.0 == TypeId::of::<T>());
-        Stamp::checked(found.and_then(|e| e.2), reader, results, |s| {
-            s.check(graph, root)
-        })?;
+        let stamp = found.and_then(|e| e.2);
+        Stamp::checked(stamp, reader, results, |s| s.check(graph, root))?;
         let shared = found.and_then(|e| Arc::clone(&e.1).downcast::<T>().ok());
         shared.ok_or(ResultsError::Missing { reader, results })
     }
