@@ -2,7 +2,7 @@
 
 use crate::{Bounds, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeId, NodeIndex};
+use scenewalk_core::{Aabb, Graph, GraphError, NodeId, NodeIndex, ResultsError};
 use scenewalk_iterators::DualTree;
 use scenewalk_nodes::{Geometry, Mesh, triangles_intersect};
 
@@ -38,12 +38,14 @@ pub struct NodeContact {
 }
 
 /// Why a subtree collision query was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CollideError {
-    /// The id names no live node of the graph.
-    #[error("{0} is stale: the node was removed, or the id is not of this graph")]
-    StaleNode(NodeId),
+    /// A root's id is stale ([`ResultsError::Graph`]), or the world transforms or bounds
+    /// passed are not from a run over this graph as it is now, or the run did not reach
+    /// a node.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
     /// One subtree contains the other; use [`Collide::within`] for one subtree.
     #[error("the subtrees of {a} and {b} overlap: one contains the other")]
     Overlapping {
@@ -52,12 +54,6 @@ pub enum CollideError {
         /// The second root.
         b: NodeId,
     },
-    /// The world transforms or bounds passed have no result for this node: they are
-    /// not from a run over this graph as it is now, or the run did not reach it.
-    #[error(
-        "no world transform or bounds for {0}: run WorldTransforms and Bounds over the graph as it is now first"
-    )]
-    NoResults(NodeId),
 }
 
 /// `b` grown by a few dozen ulps of its magnitude, so the rounding of a transformed box
@@ -221,13 +217,13 @@ impl Collide {
         }
         self.outer
             .reset(graph, a, graph, b)
-            .map_err(|_| CollideError::StaleNode(a))?;
+            .map_err(ResultsError::from)?;
         self.leaf_pairs(graph, world, bounds, mode)
     }
 
     /// The contacts between distinct leaves of `root`'s subtree (each unordered pair
     /// once), found as [`subtrees`](Collide::subtrees) finds them between two. Errors:
-    /// [`CollideError::StaleNode`] and [`CollideError::NoResults`].
+    /// [`CollideError::Results`].
     pub fn within(
         &mut self,
         graph: &Graph,
@@ -239,7 +235,7 @@ impl Collide {
         check(graph, root, world, bounds)?;
         self.outer
             .reset_self(graph, root)
-            .map_err(|_| CollideError::StaleNode(root))?;
+            .map_err(ResultsError::from)?;
         self.leaf_pairs(graph, world, bounds, mode)
     }
 
@@ -273,8 +269,8 @@ impl Collide {
             let contact = |triangles| NodeContact { a, b, triangles };
             let found = match (graph.get_at::<Mesh>(x), graph.get_at::<Mesh>(y)) {
                 (Some(mesh_a), Some(mesh_b)) => {
-                    let world_a = world.at(x).ok_or(CollideError::NoResults(a))?;
-                    let world_b = world.at(y).ok_or(CollideError::NoResults(b))?;
+                    let world_a = world.at(x).ok_or(ResultsError::NotReached(a))?;
+                    let world_b = world.at(y).ok_or(ResultsError::NotReached(b))?;
                     collide_meshes(inner, (mesh_a, &world_a), (mesh_b, &world_b), mode, |c| {
                         nodes.push(contact(Some(c)));
                     })
@@ -304,10 +300,9 @@ fn check(
     bounds: &Bounds,
 ) -> Result<(), CollideError> {
     if !graph.contains(id) {
-        return Err(CollideError::StaleNode(id));
+        return Err(ResultsError::from(GraphError::StaleNode(id)).into());
     }
-    if world.table().world(graph, id).is_err() || bounds.table().world_bounds(graph, id).is_err() {
-        return Err(CollideError::NoResults(id));
-    }
+    world.table().world(graph, id)?;
+    bounds.table().world_bounds(graph, id)?;
     Ok(())
 }

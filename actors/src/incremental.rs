@@ -39,7 +39,7 @@ pub struct UpdateStats {
 
 /// The depth of `node` below `root`; `None` if it does not lie under `root`.
 fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
-    let mut path = std::iter::successors(Some(node), |&n| graph.parent_at(n));
+    let mut path = graph.path_up(node);
     path.position(|n| n == root).map(|depth| depth as u32)
 }
 
@@ -277,16 +277,19 @@ impl IncrementalUpdate {
         std::mem::swap(bounds, patcher.bounds_mut()?);
         self.skins = std::mem::take(&mut patcher.bounds_mut()?.skins);
         self.scratch.found.clear();
-        let (types, registry) = (&mut self.types, graph.types());
-        types.transforms.resolve(registry);
-        types.geometries.resolve(registry);
-        types.skinned.resolve(registry);
+        // The columns are kept for the passes and let go after them, so the graph's
+        // next edit need not copy them.
+        self.types.skinned.resolve(graph.types());
+        self.types.transforms.keep(graph);
+        self.types.geometries.keep(graph);
         let patched = if payloads_only {
             self.patch_payloads(graph, root, changes, &mut patcher, &mut stats)
         } else {
             self.patch_boxes(graph, root, &mut patcher, &mut stats)
         };
         let posed = patched.and_then(|()| self.pose_skins(graph, root, &mut patcher, &mut stats));
+        self.types.transforms.release();
+        self.types.geometries.release();
         if let Some(patched) = patcher.bounds_mut() {
             patched.skins = std::mem::take(&mut self.skins);
             if let Some(bounds) = self.action.0.actor_mut::<Bounds>() {
@@ -312,7 +315,7 @@ impl IncrementalUpdate {
         // In slot order the passes sweep the arrays forward instead of jumping.
         self.scratch.dirty.sort_unstable();
         // A change at or above the root changes everything below it.
-        let mut path = std::iter::successors(Some(root), |&p| graph.parent_at(p));
+        let mut path = graph.path_up(root);
         if path.any(|p| flags_of(&self.marks, p) & SUBTREE != 0) {
             return None;
         }
@@ -367,7 +370,7 @@ impl IncrementalUpdate {
         // The skinned meshes the passes met, boxed after them.
         let found = bounds.skins.drain(..).map(|(node, _)| node);
         self.scratch.found.extend(found);
-        let kinds = Kinds::new(graph, &self.types, &self.skins);
+        let kinds = Kinds::new(&self.types, &self.skins);
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -414,7 +417,7 @@ impl IncrementalUpdate {
             });
             self.skins_known = true;
         }
-        let kinds = Kinds::new(graph, &self.types, &skins);
+        let kinds = Kinds::new(&self.types, &skins);
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
             let before = boxes.value_at(node)?;

@@ -353,16 +353,7 @@ impl<T: Copy> PerNode<T> {
         graph: &Graph,
         id: NodeId,
     ) -> Result<T, ResultsError> {
-        let stamp = self
-            .stamp
-            .ok_or(ResultsError::Missing { reader, results })?;
-        stamp
-            .check_graph(graph)
-            .map_err(|why| ResultsError::Stale {
-                reader,
-                results,
-                why,
-            })?;
+        Stamp::checked(self.stamp, reader, results, |s| s.check_graph(graph))?;
         if !graph.contains(id) {
             return Err(scenewalk_core::GraphError::StaleNode(id).into());
         }

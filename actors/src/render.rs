@@ -208,8 +208,8 @@ impl RenderContext {
 
 /// The nearest `Material` strictly above `node`.
 fn material_above(graph: &scenewalk_core::Graph, node: NodeIndex) -> Option<(NodeIndex, bool)> {
-    let mut ancestors = std::iter::successors(graph.parent_at(node), |&p| graph.parent_at(p));
-    ancestors.find_map(|p| Some((p, graph.get_at::<Material>(p)?.is_transparent())))
+    let mut above = graph.path_up(node).skip(1);
+    above.find_map(|p| Some((p, graph.get_at::<Material>(p)?.is_transparent())))
 }
 
 /// How the render list orders its items at the end of a run.

@@ -3,7 +3,7 @@
 
 use crate::world::world_above;
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Aabb, Graph, NodeIndex};
+use scenewalk_core::{Aabb, Graph, Invariant, NodeIndex};
 use scenewalk_nodes::{SkinnedMesh, Transform};
 
 /// The world box of the skinned mesh in slot `node` ([`SkinnedMesh::conservative_bounds`]
@@ -20,7 +20,9 @@ pub(crate) fn skinned_box(
         return Aabb::EMPTY;
     };
     match joint_matrices(graph, mesh, world_at, matrices) {
-        true => mesh.conservative_bounds(matrices).unwrap_or(Aabb::EMPTY),
+        true => mesh
+            .conservative_bounds(matrices)
+            .invariant("a matrix per joint"),
         false => Aabb::EMPTY,
     }
 }

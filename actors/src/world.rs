@@ -18,8 +18,8 @@ pub(crate) use matrices::WorldMatrices;
 
 /// The product of the local transforms strictly above `node` (naive walk to the root).
 pub(crate) fn world_above(graph: &Graph, node: NodeIndex) -> Affine3A {
-    let ancestors = std::iter::successors(graph.parent_at(node), |&p| graph.parent_at(p));
-    let locals = ancestors.filter_map(|p| graph.get_at::<Transform>(p));
+    let locals = graph.path_up(node).skip(1);
+    let locals = locals.filter_map(|p| graph.get_at::<Transform>(p));
     locals.fold(Affine3A::IDENTITY, |world, t| *t.local() * world)
 }
 

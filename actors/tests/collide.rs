@@ -9,7 +9,9 @@ use scenewalk_actors::{
     WorldTransforms,
 };
 use scenewalk_core::glam::{Affine3A, Quat, Vec3};
-use scenewalk_core::{Aabb, Action, Graph, NodeId, NodeIndex, Ordered, Unordered};
+use scenewalk_core::{
+    Aabb, Action, Graph, GraphError, NodeId, NodeIndex, Ordered, ResultsError, Staleness, Unordered,
+};
 use scenewalk_iterators::{DepthFirst, Walk};
 use scenewalk_nodes::{Geometry, Group, Mesh, Transform, triangles_intersect};
 
@@ -323,24 +325,28 @@ fn bad_queries_are_errors() {
     );
     // Results of a run over the graph before an edit are refused.
     let extra = graph.append_child(root, Group).unwrap();
-    assert_eq!(
+    assert!(matches!(
         collide.subtrees(&graph, a, b, &world, &bounds, ContactMode::All),
-        Err(CollideError::NoResults(a))
-    );
+        Err(CollideError::Results(ResultsError::Stale {
+            why: Staleness::Structure,
+            ..
+        }))
+    ));
     graph.remove(extra).unwrap();
+    let stale = Err(CollideError::Results(GraphError::StaleNode(extra).into()));
     assert_eq!(
         collide.subtrees(&graph, extra, b, &world, &bounds, ContactMode::All),
-        Err(CollideError::StaleNode(extra))
+        stale
     );
     assert_eq!(
         collide.within(&graph, extra, &world, &bounds, ContactMode::All),
-        Err(CollideError::StaleNode(extra))
+        stale
     );
     // A run over only one subtree has no results for the other.
     let (world, bounds) = run(&graph, a);
     assert_eq!(
         collide.subtrees(&graph, a, b, &world, &bounds, ContactMode::All),
-        Err(CollideError::NoResults(b))
+        Err(CollideError::Results(ResultsError::NotReached(b)))
     );
 }
 

@@ -63,8 +63,8 @@ pub use actor::{
 pub use dispatch::{Arms, Functor, MethodTable, Typed};
 pub use error::{ActionError, GraphError, ResultsError, Staleness, TraversalError, TypeError};
 pub use graph::{
-    Change, ChangeCursor, Children, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType,
-    ParentType, Payloads, Remap, TypeInfo, TypeRegistry, short_type_name,
+    Change, ChangeCursor, Graph, MAX_BASE_CHAIN, NodeCore, NodeId, NodeIndex, NodeType, ParentType,
+    Remap, TypeInfo, TypeRegistry, short_type_name,
 };
 #[doc(hidden)]
 pub use invariant::Invariant;

@@ -7,7 +7,7 @@
 //! - `flattened_propagate`: `Flattened::propagate` over locals gathered once (the same
 //!   loop behind the flattening's API);
 //! - `flattened_gather_typed_propagate`: the same, reading payloads through a typed
-//!   column view (`Graph::payloads`) resolved once per pass;
+//!   column kept by `Typed::keep` once per pass;
 //! - `flattened_gather_propagate`: gathering the locals from the graph's payloads, then
 //!   propagating: the per-frame cost when payloads change but the structure does not;
 //! - `action_depth_first_world`: `Action<DepthFirst, (Ordered<WorldTransforms>,)>`, the
@@ -22,7 +22,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use scenewalk_actors::WorldTransforms;
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Action, Graph, NodeId, Ordered};
+use scenewalk_core::{Action, Graph, NodeId, Ordered, Typed};
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::scenes::{random_dfs_parents, random_mild_transform};
 use scenewalk_iterators::{DepthFirst, Flattened};
@@ -145,15 +145,17 @@ fn flat(c: &mut Criterion) {
         })
     });
 
+    let mut transforms = Typed::<Transform>::new();
     group.bench_function("flattened_gather_typed_propagate", |b| {
         b.iter(|| {
             let flat = black_box(&flat);
-            let transforms = graph.payloads::<Transform>();
+            transforms.keep(&graph);
             flat.gather_into(&mut gathered, |n| {
                 transforms
-                    .and_then(|t| t.get(n))
+                    .get_at(&graph, n)
                     .map_or(Affine3A::IDENTITY, |t| *t.local())
             });
+            transforms.release();
             flat.propagate(Affine3A::IDENTITY, &gathered, &mut out, |p, l| *p * *l)
                 .expect("one local per position");
             black_box(out.last().copied())

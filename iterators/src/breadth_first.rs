@@ -104,8 +104,7 @@ impl TraversalIterator for BreadthFirst {
             let depth = self.depth + 1;
             let batch = self.level.get(batch).invariant("the batch");
             for entry in batch.iter().filter(|e| e.is_active()) {
-                let first = graph.first_child_at(entry.node());
-                let children = std::iter::successors(first, |&c| graph.next_sibling_at(c));
+                let children = graph.children_at(entry.node());
                 self.next_level
                     .extend(children.map(|c| ActiveEntry::new(c, depth)));
             }

@@ -284,8 +284,7 @@ impl TraversalIterator for PriorityQueue {
             }
             // No actor looked: every child is kept and inherits the key.
             (Flow::Continue, ListState::Untouched) => {
-                let first = graph.first_child_at(node);
-                for c in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
+                for c in graph.children_at(node) {
                     self.queue(depth_first, key, c, depth + 1, frame);
                     kept += 1;
                 }

@@ -184,7 +184,7 @@ fn split(
     if n <= 1 {
         return None;
     }
-    let centroid = |t: u32| tris.get(t as usize).map_or(Vec3::ZERO, |&(_, c)| c);
+    let centroid = |t: u32| tris.get(t as usize).map(|t| t.1).invariant("a triangle");
     let extent = cb.size();
     // No more bins than triangles: small nodes, the most numerous, sweep less.
     let used = n.min(BINS);
@@ -194,10 +194,7 @@ fn split(
         *bin = (Aabb::EMPTY, 0);
     }
     for &t in span.iter() {
-        let (b, c) = tris
-            .get(t as usize)
-            .copied()
-            .unwrap_or((Aabb::EMPTY, Vec3::ZERO));
+        let (b, c) = tris.get(t as usize).copied().invariant("a triangle");
         for (axis, axis_bins) in bins.iter_mut().enumerate() {
             if let Some(bin) = axis_bins.get_mut(bin_of(c[axis], cb.min[axis], scale[axis], used)) {
                 bin.0 = bin.0.union(&b);

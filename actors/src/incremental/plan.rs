@@ -186,7 +186,7 @@ pub(super) fn replay<'g>(
         let parent = open.last().map_or(above, |o| o.state);
         let (state, acc) = match step.kind() {
             GEOMETRY => {
-                let geometry = geometries?.at_slot(step.payload)?;
+                let geometry = geometries.get(step.payload as usize)?;
                 let world = matrices.get(parent);
                 (parent, geometry.local_bounds().transformed(&world))
             }
@@ -195,7 +195,7 @@ pub(super) fn replay<'g>(
                 // One call of `write` (it stays inlined): a transform's, or that of a
                 // type extending `Transform` or `Geometry`, whose box its own matrix places.
                 let (local, geometry) = match kind {
-                    TRANSFORM => (Some(transforms?.at_slot(step.payload)?.local()), None),
+                    TRANSFORM => (Some(transforms.get(step.payload as usize)?.local()), None),
                     _ => extended(graph, step.node(), kinds)?,
                 };
                 let state = match local {

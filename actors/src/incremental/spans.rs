@@ -122,9 +122,8 @@ impl IncrementalUpdate {
         if outside {
             // A change above the root changes everything below it; elsewhere it
             // changes nothing here.
-            let above = std::iter::successors(graph.parent_at(root), |&p| graph.parent_at(p));
             self.scratch.path.clear();
-            self.scratch.path.extend(above);
+            self.scratch.path.extend(graph.path_up(root).skip(1));
             self.scratch.path.sort_unstable();
             if changes
                 .iter()
@@ -187,7 +186,7 @@ impl IncrementalUpdate {
         let bounds = patcher.bounds_mut()?;
         // The skinned meshes the passes met: the full run listed them already.
         bounds.skins.clear();
-        let kinds = Kinds::new(graph, &self.types, &self.skins);
+        let kinds = Kinds::new(&self.types, &self.skins);
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -202,7 +201,7 @@ impl IncrementalUpdate {
         patcher: &mut Patcher,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
-        let kinds = &Kinds::new(graph, &self.types, &self.skins);
+        let kinds = &Kinds::new(&self.types, &self.skins);
         let (tops, lifts, open) = (&self.scratch.tops, &mut self.lifts, &mut self.scratch.open);
         let mut done = |span: Span, node, before, (entered, after): (u64, _)| {
             stats.entered += entered;
@@ -272,7 +271,7 @@ fn warm(graph: &Graph, kinds: &Kinds<'_>, bounds: &Bounds, tops: &[(Span, NodeIn
         }
         sum = sum.wrapping_add(world.matrices.get(above).translation.x.to_bits());
         // The children (in a tree built depth first, most of a small subtree).
-        for c in std::iter::successors(graph.first_child_at(node), |&c| graph.next_sibling_at(c)) {
+        for c in graph.children_at(node) {
             if let Some(ty) = graph.type_at(c)
                 && let Some(g) = kinds.geometry(graph, c, ty)
             {

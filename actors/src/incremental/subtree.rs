@@ -5,13 +5,14 @@ use crate::skinned::find;
 use crate::{Bounds, PerNode, WorldTransforms};
 use scenewalk_core::glam::Affine3A;
 use scenewalk_core::{
-    Aabb, Action, ActiveList, Events, Flow, Graph, NodeCore, NodeIndex, NodeType, Ordered,
-    OrderedActor, Payloads, ResultsError, RunContext, StateCell, TraversalError, Typed, Visit,
+    Aabb, Action, ActiveList, Events, Flow, Graph, NodeIndex, NodeType, Ordered, OrderedActor,
+    ResultsError, RunContext, StateCell, TraversalError, Typed, Visit,
 };
 use scenewalk_iterators::DepthFirst;
 use scenewalk_nodes::{Geometry, SkinnedMesh, Transform};
 
-/// The node types an incremental update reads (with the types extending them).
+/// The node types an incremental update reads (with the types extending them), and
+/// the graph's columns of exactly `Transform` and `Geometry` during an update.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Types {
     pub(super) transforms: Typed<Transform>,
@@ -23,19 +24,19 @@ pub(super) struct Types {
 pub(super) struct Kinds<'g> {
     types: &'g Types,
     skins: &'g [(NodeIndex, Aabb)],
-    /// Exact-type columns: two loads where `get_at` also looks the column up.
-    pub(super) transform: Option<Payloads<'g, Transform>>,
-    pub(super) geometry: Option<Payloads<'g, Geometry>>,
+    /// The kept columns, read by payload position.
+    pub(super) transform: &'g [Transform],
+    pub(super) geometry: &'g [Geometry],
 }
 
 impl<'g> Kinds<'g> {
-    /// `types` resolved for `graph`; `skins` sorted by slot.
-    pub(super) fn new(graph: &'g Graph, types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
+    /// `types` kept for `graph`; `skins` sorted by slot.
+    pub(super) fn new(types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
         Self {
             types,
             skins,
-            transform: graph.payloads(),
-            geometry: graph.payloads(),
+            transform: types.transforms.kept(),
+            geometry: types.geometries.kept(),
         }
     }
 
@@ -50,9 +51,9 @@ impl<'g> Kinds<'g> {
         if !self.types.transforms.contains(ty) {
             return None;
         }
-        let exact = self.transform.and_then(|p| p.get(node));
-        exact
-            .or_else(|| extended(graph, node))
+        self.types
+            .transforms
+            .get_at(graph, node)
             .map(Transform::local)
     }
 
@@ -64,23 +65,11 @@ impl<'g> Kinds<'g> {
         node: NodeIndex,
         ty: NodeType,
     ) -> Option<&'g Geometry> {
-        if !self.types.geometries.contains(ty) {
+        if !self.types.geometries.contains(ty) || self.types.skinned.contains(ty) {
             return None;
         }
-        match self.geometry.and_then(|p| p.get(node)) {
-            Some(g) => Some(g),
-            None if self.types.skinned.contains(ty) => None,
-            None => extended(graph, node),
-        }
+        self.types.geometries.get_at(graph, node)
     }
-}
-
-/// A payload of a type extending `T` (rare), out of line so the exact-type lookups
-/// inline.
-#[cold]
-#[inline(never)]
-fn extended<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
-    graph.get_at::<T>(node)
 }
 
 /// The update's own chain over one changed subtree: [`Bounds`], carrying its

@@ -300,8 +300,7 @@ impl TileRefine {
         let own = !tile.has_content() || content == LoadState::Loaded;
         let graph = visit.graph();
         let (mut all_ready, mut any_visible) = (true, false);
-        let first = graph.first_child_at(visit.node());
-        for child in std::iter::successors(first, |&c| graph.next_sibling_at(c)) {
+        for child in graph.children_at(visit.node()) {
             let Some(cid) = graph.id_at(child) else {
                 continue;
             };

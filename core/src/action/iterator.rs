@@ -74,7 +74,7 @@ pub enum Step {
 ///     }
 ///     fn next(&mut self, graph: &Graph) -> Option<Step> {
 ///         let (node, depth) = self.pending.pop()?;
-///         let kids = std::iter::successors(graph.first_child_at(node), |&c| graph.next_sibling_at(c));
+///         let kids = graph.children_at(node);
 ///         self.children.clear();
 ///         self.children.extend(kids.map(|c| ActiveEntry::new(c, depth + 1)));
 ///         Some(Step::Enter { node, depth, frame: Frame::ROOT })

@@ -1,7 +1,7 @@
 //! Reading nodes as a `T` in a loop.
 
 use crate::actor::Visit;
-use crate::graph::{Column, Graph, NodeCore, NodeType, TypeRegistry, TypeSet};
+use crate::graph::{Column, Graph, NodeCore, NodeIndex, NodeType, TypeRegistry, TypeSet};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -122,6 +122,52 @@ impl<T: NodeCore> Typed<T> {
     pub fn release(&mut self) {
         self.column = Kept::default();
     }
+
+    /// Resolves for `graph`'s types and keeps its column of exactly `T` now, for reads by
+    /// node ([`get_at`](Self::get_at)) or by position ([`kept`](Self::kept)) while the
+    /// graph stays as it is; `false` if the graph holds no `T` yet. Let go of it as of any
+    /// kept column.
+    pub fn keep(&mut self, graph: &Graph) -> bool {
+        self.resolve(graph.types());
+        let Some(ty) = graph.types().index_of::<T>() else {
+            self.release();
+            return false;
+        };
+        self.column.keep(graph, ty.0)
+    }
+
+    /// The payloads of exactly `T` in the kept column, at the positions
+    /// [`Graph::payload_slot_at`] gives until the graph's next structural edit; empty when
+    /// none is kept.
+    #[inline]
+    pub fn kept(&self) -> &[T] {
+        self.column.column.as_deref().map_or(&[], |c| &c.items)
+    }
+
+    /// The payload of the node in slot `node` as a `T`, as [`Graph::get_at`] gives it;
+    /// a node of exactly `T` read from the column [`keep`](Self::keep) kept of `graph`.
+    #[inline]
+    pub fn get_at<'a>(&'a self, graph: &'a Graph, node: NodeIndex) -> Option<&'a T> {
+        let ty = graph.hot.get(node.get())?.ty;
+        if graph.column_key != self.column.key {
+            return get_other(graph, node);
+        }
+        if ty == self.column.ty {
+            return self.kept().get(graph.slot_at(node)? as usize);
+        }
+        // Resolved when kept, for every type with a node: a new type's first node would
+        // have drawn a new column key.
+        let extends = self.set.contains(NodeType(ty));
+        extends.then(|| get_other(graph, node))?
+    }
+}
+
+/// A node of a type extending `T`, or a column not kept: the graph's own lookup, out of
+/// line so the kept-column read inlines.
+#[cold]
+#[inline(never)]
+fn get_other<T: NodeCore>(graph: &Graph, node: NodeIndex) -> Option<&T> {
+    graph.get_at::<T>(node)
 }
 
 /// The graph's column of `T`, kept across the nodes of a run: the payload half of

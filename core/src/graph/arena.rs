@@ -247,12 +247,18 @@ impl Graph {
     }
 
     /// The node's children in document order.
-    pub fn children(&self, id: NodeId) -> Result<Children<'_>, GraphError> {
-        let i = self.check(id)?;
-        Ok(Children {
-            graph: self,
-            next: self.hot[i as usize].first_child,
-        })
+    pub fn children(
+        &self,
+        id: NodeId,
+    ) -> Result<impl Iterator<Item = NodeId> + Clone + '_, GraphError> {
+        let node = NodeIndex(self.check(id)?);
+        Ok(self.children_at(node).map(|c| self.id_of(c.0)))
+    }
+
+    /// The children of the node in slot `index`, in document order.
+    #[inline]
+    pub fn children_at(&self, index: NodeIndex) -> impl Iterator<Item = NodeIndex> + Clone + '_ {
+        std::iter::successors(self.first_child_at(index), |&c| self.next_sibling_at(c))
     }
 
     /// Every root (node without a parent), in slot order.
@@ -277,8 +283,8 @@ impl Graph {
         Ok(self.path_up(node).any(|n| n == target))
     }
 
-    /// The node in slot `node`, then its parent, grandparent and so on.
-    pub(crate) fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    /// The node in slot `node`, then its parent, grandparent and so on to its root.
+    pub fn path_up(&self, node: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
         std::iter::successors(Some(node), |&n| self.parent_at(n))
     }
 
@@ -386,24 +392,6 @@ impl Graph {
         column.get(slot)?.base()?.view::<T>()
     }
 
-    /// Typed access to every payload of exactly type `T` (not types extending it),
-    /// resolved once, so [`Payloads::get`] costs two loads and a compare per node.
-    /// `None` if the graph has no node of type `T` yet.
-    #[doc(hidden)] // reads by column position for the incremental update; users read through `Typed`
-    pub fn payloads<T: NodeCore>(&self) -> Option<Payloads<'_, T>> {
-        let ty = self.types.index_of::<T>()?;
-        let column = self
-            .columns
-            .get(ty.get())?
-            .as_ref()?
-            .downcast_ref::<Column<T>>()?;
-        Some(Payloads {
-            graph: self,
-            ty: ty.0,
-            column,
-        })
-    }
-
     /// How many payloads of exactly type `ty` the graph holds (one for all nodes of a
     /// zero-sized type): every such node's [`payload_slot_at`](Graph::payload_slot_at)
     /// is below it.
@@ -418,8 +406,8 @@ impl Graph {
     }
 
     /// Where the payload of the node in slot `index` sits in its type's column (read
-    /// it with [`Payloads::at_slot`]) until the next structural edit; `None` for a
-    /// free slot.
+    /// it from [`Typed::kept`](crate::Typed::kept)) until the next structural edit;
+    /// `None` for a free slot.
     #[inline]
     pub fn payload_slot_at(&self, index: NodeIndex) -> Option<u32> {
         self.live_at(index)?;
@@ -473,49 +461,3 @@ impl Graph {
 struct Missing;
 impl NodeCore for Missing {}
 static MISSING: Missing = Missing;
-
-/// The payloads of one node type, from [`Graph::payloads`].
-#[doc(hidden)] // see `Graph::payloads`
-#[derive(Clone, Copy, Debug)]
-pub struct Payloads<'g, T> {
-    graph: &'g Graph,
-    ty: u32,
-    column: &'g Column<T>,
-}
-
-impl<'g, T: NodeCore> Payloads<'g, T> {
-    /// The payload of the node in slot `node`, if that node is exactly a `T`.
-    #[inline]
-    pub fn get(&self, node: NodeIndex) -> Option<&'g T> {
-        let hot = self.graph.hot.get(node.get())?;
-        if hot.ty != self.ty {
-            return None;
-        }
-        self.column.get_typed(self.graph.cold.get(node.get())?.slot)
-    }
-
-    /// The payload at position `slot` of this type's column, where
-    /// [`Graph::payload_slot_at`] placed a node's until the next structural edit: one
-    /// load, where [`get`](Self::get) reads the node's links first.
-    #[inline]
-    pub fn at_slot(&self, slot: u32) -> Option<&'g T> {
-        self.column.get_typed(slot)
-    }
-}
-
-/// The children of a node in document order; see [`Graph::children`].
-#[derive(Clone, Debug)]
-pub struct Children<'g> {
-    graph: &'g Graph,
-    next: u32,
-}
-
-impl std::iter::Iterator for Children<'_> {
-    type Item = NodeId;
-
-    fn next(&mut self) -> Option<NodeId> {
-        let current = self.graph.id_opt(self.next)?;
-        self.next = self.graph.hot.get(current.index as usize)?.next_sibling;
-        Some(current)
-    }
-}

@@ -27,7 +27,8 @@ clone_trait_object!(ErasedColumn);
 /// shared value).
 #[derive(Debug)]
 pub(crate) struct Column<T> {
-    items: Vec<T>,
+    /// Every payload, by slot.
+    pub(crate) items: Vec<T>,
     owners: Vec<u32>,
 }
 

@@ -12,7 +12,7 @@ mod node;
 mod preorder;
 mod types;
 
-pub use arena::{Children, Graph, Payloads};
+pub use arena::Graph;
 pub use changes::{Change, ChangeCursor};
 pub use compact::Remap;
 pub use id::{NodeId, NodeIndex};

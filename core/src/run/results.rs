@@ -55,6 +55,24 @@ impl Stamp {
         let inside = graph.path_up(root).any(|node| node == self.root);
         inside.then_some(()).ok_or(Staleness::OutsideRoot)
     }
+
+    /// Whether `reader` may read the results `results` stamped `stamp`: refused as
+    /// [`ResultsError::Missing`] if never made (`None`), as [`ResultsError::Stale`] if
+    /// `check` ([`check`](Self::check) or [`check_graph`](Self::check_graph)) says why.
+    pub fn checked(
+        stamp: Option<Self>,
+        reader: &'static str,
+        results: &'static str,
+        check: impl FnOnce(&Self) -> Result<(), Staleness>,
+    ) -> Result<Self, ResultsError> {
+        let stamp = stamp.ok_or(ResultsError::Missing { reader, results })?;
+        check(&stamp).map_err(|why| ResultsError::Stale {
+            reader,
+            results,
+            why,
+        })?;
+        Ok(stamp)
+    }
 }
 
 /// Per-node results that know what they describe, to be handed to later passes
@@ -160,19 +178,11 @@ impl Results {
         root: NodeIndex,
     ) -> Result<Arc<T>, ResultsError> {
         let results = crate::graph::short_type_name::<T>();
-        let missing = || ResultsError::Missing { reader, results };
         let found = self.entries.iter().find(|e| e.0 == TypeId::of::<T>());
-        let Some((_, shared, Some(stamp))) = found else {
-            return Err(missing());
-        };
-        stamp
-            .check(graph, root)
-            .map_err(|why| ResultsError::Stale {
-                reader,
-                results,
-                why,
-            })?;
-        Arc::clone(shared).downcast::<T>().map_err(|_| missing())
+        let stamp = found.and_then(|e| e.2);
+        Stamp::checked(stamp, reader, results, |s| s.check(graph, root))?;
+        let shared = found.and_then(|e| Arc::clone(&e.1).downcast::<T>().ok());
+        shared.ok_or(ResultsError::Missing { reader, results })
     }
 }
 

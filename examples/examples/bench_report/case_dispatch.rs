@@ -9,7 +9,7 @@ use crate::Config;
 use crate::bytes::{held, same_checksums};
 use scenewalk_core::{
     Action, ActiveList, Arms, Flow, Functor, Graph, MethodTable, NodeCore, NodeId, NodeIndex,
-    Unordered, UnorderedActor, Visit,
+    Typed, Unordered, UnorderedActor, Visit,
 };
 use scenewalk_examples::TreeShape;
 use scenewalk_examples::baseline::graph_preorder_links;
@@ -177,38 +177,46 @@ macro_rules! arms_each {
 /// links, a `match` on the node's type index (`Tk` is index `k`), the payload from the
 /// type's column at the node's slot (the columns looked up once).
 fn hand_graph_match(graph: &Graph, root: NodeIndex) -> u64 {
-    let columns = (
-        graph.payloads::<T0>(),
-        graph.payloads::<T1>(),
-        graph.payloads::<T2>(),
-        graph.payloads::<T3>(),
-        graph.payloads::<T4>(),
-        graph.payloads::<T5>(),
-        graph.payloads::<T6>(),
-        graph.payloads::<T7>(),
+    let (t0, t1, t2, t3) = (
+        kept::<T0>(graph),
+        kept::<T1>(graph),
+        kept::<T2>(graph),
+        kept::<T3>(graph),
     );
-    let (Some(p0), Some(p1), Some(p2), Some(p3), Some(p4), Some(p5), Some(p6), Some(p7)) = columns
-    else {
-        return 0;
-    };
+    let (t4, t5, t6, t7) = (
+        kept::<T4>(graph),
+        kept::<T5>(graph),
+        kept::<T6>(graph),
+        kept::<T7>(graph),
+    );
+    let (p0, p1, p2, p3) = (t0.kept(), t1.kept(), t2.kept(), t3.kept());
+    let (p4, p5, p6, p7) = (t4.kept(), t5.kept(), t6.kept(), t7.kept());
     let mut sum = 0u64;
     graph_preorder_links(graph, root, |node| {
         let (Some(ty), Some(slot)) = (graph.type_at(node), graph.payload_slot_at(node)) else {
             return;
         };
+        let slot = slot as usize;
         let v = match ty.get() {
-            0 => p0.at_slot(slot).map(|n| work(0, n.0)),
-            1 => p1.at_slot(slot).map(|n| work(1, n.0)),
-            2 => p2.at_slot(slot).map(|n| work(2, n.0)),
-            3 => p3.at_slot(slot).map(|n| work(3, n.0)),
-            4 => p4.at_slot(slot).map(|n| work(4, n.0)),
-            5 => p5.at_slot(slot).map(|n| work(5, n.0)),
-            6 => p6.at_slot(slot).map(|n| work(6, n.0)),
-            _ => p7.at_slot(slot).map(|n| work(7, n.0)),
+            0 => p0.get(slot).map(|n| work(0, n.0)),
+            1 => p1.get(slot).map(|n| work(1, n.0)),
+            2 => p2.get(slot).map(|n| work(2, n.0)),
+            3 => p3.get(slot).map(|n| work(3, n.0)),
+            4 => p4.get(slot).map(|n| work(4, n.0)),
+            5 => p5.get(slot).map(|n| work(5, n.0)),
+            6 => p6.get(slot).map(|n| work(6, n.0)),
+            _ => p7.get(slot).map(|n| work(7, n.0)),
         };
         sum = sum.wrapping_add(v.unwrap_or(0));
     });
     sum
+}
+
+/// A `Typed` keeping the graph's column of `T`.
+fn kept<T: NodeCore>(graph: &Graph) -> Typed<T> {
+    let mut typed = Typed::new();
+    typed.keep(graph);
+    typed
 }
 
 type Erased = fn(&dyn NodeCore) -> u64;

@@ -4,7 +4,7 @@ use crate::Config;
 use crate::bytes::{held, same_checksums};
 use scenewalk_actors::WorldTransforms;
 use scenewalk_core::glam::Affine3A;
-use scenewalk_core::{Action, Graph, NodeId, NodeIndex, Ordered};
+use scenewalk_core::{Action, Graph, NodeId, NodeIndex, Ordered, Typed};
 use scenewalk_examples::report::{Contender, Row, round_robin};
 use scenewalk_examples::rng::SplitMix64;
 use scenewalk_examples::scenes::{random_dfs_parents, random_transform};
@@ -116,6 +116,7 @@ pub fn run(config: &Config) -> Vec<Row> {
     let mut out_flat = Vec::with_capacity(n);
     let mut out_gather = Vec::with_capacity(n);
     let mut regathered = Vec::with_capacity(n);
+    let mut transforms = Typed::<Transform>::new();
     let mut out_naive = Vec::with_capacity(n);
     let mut contenders = vec![
         (
@@ -135,12 +136,13 @@ pub fn run(config: &Config) -> Vec<Row> {
         ),
         (
             Contender::new("flattened_gather+propagate", n as u64, move || {
-                let transforms = graph.payloads::<Transform>();
+                transforms.keep(graph);
                 flat.gather_into(&mut regathered, |node| {
                     transforms
-                        .and_then(|t| t.get(node))
+                        .get_at(graph, node)
                         .map_or(Affine3A::IDENTITY, |t| *t.local())
                 });
+                transforms.release();
                 flat.propagate(Affine3A::IDENTITY, &regathered, &mut out_gather, |p, l| {
                     *p * *l
                 })
