@@ -122,12 +122,12 @@ fn scene_out_of_range() {
     let d = doc(json!([{}]), json!([{"nodes": [0]}]));
     let e = import_with(&d, &ImportOptions::default().with_scene(Some(1))).unwrap_err();
     assert!(
-        matches!(&e, GltfError::IndexOutOfRange { at, what: "scene", index: 1, count: 1 } if at == "ImportOptions::scene"),
+        matches!(&e, GltfError::IndexOutOfRange { at, what: "scene", index: 1, count: 1 } if at == "the options"),
         "{e:?}"
     );
     assert_eq!(
         e.to_string(),
-        "ImportOptions::scene: scene index 1 is out of range (there are 1)"
+        "the options: there is no scene 1 (the file has 1)"
     );
 }
 

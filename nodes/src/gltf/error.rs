@@ -24,7 +24,7 @@ pub enum GltfError {
     #[error("unsupported glTF version {0:?}: only 2.x is read")]
     UnsupportedVersion(String),
     /// An index points past the end of the array it refers to.
-    #[error("{at}: {what} index {index} is out of range (there are {count})")]
+    #[error("{at}: there is no {what} {index} (the file has {count})")]
     IndexOutOfRange {
         /// Where the index was found, as a JSON path.
         at: String,

@@ -21,7 +21,7 @@ use std::sync::Arc;
 #[non_exhaustive]
 pub struct ImportOptions {
     /// The scene to import; `None` takes the file's default scene, else scene 0. One
-    /// not in the file is a [`GltfError::IndexOutOfRange`] at `ImportOptions::scene`.
+    /// not in the file is a [`GltfError::IndexOutOfRange`] at "the options".
     pub scene: Option<usize>,
 }
 
@@ -269,7 +269,7 @@ fn choose_scene<'r>(
     options: &ImportOptions,
 ) -> Result<Option<(usize, &'r json::Scene)>, GltfError> {
     let (scene, at) = match (options.scene, root.scene) {
-        (Some(scene), _) => (scene, "ImportOptions::scene"),
+        (Some(scene), _) => (scene, "the options"),
         (None, Some(s)) => (s.value(), "scene"),
         (None, None) => return Ok(root.scenes.first().map(|s| (0, s))),
     };
