@@ -20,13 +20,12 @@ pub struct OrderedAbove<'a, A: OrderedActor> {
 }
 
 /// What the walk above leaves for an [`Ordered`] actor: the forks with their starting
-/// states, the states for the leaves above.
+/// states, finished forks waiting for their place, the states for the leaves above.
 pub struct OrderedTop<A: OrderedActor> {
-    /// Per fork: the actor and its starting state until a worker takes them; the
-    /// finished actor comes back here to wait for its place in post-order.
-    forks: Vec<(Option<A>, Option<A::State>)>,
+    forks: Vec<Option<(A, A::State)>>,
     /// Per subtree (by its number in the walk): its fork's number.
     fork_of: Vec<usize>,
+    done: Vec<Option<A>>,
     leaves: VecDeque<A::State>,
 }
 
@@ -59,7 +58,7 @@ impl<A: OrderedActor> Share for OrderedAbove<'_, A> {
                               its subtrees cannot get workers; run it sequentially";
                 self.error = Some(self.main.class().refused(PARALLEL.name, reason));
             }
-            self.top.forks.push(fork.unzip());
+            self.top.forks.push(fork);
         }
         // A sibling of the previous subtree with nothing above in between shares its
         // fork. Subtrees are handed off in number order: `found` is the next number.
@@ -136,6 +135,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
             top: OrderedTop {
                 forks: Vec::new(),
                 fork_of: Vec::new(),
+                done: Vec::new(),
                 leaves: VecDeque::new(),
             },
             error: None,
@@ -160,7 +160,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
             .invariant("forks")
             .iter_mut()
             .zip(first..)
-            .map(|(slot, number)| Some((number, slot.0.take()?, slot.1.take()?)))
+            .map(|(slot, number)| slot.take().map(|(actor, state)| (number, actor, state)))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| refusal(&self.class()))?;
         Ok(OrderedWorker {
@@ -184,8 +184,11 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         self.states.copies += copies;
         // Kept until the place of the fork's last subtree in post-order.
         for (number, fork) in forks {
-            if let Some(slot) = top.forks.get_mut(number) {
-                slot.0 = Some(fork);
+            if top.done.len() <= number {
+                top.done.resize_with(number + 1, || None);
+            }
+            if let Some(slot) = top.done.get_mut(number) {
+                *slot = Some(fork);
             }
         }
     }
@@ -204,7 +207,7 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         if top.fork_of.get(found + 1) == Some(&number) {
             return; // the fork's later sibling subtrees come first
         }
-        if let Some(fork) = top.forks.get_mut(number).and_then(|slot| slot.0.take()) {
+        if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
             self.actor.merge(fork);
         }
     }
