@@ -370,7 +370,7 @@ impl IncrementalUpdate {
         // The skinned meshes the passes met, boxed after them.
         let found = bounds.skins.drain(..).map(|(node, _)| node);
         self.scratch.found.extend(found);
-        let kinds = Kinds::new(&self.types, &self.skins);
+        let kinds = Kinds::new(graph, &self.types, &self.skins);
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -417,7 +417,7 @@ impl IncrementalUpdate {
             });
             self.skins_known = true;
         }
-        let kinds = Kinds::new(&self.types, &skins);
+        let kinds = Kinds::new(graph, &self.types, &skins);
         self.lifts.clear();
         for (&(node, _), &depth) in skins.iter().zip(&self.depths) {
             let before = boxes.value_at(node)?;

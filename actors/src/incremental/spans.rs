@@ -186,7 +186,7 @@ impl IncrementalUpdate {
         let bounds = patcher.bounds_mut()?;
         // The skinned meshes the passes met: the full run listed them already.
         bounds.skins.clear();
-        let kinds = Kinds::new(&self.types, &self.skins);
+        let kinds = Kinds::new(graph, &self.types, &self.skins);
         let (world, boxes) = (&bounds.world, &mut bounds.boxes);
         stats.ancestors += self.lifts.run(graph, root, &kinds, world, boxes)?;
         Some(())
@@ -201,7 +201,7 @@ impl IncrementalUpdate {
         patcher: &mut Patcher,
         stats: &mut super::UpdateStats,
     ) -> Option<()> {
-        let kinds = &Kinds::new(&self.types, &self.skins);
+        let kinds = &Kinds::new(graph, &self.types, &self.skins);
         let (tops, lifts, open) = (&self.scratch.tops, &mut self.lifts, &mut self.scratch.open);
         let mut done = |span: Span, node, before, (entered, after): (u64, _)| {
             stats.entered += entered;

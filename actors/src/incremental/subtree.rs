@@ -31,12 +31,12 @@ pub(super) struct Kinds<'g> {
 
 impl<'g> Kinds<'g> {
     /// `types` kept for `graph`; `skins` sorted by slot.
-    pub(super) fn new(types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
+    pub(super) fn new(graph: &'g Graph, types: &'g Types, skins: &'g [(NodeIndex, Aabb)]) -> Self {
         Self {
             types,
             skins,
-            transform: types.transforms.kept(),
-            geometry: types.geometries.kept(),
+            transform: types.transforms.kept(graph),
+            geometry: types.geometries.kept(graph),
         }
     }
 

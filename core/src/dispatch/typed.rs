@@ -136,12 +136,15 @@ impl<T: NodeCore> Typed<T> {
         self.column.keep(graph, ty.0)
     }
 
-    /// The payloads of exactly `T` in the kept column, at the positions
-    /// [`Graph::payload_slot_at`] gives until the graph's next structural edit; empty when
-    /// none is kept.
+    /// The payloads of exactly `T` in the column kept of `graph`, at the positions
+    /// [`Graph::payload_slot_at`] gives; empty when none is kept or `graph` was edited
+    /// since (any edit, a payload write too, leaves the kept column behind).
     #[inline]
-    pub fn kept(&self) -> &[T] {
-        self.column.column.as_deref().map_or(&[], |c| &c.items)
+    pub fn kept(&self, graph: &Graph) -> &[T] {
+        match &self.column.column {
+            Some(column) if graph.column_key == self.column.key => &column.items,
+            _ => &[],
+        }
     }
 
     /// The payload of the node in slot `node` as a `T`, as [`Graph::get_at`] gives it;
@@ -153,7 +156,7 @@ impl<T: NodeCore> Typed<T> {
             return get_other(graph, node);
         }
         if ty == self.column.ty {
-            return self.kept().get(graph.slot_at(node)? as usize);
+            return self.kept(graph).get(graph.slot_at(node)? as usize);
         }
         // Resolved when kept, for every type with a node: a new type's first node would
         // have drawn a new column key.

@@ -189,8 +189,18 @@ fn hand_graph_match(graph: &Graph, root: NodeIndex) -> u64 {
         kept::<T6>(graph),
         kept::<T7>(graph),
     );
-    let (p0, p1, p2, p3) = (t0.kept(), t1.kept(), t2.kept(), t3.kept());
-    let (p4, p5, p6, p7) = (t4.kept(), t5.kept(), t6.kept(), t7.kept());
+    let (p0, p1, p2, p3) = (
+        t0.kept(graph),
+        t1.kept(graph),
+        t2.kept(graph),
+        t3.kept(graph),
+    );
+    let (p4, p5, p6, p7) = (
+        t4.kept(graph),
+        t5.kept(graph),
+        t6.kept(graph),
+        t7.kept(graph),
+    );
     let mut sum = 0u64;
     graph_preorder_links(graph, root, |node| {
         let (Some(ty), Some(slot)) = (graph.type_at(node), graph.payload_slot_at(node)) else {
