@@ -211,3 +211,67 @@ fn the_priority_queues_pull_loop_gives_the_same_steps_as_its_fused_loop() {
         }
     }
 }
+
+/// Enter events only, so one pulled step may climb several levels; culls, clears,
+/// prunes, and stops the run at a hashed node.
+struct EnterStop {
+    salt: u64,
+    entered: Vec<(NodeIndex, u32)>,
+}
+
+impl UnorderedActor for EnterStop {
+    fn begin(&mut self, _: &RunContext<'_>) -> Result<(), scenewalk_core::TraversalError> {
+        self.entered.clear();
+        Ok(())
+    }
+    fn enter(&mut self, visit: &Visit<'_>, active: &mut ActiveList<'_>) -> Flow {
+        self.entered.push((visit.node(), visit.depth()));
+        let salt = self.salt;
+        if hash(visit.node(), salt ^ 0x5555).is_multiple_of(48) && visit.depth() > 0 {
+            return Flow::Stop;
+        }
+        match hash(visit.node(), salt) % 8 {
+            0 => active.retain(|n| !hash(n, salt).is_multiple_of(3)),
+            1 => active.deactivate_all(),
+            2 => return Flow::Prune,
+            _ => {}
+        }
+        Flow::Continue
+    }
+}
+
+#[test]
+fn the_pulled_depth_first_walk_without_leaves_stops_where_the_fused_one_does() {
+    let mut stopped = 0;
+    for seed in 0..80 {
+        let (graph, root) = random_tree(300, seed);
+        let fused = enter_stop(DepthFirst::new(), &graph, root, seed);
+        assert_eq!(
+            enter_stop(Pull(DepthFirst::new()), &graph, root, seed),
+            fused,
+            "seed {seed}"
+        );
+        stopped += usize::from(fused.0.len() < 300);
+    }
+    assert!(
+        stopped > 10,
+        "the stop and the prunes cut some runs short: {stopped}"
+    );
+}
+
+/// The nodes `EnterStop` entered, with the run's entered and pruned counts.
+fn enter_stop<I: TraversalIterator>(
+    iterator: I,
+    graph: &Graph,
+    root: NodeId,
+    salt: u64,
+) -> (Vec<(NodeIndex, u32)>, u64, u64) {
+    let actor = EnterStop {
+        salt,
+        entered: Vec::new(),
+    };
+    let mut action = Action::new(iterator, (Unordered::new(actor),)).unwrap();
+    let stats = action.run(graph, root).unwrap();
+    let entered = action.actor::<EnterStop>().unwrap().entered.clone();
+    (entered, stats.entered as u64, stats.pruned as u64)
+}
