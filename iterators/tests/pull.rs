@@ -273,5 +273,5 @@ fn enter_stop<I: TraversalIterator>(
     let mut action = Action::new(iterator, (Unordered::new(actor),)).unwrap();
     let stats = action.run(graph, root).unwrap();
     let entered = action.actor::<EnterStop>().unwrap().entered.clone();
-    (entered, stats.entered as u64, stats.pruned as u64)
+    (entered, stats.entered, stats.pruned)
 }
