@@ -368,15 +368,23 @@ proptest! {
     /// listed as non-finite exactly where glam's product is not finite, for every
     /// class of f32.
     #[test]
-    fn world_matrices_are_glams_products_bit_for_bit(a in any_affine(), b in any_affine()) {
+    fn world_matrices_are_glams_products_bit_for_bit(
+        a in any_affine(),
+        b in any_affine(),
+        c in any_affine(),
+    ) {
+        // Three levels: the third's parent is a product, so it may hold infinities and
+        // signed zeros that no single local matrix times the identity gives.
         let mut graph = Graph::new();
         let root = graph.add_root(Group);
         let first = graph.append_child(root, Transform::from_affine(a)).unwrap();
         let second = graph.append_child(first, Transform::from_affine(b)).unwrap();
+        let third = graph.append_child(second, Transform::from_affine(c)).unwrap();
         let mut action = Action::new(DepthFirst::new(), (Ordered::new(WorldTransforms::new()),)).unwrap();
         action.run(&graph, root).unwrap();
         let world = action.actor::<WorldTransforms>().unwrap();
-        let expected = [(first, Affine3A::IDENTITY * a), (second, Affine3A::IDENTITY * a * b)];
+        let (wa, wb) = (Affine3A::IDENTITY * a, Affine3A::IDENTITY * a * b);
+        let expected = [(first, wa), (second, wb), (third, wb * c)];
         for (node, product) in expected {
             prop_assert_eq!(bits(&world.table().at(node.index()).unwrap()), bits(&product));
         }
