@@ -1,6 +1,7 @@
 //! World bounding boxes, accumulated on leave.
 
 use crate::PerNode;
+use crate::per_node::Spares;
 use crate::shared::Published;
 use crate::skinned::{find, skinned_box};
 use crate::world::WorldTransforms;
@@ -92,6 +93,8 @@ pub struct Bounds {
     /// In a parallel worker: its finished subtree roots' boxes, with the parent each
     /// goes into.
     roots: Option<Vec<(Option<NodeIndex>, Aabb)>>,
+    /// Root lists kept for the next run's workers.
+    spare_roots: Spares<Vec<(Option<NodeIndex>, Aabb)>>,
 }
 
 impl Bounds {
@@ -293,7 +296,8 @@ impl OrderedActor for Bounds {
             skinned: self.skinned.clone(),
             boxes: self.boxes.fork(),
             nested: self.nested,
-            roots: Some(Vec::new()),
+            roots: Some(self.spare_roots.take().unwrap_or_default()),
+            spare_roots: self.spare_roots.share(),
             ..Self::new()
         };
         Some((worker, state))
@@ -305,13 +309,17 @@ impl OrderedActor for Bounds {
         // Boxes below the split points are not read during the run: copied at the end.
         self.boxes.merge(worker.boxes);
         self.unnest();
-        for (parent, own) in worker.roots.into_iter().flatten() {
+        let Some(mut roots) = worker.roots else {
+            return;
+        };
+        for (parent, own) in roots.drain(..) {
             if let Some(parent) = parent
                 && let Some(parent_box) = self.boxes.get_mut_at(parent)
             {
                 *parent_box = parent_box.union(&own);
             }
         }
+        self.spare_roots.give(roots);
     }
 }
 

@@ -13,15 +13,21 @@ const PAGE: usize = 1 << PAGE_BITS;
 
 type Page<T> = Box<[T; PAGE]>;
 
-/// No page in a fork's `index`.
-const NO_PAGE: u32 = u32::MAX;
-
-/// A page a fork wrote: its number, the page and which entries it wrote.
+/// A page a fork wrote: its number, the page and which entries it wrote; `order`
+/// is the fork's place among the merges (set when they reach the table).
 #[derive(Clone, Debug)]
 struct ForkPage<T> {
     number: usize,
+    order: usize,
     page: Page<T>,
     written: [u64; PAGE / 64],
+}
+
+/// A page of `fill`s.
+fn page<T: Copy>(fill: T) -> Page<T> {
+    // A boxed slice of PAGE entries always converts (and is built on the heap).
+    let page = vec![fill; PAGE].into_boxed_slice().try_into();
+    page.unwrap_or_else(|_| Box::new([fill; PAGE]))
 }
 
 /// A table of entries in pages: a parallel run's fork holds only the pages it writes.
@@ -29,14 +35,16 @@ struct ForkPage<T> {
 pub(crate) struct Pages<T> {
     pages: Vec<Page<T>>,
     fill: T,
-    /// In a fork: the pages it wrote, and which of them it wrote last.
+    /// In a fork: the pages it wrote, by number, and which of them it wrote last.
     forked: Option<Vec<ForkPage<T>>>,
     last: usize,
-    /// In a fork: per page number, its position in `forked` (or `NO_PAGE`).
-    index: Vec<u32>,
-    /// Forks merged, waiting for [`finish`](Self::finish), and pages kept for forks.
+    /// Forks merged, waiting for [`finish`](Self::finish), and its buffer.
     pending: Vec<Vec<ForkPage<T>>>,
+    pieces: Vec<ForkPage<T>>,
+    /// Pages and page lists kept for the next run's forks: a warm parallel run
+    /// allocates none.
     spare: Spares<Page<T>>,
+    lists: Spares<Vec<ForkPage<T>>>,
 }
 
 impl<T: Copy> Pages<T> {
@@ -47,30 +55,25 @@ impl<T: Copy> Pages<T> {
             fill,
             forked: None,
             last: 0,
-            index: Vec::new(),
             pending: Vec::new(),
+            pieces: Vec::new(),
             spare: Spares::default(),
+            lists: Spares::default(),
         }
-    }
-
-    fn page(&self) -> Page<T> {
-        // A boxed slice of PAGE entries always converts (and is built on the heap).
-        let page = vec![self.fill; PAGE].into_boxed_slice().try_into();
-        page.unwrap_or_else(|_| Box::new([self.fill; PAGE]))
     }
 
     /// Grows the table to at least `len` entries.
     pub(crate) fn grow(&mut self, len: usize) {
         while self.pages.len() << PAGE_BITS < len {
-            let page = self.page();
-            self.pages.push(page);
+            self.pages.push(page(self.fill));
         }
     }
 
     /// Forgets unfinished merges (a new run starts), keeping their pages.
     pub(crate) fn drop_pending(&mut self) {
-        for fork in std::mem::take(&mut self.pending) {
-            fork.into_iter().for_each(|p| self.spare.give(p.page));
+        for mut fork in std::mem::take(&mut self.pending) {
+            fork.drain(..).for_each(|p| self.spare.give(p.page));
+            self.lists.give(fork);
         }
     }
 
@@ -106,7 +109,7 @@ impl<T: Copy> Pages<T> {
         let number = i >> PAGE_BITS;
         let page = match pages.get(self.last) {
             Some(p) if p.number == number => p,
-            _ => pages.get(*self.index.get(number)? as usize)?,
+            _ => pages.get(pages.binary_search_by_key(&number, |p| p.number).ok()?)?,
         };
         Some(&page.page[i & (PAGE - 1)])
     }
@@ -127,30 +130,27 @@ impl<T: Copy> Pages<T> {
     /// The fork's page `number`, taken at its first write.
     #[cold]
     fn fork_page(&mut self, number: usize) -> usize {
-        let found = self.index.get(number).copied().filter(|&k| k != NO_PAGE);
-        let k = match found {
-            Some(k) => k as usize,
-            None => {
-                let page = self.spare.take().unwrap_or_else(|| self.page());
-                let Some(pages) = &mut self.forked else {
-                    return 0;
-                };
-                pages.push(ForkPage {
-                    number,
-                    page,
-                    written: [0; PAGE / 64],
-                });
-                if self.index.len() <= number {
-                    self.index.resize(number + 1, NO_PAGE);
-                }
-                if let Some(slot) = self.index.get_mut(number) {
-                    *slot = (pages.len() - 1) as u32;
-                }
-                pages.len() - 1
-            }
+        let Some(pages) = &mut self.forked else {
+            return 0;
         };
-        self.last = k;
-        k
+        self.last = pages
+            .binary_search_by_key(&number, |p| p.number)
+            .unwrap_or_else(|k| {
+                let page = self.spare.take().unwrap_or_else(|| page(self.fill));
+                let written = [0; PAGE / 64];
+                let order = 0;
+                pages.insert(
+                    k,
+                    ForkPage {
+                        number,
+                        order,
+                        page,
+                        written,
+                    },
+                );
+                k
+            });
+        self.last
     }
 }
 
@@ -165,8 +165,9 @@ impl<T: Copy + Send + Sync> Pages<T> {
     /// An empty table for a parallel worker.
     pub(crate) fn fork(&self) -> Self {
         Self {
-            forked: Some(Vec::new()),
-            spare: Spares(Arc::clone(&self.spare.0)),
+            forked: Some(self.lists.take().unwrap_or_default()),
+            spare: self.spare.share(),
+            lists: self.lists.share(),
             ..Self::new(self.fill)
         }
     }
@@ -183,10 +184,14 @@ impl<T: Copy + Send + Sync> Pages<T> {
         if self.pending.is_empty() {
             return;
         }
-        let forks = std::mem::take(&mut self.pending);
-        let mut pieces: Vec<ForkPage<T>> = forks.into_iter().flatten().collect();
-        // Stable: a page's pieces stay in merge order.
-        pieces.sort_by_key(|p| p.number);
+        let mut pieces = std::mem::take(&mut self.pieces);
+        for (order, mut fork) in self.pending.drain(..).enumerate() {
+            fork.iter_mut().for_each(|p| p.order = order);
+            pieces.append(&mut fork);
+            self.lists.give(fork);
+        }
+        // A page's pieces in merge order; unstable sorts allocate nothing.
+        pieces.sort_unstable_by_key(|p| (p.number, p.order));
         let mut jobs: Vec<(&mut Page<T>, &[ForkPage<T>])> = Vec::new();
         let (mut pages, mut rest) = (self.pages.iter_mut(), pieces.as_mut_slice());
         // The number of the page `pages` yields next.
@@ -216,9 +221,8 @@ impl<T: Copy + Send + Sync> Pages<T> {
                 }
             }
         });
-        for p in pieces {
-            self.spare.give(p.page);
-        }
+        pieces.drain(..).for_each(|p| self.spare.give(p.page));
+        self.pieces = pieces;
     }
 }
 
@@ -410,6 +414,11 @@ impl<V> Clone for Spares<V> {
 }
 
 impl<V> Spares<V> {
+    /// The same pool, for a fork.
+    pub(crate) fn share(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+
     pub(crate) fn take(&self) -> Option<V> {
         self.0.lock().ok()?.pop()
     }

@@ -1,5 +1,6 @@
 //! The render list: per-type functors collecting draw items with inherited state.
 
+use crate::per_node::Spares;
 use crate::shared::put;
 use crate::{BoundsTable, WorldTable};
 use scenewalk_core::Invariant;
@@ -268,6 +269,8 @@ pub struct RenderList {
     /// The sort's buffers, kept so that a run in steady state allocates nothing.
     order: Vec<u32>,
     sorted: Vec<DrawItem>,
+    /// Parallel workers' contexts, kept with their lists' buffers for the next run.
+    spare: Spares<RenderContext>,
 }
 
 impl RenderList {
@@ -305,6 +308,7 @@ impl RenderList {
             opaque: 0,
             order: Vec::new(),
             sorted: Vec::new(),
+            spare: Spares::default(),
         }
     }
 
@@ -424,7 +428,11 @@ impl OrderedActor for RenderList {
     fn fork(&self, state: &RenderState) -> Option<(Self, RenderState)> {
         let methods = self.methods.try_clone()?;
         let material = self.cx.materials.get(state.material as usize).copied();
-        let mut cx = RenderContext::new(self.cx.view);
+        let mut cx = self
+            .spare
+            .take()
+            .unwrap_or_else(|| RenderContext::new(self.cx.view));
+        cx.view = self.cx.view;
         cx.world.clone_from(&self.cx.world);
         cx.bounds.clone_from(&self.cx.bounds);
         cx.reset(material);
@@ -438,16 +446,25 @@ impl OrderedActor for RenderList {
             opaque: 0,
             order: Vec::new(),
             sorted: Vec::new(),
+            spare: self.spare.share(),
         };
         Some((worker, start))
     }
 
-    fn merge(&mut self, worker: Self) {
+    fn merge(&mut self, mut worker: Self) {
         let [items, lights, cameras] = worker.cx.marks;
         let [mut i, mut l, mut c] = self.cx.marks;
-        put(&mut self.cx.items, items, &mut i, worker.cx.items);
-        put(&mut self.cx.lights, lights, &mut l, worker.cx.lights);
-        put(&mut self.cx.cameras, cameras, &mut c, worker.cx.cameras);
+        put(&mut self.cx.items, items, &mut i, &mut worker.cx.items);
+        put(&mut self.cx.lights, lights, &mut l, &mut worker.cx.lights);
+        put(
+            &mut self.cx.cameras,
+            cameras,
+            &mut c,
+            &mut worker.cx.cameras,
+        );
         self.cx.marks = [i, l, c];
+        // Its lists, emptied, serve the next run's workers (without the results).
+        (worker.cx.world, worker.cx.bounds) = (None, None);
+        self.spare.give(worker.cx);
     }
 }

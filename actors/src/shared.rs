@@ -47,9 +47,10 @@ pub(crate) fn for_each<T: Send>(items: Vec<T>, job: impl Fn(T) + Send + Sync) {
 }
 
 /// Inserts a worker's list `from` into `list` where the worker forked (`mark`, the
-/// list's length then), after the `inserted` entries earlier merges put before it.
-pub(crate) fn put<T>(list: &mut Vec<T>, mark: usize, inserted: &mut usize, from: Vec<T>) {
+/// list's length then), after the `inserted` entries earlier merges put before it;
+/// `from` is left empty, its buffer kept.
+pub(crate) fn put<T>(list: &mut Vec<T>, mark: usize, inserted: &mut usize, from: &mut Vec<T>) {
     let at = (mark + *inserted).min(list.len());
     *inserted += from.len();
-    list.splice(at..at, from);
+    list.splice(at..at, from.drain(..));
 }

@@ -9,8 +9,9 @@ mod pool_bytes;
 
 use pool_bytes::allocated_on_all_threads;
 use scenewalk_core::prelude::*;
+use scenewalk_examples::passes::{UpdateAction, update_action};
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::scenes::random_dfs_parents;
+use scenewalk_examples::scenes::{mixed_graph, random_dfs_parents, random_mild_transform};
 use scenewalk_examples::{NO_PARENT, TreeShape};
 use scenewalk_iterators::Flattened;
 
@@ -142,30 +143,78 @@ fn propagate_bytes(tree: &TreeShape) -> u64 {
     bytes
 }
 
+/// Bytes one warm `run_parallel` of the update pass (world transforms, boxes and
+/// statistics, whose per-node tables fork by page) allocates on `tree`, checking
+/// every node's box against a sequential run's.
+fn update_bytes(tree: &TreeShape) -> u64 {
+    let (graph, root, _) = mixed_graph(tree, &mut SplitMix64::new(3), random_mild_transform);
+    let mut sequential = update_action().unwrap();
+    sequential.run(&graph, root).unwrap();
+    let mut action = update_action().unwrap();
+    // The first run counts the subtree sizes and fills the pools of spare pages.
+    allocated_on_all_threads(THREADS, || {
+        action.run_parallel(&graph, root).unwrap();
+    });
+    let mut tasks = 0;
+    let bytes = allocated_on_all_threads(THREADS, || {
+        tasks = action.run_parallel(&graph, root).unwrap().tasks;
+    });
+    assert!(tasks > 1, "the run was not split");
+    let boxes = |a: &UpdateAction| a.actors().0.get().table();
+    let (want, got) = (boxes(&sequential), boxes(&action));
+    let mut next = Some(root);
+    while let Some(node) = next {
+        assert_eq!(got.at(node.index()), want.at(node.index()));
+        next = graph.next_preorder(node, root).unwrap();
+    }
+    bytes
+}
+
 /// Per run on trees of 20k and 200k nodes: the bigger may allocate a little more
-/// (more nodes above the split points), never in proportion.
-fn assert_per_task(what: &str, bytes: impl Fn(&TreeShape) -> u64, shape: fn(usize) -> TreeShape) {
+/// (more nodes above the split points), never in proportion, and under `cap`.
+fn assert_per_task(
+    what: &str,
+    bytes: impl Fn(&TreeShape) -> u64,
+    shape: fn(usize) -> TreeShape,
+    cap: u64,
+) {
     let (small, big) = (bytes(&shape(20_000)), bytes(&shape(200_000)));
     println!("{what}: {small} B per run at 20k nodes, {big} B at 200k");
     assert!(
-        big < 2 * small + 16 * 1024 && big < 200_000,
+        big < 2 * small + 16 * 1024 && big < cap,
         "{what}: {small} B at 20k nodes, {big} B at 200k"
     );
 }
 
 #[test]
 fn run_parallel_allocates_per_task_not_per_node() {
-    assert_per_task("run_parallel random", run_parallel_bytes, random_tree);
-    assert_per_task("run_parallel comb", run_parallel_bytes, comb);
+    assert_per_task(
+        "run_parallel random",
+        run_parallel_bytes,
+        random_tree,
+        200_000,
+    );
+    assert_per_task("run_parallel comb", run_parallel_bytes, comb, 200_000);
 }
 
 #[test]
 fn propagate_parallel_allocates_per_task_not_per_node() {
-    assert_per_task("propagate_parallel random", propagate_bytes, random_tree);
-    assert_per_task("propagate_parallel comb", propagate_bytes, comb);
+    assert_per_task(
+        "propagate_parallel random",
+        propagate_bytes,
+        random_tree,
+        200_000,
+    );
+    assert_per_task("propagate_parallel comb", propagate_bytes, comb, 200_000);
     let chain = |n: usize| {
         TreeShape::from_parents(std::iter::once(NO_PARENT).chain(0..n as u32 - 1).collect())
             .unwrap()
     };
-    assert_per_task("propagate_parallel chain", propagate_bytes, chain);
+    assert_per_task("propagate_parallel chain", propagate_bytes, chain, 200_000);
+}
+
+#[test]
+fn the_update_pass_allocates_per_task_not_per_node() {
+    // The actors' forks and their tables' spare pages: about 0.9 MB a run at either size.
+    assert_per_task("update pass random", update_bytes, random_tree, 2_000_000);
 }

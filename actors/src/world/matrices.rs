@@ -175,9 +175,9 @@ impl WorldMatrices {
     }
 
     /// Takes a worker's matrices, its non-finite nodes where they come in order.
-    pub(crate) fn merge(&mut self, worker: Self) {
+    pub(crate) fn merge(&mut self, mut worker: Self) {
         let list = &mut self.non_finite;
-        crate::shared::put(list, worker.mark, &mut self.merged, worker.non_finite);
+        crate::shared::put(list, worker.mark, &mut self.merged, &mut worker.non_finite);
         self.matrices.merge(worker.matrices);
     }
 }
