@@ -21,7 +21,8 @@ impl Graph {
         if !self.path_up(NodeIndex(n)).any(|up| up.0 == r) {
             return Err(GraphError::NotInSubtree { node, root });
         }
-        Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
+        let next = self.next_preorder_at(NodeIndex(n), NodeIndex(r));
+        Ok(next.map(|i| self.id_of(i.0)))
     }
 
     /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code:
@@ -32,16 +33,11 @@ impl Graph {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
             return None;
         }
-        self.next_preorder_raw(node.0, root.0).map(NodeIndex)
-    }
-
-    #[inline]
-    pub(crate) fn next_preorder_raw(&self, node: u32, root: u32) -> Option<u32> {
-        let first = self.hot[node as usize].first_child;
+        let first = self.hot[node.get()].first_child;
         if first != NIL {
-            return Some(first);
+            return Some(NodeIndex(first));
         }
-        self.next_after_subtree(node, root)
+        self.next_after_subtree(node.0, root.0).map(NodeIndex)
     }
 
     /// The step after `node`'s subtree (never into its children).
