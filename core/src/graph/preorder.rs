@@ -17,11 +17,10 @@ impl Graph {
     /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
     /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let (n, r) = (self.check(node)?, self.check(root)?);
-        if !self.path_up(NodeIndex(n)).any(|up| up.0 == r) {
+        if !self.is_ancestor_or_self(root, node)? {
             return Err(GraphError::NotInSubtree { node, root });
         }
-        let next = self.next_preorder_at(NodeIndex(n), NodeIndex(r));
+        let next = self.next_preorder_at(node.index(), root.index());
         Ok(next.map(|i| self.id_of(i.0)))
     }
 
