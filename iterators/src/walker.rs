@@ -469,7 +469,7 @@ impl Iterator for DepthFirstIter<'_, Event> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        self.place.step(self.graph)
+        self.place.step_event(self.graph)
     }
 }
 

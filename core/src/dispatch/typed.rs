@@ -239,7 +239,7 @@ impl<T: NodeCore> Kept<T> {
         visit
             .graph()
             .slot_at(visit.node())
-            .and_then(|s| own.get_typed(s))
+            .and_then(|s| own.items.get(s as usize))
     }
 
     /// A node of another type or graph, or the first of a run.

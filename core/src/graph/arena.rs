@@ -380,7 +380,7 @@ impl Graph {
         // One virtual call (`type_id`), where downcast_rs's `as_any` adds a second.
         let any: &dyn std::any::Any = column;
         match any.downcast_ref::<Column<T>>() {
-            Some(column) => column.get_typed(slot),
+            Some(column) => column.items.get(slot as usize),
             None => Self::get_extended(column, slot),
         }
     }

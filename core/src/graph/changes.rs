@@ -80,12 +80,6 @@ impl ChangeLog {
         self.entries.push(change);
     }
 
-    /// Drops every entry; the window restarts one past the old end.
-    pub(crate) fn reset(&mut self) {
-        self.start += self.entries.len() as u64 + 1;
-        self.entries.clear();
-    }
-
     pub(crate) fn end(&self) -> u64 {
         self.start + self.entries.len() as u64
     }
@@ -136,7 +130,9 @@ impl Graph {
     /// Drops the change log: every cursor taken before answers `None` from
     /// [`changes_since`](Graph::changes_since). Edits that renumber slots call it.
     pub fn clear_changes(&mut self) {
-        self.changes.reset();
+        // The window restarts one past the old end, so no cursor reaches into it.
+        self.changes.start += self.changes.entries.len() as u64 + 1;
+        self.changes.entries.clear();
     }
 }
 

@@ -63,11 +63,6 @@ impl<T: NodeCore> Column<T> {
         self.owners.push(owner);
         (self.items.len() - 1) as u32
     }
-
-    #[inline]
-    pub(crate) fn get_typed(&self, slot: u32) -> Option<&T> {
-        self.items.get(slot as usize)
-    }
 }
 
 impl<T: NodeCore> ErasedColumn for Column<T> {

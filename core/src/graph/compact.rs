@@ -170,13 +170,9 @@ impl Graph {
     /// Every live slot in pre-order, roots in slot order; stackless.
     fn preorder_slots(&self) -> Vec<u32> {
         let mut order = Vec::with_capacity(self.live);
-        for root in self.roots() {
-            let root = root.index;
-            let mut node = Some(root);
-            while let Some(n) = node {
-                order.push(n);
-                node = self.next_preorder_raw(n, root);
-            }
+        for root in self.roots().map(NodeId::index) {
+            let walk = std::iter::successors(Some(root), |&n| self.next_preorder_at(n, root));
+            order.extend(walk.map(NodeIndex::raw));
         }
         order
     }

@@ -17,11 +17,11 @@ impl Graph {
     /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
     /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
-        let (n, r) = (self.check(node)?, self.check(root)?);
-        if !self.path_up(NodeIndex(n)).any(|up| up.0 == r) {
+        if !self.is_ancestor_or_self(root, node)? {
             return Err(GraphError::NotInSubtree { node, root });
         }
-        Ok(self.next_preorder_raw(n, r).map(|i| self.id_of(i)))
+        let next = self.next_preorder_at(node.index(), root.index());
+        Ok(next.map(|i| self.id_of(i.0)))
     }
 
     /// [`next_preorder`](Graph::next_preorder) on slot indices, for traversal code:
@@ -32,16 +32,11 @@ impl Graph {
         if node.get() >= self.hot.len() || root.get() >= self.hot.len() {
             return None;
         }
-        self.next_preorder_raw(node.0, root.0).map(NodeIndex)
-    }
-
-    #[inline]
-    pub(crate) fn next_preorder_raw(&self, node: u32, root: u32) -> Option<u32> {
-        let first = self.hot[node as usize].first_child;
+        let first = self.hot[node.get()].first_child;
         if first != NIL {
-            return Some(first);
+            return Some(NodeIndex(first));
         }
-        self.next_after_subtree(node, root)
+        self.next_after_subtree(node.0, root.0).map(NodeIndex)
     }
 
     /// The step after `node`'s subtree (never into its children).
