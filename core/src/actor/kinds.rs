@@ -51,25 +51,7 @@ pub trait Actor: Adapter {
 /// A static-state actor: read-only during traversal (`&self`), so it may be called in
 /// any order, batched, or from several threads.
 ///
-/// ```
-/// use scenewalk_core::{Action, ActiveList, DepthFirst, Flow, Graph, Static, StaticActor, Visit};
-/// # #[derive(Clone, Debug)] struct Group;
-/// # impl scenewalk_core::NodeCore for Group {}
-/// struct MaxDepth(u32); // cuts the tree below a depth
-/// impl StaticActor for MaxDepth {
-///     fn enter(&self, visit: &Visit<'_>, _: &mut ActiveList<'_>) -> Flow {
-///         if visit.depth() >= self.0 { Flow::Prune } else { Flow::Continue }
-///     }
-/// }
-/// let mut graph = Graph::new();
-/// let root = graph.add_root(Group);
-/// let child = graph.append_child(root, Group)?;
-/// graph.append_child(child, Group)?;
-/// let mut action = Action::new(DepthFirst::new(), (Static::new(MaxDepth(1)),))?;
-/// let stats = action.run(&graph, root)?;
-/// assert_eq!((stats.entered, stats.pruned), (2, 1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// The [crate-level example](crate) is one: it prunes the tree below depth 1.
 pub trait StaticActor: Any + Sync {
     /// Enter-only or enter + leave.
     const EVENTS: Events = Events::Enter;
