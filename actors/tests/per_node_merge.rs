@@ -84,8 +84,15 @@ fn merged(n: u32, forks: &[Vec<(u32, u32)>], deferred: bool, threads: usize) -> 
             .enumerate()
             .map(|(k, writes)| {
                 let mut worker = table.fork();
+                let mut wrote = HashMap::new();
                 for &(slot, value) in writes {
-                    worker.set(NodeIndex::new(slot), value.wrapping_add(1000 * k as u32));
+                    let value = value.wrapping_add(1000 * k as u32);
+                    worker.set(NodeIndex::new(slot), value);
+                    wrote.insert(slot, value);
+                }
+                // A fork reads back its own latest writes, in whatever order it wrote.
+                for (&slot, &value) in &wrote {
+                    assert_eq!(worker.get_at(NodeIndex::new(slot)), Some(value));
                 }
                 worker
             })
