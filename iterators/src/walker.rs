@@ -110,10 +110,11 @@ impl<N: Slot> Place<N> {
         self.skip |= self.phase == Phase::Entered;
     }
 
-    /// [`step`](Self::step) with the common phases tested first as `if`s, which costs
-    /// less per node than its `match` (`bench_report`'s case a).
+    /// One event from the current node, which is live. The common phases are tested
+    /// first as `if`s, which costs less per node than one `match` (`bench_report`'s
+    /// case a).
     #[inline(always)]
-    fn step_event(&mut self, graph: &Graph) -> Option<Event> {
+    fn step(&mut self, graph: &Graph) -> Option<Event> {
         let node = self.current.slot();
         if self.phase == Phase::Entered && !self.skip {
             if let Some(child) = graph.first_child_at(node) {
@@ -125,32 +126,19 @@ impl<N: Slot> Place<N> {
         if self.phase == Phase::Left && self.depth > 0 {
             return self.onward(graph, node);
         }
-        self.step(graph)
-    }
-
-    /// One event from the current node, which is live.
-    #[inline(always)]
-    fn step(&mut self, graph: &Graph) -> Option<Event> {
-        let node = self.current.slot();
         match self.phase {
             Phase::Before => {
                 self.phase = Phase::Entered;
                 Some(Event::Enter(node))
             }
+            // Its subtree skipped.
             Phase::Entered => {
-                let skip = std::mem::take(&mut self.skip);
-                if let Some(child) = graph.first_child_at(node).filter(|_| !skip) {
-                    return self.enter(graph, child, Resume::First);
-                }
+                self.skip = false;
                 self.phase = Phase::Left;
                 Some(Event::Leave(node))
             }
-            Phase::Left => {
-                if self.depth == 0 {
-                    return self.finish();
-                }
-                self.onward(graph, node)
-            }
+            // At the root's depth.
+            Phase::Left => self.finish(),
             Phase::MovedEntered => {
                 self.skip = false;
                 self.phase = Phase::MovedLeft;
@@ -357,7 +345,7 @@ impl DfsWalker {
         if !self.go_on(graph) {
             return None;
         }
-        self.place.step_event(graph)
+        self.place.step(graph)
     }
 
     /// The node of the next [`Event::Enter`] (leaves dropped): the pre-order walk.
@@ -469,7 +457,7 @@ impl Iterator for DepthFirstIter<'_, Event> {
 
     #[inline]
     fn next(&mut self) -> Option<Event> {
-        self.place.step_event(self.graph)
+        self.place.step(self.graph)
     }
 }
 
