@@ -153,18 +153,15 @@ impl Bounds {
         }
     }
 
-    /// The run's root is left: the skinned meshes get their boxes.
+    /// The run's root is left: the skinned meshes met get their own boxes, united into
+    /// their ancestors'.
     fn root_left(&mut self, graph: &Graph) {
-        if !self.skins.is_empty() {
-            // The workers' matrices and boxes are needed now, not at the end.
-            self.world.finish_merges();
-            self.boxes.finish_merges();
-            self.pose_skins(graph);
+        if self.skins.is_empty() {
+            return;
         }
-    }
-
-    /// Boxes the skinned meshes met into their own boxes and their ancestors'.
-    fn pose_skins(&mut self, graph: &Graph) {
+        // The workers' matrices and boxes are needed now, not at the end.
+        self.world.finish_merges();
+        self.boxes.finish_merges();
         let mut skins = std::mem::take(&mut self.skins);
         let mut scratch = std::mem::take(&mut self.scratch);
         for (node, own) in &mut skins {

@@ -37,12 +37,6 @@ pub struct UpdateStats {
     pub ancestors: usize,
 }
 
-/// The depth of `node` below `root`; `None` if it does not lie under `root`.
-fn depth_below(graph: &Graph, root: NodeIndex, node: NodeIndex) -> Option<u32> {
-    let mut path = graph.path_up(node);
-    path.position(|n| n == root).map(|depth| depth as u32)
-}
-
 /// A node's marks in one structural patch: flags, and where `KNOWN` and `INSIDE` are
 /// set, its depth below the update root.
 #[derive(Clone, Copy, Debug, Default)]
@@ -408,11 +402,13 @@ impl IncrementalUpdate {
                 let skinned = graph
                     .type_at(*node)
                     .is_some_and(|ty| self.types.skinned.contains(ty));
-                let Some(depth) = depth_below(graph, root, *node).filter(|_| skinned) else {
+                // Its depth below the root.
+                let depth = graph.path_up(*node).position(|n| n == root);
+                let Some(depth) = depth.filter(|_| skinned) else {
                     return false; // removed, or no longer under the root
                 };
                 *own = skinned_box(graph, *node, world_at, &mut self.scratch.joints);
-                self.depths.push(depth);
+                self.depths.push(depth as u32);
                 true
             });
             self.skins_known = true;

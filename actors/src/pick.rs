@@ -77,7 +77,6 @@ pub struct Pick {
     world: Option<Arc<WorldTable>>,
     bounds: Option<Arc<BoundsTable>>,
     meshes: Typed<Mesh>,
-    geometry: Typed<Geometry>,
     skinned: Typed<SkinnedMesh>,
     /// `None`: stop early under the pure `PriorityQueue` only.
     assume_key_order: Option<bool>,
@@ -96,7 +95,6 @@ impl Pick {
             world: None,
             bounds: None,
             meshes: Typed::new(),
-            geometry: Typed::new(),
             skinned: Typed::new(),
             assume_key_order: None,
             key_order: false,
@@ -140,7 +138,6 @@ impl Pick {
 impl UnorderedActor for Pick {
     fn begin(&mut self, run: &RunContext<'_>) -> Result<(), TraversalError> {
         self.meshes.resolve(run.graph.types());
-        self.geometry.resolve(run.graph.types());
         self.skinned.resolve(run.graph.types());
         self.key_order = self
             .assume_key_order
@@ -194,12 +191,8 @@ impl UnorderedActor for Pick {
             hit.map(|hit| (hit.distance, hit.point, Some(hit.triangle)))
         } else {
             // Plain geometry: its world box counts as solid.
-            let solid = match (visit.get::<Geometry>(), world.at(node)) {
-                (Some(geometry), Some(world)) if self.geometry.contains(ty) => {
-                    Some(geometry.local_bounds().transformed(&world))
-                }
-                _ => None,
-            };
+            let solid = visit.get::<Geometry>().zip(world.at(node));
+            let solid = solid.map(|(geometry, world)| geometry.local_bounds().transformed(&world));
             let t = solid.and_then(|solid| ray_aabb(&self.ray, &solid, limit));
             t.map(|t| (t, self.ray.at(t), None))
         };

@@ -139,12 +139,11 @@ impl Camera {
     /// which hide nothing.
     pub fn frustum(&self, world: &Affine3A) -> Frustum {
         let (normals, corners, finite) = self.local_volume();
-        let m = world.matrix3.as_dmat3();
-        let t = world.translation.as_dvec3();
-        let inverse = m.inverse().transpose();
+        let world = world.as_daffine3();
+        let inverse = world.matrix3.inverse().transpose();
         let normals = normals.map(|n| inverse * n);
-        let placed = corners.map(|c| m * c + t);
-        let turned = corners.map(|w| m * w);
+        let placed = corners.map(|c| world.transform_point3(c));
+        let turned = corners.map(|w| world.transform_vector3(w));
         let (points, rays) = if finite {
             (&placed[..], &[][..])
         } else {
@@ -158,9 +157,8 @@ impl Camera {
     /// x and y); `None` for an infinite far plane.
     pub fn corners(&self, world: &Affine3A) -> Option<[Vec3; 8]> {
         let (_, corners, finite) = self.local_volume();
-        let m = world.matrix3.as_dmat3();
-        let t = world.translation.as_dvec3();
-        finite.then(|| corners.map(|c| (m * c + t).as_vec3()))
+        let world = world.as_daffine3();
+        finite.then(|| corners.map(|c| world.transform_point3(c).as_vec3()))
     }
 
     /// The view volume's shape in the camera's frame: its half-extents at depth `s` are

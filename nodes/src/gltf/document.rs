@@ -102,10 +102,5 @@ fn node_property(pointer: &str) -> Option<(u32, &str)> {
 
 /// `{"node": node, "path": path}`.
 fn plain_target(node: u32, path: &str) -> Value {
-    let mut target = Value::Object(Default::default());
-    if let Value::Object(fields) = &mut target {
-        fields.insert("node".into(), node.into());
-        fields.insert("path".into(), path.into());
-    }
-    target
+    serde_json::json!({ "node": node, "path": path })
 }

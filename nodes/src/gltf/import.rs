@@ -182,7 +182,7 @@ pub fn import_slice(
             for primitive in made {
                 primitives.push(match primitive {
                     PrimitiveNode::Mesh(m) => add(&mut graph, id, before, m),
-                    PrimitiveNode::Geometry(g) => add(&mut graph, id, before, g),
+                    PrimitiveNode::Geometry(g, _) => add(&mut graph, id, before, g),
                     PrimitiveNode::Skinned(s) => add(&mut graph, id, before, s),
                 }?);
             }

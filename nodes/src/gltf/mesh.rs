@@ -17,10 +17,11 @@ use std::collections::HashMap;
 pub(crate) type Decoded = HashMap<(usize, Option<usize>, u32), PrimitiveNode>;
 
 /// The node a primitive becomes; [`SkinnedMesh`] once a skinned node's skin poses it.
+/// A box says why a skin cannot pose it (`None`: it has no positions, and stays a box).
 #[derive(Clone, Debug)]
 pub(crate) enum PrimitiveNode {
     Mesh(Mesh),
-    Geometry(Geometry),
+    Geometry(Geometry, Option<&'static str>),
     Skinned(SkinnedMesh),
 }
 
@@ -44,7 +45,7 @@ pub(crate) fn primitives(
             .get(&Checked::Valid(Semantic::Positions));
         let Some(a) = position.map(|a| a.value()) else {
             // Nothing to draw (the spec says to skip it): an empty box.
-            nodes.push(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY)));
+            nodes.push(PrimitiveNode::Geometry(Geometry::new(Aabb::EMPTY), None));
             continue;
         };
         let triangles = matches!(
@@ -94,7 +95,11 @@ pub(crate) fn primitives(
             let drawn = u32::try_from(drawn).unwrap_or(u32::MAX);
             let geometry = Geometry::try_new(bounds, drawn)
                 .map_err(|e| GltfError::invalid(position_at, e.to_string()))?;
-            Ok(PrimitiveNode::Geometry(geometry))
+            let unskinned = match triangles {
+                true => "its POSITION is not float VEC3 data, which skinning needs",
+                false => "only triangles are skinned (not points or lines)",
+            };
+            Ok(PrimitiveNode::Geometry(geometry, Some(unskinned)))
         })?);
     }
     Ok(nodes)

@@ -7,7 +7,7 @@ use super::mesh::PrimitiveNode;
 use crate::{InfluenceSet, Skin, SkinError, SkinnedMesh, Transform};
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
-use gltf::json::mesh::{Mode, Semantic};
+use gltf::json::mesh::Semantic;
 use gltf::json::validation::Checked;
 use scenewalk_core::glam::Mat4;
 use std::sync::Arc;
@@ -83,24 +83,10 @@ pub(crate) fn skinned(
             let attributes = &primitive.attributes;
             let mesh = match node {
                 PrimitiveNode::Mesh(mesh) => mesh,
-                PrimitiveNode::Geometry(_)
-                    if !attributes.contains_key(&Checked::Valid(Semantic::Positions)) =>
-                {
-                    return Ok(node);
+                PrimitiveNode::Geometry(_, Some(why)) => {
+                    return Err(GltfError::invalid(at, format!("it is skinned, but {why}")));
                 }
-                PrimitiveNode::Geometry(_) => {
-                    let reason = match primitive.mode {
-                        Checked::Valid(
-                            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan,
-                        ) => {
-                            "it is skinned, but its POSITION is not float VEC3 data, which \
-                             skinning needs"
-                        }
-                        _ => "it is skinned, but only triangles are skinned (not points or lines)",
-                    };
-                    return Err(GltfError::invalid(at, reason));
-                }
-                PrimitiveNode::Skinned(_) => return Ok(node),
+                PrimitiveNode::Geometry(_, None) | PrimitiveNode::Skinned(_) => return Ok(node),
             };
             let sets = influence_sets(root, buffers, attributes, &at, s)?;
             let skinned = SkinnedMesh::from_sets(mesh, Arc::clone(skin), sets);
