@@ -111,7 +111,9 @@ impl<T: Copy> Pages<T> {
             Some(p) if p.number == number => p,
             _ => pages.get(pages.binary_search_by_key(&number, |p| p.number).ok()?)?,
         };
-        Some(&page.page[i & (PAGE - 1)])
+        // A page from the pool may hold another fork's entries of this run.
+        let at = i & (PAGE - 1);
+        (page.written[at / 64] & (1 << (at % 64)) != 0).then(|| &page.page[at])
     }
 
     #[inline]

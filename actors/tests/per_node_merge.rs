@@ -149,3 +149,21 @@ fn deferred_values_appear_only_at_finish() {
     table.finish_merges();
     assert_eq!(table.get_at(NodeIndex::new(4)), None);
 }
+
+/// A fork taken after a merge finished in the same run reads only its own writes,
+/// though its pages may come from the pool the finished merge filled.
+#[test]
+fn a_later_fork_reads_none_of_an_earlier_forks_entries() {
+    let graph = graph(600);
+    let mut table = PerNode::new(0u32);
+    table.begin(&graph, NodeIndex::new(0));
+    let mut a = table.fork();
+    a.set(NodeIndex::new(5), 42);
+    table.merge(a);
+    table.finish_merges();
+    let mut b = table.fork();
+    b.set(NodeIndex::new(6), 1);
+    assert_eq!(b.get_at(NodeIndex::new(5)), None);
+    assert_eq!(b.get_at(NodeIndex::new(6)), Some(1));
+    assert_eq!(table.get_at(NodeIndex::new(5)), Some(42));
+}
