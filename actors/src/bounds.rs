@@ -1,7 +1,7 @@
 //! World bounding boxes, accumulated on leave.
 
 use crate::PerNode;
-use crate::per_node::Spares;
+use crate::per_node::{FORKS, Spares};
 use crate::shared::Published;
 use crate::skinned::{find, skinned_box};
 use crate::world::WorldTransforms;
@@ -316,7 +316,7 @@ impl OrderedActor for Bounds {
                 *parent_box = parent_box.union(&own);
             }
         }
-        self.spare_roots.give(roots);
+        self.spare_roots.give(roots, FORKS);
     }
 }
 

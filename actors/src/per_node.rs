@@ -13,6 +13,10 @@ const PAGE: usize = 1 << PAGE_BITS;
 
 type Page<T> = Box<[T; PAGE]>;
 
+/// The most forks' buffers a pool keeps beyond the table's own pages (a run forks a
+/// few per task).
+pub(crate) const FORKS: usize = 1024;
+
 /// A page a fork wrote: its number, the page and which entries it wrote; `order`
 /// is the fork's place among the merges (set when they reach the table).
 #[derive(Clone, Debug)]
@@ -72,8 +76,9 @@ impl<T: Copy> Pages<T> {
     /// Forgets unfinished merges (a new run starts), keeping their pages.
     pub(crate) fn drop_pending(&mut self) {
         for mut fork in std::mem::take(&mut self.pending) {
-            fork.drain(..).for_each(|p| self.spare.give(p.page));
-            self.lists.give(fork);
+            let cap = self.pages.len() + FORKS;
+            fork.drain(..).for_each(|p| self.spare.give(p.page, cap));
+            self.lists.give(fork, FORKS);
         }
     }
 
@@ -190,7 +195,7 @@ impl<T: Copy + Send + Sync> Pages<T> {
         for (order, mut fork) in self.pending.drain(..).enumerate() {
             fork.iter_mut().for_each(|p| p.order = order);
             pieces.append(&mut fork);
-            self.lists.give(fork);
+            self.lists.give(fork, FORKS);
         }
         // A page's pieces in merge order; unstable sorts allocate nothing.
         pieces.sort_unstable_by_key(|p| (p.number, p.order));
@@ -223,7 +228,8 @@ impl<T: Copy + Send + Sync> Pages<T> {
                 }
             }
         });
-        pieces.drain(..).for_each(|p| self.spare.give(p.page));
+        let cap = self.pages.len() + FORKS;
+        pieces.drain(..).for_each(|p| self.spare.give(p.page, cap));
         self.pieces = pieces;
     }
 }
@@ -425,8 +431,12 @@ impl<V> Spares<V> {
         self.0.lock().ok()?.pop()
     }
 
-    pub(crate) fn give(&self, buffer: V) {
-        if let Ok(mut spares) = self.0.lock() {
+    /// Keeps `buffer` unless the pool holds `cap` already (merges of forks' clones
+    /// would otherwise grow it run after run).
+    pub(crate) fn give(&self, buffer: V, cap: usize) {
+        if let Ok(mut spares) = self.0.lock()
+            && spares.len() < cap
+        {
             spares.push(buffer);
         }
     }

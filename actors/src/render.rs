@@ -1,6 +1,6 @@
 //! The render list: per-type functors collecting draw items with inherited state.
 
-use crate::per_node::Spares;
+use crate::per_node::{FORKS, Spares};
 use crate::shared::put;
 use crate::{BoundsTable, WorldTable};
 use scenewalk_core::Invariant;
@@ -465,6 +465,6 @@ impl OrderedActor for RenderList {
         self.cx.marks = [i, l, c];
         // Its lists, emptied, serve the next run's workers (without the results).
         (worker.cx.world, worker.cx.bounds) = (None, None);
-        self.spare.give(worker.cx);
+        self.spare.give(worker.cx, FORKS);
     }
 }
