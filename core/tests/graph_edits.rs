@@ -681,4 +681,9 @@ fn next_preorder_refuses_a_node_outside_the_subtree() {
     );
     assert_eq!(g.next_preorder(a, root), Ok(Some(b)));
     assert_eq!(g.next_preorder(b, b), Ok(None));
+    // Both stale: the node is named, then the root.
+    g.remove_subtree(root).unwrap();
+    assert_eq!(g.next_preorder(a, b), Err(GraphError::StaleNode(a)));
+    let c = g.add_root(Group);
+    assert_eq!(g.next_preorder(c, b), Err(GraphError::StaleNode(b)));
 }

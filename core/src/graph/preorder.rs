@@ -17,6 +17,8 @@ impl Graph {
     /// Errors: a stale id, or [`GraphError::NotInSubtree`] when `node` is not in
     /// `root`'s subtree (checked in O(depth); the `_at` form skips the check).
     pub fn next_preorder(&self, node: NodeId, root: NodeId) -> Result<Option<NodeId>, GraphError> {
+        // A stale `node` is named first, as the argument order reads.
+        self.check(node)?;
         if !self.is_ancestor_or_self(root, node)? {
             return Err(GraphError::NotInSubtree { node, root });
         }
