@@ -30,7 +30,7 @@ const STOP_EVERY: u32 = 64;
 /// What the walk above the split points leaves for after the merges, in post-order:
 /// the leave of a node above, or subtree number `found` done (where a sequential run
 /// leaves its root).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Deferred {
     Leave(NodeIndex, u32),
     Done(usize),
@@ -125,13 +125,14 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
     ) -> Result<(), TraversalError> {
         let leave_events = self.leave_events;
         // Above the split points: the walk hands subtrees off and defers the leaves.
-        let (going, plan, top_part) = {
+        let plan = std::mem::take(&mut self.subtrees.spare).emptied();
+        let (going, mut plan, top_part) = {
             let mut above = Above::<C> {
                 graph,
                 chain: self.actors.above(),
                 sizes: &self.subtrees,
                 stop,
-                plan: Plan::default(),
+                plan,
             };
             let going = DepthFirst::new().drive_subtree(
                 graph,
@@ -155,7 +156,8 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 .collect::<Result<Vec<_>, _>>()?;
             parts = plan
                 .tasks
-                .into_par_iter()
+                .par_iter()
+                .cloned()
                 .zip(workers)
                 .map(|(task, worker)| {
                     let mut sink = Task {
@@ -186,7 +188,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 })
                 .collect();
         }
-        for piece in plan.order {
+        for piece in plan.order.drain(..) {
             match piece {
                 None => self.actors.merge_above(&mut top_part),
                 Some(task) => {
@@ -201,7 +203,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
         // left the subtree roots, between the leaves of the nodes above; a stopped
         // run still merges what its workers did, but replays no leaves.
         let stopped = stop.load(Ordering::Relaxed);
-        for event in plan.deferred {
+        for event in plan.deferred.drain(..) {
             match event {
                 Deferred::Done(found) => self.actors.subtree_done(&mut top_part, found),
                 Deferred::Leave(..) if stopped => {}
@@ -213,6 +215,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 }
             }
         }
+        self.subtrees.spare = plan;
         Ok(())
     }
 }
@@ -227,9 +230,11 @@ struct Above<'a, C: ParallelChain + 'a> {
     plan: Plan,
 }
 
-/// What the walk above the split points found, in document order.
-#[derive(Default)]
-struct Plan {
+/// What the walk above the split points found, in document order; its buffers are
+/// kept between runs ([`SubtreeSizes`]), so a chain above the split points costs no
+/// allocation per node.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
     stats: RunStats,
     /// The hand-offs with their depth.
     found: Vec<(Handoff, u32)>,
@@ -245,6 +250,24 @@ struct Plan {
     /// The pieces of the run in document order: a stretch of nodes above the split
     /// points (`None`), or a task (its number in `tasks`).
     order: Vec<Option<usize>>,
+}
+
+impl Plan {
+    /// An empty plan in this one's buffers.
+    fn emptied(mut self) -> Self {
+        self.found.clear();
+        self.deferred.clear();
+        self.tasks.clear();
+        self.order.clear();
+        let (found, deferred, tasks, order) = (self.found, self.deferred, self.tasks, self.order);
+        Self {
+            found,
+            deferred,
+            tasks,
+            order,
+            ..Self::default()
+        }
+    }
 }
 
 impl<C: ParallelChain> StepSink for Above<'_, C> {

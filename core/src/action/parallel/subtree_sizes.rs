@@ -32,6 +32,8 @@ pub(crate) struct SubtreeSizes {
     runs: Vec<(u32, u32, u32)>,
     /// The pre-order the sizes were summed in.
     order: Vec<NodeIndex>,
+    /// The last run's plan, for its buffers.
+    pub(super) spare: super::Plan,
 }
 
 /// What a walk hands off at a split point: the subtrees of the siblings `first` to
