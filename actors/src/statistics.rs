@@ -1,5 +1,6 @@
 //! Statistics: counts per type, depth histogram, leaves.
 
+use crate::per_node::{FORKS, Spares};
 use scenewalk_core::{
     ActiveList, Flow, Graph, NodeType, RunContext, TraversalError, UnorderedActor, Visit,
 };
@@ -19,7 +20,12 @@ pub struct Statistics {
     /// The depth `per_depth[0]` counts: 0, but in a parallel fork (which must not keep
     /// empty levels above its deep subtrees) `usize::MAX` until it counts a node.
     depth_base: usize,
+    /// Parallel workers' tables, kept for the next run's workers.
+    spare: Spares<Tables>,
 }
+
+/// The tables a worker counts in: per type, per depth, the types.
+type Tables = (Vec<u64>, Vec<u64>, Vec<(&'static str, TypeId)>);
 
 impl Statistics {
     /// An actor with zero counts.
@@ -138,11 +144,19 @@ impl UnorderedActor for Statistics {
 
     /// Zero counts over the same type table.
     fn fork(&self) -> Option<Self> {
+        let (mut per_type, mut per_depth, mut types) = self.spare.take().unwrap_or_default();
+        per_type.clear();
+        per_type.resize(self.per_type.len(), 0);
+        per_depth.clear();
+        types.clone_from(&self.types);
         Some(Self {
-            per_type: vec![0; self.per_type.len()],
-            types: self.types.clone(),
+            nodes: 0,
+            leaves: 0,
+            per_type,
+            types,
+            per_depth,
             depth_base: usize::MAX,
-            ..Self::default()
+            spare: self.spare.share(),
         })
     }
 
@@ -160,5 +174,8 @@ impl UnorderedActor for Statistics {
         for (i, &part) in worker.per_depth.iter().enumerate() {
             self.add_at_depth(worker.depth_base + i, part);
         }
+        // Its tables serve the next run's workers.
+        let tables = (worker.per_type, worker.per_depth, worker.types);
+        self.spare.give(tables, FORKS);
     }
 }

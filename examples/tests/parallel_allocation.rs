@@ -11,7 +11,9 @@ use pool_bytes::allocated_on_all_threads;
 use scenewalk_core::prelude::*;
 use scenewalk_examples::passes::{UpdateAction, update_action};
 use scenewalk_examples::rng::SplitMix64;
-use scenewalk_examples::scenes::{mixed_graph, random_dfs_parents, random_mild_transform};
+use scenewalk_examples::scenes::{
+    mixed_graph, random_dfs_parents, random_mild_transform, random_walk_parents,
+};
 use scenewalk_examples::{NO_PARENT, TreeShape};
 use scenewalk_iterators::Flattened;
 
@@ -67,6 +69,17 @@ impl OrderedActor for Depths {
 
 fn random_tree(n: usize) -> TreeShape {
     TreeShape::from_parents(random_dfs_parents(n, 24, &mut SplitMix64::new(5))).unwrap()
+}
+
+/// A chain of a tenth of the nodes with a random tree at its end: the chain lies above
+/// the split points.
+fn chain_bush(n: usize) -> TreeShape {
+    let chain = n / 10;
+    let mut parents = vec![NO_PARENT];
+    parents.extend(0..chain as u32 - 1);
+    let mut rng = SplitMix64::new(9);
+    random_walk_parents(&mut parents, chain as u32 - 1, n - chain, 24, &mut rng);
+    TreeShape::from_parents(parents).unwrap()
 }
 
 /// A chain with a leaf at every link.
@@ -217,4 +230,10 @@ fn propagate_parallel_allocates_per_task_not_per_node() {
 fn the_update_pass_allocates_per_task_not_per_node() {
     // The actors' forks and their tables' spare pages: about 0.9 MB a run at either size.
     assert_per_task("update pass random", update_bytes, random_tree, 2_000_000);
+    assert_per_task(
+        "update pass chain_bush",
+        update_bytes,
+        chain_bush,
+        2_000_000,
+    );
 }

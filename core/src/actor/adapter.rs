@@ -177,6 +177,10 @@ pub struct Ordered<A: OrderedActor> {
     pub(crate) actor: A,
     pub(crate) filter: TypeFilter,
     pub(crate) states: OrderedStates<A::State>,
+    /// A parallel run's states for the replayed leaves above its split points, kept
+    /// for the next run.
+    #[cfg(feature = "parallel")]
+    pub(crate) spare_leaves: std::collections::VecDeque<A::State>,
 }
 
 impl<A: OrderedActor> Ordered<A> {
@@ -189,6 +193,8 @@ impl<A: OrderedActor> Ordered<A> {
                 single: Some(TypeSet::of_id(std::any::TypeId::of::<TypeFilter>())),
             },
             states: OrderedStates::default(),
+            #[cfg(feature = "parallel")]
+            spare_leaves: std::collections::VecDeque::new(),
         }
     }
 }

@@ -126,6 +126,8 @@ pub trait Fork {
     fn leave_above(&mut self, top: &mut Self::Top, visit: &Visit<'_>);
     /// Subtree number `found` is complete.
     fn subtree_done(&mut self, _top: &mut Self::Top, _found: usize) {}
+    /// The run is over: keep what `top` holds for the next run's walk above.
+    fn recycle(&mut self, _top: Self::Top) {}
 }
 
 macro_rules! tuple_fork {
@@ -163,6 +165,9 @@ macro_rules! tuple_fork {
             }
             fn subtree_done(&mut self, top: &mut Self::Top, found: usize) {
                 $(self.$idx.subtree_done(&mut top.$idx, found);)*
+            }
+            fn recycle(&mut self, top: Self::Top) {
+                $(self.$idx.recycle(top.$idx);)*
             }
         }
     };

@@ -130,13 +130,14 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         self.class().check_parallel(A::FORKS)
     }
     fn above(&mut self) -> OrderedAbove<'_, A> {
+        let leaves = std::mem::take(&mut self.spare_leaves);
         OrderedAbove {
             main: self,
             top: OrderedTop {
                 forks: Vec::new(),
                 fork_of: Vec::new(),
                 done: Vec::new(),
-                leaves: VecDeque::new(),
+                leaves,
             },
             error: None,
         }
@@ -210,5 +211,10 @@ impl<A: OrderedActor> Fork for Ordered<A> {
         if let Some(fork) = top.done.get_mut(number).and_then(Option::take) {
             self.actor.merge(fork);
         }
+    }
+    /// The states of the replayed leaves, a deque as long as the nodes above, stay.
+    fn recycle(&mut self, mut top: OrderedTop<A>) {
+        top.leaves.clear();
+        self.spare_leaves = top.leaves;
     }
 }

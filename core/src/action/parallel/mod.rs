@@ -215,6 +215,7 @@ impl<C: ParallelChain> Action<DepthFirst, C> {
                 }
             }
         }
+        self.actors.recycle(top_part);
         self.subtrees.spare = plan;
         Ok(())
     }
