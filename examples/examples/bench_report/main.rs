@@ -13,9 +13,9 @@
 //! `case contender ns_per_node ratio_to_baseline best_ratio bytes_per_node`. Bytes per
 //! node are counted by a counting global allocator (`allocation-counter`), not
 //! estimated: the bytes the contender's data holds after it is built, plus the most one
-//! run allocates (cases that measure them). After the table comes a speed-up summary of
-//! the parallel case (case × thread count → sequential median / parallel median). The
-//! table and the summary then replace the marked section of `docs/benchmarks.md`
+//! run allocates (cases that measure them). After the table it prints a speed-up summary
+//! of the parallel case (case × thread count → sequential median / parallel median). The
+//! table then replaces the marked section of `docs/benchmarks.md`
 //! (`bench_report:full`; `--scale` writes `bench_report:scale`; `--quick` prints only)
 //! with the machine, the command and the date; the rest of that file stays
 //! hand-written. `--quick`, `--only` and `--no-write` leave the file alone.
@@ -137,12 +137,11 @@ fn measure(config: &Config, args: &[String], out: &mut dyn Write) -> Result<(), 
             rows.extend(case_rows);
         }
         let tag = "bench_report:full";
-        let mut body = table(&rows);
+        // The speed-ups repeat the table's parallel ratios: printed, not written.
         if let Some(summary) = speed_ups(&rows) {
             writeln!(out, "\n{summary}")?;
-            body.push_str(&format!("\n```text\n{summary}```\n"));
         }
-        (tag, body)
+        (tag, table(&rows))
     };
 
     let header = machine::header(&command, &load_before, &machine::load_average());
