@@ -18,7 +18,7 @@ struct OpenList {
 }
 
 /// What the loop does next at the current node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Todo {
     /// Enter the current node.
     Enter,
@@ -27,12 +27,11 @@ enum Todo {
     /// The current node is done (and left): go on to its next sibling or climb.
     Climb,
     /// Nothing left.
-    #[default]
     Done,
 }
 
 /// Where the loop stands: at `node`, `todo` next.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Place {
     node: NodeIndex,
     depth: u32,
@@ -46,11 +45,13 @@ struct Place {
 impl Place {
     /// At `node`, with no active list yet.
     fn new(node: NodeIndex, depth: u32, todo: Todo) -> Self {
+        let (list_state, list_start) = (ListState::Untouched, 0);
         Self {
             node,
             depth,
             todo,
-            ..Self::default()
+            list_state,
+            list_start,
         }
     }
 }
@@ -95,7 +96,7 @@ enum After {
 /// assert_eq!(action.actor::<Trace>().unwrap().0, ["+0", "+1", "+2", "-2", "-1", "+3", "-3", "-0"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DepthFirst {
     root: NodeIndex,
     /// Where the pulled walk stands.
@@ -106,10 +107,22 @@ pub struct DepthFirst {
     open: Vec<OpenList>,
 }
 
+impl Default for DepthFirst {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl DepthFirst {
     /// A depth-first iterator with empty buffers.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            root: NodeIndex::new(0),
+            at: Place::new(NodeIndex::new(0), 0, Todo::Done),
+            leave_events: false,
+            lists: Vec::new(),
+            open: Vec::new(),
+        }
     }
 
     /// The current node's first child to traverse, from its links or its built list

@@ -68,7 +68,7 @@ impl fmt::Display for NodeId {
 /// action runs the graph is borrowed immutably, so every index names a live node and
 /// may index dense per-node arrays (`world[index.get()]`). Keep a [`NodeId`]
 /// ([`Graph::id_at`](crate::Graph::id_at)) to refer to a node across edits.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct NodeIndex(pub(crate) u32);
 
 impl NodeIndex {
